@@ -1,0 +1,1 @@
+// Keeps placeholder libraries non-empty.

@@ -1,0 +1,453 @@
+// lua_bind.cpp: the shared binding helpers declared in lua_bind.h (error positions, options
+// checking, json conversion). Every binding file uses these; none re-implements them.
+#include "lua_bind.h"
+
+#include <cmath>
+#include <fmt/format.h>
+
+#include "embedded_scripts.h"
+
+namespace rlx::lua {
+
+namespace {
+
+// True for chunks that are rlx's own Lua modules, embedded or loaded from RLX_SCRIPTS_DIR.
+bool is_builtin_source(const char* source) {
+  if (!source || source[0] != '@') return false;
+  std::string s(source + 1);
+  return s.rfind("scripts/rlx/", 0) == 0 || s.find("/scripts/rlx/") != std::string::npos;
+}
+
+std::string join(const std::vector<std::string>& v) {
+  std::string out;
+  for (size_t i = 0; i < v.size(); ++i) out += (i ? ", " : "") + v[i];
+  return out;
+}
+
+std::string describe(lua_State* L, int idx) {
+  int t = lua_type(L, idx);
+  if (t == LUA_TSTRING) return fmt::format("\"{}\"", lua_tostring(L, idx));
+  if (t == LUA_TNUMBER) return fmt::format("{}", lua_tonumber(L, idx));
+  if (t == LUA_TBOOLEAN) return lua_toboolean(L, idx) ? "true" : "false";
+  return fmt::format("a {}", lua_typename(L, t));
+}
+
+}  // namespace
+
+std::string caller_where(lua_State* L) {
+  lua_Debug ar;
+  std::string first;
+  for (int level = 1; lua_getstack(L, level, &ar); ++level) {
+    if (!lua_getinfo(L, "Sl", &ar) || ar.currentline <= 0) continue;
+    std::string where = fmt::format("{}:{}: ", ar.short_src, ar.currentline);
+    if (first.empty()) first = where;
+    if (!is_builtin_source(ar.source)) return where;
+  }
+  return first;
+}
+
+const char* type_name(lua_State* L, int idx) { return lua_typename(L, lua_type(L, idx)); }
+
+void set_functions(lua_State* L, int table_idx, std::initializer_list<Function> fns) {
+  int t = lua_gettop(L) + 0;
+  table_idx = table_idx < 0 ? t + table_idx + 1 : table_idx;
+  for (const auto& f : fns) {
+    lua_pushcfunction(L, f.fn);
+    lua_setfield(L, table_idx, f.name);
+  }
+}
+
+void register_module(lua_State* L, const char* name, std::initializer_list<Function> fns) {
+  lua_getglobal(L, "rlx");
+  lua_getfield(L, -1, "_core");
+  lua_newtable(L);
+  set_functions(L, -1, fns);
+  lua_setfield(L, -2, name);
+  lua_pop(L, 2);
+}
+
+// ---- Options --------------------------------------------------------------------------------
+
+Options::Options(lua_State* L, int idx, std::string fname, std::vector<std::string> valid, bool)
+    : L_(L), idx_(idx), fname_(std::move(fname)), valid_(std::move(valid)) {
+  if (idx_ == 0) return;
+  lua_pushnil(L_);
+  while (lua_next(L_, idx_) != 0) {
+    lua_pop(L_, 1);  // value
+    if (lua_type(L_, -1) != LUA_TSTRING) {
+      std::string key = describe(L_, -1);
+      lua_pop(L_, 1);
+      throw Error(fmt::format("{}: option keys must be names, got {} (valid options: {})", fname_, key,
+                              join(valid_)));
+    }
+    std::string key = lua_tostring(L_, -1);
+    bool ok = false;
+    for (const auto& v : valid_) ok = ok || v == key;
+    if (!ok) {
+      lua_pop(L_, 1);
+      throw Error(fmt::format("{}: unknown option '{}' (valid options: {})", fname_, key, join(valid_)));
+    }
+  }
+}
+
+int abs_index(lua_State* L, int idx) {
+  return (idx > 0 || idx <= LUA_REGISTRYINDEX) ? idx : lua_gettop(L) + idx + 1;
+}
+
+Options::Options(lua_State* L, int arg, std::string fname, std::vector<std::string> valid)
+    : Options(L, check_table(L, arg, fname), fname, std::move(valid), true) {}
+
+int Options::check_table(lua_State* L, int arg, const std::string& fname) {
+  if (lua_type(L, arg) != LUA_TTABLE)
+    throw Error(fmt::format("{}: expected a table of options, got {}", fname, type_name(L, arg)));
+  return abs_index(L, arg);
+}
+
+Options Options::optional(lua_State* L, int arg, std::string fname, std::vector<std::string> valid) {
+  if (lua_isnoneornil(L, arg)) return Options(L, 0, std::move(fname), std::move(valid), true);
+  return Options(L, arg, std::move(fname), std::move(valid));
+}
+
+void Options::fail(const char* key, const std::string& what) const {
+  throw Error(fmt::format("{}: option '{}' {}", fname_, key, what));
+}
+
+int Options::push(const char* key) const {
+  if (idx_ == 0) {
+    lua_pushnil(L_);
+    return LUA_TNIL;
+  }
+  lua_getfield(L_, idx_, key);
+  return lua_type(L_, -1);
+}
+
+bool Options::has(const char* key) const {
+  int t = push(key);
+  lua_pop(L_, 1);
+  return t != LUA_TNIL;
+}
+
+std::optional<std::string> Options::opt_str(const char* key) const {
+  int t = push(key);
+  if (t == LUA_TNIL) {
+    lua_pop(L_, 1);
+    return std::nullopt;
+  }
+  if (t != LUA_TSTRING) {
+    std::string got = describe(L_, -1);
+    lua_pop(L_, 1);
+    fail(key, "must be a string, got " + got);
+  }
+  std::string v = lua_tostring(L_, -1);
+  lua_pop(L_, 1);
+  return v;
+}
+
+std::string Options::str(const char* key, const std::string& def) const { return opt_str(key).value_or(def); }
+
+std::string Options::required_str(const char* key) const {
+  auto v = opt_str(key);
+  if (!v) fail(key, "is required (a string)");
+  return *v;
+}
+
+std::optional<double> Options::opt_number(const char* key) const {
+  int t = push(key);
+  if (t == LUA_TNIL) {
+    lua_pop(L_, 1);
+    return std::nullopt;
+  }
+  if (t != LUA_TNUMBER) {
+    std::string got = describe(L_, -1);
+    lua_pop(L_, 1);
+    fail(key, "must be a number, got " + got);
+  }
+  double v = lua_tonumber(L_, -1);
+  lua_pop(L_, 1);
+  return v;
+}
+
+double Options::number(const char* key, double def) const { return opt_number(key).value_or(def); }
+
+double Options::required_number(const char* key) const {
+  auto v = opt_number(key);
+  if (!v) fail(key, "is required (a number)");
+  return *v;
+}
+
+static std::string int_requirement(long long min_value) {
+  return min_value == LLONG_MIN ? "an integer" : fmt::format("an integer >= {}", min_value);
+}
+
+static long long check_int(const Options& o, const char* key, double v, long long min_value) {
+  if (!std::isfinite(v) || std::floor(v) != v || v < static_cast<double>(min_value))
+    o.fail(key, fmt::format("must be {}, got {}", int_requirement(min_value), v));
+  return static_cast<long long>(v);
+}
+
+std::optional<long long> Options::opt_integer(const char* key, long long min_value) const {
+  int t = push(key);
+  if (t == LUA_TNIL) {
+    lua_pop(L_, 1);
+    return std::nullopt;
+  }
+  if (t != LUA_TNUMBER) {
+    std::string got = describe(L_, -1);
+    lua_pop(L_, 1);
+    fail(key, fmt::format("must be {}, got {}", int_requirement(min_value), got));
+  }
+  double v = lua_tonumber(L_, -1);
+  lua_pop(L_, 1);
+  return check_int(*this, key, v, min_value);
+}
+
+long long Options::integer(const char* key, long long def, long long min_value) const {
+  return opt_integer(key, min_value).value_or(def);
+}
+
+long long Options::required_integer(const char* key, long long min_value) const {
+  auto v = opt_integer(key, min_value);
+  if (!v) fail(key, "is required (" + int_requirement(min_value) + ")");
+  return *v;
+}
+
+bool Options::boolean(const char* key, bool def) const {
+  int t = push(key);
+  bool v = def;
+  if (t == LUA_TBOOLEAN) v = lua_toboolean(L_, -1);
+  std::string got = t == LUA_TNIL || t == LUA_TBOOLEAN ? "" : describe(L_, -1);
+  lua_pop(L_, 1);
+  if (!got.empty()) fail(key, "must be true or false, got " + got);
+  return v;
+}
+
+std::string Options::choice(const char* key, const std::string& def,
+                            const std::vector<std::string>& allowed) const {
+  std::string v = str(key, def);
+  for (const auto& a : allowed)
+    if (a == v) return v;
+  fail(key, fmt::format("must be one of {}, got \"{}\"", join(allowed), v));
+}
+
+std::vector<long long> Options::int_list(const char* key, long long min_value) const {
+  std::vector<long long> out;
+  int t = push(key);
+  if (t == LUA_TNUMBER) {
+    double v = lua_tonumber(L_, -1);
+    lua_pop(L_, 1);
+    out.push_back(check_int(*this, key, v, min_value));
+    return out;
+  }
+  if (t == LUA_TNIL) {
+    lua_pop(L_, 1);
+    return out;
+  }
+  if (t != LUA_TTABLE) {
+    std::string got = describe(L_, -1);
+    lua_pop(L_, 1);
+    fail(key, "must be an integer or an array of integers, got " + got);
+  }
+  int n = static_cast<int>(lua_objlen(L_, -1));
+  for (int i = 1; i <= n; ++i) {
+    lua_rawgeti(L_, -1, i);
+    if (lua_type(L_, -1) != LUA_TNUMBER) {
+      std::string got = describe(L_, -1);
+      lua_pop(L_, 2);
+      fail(key, fmt::format("must be an array of integers, element {} is {}", i, got));
+    }
+    double v = lua_tonumber(L_, -1);
+    lua_pop(L_, 1);
+    try {
+      out.push_back(check_int(*this, key, v, min_value));
+    } catch (...) {
+      lua_pop(L_, 1);
+      throw;
+    }
+  }
+  lua_pop(L_, 1);
+  return out;
+}
+
+std::vector<std::string> Options::str_list(const char* key) const {
+  std::vector<std::string> out;
+  int t = push(key);
+  if (t == LUA_TSTRING) {
+    out.emplace_back(lua_tostring(L_, -1));
+    lua_pop(L_, 1);
+    return out;
+  }
+  if (t == LUA_TNIL) {
+    lua_pop(L_, 1);
+    return out;
+  }
+  if (t != LUA_TTABLE) {
+    std::string got = describe(L_, -1);
+    lua_pop(L_, 1);
+    fail(key, "must be a string or an array of strings, got " + got);
+  }
+  int n = static_cast<int>(lua_objlen(L_, -1));
+  for (int i = 1; i <= n; ++i) {
+    lua_rawgeti(L_, -1, i);
+    if (lua_type(L_, -1) != LUA_TSTRING) {
+      std::string got = describe(L_, -1);
+      lua_pop(L_, 2);
+      fail(key, fmt::format("must be an array of strings, element {} is {}", i, got));
+    }
+    out.emplace_back(lua_tostring(L_, -1));
+    lua_pop(L_, 1);
+  }
+  lua_pop(L_, 1);
+  return out;
+}
+
+nlohmann::json Options::json(const char* key) const {
+  push(key);
+  nlohmann::json j;
+  try {
+    j = to_json(L_, -1, fmt::format("{}: option '{}'", fname_, key));
+  } catch (...) {
+    lua_pop(L_, 1);
+    throw;
+  }
+  lua_pop(L_, 1);
+  return j;
+}
+
+// ---- json <-> Lua -----------------------------------------------------------------------------
+
+void push_json(lua_State* L, const nlohmann::json& j) {
+  luaL_checkstack(L, 4, "rlx: json nesting too deep");
+  switch (j.type()) {
+    case nlohmann::json::value_t::null:
+    case nlohmann::json::value_t::discarded:
+      lua_pushnil(L);
+      break;
+    case nlohmann::json::value_t::boolean:
+      lua_pushboolean(L, j.get<bool>());
+      break;
+    case nlohmann::json::value_t::number_integer:
+      lua_pushnumber(L, static_cast<lua_Number>(j.get<long long>()));
+      break;
+    case nlohmann::json::value_t::number_unsigned:
+      lua_pushnumber(L, static_cast<lua_Number>(j.get<unsigned long long>()));
+      break;
+    case nlohmann::json::value_t::number_float:
+      lua_pushnumber(L, j.get<double>());
+      break;
+    case nlohmann::json::value_t::string: {
+      const auto& s = j.get_ref<const std::string&>();
+      lua_pushlstring(L, s.data(), s.size());
+      break;
+    }
+    case nlohmann::json::value_t::array: {
+      lua_createtable(L, static_cast<int>(j.size()), 0);
+      int i = 1;
+      for (const auto& v : j) {
+        push_json(L, v);
+        lua_rawseti(L, -2, i++);
+      }
+      break;
+    }
+    case nlohmann::json::value_t::object: {
+      lua_createtable(L, 0, static_cast<int>(j.size()));
+      for (auto it = j.begin(); it != j.end(); ++it) {
+        if (it.value().is_null()) continue;
+        push_json(L, it.value());
+        lua_setfield(L, -2, it.key().c_str());
+      }
+      break;
+    }
+    case nlohmann::json::value_t::binary:
+      lua_pushnil(L);
+      break;
+  }
+}
+
+static nlohmann::json to_json_depth(lua_State* L, int idx, const std::string& what, int depth) {
+  idx = abs_index(L, idx);
+  if (depth > 64) throw Error(what + ": table nested too deeply (or contains a cycle)");
+  switch (lua_type(L, idx)) {
+    case LUA_TNIL:
+    case LUA_TNONE:
+      return nullptr;
+    case LUA_TBOOLEAN:
+      return static_cast<bool>(lua_toboolean(L, idx));
+    case LUA_TNUMBER: {
+      double v = lua_tonumber(L, idx);
+      if (std::isfinite(v) && std::floor(v) == v && std::fabs(v) < 9.007199254740992e15)
+        return static_cast<long long>(v);
+      return v;
+    }
+    case LUA_TSTRING: {
+      size_t n = 0;
+      const char* s = lua_tolstring(L, idx, &n);
+      return std::string(s, n);
+    }
+    case LUA_TTABLE: {
+      size_t n = lua_objlen(L, idx);
+      size_t count = 0;
+      bool all_int = true;
+      lua_pushnil(L);
+      while (lua_next(L, idx) != 0) {
+        ++count;
+        if (lua_type(L, -2) != LUA_TNUMBER) all_int = false;
+        lua_pop(L, 1);
+      }
+      if (count > 0 && all_int && count == n) {
+        nlohmann::json arr = nlohmann::json::array();
+        for (size_t i = 1; i <= n; ++i) {
+          lua_rawgeti(L, idx, static_cast<int>(i));
+          try {
+            arr.push_back(to_json_depth(L, -1, what, depth + 1));
+          } catch (...) {
+            lua_pop(L, 1);
+            throw;
+          }
+          lua_pop(L, 1);
+        }
+        return arr;
+      }
+      nlohmann::json obj = nlohmann::json::object();
+      lua_pushnil(L);
+      while (lua_next(L, idx) != 0) {
+        std::string key;
+        if (lua_type(L, -2) == LUA_TSTRING) {
+          key = lua_tostring(L, -2);
+        } else if (lua_type(L, -2) == LUA_TNUMBER) {
+          key = fmt::format("{}", lua_tonumber(L, -2));
+        } else {
+          lua_pop(L, 2);
+          throw Error(what + ": table keys must be strings or numbers");
+        }
+        try {
+          obj[key] = to_json_depth(L, -1, what, depth + 1);
+        } catch (...) {
+          lua_pop(L, 2);
+          throw;
+        }
+        lua_pop(L, 1);
+      }
+      return obj;
+    }
+    default:
+      throw Error(fmt::format("{}: cannot convert a {} to data", what, type_name(L, idx)));
+  }
+}
+
+nlohmann::json to_json(lua_State* L, int idx, const std::string& what) { return to_json_depth(L, idx, what, 0); }
+
+std::string check_string(lua_State* L, int arg, const char* fname) {
+  if (lua_type(L, arg) != LUA_TSTRING)
+    throw Error(fmt::format("{}: argument {} must be a string, got {}", fname, arg, type_name(L, arg)));
+  size_t n = 0;
+  const char* s = lua_tolstring(L, arg, &n);
+  return std::string(s, n);
+}
+
+double check_number(lua_State* L, int arg, const char* fname) {
+  if (lua_type(L, arg) != LUA_TNUMBER)
+    throw Error(fmt::format("{}: argument {} must be a number, got {}", fname, arg, type_name(L, arg)));
+  return lua_tonumber(L, arg);
+}
+
+}  // namespace rlx::lua

@@ -1,0 +1,20 @@
+// registry.h: the list of native binding modules. Each open_<name> creates rlx._core.<name>;
+// the Lua module scripts/rlx/<name>.lua (or init.lua) turns it into the public rlx.<name>.
+#pragma once
+extern "C" {
+#include <lua.h>
+}
+
+namespace rlx::bindings {
+void open_host(lua_State* L);      // bind_host.cpp: versions, embedded module list
+void open_model(lua_State* L);     // bind_model.cpp: model zoo and complexity
+void open_train(lua_State* L);     // bind_train.cpp: training runs, devices
+void open_db(lua_State* L);        // bind_db.cpp: SQLite connections and the study store
+void open_env(lua_State* L);       // bind_env.cpp: environment capture
+void open_peaks(lua_State* L);     // bind_peaks.cpp: datasheet and measured peaks
+void open_roofline(lua_State* L);  // bind_roofline.cpp: roofline points
+void open_plot(lua_State* L);      // bind_plot.cpp: Cairo charts
+void open_counters(lua_State* L);  // bind_counters.cpp: CUPTI, perf_event, ncu import
+
+void open_all(lua_State* L);
+}  // namespace rlx::bindings

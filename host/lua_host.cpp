@@ -1,0 +1,218 @@
+// lua_host.cpp: creating the Lua state, loading rlx's modules, running chunks with tracebacks.
+// See lua_host.h for the startup order. Error objects: a string is a script error (exit 1, with
+// traceback); a table {exit_code = N, message = "..."} raised by rlx.fail() is a deliberate exit
+// (usage errors use 2) printed as one line without traceback.
+#include "lua_host.h"
+
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+extern "C" {
+#include <lauxlib.h>
+#include <lualib.h>
+}
+
+#include "bindings/registry.h"
+#include "embedded_scripts.h"
+
+namespace rlx::host {
+
+namespace {
+
+const char* scripts_dir() {
+  const char* d = std::getenv("RLX_SCRIPTS_DIR");
+  return (d && *d) ? d : nullptr;
+}
+
+const EmbeddedScript* find_embedded(const std::string& module) {
+  for (const auto& s : embedded_scripts())
+    if (module == s.module) return &s;
+  return nullptr;
+}
+
+// package.preload loader: upvalue 1 is the module name. Loads the source from RLX_SCRIPTS_DIR
+// when set, else from the embedded copy; the chunk name is the file's path in the source tree.
+int preload_loader(lua_State* L) {
+  std::string module = lua_tostring(L, lua_upvalueindex(1));
+  const EmbeddedScript* s = find_embedded(module);
+  if (!s) return luaL_error(L, "rlx: no embedded module '%s'", module.c_str());
+  int rc;
+  if (const char* dir = scripts_dir()) {
+    // RLX_SCRIPTS_DIR is the scripts/ directory of a source tree; chunk names stay real paths.
+    std::string rel = std::string(s->path).substr(std::strlen("scripts/"));
+    std::string path = std::string(dir) + "/" + rel;
+    rc = luaL_loadfile(L, path.c_str());
+  } else {
+    std::string chunk = std::string("@") + s->path;
+    rc = luaL_loadbuffer(L, s->source, s->size, chunk.c_str());
+  }
+  if (rc != 0) return lua_error(L);
+  lua_pushstring(L, module.c_str());
+  lua_call(L, 1, 1);
+  return 1;
+}
+
+void register_preloads(lua_State* L) {
+  lua_getglobal(L, "package");
+  lua_getfield(L, -1, "preload");
+  for (const auto& s : embedded_scripts()) {
+    lua_pushstring(L, s.module);
+    lua_pushcclosure(L, preload_loader, 1);
+    lua_setfield(L, -2, s.module);
+  }
+  lua_pop(L, 2);
+}
+
+// Message handler: leaves strings with a traceback appended; leaves exit tables untouched.
+int traceback_handler(lua_State* L) {
+  if (lua_type(L, 1) == LUA_TTABLE) return 1;
+  const char* msg = lua_tostring(L, 1);
+  if (!msg) {
+    lua_pushfstring(L, "(error object is a %s value)", luaL_typename(L, 1));
+    msg = lua_tostring(L, -1);
+  }
+  // luaL_traceback exists in LuaJIT 2.1.
+  luaL_traceback(L, L, msg, 1);
+  return 1;
+}
+
+}  // namespace
+
+bool parse_number(const std::string& s, double* out) {
+  if (s.empty()) return false;
+  char* end = nullptr;
+  double v = std::strtod(s.c_str(), &end);
+  if (end != s.c_str() + s.size()) return false;
+  *out = v;
+  return true;
+}
+
+LuaHost::LuaHost() : L_(luaL_newstate()) {
+  if (!L_) throw std::runtime_error("rlx: cannot create the Lua state (out of memory)");
+  luaL_openlibs(L_);
+  lua_newtable(L_);  // rlx
+  lua_newtable(L_);  // rlx._core
+  lua_setfield(L_, -2, "_core");
+  lua_newtable(L_);
+  lua_setfield(L_, -2, "params");
+  lua_newtable(L_);
+  lua_setfield(L_, -2, "flags");
+  lua_setglobal(L_, "rlx");
+  bindings::open_all(L_);
+  register_preloads(L_);
+  // require("rlx") builds the public API from rlx._core and returns the same global table.
+  lua_getglobal(L_, "require");
+  lua_pushstring(L_, "rlx");
+  if (pcall_report(1, 0) != kExitOk) throw std::runtime_error("rlx: the built-in module 'rlx' failed to load");
+}
+
+LuaHost::~LuaHost() { lua_close(L_); }
+
+void LuaHost::set_params(const std::vector<std::pair<std::string, std::string>>& params) {
+  lua_getglobal(L_, "rlx");
+  lua_getfield(L_, -1, "params");
+  for (const auto& [k, v] : params) {
+    double num = 0;
+    if (parse_number(v, &num))
+      lua_pushnumber(L_, num);
+    else if (v == "true" || v == "false")
+      lua_pushboolean(L_, v == "true");
+    else
+      lua_pushlstring(L_, v.data(), v.size());
+    lua_setfield(L_, -2, k.c_str());
+  }
+  lua_pop(L_, 2);
+}
+
+void LuaHost::set_flag(const char* name, bool value) {
+  lua_getglobal(L_, "rlx");
+  lua_getfield(L_, -1, "flags");
+  lua_pushboolean(L_, value);
+  lua_setfield(L_, -2, name);
+  lua_pop(L_, 2);
+}
+
+void LuaHost::set_args(const std::string& script, const std::vector<std::string>& args) {
+  lua_createtable(L_, static_cast<int>(args.size()), 1);
+  lua_pushstring(L_, script.c_str());
+  lua_rawseti(L_, -2, 0);
+  for (size_t i = 0; i < args.size(); ++i) {
+    lua_pushstring(L_, args[i].c_str());
+    lua_rawseti(L_, -2, static_cast<int>(i + 1));
+  }
+  lua_pushvalue(L_, -1);
+  lua_setglobal(L_, "arg");
+  lua_getglobal(L_, "rlx");
+  lua_insert(L_, -2);
+  lua_setfield(L_, -2, "args");
+  lua_pop(L_, 1);
+}
+
+int LuaHost::pcall_report(int nargs, int nresults) {
+  int base = lua_gettop(L_) - nargs;
+  lua_pushcfunction(L_, traceback_handler);
+  lua_insert(L_, base);
+  int rc = lua_pcall(L_, nargs, nresults, base);
+  lua_remove(L_, base);
+  if (rc == 0) return kExitOk;
+  int code = kExitScriptError;
+  if (lua_type(L_, -1) == LUA_TTABLE) {
+    lua_getfield(L_, -1, "exit_code");
+    if (lua_isnumber(L_, -1)) code = static_cast<int>(lua_tointeger(L_, -1));
+    lua_pop(L_, 1);
+    lua_getfield(L_, -1, "message");
+    const char* m = lua_tostring(L_, -1);
+    if (m && *m) std::cerr << m << "\n";
+    lua_pop(L_, 1);
+  } else {
+    const char* m = lua_tostring(L_, -1);
+    std::cerr << (m ? m : "(error without message)") << "\n";
+  }
+  lua_pop(L_, 1);
+  return code;
+}
+
+int LuaHost::run_file(const std::string& path) {
+  if (!std::filesystem::exists(path)) {
+    std::cerr << "rlx: cannot open " << path << ": no such file\n";
+    return kExitUsage;
+  }
+  if (luaL_loadfile(L_, path.c_str()) != 0) {
+    std::cerr << lua_tostring(L_, -1) << "\n";
+    lua_pop(L_, 1);
+    return kExitScriptError;
+  }
+  return pcall_report(0, 0);
+}
+
+int LuaHost::run_string(const std::string& code, const std::string& chunkname) {
+  if (luaL_loadbuffer(L_, code.data(), code.size(), chunkname.c_str()) != 0) {
+    std::cerr << lua_tostring(L_, -1) << "\n";
+    lua_pop(L_, 1);
+    return kExitScriptError;
+  }
+  return pcall_report(0, 0);
+}
+
+bool LuaHost::has_module(const std::string& module) const { return find_embedded(module) != nullptr; }
+
+int LuaHost::run_module_main(const std::string& module, const std::vector<std::string>& args) {
+  lua_getglobal(L_, "require");
+  lua_pushstring(L_, module.c_str());
+  if (int rc = pcall_report(1, 1); rc != kExitOk) return rc;
+  lua_getfield(L_, -1, "main");
+  lua_remove(L_, -2);
+  for (const auto& a : args) lua_pushstring(L_, a.c_str());
+  int rc = pcall_report(static_cast<int>(args.size()), 1);
+  if (rc != kExitOk) return rc;
+  // main may return an exit code.
+  int code = lua_isnumber(L_, -1) ? static_cast<int>(lua_tointeger(L_, -1)) : kExitOk;
+  lua_pop(L_, 1);
+  return code;
+}
+
+}  // namespace rlx::host

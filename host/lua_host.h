@@ -1,0 +1,54 @@
+// lua_host.h: owns the single lua_State of the process (main thread only) and runs code in it.
+//
+// Startup: open the standard libraries, create the global `rlx` with `rlx._core` holding every
+// native binding, register each embedded module in package.preload (or, when RLX_SCRIPTS_DIR
+// names a directory, a loader that reads scripts/rlx/... from there so edits need no rebuild),
+// then require("rlx"), which builds the public tables from the natives.
+// Errors: every chunk runs under a message handler that appends a traceback; run_* print
+// "file:line: message" and the traceback to stderr and return the exit code the CLI uses.
+#pragma once
+
+#include <string>
+#include <vector>
+
+extern "C" {
+#include <lua.h>
+}
+
+namespace rlx::host {
+
+enum ExitCode { kExitOk = 0, kExitScriptError = 1, kExitUsage = 2, kExitInterrupted = 130 };
+
+class LuaHost {
+ public:
+  // params: `--set k=v` pairs (values that parse as numbers become numbers); args: script args.
+  LuaHost();
+  ~LuaHost();
+  LuaHost(const LuaHost&) = delete;
+  LuaHost& operator=(const LuaHost&) = delete;
+
+  lua_State* state() { return L_; }
+  void set_params(const std::vector<std::pair<std::string, std::string>>& params);
+  void set_flag(const char* name, bool value);  // rlx.flags.<name>, e.g. dry_run
+  void set_args(const std::string& script, const std::vector<std::string>& args);
+
+  int run_file(const std::string& path);
+  int run_string(const std::string& code, const std::string& chunkname);
+  // Calls require(module).main(args...) for CLI subcommands implemented in Lua.
+  int run_module_main(const std::string& module, const std::vector<std::string>& args);
+  // Runs the function on top of the stack with nargs arguments under the traceback handler;
+  // on error prints it and returns the exit code, leaving nothing on the stack. nresults as
+  // lua_pcall.
+  int pcall_report(int nargs, int nresults);
+
+  // Whether a module of that name is embedded (or present under RLX_SCRIPTS_DIR).
+  bool has_module(const std::string& module) const;
+
+ private:
+  lua_State* L_;
+};
+
+// Parses "21" and "2.5" as numbers, everything else stays a string.
+bool parse_number(const std::string& s, double* out);
+
+}  // namespace rlx::host

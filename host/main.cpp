@@ -1,0 +1,222 @@
+// main.cpp: the rlx command line. Subcommands implemented here are the ones that set up the Lua
+// state itself (run, -e, repl, version, help); every other subcommand `rlx NAME ...` is the Lua
+// module scripts/rlx/cli/NAME.lua (dashes become underscores), whose main(...) gets the arguments.
+// Exit codes: 0 success, 1 script error, 2 usage error.
+#include <cstdlib>
+#include <cstring>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "lua_host.h"
+#include "repl.h"
+#include "embedded_scripts.h"
+
+using rlx::host::kExitOk;
+using rlx::host::kExitUsage;
+using rlx::host::LuaHost;
+
+namespace {
+
+const char* kUsage = R"(usage: rlx <command> [options]
+
+Run DNN performance studies written in Lua.
+
+Commands:
+  run FILE.lua [--set k=v]... [--dry-run] [-- ARGS]   run a Lua script
+  -e 'CODE' [--set k=v]...                           run a line of Lua
+  repl [--set k=v]... [--db PATH]                    interactive Lua with rlx loaded
+  help [COMMAND]                                     this text, or a command's help
+)";
+
+struct Common {
+  std::vector<std::pair<std::string, std::string>> params;
+  bool dry_run = false;
+};
+
+int usage_error(const std::string& msg, const char* cmd = nullptr) {
+  std::cerr << "rlx: " << msg << "\n";
+  std::cerr << "Try 'rlx " << (cmd ? std::string(cmd) + " --help" : std::string("--help")) << "'.\n";
+  return kExitUsage;
+}
+
+// Parses "--set k=v" / "--set=k=v"; returns false and sets err on malformed input.
+bool take_set(const std::vector<std::string>& a, size_t& i, Common& c, std::string& err) {
+  std::string kv;
+  if (a[i] == "--set") {
+    if (i + 1 >= a.size()) {
+      err = "--set needs key=value";
+      return false;
+    }
+    kv = a[++i];
+  } else {
+    kv = a[i].substr(6);
+  }
+  auto eq = kv.find('=');
+  if (eq == std::string::npos || eq == 0) {
+    err = "--set expects key=value, got '" + kv + "'";
+    return false;
+  }
+  c.params.emplace_back(kv.substr(0, eq), kv.substr(eq + 1));
+  return true;
+}
+
+void print_help(LuaHost& host) {
+  std::cout << kUsage;
+  // Subcommands written in Lua describe themselves with a `summary` field.
+  std::string code = R"(
+    local names = {}
+    for _, m in ipairs(rlx._core.host.modules()) do
+      local n = m:match("^rlx%.cli%.(.+)$")
+      if n and n ~= "args" then names[#names + 1] = n end
+    end
+    table.sort(names)
+    for _, n in ipairs(names) do
+      local ok, mod = pcall(require, "rlx.cli." .. n)
+      if ok and type(mod) == "table" and mod.summary then
+        io.write(string.format("  %-50s %s\n", (mod.synopsis or n:gsub("_", "-")), mod.summary))
+      end
+    end
+  )";
+  host.run_string(code, "=help");
+  std::cout << R"(
+Global:
+  -h, --help      show help (also after any command: rlx models --help)
+  --version       same as 'rlx version'
+
+Environment:
+  RLX_SCRIPTS_DIR  load rlx's Lua modules from this scripts/ directory instead of the copies
+                   built into the binary (edit scripts/rlx/*.lua without rebuilding)
+
+Exit status: 0 success, 1 script error, 2 usage error.
+Documentation: docs/getting-started.md, docs/cli.md, docs/lua-api.md
+)";
+}
+
+int cmd_run(const std::vector<std::string>& a) {
+  Common c;
+  std::string file;
+  std::vector<std::string> script_args;
+  for (size_t i = 0; i < a.size(); ++i) {
+    std::string err;
+    if (a[i] == "-h" || a[i] == "--help") {
+      std::cout << "usage: rlx run FILE.lua [--set key=value]... [--dry-run] [-- script args]\n\n"
+                   "Runs FILE.lua with the rlx global loaded. --set values reach the script as\n"
+                   "rlx.params (numbers become numbers, true/false booleans); arguments after --\n"
+                   "reach it as rlx.args (and arg). --dry-run sets rlx.flags.dry_run: study sweeps\n"
+                   "list their matrix instead of running it.\n";
+      return kExitOk;
+    } else if (a[i] == "--set" || a[i].rfind("--set=", 0) == 0) {
+      if (!take_set(a, i, c, err)) return usage_error(err, "run");
+    } else if (a[i] == "--dry-run") {
+      c.dry_run = true;
+    } else if (a[i] == "--") {
+      script_args.assign(a.begin() + static_cast<long>(i) + 1, a.end());
+      break;
+    } else if (a[i].rfind("-", 0) == 0 && a[i] != "-") {
+      return usage_error("unknown option '" + a[i] + "' for run", "run");
+    } else if (file.empty()) {
+      file = a[i];
+    } else {
+      script_args.push_back(a[i]);
+    }
+  }
+  if (file.empty()) return usage_error("run needs a script: rlx run FILE.lua", "run");
+  LuaHost host;
+  host.set_params(c.params);
+  host.set_flag("dry_run", c.dry_run);
+  host.set_args(file, script_args);
+  return host.run_file(file);
+}
+
+int cmd_eval(const std::vector<std::string>& a) {
+  Common c;
+  std::string code;
+  bool have_code = false;
+  for (size_t i = 0; i < a.size(); ++i) {
+    std::string err;
+    if (a[i] == "-e") {
+      if (i + 1 >= a.size()) return usage_error("-e needs a string of Lua code");
+      code += (have_code ? "\n" : "") + a[++i];
+      have_code = true;
+    } else if (a[i] == "--set" || a[i].rfind("--set=", 0) == 0) {
+      if (!take_set(a, i, c, err)) return usage_error(err);
+    } else {
+      return usage_error("unexpected argument '" + a[i] + "' after -e");
+    }
+  }
+  LuaHost host;
+  host.set_params(c.params);
+  host.set_args("-e", {});
+  return host.run_string(code, "=(command line)");
+}
+
+int cmd_repl(const std::vector<std::string>& a) {
+  Common c;
+  for (size_t i = 0; i < a.size(); ++i) {
+    std::string err;
+    if (a[i] == "-h" || a[i] == "--help") {
+      std::cout << "usage: rlx repl [--set key=value]... [--db PATH]\n\n"
+                   "Interactive Lua with rlx loaded. A bare expression prints its value; tables are\n"
+                   "pretty-printed; unfinished statements continue on the next line; Tab completes\n"
+                   "rlx.* names; history is kept in ~/.rlx_history. --db PATH opens a database as\n"
+                   "the global `db` (see rlx.db.open). Reads stdin when it is not a terminal.\n";
+      return kExitOk;
+    } else if (a[i] == "--set" || a[i].rfind("--set=", 0) == 0) {
+      if (!take_set(a, i, c, err)) return usage_error(err, "repl");
+    } else if (a[i] == "--db") {
+      if (i + 1 >= a.size()) return usage_error("--db needs a path", "repl");
+      c.params.emplace_back("db", a[++i]);
+    } else {
+      return usage_error("unknown argument '" + a[i] + "' for repl", "repl");
+    }
+  }
+  LuaHost host;
+  host.set_params(c.params);
+  host.set_args("repl", {});
+  return rlx::host::run_repl(host);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  // OpenBLAS must not start its own thread pool next to LibTorch's OpenMP one (docs/benchmarks.md).
+  setenv("OPENBLAS_NUM_THREADS", "1", 0);
+  std::vector<std::string> args(argv + 1, argv + argc);
+  try {
+    if (args.empty()) {
+      std::cerr << kUsage;
+      return kExitUsage;
+    }
+    const std::string cmd = args[0];
+    std::vector<std::string> rest(args.begin() + 1, args.end());
+    if (cmd == "-h" || cmd == "--help" || cmd == "help") {
+      LuaHost host;
+      if (cmd == "help" && !rest.empty()) {
+        std::string sub = rest[0];
+        if (sub == "run" || sub == "repl") return sub == "run" ? cmd_run({"--help"}) : cmd_repl({"--help"});
+        for (auto& ch : sub)
+          if (ch == '-') ch = '_';
+        if (!host.has_module("rlx.cli." + sub)) return usage_error("no such command '" + rest[0] + "'");
+        return host.run_module_main("rlx.cli." + sub, {"--help"});
+      }
+      print_help(host);
+      return kExitOk;
+    }
+    if (cmd == "run") return cmd_run(rest);
+    if (cmd == "-e") return cmd_eval(args);
+    if (cmd == "repl") return cmd_repl(rest);
+    if (cmd == "--version") return LuaHost().run_module_main("rlx.cli.version", {});
+    if (cmd.rfind("-", 0) == 0) return usage_error("unknown option '" + cmd + "'");
+    std::string sub = cmd;
+    for (auto& ch : sub)
+      if (ch == '-') ch = '_';
+    LuaHost host;
+    if (sub == "args" || !host.has_module("rlx.cli." + sub))
+      return usage_error("unknown command '" + cmd + "'");
+    return host.run_module_main("rlx.cli." + sub, rest);
+  } catch (const std::exception& e) {
+    std::cerr << "rlx: " << e.what() << "\n";
+    return rlx::host::kExitScriptError;
+  }
+}

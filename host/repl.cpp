@@ -1,0 +1,123 @@
+// repl.cpp: reads lines, hands them to rlx.repl.eval (scripts/rlx/repl.lua) and keeps reading
+// while it answers "incomplete". On a terminal it uses libedit for line editing, persistent
+// history (~/.rlx_history) and Tab completion of rlx.* names (completion asks rlx.repl.complete,
+// on this same thread). With stdin not a terminal it reads plain lines and prints no prompts;
+// the exit status is then 1 if any chunk failed, so `... | rlx repl` can be used in scripts.
+#include "repl.h"
+
+#include <unistd.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <iostream>
+#include <string>
+#include <vector>
+
+extern "C" {
+#include <editline/readline.h>
+#include <lauxlib.h>
+}
+
+namespace rlx::host {
+
+namespace {
+
+LuaHost* g_host = nullptr;  // completion callbacks have no user pointer
+std::vector<std::string> g_matches;
+
+// Calls rlx.repl.<fn>(arg) and returns its first result as a string ("" on error).
+std::string call_repl(LuaHost& host, const char* fn, const std::string& arg) {
+  lua_State* L = host.state();
+  lua_getglobal(L, "require");
+  lua_pushstring(L, "rlx.repl");
+  if (host.pcall_report(1, 1) != kExitOk) return "error";
+  lua_getfield(L, -1, fn);
+  lua_remove(L, -2);
+  lua_pushlstring(L, arg.data(), arg.size());
+  if (host.pcall_report(1, 1) != kExitOk) return "error";
+  std::string out = lua_tostring(L, -1) ? lua_tostring(L, -1) : "";
+  lua_pop(L, 1);
+  return out;
+}
+
+char* completion_generator(const char*, int state) {
+  if (state < 0 || static_cast<size_t>(state) >= g_matches.size()) return nullptr;
+  return strdup(g_matches[static_cast<size_t>(state)].c_str());
+}
+
+char** complete(const char* text, int, int) {
+  rl_attempted_completion_over = 1;
+  g_matches.clear();
+  if (!g_host) return nullptr;
+  // rlx.repl.complete returns the candidates joined by newlines.
+  std::string all = call_repl(*g_host, "complete", text);
+  size_t pos = 0;
+  while (pos < all.size()) {
+    size_t nl = all.find('\n', pos);
+    if (nl == std::string::npos) nl = all.size();
+    if (nl > pos) g_matches.push_back(all.substr(pos, nl - pos));
+    pos = nl + 1;
+  }
+  if (g_matches.empty()) return nullptr;
+  return rl_completion_matches(text, completion_generator);
+}
+
+std::string history_path() {
+  const char* home = std::getenv("HOME");
+  return std::string(home ? home : ".") + "/.rlx_history";
+}
+
+}  // namespace
+
+int run_repl(LuaHost& host) {
+  const bool tty = isatty(STDIN_FILENO);
+  g_host = &host;
+  std::string hist = history_path();
+  if (tty) {
+    rl_readline_name = const_cast<char*>("rlx");
+    rl_basic_word_break_characters = const_cast<char*>(" \t\n\"\\'`@$><=;|&{(,+-*/%^#~[]");
+    rl_attempted_completion_function = complete;
+    using_history();
+    read_history(hist.c_str());
+    std::cout << "rlx " << "repl: Lua with rlx loaded; Ctrl-D exits, Tab completes rlx.* names\n";
+  }
+  std::string buffer;
+  bool any_error = false;
+  for (;;) {
+    std::string line;
+    if (tty) {
+      char* raw = readline(buffer.empty() ? "rlx> " : "...> ");
+      if (!raw) {
+        std::cout << "\n";
+        break;
+      }
+      line = raw;
+      free(raw);
+    } else if (!std::getline(std::cin, line)) {
+      break;
+    }
+    buffer += (buffer.empty() ? "" : "\n") + line;
+    if (buffer.find_first_not_of(" \t") == std::string::npos) {
+      buffer.clear();
+      continue;
+    }
+    std::string status = call_repl(host, "eval", buffer);
+    if (status == "incomplete") continue;
+    if (tty) {
+      add_history(buffer.c_str());
+      write_history(hist.c_str());
+    }
+    if (status != "ok") any_error = true;
+    buffer.clear();
+    std::cout.flush();
+  }
+  if (!buffer.empty()) {
+    // Input ended inside an unfinished statement: report it as the compiler does.
+    call_repl(host, "finish", buffer);
+    any_error = true;
+  }
+  g_host = nullptr;
+  return (!tty && any_error) ? kExitScriptError : kExitOk;
+}
+
+}  // namespace rlx::host

@@ -1,0 +1,133 @@
+-- rlx.cli.args: declarative parsing of subcommand arguments, so every `rlx NAME` command has
+-- conventional flags (--flag value, --flag=value, -h/--help) and the same usage errors (exit 2).
+--
+--   local args = require("rlx.cli.args")
+--   local cmd = {
+--     name = "models", usage = "rlx models [NAME] [options]", summary = "...",
+--     options = {
+--       {"batch", "--batch", type = "int_list", default = {1}, help = "batch sizes, e.g. 16,32,64"},
+--       {"json", "--json", type = "boolean", help = "print JSON"},
+--     },
+--     positionals = {{"name", optional = true}},
+--   }
+--   local o = args.parse(cmd, {...})   -- nil when --help was printed
+-- Types: string (default), number, integer, int_list ("16,32,64"), boolean (no value),
+-- multi (repeatable string, collected into an array).
+local M = {}
+
+local function usage_error(cmd, msg)
+  rlx.fail(2, string.format("rlx %s: %s\nTry 'rlx %s --help'.", cmd.name, msg, cmd.name))
+end
+
+function M.help_text(cmd)
+  local lines = {"usage: " .. cmd.usage, ""}
+  if cmd.description then lines[#lines + 1] = cmd.description; lines[#lines + 1] = "" end
+  if cmd.options and #cmd.options > 0 then
+    lines[#lines + 1] = "Options:"
+    for _, o in ipairs(cmd.options) do
+      local flag = o[2]
+      if o.alias then flag = o.alias .. ", " .. flag end
+      if o.type ~= "boolean" then flag = flag .. " " .. (o.metavar or string.upper(o[1])) end
+      local help = o.help or ""
+      if o.default ~= nil and o.type ~= "boolean" then
+        local d = type(o.default) == "table" and table.concat(o.default, ",") or tostring(o.default)
+        help = help .. " (default " .. d .. ")"
+      end
+      lines[#lines + 1] = string.format("  %-28s %s", flag, help)
+    end
+    lines[#lines + 1] = string.format("  %-28s %s", "-h, --help", "show this help")
+  end
+  if cmd.epilog then lines[#lines + 1] = ""; lines[#lines + 1] = cmd.epilog end
+  return table.concat(lines, "\n") .. "\n"
+end
+
+local function convert(cmd, o, raw)
+  local t = o.type or "string"
+  if t == "number" or t == "integer" then
+    local n = tonumber(raw)
+    if not n or (t == "integer" and n ~= math.floor(n)) then
+      usage_error(cmd, string.format("%s expects %s, got '%s'", o[2], t == "integer" and "an integer" or "a number", raw))
+    end
+    return n
+  elseif t == "int_list" then
+    local list = {}
+    for part in tostring(raw):gmatch("[^,]+") do
+      local n = tonumber(part)
+      if not n or n ~= math.floor(n) then
+        usage_error(cmd, string.format("%s expects integers separated by commas, got '%s'", o[2], raw))
+      end
+      list[#list + 1] = n
+    end
+    if #list == 0 then usage_error(cmd, o[2] .. " needs at least one integer") end
+    return list
+  elseif t == "choice" then
+    for _, c in ipairs(o.choices) do if c == raw then return raw end end
+    usage_error(cmd, string.format("%s must be one of %s, got '%s'", o[2], table.concat(o.choices, ", "), raw))
+  end
+  return raw
+end
+
+--- Parses argv (an array of strings). Returns the options table (positionals by name, leftover
+--- positionals in .rest), or nil after printing --help.
+function M.parse(cmd, argv)
+  local by_flag = {}
+  local out = {rest = {}}
+  for _, o in ipairs(cmd.options or {}) do
+    by_flag[o[2]] = o
+    if o.alias then by_flag[o.alias] = o end
+    if o.type == "multi" then out[o[1]] = {} end
+    if o.default ~= nil then out[o[1]] = o.default end
+  end
+  local positionals = {}
+  local i = 1
+  while i <= #argv do
+    local a = argv[i]
+    if a == "-h" or a == "--help" then
+      io.write(M.help_text(cmd))
+      return nil
+    elseif a == "--" then
+      for j = i + 1, #argv do positionals[#positionals + 1] = argv[j] end
+      break
+    elseif a:sub(1, 1) == "-" and #a > 1 and not tonumber(a) then
+      local flag, value = a:match("^(%-%-[^=]+)=(.*)$")
+      flag = flag or a
+      local o = by_flag[flag]
+      if not o then usage_error(cmd, "unknown option '" .. flag .. "'") end
+      if o.type == "boolean" then
+        if value ~= nil then usage_error(cmd, flag .. " takes no value") end
+        out[o[1]] = true
+      else
+        if value == nil then
+          i = i + 1
+          value = argv[i]
+          if value == nil then usage_error(cmd, flag .. " needs a value") end
+        end
+        if o.type == "multi" then
+          local list = out[o[1]]
+          list[#list + 1] = value
+        else
+          out[o[1]] = convert(cmd, o, value)
+        end
+      end
+    else
+      positionals[#positionals + 1] = a
+    end
+    i = i + 1
+  end
+  local specs = cmd.positionals or {}
+  for k, p in ipairs(specs) do
+    if p.rest then
+      for j = k, #positionals do out.rest[#out.rest + 1] = positionals[j] end
+      if #out.rest == 0 and not p.optional then usage_error(cmd, "missing " .. string.upper(p[1])) end
+      positionals = {}
+      break
+    end
+    local v = table.remove(positionals, 1)
+    if v == nil and not p.optional then usage_error(cmd, "missing " .. string.upper(p[1])) end
+    out[p[1]] = v
+  end
+  if #positionals > 0 then usage_error(cmd, "unexpected argument '" .. positionals[1] .. "'") end
+  return out
+end
+
+return M

@@ -1,0 +1,32 @@
+-- rlx version: prints what this binary is and what it can use on this machine.
+local args = require("rlx.cli.args")
+local M = {summary = "versions of rlx, LibTorch, LuaJIT, SQLite, Cairo, fmt; CUDA/CUPTI support; GPUs",
+  synopsis = "version [--json]"}
+
+local cmd = {name = "version", usage = "rlx version [--json]",
+  description = "Prints the versions of rlx and the libraries it was built with, whether CUDA and\n" ..
+    "CUPTI support are compiled in, and which GPUs are visible.",
+  options = {{"json", "--json", type = "boolean", help = "print one JSON object"}}}
+
+function M.main(...)
+  local o = args.parse(cmd, {...})
+  if not o then return 0 end
+  local v = rlx.version()
+  if o.json then
+    print(rlx.json and rlx.json.encode(v) or rlx.inspect(v))
+    return 0
+  end
+  local function line(k, val) print(string.format("%-10s %s", k, val)) end
+  line("rlx", v.rlx .. " (" .. v.build_type .. ", " .. v.compiler .. ")")
+  line("LibTorch", v.torch .. (v.torch_cuda and " (CUDA)" or " (CPU only)"))
+  line("LuaJIT", v.luajit)
+  line("SQLite", v.sqlite)
+  line("Cairo", v.cairo)
+  line("fmt", v.fmt)
+  line("CUDA", v.cuda and ("toolkit " .. v.cuda .. " (CUPTI counters compiled in)") or "not built in")
+  line("CUPTI", v.cupti and ("API " .. v.cupti) or "not built in")
+  line("GPUs", #v.gpus > 0 and table.concat(v.gpus, ", ") or "none visible")
+  return 0
+end
+
+return M

@@ -1,0 +1,47 @@
+-- rlx: the global table every script sees, also returned by require("rlx").
+--
+-- The host creates `rlx` with `rlx._core` (the native bindings, one table per binding file) and
+-- `rlx.params` (values of --set). This module adds the small helpers that belong to no table and
+-- makes the public tables lazy: the first use of rlx.<name> requires scripts/rlx/<name>.lua, so a
+-- script pays only for what it touches and every public table lives in one file named after it.
+local rlx = _G.rlx
+package.loaded["rlx"] = rlx
+
+local options = require("rlx.options")
+
+--- Versions of rlx and the libraries it was built with; cuda/cupti are nil when not compiled in.
+function rlx.version()
+  local v = rlx._core.host.versions()
+  v.gpus = {}
+  local ok, devices = pcall(function() return rlx.devices() end)
+  if ok and type(devices) == "table" then
+    for _, d in ipairs(devices) do
+      if d.kind == "cuda" then v.gpus[#v.gpus + 1] = d.name .. " (" .. d.id .. ")" end
+    end
+  end
+  return v
+end
+
+--- Raises an error that ends the program with `code` and prints `message` without a traceback.
+function rlx.fail(code, message)
+  error({exit_code = code, message = message}, 0)
+end
+
+--- Formats any value for people (tables nested and length-capped); see rlx.pretty.
+function rlx.inspect(value, opts)
+  return require("rlx.pretty").format(value, opts)
+end
+
+setmetatable(rlx, {
+  __index = function(t, key)
+    if type(key) ~= "string" then return nil end
+    local name = "rlx." .. key
+    if package.preload[name] == nil then return nil end
+    local mod = require(name)
+    rawset(t, key, mod)
+    return mod
+  end,
+})
+
+rlx.options = options
+return rlx

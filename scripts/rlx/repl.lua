@@ -1,0 +1,82 @@
+-- rlx.repl: what `rlx repl` does with each chunk of input (host/repl.cpp reads the lines).
+-- eval(chunk) returns "ok", "error" or "incomplete" (the statement is unfinished: read more).
+-- A chunk is first tried as an expression ("return " .. chunk) so a bare expression prints its
+-- value; values are printed with rlx.pretty. complete(prefix) returns rlx.* completions.
+local pretty = require("rlx.pretty")
+local M = {}
+
+local function is_incomplete(err)
+  return err:find("'<eof>'$") ~= nil or err:find("<eof>$") ~= nil
+end
+
+local function handler(err)
+  if type(err) == "table" and err.message then return err.message end
+  return debug.traceback(tostring(err), 2)
+end
+
+function M.eval(chunk)
+  local f, err = loadstring("return " .. chunk, "=stdin")
+  if not f then f, err = loadstring(chunk, "=stdin") end
+  if not f then
+    if is_incomplete(err) then return "incomplete" end
+    io.stderr:write(err, "\n")
+    return "error"
+  end
+  local results = {xpcall(f, handler)}
+  if not results[1] then
+    io.stderr:write(tostring(results[2]), "\n")
+    return "error"
+  end
+  local n = table.maxn(results)
+  for i = 2, n do io.write(pretty.format(results[i]), i < n and "\t" or "\n") end
+  io.stdout:flush()
+  return "ok"
+end
+
+--- Input ended inside an unfinished statement: print the compiler's message.
+function M.finish(chunk)
+  local _, err = loadstring(chunk, "=stdin")
+  io.stderr:write(err or "unfinished input", "\n")
+  return "error"
+end
+
+--- Completions of a dotted or colon name such as "rlx.mo" or "s:ru", newline-separated.
+function M.complete(text)
+  local base, sep, partial = text:match("^(.-)([%.:])([%w_]*)$")
+  local t, prefix = _G, ""
+  if base then
+    for part in base:gmatch("[^%.:]+") do
+      if type(t) ~= "table" and type(t) ~= "userdata" then return "" end
+      local ok, v = pcall(function() return t[part] end)
+      if not ok then return "" end
+      t = v
+    end
+    prefix = base .. sep
+  else
+    partial = text
+  end
+  local names, seen = {}, {}
+  local function add(k)
+    if type(k) == "string" and k:sub(1, #partial) == partial and not seen[k] and k:sub(1, 1) ~= "_" then
+      seen[k] = true
+      names[#names + 1] = prefix .. k
+    end
+  end
+  if type(t) == "table" then
+    for k in pairs(t) do add(k) end
+    if t == rlx then
+      for name in pairs(package.preload) do
+        local sub = name:match("^rlx%.([%w_]+)$")
+        if sub then add(sub) end
+      end
+    end
+  end
+  local mt = getmetatable(t)
+  if mt and type(mt.__index) == "table" then
+    for k in pairs(mt.__index) do add(k) end
+  end
+  table.sort(names)
+  return table.concat(names, "\n")
+end
+
+return M

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# setup.sh: installs every Debian package rlx needs (idempotent, non-interactive) and builds a
+# Release build in build/. Run as root or with sudo available. Re-running is cheap: apt skips
+# installed packages and CMake rebuilds only what changed.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+PACKAGES=(
+  build-essential cmake ninja-build pkg-config ccache
+  libtorch-dev libluajit-5.1-dev luajit
+  libsqlitecpp-dev libsqlite3-dev sqlite3
+  libcairo2-dev libfontconfig-dev fonts-dejavu-core
+  libfmt-dev catch2 nlohmann-json3-dev libcli11-dev
+  libturbojpeg0-dev libedit-dev
+  libopenblas0-pthread
+  python3-torch likwid linux-perf poppler-utils
+)
+
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+
+missing=()
+for p in "${PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "setup: installing ${missing[*]}"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q --no-install-recommends "${missing[@]}"
+fi
+
+# Debian's default libblas.so.3 is the reference BLAS; LibTorch's Linear layers use it through
+# that alternative. OpenBLAS (pthread build) is much faster; rlx sets OPENBLAS_NUM_THREADS=1 at
+# start so its threads never fight LibTorch's OpenMP pool (see docs/benchmarks.md).
+if [ -e /usr/lib/x86_64-linux-gnu/openblas-pthread/libblas.so.3 ]; then
+  $SUDO update-alternatives --set libblas.so.3-x86_64-linux-gnu \
+    /usr/lib/x86_64-linux-gnu/openblas-pthread/libblas.so.3 >/dev/null || true
+fi
+
+BUILD_DIR=${RLX_BUILD_DIR:-build}
+cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+  -DCMAKE_CXX_COMPILER_LAUNCHER=ccache ${RLX_CMAKE_ARGS:-}
+cmake --build "$BUILD_DIR" -j "$(nproc)"
+echo "setup: built $BUILD_DIR/rlx"
