@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "lua_host.h"
+#include "util/interrupt.h"
 #include "repl.h"
 #include "embedded_scripts.h"
 
@@ -182,6 +183,7 @@ int cmd_repl(const std::vector<std::string>& a) {
 int main(int argc, char** argv) {
   // OpenBLAS must not start its own thread pool next to LibTorch's OpenMP one (docs/benchmarks.md).
   setenv("OPENBLAS_NUM_THREADS", "1", 0);
+  rlx::util::install_sigint_handler();
   std::vector<std::string> args(argv + 1, argv + argc);
   try {
     if (args.empty()) {
