@@ -1,5 +1,6 @@
 // bind_host.cpp: rlx._core.host: what this binary is (versions of rlx and every library it was
-// built with, whether CUDA and CUPTI support are compiled in) and which Lua modules it embeds.
+// built with, whether CUDA and CUPTI support are compiled in), which Lua modules it embeds, and
+// JSON text <-> Lua values (rlx.json).
 #include <cairo.h>
 #include <fmt/format.h>
 #include <sqlite3.h>
@@ -53,10 +54,33 @@ int modules(lua_State* L) {
   return 1;
 }
 
+// json_encode(value [, indent]): any Lua value without functions, as JSON text.
+int json_encode(lua_State* L) {
+  nlohmann::json j = lua::to_json(L, 1, "rlx.json.encode");
+  int indent = lua_isnumber(L, 2) ? static_cast<int>(lua_tointeger(L, 2)) : -1;
+  std::string text = j.dump(indent, ' ', false, nlohmann::json::error_handler_t::replace);
+  lua_pushlstring(L, text.data(), text.size());
+  return 1;
+}
+
+// json_decode(text): the Lua value; a parse error names the byte offset.
+int json_decode(lua_State* L) {
+  std::string text = lua::check_string(L, 1, "rlx.json.decode");
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(text);
+  } catch (const nlohmann::json::parse_error& e) {
+    throw lua::Error(fmt::format("rlx.json.decode: invalid JSON at byte {}", e.byte));
+  }
+  lua::push_json(L, j);
+  return 1;
+}
+
 }  // namespace
 
 void open_host(lua_State* L) {
-  lua::register_module(L, "host", {{"versions", lua::guarded<versions>}, {"modules", lua::guarded<modules>}});
+  lua::register_module(L, "host", {{"versions", lua::guarded<versions>}, {"modules", lua::guarded<modules>},
+                                 {"json_encode", lua::guarded<json_encode>}, {"json_decode", lua::guarded<json_decode>}});
 }
 
 }  // namespace rlx::bindings

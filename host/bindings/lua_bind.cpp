@@ -2,6 +2,7 @@
 // checking, json conversion). Every binding file uses these; none re-implements them.
 #include "lua_bind.h"
 
+#include <algorithm>
 #include <cmath>
 #include <fmt/format.h>
 
@@ -18,7 +19,9 @@ bool is_builtin_source(const char* source) {
   return s.rfind("scripts/rlx/", 0) == 0 || s.find("/scripts/rlx/") != std::string::npos;
 }
 
-std::string join(const std::vector<std::string>& v) {
+// Joins names for messages, sorted so the list reads the same whatever order a binding used.
+std::string join(std::vector<std::string> v) {
+  std::sort(v.begin(), v.end());
   std::string out;
   for (size_t i = 0; i < v.size(); ++i) out += (i ? ", " : "") + v[i];
   return out;

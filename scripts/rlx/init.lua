@@ -22,6 +22,13 @@ function rlx.version()
   return v
 end
 
+--- The devices this machine can train on: {kind = "cpu"|"cuda", id = "cpu"|"cuda:0", name, ...}.
+function rlx.devices()
+  local core = rlx._core.train
+  if core.devices then return core.devices() end
+  return {{kind = "cpu", id = "cpu", name = "cpu"}}
+end
+
 --- Raises an error that ends the program with `code` and prints `message` without a traceback.
 function rlx.fail(code, message)
   error({exit_code = code, message = message}, 0)

@@ -9,9 +9,12 @@ local function is_incomplete(err)
   return err:find("'<eof>'$") ~= nil or err:find("<eof>$") ~= nil
 end
 
+-- The traceback stops at the REPL's own xpcall: frames below it are rlx's, not the user's.
 local function handler(err)
   if type(err) == "table" and err.message then return err.message end
-  return debug.traceback(tostring(err), 2)
+  local tb = debug.traceback(tostring(err), 2)
+  local cut = tb:find("\n%s*%[C%]: in function 'xpcall'")
+  return cut and tb:sub(1, cut - 1) or tb
 end
 
 function M.eval(chunk)

@@ -13,7 +13,7 @@ function M.main(...)
   if not o then return 0 end
   local v = rlx.version()
   if o.json then
-    print(rlx.json and rlx.json.encode(v) or rlx.inspect(v))
+    print(rlx.json.encode(v, 2))
     return 0
   end
   local function line(k, val) print(string.format("%-10s %s", k, val)) end

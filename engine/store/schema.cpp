@@ -1,0 +1,116 @@
+// schema.cpp: the versioned schema of an rlx study database, as a list of migrations.
+//
+// migrations()[i] takes a database from user_version i to i + 1; a new database runs them all.
+// Never edit a released step: append a new one (documented in docs/storage.md), so a file written
+// by an older rlx is upgraded in place when it is opened. Keys are chosen so that rows from
+// different machines can be merged without renumbering: environments by content hash, studies by
+// name, runs by a random 128-bit id, and every child row by its run id plus a natural key.
+#include "store/store.h"
+
+namespace rlx::store {
+
+namespace {
+
+// Version 1: environments, studies, runs with their samples, counters, complexity, and peaks.
+const char* kV1 = R"sql(
+CREATE TABLE environments (
+  id TEXT PRIMARY KEY,              -- content hash of the captured environment (minus its time)
+  label TEXT NOT NULL DEFAULT '',   -- the user's name for it ("rtx4090", "gcp-a100", "laptop")
+  host TEXT, os TEXT, kernel TEXT, arch TEXT,
+  cpu_model TEXT, cpu_cores INTEGER, cpu_threads INTEGER, cpu_flags TEXT, cpu_caches TEXT,
+  memory_bytes INTEGER,
+  gpu_name TEXT, gpu_memory_bytes INTEGER, gpu_driver TEXT,
+  cuda TEXT, cudnn TEXT, torch TEXT, luajit TEXT, compiler TEXT, rlx TEXT,
+  virtualization TEXT, container TEXT, cloud_zone TEXT, instance_type TEXT,
+  info TEXT NOT NULL,               -- the whole captured table as JSON
+  first_seen TEXT NOT NULL
+);
+CREATE TABLE studies (
+  name TEXT PRIMARY KEY,
+  created_at TEXT NOT NULL
+);
+CREATE TABLE runs (
+  id TEXT PRIMARY KEY,              -- random 128-bit hex, unique across machines
+  study TEXT NOT NULL REFERENCES studies(name),
+  environment_id TEXT NOT NULL REFERENCES environments(id),
+  label TEXT NOT NULL,              -- {env}_{model}_{precision}_bs{batch}_run{N}
+  config_key TEXT NOT NULL,         -- content hash of the configuration (resume key)
+  config TEXT NOT NULL,             -- the full configuration as JSON
+  model TEXT, precision TEXT, batch INTEGER, device TEXT,
+  repeat INTEGER NOT NULL DEFAULT 1,
+  warmup INTEGER, iters INTEGER,
+  status TEXT NOT NULL CHECK (status IN ('ok', 'failed', 'running')),
+  error TEXT,
+  started_at TEXT, finished_at TEXT,
+  images_per_s REAL, seconds REAL,
+  iter_mean_s REAL, iter_sd_s REAL, iter_median_s REAL, iter_min_s REAL, iter_max_s REAL,
+  iter_p5_s REAL, iter_p95_s REAL,
+  data_wait_s REAL, user_s REAL, sys_s REAL, max_rss_bytes INTEGER, device_max_bytes INTEGER,
+  loss_first REAL, loss_last REAL, threads INTEGER,
+  result TEXT                       -- the rest of the training result as JSON (no samples)
+);
+CREATE UNIQUE INDEX runs_slot ON runs(study, environment_id, config_key, repeat);
+CREATE INDEX runs_label ON runs(label);
+CREATE TABLE samples (
+  run_id TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  iter INTEGER NOT NULL,            -- 1-based measured iteration
+  seconds REAL NOT NULL,
+  PRIMARY KEY (run_id, iter)
+) WITHOUT ROWID;
+CREATE TABLE counters (
+  run_id TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  name TEXT NOT NULL,
+  value REAL,
+  unit TEXT NOT NULL DEFAULT '',
+  source TEXT NOT NULL DEFAULT '',  -- cupti, perf, ncu, ... ("<source>:derived" for derived)
+  PRIMARY KEY (run_id, source, name)
+);
+CREATE TABLE complexity (
+  run_id TEXT PRIMARY KEY REFERENCES runs(id) ON DELETE CASCADE,
+  params INTEGER,
+  forward_flops REAL,               -- per iteration (whole batch)
+  train_flops REAL,
+  bytes REAL,
+  ai REAL,
+  info TEXT                         -- the whole summary as JSON
+);
+CREATE TABLE peaks (
+  environment_id TEXT NOT NULL REFERENCES environments(id),
+  device TEXT NOT NULL,
+  name TEXT NOT NULL,               -- dram_gbps, fp32_gflops, ...
+  value REAL NOT NULL,
+  unit TEXT NOT NULL DEFAULT '',
+  source TEXT NOT NULL DEFAULT 'measured',
+  spread REAL,                      -- relative spread over the repeats (fraction)
+  measured_at TEXT NOT NULL,
+  PRIMARY KEY (environment_id, device, name, source, measured_at)
+);
+)sql";
+
+// Version 2: roofline points per run, and the memory footprint in complexity.
+const char* kV2 = R"sql(
+ALTER TABLE complexity ADD COLUMN memory_bytes REAL;
+ALTER TABLE complexity ADD COLUMN activation_bytes REAL;
+CREATE TABLE roofline_points (
+  run_id TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  level TEXT NOT NULL,              -- dram, l2, l1
+  precision TEXT NOT NULL DEFAULT '',
+  flops REAL, bytes REAL, seconds REAL,
+  ai REAL, gflops REAL, attainable_gflops REAL,
+  bound TEXT, efficiency REAL,
+  source TEXT NOT NULL CHECK (source IN ('measured', 'estimated')),
+  PRIMARY KEY (run_id, level, precision, source)
+);
+CREATE INDEX runs_model ON runs(model, precision, batch);
+)sql";
+
+}  // namespace
+
+const std::vector<std::string>& migrations() {
+  static const std::vector<std::string> steps = {kV1, kV2};
+  return steps;
+}
+
+int current_schema_version() { return static_cast<int>(migrations().size()); }
+
+}  // namespace rlx::store

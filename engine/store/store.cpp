@@ -1,0 +1,314 @@
+// store.cpp: opening, migrating, querying and merging an rlx study database (see store.h).
+//
+// SQLiteCpp owns the connection; statements go through the sqlite3 C API underneath it because a
+// binding layer needs what the wrapper hides: the number of parameters a statement expects, the
+// text left after the first statement (so "a; b" is refused instead of silently half-run), and
+// the storage class of each value (so an integer column comes back as an integer).
+#include "store/store.h"
+
+#include <SQLiteCpp/SQLiteCpp.h>
+#include <fmt/format.h>
+#include <sqlite3.h>
+
+#include <cctype>
+#include <chrono>
+#include <cstring>
+#include <ctime>
+#include <filesystem>
+#include <random>
+
+namespace rlx::store {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// Owns a prepared statement of the C API.
+struct Stmt {
+  sqlite3_stmt* s = nullptr;
+  ~Stmt() { sqlite3_finalize(s); }
+};
+
+const char* kMergeTables[] = {"environments", "studies", "runs", "samples",
+                              "counters",     "complexity", "peaks", "roofline_points"};
+
+}  // namespace
+
+Store::Store(const std::string& path, OpenOptions opts) : path_(path), readonly_(opts.readonly) {
+  if (path.empty()) throw Error("rlx.db: empty database path; pass a file name such as results/study.db");
+  std::error_code ec;
+  bool exists = fs::exists(path, ec);
+  if (!exists && (opts.readonly || !opts.create))
+    throw Error(fmt::format("rlx.db: no database at '{}' (check the path)", path));
+  if (exists && fs::is_directory(path, ec))
+    throw Error(fmt::format("rlx.db: '{}' is a directory, not a database file", path));
+  if (!exists) {
+    fs::path parent = fs::path(path).parent_path();
+    if (!parent.empty()) {
+      fs::create_directories(parent, ec);
+      if (ec)
+        throw Error(fmt::format("rlx.db: cannot create the directory '{}' for database '{}': {}", parent.string(),
+                                path, ec.message()));
+    }
+  }
+  int flags = opts.readonly ? SQLite::OPEN_READONLY : (SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE);
+  try {
+    db_ = std::make_unique<SQLite::Database>(path, flags, opts.busy_timeout_ms);
+  } catch (const std::exception& e) {
+    fail("cannot open", e);
+  }
+  // The first read of the header is where a file that is not SQLite (or is corrupt) shows up.
+  int version = 0;
+  long long tables = 0;
+  try {
+    version = db_->execAndGet("PRAGMA user_version").getInt();
+    tables = db_->execAndGet("SELECT count(*) FROM sqlite_master WHERE type = 'table'").getInt64();
+  } catch (const std::exception& e) {
+    db_.reset();
+    throw Error(fmt::format("rlx.db: '{}' is not a usable SQLite database ({}); is it the right file, or was it "
+                            "damaged? Restore it or start a new database",
+                            path, e.what()));
+  }
+  if (version == 0 && tables > 0) {
+    db_.reset();
+    throw Error(fmt::format("rlx.db: '{}' is an SQLite database but not an rlx study (it has tables and no rlx "
+                            "schema version)",
+                            path));
+  }
+  if (version > current_schema_version()) {
+    db_.reset();
+    throw Error(fmt::format("rlx.db: '{}' was written by a newer rlx (schema version {}, this rlx knows up to {}); "
+                            "upgrade rlx to use it",
+                            path, version, current_schema_version()));
+  }
+  try {
+    db_->exec("PRAGMA foreign_keys = ON");
+  } catch (const std::exception& e) {
+    fail("cannot configure", e);
+  }
+  if (opts.readonly) return;
+  if (sqlite3_db_readonly(db_->getHandle(), "main") == 1) {
+    db_.reset();
+    throw Error(fmt::format("rlx.db: '{}' is read-only (check the permissions of the file and its directory); "
+                            "open it with readonly=true to query it",
+                            path));
+  }
+  int target = opts.migrate_to < 0 ? current_schema_version() : opts.migrate_to;
+  try {
+    // WAL lets readers (rlx runs, a plotting script) work while a sweep writes.
+    db_->execAndGet("PRAGMA journal_mode = WAL");
+    db_->exec("PRAGMA synchronous = NORMAL");
+    for (int v = version; v < target; ++v) {
+      begin();
+      // Another process may have migrated between our read and our lock: re-read under the lock.
+      int now = db_->execAndGet("PRAGMA user_version").getInt();
+      if (now > v) {
+        commit();
+        v = now - 1;
+        continue;
+      }
+      exec_script(migrations()[v]);
+      db_->exec(fmt::format("PRAGMA user_version = {}", v + 1));
+      commit();
+    }
+  } catch (const Error&) {
+    throw;
+  } catch (const std::exception& e) {
+    fail("cannot migrate the schema of", e);
+  }
+}
+
+Store::~Store() = default;
+
+void Store::fail(const std::string& what, const std::exception& e) const {
+  throw Error(fmt::format("rlx.db: {} database '{}': {}", what, path_, e.what()));
+}
+
+SQLite::Database& Store::db() {
+  if (!db_) throw Error(fmt::format("rlx.db: database '{}' is closed", path_));
+  return *db_;
+}
+
+int Store::schema_version() { return db().execAndGet("PRAGMA user_version").getInt(); }
+
+namespace {
+
+void bind_all(sqlite3_stmt* s, const Json& params, const std::string& path) {
+  int expected = sqlite3_bind_parameter_count(s);
+  int got = params.is_array() ? static_cast<int>(params.size()) : 0;
+  if (expected != got)
+    throw Error(fmt::format("rlx.db: the statement has {} parameter(s) ('?'), {} value(s) given (database '{}')",
+                            expected, got, path));
+  for (int i = 0; i < got; ++i) {
+    const Json& v = params[static_cast<size_t>(i)];
+    int rc = SQLITE_OK;
+    int idx = i + 1;
+    switch (v.type()) {
+      case Json::value_t::null: rc = sqlite3_bind_null(s, idx); break;
+      case Json::value_t::boolean: rc = sqlite3_bind_int(s, idx, v.get<bool>() ? 1 : 0); break;
+      case Json::value_t::number_integer: rc = sqlite3_bind_int64(s, idx, v.get<long long>()); break;
+      case Json::value_t::number_unsigned: rc = sqlite3_bind_int64(s, idx, static_cast<long long>(v.get<unsigned long long>())); break;
+      case Json::value_t::number_float: rc = sqlite3_bind_double(s, idx, v.get<double>()); break;
+      case Json::value_t::string: {
+        const auto& str = v.get_ref<const std::string&>();
+        rc = sqlite3_bind_text(s, idx, str.data(), static_cast<int>(str.size()), SQLITE_TRANSIENT);
+        break;
+      }
+      default: {
+        std::string text = v.dump();
+        rc = sqlite3_bind_text(s, idx, text.data(), static_cast<int>(text.size()), SQLITE_TRANSIENT);
+      }
+    }
+    if (rc != SQLITE_OK)
+      throw Error(fmt::format("rlx.db: cannot bind parameter {} (database '{}'): {}", idx, path, sqlite3_errstr(rc)));
+  }
+}
+
+Json column_value(sqlite3_stmt* s, int c) {
+  switch (sqlite3_column_type(s, c)) {
+    case SQLITE_INTEGER: return static_cast<long long>(sqlite3_column_int64(s, c));
+    case SQLITE_FLOAT: return sqlite3_column_double(s, c);
+    case SQLITE_NULL: return nullptr;
+    default: {
+      const char* p = reinterpret_cast<const char*>(sqlite3_column_text(s, c));
+      int n = sqlite3_column_bytes(s, c);
+      return std::string(p ? p : "", static_cast<size_t>(n));
+    }
+  }
+}
+
+}  // namespace
+
+Json Store::query(const std::string& sql, const Json& params) {
+  sqlite3* h = db().getHandle();
+  Stmt st;
+  const char* tail = nullptr;
+  if (sqlite3_prepare_v2(h, sql.c_str(), static_cast<int>(sql.size()), &st.s, &tail) != SQLITE_OK)
+    throw Error(fmt::format("rlx.db: bad SQL for database '{}': {}", path_, sqlite3_errmsg(h)));
+  if (!st.s) throw Error(fmt::format("rlx.db: empty SQL statement (database '{}')", path_));
+  for (const char* t = tail; t && *t; ++t) {
+    if (!std::isspace(static_cast<unsigned char>(*t)) && *t != ';')
+      throw Error(fmt::format("rlx.db: one statement per call (database '{}'): text after the first ';' would be "
+                              "ignored; split it into several calls",
+                              path_));
+  }
+  bind_all(st.s, params, path_);
+  Json rows = Json::array();
+  int ncol = sqlite3_column_count(st.s);
+  for (;;) {
+    int rc = sqlite3_step(st.s);
+    if (rc == SQLITE_DONE) break;
+    if (rc != SQLITE_ROW)
+      throw Error(fmt::format("rlx.db: database '{}': {}", path_, sqlite3_errmsg(h)));
+    Json row = Json::object();
+    for (int c = 0; c < ncol; ++c) row[sqlite3_column_name(st.s, c)] = column_value(st.s, c);
+    rows.push_back(std::move(row));
+  }
+  return rows;
+}
+
+long long Store::exec(const std::string& sql, const Json& params) {
+  query(sql, params);
+  return sqlite3_changes(db().getHandle());
+}
+
+void Store::exec_script(const std::string& sql) {
+  char* err = nullptr;
+  if (sqlite3_exec(db().getHandle(), sql.c_str(), nullptr, nullptr, &err) != SQLITE_OK) {
+    std::string msg = err ? err : "unknown error";
+    sqlite3_free(err);
+    throw Error(fmt::format("rlx.db: database '{}': {}", path_, msg));
+  }
+}
+
+void Store::begin() { exec_script("BEGIN IMMEDIATE"); }
+void Store::commit() { exec_script("COMMIT"); }
+void Store::rollback() {
+  if (in_transaction()) exec_script("ROLLBACK");
+}
+bool Store::in_transaction() { return sqlite3_get_autocommit(db().getHandle()) == 0; }
+
+std::string Store::integrity_check() {
+  Json rows = query("PRAGMA integrity_check");
+  std::string out;
+  for (const auto& r : rows) {
+    if (!out.empty()) out += "; ";
+    out += r.begin()->get<std::string>();
+  }
+  return out;
+}
+
+void Store::close() { db_.reset(); }
+
+MergeStats Store::merge_from(const std::string& other_path) {
+  std::error_code ec;
+  if (fs::exists(other_path, ec) && fs::exists(path_, ec) && fs::equivalent(other_path, path_, ec))
+    throw Error(fmt::format("rlx merge: '{}' is the output database itself; name other files to merge in", other_path));
+  {
+    // Validates the input (and upgrades an older schema in place so the columns line up).
+    OpenOptions o;
+    o.create = false;
+    Store other(other_path, o);
+  }
+  if (in_transaction())
+    throw Error(fmt::format("rlx.db: cannot merge into '{}' inside an open transaction", path_));
+  exec("ATTACH DATABASE ? AS src", Json::array({other_path}));
+  MergeStats stats;
+  long long* counts[] = {&stats.environments, &stats.studies, &stats.runs,  &stats.samples,
+                         &stats.counters,     &stats.complexity, &stats.peaks, &stats.roofline_points};
+  try {
+    begin();
+    for (size_t t = 0; t < std::size(kMergeTables); ++t) {
+      std::string table = kMergeTables[t];
+      std::string cols;
+      for (const auto& c : query("SELECT name FROM pragma_table_info(?)", Json::array({table}))) {
+        if (!cols.empty()) cols += ", ";
+        cols += "\"" + c["name"].get<std::string>() + "\"";
+      }
+      // A run skipped because its slot is taken must not bring its children along (they would
+      // reference a run that is not there).
+      std::string where;
+      if (table == "samples" || table == "counters" || table == "complexity" || table == "roofline_points")
+        where = " WHERE run_id IN (SELECT id FROM main.runs)";
+      *counts[t] = exec(fmt::format("INSERT OR IGNORE INTO main.{0} ({1}) SELECT {1} FROM src.{0}{2}", table, cols, where));
+    }
+    commit();
+  } catch (...) {
+    rollback();
+    exec_script("DETACH DATABASE src");
+    throw;
+  }
+  exec_script("DETACH DATABASE src");
+  return stats;
+}
+
+std::string new_run_id() {
+  static thread_local std::mt19937_64 gen = [] {
+    std::random_device rd;
+    std::seed_seq seq{rd(), rd(), rd(), rd(),
+                      static_cast<unsigned>(std::chrono::high_resolution_clock::now().time_since_epoch().count())};
+    return std::mt19937_64(seq);
+  }();
+  return fmt::format("{:016x}{:016x}", gen(), gen());
+}
+
+std::string content_hash(const Json& value) {
+  std::string text = value.dump();
+  unsigned long long h = 1469598103934665603ULL;  // FNV-1a 64-bit offset basis
+  for (unsigned char c : text) {
+    h ^= c;
+    h *= 1099511628211ULL;  // FNV prime
+  }
+  return fmt::format("{:016x}", h);
+}
+
+std::string utc_now() {
+  std::time_t t = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+}  // namespace rlx::store

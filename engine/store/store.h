@@ -1,0 +1,106 @@
+// store.h: rlx's SQLite database of studies (engine layer, no Lua).
+//
+// One file holds every run of a study: its environment, configuration, timing summary,
+// per-iteration samples, counters, complexity, roofline points, and the machine's peaks. This
+// header is the connection: opening applies the pragmas a multi-process study needs (WAL, busy
+// timeout, foreign keys) and migrates the schema (schema.cpp) to the current version; query/exec
+// always bind parameters (never interpolate); merge_from copies another study file in without
+// duplicating anything. Higher-level writes (a whole run in one transaction) are composed from
+// these by the Lua layer (scripts/rlx/study.lua) inside begin()/commit().
+#pragma once
+
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace SQLite {
+class Database;
+}
+
+namespace rlx::store {
+
+using Json = nlohmann::json;
+
+// A store error whose message names the database file and what to do about it.
+struct Error : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// The schema version this build writes (PRAGMA user_version).
+int current_schema_version();
+// SQL that takes a database from version i to i + 1 (index i; migrations()[0] creates version 1).
+const std::vector<std::string>& migrations();
+
+struct OpenOptions {
+  bool readonly = false;       // open for reading only; no migration, no file created
+  bool create = true;          // create the file (and its directory) when missing
+  int busy_timeout_ms = 30000; // how long a writer waits for another process's lock
+  // Migrate only up to this version (tests build "older" databases with it); -1 = current.
+  int migrate_to = -1;
+};
+
+struct MergeStats {
+  long long environments = 0;  // rows added, per table
+  long long studies = 0;
+  long long runs = 0;
+  long long samples = 0;
+  long long counters = 0;
+  long long complexity = 0;
+  long long peaks = 0;
+  long long roofline_points = 0;
+};
+
+class Store {
+ public:
+  explicit Store(const std::string& path, OpenOptions opts = {});
+  ~Store();
+  Store(const Store&) = delete;
+  Store& operator=(const Store&) = delete;
+
+  const std::string& path() const { return path_; }
+  bool readonly() const { return readonly_; }
+  int schema_version();
+
+  // Runs one statement with positional parameters (json null, bool, number, string; arrays and
+  // objects are bound as their JSON text). query returns an array of row objects keyed by
+  // column name; exec returns the number of rows changed.
+  Json query(const std::string& sql, const Json& params = Json::array());
+  long long exec(const std::string& sql, const Json& params = Json::array());
+  // Runs several statements without parameters (schema scripts).
+  void exec_script(const std::string& sql);
+
+  // Transactions: begin() takes the write lock at once (BEGIN IMMEDIATE), so two writers queue
+  // on the busy timeout instead of failing at commit.
+  void begin();
+  void commit();
+  void rollback();
+  bool in_transaction();
+
+  // Copies every row of another rlx database into this one: environments by content hash, studies
+  // by name, runs by their globally unique id; rows already present are left alone, so merging
+  // the same file twice adds nothing. The whole merge is one transaction.
+  MergeStats merge_from(const std::string& other_path);
+
+  // "PRAGMA integrity_check" result ("ok" when healthy).
+  std::string integrity_check();
+  void close();
+
+ private:
+  [[noreturn]] void fail(const std::string& what, const std::exception& e) const;
+  SQLite::Database& db();
+  std::string path_;
+  bool readonly_ = false;
+  std::unique_ptr<SQLite::Database> db_;
+};
+
+// A random 128-bit id as 32 lowercase hex digits (runs are identified by it across machines).
+std::string new_run_id();
+// A stable content hash (64-bit FNV-1a, 16 hex digits) of a json value's canonical text (object
+// keys sorted), used to deduplicate environments and to recognise the same run configuration.
+std::string content_hash(const Json& value);
+// Current UTC time as ISO 8601 "YYYY-MM-DDTHH:MM:SSZ".
+std::string utc_now();
+
+}  // namespace rlx::store

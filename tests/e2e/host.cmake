@@ -1,0 +1,44 @@
+# End-to-end tests of the host (issue 2): exit codes, error positions, --set, the REPL on stdin.
+set(H ${CMAKE_SOURCE_DIR}/tests/e2e/host)
+rlx_e2e(NAME "host: -e prints" ARGS -e "print(6 * 7)" STDOUT "^42\n$")
+rlx_e2e(NAME "host: require('rlx') is the global" ARGS -e "print(require('rlx') == rlx)" STDOUT "^true\n$")
+rlx_e2e(NAME "host: rlx.version().torch is 1.13" ARGS -e "print(rlx.version().torch)" STDOUT "^1\\.13\\.[0-9]+\n$")
+rlx_e2e(NAME "host: version names LibTorch and LuaJIT" ARGS version STDOUT "LibTorch +1\\.13.*LuaJIT +LuaJIT 2\\.1")
+rlx_e2e(NAME "host: version --json" ARGS version --json STDOUT "\"luajit\"")
+rlx_e2e(NAME "host: runtime error names file:line, exits 1" ARGS run ${H}/error_line3.lua EXIT 1
+  STDERR "error_line3\\.lua:3: something went wrong with x = 1\nstack traceback:")
+rlx_e2e(NAME "host: syntax error exits 1" ARGS run ${H}/syntax_error.lua EXIT 1 STDERR "syntax_error\\.lua:3:")
+rlx_e2e(NAME "host: unknown subcommand exits 2" ARGS bogus-subcommand EXIT 2
+  STDERR "rlx: unknown command 'bogus-subcommand'")
+rlx_e2e(NAME "host: no arguments is a usage error" EXIT 2 STDERR "usage: rlx")
+rlx_e2e(NAME "host: unknown global option exits 2" ARGS --bogus EXIT 2 STDERR "unknown option '--bogus'")
+rlx_e2e(NAME "host: run without a file exits 2" ARGS run EXIT 2 STDERR "run needs a script")
+rlx_e2e(NAME "host: run of a missing file exits 2" ARGS run /nonexistent/x.lua EXIT 2 STDERR "cannot open /nonexistent/x.lua")
+rlx_e2e(NAME "host: malformed --set exits 2" ARGS run ${H}/params.lua --set n EXIT 2 STDERR "--set expects key=value")
+rlx_e2e(NAME "host: --set reaches rlx.params as a number" ARGS run ${H}/params.lua --set n=21 -- first
+  STDOUT "^42\n1\tfirst\n$")
+rlx_e2e(NAME "host: -e error names the command line" ARGS -e "local a = nil return a.b" EXIT 1
+  STDERR "\\(command line\\):1: attempt to index local 'a'")
+rlx_e2e(NAME "host: unknown option key from a Lua-level check" ARGS run ${H}/options_from_lua.lua EXIT 1
+  STDERR "options_from_lua\\.lua:4: study:sweep: unknown option 'repaets' \\(valid options: repeats\\)")
+rlx_e2e(NAME "host: rlx.fail exits with its code and one line" ARGS -e "rlx.fail(3, 'custom failure')" EXIT 3
+  STDERR "^custom failure\n$")
+rlx_e2e(NAME "host: repl reads stdin" ARGS repl STDIN ${H}/repl_input.txt STDOUT "^42\n$")
+rlx_e2e(NAME "host: repl multi-line, pretty tables, completion" ARGS repl STDIN ${H}/repl_multi.txt
+  STDOUT "^\\{1, 4, 9, name = \"sq\", nested = \\{deep = \\{deeper = \\{deepest = \\{\\.\\.\\.\\}\\}\\}\\}\\}\n3\t9\n\"rlx\\.version\"\n$")
+rlx_e2e(NAME "host: --help lists commands" ARGS --help STDOUT "Commands:.*run FILE\\.lua.*repl")
+rlx_e2e(NAME "host: run --help" ARGS run --help STDOUT "usage: rlx run FILE\\.lua")
+rlx_e2e(NAME "host: repl --help" ARGS repl --help STDOUT "usage: rlx repl")
+rlx_e2e(NAME "host: help COMMAND" ARGS help version STDOUT "usage: rlx version")
+rlx_e2e(NAME "host: subcommand usage error exits 2" ARGS version --bogus EXIT 2
+  STDERR "rlx version: unknown option '--bogus'\nTry 'rlx version --help'\\.")
+add_test(NAME "e2e: host: RLX_SCRIPTS_DIR overrides embedded modules"
+  COMMAND bash ${H}/scripts_dir.sh $<TARGET_FILE:rlx>)
+set_tests_properties("e2e: host: RLX_SCRIPTS_DIR overrides embedded modules" PROPERTIES
+  ENVIRONMENT "RLX_TEST_TMP=${RLX_TEST_TMP};RLX_SOURCE_DIR=${CMAKE_SOURCE_DIR}")
+rlx_e2e(NAME "host: rlx.json round trip" ARGS -e "local t = rlx.json.decode(rlx.json.encode({a = {1, 2}, b = 'x'})) print(t.a[2], t.b)"
+  STDOUT "^2\tx\n$")
+rlx_e2e(NAME "host: rlx.json.decode error" ARGS -e "rlx.json.decode('{bad')" EXIT 1
+  STDERR "^\\(command line\\):1: rlx\\.json\\.decode: invalid JSON at byte 2")
+rlx_e2e(NAME "host: rlx.json.encode wrong type" ARGS -e "rlx.json.encode(print)" EXIT 1
+  STDERR "^\\(command line\\):1: rlx\\.json\\.encode: cannot convert a function to data")

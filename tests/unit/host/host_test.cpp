@@ -1,0 +1,40 @@
+// host_test.cpp: the Lua host itself: --set value parsing, embedded modules with real chunk names,
+// and require("rlx") returning the global.
+#include <catch2/catch.hpp>
+
+#include "embedded_scripts.h"
+#include "lua_host.h"
+
+TEST_CASE("set values that look like numbers become numbers") {
+  double v = 0;
+  CHECK(rlx::host::parse_number("21", &v));
+  CHECK(v == 21);
+  CHECK(rlx::host::parse_number("2.5e3", &v));
+  CHECK(v == 2500);
+  CHECK_FALSE(rlx::host::parse_number("21x", &v));
+  CHECK_FALSE(rlx::host::parse_number("", &v));
+  CHECK_FALSE(rlx::host::parse_number("resnet50", &v));
+}
+
+TEST_CASE("embedded modules are named after their files") {
+  bool have_init = false;
+  for (const auto& s : rlx::host::embedded_scripts()) {
+    if (std::string(s.module) == "rlx") {
+      have_init = true;
+      CHECK(std::string(s.path) == "scripts/rlx/init.lua");
+    }
+    CHECK(std::string(s.path).rfind("scripts/rlx/", 0) == 0);
+  }
+  CHECK(have_init);
+}
+
+TEST_CASE("the host exposes rlx as a global and as require('rlx')") {
+  rlx::host::LuaHost host;
+  host.set_params({{"n", "21"}, {"name", "resnet50"}, {"on", "true"}});
+  CHECK(host.run_string("assert(require('rlx') == rlx)\n"
+                        "assert(rlx.params.n == 21 and rlx.params.name == 'resnet50' and rlx.params.on == true)\n"
+                        "assert(type(rlx.version().luajit) == 'string')",
+                        "=test") == rlx::host::kExitOk);
+  CHECK(host.run_string("error('x')", "=test") == rlx::host::kExitScriptError);
+  CHECK(host.run_string("rlx.fail(2, 'usage')", "=test") == rlx::host::kExitUsage);
+}
