@@ -4,11 +4,29 @@
 #  - RLX_HAVE_TORCH_CUDA: LibTorch itself was built with CUDA (pip's LibTorch 2.x on a GPU box);
 #    the CUDA training paths (events, autocast fp16, grad scaler) are compiled.
 find_package(PkgConfig REQUIRED)
-pkg_check_modules(LUAJIT REQUIRED IMPORTED_TARGET luajit)
-pkg_check_modules(CAIRO REQUIRED IMPORTED_TARGET cairo)
-pkg_check_modules(FONTCONFIG IMPORTED_TARGET fontconfig)
-pkg_check_modules(LIBEDIT REQUIRED IMPORTED_TARGET libedit)
-pkg_check_modules(TURBOJPEG REQUIRED IMPORTED_TARGET libturbojpeg)
+
+# rlx_find_c_library(VAR pkgconfig-name header-path-suffix header library): defines the imported
+# target PkgConfig::VAR from pkg-config, or, where the .pc file or one of its Requires.private is
+# missing (libraries unpacked from .deb files on a GPU machine, scripts/gpu/), from the header and
+# library found directly.
+macro(rlx_find_c_library VAR PCNAME SUFFIX HEADER LIBNAME)
+  pkg_check_modules(${VAR} QUIET IMPORTED_TARGET ${PCNAME})
+  if(NOT ${VAR}_FOUND)
+    find_path(${VAR}_INCLUDE_DIR ${HEADER} PATH_SUFFIXES ${SUFFIX})
+    find_library(${VAR}_LIBRARY NAMES ${LIBNAME})
+    if(NOT ${VAR}_INCLUDE_DIR OR NOT ${VAR}_LIBRARY)
+      message(FATAL_ERROR "rlx: ${PCNAME} not found (install its Debian -dev package: scripts/setup.sh)")
+    endif()
+    add_library(PkgConfig::${VAR} INTERFACE IMPORTED)
+    set_target_properties(PkgConfig::${VAR} PROPERTIES INTERFACE_INCLUDE_DIRECTORIES ${${VAR}_INCLUDE_DIR}
+      INTERFACE_LINK_LIBRARIES ${${VAR}_LIBRARY})
+    message(STATUS "rlx: ${PCNAME} from ${${VAR}_LIBRARY} (no pkg-config)")
+  endif()
+endmacro()
+rlx_find_c_library(LUAJIT luajit luajit-2.1 lua.h luajit-5.1)
+rlx_find_c_library(CAIRO cairo cairo cairo.h cairo)
+rlx_find_c_library(LIBEDIT libedit "" editline/readline.h edit)
+rlx_find_c_library(TURBOJPEG libturbojpeg "" turbojpeg.h turbojpeg)
 find_package(SQLiteCpp REQUIRED)
 find_package(fmt REQUIRED)
 find_package(Catch2 REQUIRED)

@@ -46,8 +46,11 @@ bool in_range(double v, double lo, double hi) {
 std::vector<Tick> Axis::major_ticks() const {
   std::vector<Tick> out;
   if (!explicit_.empty()) {
-    for (double v : explicit_)
-      if (in_range(v, lo_, hi_)) out.push_back({v, si_label(v)});
+    for (size_t i = 0; i < explicit_.size(); ++i) {
+      const double v = explicit_[i];
+      if (in_range(v, lo_, hi_))
+        out.push_back({v, i < explicit_labels_.size() ? explicit_labels_[i] : si_label(v)});
+    }
     return out;
   }
   if (scale_ == Scale::Log10) {

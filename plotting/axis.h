@@ -42,13 +42,18 @@ class Axis {
   std::vector<Tick> major_ticks() const;
   // Unlabelled minor ticks (log axes: 2..9 x 10^k; linear axes: the halves of major steps).
   std::vector<double> minor_ticks() const;
-  void set_ticks(std::vector<double> values) { explicit_ = std::move(values); }
+  // Labels default to si_label(value); categorical axes pass their own.
+  void set_ticks(std::vector<double> values, std::vector<std::string> labels = {}) {
+    explicit_ = std::move(values);
+    explicit_labels_ = std::move(labels);
+  }
 
  private:
   double t(double v) const;  // v or log10(v)
   Scale scale_ = Scale::Linear;
   double lo_ = 0, hi_ = 1, px_lo_ = 0, px_hi_ = 1;
   std::vector<double> explicit_;
+  std::vector<std::string> explicit_labels_;
 };
 
 // "1k", "10M", "1G", "2.5k", "0.1", "250", "0": short labels for tick values, SI suffixes from k

@@ -263,7 +263,7 @@ MergeStats Store::merge_from(const std::string& other_path) {
       std::string cols;
       for (const auto& c : query("SELECT name FROM pragma_table_info(?)", Json::array({table}))) {
         if (!cols.empty()) cols += ", ";
-        cols += "\"" + c["name"].get<std::string>() + "\"";
+        cols += fmt::format("\"{}\"", c["name"].get<std::string>());
       }
       // A run skipped because its slot is taken must not bring its children along (they would
       // reference a run that is not there).

@@ -1,0 +1,33 @@
+// env.h: what machine and system software a run happened on (engine layer, no Lua).
+//
+// A performance number means little without its environment, and seed 000 asks for it to be
+// written down by hand (logs/env_info.md). capture() reads it from the machine instead, using only
+// local sources so it works offline and inside containers: uname, /proc/cpuinfo, /proc/meminfo,
+// /sys/devices/system/cpu/cpu0/cache, /sys/class/dmi/id (virtualization, cloud vendor, instance
+// type), /.dockerenv and /proc/1/cgroup (containers), /proc/driver/nvidia and nvidia-smi (GPUs),
+// and the CUDA/cuDNN version files. Anything it cannot find is left out (null), never guessed.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+namespace rlx::env {
+
+// Where capture() reads from; tests point it at a fake tree.
+struct Sources {
+  std::string root = "";  // prefix for /proc, /sys, /etc, ... ("" = the real machine)
+  bool run_nvidia_smi = true;
+};
+
+// The environment as a json object with fields: host, os, kernel, arch, cpu_model, cpu_sockets,
+// cpu_cores, cpu_threads, cpu_flags, simd (the vector extensions among the flags), cpu_caches
+// [{level, type, size_bytes, shared_cpus}], memory_bytes, virtualization, hypervisor (bool),
+// dmi {sys_vendor, product_name, ...}, cloud_provider, instance_type, cloud_zone, container,
+// gpus [{name, memory_bytes, driver}], gpu_name, gpu_memory_bytes, gpu_driver, cuda, cudnn,
+// storage {root_fs, root_bytes}, label, captured_at.
+nlohmann::json capture(const std::string& label, const Sources& src = {});
+
+// Parses "32K", "1024 kB", "8M" (cache sizes, meminfo) into bytes; -1 when unparsable.
+long long parse_size_bytes(const std::string& text);
+
+}  // namespace rlx::env

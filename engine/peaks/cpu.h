@@ -1,0 +1,89 @@
+// cpu.h: what the CPU peak kernels need to know about the machine, and the kernels themselves.
+//
+// The kernels are the measuring instruments behind rlx.peaks.measure{device="cpu"}: an FMA-bound
+// loop per precision in the widest vector ISA the CPU has (picked at run time, so one binary runs
+// everywhere), a STREAM-style triad for DRAM bandwidth, and a read kernel for cache bandwidth.
+// Each kernel returns the work it did in exact counts (FLOP or byte) so callers never re-derive
+// them; a team of threads pinned one per physical core runs them between two barriers.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace rlx::peaks {
+
+enum class Isa { scalar, avx2_fma, avx512 };
+Isa detect_isa();  // __builtin_cpu_supports at run time
+std::string isa_name(Isa isa);  // "scalar", "avx2+fma", "avx512"
+// Parses "scalar" / "avx2+fma" / "avx512"; throws std::invalid_argument for anything else.
+Isa parse_isa(const std::string& name);
+// Vector width in lanes of one register for fp64 (fp32 has twice as many).
+int fp64_lanes(Isa isa);
+
+struct CacheLevel {
+  int level = 0;            // 1, 2, 3
+  std::size_t bytes = 0;    // size of one instance
+  int shared_by_cpus = 1;   // logical CPUs sharing one instance
+};
+// Data and unified caches of cpu0 from /sys/devices/system/cpu/cpu0/cache (empty when missing).
+std::vector<CacheLevel> cpu_caches();
+// Parses a /sys cache "size" string such as "32K", "1024K", "33M" into bytes.
+std::size_t parse_cache_size(const std::string& text);
+// Counts CPUs in a /sys cpu list such as "0-3,8,10-11".
+int count_cpu_list(const std::string& text);
+
+// The CPUs this process may run on, one per physical core (hyperthread siblings dropped).
+std::vector<int> one_cpu_per_core();
+std::string cpu_model_name();
+
+// ---- kernels (single thread; callers run them on a team) ----
+
+// FMA-bound loop: `accumulators` independent chains of acc = acc * mul + add, iterated `iters`
+// times, in `isa`. Returns the sum of all lanes of all chains (so the work cannot be elided).
+// FLOP done = fma_flops(isa, fp64, iters).
+double fma_kernel(Isa isa, bool fp64, std::int64_t iters, double mul, double add, double start);
+double fma_flops(Isa isa, bool fp64, std::int64_t iters);
+// Independent chains per kernel: enough to cover FMA latency (4-5 cycles) on two FMA ports.
+constexpr int kFmaChains = 12;
+
+// a[i] = b[i] + scalar * c[i] for i in [0, n). nontemporal: streaming stores that bypass the
+// caches (no write-allocate read), available with avx512 and avx2. Bytes counted per element as
+// STREAM does: 3 x 8 (two reads, one write), whatever the hardware moves for write-allocate.
+void triad_kernel(Isa isa, double* a, const double* b, const double* c, std::size_t n, double scalar,
+                  bool nontemporal);
+constexpr double kTriadBytesPerElement = 24;
+constexpr double kTriadFlopsPerElement = 2;
+
+// Reads n doubles `passes` times and returns their sum (bytes read = 8 * n * passes).
+double read_kernel(Isa isa, const double* data, std::size_t n, std::int64_t passes);
+
+// ---- thread team ----
+
+// Runs body(thread_index) on every cpu of `cpus` (a thread pinned to each), `repeats` times, and
+// returns the wall seconds of each repeat, timed between two barriers so a repeat lasts as long as
+// its slowest thread. setup(thread_index) runs once per thread before the first repeat, on its own
+// cpu (first touch puts each thread's pages on its NUMA node). Throws util::Interrupted after
+// Ctrl-C (checked between repeats). An empty `cpus` runs one unpinned thread.
+std::vector<double> run_team(const std::vector<int>& cpus, int repeats, const std::function<void(int)>& setup,
+                             const std::function<void(int)>& body);
+
+// A 64-byte aligned array of doubles (AVX-512 loads and streaming stores need the alignment).
+class AlignedDoubles {
+ public:
+  explicit AlignedDoubles(std::size_t n);
+  ~AlignedDoubles();
+  AlignedDoubles(const AlignedDoubles&) = delete;
+  AlignedDoubles& operator=(const AlignedDoubles&) = delete;
+  double* data() { return p_; }
+  const double* data() const { return p_; }
+  std::size_t size() const { return n_; }
+
+ private:
+  double* p_ = nullptr;
+  std::size_t n_ = 0;
+};
+
+}  // namespace rlx::peaks

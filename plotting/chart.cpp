@@ -1,0 +1,290 @@
+// chart.cpp: frame layout and drawing, series drawing and the generic line chart (see chart.h).
+#include "chart.h"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+namespace rlx::plot {
+
+namespace {
+// Type sizes in points; at the default 150 dpi a 1200x800 figure is 8 x 5.3 inches, which these
+// sizes suit when the figure is printed at column or page width.
+constexpr double kTitlePt = 14, kSubtitlePt = 10, kLabelPt = 12, kTickPt = 10.5, kLegendPt = 10;
+constexpr double kPadPt = 8, kMajorTickPt = 5, kMinorTickPt = 3;
+const Color kInk{0.15, 0.15, 0.15, 1};
+const Color kGridMajor{0.86, 0.86, 0.86, 1};
+const Color kGridMinor{0.94, 0.94, 0.94, 1};
+}  // namespace
+
+Axis make_axis(Scale scale, std::vector<double> values, std::optional<double> lo_override,
+               std::optional<double> hi_override, double pad_fraction, bool include_zero) {
+  std::vector<double> v;
+  for (double x : values)
+    if (std::isfinite(x) && (scale == Scale::Linear || x > 0)) v.push_back(x);
+  if (include_zero && scale == Scale::Linear) v.push_back(0);
+  double lo = 1, hi = 10;
+  if (!v.empty()) {
+    lo = *std::min_element(v.begin(), v.end());
+    hi = *std::max_element(v.begin(), v.end());
+    if (scale == Scale::Log10) {
+      const double f = std::pow(10.0, pad_fraction * std::max(1.0, std::log10(hi / lo)));
+      lo /= f;
+      hi *= f;
+    } else {
+      const double span = hi - lo;
+      if (!(include_zero && lo == 0)) lo -= span * pad_fraction;
+      hi += span * pad_fraction;
+    }
+  }
+  nice_range(scale, lo, hi);
+  if (lo_override) lo = *lo_override;
+  if (hi_override) hi = *hi_override;
+  if (!(lo < hi))
+    throw std::invalid_argument("axis limits must satisfy min < max, got min " + si_label(lo) + " and max " +
+                                si_label(hi));
+  if (scale == Scale::Log10 && lo <= 0)
+    throw std::invalid_argument("a log axis needs a positive minimum, got " + si_label(lo));
+  return Axis(scale, lo, hi);
+}
+
+Frame::Frame(Canvas& c, const ChartSpec& spec, Axis x, Axis y, std::vector<LegendEntry> legend)
+    : c_(c), spec_(spec), legend_(spec.legend ? std::move(legend) : std::vector<LegendEntry>{}) {
+  if (!spec.xticks.empty()) x.set_ticks(spec.xticks);
+  if (!spec.yticks.empty()) y.set_ticks(spec.yticks);
+  const double pt = c.pt(), pad = kPadPt * pt;
+  double top = pad;
+  if (!spec.title.empty()) top += c.text_height(kTitlePt) + 0.4 * pad;
+  if (!spec.subtitle.empty()) top += c.text_height(kSubtitlePt);
+  top += pad;
+  double ytick_w = 0;
+  for (const auto& t : y.major_ticks()) ytick_w = std::max(ytick_w, c.text_width(t.label, kTickPt));
+  double left = pad + (spec.ylabel.empty() ? 0 : c.text_height(kLabelPt) + pad) + ytick_w +
+                kMajorTickPt * pt + 0.6 * pad;
+  double bottom = kMajorTickPt * pt + 0.6 * pad + c.text_height(kTickPt) +
+                  (spec.xlabel.empty() ? 0 : c.text_height(kLabelPt) + 0.6 * pad) + pad;
+  double last_xtick_w = 0;
+  auto xt = x.major_ticks();
+  if (!xt.empty()) last_xtick_w = c.text_width(xt.back().label, kTickPt);
+  for (const auto& e : legend_)
+    legend_w_ = std::max(legend_w_, c.text_width(e.label, kLegendPt, e.header) + (e.header ? 0 : 30 * pt));
+  if (legend_w_ > 0) legend_w_ += 1.5 * pad;
+  double right = legend_w_ > 0 ? legend_w_ + 2 * pad : std::max(pad, last_xtick_w / 2 + pad);
+  layout_.path = "";
+  layout_.format = c.format();
+  layout_.width = c.width();
+  layout_.height = c.height();
+  layout_.plot_x0 = std::round(left);
+  layout_.plot_y0 = std::round(top);
+  layout_.plot_x1 = std::round(c.width() - right);
+  layout_.plot_y1 = std::round(c.height() - bottom);
+  if (layout_.plot_x1 - layout_.plot_x0 < 50 || layout_.plot_y1 - layout_.plot_y0 < 50)
+    throw std::invalid_argument("figure too small for its labels and legend: make it larger");
+  x.set_pixels(layout_.plot_x0, layout_.plot_x1);
+  y.set_pixels(layout_.plot_y1, layout_.plot_y0);
+  layout_.x = x;
+  layout_.y = y;
+
+  // Grid first, under the data.
+  if (spec.grid) {
+    cairo_t* cr = c.cr();
+    cairo_save(cr);
+    c.set_line(0.5);
+    c.set_color(kGridMinor);
+    for (double v : x.scale() == Scale::Log10 ? x.minor_ticks() : std::vector<double>{})
+      c.line(std::round(px(v)) + 0.5, layout_.plot_y0, std::round(px(v)) + 0.5, layout_.plot_y1);
+    for (double v : y.scale() == Scale::Log10 ? y.minor_ticks() : std::vector<double>{})
+      c.line(layout_.plot_x0, std::round(py(v)) + 0.5, layout_.plot_x1, std::round(py(v)) + 0.5);
+    c.set_line(0.6);
+    c.set_color(kGridMajor);
+    for (const auto& t : x.major_ticks())
+      c.line(std::round(px(t.value)) + 0.5, layout_.plot_y0, std::round(px(t.value)) + 0.5, layout_.plot_y1);
+    for (const auto& t : y.major_ticks())
+      c.line(layout_.plot_x0, std::round(py(t.value)) + 0.5, layout_.plot_x1, std::round(py(t.value)) + 0.5);
+    cairo_restore(cr);
+  }
+}
+
+void Frame::begin_data() {
+  cairo_t* cr = c_.cr();
+  cairo_save(cr);
+  cairo_rectangle(cr, layout_.plot_x0, layout_.plot_y0, layout_.plot_x1 - layout_.plot_x0,
+                  layout_.plot_y1 - layout_.plot_y0);
+  cairo_clip(cr);
+}
+
+void Frame::end_data() { cairo_restore(c_.cr()); }
+
+void Frame::finish() {
+  const double pt = c_.pt(), pad = kPadPt * pt;
+  const auto& L = layout_;
+  // Spines: a full box, thin and dark.
+  c_.set_line(0.9);
+  c_.set_color(kInk);
+  cairo_rectangle(c_.cr(), L.plot_x0, L.plot_y0, L.plot_x1 - L.plot_x0, L.plot_y1 - L.plot_y0);
+  cairo_stroke(c_.cr());
+  // Ticks point inwards from the bottom and left spines; minor ticks on log axes.
+  c_.set_line(0.8);
+  auto xt = L.x.major_ticks();
+  for (double v : L.x.minor_ticks()) c_.line(px(v), L.plot_y1, px(v), L.plot_y1 - kMinorTickPt * pt);
+  for (double v : L.y.minor_ticks()) c_.line(L.plot_x0, py(v), L.plot_x0 + kMinorTickPt * pt, py(v));
+  for (const auto& t : xt) c_.line(px(t.value), L.plot_y1, px(t.value), L.plot_y1 - kMajorTickPt * pt);
+  auto yt = L.y.major_ticks();
+  for (const auto& t : yt) c_.line(L.plot_x0, py(t.value), L.plot_x0 + kMajorTickPt * pt, py(t.value));
+  // Tick labels; x labels that would overlap their neighbour are thinned to every other one.
+  double widest = 0;
+  for (const auto& t : xt) widest = std::max(widest, c_.text_width(t.label, kTickPt));
+  size_t every = 1;
+  while (xt.size() > 1 && every < xt.size() &&
+         (L.plot_x1 - L.plot_x0) / static_cast<double>(xt.size() - 1) * every < widest + pad)
+    ++every;
+  for (size_t i = 0; i < xt.size(); ++i)
+    if (i % every == 0)
+      c_.text(xt[i].label, px(xt[i].value), L.plot_y1 + kMajorTickPt * pt * 0.6 + 0.6 * pad, kTickPt, HAlign::Center,
+              VAlign::Top, 0, false, kInk);
+  double ytick_w = 0;
+  for (const auto& t : yt) {
+    c_.text(t.label, L.plot_x0 - 0.6 * pad, py(t.value), kTickPt, HAlign::Right, VAlign::Middle, 0, false, kInk);
+    ytick_w = std::max(ytick_w, c_.text_width(t.label, kTickPt));
+  }
+  if (!spec_.xlabel.empty())
+    c_.text(spec_.xlabel, (L.plot_x0 + L.plot_x1) / 2, L.height - pad, kLabelPt, HAlign::Center, VAlign::Bottom, 0,
+            false, kInk);
+  if (!spec_.ylabel.empty())
+    c_.text(spec_.ylabel, L.plot_x0 - 0.6 * pad - ytick_w - pad, (L.plot_y0 + L.plot_y1) / 2, kLabelPt,
+            HAlign::Center, VAlign::Bottom, 90, false, kInk);
+  double ty = pad;
+  if (!spec_.title.empty()) {
+    c_.text(spec_.title, (L.plot_x0 + L.plot_x1) / 2, ty, kTitlePt, HAlign::Center, VAlign::Top, 0, true, kInk);
+    ty += c_.text_height(kTitlePt) + 0.2 * pad;
+  }
+  if (!spec_.subtitle.empty())
+    c_.text(spec_.subtitle, (L.plot_x0 + L.plot_x1) / 2, ty, kSubtitlePt, HAlign::Center, VAlign::Top, 0, false,
+            Color{0.35, 0.35, 0.35, 1});
+  draw_legend();
+}
+
+void Frame::draw_legend() {
+  if (legend_.empty()) return;
+  const double pt = c_.pt(), pad = kPadPt * pt, row = kLegendPt * pt * 1.75;
+  const double x0 = layout_.plot_x1 + pad, y0 = layout_.plot_y0;
+  const double h = row * legend_.size() + pad;
+  c_.set_color(Color{1, 1, 1, 1});
+  cairo_rectangle(c_.cr(), x0, y0, legend_w_, h);
+  cairo_fill_preserve(c_.cr());
+  c_.set_line(0.6);
+  c_.set_color(Color{0.7, 0.7, 0.7, 1});
+  cairo_stroke(c_.cr());
+  double y = y0 + pad / 2 + row / 2;
+  for (const auto& e : legend_) {
+    if (e.header) {
+      c_.text(e.label, x0 + 0.75 * pad, y, kLegendPt, HAlign::Left, VAlign::Middle, 0, true, kInk);
+    } else {
+      const double sx = x0 + 0.75 * pad, sw = 22 * pt;
+      if (e.line) {
+        c_.set_line(1.8, e.dashed);
+        c_.set_color(e.color);
+        c_.line(sx, y, sx + sw, y);
+        c_.set_line(1);
+      }
+      if (e.marker) c_.draw_marker(*e.marker, sx + sw / 2, y, 7, e.color, e.hollow ? e.color : kInk, !e.hollow);
+      c_.text(e.label, sx + sw + 0.6 * pad, y, kLegendPt, HAlign::Left, VAlign::Middle, 0, false, kInk);
+    }
+    y += row;
+  }
+}
+
+void draw_series(Canvas& c, const Frame& f, const Series& s, const Color& color, Marker m) {
+  cairo_t* cr = c.cr();
+  const size_t n = s.x.size();
+  if (s.line && n > 1) {
+    c.set_line(1.8, s.dashed);
+    c.set_color(color);
+    bool pen = false;
+    for (size_t i = 0; i < n; ++i) {
+      if (!std::isfinite(s.y[i])) { pen = false; continue; }
+      if (!pen) cairo_move_to(cr, f.px(s.x[i]), f.py(s.y[i])); else cairo_line_to(cr, f.px(s.x[i]), f.py(s.y[i]));
+      pen = true;
+    }
+    cairo_stroke(cr);
+  }
+  if (!s.sd.empty()) {
+    // Error bars: mean ± SD with caps, in the series colour, under the markers.
+    c.set_line(1.2);
+    c.set_color(color);
+    const double cap = 4 * c.pt();
+    for (size_t i = 0; i < n; ++i) {
+      if (!(s.sd[i] > 0) || !std::isfinite(s.y[i])) continue;
+      double lo = s.y[i] - s.sd[i], hi = s.y[i] + s.sd[i];
+      if (f.layout().y.scale() == Scale::Log10 && lo <= 0) lo = f.layout().y.lo();
+      const double x = f.px(s.x[i]);
+      c.line(x, f.py(lo), x, f.py(hi));
+      c.line(x - cap, f.py(lo), x + cap, f.py(lo));
+      c.line(x - cap, f.py(hi), x + cap, f.py(hi));
+    }
+  }
+  if (s.markers)
+    for (size_t i = 0; i < n; ++i)
+      if (std::isfinite(s.y[i])) c.draw_marker(m, f.px(s.x[i]), f.py(s.y[i]), 8, color, Color{1, 1, 1, 1});
+  for (size_t i = 0; i < s.point_labels.size() && i < n; ++i)
+    if (!s.point_labels[i].empty() && std::isfinite(s.y[i]))
+      c.text(s.point_labels[i], f.px(s.x[i]) + 6 * c.pt(), f.py(s.y[i]) - 5 * c.pt(), 8.5, HAlign::Left,
+             VAlign::Baseline, 0, false, Color{0.25, 0.25, 0.25, 1});
+}
+
+void validate_series(const std::vector<Series>& series, Scale xscale, Scale yscale, const std::string& what) {
+  if (series.empty()) throw std::invalid_argument(what + ": nothing to draw: give at least one series");
+  for (size_t k = 0; k < series.size(); ++k) {
+    const auto& s = series[k];
+    const std::string name = what + ": series " + std::to_string(k + 1) + (s.label.empty() ? "" : " ('" + s.label + "')");
+    if (s.x.size() != s.y.size())
+      throw std::invalid_argument(name + " has " + std::to_string(s.x.size()) + " x values and " +
+                                  std::to_string(s.y.size()) + " y values: give one y per x");
+    if (!s.sd.empty() && s.sd.size() != s.y.size())
+      throw std::invalid_argument(name + " has " + std::to_string(s.sd.size()) + " sd values for " +
+                                  std::to_string(s.y.size()) + " points: give one sd per point");
+    for (size_t i = 0; i < s.x.size(); ++i) {
+      if (!std::isfinite(s.x[i])) throw std::invalid_argument(name + ": x[" + std::to_string(i + 1) + "] is not finite");
+      if (xscale == Scale::Log10 && s.x[i] <= 0)
+        throw std::invalid_argument(name + ": x[" + std::to_string(i + 1) + "] = " + si_label(s.x[i]) +
+                                    " cannot be shown on a log axis: use a linear x axis or drop it");
+      if (yscale == Scale::Log10 && std::isfinite(s.y[i]) && s.y[i] <= 0)
+        throw std::invalid_argument(name + ": y[" + std::to_string(i + 1) + "] = " + si_label(s.y[i]) +
+                                    " cannot be shown on a log axis: use a linear y axis or drop it");
+    }
+  }
+}
+
+Layout line_chart(const ChartSpec& spec, const std::vector<Series>& series, const std::string& path) {
+  validate_series(series, spec.xscale, spec.yscale, "line chart");
+  Canvas c(path, spec.width, spec.height, spec.dpi);
+  std::vector<double> xs, ys;
+  for (const auto& s : series)
+    for (size_t i = 0; i < s.x.size(); ++i) {
+      xs.push_back(s.x[i]);
+      ys.push_back(s.y[i]);
+      if (!s.sd.empty()) { ys.push_back(s.y[i] + s.sd[i]); ys.push_back(s.y[i] - s.sd[i]); }
+    }
+  Axis x = make_axis(spec.xscale, xs, spec.xmin, spec.xmax, 0.03);
+  Axis y = make_axis(spec.yscale, ys, spec.ymin, spec.ymax, 0.05);
+  std::vector<LegendEntry> legend;
+  for (size_t k = 0; k < series.size(); ++k) {
+    const auto& s = series[k];
+    if (s.label.empty()) continue;
+    legend.push_back({s.label, s.color.value_or(palette(k)),
+                      s.markers ? std::optional<Marker>(s.marker.value_or(marker(k))) : std::nullopt, s.line,
+                      s.dashed, false, false});
+  }
+  Frame f(c, spec, x, y, legend);
+  f.begin_data();
+  for (size_t k = 0; k < series.size(); ++k)
+    draw_series(c, f, series[k], series[k].color.value_or(palette(k)), series[k].marker.value_or(marker(k)));
+  f.end_data();
+  f.finish();
+  c.finish();
+  Layout L = f.layout();
+  L.path = path;
+  return L;
+}
+
+}  // namespace rlx::plot
