@@ -89,6 +89,8 @@ std::vector<Tick> Axis::major_ticks() const {
 
 std::vector<double> Axis::minor_ticks() const {
   std::vector<double> out;
+  // Explicit ticks (batch sizes, categories) stand alone: minor ticks between them mean nothing.
+  if (!explicit_.empty()) return out;
   if (scale_ == Scale::Log10) {
     int k0, k1;
     decades(lo_, hi_, k0, k1);
@@ -100,7 +102,6 @@ std::vector<double> Axis::minor_ticks() const {
       }
     return out;
   }
-  if (!explicit_.empty()) return out;
   // Midpoints between major ticks, including the half steps before the first and after the last.
   const double step = nice_step(lo_, hi_, 6);
   const double first = std::ceil(lo_ / step - 1e-9) * step - step / 2;

@@ -187,15 +187,16 @@ void Frame::draw_legend() {
         c_.line(sx, y, sx + sw, y);
         c_.set_line(1);
       }
-      if (e.marker) c_.draw_marker(*e.marker, sx + sw / 2, y, 7, e.color, e.hollow ? e.color : kInk, !e.hollow);
+      if (e.marker) c_.draw_marker(*e.marker, sx + sw / 2, y, 7.5, e.color, e.hollow ? e.color : Color{1, 1, 1, 1}, !e.hollow);
       c_.text(e.label, sx + sw + 0.6 * pad, y, kLegendPt, HAlign::Left, VAlign::Middle, 0, false, kInk);
     }
     y += row;
   }
 }
 
-void draw_series(Canvas& c, const Frame& f, const Series& s, const Color& color, Marker m) {
+void draw_series(Canvas& c, const Frame& f, const Series& s, const Color& color, Marker m, double dx_px) {
   cairo_t* cr = c.cr();
+  auto X = [&](size_t i) { return f.px(s.x[i]) + dx_px; };
   const size_t n = s.x.size();
   if (s.line && n > 1) {
     c.set_line(1.8, s.dashed);
@@ -203,7 +204,7 @@ void draw_series(Canvas& c, const Frame& f, const Series& s, const Color& color,
     bool pen = false;
     for (size_t i = 0; i < n; ++i) {
       if (!std::isfinite(s.y[i])) { pen = false; continue; }
-      if (!pen) cairo_move_to(cr, f.px(s.x[i]), f.py(s.y[i])); else cairo_line_to(cr, f.px(s.x[i]), f.py(s.y[i]));
+      if (!pen) cairo_move_to(cr, X(i), f.py(s.y[i])); else cairo_line_to(cr, X(i), f.py(s.y[i]));
       pen = true;
     }
     cairo_stroke(cr);
@@ -217,7 +218,7 @@ void draw_series(Canvas& c, const Frame& f, const Series& s, const Color& color,
       if (!(s.sd[i] > 0) || !std::isfinite(s.y[i])) continue;
       double lo = s.y[i] - s.sd[i], hi = s.y[i] + s.sd[i];
       if (f.layout().y.scale() == Scale::Log10 && lo <= 0) lo = f.layout().y.lo();
-      const double x = f.px(s.x[i]);
+      const double x = X(i);
       c.line(x, f.py(lo), x, f.py(hi));
       c.line(x - cap, f.py(lo), x + cap, f.py(lo));
       c.line(x - cap, f.py(hi), x + cap, f.py(hi));
@@ -225,10 +226,10 @@ void draw_series(Canvas& c, const Frame& f, const Series& s, const Color& color,
   }
   if (s.markers)
     for (size_t i = 0; i < n; ++i)
-      if (std::isfinite(s.y[i])) c.draw_marker(m, f.px(s.x[i]), f.py(s.y[i]), 8, color, Color{1, 1, 1, 1});
+      if (std::isfinite(s.y[i])) c.draw_marker(m, X(i), f.py(s.y[i]), 8, color, Color{1, 1, 1, 1});
   for (size_t i = 0; i < s.point_labels.size() && i < n; ++i)
     if (!s.point_labels[i].empty() && std::isfinite(s.y[i]))
-      c.text(s.point_labels[i], f.px(s.x[i]) + 6 * c.pt(), f.py(s.y[i]) - 5 * c.pt(), 8.5, HAlign::Left,
+      c.text(s.point_labels[i], X(i) + 6 * c.pt(), f.py(s.y[i]) - 5 * c.pt(), 8.5, HAlign::Left,
              VAlign::Baseline, 0, false, Color{0.25, 0.25, 0.25, 1});
 }
 

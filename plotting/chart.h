@@ -82,7 +82,8 @@ Axis make_axis(Scale scale, std::vector<double> values, std::optional<double> lo
                std::optional<double> hi_override, double pad_fraction = 0.05, bool include_zero = false);
 
 // Draws one series (line, error bars, markers, point labels) in the frame's clip.
-void draw_series(Canvas& c, const Frame& f, const Series& s, const Color& color, Marker m);
+// dx_px shifts the whole series sideways (dodging overlapping error bars).
+void draw_series(Canvas& c, const Frame& f, const Series& s, const Color& color, Marker m, double dx_px = 0);
 
 // Generic line or scatter chart (a series with line=false is a scatter); writes `path`.
 Layout line_chart(const ChartSpec& spec, const std::vector<Series>& series, const std::string& path);

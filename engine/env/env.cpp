@@ -302,6 +302,19 @@ void cuda_versions(const std::string& root, Json& out) {
     if (v.is_object() && v.contains("cuda") && v["cuda"].contains("version")) out["cuda"] = v["cuda"]["version"];
   } else if (auto t = read_line(root + "/usr/local/cuda/version.txt")) {
     out["cuda"] = *t;
+  } else if (auto h = read_file(root + "/usr/local/cuda/include/cuda.h")) {
+    // Pip-style and minimal toolkits ship no version file; the header's CUDA_VERSION is 1000*major + 10*minor.
+    std::istringstream in(*h);
+    std::string line;
+    while (std::getline(in, line)) {
+      std::istringstream w(line);
+      std::string def, name;
+      int val = -1;
+      if ((w >> def >> name >> val) && def == "#define" && name == "CUDA_VERSION" && val > 0) {
+        out["cuda"] = fmt::format("{}.{}", val / 1000, val % 1000 / 10);
+        break;
+      }
+    }
   }
   out["cudnn"] = nullptr;
   for (const char* h : {"/usr/include/cudnn_version.h", "/usr/local/cuda/include/cudnn_version.h",

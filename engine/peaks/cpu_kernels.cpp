@@ -17,6 +17,15 @@ namespace {
 #define RLX_CHAINS(X) X(0) X(1) X(2) X(3) X(4) X(5) X(6) X(7) X(8) X(9) X(10) X(11)
 static_assert(kFmaChains == 12, "RLX_CHAINS writes out kFmaChains accumulators");
 
+// Horizontal sum through memory: GCC 12's _mm512_reduce_add_* trips -Wmaybe-uninitialized.
+__attribute__((target("avx512f"))) double sum_lanes(__m512d v) {
+  alignas(64) double lanes[8];
+  _mm512_store_pd(lanes, v);
+  double total = 0;
+  for (double x : lanes) total += x;
+  return total;
+}
+
 // ---- FMA ----
 __attribute__((target("avx512f"))) double fma_avx512_f64(std::int64_t iters, double mul, double add, double start) {
   const __m512d m = _mm512_set1_pd(mul), a = _mm512_set1_pd(add);
@@ -32,7 +41,7 @@ __attribute__((target("avx512f"))) double fma_avx512_f64(std::int64_t iters, dou
 #define SUM(k) s = _mm512_add_pd(s, c##k);
   RLX_CHAINS(SUM)
 #undef SUM
-  return _mm512_reduce_add_pd(s);
+  return sum_lanes(s);
 }
 
 __attribute__((target("avx512f"))) double fma_avx512_f32(std::int64_t iters, double mul, double add, double start) {
@@ -49,7 +58,11 @@ __attribute__((target("avx512f"))) double fma_avx512_f32(std::int64_t iters, dou
 #define SUM(k) s = _mm512_add_ps(s, c##k);
   RLX_CHAINS(SUM)
 #undef SUM
-  return double(_mm512_reduce_add_ps(s));
+  alignas(64) float lanes[16];
+  _mm512_store_ps(lanes, s);
+  double total = 0;
+  for (float v : lanes) total += v;
+  return total;
 }
 
 __attribute__((target("avx2,fma"))) double fma_avx2_f64(std::int64_t iters, double mul, double add, double start) {
@@ -159,7 +172,7 @@ __attribute__((target("avx512f"))) double read_avx512(const double* p, std::size
   for (std::size_t i = blocks; i < n; ++i) tail += p[i];
   s0 = _mm512_add_pd(_mm512_add_pd(_mm512_add_pd(s0, s1), _mm512_add_pd(s2, s3)),
                      _mm512_add_pd(_mm512_add_pd(s4, s5), _mm512_add_pd(s6, s7)));
-  return _mm512_reduce_add_pd(s0) + tail * double(passes);
+  return sum_lanes(s0) + tail * double(passes);
 }
 
 __attribute__((target("avx2"))) double read_avx2(const double* p, std::size_t n, std::int64_t passes) {
@@ -213,8 +226,9 @@ double fma_kernel(Isa isa, bool fp64, std::int64_t iters, double mul, double add
 }
 
 double fma_flops(Isa isa, bool fp64, std::int64_t iters) {
-  // Lanes per register: fp64_lanes for doubles, twice that for floats; 2 FLOP per lane per step.
-  const double lanes = double(fp64_lanes(isa)) * (fp64 ? 1 : 2);
+  // Lanes per register: fp64_lanes for doubles, twice that for floats in a vector register (the
+  // scalar version has one lane either way); 2 FLOP per lane per step.
+  const double lanes = isa == Isa::scalar ? 1.0 : double(fp64_lanes(isa)) * (fp64 ? 1 : 2);
   return 2.0 * lanes * kFmaChains * double(iters);
 }
 

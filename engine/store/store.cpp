@@ -243,7 +243,7 @@ void Store::close() { db_.reset(); }
 MergeStats Store::merge_from(const std::string& other_path) {
   std::error_code ec;
   if (fs::exists(other_path, ec) && fs::exists(path_, ec) && fs::equivalent(other_path, path_, ec))
-    throw Error(fmt::format("rlx merge: '{}' is the output database itself; name other files to merge in", other_path));
+    throw Error(fmt::format("rlx.db: cannot merge '{}' into itself; name other databases to merge in", other_path));
   {
     // Validates the input (and upgrades an older schema in place so the columns line up).
     OpenOptions o;
@@ -294,7 +294,7 @@ std::string new_run_id() {
 
 std::string content_hash(const Json& value) {
   std::string text = value.dump();
-  unsigned long long h = 1469598103934665603ULL;  // FNV-1a 64-bit offset basis
+  unsigned long long h = 14695981039346656037ULL;  // FNV-1a 64-bit offset basis
   for (unsigned char c : text) {
     h ^= c;
     h *= 1099511628211ULL;  // FNV prime

@@ -1,7 +1,180 @@
-// bind_db.cpp: rlx._core.db (placeholder until its issue lands: registers an empty table).
+// bind_db.cpp: rlx._core.db, the SQLite study database for Lua (engine/store/store.h).
+//
+// open() returns a connection userdata whose methods map one to one onto store::Store; values
+// cross as json (parameters are always bound, never spliced into the SQL). Also the small pure
+// helpers the Lua store code needs: random run ids, content hashes, UTC time, JSON text.
+#include <fmt/format.h>
+
+#include <chrono>
+
 #include "lua_bind.h"
 #include "registry.h"
+#include "store/store.h"
 
 namespace rlx::bindings {
-void open_db(lua_State* L) { lua::register_module(L, "db", {}); }
+namespace {
+
+const char* kConnMeta = "rlx.db.connection";
+
+struct Conn {
+  store::Store* store;
+};
+
+store::Store& conn(lua_State* L, const char* fname) {
+  auto* c = static_cast<Conn*>(luaL_checkudata(L, 1, kConnMeta));
+  if (!c->store) throw lua::Error(fmt::format("{}: the connection is closed; open the database again with rlx.db.open", fname));
+  return *c->store;
+}
+
+nlohmann::json params_from(lua_State* L, int first) {
+  nlohmann::json p = nlohmann::json::array();
+  for (int i = first; i <= lua_gettop(L); ++i) p.push_back(lua::to_json(L, i, fmt::format("parameter {}", i - first + 1)));
+  return p;
+}
+
+int open(lua_State* L) {
+  std::string path = lua::check_string(L, 1, "rlx.db.open");
+  auto o = lua::Options::optional(L, 2, "rlx.db.open", {"readonly", "create", "busy_timeout_ms", "migrate_to"});
+  store::OpenOptions opts;
+  opts.readonly = o.boolean("readonly", false);
+  opts.create = o.boolean("create", true);
+  opts.busy_timeout_ms = static_cast<int>(o.integer("busy_timeout_ms", opts.busy_timeout_ms, 0));
+  opts.migrate_to = static_cast<int>(o.integer("migrate_to", -1, -1));
+  if (opts.migrate_to > store::current_schema_version())
+    o.fail("migrate_to", fmt::format("must be at most {} (this rlx's schema version)", store::current_schema_version()));
+  auto s = std::make_unique<store::Store>(path, opts);
+  auto* c = static_cast<Conn*>(lua_newuserdata(L, sizeof(Conn)));
+  c->store = s.release();
+  luaL_getmetatable(L, kConnMeta);
+  lua_setmetatable(L, -2);
+  return 1;
+}
+
+int query(lua_State* L) {
+  auto& s = conn(L, "conn:query");
+  std::string sql = lua::check_string(L, 2, "conn:query");
+  lua::push_json(L, s.query(sql, params_from(L, 3)));
+  return 1;
+}
+
+int exec(lua_State* L) {
+  auto& s = conn(L, "conn:exec");
+  std::string sql = lua::check_string(L, 2, "conn:exec");
+  lua_pushnumber(L, static_cast<double>(s.exec(sql, params_from(L, 3))));
+  return 1;
+}
+
+int begin(lua_State* L) { conn(L, "conn:begin").begin(); return 0; }
+int commit(lua_State* L) { conn(L, "conn:commit").commit(); return 0; }
+int rollback(lua_State* L) { conn(L, "conn:rollback").rollback(); return 0; }
+int in_transaction(lua_State* L) {
+  lua_pushboolean(L, conn(L, "conn:in_transaction").in_transaction());
+  return 1;
+}
+int path(lua_State* L) {
+  lua_pushstring(L, conn(L, "conn:path").path().c_str());
+  return 1;
+}
+int schema_version(lua_State* L) {
+  lua_pushinteger(L, conn(L, "conn:schema_version").schema_version());
+  return 1;
+}
+int integrity_check(lua_State* L) {
+  lua_pushstring(L, conn(L, "conn:integrity_check").integrity_check().c_str());
+  return 1;
+}
+int readonly(lua_State* L) {
+  lua_pushboolean(L, conn(L, "conn:readonly").readonly());
+  return 1;
+}
+
+int merge_from(lua_State* L) {
+  auto& s = conn(L, "conn:merge_from");
+  std::string other = lua::check_string(L, 2, "conn:merge_from");
+  auto st = s.merge_from(other);
+  lua::push_json(L, {{"environments", st.environments}, {"studies", st.studies}, {"runs", st.runs},
+                     {"samples", st.samples}, {"counters", st.counters}, {"complexity", st.complexity},
+                     {"peaks", st.peaks}, {"roofline_points", st.roofline_points}});
+  return 1;
+}
+
+int close(lua_State* L) {
+  auto* c = static_cast<Conn*>(luaL_checkudata(L, 1, kConnMeta));
+  delete c->store;
+  c->store = nullptr;
+  return 0;
+}
+
+int tostring(lua_State* L) {
+  auto* c = static_cast<Conn*>(luaL_checkudata(L, 1, kConnMeta));
+  std::string s = c->store ? fmt::format("rlx.db connection ({})", c->store->path()) : "rlx.db connection (closed)";
+  lua_pushlstring(L, s.data(), s.size());
+  return 1;
+}
+
+int new_id(lua_State* L) {
+  lua_pushstring(L, store::new_run_id().c_str());
+  return 1;
+}
+int hash(lua_State* L) {
+  lua_pushstring(L, store::content_hash(lua::to_json(L, 1, "rlx.db.hash")).c_str());
+  return 1;
+}
+int now(lua_State* L) {
+  lua_pushstring(L, store::utc_now().c_str());
+  return 1;
+}
+int encode(lua_State* L) {
+  bool pretty = lua_toboolean(L, 2) != 0;
+  std::string s = lua::to_json(L, 1, "rlx.db.encode").dump(pretty ? 2 : -1, ' ', false,
+                                                           nlohmann::json::error_handler_t::replace);
+  lua_pushlstring(L, s.data(), s.size());
+  return 1;
+}
+int decode(lua_State* L) {
+  std::string text = lua::check_string(L, 1, "rlx.db.decode");
+  auto j = nlohmann::json::parse(text, nullptr, false);
+  if (j.is_discarded()) throw lua::Error("rlx.db.decode: the text is not valid JSON");
+  lua::push_json(L, j);
+  return 1;
+}
+// Seconds on a monotonic clock (differences time a run; the origin means nothing).
+int monotonic(lua_State* L) {
+  auto t = std::chrono::steady_clock::now().time_since_epoch();
+  lua_pushnumber(L, std::chrono::duration<double>(t).count());
+  return 1;
+}
+int current_version(lua_State* L) {
+  lua_pushinteger(L, store::current_schema_version());
+  return 1;
+}
+
+}  // namespace
+
+void open_db(lua_State* L) {
+  if (luaL_newmetatable(L, kConnMeta)) {
+    lua_newtable(L);
+    int methods = lua_gettop(L);
+    lua::set_functions(L, methods, {{"query", lua::guarded<query>}, {"exec", lua::guarded<exec>},
+                                    {"begin", lua::guarded<begin>}, {"commit", lua::guarded<commit>},
+                                    {"rollback", lua::guarded<rollback>},
+                                    {"in_transaction", lua::guarded<in_transaction>},
+                                    {"path", lua::guarded<path>}, {"schema_version", lua::guarded<schema_version>},
+                                    {"integrity_check", lua::guarded<integrity_check>},
+                                    {"readonly", lua::guarded<readonly>},
+                                    {"merge_from", lua::guarded<merge_from>}, {"close", lua::guarded<close>}});
+    lua_setfield(L, -2, "__index");
+    lua_pushcfunction(L, lua::guarded<close>);
+    lua_setfield(L, -2, "__gc");
+    lua_pushcfunction(L, lua::guarded<tostring>);
+    lua_setfield(L, -2, "__tostring");
+  }
+  lua_pop(L, 1);
+  lua::register_module(L, "db", {{"open", lua::guarded<open>}, {"new_id", lua::guarded<new_id>},
+                                 {"hash", lua::guarded<hash>}, {"now", lua::guarded<now>},
+                                 {"encode", lua::guarded<encode>}, {"decode", lua::guarded<decode>},
+                                 {"schema_version", lua::guarded<current_version>},
+                                 {"monotonic", lua::guarded<monotonic>}});
+}
+
 }  // namespace rlx::bindings

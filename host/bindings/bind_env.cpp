@@ -1,7 +1,22 @@
-// bind_env.cpp: rlx._core.env (placeholder until its issue lands: registers an empty table).
+// bind_env.cpp: rlx._core.env, the machine's environment as a Lua table (engine/env/env.h).
+// The Lua layer (scripts/rlx/env.lua) adds what only Lua knows: rlx.version() and rlx.devices().
+#include "env/env.h"
 #include "lua_bind.h"
 #include "registry.h"
 
 namespace rlx::bindings {
-void open_env(lua_State* L) { lua::register_module(L, "env", {}); }
+namespace {
+
+int capture(lua_State* L) {
+  std::string label = lua_isnoneornil(L, 1) ? std::string() : lua::check_string(L, 1, "rlx._core.env.capture");
+  env::Sources src;
+  if (!lua_isnoneornil(L, 2)) src.root = lua::check_string(L, 2, "rlx._core.env.capture");
+  lua::push_json(L, env::capture(label, src));
+  return 1;
+}
+
+}  // namespace
+
+void open_env(lua_State* L) { lua::register_module(L, "env", {{"capture", lua::guarded<capture>}}); }
+
 }  // namespace rlx::bindings

@@ -1,7 +1,75 @@
-// bind_peaks.cpp: rlx._core.peaks (placeholder until its issue lands: registers an empty table).
+// bind_peaks.cpp: rlx._core.peaks, the measured machine peaks of engine/peaks (measure.h, cpu.h).
+// The datasheet and the user's own entries live in Lua (scripts/rlx/peaks.lua); this file only
+// converts options and results.
 #include "lua_bind.h"
+#include "peaks/cpu.h"
+#include "peaks/measure.h"
 #include "registry.h"
 
 namespace rlx::bindings {
-void open_peaks(lua_State* L) { lua::register_module(L, "peaks", {}); }
+namespace {
+
+// measure{device=, repeats=, quick=, threads=, only=, isa=} -> peaks table (see measure.h).
+int measure(lua_State* L) {
+  lua::Options o(L, 1, "rlx.peaks.measure", {"device", "repeats", "quick", "threads", "only", "isa"});
+  const std::string device = o.choice("device", "cpu", {"cpu", "cuda"});
+  peaks::MeasureOptions m;
+  m.repeats = int(o.integer("repeats", 5, 1));
+  m.quick = o.boolean("quick", false);
+  m.threads = int(o.integer("threads", 0, 1));
+  m.only = o.str_list("only");
+  const auto& valid = device == "cpu" ? peaks::cpu_figures() : peaks::cuda_figures();
+  for (const auto& f : m.only) {
+    bool ok = false;
+    for (const auto& v : valid) ok = ok || v == f;
+    if (!ok) {
+      std::string list;
+      for (const auto& v : valid) list += (list.empty() ? "" : ", ") + v;
+      o.fail("only", "names unknown figure '" + f + "' for device " + device + " (valid: " + list + ")");
+    }
+  }
+  m.isa = o.has("isa") ? o.choice("isa", "", {"avx512", "avx2+fma", "scalar"}) : "";
+  if (device == "cuda" && o.has("isa")) o.fail("isa", "applies to device 'cpu' only");
+  lua::push_json(L, device == "cpu" ? peaks::measure_cpu(m) : peaks::measure_cuda(m));
+  return 1;
+}
+
+// cpu_info() -> {name, isa, cores = {cpu ids, one per core}, caches = {{level, bytes, shared_by_cpus}}}
+int cpu_info(lua_State* L) {
+  nlohmann::json j;
+  j["name"] = peaks::cpu_model_name();
+  j["isa"] = peaks::isa_name(peaks::detect_isa());
+  j["cores"] = peaks::one_cpu_per_core();
+  j["caches"] = nlohmann::json::array();
+  for (const auto& c : peaks::cpu_caches()) {
+    j["caches"].push_back({{"level", c.level}, {"bytes", c.bytes}, {"shared_by_cpus", c.shared_by_cpus}});
+  }
+  j["cuda_available"] = peaks::torch_cuda_available();
+  lua::push_json(L, j);
+  return 1;
+}
+
+// summarize(rates) -> {best, median, worst, spread_pct, repeats}: the statistic every figure uses.
+int summarize(lua_State* L) {
+  luaL_checktype(L, 1, LUA_TTABLE);
+  const nlohmann::json j = lua::to_json(L, 1, "rlx.peaks.summarize: argument 1");
+  std::vector<double> v;
+  if (!j.is_array() || j.empty()) throw lua::Error("rlx.peaks.summarize: expected a non-empty array of numbers");
+  for (const auto& x : j) {
+    if (!x.is_number()) throw lua::Error("rlx.peaks.summarize: expected a non-empty array of numbers");
+    v.push_back(x.get<double>());
+  }
+  lua::push_json(L, peaks::to_json(peaks::summarize(v)));
+  return 1;
+}
+
+}  // namespace
+
+void open_peaks(lua_State* L) {
+  lua::register_module(L, "peaks",
+                       {{"measure", lua::guarded<measure>},
+                        {"cpu_info", lua::guarded<cpu_info>},
+                        {"summarize", lua::guarded<summarize>}});
+}
+
 }  // namespace rlx::bindings

@@ -1,7 +1,108 @@
-// bind_roofline.cpp: rlx._core.roofline (placeholder until its issue lands: registers an empty table).
+// bind_roofline.cpp: rlx._core.roofline, the roofline arithmetic of engine/peaks/roofline.h in
+// base units (FLOP, byte, second, FLOP/s, byte/s). Resolving roofs from a peaks table by precision
+// and memory level, and the per-run rows, are done in scripts/rlx/roofline.lua.
+#include <cmath>
+
 #include "lua_bind.h"
+#include "peaks/roofline.h"
 #include "registry.h"
 
 namespace rlx::bindings {
-void open_roofline(lua_State* L) { lua::register_module(L, "roofline", {}); }
+namespace {
+
+// point{flops=, bytes=, seconds=, peak_flops=, peak_bw=} -> {ai, gflops, attainable_gflops,
+// ridge_ai, bound, efficiency, above_roof}
+int point(lua_State* L) {
+  lua::Options o(L, 1, "rlx.roofline.point", {"flops", "bytes", "seconds", "peak_flops", "peak_bw"});
+  peaks::RooflineInput in;
+  in.flops = o.required_number("flops");
+  in.bytes = o.required_number("bytes");
+  in.seconds = o.required_number("seconds");
+  in.peak_flops = o.required_number("peak_flops");
+  in.peak_bytes_per_s = o.required_number("peak_bw");
+  if (in.flops < 0 || !std::isfinite(in.flops)) o.fail("flops", "must be a finite number >= 0 (FLOP)");
+  if (in.bytes <= 0 || !std::isfinite(in.bytes)) o.fail("bytes", "must be a finite number > 0 (byte)");
+  if (in.seconds <= 0 || !std::isfinite(in.seconds)) o.fail("seconds", "must be a finite number > 0 (s)");
+  if (in.peak_flops <= 0 || !std::isfinite(in.peak_flops)) o.fail("peak_flops", "must be a finite number > 0 (FLOP/s)");
+  if (in.peak_bytes_per_s <= 0 || !std::isfinite(in.peak_bytes_per_s)) {
+    o.fail("peak_bw", "must be a finite number > 0 (byte/s)");
+  }
+  const peaks::RooflinePoint p = peaks::roofline_point(in);
+  lua::push_json(L, {{"ai", p.ai_flops_per_byte},
+                     {"gflops", p.gflops},
+                     {"attainable_gflops", p.attainable_gflops},
+                     {"ridge_ai", p.ridge_ai},
+                     {"bound", p.bound},
+                     {"efficiency", p.efficiency},
+                     {"above_roof", p.above_roof},
+                     {"flops", in.flops},
+                     {"bytes", in.bytes},
+                     {"seconds", in.seconds},
+                     {"peak_gflops", in.peak_flops / 1e9},
+                     {"peak_gbps", in.peak_bytes_per_s / 1e9}});
+  return 1;
+}
+
+// ceilings(peaks) -> array of {name, kind, label, value, unit}, compute roofs first, highest first.
+int ceilings(lua_State* L) {
+  if (lua_type(L, 1) != LUA_TTABLE) {
+    throw lua::Error(std::string("rlx.roofline.ceilings: expected a peaks table, got ") + lua::type_name(L, 1));
+  }
+  const nlohmann::json j = lua::to_json(L, 1, "rlx.roofline.ceilings: peaks");
+  std::vector<peaks::PeakField> fields;
+  if (j.is_object()) {
+    for (auto it = j.begin(); it != j.end(); ++it) {
+      if (it.value().is_number()) fields.push_back({it.key(), it.value().get<double>()});
+    }
+  }
+  nlohmann::json out = nlohmann::json::array();
+  for (const auto& c : peaks::ceilings_from_fields(fields)) {
+    out.push_back({{"name", c.name}, {"kind", c.kind}, {"label", c.label}, {"value", c.value},
+                   {"unit", c.kind == "compute" ? "FLOP/s" : "byte/s"}});
+  }
+  lua::push_json(L, out);
+  return 1;
+}
+
+// compute_fields(precision) -> candidate peaks fields, in order of preference.
+int compute_fields(lua_State* L) {
+  const std::string p = lua::check_string(L, 1, "rlx.roofline.compute_fields");
+  nlohmann::json out = nlohmann::json::array();
+  try {
+    for (const auto& f : peaks::compute_field_candidates(p)) out.push_back(f);
+  } catch (const std::invalid_argument& e) {
+    throw lua::Error(e.what());
+  }
+  lua::push_json(L, out);
+  return 1;
+}
+
+// memory_field(level) -> "<level>_gbps"
+int memory_field(lua_State* L) {
+  const std::string level = lua::check_string(L, 1, "rlx.roofline.memory_field");
+  const std::string f = peaks::memory_field(level);
+  lua_pushlstring(L, f.data(), f.size());
+  return 1;
+}
+
+// attainable(ai, peak_flops, peak_bw) -> FLOP/s: the roof at one intensity (for drawing).
+int attainable(lua_State* L) {
+  const double ai = lua::check_number(L, 1, "rlx.roofline.attainable");
+  const double pf = lua::check_number(L, 2, "rlx.roofline.attainable");
+  const double pb = lua::check_number(L, 3, "rlx.roofline.attainable");
+  lua_pushnumber(L, peaks::attainable_flops(ai, pf, pb));
+  return 1;
+}
+
+}  // namespace
+
+void open_roofline(lua_State* L) {
+  lua::register_module(L, "roofline",
+                       {{"point", lua::guarded<point>},
+                        {"ceilings", lua::guarded<ceilings>},
+                        {"compute_fields", lua::guarded<compute_fields>},
+                        {"memory_field", lua::guarded<memory_field>},
+                        {"attainable", lua::guarded<attainable>}});
+}
+
 }  // namespace rlx::bindings

@@ -1,0 +1,57 @@
+// measure.h: measured machine peaks, the figures behind rlx.peaks.measure and `rlx peaks`.
+//
+// CPU: DRAM bandwidth (STREAM triad, all cores, working set far beyond the last-level cache), FP32
+// and FP64 FMA peaks in the widest ISA, L1/L2/L3 read bandwidth with buffers sized from /sys, and
+// GEMM through LibTorch (fp32, bf16) as the framework's achievable ceiling. CUDA: device-to-device
+// copy bandwidth and GEMM per precision through LibTorch, timed with CUDA events (only in a build
+// against a CUDA LibTorch). Every figure is the best of `repeats` timed runs after one warm-up,
+// with the spread reported; units are decimal GB/s and GFLOP/s.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+namespace rlx::peaks {
+
+// Summary of one figure over its repeats (rates: higher is better).
+struct Stat {
+  double best = 0;
+  double median = 0;
+  double worst = 0;
+  double spread_pct = 0;  // (best - worst) / best * 100
+  int repeats = 0;
+};
+// Throws std::invalid_argument on an empty list.
+Stat summarize(const std::vector<double>& rates);
+nlohmann::json to_json(const Stat& s);
+
+struct MeasureOptions {
+  int repeats = 5;        // timed runs per figure (plus one warm-up)
+  bool quick = false;     // smaller sizes and shorter runs (tests, smoke checks); noisier figures
+  int threads = 0;        // 0: one per physical core the process may use
+  std::vector<std::string> only;  // subset of the figures (names below); empty: all
+  std::string isa;        // "" = detected; or "avx512", "avx2+fma", "scalar" (to compare ISAs)
+};
+
+// Figure names accepted by MeasureOptions::only, per device.
+const std::vector<std::string>& cpu_figures();   // dram fp32 fp64 gemm_fp32 gemm_bf16 l1 l2 l3
+const std::vector<std::string>& cuda_figures();  // dram gemm_fp32 gemm_tf32 gemm_fp16 gemm_bf16
+
+// json: {device = "cpu", name, isa, threads, cpus, quick, repeats, dram_gbps, fp32_gflops,
+// fp64_gflops, gemm_fp32_gflops, gemm_bf16_gflops, l1_gbps, l2_gbps, l3_gbps,
+// stats = {<field> = {best, median, worst, spread_pct, repeats}}, method = {<field> = text},
+// caches = [{level, bytes, shared_by_cpus}], seconds}. Only the figures asked for are present.
+nlohmann::json measure_cpu(const MeasureOptions& opts);
+
+// Implemented in torch_peaks.cpp (the one file of this library that includes LibTorch).
+// Seconds of each of `repeats` n x n x n matrix products in dtype "fp32" or "bf16" on the CPU.
+std::vector<double> torch_cpu_gemm_seconds(const std::string& dtype, int n, int threads, int repeats);
+// True when LibTorch was built with CUDA and sees a device.
+bool torch_cuda_available();
+// json: {device = "cuda", name (as the driver reports it), index, dram_gbps (D2D copy, read +
+// write bytes), gemm_fp32_gflops, gemm_tf32_gflops, gemm_fp16_gflops, gemm_bf16_gflops, stats,
+// method, seconds}. Throws std::runtime_error naming the fix when CUDA is not built in or absent.
+nlohmann::json measure_cuda(const MeasureOptions& opts);
+
+}  // namespace rlx::peaks

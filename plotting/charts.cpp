@@ -1,0 +1,153 @@
+// charts.cpp: throughput-vs-batch and variability charts (see charts.h; the roofline is in roofline.cpp).
+#include "charts.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <set>
+#include <stdexcept>
+
+namespace rlx::plot {
+
+namespace {
+// "20.5", "512", "1.23": three significant figures without exponents.
+std::string num3(double v) {
+  char buf[64];
+  const double a = std::fabs(v);
+  std::snprintf(buf, sizeof buf, a >= 100 ? "%.0f" : a >= 10 ? "%.1f" : a >= 1 ? "%.2f" : "%.3g", v);
+  return buf;
+}
+}  // namespace
+
+Layout throughput_chart(ChartSpec spec, const std::vector<Series>& series, const std::string& path) {
+  if (spec.xlabel.empty()) spec.xlabel = "Batch size";
+  if (spec.ylabel.empty()) spec.ylabel = "Throughput (images/s)";
+  std::set<double> xs;
+  for (const auto& s : series) xs.insert(s.x.begin(), s.x.end());
+  const bool logx = !xs.empty() && *xs.begin() > 0 && *xs.rbegin() / *xs.begin() >= 4;
+  spec.xscale = logx ? Scale::Log10 : Scale::Linear;
+  validate_series(series, spec.xscale, Scale::Linear, "throughput chart");
+  if (spec.xticks.empty()) spec.xticks.assign(xs.begin(), xs.end());
+  std::vector<double> xv(xs.begin(), xs.end()), yv;
+  for (const auto& s : series)
+    for (size_t i = 0; i < s.y.size(); ++i) yv.push_back(s.y[i] + (s.sd.empty() ? 0 : s.sd[i]));
+  // Batch sizes 16..64 should not touch the frame: pad by a fifth of the (log) span.
+  Axis x = make_axis(spec.xscale, xv, spec.xmin, spec.xmax, 0.12);
+  if (logx && !spec.xmin && !spec.xmax) {
+    const double f = std::pow(*xs.rbegin() / *xs.begin(), 0.1);
+    x = Axis(Scale::Log10, *xs.begin() / f, *xs.rbegin() * f);
+  }
+  Axis y = make_axis(Scale::Linear, yv, spec.ymin, spec.ymax, 0.08, true);
+  std::vector<LegendEntry> legend;
+  for (size_t k = 0; k < series.size(); ++k)
+    if (!series[k].label.empty())
+      legend.push_back({series[k].label, series[k].color.value_or(palette(k)), series[k].marker.value_or(marker(k)),
+                        true, series[k].dashed});
+  Canvas c(path, spec.width, spec.height, spec.dpi);
+  Frame f(c, spec, x, y, legend);
+  f.begin_data();
+  const double step = 3.5 * c.pt();
+  for (size_t k = 0; k < series.size(); ++k)
+    draw_series(c, f, series[k], series[k].color.value_or(palette(k)), series[k].marker.value_or(marker(k)),
+                (static_cast<double>(k) - (series.size() - 1) / 2.0) * step);
+  f.end_data();
+  f.finish();
+  c.finish();
+  Layout out = f.layout();
+  out.path = path;
+  return out;
+}
+
+double quantile(std::vector<double> v, double q) {
+  if (v.empty()) return NAN;
+  std::sort(v.begin(), v.end());
+  const double h = (v.size() - 1) * q;
+  const size_t lo = static_cast<size_t>(std::floor(h));
+  const size_t hi = std::min(lo + 1, v.size() - 1);
+  return v[lo] + (h - lo) * (v[hi] - v[lo]);
+}
+
+Layout variability_chart(ChartSpec spec, const std::vector<Group>& groups, const std::string& path) {
+  if (groups.empty()) throw std::invalid_argument("variability chart: nothing to draw: give at least one group");
+  std::vector<double> all, ticks;
+  std::vector<std::string> names;
+  for (size_t g = 0; g < groups.size(); ++g) {
+    if (groups[g].values.empty())
+      throw std::invalid_argument("variability chart: group '" + groups[g].label + "' has no values");
+    for (double v : groups[g].values) {
+      if (!std::isfinite(v))
+        throw std::invalid_argument("variability chart: group '" + groups[g].label + "' has a value that is not finite");
+      all.push_back(v);
+    }
+    ticks.push_back(g + 1.0);
+    names.push_back(groups[g].label);
+  }
+  if (spec.ylabel.empty()) spec.ylabel = "Throughput (images/s)";
+  spec.legend = false;
+  spec.xscale = Scale::Linear;
+  Axis x(Scale::Linear, 0.4, groups.size() + 0.6);
+  x.set_ticks(ticks, names);
+  spec.xticks.clear();
+  // Room above the highest value for the CV annotations.
+  double lo = *std::min_element(all.begin(), all.end()), hi = *std::max_element(all.begin(), all.end());
+  const double span = hi > lo ? hi - lo : std::max(std::fabs(hi) * 0.05, 1e-9);
+  all.push_back(hi + span * 0.35);
+  all.push_back(lo - span * 0.15);
+  Axis y = make_axis(spec.yscale, all, spec.ymin, spec.ymax, 0, false);
+  Canvas c(path, spec.width, spec.height, spec.dpi);
+  Frame f(c, spec, x, y, {});
+  f.begin_data();
+  const double pt = c.pt();
+  const double box_w = std::min(0.5, 0.35 + 0.0 * groups.size()) * (f.px(2) - f.px(1));
+  for (size_t g = 0; g < groups.size(); ++g) {
+    const auto& v = groups[g].values;
+    const Color col = palette(g);
+    const double cx = f.px(g + 1.0);
+    const double q1 = quantile(v, 0.25), med = quantile(v, 0.5), q3 = quantile(v, 0.75), iqr = q3 - q1;
+    double wlo = med, whi = med;
+    for (double x : v) {
+      if (x >= q1 - 1.5 * iqr) wlo = std::min(wlo, x);
+      if (x <= q3 + 1.5 * iqr) whi = std::max(whi, x);
+    }
+    // Box in a light tint of the group colour, outlined in the colour.
+    c.fill_rect(cx - box_w / 2, f.py(q3), box_w, f.py(q1) - f.py(q3), Color{col.r, col.g, col.b, 0.18});
+    c.set_color(col);
+    c.set_line(1.4);
+    cairo_rectangle(c.cr(), cx - box_w / 2, f.py(q3), box_w, f.py(q1) - f.py(q3));
+    cairo_stroke(c.cr());
+    c.set_line(2.4);
+    c.line(cx - box_w / 2, f.py(med), cx + box_w / 2, f.py(med));
+    c.set_line(1.2);
+    c.line(cx, f.py(q3), cx, f.py(whi));
+    c.line(cx, f.py(q1), cx, f.py(wlo));
+    c.line(cx - box_w / 4, f.py(whi), cx + box_w / 4, f.py(whi));
+    c.line(cx - box_w / 4, f.py(wlo), cx + box_w / 4, f.py(wlo));
+    // Every repeat as a dot, spread sideways deterministically (golden-ratio sequence).
+    for (size_t i = 0; i < v.size(); ++i) {
+      const double j = v.size() == 1 ? 0 : (std::fmod(i * 0.6180339887, 1.0) - 0.5) * box_w * 0.6;
+      c.draw_marker(Marker::Circle, cx + j, f.py(v[i]), 6.5, col, Color{1, 1, 1, 1});
+    }
+    // Mean, SD and CV over the repeats, above the whisker.
+    double mean = 0;
+    for (double x : v) mean += x;
+    mean /= v.size();
+    double ss = 0;
+    for (double x : v) ss += (x - mean) * (x - mean);
+    const double sd = v.size() > 1 ? std::sqrt(ss / (v.size() - 1)) : 0;
+    char buf[128];
+    std::snprintf(buf, sizeof buf, "n=%zu  CV %.1f%%", v.size(), mean != 0 ? 100 * sd / std::fabs(mean) : 0.0);
+    c.text(buf, cx, f.py(whi) - 7 * pt, 9, HAlign::Center, VAlign::Bottom, 0, false, Color{0.2, 0.2, 0.2, 1});
+    std::snprintf(buf, sizeof buf, "%s ± %s", num3(mean).c_str(), num3(sd).c_str());
+    c.text(buf, cx, f.py(whi) - 7 * pt - c.text_height(9), 9, HAlign::Center, VAlign::Bottom, 0, false,
+           Color{0.2, 0.2, 0.2, 1});
+  }
+  f.end_data();
+  f.finish();
+  c.finish();
+  Layout out = f.layout();
+  out.path = path;
+  return out;
+}
+
+}  // namespace rlx::plot

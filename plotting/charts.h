@@ -1,0 +1,70 @@
+// charts.h: the study's charts: roofline (log-log, roofs, ceilings, ridge, labelled points),
+// throughput vs batch size (mean ± SD error bars), and variability of one configuration across
+// environments (box plot with every repeat drawn on top). Each writes one file and returns the
+// Layout, whose axes say where any value was drawn.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "chart.h"
+
+namespace rlx::plot {
+
+// ---- roofline ----
+struct MemoryRoof {
+  std::string label;  // "DRAM", "L2", ...
+  double gbytes_per_s;  // decimal GB/s
+};
+struct ComputeCeiling {
+  std::string label;  // "fp32", "bf16", ...
+  double gflops;        // decimal GFLOP/s
+};
+struct RooflinePoint {
+  double ai;      // FLOP/byte
+  double gflops;  // attained GFLOP/s
+  std::string label;      // text beside the point (batch size)
+  std::string color_key;  // points sharing a key share a colour (the model)
+  std::string shape_key;  // points sharing a key share a marker (the precision)
+};
+struct RooflineArrow {
+  size_t from, to;  // 0-based indices into points
+};
+struct RooflineSpec {
+  ChartSpec chart;  // scales are forced to log10; labels default to AI and GFLOP/s
+  std::vector<MemoryRoof> roofs;
+  std::vector<ComputeCeiling> ceilings;
+  std::vector<RooflinePoint> points;
+  std::vector<RooflineArrow> arrows;
+  std::string color_title = "model", shape_title = "precision";
+};
+
+// The roof over `ai`: min(highest ceiling, highest memory roof x ai), GFLOP/s.
+double attainable_gflops(const RooflineSpec& spec, double ai);
+// A point above the roof cannot be right (a counter or peak is off); it is drawn hollow.
+bool above_roof(const RooflineSpec& spec, const RooflinePoint& p);
+// AI where the highest memory roof meets the highest ceiling (FLOP/byte).
+double ridge_ai(const RooflineSpec& spec);
+
+Layout roofline_chart(const RooflineSpec& spec, const std::string& path);
+
+// ---- throughput vs batch ----
+// One series per model and precision: x = batch size, y = mean images/s, sd = SD over repeats.
+// The x axis is log2-spaced (log10 scale with ticks at the batch sizes) when batches span a
+// factor >= 4, and the y axis starts at zero. Series at the same x are nudged apart by a few
+// pixels so their error bars stay readable.
+Layout throughput_chart(ChartSpec spec, const std::vector<Series>& series, const std::string& path);
+
+// ---- variability ----
+struct Group {
+  std::string label;           // environment
+  std::vector<double> values;  // one throughput per repeat
+};
+// Box (quartiles, median, whiskers to the furthest value within 1.5 IQR) per group with every
+// value drawn as a dot, and the coefficient of variation printed above each box.
+Layout variability_chart(ChartSpec spec, const std::vector<Group>& groups, const std::string& path);
+
+// Quartiles by linear interpolation between order statistics (type 7, as R and NumPy default).
+double quantile(std::vector<double> v, double q);
+
+}  // namespace rlx::plot

@@ -1,0 +1,328 @@
+// roofline.cpp: the roofline chart (see charts.h). Log-log axes; one memory roof per level drawn
+// up to the highest compute ceiling; one ceiling per precision drawn from the fastest roof to the
+// right edge; every ridge marked; points coloured by one key and shaped by another.
+//
+// Labels are placed so they do not cover data: every drawn line, marker and earlier label is an
+// obstacle, and each label takes the first of a few candidate positions that is free.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <stdexcept>
+
+#include "charts.h"
+
+namespace rlx::plot {
+
+namespace {
+const Color kRoof{0.13, 0.13, 0.13, 1};
+const Color kLabel{0.13, 0.13, 0.13, 1};
+
+std::string num3(double v) {
+  char buf[64];
+  const double a = std::fabs(v);
+  std::snprintf(buf, sizeof buf, a >= 100 ? "%.0f" : a >= 10 ? "%.1f" : a >= 1 ? "%.2f" : "%.3g", v);
+  return buf;
+}
+
+std::map<std::string, size_t> first_seen(const std::vector<std::string>& keys, std::vector<std::string>& order) {
+  std::map<std::string, size_t> idx;
+  for (const auto& k : keys)
+    if (idx.emplace(k, idx.size()).second) order.push_back(k);
+  return idx;
+}
+
+double max_ceiling(const RooflineSpec& s) {
+  double m = 0;
+  for (const auto& c : s.ceilings) m = std::max(m, c.gflops);
+  return m;
+}
+double max_roof(const RooflineSpec& s) {
+  double m = 0;
+  for (const auto& r : s.roofs) m = std::max(m, r.gbytes_per_s);
+  return m;
+}
+
+void validate(const RooflineSpec& s) {
+  if (s.roofs.empty() || s.ceilings.empty())
+    throw std::invalid_argument("roofline: needs at least one memory roof (GB/s) and one compute ceiling (GFLOP/s): "
+                                "pass peak_bw= and peak_flops=, or roofs=/peaks=");
+  for (const auto& r : s.roofs)
+    if (!(r.gbytes_per_s > 0) || !std::isfinite(r.gbytes_per_s))
+      throw std::invalid_argument("roofline: memory roof '" + r.label + "' must be a positive GB/s value");
+  for (const auto& c : s.ceilings)
+    if (!(c.gflops > 0) || !std::isfinite(c.gflops))
+      throw std::invalid_argument("roofline: compute ceiling '" + c.label + "' must be a positive GFLOP/s value");
+  for (size_t i = 0; i < s.points.size(); ++i) {
+    const auto& p = s.points[i];
+    if (!(p.ai > 0) || !(p.gflops > 0) || !std::isfinite(p.ai) || !std::isfinite(p.gflops))
+      throw std::invalid_argument("roofline: point " + std::to_string(i + 1) +
+                                  (p.label.empty() ? "" : " ('" + p.label + "')") +
+                                  " needs positive finite ai and gflops, got ai " + si_label(p.ai) + ", gflops " +
+                                  si_label(p.gflops));
+  }
+  for (const auto& a : s.arrows)
+    if (a.from >= s.points.size() || a.to >= s.points.size())
+      throw std::invalid_argument("roofline: an arrow refers to point " + std::to_string(std::max(a.from, a.to) + 1) +
+                                  " but there are " + std::to_string(s.points.size()) + " points");
+}
+
+struct Box {
+  double x0, y0, x1, y1;
+  bool hits(const Box& o) const { return x0 < o.x1 && o.x0 < x1 && y0 < o.y1 && o.y0 < y1; }
+};
+
+// Everything a label must not cover, as small axis-aligned boxes.
+struct Obstacles {
+  Box plot;
+  std::vector<Box> boxes;
+  void add(const Box& b) { boxes.push_back(b); }
+  void segment(double x0, double y0, double x1, double y1, double half) {
+    const double len = std::hypot(x1 - x0, y1 - y0);
+    const int n = std::max(1, static_cast<int>(len / half / 2));
+    for (int i = 0; i <= n; ++i) {
+      const double x = x0 + (x1 - x0) * i / n, y = y0 + (y1 - y0) * i / n;
+      boxes.push_back({x - half, y - half, x + half, y + half});
+    }
+  }
+  bool free(const Box& b) const {
+    if (b.x0 < plot.x0 || b.x1 > plot.x1 || b.y0 < plot.y0 || b.y1 > plot.y1) return false;
+    for (const auto& o : boxes)
+      if (b.hits(o)) return false;
+    return true;
+  }
+  // A rotated text box (baseline from (x, y) at angle `ang` radians, width w, height h above the
+  // baseline) as a chain of squares along its middle.
+  std::vector<Box> rotated(double x, double y, double ang, double w, double h) const {
+    std::vector<Box> out;
+    const double ux = std::cos(ang), uy = -std::sin(ang), nx = std::sin(ang) * -1, ny = -std::cos(ang);
+    for (double t = h / 2; t < w; t += h / 2) {
+      const double cx = x + ux * t + nx * (-h / 2), cy = y + uy * t + ny * (-h / 2);
+      out.push_back({cx - h / 2, cy - h / 2, cx + h / 2, cy + h / 2});
+    }
+    return out;
+  }
+  bool free(const std::vector<Box>& bs) const {
+    for (const auto& b : bs)
+      if (!free(b)) return false;
+    return true;
+  }
+};
+
+// Log range snapped outwards to 1, 2 or 5 times a power of ten: decades are labelled inside, and
+// the plot does not waste most of a decade on empty space.
+Axis snapped_log_axis(const std::vector<double>& v, std::optional<double> lo_o, std::optional<double> hi_o) {
+  double lo = *std::min_element(v.begin(), v.end()), hi = *std::max_element(v.begin(), v.end());
+  auto down = [](double x) {
+    const double p = std::pow(10.0, std::floor(std::log10(x) + 1e-9)), m = x / p;
+    return (m >= 5 - 1e-9 ? 5 : m >= 2 - 1e-9 ? 2 : 1) * p;
+  };
+  auto up = [](double x) {
+    const double p = std::pow(10.0, std::floor(std::log10(x) - 1e-9)), m = x / p;
+    return (m <= 1 + 1e-9 ? 1 : m <= 2 + 1e-9 ? 2 : m <= 5 + 1e-9 ? 5 : 10) * p;
+  };
+  lo = lo_o.value_or(down(lo));
+  hi = hi_o.value_or(up(hi));
+  if (!(lo > 0 && lo < hi)) throw std::invalid_argument("roofline: axis limits must satisfy 0 < min < max");
+  return Axis(Scale::Log10, lo, hi);
+}
+
+void arrow(Canvas& c, double x0, double y0, double x1, double y1, double shorten) {
+  const double dx = x1 - x0, dy = y1 - y0, len = std::hypot(dx, dy);
+  if (len <= 2 * shorten + 1) return;
+  const double ux = dx / len, uy = dy / len;
+  x0 += ux * shorten; y0 += uy * shorten; x1 -= ux * shorten; y1 -= uy * shorten;
+  c.line(x0, y0, x1, y1);
+  const double h = std::min(7 * c.pt(), len / 2), w = 3 * c.pt();
+  cairo_t* cr = c.cr();
+  cairo_move_to(cr, x1, y1);
+  cairo_line_to(cr, x1 - ux * h - uy * w, y1 - uy * h + ux * w);
+  cairo_line_to(cr, x1 - ux * h + uy * w, y1 - uy * h - ux * w);
+  cairo_close_path(cr);
+  cairo_fill(cr);
+}
+}  // namespace
+
+double attainable_gflops(const RooflineSpec& s, double ai) { return std::min(max_ceiling(s), max_roof(s) * ai); }
+bool above_roof(const RooflineSpec& s, const RooflinePoint& p) { return p.gflops > attainable_gflops(s, p.ai) * (1 + 1e-9); }
+double ridge_ai(const RooflineSpec& s) { return max_ceiling(s) / max_roof(s); }
+
+Layout roofline_chart(const RooflineSpec& spec_in, const std::string& path) {
+  validate(spec_in);
+  RooflineSpec spec = spec_in;
+  ChartSpec& cs = spec.chart;
+  cs.xscale = cs.yscale = Scale::Log10;
+  if (cs.xlabel.empty()) cs.xlabel = "Arithmetic intensity (FLOP/byte)";
+  if (cs.ylabel.empty()) cs.ylabel = "Attained performance (GFLOP/s)";
+  const double pmax = max_ceiling(spec), bmax = max_roof(spec), ridge = pmax / bmax;
+
+  // Ranges: every point, every ridge, every ceiling, with room for the labels.
+  double pmin = pmax, bmin = bmax;
+  for (const auto& c : spec.ceilings) pmin = std::min(pmin, c.gflops);
+  for (const auto& r : spec.roofs) bmin = std::min(bmin, r.gbytes_per_s);
+  std::vector<double> xs{ridge / 4, pmax / bmin * 8}, ys{pmax * 1.8, pmin / 8};
+  for (const auto& p : spec.points) {
+    xs.push_back(p.ai / 2); xs.push_back(p.ai * 2);
+    ys.push_back(p.gflops / 2); ys.push_back(p.gflops * 2);
+  }
+  Axis x = snapped_log_axis(xs, cs.xmin, cs.xmax);
+  Axis y = snapped_log_axis(ys, cs.ymin, cs.ymax);
+
+  std::vector<std::string> ckeys, skeys, corder, sorder;
+  for (const auto& p : spec.points) { ckeys.push_back(p.color_key); skeys.push_back(p.shape_key); }
+  auto cidx = first_seen(ckeys, corder);
+  auto sidx = first_seen(skeys, sorder);
+  bool any_above = false;
+  for (const auto& p : spec.points) any_above = any_above || above_roof(spec, p);
+
+  std::vector<LegendEntry> legend;
+  if (!corder.empty() && !(corder.size() == 1 && corder[0].empty())) {
+    if (!spec.color_title.empty()) legend.push_back({spec.color_title, {}, {}, false, false, false, true});
+    for (size_t i = 0; i < corder.size(); ++i) legend.push_back({corder[i], palette(i), Marker::Circle});
+  }
+  if (!sorder.empty() && !(sorder.size() == 1 && sorder[0].empty())) {
+    if (!spec.shape_title.empty()) legend.push_back({spec.shape_title, {}, {}, false, false, false, true});
+    for (size_t i = 0; i < sorder.size(); ++i) legend.push_back({sorder[i], Color{0.45, 0.45, 0.45, 1}, marker(i)});
+  }
+  if (any_above) legend.push_back({"above roof", Color{0.45, 0.45, 0.45, 1}, Marker::Circle, false, false, true});
+  if (!spec.arrows.empty()) legend.push_back({"fp32 \xE2\x86\x92 other precision", Color{0.4, 0.4, 0.4, 1}, std::nullopt, true});
+
+  Canvas c(path, cs.width, cs.height, cs.dpi);
+  Frame f(c, cs, x, y, legend);
+  const Layout& L = f.layout();
+  const double pt = c.pt();
+  Obstacles obs{{L.plot_x0, L.plot_y0, L.plot_x1, L.plot_y1}, {}};
+  f.begin_data();
+
+  // Memory roofs, slowest (DRAM) solid and faster levels dashed, from the left edge to the
+  // highest ceiling.
+  std::vector<size_t> roof_order(spec.roofs.size());
+  for (size_t i = 0; i < roof_order.size(); ++i) roof_order[i] = i;
+  std::sort(roof_order.begin(), roof_order.end(),
+            [&](size_t a, size_t b) { return spec.roofs[a].gbytes_per_s < spec.roofs[b].gbytes_per_s; });
+  for (size_t k = 0; k < roof_order.size(); ++k) {
+    const auto& r = spec.roofs[roof_order[k]];
+    const double x0 = std::max(x.lo(), y.lo() / r.gbytes_per_s), xe = pmax / r.gbytes_per_s;
+    c.set_color(kRoof);
+    c.set_line(2.0, k > 0);
+    c.line(f.px(x.lo()), f.py(r.gbytes_per_s * x.lo()), f.px(xe), f.py(pmax));
+    obs.segment(f.px(x0), f.py(r.gbytes_per_s * x0), f.px(xe), f.py(pmax), 2 * pt);
+  }
+  // Compute ceilings, highest solid and lower precisions dashed, from the fastest roof rightwards.
+  std::vector<size_t> ceil_order(spec.ceilings.size());
+  for (size_t i = 0; i < ceil_order.size(); ++i) ceil_order[i] = i;
+  std::sort(ceil_order.begin(), ceil_order.end(),
+            [&](size_t a, size_t b) { return spec.ceilings[a].gflops > spec.ceilings[b].gflops; });
+  for (size_t k = 0; k < ceil_order.size(); ++k) {
+    const auto& cl = spec.ceilings[ceil_order[k]];
+    c.set_color(kRoof);
+    c.set_line(2.0, k > 0);
+    c.line(f.px(cl.gflops / bmax), f.py(cl.gflops), L.plot_x1, f.py(cl.gflops));
+    obs.segment(f.px(cl.gflops / bmax), f.py(cl.gflops), L.plot_x1, f.py(cl.gflops), 2 * pt);
+  }
+  // Ridges, where each memory roof meets the highest ceiling: dotted drop line and open diamond.
+  for (const auto& r : spec.roofs) {
+    const double ra = pmax / r.gbytes_per_s;
+    c.set_color(Color{0.35, 0.35, 0.35, 1});
+    c.set_line(1.1, false, true);
+    c.line(f.px(ra), f.py(pmax), f.px(ra), L.plot_y1);
+    c.draw_marker(Marker::Diamond, f.px(ra), f.py(pmax), 7, Color{1, 1, 1, 1}, kRoof, false);
+    obs.add({f.px(ra) - 5 * pt, f.py(pmax) - 5 * pt, f.px(ra) + 5 * pt, f.py(pmax) + 5 * pt});
+    obs.add({f.px(ra) - 1, f.py(pmax) + 5 * pt, f.px(ra) + 1, L.plot_y1});
+  }
+  // Arrows under the points.
+  c.set_color(Color{0.4, 0.4, 0.4, 1});
+  c.set_line(1.2);
+  for (const auto& a : spec.arrows) {
+    const auto &p = spec.points[a.from], &q = spec.points[a.to];
+    arrow(c, f.px(p.ai), f.py(p.gflops), f.px(q.ai), f.py(q.gflops), 6 * pt);
+    obs.segment(f.px(p.ai), f.py(p.gflops), f.px(q.ai), f.py(q.gflops), 1.5 * pt);
+  }
+  // Points: filled and edged in white; above the roof hollow with a thick coloured edge.
+  const double r = 5.5 * pt;
+  for (const auto& p : spec.points) {
+    const Color col = palette(cidx[p.color_key]);
+    const Marker m = marker(sidx[p.shape_key]);
+    const double px = f.px(p.ai), py = f.py(p.gflops);
+    if (above_roof(spec, p)) c.draw_marker(m, px, py, 9, col, col, false);
+    else c.draw_marker(m, px, py, 9, col, Color{1, 1, 1, 1}, true);
+    obs.add({px - r, py - r, px + r, py + r});
+  }
+
+  // Ceiling labels with their values: right end above the line, else below it, else near the ridge.
+  const double th = c.text_height(9) * 0.85, gap = 3 * pt;
+  for (const auto& cl : spec.ceilings) {
+    const std::string s = cl.label + ": " + num3(cl.gflops) + " GFLOP/s";
+    const double w = c.text_width(s, 9), yl = f.py(cl.gflops), xr = L.plot_x1 - 5 * pt, xl = f.px(cl.gflops / bmax) + 8 * pt;
+    // Slide from the right end towards the ridge, above the line first, then below it.
+    Box best{xr - w, yl - gap - th, xr, yl - gap};
+    bool found = false;
+    for (double side : {-1.0, 1.0}) {
+      for (double right = xr; right - w >= xl - 1e-9 && !found; right -= 4 * pt) {
+        const Box b = side < 0 ? Box{right - w, yl - gap - th, right, yl - gap} : Box{right - w, yl + gap, right, yl + gap + th};
+        if (obs.free(b)) { best = b; found = true; }
+      }
+      if (found) break;
+    }
+    obs.add(best);
+    c.text(s, best.x0, best.y1, 9, HAlign::Left, VAlign::Baseline, 0, false, kLabel);
+  }
+  // Roof labels along their slope, at the first free place going up the roof.
+  for (size_t k = 0; k < roof_order.size(); ++k) {
+    const auto& rf = spec.roofs[roof_order[k]];
+    const std::string s = rf.label + ": " + num3(rf.gbytes_per_s) + " GB/s";
+    const double x0 = std::max(x.lo(), y.lo() / rf.gbytes_per_s), x1 = pmax / rf.gbytes_per_s;
+    const double ang = std::atan2(-(f.py(rf.gbytes_per_s * x1) - f.py(rf.gbytes_per_s * x0)), f.px(x1) - f.px(x0));
+    const double w = c.text_width(s, 9), off = 4 * pt;
+    double bx = 0, by = 0;
+    bool placed = false;
+    for (double frac : {0.06, 0.2, 0.35, 0.5, 0.65}) {
+      for (double side : {1.0, -1.0}) {
+        const double ax = std::pow(10.0, std::log10(x0) + frac * (std::log10(x1) - std::log10(x0)));
+        double lx = f.px(ax) - std::sin(ang) * off * side, ly = f.py(rf.gbytes_per_s * ax) - std::cos(ang) * off * side;
+        if (side < 0) { lx += std::sin(ang) * th; ly += std::cos(ang) * th; }  // below: shift by the text height
+        if (obs.free(obs.rotated(lx, ly, ang, w, th))) { bx = lx; by = ly; placed = true; break; }
+      }
+      if (placed) break;
+    }
+    if (!placed) {
+      const double ax = std::pow(10.0, std::log10(x0) + 0.06 * (std::log10(x1) - std::log10(x0)));
+      bx = f.px(ax) - std::sin(ang) * off;
+      by = f.py(rf.gbytes_per_s * ax) - std::cos(ang) * off;
+    }
+    for (const auto& b : obs.rotated(bx, by, ang, w, th)) obs.add(b);
+    c.text(s, bx, by, 9, HAlign::Left, VAlign::Baseline, ang * 180 / M_PI, false, kLabel);
+  }
+  // Ridge labels, vertical beside their drop lines near the bottom.
+  for (const auto& rf : spec.roofs) {
+    const double ra = pmax / rf.gbytes_per_s;
+    const std::string s = (spec.roofs.size() > 1 ? rf.label + " ridge " : "ridge ") + num3(ra) + " FLOP/B";
+    const double w = c.text_width(s, 8.5);
+    obs.add({f.px(ra), L.plot_y1 - 5 * pt - w, f.px(ra) + 3 * pt + th, L.plot_y1});
+    c.text(s, f.px(ra) + 3 * pt, L.plot_y1 - 5 * pt, 8.5, HAlign::Left, VAlign::Top, 90, false, Color{0.3, 0.3, 0.3, 1});
+  }
+  // Point labels (batch size): the first of eight positions around the point that is free.
+  for (const auto& p : spec.points) {
+    if (p.label.empty()) continue;
+    const double px = f.px(p.ai), py = f.py(p.gflops), w = c.text_width(p.label, 8), h = c.text_height(8) * 0.8;
+    const double g = 1.5 * pt;
+    const double cand[][2] = {{px + r + g, py - r - h / 2}, {px + r + g, py + r - h / 2}, {px - r - g - w, py - r - h / 2},
+                              {px - r - g - w, py + r - h / 2}, {px - w / 2, py - r - g - h}, {px - w / 2, py + r + g},
+                              {px + r + g, py - h / 2}, {px - r - g - w, py - h / 2}};
+    Box best{cand[0][0], cand[0][1], cand[0][0] + w, cand[0][1] + h};
+    for (const auto& cd : cand) {
+      const Box b{cd[0], cd[1], cd[0] + w, cd[1] + h};
+      if (obs.free(b)) { best = b; break; }
+    }
+    obs.add(best);
+    c.text(p.label, best.x0, best.y1, 8, HAlign::Left, VAlign::Bottom, 0, false, Color{0.2, 0.2, 0.2, 1});
+  }
+  f.end_data();
+  f.finish();
+  c.finish();
+  Layout out = f.layout();
+  out.path = path;
+  return out;
+}
+
+}  // namespace rlx::plot

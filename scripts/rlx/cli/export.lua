@@ -1,0 +1,99 @@
+-- rlx export: writes a study database as CSV (one row per run, seed 000's logs/metrics.csv
+-- columns and more; pandas reads it as is) and/or JSON (every run with config, result, samples,
+-- counters, complexity and roofline points).
+local args = require("rlx.cli.args")
+local M = {summary = "export runs as CSV (one row per run) or JSON", synopsis = "export DB [--csv FILE] [--json FILE]"}
+
+local cmd = {name = "export", usage = "rlx export DB [--csv FILE] [--json FILE] [--study NAME] [--status S]",
+  description = "Writes the runs of DB as CSV (one row per run) and/or JSON. Use '-' as FILE for stdout.\n" ..
+    "CSV follows RFC 4180 (fields with commas, quotes or newlines are quoted); empty = unknown.",
+  options = {
+    {"csv", "--csv", metavar = "FILE", help = "write one CSV row per run"},
+    {"json", "--json", metavar = "FILE", help = "write every run with its details as JSON"},
+    {"study", "--study", help = "only this study"},
+    {"status", "--status", type = "choice", choices = {"ok", "failed", "running"}, help = "only runs with this status"},
+  },
+  positionals = {{"db"}}}
+
+-- Column name -> run field. The first ones are seed 000's metrics.csv (timestamp, host, device,
+-- arch, precision, batch size, iterations, timing and throughput); the rest is what rlx adds.
+M.COLUMNS = {
+  {"timestamp", "finished_at"}, {"label", "label"}, {"host", "host"}, {"device", "device"}, {"arch", "model"},
+  {"precision", "precision"}, {"batch_size", "batch"}, {"warmup_iters", "warmup"}, {"iters", "iters"},
+  {"elapsed_s", "seconds"}, {"images_per_s", "images_per_s"}, {"status", "status"}, {"error", "error"},
+  {"study", "study"}, {"env", "env"}, {"run", "run"}, {"run_id", "id"}, {"started_at", "started_at"},
+  {"wall_s", "wall_s"}, {"iter_mean_s", "iter_mean_s"}, {"iter_sd_s", "iter_sd_s"},
+  {"iter_median_s", "iter_median_s"}, {"iter_min_s", "iter_min_s"}, {"iter_max_s", "iter_max_s"},
+  {"iter_p5_s", "iter_p5_s"}, {"iter_p95_s", "iter_p95_s"}, {"data_wait_s", "data_wait_s"}, {"user_s", "user_s"},
+  {"sys_s", "sys_s"}, {"max_rss_bytes", "max_rss_bytes"}, {"device_max_bytes", "device_max_bytes"},
+  {"loss_first", "loss_first"}, {"loss_last", "loss_last"}, {"threads", "threads"}, {"params", "params"},
+  {"forward_flops", "forward_flops"}, {"train_flops", "train_flops"}, {"cpu_model", "cpu_model"},
+  {"gpu_name", "gpu_name"}, {"torch", "torch"}, {"cuda", "cuda"},
+}
+
+local function csv_field(v)
+  if v == nil then return "" end
+  local s
+  if type(v) == "number" then
+    s = (v == math.floor(v) and math.abs(v) < 2 ^ 53) and string.format("%d", v) or string.format("%.10g", v)
+  else
+    s = tostring(v)
+  end
+  if s:find('[,"\r\n]') then s = '"' .. s:gsub('"', '""') .. '"' end
+  return s
+end
+
+local function writer(path)
+  if path == "-" then return io.stdout, function() end end
+  local f, err = io.open(path, "w")
+  if not f then rlx.fail(1, "rlx export: cannot write '" .. path .. "': " .. tostring(err)) end
+  return f, function() f:close() end
+end
+
+function M.csv(rows, f)
+  local names = {}
+  for i, c in ipairs(M.COLUMNS) do names[i] = c[1] end
+  f:write(table.concat(names, ","), "\n")
+  for _, r in ipairs(rows) do
+    local cells = {}
+    for i, c in ipairs(M.COLUMNS) do cells[i] = csv_field(r[c[2]]) end
+    f:write(table.concat(cells, ","), "\n")
+  end
+end
+
+local function details(db, rows)
+  for _, r in ipairs(rows) do
+    r.counters = db:query("SELECT name, value, unit, source FROM counters WHERE run_id = ? ORDER BY source, name", r.id)
+    r.roofline_points = db:query("SELECT * FROM roofline_points WHERE run_id = ? ORDER BY level", r.id)
+    local c = db:first("SELECT info FROM complexity WHERE run_id = ?", r.id)
+    r.complexity = c and c.info and rlx.db.decode(c.info) or nil
+  end
+  return rows
+end
+
+function M.main(...)
+  local o = args.parse(cmd, {...})
+  if not o then return 0 end
+  if not o.csv and not o.json then
+    rlx.fail(2, "rlx export: say what to write: --csv FILE and/or --json FILE\nTry 'rlx export --help'.")
+  end
+  local db = require("rlx.cli.runs").open_readonly("export", o.db)
+  local ok, rows = pcall(require("rlx.study").query_runs, db, {status = o.status, samples = o.json ~= nil}, o.study)
+  if not ok then rlx.fail(1, "rlx export: " .. tostring(rows):gsub("^[^:]*:%d+: ", "")) end
+  if o.csv then
+    local f, close = writer(o.csv)
+    M.csv(rows, f)
+    close()
+  end
+  if o.json then
+    local f, close = writer(o.json)
+    f:write(rlx.db.encode(details(db, rows), true), "\n")
+    close()
+  end
+  if o.csv ~= "-" and o.json ~= "-" then
+    io.stderr:write(string.format("rlx export: %d runs from %s\n", #rows, o.db))
+  end
+  return 0
+end
+
+return M

@@ -1,0 +1,96 @@
+-- rlx peaks: measures this machine's peaks (or prints datasheet entries) for the roofline.
+local args = require("rlx.cli.args")
+local M = {summary = "measure CPU/GPU peaks (bandwidth, FLOP/s) for rooflines; datasheet GPU figures",
+  synopsis = "peaks [--device cpu|cuda] [--json] [--db PATH]"}
+
+local cmd = {name = "peaks", usage = "rlx peaks [--device cpu|cuda] [--json] [--db PATH] [options]",
+  description = "Measures the peaks of this machine: on the CPU, DRAM bandwidth (STREAM triad on all\n" ..
+    "cores), FP32/FP64 FMA peaks in the widest vector ISA, L1/L2/L3 read bandwidth and LibTorch GEMM\n" ..
+    "(fp32, bf16); on CUDA, device-to-device copy bandwidth and GEMM per precision. Each figure is\n" ..
+    "the best of --repeats runs, with the spread. Units: decimal GB/s and GFLOP/s.\n" ..
+    "--datasheet NAME and --list print published GPU figures instead of measuring.",
+  options = {
+    {"device", "--device", type = "choice", choices = {"cpu", "cuda"}, default = "cpu", help = "what to measure"},
+    {"repeats", "--repeats", type = "integer", default = 5, help = "timed runs per figure"},
+    {"quick", "--quick", type = "boolean", help = "small sizes, short runs (smoke test; noisier)"},
+    {"threads", "--threads", type = "integer", help = "CPU threads (default: one per core)"},
+    {"only", "--only", metavar = "LIST", help = "comma-separated figures, e.g. dram,fp64 (cpu: dram fp32 " ..
+      "fp64 gemm_fp32 gemm_bf16 l1 l2 l3; cuda: dram gemm_fp32 gemm_tf32 gemm_fp16 gemm_bf16)"},
+    {"json", "--json", type = "boolean", help = "print one JSON object"},
+    {"db", "--db", metavar = "PATH", help = "also store the peaks with this environment in a study database"},
+    {"datasheet", "--datasheet", metavar = "NAME", help = "print the datasheet entry for a device name"},
+    {"list", "--list", type = "boolean", help = "list the datasheet entries"},
+  }}
+
+local ORDER = {
+  {"dram_gbps", "DRAM bandwidth", "GB/s"}, {"l1_gbps", "L1 bandwidth", "GB/s"}, {"l2_gbps", "L2 bandwidth", "GB/s"},
+  {"l3_gbps", "L3 bandwidth", "GB/s"}, {"fp64_gflops", "FP64 FMA peak", "GFLOP/s"},
+  {"fp32_gflops", "FP32 FMA peak", "GFLOP/s"}, {"gemm_fp32_gflops", "GEMM fp32", "GFLOP/s"},
+  {"gemm_tf32_gflops", "GEMM tf32", "GFLOP/s"}, {"gemm_fp16_gflops", "GEMM fp16", "GFLOP/s"},
+  {"gemm_bf16_gflops", "GEMM bf16", "GFLOP/s"},
+}
+
+local function print_entry(e)
+  print(e.name .. "  (" .. (e.architecture or "") .. ")")
+  local fields = {"fp64_gflops", "fp64_tensor_gflops", "fp32_gflops", "fp16_gflops", "bf16_gflops",
+    "tf32_tensor_gflops", "fp16_tensor_gflops", "bf16_tensor_gflops", "dram_gbps"}
+  for _, f in ipairs(fields) do
+    if e[f] then print(string.format("  %-20s %12.1f %s", f, e[f], f:match("gbps$") and "GB/s" or "GFLOP/s")) end
+  end
+  print("  matches: " .. table.concat(e.match or {}, ", "))
+  print("  source:  " .. e.source)
+  if e.notes then print("  notes:   " .. e.notes) end
+end
+
+function M.main(...)
+  local o = args.parse(cmd, {...})
+  if not o then return 0 end
+  if o.list then
+    for _, n in ipairs(rlx.peaks.list()) do print(n) end
+    return 0
+  end
+  if o.datasheet then
+    local e = rlx.peaks.datasheet(o.datasheet)
+    if not e then rlx.fail(1, "rlx peaks: no datasheet entry matches '" .. o.datasheet .. "' (see rlx peaks --list)") end
+    if o.json then print(rlx.json.encode(e)) else print_entry(e) end
+    return 0
+  end
+  local only
+  if o.only then
+    only = {}
+    for f in o.only:gmatch("[^,]+") do only[#only + 1] = f end
+  end
+  local ok, p = pcall(rlx.peaks.measure, {device = o.device, repeats = o.repeats, quick = o.quick or nil,
+    threads = o.threads, only = only})
+  if not ok then
+    if type(p) == "table" then error(p, 0) end
+    rlx.fail(1, "rlx peaks: " .. tostring(p):gsub("^[^:]*:%d+: ", ""))
+  end
+  if o.db then
+    local name = o.db:match("([^/]+)%.db$") or o.db:match("([^/]+)$") or "peaks"
+    local study = rlx.study{name = name, db = o.db}
+    study:store_peaks(p, {device = p.device, source = "measured"})
+    study:close()
+  end
+  if o.json then
+    print(rlx.json.encode(p))
+    return 0
+  end
+  print(string.format("%s (%s, %s threads%s)", p.name or p.device, p.isa or p.device,
+    tostring(p.threads or 1), p.quick and ", quick" or ""))
+  for _, f in ipairs(ORDER) do
+    local st = p.stats[f[1]]
+    if st then
+      print(string.format("  %-16s %10.1f %-8s median %10.1f  spread %5.1f%%  (best of %d)", f[2], st.best, f[3],
+        st.median, st.spread_pct, st.repeats))
+    end
+  end
+  if p.datasheet then
+    print(string.format("  datasheet: %s, fp32 %.0f GFLOP/s, DRAM %.0f GB/s (%s)", p.datasheet.name,
+      p.datasheet.fp32_gflops or 0, p.datasheet.dram_gbps or 0, p.datasheet.source))
+  end
+  print(string.format("  measured in %.1f s%s", p.seconds, o.db and (", stored in " .. o.db) or ""))
+  return 0
+end
+
+return M

@@ -1,0 +1,62 @@
+-- rlx runs: lists the runs stored in a study database as a table (or JSON).
+local args = require("rlx.cli.args")
+local M = {summary = "list the runs stored in a study database", synopsis = "runs DB [--model M] [--status S] [--json]"}
+
+local cmd = {name = "runs", usage = "rlx runs DB [options]",
+  description = "Lists the runs in DB (every study unless --study), one line each: label, status,\n" ..
+    "images/s, mean and SD of the iteration time, measured seconds, finish time, error.",
+  options = {
+    {"study", "--study", help = "only this study"},
+    {"model", "--model", help = "only this model"},
+    {"precision", "--precision", help = "only this precision"},
+    {"batch", "--batch", type = "integer", help = "only this batch size"},
+    {"device", "--device", help = "only this device"},
+    {"status", "--status", type = "choice", choices = {"ok", "failed", "running"}, help = "ok, failed or running"},
+    {"env", "--env", help = "only this environment label"},
+    {"json", "--json", type = "boolean", help = "print JSON"},
+  },
+  positionals = {{"db"}}}
+
+--- Opens a database for reading, turning an error into a one-line exit naming the file.
+function M.open_readonly(name, path)
+  local ok, conn = pcall(rlx.db.open, path, {readonly = true})
+  if not ok then rlx.fail(1, string.format("rlx %s: %s", name, tostring(conn):gsub("^[^:]*:%d+: ", ""))) end
+  return conn
+end
+
+local function f(v, fmtstr) if type(v) ~= "number" then return "-" end return string.format(fmtstr, v) end
+
+function M.main(...)
+  local o = args.parse(cmd, {...})
+  if not o then return 0 end
+  local db = M.open_readonly("runs", o.db)
+  local ok, rows = pcall(require("rlx.study").query_runs, db, o, o.study)
+  if not ok then rlx.fail(1, "rlx runs: " .. tostring(rows):gsub("^[^:]*:%d+: ", "")) end
+  if o.json then
+    print(rlx.db.encode(rows, true))
+    return 0
+  end
+  if #rows == 0 then
+    print("no runs in " .. o.db)
+    return 0
+  end
+  local width = 5
+  for _, r in ipairs(rows) do width = math.max(width, #r.label) end
+  local head = string.format("%-" .. width .. "s  %-6s  %10s  %18s  %9s  %-20s  %s", "label", "status", "images/s",
+    "iter ms (mean±sd)", "seconds", "finished", "error")
+  print(head)
+  print(string.rep("-", #head))
+  local n_ok = 0
+  for _, r in ipairs(rows) do
+    if r.status == "ok" then n_ok = n_ok + 1 end
+    local iter = type(r.iter_mean_s) == "number" and
+      string.format("%.3f ± %s", r.iter_mean_s * 1e3, f(r.iter_sd_s and r.iter_sd_s * 1e3, "%.3f")) or "-"
+    local err = r.error and tostring(r.error):gsub("\n.*", ""):sub(1, 60) or ""
+    print(string.format("%-" .. width .. "s  %-6s  %10s  %18s  %9s  %-20s  %s", r.label, r.status,
+      f(r.images_per_s, "%.2f"), iter, f(r.seconds, "%.3f"), r.finished_at or "-", err))
+  end
+  print(string.format("%d runs (%d ok, %d not ok)", #rows, n_ok, #rows - n_ok))
+  return 0
+end
+
+return M

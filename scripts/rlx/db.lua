@@ -1,0 +1,54 @@
+-- rlx.db: the SQLite study database from Lua (natives in host/bindings/bind_db.cpp).
+--
+--   local conn = rlx.db.open("results/cpu.db")
+--   local rows = conn:query("SELECT label, images_per_s FROM runs WHERE model = ?", "resnet50")
+--   conn:transaction(function() conn:exec("DELETE FROM runs WHERE status = ?", "failed") end)
+--
+-- Parameters are always bound ('?'), never spliced into the SQL text. Opening migrates an older
+-- schema; a file that is not an rlx database, or is read-only when writing, fails naming the file.
+local options = require("rlx.options")
+local core = rlx._core.db
+
+local M = {}
+
+--- Opens (creating when missing, unless create=false or readonly=true) the database at path.
+function M.open(path, opts)
+  if type(path) ~= "string" then
+    options.raise("rlx.db.open: expected a database path (a string), got " .. type(path))
+  end
+  return core.open(path, opts)
+end
+
+-- Methods added to every connection, beside the natives (query, exec, begin, commit, rollback,
+-- in_transaction, path, schema_version, integrity_check, readonly, merge_from, close).
+local methods = debug.getregistry()["rlx.db.connection"].__index
+
+--- Runs fn(...) inside one transaction: committed when fn returns, rolled back when it raises
+--- (the error, a Ctrl-C error object included, is re-raised unchanged). Returns fn's results.
+function methods.transaction(conn, fn, ...)
+  if type(fn) ~= "function" then
+    options.raise("conn:transaction: expected a function, got " .. type(fn))
+  end
+  conn:begin()
+  local res = {pcall(fn, ...)}
+  if not res[1] then
+    pcall(conn.rollback, conn)
+    error(res[2], 0)
+  end
+  conn:commit()
+  return unpack(res, 2, table.maxn(res))
+end
+
+--- The first row of a query, or nil.
+function methods.first(conn, sql, ...)
+  return conn:query(sql, ...)[1]
+end
+
+M.encode = core.encode          -- value -> JSON text (encode(v, true) indents)
+M.decode = core.decode          -- JSON text -> value
+M.new_id = core.new_id          -- random 128-bit run id (32 hex digits)
+M.hash = core.hash              -- content hash of a value (16 hex digits; object keys sorted)
+M.now = core.now                -- UTC time "YYYY-MM-DDTHH:MM:SSZ"
+M.schema_version = core.schema_version()
+
+return M

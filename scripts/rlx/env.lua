@@ -1,0 +1,163 @@
+-- rlx.env: the environment a study runs in, captured from the machine (engine/env) and completed
+-- with what only the running rlx knows (library versions from rlx.version(), devices from
+-- rlx.devices()). rlx.env.markdown() renders seed 000's logs/env_info.md, filled in.
+local options = require("rlx.options")
+local core = rlx._core.env
+
+local M = {}
+
+-- Fields that change between two captures of the same machine and software: left out of the id.
+local VOLATILE = {captured_at = true, id = true}
+
+--- The content id of an environment table (same machine and software -> same id).
+function M.id(env)
+  if type(env) ~= "table" then options.raise("rlx.env.id: expected an environment table, got " .. type(env)) end
+  local stable = {}
+  for k, v in pairs(env) do
+    if not VOLATILE[k] then stable[k] = v end
+  end
+  return rlx.db.hash(stable)
+end
+
+local function default_label(host)
+  if rlx.params and type(rlx.params.env) == "string" then return rlx.params.env end
+  local short = tostring(host or "local"):match("^[^.]+") or "local"
+  return (short:gsub("[^%w%-]", "-"))
+end
+
+--- Captures the environment: {label=, zone=, instance_type=} (zone and instance type override
+--- what the machine exposes; neither is knowable offline on every cloud).
+function M.capture(opts)
+  local o = options.check("rlx.env.capture", opts, {
+    label = {type = "string"}, zone = {type = "string"}, instance_type = {type = "string"},
+  })
+  if o.label and not o.label:match("^[%w][%w%-%.]*$") then
+    options.raise(string.format("rlx.env.capture: option 'label' must be letters, digits, '-' or '.' (it " ..
+      "starts every run label), got %q", o.label))
+  end
+  local env = core.capture(o.label or "")
+  if env.label == "" then env.label = default_label(env.host) end
+  local v = rlx.version()
+  env.rlx, env.torch, env.torch_cuda = v.rlx, v.torch, v.torch_cuda
+  env.luajit, env.compiler, env.sqlite, env.build_type = v.luajit, v.compiler, v.sqlite, v.build_type
+  env.cuda_build = v.cuda
+  local ok, devices = pcall(rlx.devices)
+  env.devices = {}
+  if ok and type(devices) == "table" then
+    for _, d in ipairs(devices) do
+      env.devices[#env.devices + 1] = {kind = d.kind, id = d.id, name = d.name, memory_bytes = d.memory_bytes}
+      -- Without nvidia-smi or /proc/driver/nvidia (containers), LibTorch still names the GPU.
+      if d.kind == "cuda" and #env.gpus == 0 then
+        env.gpus[#env.gpus + 1] = {name = d.name, memory_bytes = d.memory_bytes, driver = env.gpu_driver}
+      end
+    end
+  end
+  if not env.gpu_name and env.gpus[1] then
+    env.gpu_name, env.gpu_memory_bytes = env.gpus[1].name, env.gpus[1].memory_bytes
+  end
+  if o.zone then env.cloud_zone = o.zone end
+  if o.instance_type then env.instance_type = o.instance_type end
+  env.id = M.id(env)
+  return env
+end
+
+local function gib(bytes)
+  if type(bytes) ~= "number" then return "unknown" end
+  return string.format("%.1f GiB", bytes / 2 ^ 30)
+end
+
+local function size(bytes)
+  if bytes >= 2 ^ 20 then return string.format("%g MiB", bytes / 2 ^ 20) end
+  return string.format("%g KiB", bytes / 2 ^ 10)
+end
+
+local function or_unknown(v) if v == nil or v == "" then return "unknown" end return tostring(v) end
+
+--- Seed 000's logs/env_info.md for this environment, as Markdown text.
+function M.markdown(env)
+  if type(env) ~= "table" then options.raise("rlx.env.markdown: expected an environment table, got " .. type(env)) end
+  local L = {}
+  local function add(s) L[#L + 1] = s end
+  local function row(k, v) add(string.format("| %s | %s |", k, or_unknown(v))) end
+  add("# Environment: " .. or_unknown(env.label))
+  add("")
+  add(string.format("Captured by rlx %s on %s (environment id `%s`).", or_unknown(env.rlx), or_unknown(env.captured_at),
+    or_unknown(env.id)))
+  add("")
+  add("## System")
+  add("")
+  add("| Item | Value |")
+  add("| --- | --- |")
+  row("Host", env.host)
+  row("OS", env.os)
+  row("Kernel", env.kernel)
+  row("Architecture", env.arch)
+  row("Virtualization", env.virtualization)
+  row("Container", env.container)
+  row("Cloud provider", env.cloud_provider or "none detected")
+  row("Region/Zone", env.cloud_zone or "not exposed locally (pass zone= to rlx.env.capture)")
+  row("Instance type", env.instance_type)
+  local dmi = env.dmi or {}
+  if dmi.sys_vendor or dmi.product_name then
+    row("Machine (DMI)", (dmi.sys_vendor or "") .. " " .. (dmi.product_name or ""))
+  end
+  add("")
+  add("## CPU and memory")
+  add("")
+  add("| Item | Value |")
+  add("| --- | --- |")
+  row("CPU model", env.cpu_model)
+  row("Sockets / cores / threads", string.format("%s / %s / %s", or_unknown(env.cpu_sockets),
+    or_unknown(env.cpu_cores), or_unknown(env.cpu_threads)))
+  row("Vector extensions", env.simd and #env.simd > 0 and table.concat(env.simd, ", ") or nil)
+  local caches = {}
+  for _, c in ipairs(env.cpu_caches or {}) do
+    if type(c.size_bytes) == "number" and c.size_bytes > 0 then
+      local kind = c.type == "Data" and "d" or (c.type == "Instruction" and "i" or "")
+      caches[#caches + 1] = string.format("L%d%s %s", c.level, kind, size(c.size_bytes))
+    end
+  end
+  row("Caches (per cpu0)", #caches > 0 and table.concat(caches, ", ") or nil)
+  row("Memory", gib(env.memory_bytes))
+  add("")
+  add("## GPU")
+  add("")
+  add("| Item | Value |")
+  add("| --- | --- |")
+  if env.gpus and #env.gpus > 0 then
+    for i, g in ipairs(env.gpus) do
+      row("GPU " .. (i - 1), string.format("%s, %s", or_unknown(g.name), gib(g.memory_bytes)))
+    end
+  else
+    row("GPU", "none visible")
+  end
+  row("Driver", env.gpu_driver)
+  row("CUDA toolkit (installed)", env.cuda)
+  row("CUDA (rlx built with)", env.cuda_build or "not built in")
+  row("cuDNN", env.cudnn)
+  add("")
+  add("## Software")
+  add("")
+  add("| Item | Value |")
+  add("| --- | --- |")
+  row("rlx", string.format("%s (%s)", or_unknown(env.rlx), or_unknown(env.build_type)))
+  row("LibTorch", string.format("%s (%s)", or_unknown(env.torch), env.torch_cuda and "CUDA" or "CPU only"))
+  row("LuaJIT", env.luajit)
+  row("SQLite", env.sqlite)
+  row("Compiler", env.compiler)
+  row("Python", "not used (rlx embeds LuaJIT)")
+  add("")
+  add("## Storage and network")
+  add("")
+  add("| Item | Value |")
+  add("| --- | --- |")
+  local st = env.storage or {}
+  row("Root filesystem", st.root_fs and string.format("%s on %s, %s", st.root_fs, or_unknown(st.root_device),
+    gib(st.root_bytes)) or nil)
+  row("Network", "not captured (no network access is used)")
+  row("Container image tag", env.container ~= "none" and "record the image tag here" or "n/a")
+  add("")
+  return table.concat(L, "\n")
+end
+
+return M

@@ -1,0 +1,124 @@
+-- rlx.peaks: the roofs of a roofline. Published figures of common GPUs (rlx.peaks_datasheet, with
+-- entries users add or override through define) and the measured peaks of this machine
+-- (rlx.peaks.measure, C++ in engine/peaks). Units are decimal: GFLOP/s and GB/s.
+local options = require("rlx.options")
+local builtin = require("rlx.peaks_datasheet")
+local core = rlx._core.peaks
+
+local M = {}
+
+local NUMBER_FIELDS = {"fp64_gflops", "fp64_tensor_gflops", "fp32_gflops", "fp16_gflops", "bf16_gflops",
+  "tf32_tensor_gflops", "fp16_tensor_gflops", "bf16_tensor_gflops", "dram_gbps", "l1_gbps", "l2_gbps",
+  "l3_gbps", "memory_gb"}
+
+local user_entries = {}  -- from define, searched before the built-in table; the latest wins
+
+--- The form names are compared in: lower case, "nvidia"/"tesla"/"geforce" words dropped, '-' and
+--- '_' as spaces, runs of spaces collapsed. "Tesla V100-SXM2-16GB" -> "v100 sxm2 16gb".
+function M.normalize_name(name)
+  local s = " " .. name:lower():gsub("[-_]", " ") .. " "
+  for _, word in ipairs({"nvidia", "tesla", "geforce"}) do s = s:gsub(" " .. word .. " ", " ") end
+  return (s:gsub("%s+", " "):gsub("^ ", ""):gsub(" $", ""))
+end
+
+local function copy(t)
+  local out = {}
+  for k, v in pairs(t) do out[k] = type(v) == "table" and copy(v) or v end
+  return out
+end
+
+local function matches(entry, key)
+  if M.normalize_name(entry.name) == key then return true end
+  for _, m in ipairs(entry.match or {}) do
+    if M.normalize_name(m) == key then return true end
+  end
+  return false
+end
+
+--- The datasheet entry for a device name as the driver reports it, or nil. Matching: the name
+--- and every `match` alias of an entry are normalized (normalize_name) and compared for equality;
+--- user entries (define) are searched first, newest first. Returns a copy.
+function M.datasheet(name)
+  if type(name) ~= "string" then
+    options.raise("rlx.peaks.datasheet: expected a device name (string), got " .. type(name))
+  end
+  local key = M.normalize_name(name)
+  for i = #user_entries, 1, -1 do
+    if matches(user_entries[i], key) then return copy(user_entries[i]) end
+  end
+  for _, e in ipairs(builtin) do
+    if matches(e, key) then
+      local out = copy(e)
+      out.origin = "builtin"
+      return out
+    end
+  end
+  return nil
+end
+
+--- Names of every entry (user entries first), for listings.
+function M.list()
+  local names, seen = {}, {}
+  for i = #user_entries, 1, -1 do
+    local n = user_entries[i].name
+    if not seen[n] then names[#names + 1] = n; seen[n] = true end
+  end
+  for _, e in ipairs(builtin) do
+    if not seen[e.name] then names[#names + 1] = e.name; seen[e.name] = true end
+  end
+  return names
+end
+
+--- Adds an entry, or overrides the entry any of its names match. Returns the stored entry.
+function M.define(entry)
+  local spec = {
+    name = {type = "string", required = true},
+    match = {type = "string_list"},
+    source = {type = "string", required = true},
+    sources = {type = "string_list"},
+    notes = {type = "string"},
+    architecture = {type = "string"},
+    derived = {type = "string_list"},
+  }
+  for _, f in ipairs(NUMBER_FIELDS) do spec[f] = {type = "number", min = 0} end
+  local o = options.check("rlx.peaks.define", entry, spec)
+  if type(o.match) == "string" then o.match = {o.match} end
+  if type(o.derived) == "string" then o.derived = {o.derived} end
+  if type(o.sources) == "string" then o.sources = {o.sources} end
+  local any = false
+  for _, f in ipairs(NUMBER_FIELDS) do any = any or (o[f] ~= nil and f ~= "memory_gb") end
+  if not any then
+    options.raise("rlx.peaks.define: entry '" .. o.name .. "' has no peak figure (give at least one of " ..
+      "fp32_gflops, dram_gbps, ...)")
+  end
+  o.origin = "user"
+  user_entries[#user_entries + 1] = o
+  return copy(o)
+end
+
+--- Forgets every entry added with define (tests, REPL sessions).
+function M.reset()
+  user_entries = {}
+end
+
+--- Measures this machine's peaks (see docs/lua-api/peaks.md). CUDA results carry the matching
+--- datasheet entry as `datasheet` when there is one.
+function M.measure(opts)
+  if opts ~= nil and type(opts) ~= "table" then
+    options.raise("rlx.peaks.measure: expected a table of options, got " .. type(opts))
+  end
+  local p = core.measure(opts)
+  p.source = "measured"
+  -- Relative spread per figure, (best - worst) / best, in the form study:store_peaks stores.
+  p.spread = {}
+  for field, st in pairs(p.stats or {}) do p.spread[field] = st.spread_pct / 100 end
+  p.measured_at = os.date("!%Y-%m-%dT%H:%M:%SZ")
+  if p.device == "cuda" and p.name then p.datasheet = M.datasheet(p.name) end
+  return p
+end
+
+M.cpu_info = core.cpu_info
+M.summarize = core.summarize
+M.fields = NUMBER_FIELDS
+
+return M

@@ -1,0 +1,239 @@
+-- rlx.plot: figures drawn with Cairo (plotting/ in C++, rlx._core.plot). Each call writes one file,
+-- PNG, SVG or PDF by the extension of `out`, and returns where it drew: {out, format, width,
+-- height, plot = {x0, y0, x1, y1}, x = {scale, min, max, px_min, px_max}, y = {...}} with a method
+-- info:px(x, y) giving the pixel of a data point. This module adds the conveniences that are easier
+-- in Lua: peaks tables to roofs and ceilings, colour and shape by any field, arrows between related
+-- points, and AI-vs-batch series from roofline points.
+local options = require("rlx.options")
+local core = rlx._core.plot
+local M = {}
+
+local info_mt = {__index = {}}
+--- Pixel position of data (x, y) in the figure, exactly as the chart mapped it.
+function info_mt.__index.px(info, x, y)
+  local function map(a, v)
+    local t, lo, hi = v, a.min, a.max
+    if a.scale == "log" then t, lo, hi = math.log10(v), math.log10(lo), math.log10(hi) end
+    return a.px_min + (t - lo) / (hi - lo) * (a.px_max - a.px_min)
+  end
+  return map(info.x, x), map(info.y, y)
+end
+local function wrap(info) return setmetatable(info, info_mt) end
+
+local common = {
+  out = {type = "string", required = true}, title = {type = "string"}, subtitle = {type = "string"},
+  xlabel = {type = "string"}, ylabel = {type = "string"}, width = {type = "integer", min = 100},
+  height = {type = "integer", min = 100}, dpi = {type = "number"}, xmin = {type = "number"},
+  xmax = {type = "number"}, ymin = {type = "number"}, ymax = {type = "number"},
+  legend = {type = "boolean"}, grid = {type = "boolean"},
+}
+local function spec_with(extra)
+  local s = {}
+  for k, v in pairs(common) do s[k] = v end
+  for k, v in pairs(extra) do s[k] = v end
+  return s
+end
+local function copy_common(o, into)
+  for k in pairs(common) do into[k] = o[k] end
+  return into
+end
+
+-- A peak value may be a number or {value = n, ...} (as stored rows are).
+local function peak_value(v)
+  if type(v) == "table" then v = v.value end
+  if type(v) == "number" and v > 0 and v == v then return v end
+  return nil
+end
+
+local level_order = {l1 = 1, l2 = 2, l3 = 3, llc = 3, dram = 4, hbm = 4, mem = 4}
+-- Which ceilings a precision uses: amp runs its matrix work in fp16.
+local precision_prefix = {amp = "fp16", fp16 = "fp16", bf16 = "bf16", fp32 = "fp32", tf32 = "tf32", fp64 = "fp64"}
+
+--- Memory roofs and compute ceilings from a peaks table ({dram_gbps=, l2_gbps=, fp32_gflops=,
+--- bf16_gflops=, ...}); ceilings are limited to the precisions in `used` when any match.
+function M.roofs_from_peaks(peaks, used)
+  local roofs, ceilings = {}, {}
+  for k, v in pairs(peaks) do
+    local val = peak_value(v)
+    if type(k) == "string" and val then
+      local level = k:match("^(.+)_gbps$")
+      local prec = k:match("^(.+)_gflops$")
+      if level then roofs[#roofs + 1] = {label = level:upper(), gbps = val, order = level_order[level] or 0} end
+      if prec then ceilings[#ceilings + 1] = {label = prec, gflops = val} end
+    end
+  end
+  table.sort(roofs, function(a, b) return a.order > b.order or (a.order == b.order and a.label < b.label) end)
+  for _, r in ipairs(roofs) do r.order = nil end
+  table.sort(ceilings, function(a, b) return a.gflops > b.gflops end)
+  if used and next(used) then
+    local keep = {}
+    for _, c in ipairs(ceilings) do
+      for p in pairs(used) do
+        local prefix = precision_prefix[p] or p
+        if c.label == prefix or c.label:sub(1, #prefix + 1) == prefix .. "_" then keep[#keep + 1] = c; break end
+      end
+    end
+    if #keep > 0 then ceilings = keep end
+  end
+  return roofs, ceilings
+end
+
+local roofline_spec = spec_with({
+  points = {type = "table"}, peak_flops = {type = "number"}, peak_bw = {type = "number"},
+  peak_gflops = {type = "number"}, peak_gbps = {type = "number"}, roofs = {type = "table"},
+  ceilings = {type = "table"}, peaks = {type = "table"}, arrows = {type = "any"},
+  color_by = {type = "string", default = "model"}, shape_by = {type = "string", default = "precision"},
+  label_by = {type = "string"},
+})
+
+--- Roofline chart. points: {{ai=, gflops=, label=, model=, precision=, ...}}; roofs from peak_bw
+--- (byte/s) / peak_gbps, roofs = {{label=, gbps=}}, or peaks = {dram_gbps=, ...}; ceilings from
+--- peak_flops (FLOP/s) / peak_gflops, ceilings = {{label=, gflops=}}, or peaks = {fp32_gflops=, ...}.
+function M.roofline(opts)
+  local o = options.check("rlx.plot.roofline", opts, roofline_spec)
+  local points = o.points or {}
+  local used = {}
+  for i, p in ipairs(points) do
+    if type(p) ~= "table" then options.raise(("rlx.plot.roofline: points[%d] must be a table {ai=, gflops=, ...}"):format(i)) end
+    if p[o.shape_by] ~= nil then used[tostring(p[o.shape_by])] = true end
+  end
+  local roofs, ceilings = {}, {}
+  if o.peaks then roofs, ceilings = M.roofs_from_peaks(o.peaks, used) end
+  for _, r in ipairs(o.roofs or {}) do roofs[#roofs + 1] = r end
+  for _, c in ipairs(o.ceilings or {}) do ceilings[#ceilings + 1] = c end
+  if o.peak_flops then
+    if o.peak_flops < 1e6 then
+      options.raise(("rlx.plot.roofline: peak_flops is in FLOP/s and %g looks like GFLOP/s: pass peak_gflops=%g instead"):format(o.peak_flops, o.peak_flops))
+    end
+    ceilings[#ceilings + 1] = {label = "peak", gflops = o.peak_flops / 1e9}
+  end
+  if o.peak_gflops then ceilings[#ceilings + 1] = {label = "peak", gflops = o.peak_gflops} end
+  if o.peak_bw then
+    if o.peak_bw < 1e6 then
+      options.raise(("rlx.plot.roofline: peak_bw is in byte/s and %g looks like GB/s: pass peak_gbps=%g instead"):format(o.peak_bw, o.peak_bw))
+    end
+    roofs[#roofs + 1] = {label = "DRAM", gbps = o.peak_bw / 1e9}
+  end
+  if o.peak_gbps then roofs[#roofs + 1] = {label = "DRAM", gbps = o.peak_gbps} end
+  if #roofs == 0 or #ceilings == 0 then
+    options.raise("rlx.plot.roofline: no " .. (#roofs == 0 and "memory roof" or "compute ceiling") ..
+      ": pass peak_bw= and peak_flops= (byte/s, FLOP/s), peak_gbps=/peak_gflops=, roofs=/ceilings=, or peaks=")
+  end
+  local native_points = {}
+  for i, p in ipairs(points) do
+    local label = p.label
+    if o.label_by then label = p[o.label_by] and tostring(p[o.label_by]) or nil end
+    if label == nil and p.batch then label = "bs" .. tostring(p.batch) end
+    native_points[i] = {ai = p.ai, gflops = p.gflops, label = label or "",
+      color_key = p[o.color_by] ~= nil and tostring(p[o.color_by]) or "",
+      shape_key = p[o.shape_by] ~= nil and tostring(p[o.shape_by]) or ""}
+  end
+  local arrows = o.arrows
+  if arrows == true then arrows = M.related_arrows(points, o.shape_by)
+  elseif arrows ~= nil and type(arrows) ~= "table" then
+    options.raise("rlx.plot.roofline: option 'arrows' must be true or an array of {from=, to=}, got " .. type(arrows))
+  end
+  local n = copy_common(o, {roofs = roofs, ceilings = ceilings, points = native_points, arrows = arrows,
+    color_title = o.color_by, shape_title = o.shape_by})
+  return wrap(core.roofline(n))
+end
+
+--- Arrows from each fp32 point to the points of the same configuration in another precision
+--- (same model, batch and env; `shape_by` names the precision field).
+function M.related_arrows(points, shape_by)
+  shape_by = shape_by or "precision"
+  local base, arrows = {}, {}
+  local function key(p) return table.concat({tostring(p.model), tostring(p.batch), tostring(p.env), tostring(p.level)}, "|") end
+  for i, p in ipairs(points) do
+    if p[shape_by] == "fp32" then base[key(p)] = i end
+  end
+  for i, p in ipairs(points) do
+    local from = base[key(p)]
+    if from and from ~= i and p[shape_by] ~= "fp32" then arrows[#arrows + 1] = {from = from, to = i} end
+  end
+  return arrows
+end
+
+--- Throughput vs batch: series = {{label=, x=batches, y=mean images/s, sd=SD}, ...}.
+function M.throughput(opts) return wrap(core.throughput(opts)) end
+
+--- Variability of one configuration: groups = {{label=env, values={images/s per repeat}}, ...}.
+function M.variability(opts) return wrap(core.variability(opts)) end
+
+--- Generic line chart (kind = "scatter" for points only); xscale/yscale "linear" | "log".
+function M.line(opts) return wrap(core.line(opts)) end
+
+--- Scatter chart: rlx.plot.line with kind = "scatter".
+function M.scatter(opts)
+  if type(opts) == "table" and opts.kind == nil then
+    local o = {}
+    for k, v in pairs(opts) do o[k] = v end
+    o.kind = "scatter"
+    opts = o
+  end
+  return wrap(core.line(opts))
+end
+
+local ai_spec = spec_with({points = {type = "table", required = true}, model = {type = "string"},
+  by = {type = "string_list", default = {"precision"}}})
+
+--- Arithmetic intensity vs batch size: points (roofline points with batch, ai and precision) of one
+--- model (model= filters), one line per value of the `by` fields (default precision).
+function M.ai_vs_batch(opts)
+  local o = options.check("rlx.plot.ai_vs_batch", opts, ai_spec)
+  local groups, order, batches = {}, {}, {}
+  for i, p in ipairs(o.points) do
+    if type(p) ~= "table" or type(p.ai) ~= "number" or type(p.batch) ~= "number" then
+      options.raise(("rlx.plot.ai_vs_batch: points[%d] needs numbers 'ai' and 'batch'"):format(i))
+    end
+    if o.model == nil or p.model == o.model then
+      local parts = {}
+      for _, f in ipairs(o.by) do parts[#parts + 1] = tostring(p[f]) end
+      local k = table.concat(parts, " ")
+      if not groups[k] then groups[k] = {}; order[#order + 1] = k end
+      local g = groups[k]
+      g[p.batch] = g[p.batch] or {}
+      table.insert(g[p.batch], p.ai)
+      batches[p.batch] = true
+    end
+  end
+  if #order == 0 then
+    options.raise("rlx.plot.ai_vs_batch: no points" .. (o.model and (" for model '" .. o.model .. "'") or "") ..
+      ": check the model name and that the study has roofline points")
+  end
+  local series = {}
+  for _, k in ipairs(order) do
+    local xs = {}
+    for b in pairs(groups[k]) do xs[#xs + 1] = b end
+    table.sort(xs)
+    local ys = {}
+    for i, b in ipairs(xs) do
+      local s = 0
+      for _, v in ipairs(groups[k][b]) do s = s + v end
+      ys[i] = s / #groups[k][b]
+    end
+    series[#series + 1] = {label = k, x = xs, y = ys}
+  end
+  local ticks = {}
+  for b in pairs(batches) do ticks[#ticks + 1] = b end
+  table.sort(ticks)
+  local n = copy_common(o, {series = series, xticks = ticks,
+    xscale = (#ticks > 1 and ticks[#ticks] / ticks[1] >= 4) and "log" or "linear"})
+  n.xlabel = n.xlabel or "Batch size"
+  n.ylabel = n.ylabel or "Arithmetic intensity (FLOP/byte)"
+  n.title = n.title or ("Arithmetic intensity vs batch" .. (o.model and (": " .. o.model) or ""))
+  if n.ymin == nil then n.ymin = 0 end
+  return wrap(core.line(n))
+end
+
+--- Colour of the PNG pixel (x, y) as "#rrggbb", plus the image width and height.
+function M.pixel(path, x, y) return core.pixel(path, x, y) end
+--- The palette charts use, in order ("#rrggbb" strings; Okabe-Ito).
+function M.palette() return core.palette() end
+--- Major ticks of an axis: rlx.plot.ticks{scale = "log", min = 0.1, max = 1000}.
+function M.ticks(opts) return core.ticks(opts) end
+
+--- Creates a directory and its parents (for figure directories); errors name the path.
+function M.mkdir(path) return core.mkdir(path) end
+
+return M

@@ -1,0 +1,181 @@
+-- rlx.roofline: roofline points with every unit explicit. The arithmetic is C++ (engine/peaks/
+-- roofline.cpp via rlx._core.roofline); this module picks the roofs out of a peaks table (by
+-- precision and memory level) and turns a training run into roofline rows (for_run).
+local options = require("rlx.options")
+local core = rlx._core.roofline
+
+local M = {}
+
+M.PRECISIONS = {"fp32", "fp64", "tf32", "fp16", "bf16"}
+M.LEVELS = {"dram", "l1", "l2", "l3"}
+
+-- A peaks table, or an environment / run row that carries one under `peaks`.
+local function peaks_of(p)
+  if type(p) == "table" and type(p.peaks) == "table" then return p.peaks end
+  return p
+end
+
+--- The compute roof (FLOP/s) and the peaks field it came from, for a precision; nil when the
+--- table has none. A field name may be given instead of a precision (ceiling = "gemm_fp32_gflops").
+function M.compute_roof(peaks, precision, ceiling)
+  peaks = peaks_of(peaks)
+  local fields = ceiling and {ceiling} or core.compute_fields(precision)
+  for _, f in ipairs(fields) do
+    local v = peaks[f]
+    if type(v) == "number" and v > 0 then return v * 1e9, f end
+  end
+  return nil, fields[1]
+end
+
+--- The memory roof (byte/s) of a level ("dram", "l1", "l2", "l3") and its field; nil when absent.
+function M.memory_roof(peaks, level)
+  peaks = peaks_of(peaks)
+  local f = core.memory_field(level)
+  local v = peaks[f]
+  if type(v) == "number" and v > 0 then return v * 1e9, f end
+  return nil, f
+end
+
+--- One roofline point. Roofs either explicit (peak_flops in FLOP/s, peak_bw in byte/s) or taken
+--- from `peaks` (a peaks table or an environment holding one) by `precision` and `level`.
+function M.point(opts)
+  local o = options.check("rlx.roofline.point", opts, {
+    flops = {type = "number", required = true},
+    bytes = {type = "number", required = true},
+    seconds = {type = "number", required = true},
+    peak_flops = {type = "number"},
+    peak_bw = {type = "number"},
+    peaks = {type = "table"},
+    precision = {type = "string", one_of = M.PRECISIONS, default = "fp32"},
+    level = {type = "string", one_of = M.LEVELS, default = "dram"},
+    ceiling = {type = "string"},
+  })
+  local peak_flops, peak_bw, cfield, mfield = o.peak_flops, o.peak_bw, nil, nil
+  if o.peaks then
+    if not peak_flops then
+      peak_flops, cfield = M.compute_roof(o.peaks, o.precision, o.ceiling)
+      if not peak_flops then
+        options.raise(string.format("rlx.roofline.point: the peaks table has no '%s' field; give peak_flops= " ..
+          "(FLOP/s) or a peaks table with it", cfield))
+      end
+    end
+    if not peak_bw then
+      peak_bw, mfield = M.memory_roof(o.peaks, o.level)
+      if not peak_bw then
+        options.raise(string.format("rlx.roofline.point: the peaks table has no '%s' field; give peak_bw= " ..
+          "(byte/s) or a peaks table with it", mfield))
+      end
+    end
+  end
+  if not peak_flops then
+    options.raise("rlx.roofline.point: option 'peak_flops' is required (FLOP/s), or give peaks= (a peaks table)")
+  end
+  if not peak_bw then
+    options.raise("rlx.roofline.point: option 'peak_bw' is required (byte/s), or give peaks= (a peaks table)")
+  end
+  local p = core.point{flops = o.flops, bytes = o.bytes, seconds = o.seconds, peak_flops = peak_flops,
+    peak_bw = peak_bw}
+  p.precision = o.precision
+  p.level = o.level
+  p.compute_field = cfield
+  p.memory_field = mfield
+  return p
+end
+
+--- Every roof a peaks table knows: {name, kind = "compute"|"memory", label, value, unit}.
+function M.ceilings(peaks)
+  if type(peaks) ~= "table" then
+    options.raise("rlx.roofline.ceilings: expected a peaks table, got " .. type(peaks))
+  end
+  return core.ceilings(peaks_of(peaks))
+end
+
+--- The roof at intensity ai (FLOP/byte) in FLOP/s: min(ai * peak_bw, peak_flops).
+M.attainable = core.attainable
+
+-- The roofline precision of a training precision ("fp32", "amp" = fp16 autocast, "bf16", ...).
+function M.precision_of(p)
+  if type(p) ~= "string" then return "fp32" end
+  p = p:lower()
+  if p:find("bf16") then return "bf16" end
+  if p == "amp" or p:find("fp16") or p:find("half") then return "fp16" end
+  if p:find("tf32") then return "tf32" end
+  if p:find("fp64") or p == "double" then return "fp64" end
+  return "fp32"
+end
+
+-- The complexity row of a run's batch when `complexity` is a list of rows (one per batch size).
+local function complexity_row(c, batch)
+  if type(c) ~= "table" then return nil end
+  if c.train_flops ~= nil or c[1] == nil then return c end
+  for _, row in ipairs(c) do
+    if row.batch == batch then return row end
+  end
+  return #c == 1 and c[1] or nil
+end
+
+local function row(peaks, precision, level, flops, bytes, seconds, source)
+  local r = {level = level, precision = precision, flops = flops, bytes = bytes, seconds = seconds,
+    ai = flops / bytes, gflops = flops / seconds / 1e9, source = source}
+  if peaks then
+    local pf, cfield = M.compute_roof(peaks, precision)
+    local pb, mfield = M.memory_roof(peaks, level)
+    r.compute_field, r.memory_field = cfield, mfield
+    if pf and pb then
+      local p = core.point{flops = flops, bytes = bytes, seconds = seconds, peak_flops = pf, peak_bw = pb}
+      r.attainable_gflops, r.ridge_ai, r.bound = p.attainable_gflops, p.ridge_ai, p.bound
+      r.efficiency, r.above_roof = p.efficiency, p.above_roof
+      r.peak_gflops, r.peak_gbps = p.peak_gflops, p.peak_gbps
+    end
+  end
+  return r
+end
+
+--- Roofline rows of one training run: from measured counters (result.counters.derived: flops,
+--- dram_bytes, l2_bytes) when present, else from the analytic complexity (train_flops and bytes
+--- per iteration) over the measured seconds per iteration (result.iter_s.mean). Each row is tagged
+--- source = "measured" or "estimated". Without peaks the rows have ai and gflops but no roofs.
+function M.for_run(result, opts)
+  if type(result) ~= "table" then
+    options.raise("rlx.roofline.for_run: expected a run result table, got " .. type(result))
+  end
+  local o = options.check("rlx.roofline.for_run", opts, {
+    peaks = {type = "table"},
+    complexity = {type = "table"},
+    precision = {type = "string"},
+  })
+  local peaks = o.peaks and peaks_of(o.peaks) or nil
+  local cfg = type(result.config) == "table" and result.config or {}
+  local precision = M.precision_of(o.precision or result.precision or cfg.precision)
+  local iter_s = type(result.iter_s) == "table" and result.iter_s.mean or nil
+  local rows = {}
+  local derived = type(result.counters) == "table" and type(result.counters.derived) == "table" and
+    result.counters.derived or nil
+  if derived and type(derived.flops) == "number" and derived.flops > 0 then
+    -- Counter totals cover the counted iterations: their own seconds when reported, else the
+    -- iteration count times the mean iteration time.
+    local seconds = derived.seconds
+    if type(seconds) ~= "number" or seconds <= 0 then
+      local n = derived.iterations or result.counters.iterations or result.iters or cfg.iters
+      if type(n) == "number" and n > 0 and iter_s then seconds = n * iter_s end
+    end
+    if type(seconds) == "number" and seconds > 0 then
+      for _, lv in ipairs({{"dram", "dram_bytes"}, {"l2", "l2_bytes"}}) do
+        local b = derived[lv[2]]
+        if type(b) == "number" and b > 0 then
+          rows[#rows + 1] = row(peaks, precision, lv[1], derived.flops, b, seconds, "measured")
+        end
+      end
+    end
+  end
+  if #rows == 0 then
+    local c = complexity_row(o.complexity, result.batch or cfg.batch)
+    if c and type(c.train_flops) == "number" and type(c.bytes) == "number" and c.bytes > 0 and iter_s and
+      iter_s > 0 then
+      rows[#rows + 1] = row(peaks, precision, "dram", c.train_flops, c.bytes, iter_s, "estimated")
+    end
+  end
+  return rows
+end
+
+return M

@@ -1,0 +1,172 @@
+-- rlx.stats: the statistics a study reports over repeats and iterations (pure Lua).
+--
+-- sd is the sample standard deviation (n - 1), percentiles interpolate linearly between order
+-- statistics (numpy's default), and ci95 uses Student's t so three repeats get the wide interval
+-- they deserve. mean_sd groups rows (runs) and formats "mean ± SD" cells as in seed 001's Table 2.
+local options = require("rlx.options")
+local M = {}
+
+local function numbers(fname, xs)
+  if type(xs) ~= "table" then options.raise(fname .. ": expected an array of numbers, got " .. type(xs)) end
+  for i, x in ipairs(xs) do
+    if type(x) ~= "number" then
+      options.raise(string.format("%s: element %d must be a number, got %s", fname, i, type(x)))
+    end
+  end
+  return xs
+end
+
+function M.mean(xs)
+  numbers("rlx.stats.mean", xs)
+  if #xs == 0 then return nil end
+  local s = 0
+  for _, x in ipairs(xs) do s = s + x end
+  return s / #xs
+end
+
+--- Sample standard deviation (divides by n - 1); nil for fewer than two values.
+function M.sd(xs)
+  numbers("rlx.stats.sd", xs)
+  local n = #xs
+  if n < 2 then return nil end
+  local m = M.mean(xs)
+  local s = 0
+  for _, x in ipairs(xs) do s = s + (x - m) ^ 2 end
+  return math.sqrt(s / (n - 1))
+end
+
+--- p-th percentile, p in [0, 100], linear interpolation between closest ranks.
+function M.percentile(xs, p)
+  numbers("rlx.stats.percentile", xs)
+  if type(p) ~= "number" or p < 0 or p > 100 then
+    options.raise("rlx.stats.percentile: p must be a number in [0, 100], got " .. tostring(p))
+  end
+  local n = #xs
+  if n == 0 then return nil end
+  local s = {}
+  for i, x in ipairs(xs) do s[i] = x end
+  table.sort(s)
+  local h = (n - 1) * p / 100 + 1
+  local lo = math.floor(h)
+  local hi = math.min(lo + 1, n)
+  return s[lo] + (h - lo) * (s[hi] - s[lo])
+end
+
+function M.median(xs)
+  numbers("rlx.stats.median", xs)
+  return M.percentile(xs, 50)
+end
+
+--- Coefficient of variation sd / mean (a fraction, not percent).
+function M.cv(xs)
+  numbers("rlx.stats.cv", xs)
+  local m, s = M.mean(xs), M.sd(xs)
+  if not m or not s or m == 0 then return nil end
+  return s / m
+end
+
+-- Two-sided 95% critical values of Student's t for 1..30 degrees of freedom.
+local T975 = {12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179,
+  2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056,
+  2.052, 2.048, 2.045, 2.042}
+local T_BEYOND = {{30, 2.042}, {40, 2.021}, {60, 2.000}, {120, 1.980}, {math.huge, 1.960}}
+
+--- The t quantile for a 95% interval with df degrees of freedom (table; interpolated in 1/df).
+function M.t975(df)
+  if df < 1 then return nil end
+  if df <= 30 and df == math.floor(df) then return T975[df] end
+  for i = 1, #T_BEYOND - 1 do
+    local a, b = T_BEYOND[i], T_BEYOND[i + 1]
+    if df >= a[1] and df <= b[1] then
+      local ia, ib, ix = 1 / a[1], (b[1] == math.huge) and 0 or 1 / b[1], 1 / df
+      return a[2] + (b[2] - a[2]) * (ia - ix) / (ia - ib)
+    end
+  end
+  return 1.960
+end
+
+--- 95% confidence interval of the mean: returns low, high, half_width (nil for n < 2).
+function M.ci95(xs)
+  numbers("rlx.stats.ci95", xs)
+  local n = #xs
+  if n < 2 then return nil end
+  local m, s = M.mean(xs), M.sd(xs)
+  local half = M.t975(n - 1) * s / math.sqrt(n)
+  return m - half, m + half, half
+end
+
+--- All of the above for one array, as a table {n, mean, sd, median, min, max, p5, p95, cv, ci95_low, ci95_high}.
+function M.summary(xs)
+  numbers("rlx.stats.summary", xs)
+  local lo, hi = M.ci95(xs)
+  local mn, mx
+  for _, x in ipairs(xs) do
+    mn = (mn == nil or x < mn) and x or mn
+    mx = (mx == nil or x > mx) and x or mx
+  end
+  return {n = #xs, mean = M.mean(xs), sd = M.sd(xs), median = M.median(xs), min = mn, max = mx,
+    p5 = M.percentile(xs, 5), p95 = M.percentile(xs, 95), cv = M.cv(xs), ci95_low = lo, ci95_high = hi}
+end
+
+local function fmt_cell(m, s, digits)
+  if m == nil then return "" end
+  local f = "%." .. digits .. "f"
+  if s == nil then return string.format(f, m) end
+  return string.format(f .. " ± " .. f, m, s)
+end
+
+--- Groups rows by the fields in opts.by (default env, model, precision, batch) and summarises
+--- `fields` (a field name or an array of them) in each group. Each output row has the by-fields,
+--- n, and per field f: f_mean, f_sd and f = "mean ± sd" (digits decimals, default 1); with a single
+--- field also mean, sd and text. Groups keep the order in which they first appear; rows whose
+--- value is not a number (failed runs) are left out of the statistics.
+function M.mean_sd(rows, fields, opts)
+  if type(rows) ~= "table" then options.raise("rlx.stats.mean_sd: expected an array of rows, got " .. type(rows)) end
+  local single = type(fields) == "string"
+  if single then fields = {fields} end
+  if type(fields) ~= "table" or #fields == 0 then
+    options.raise("rlx.stats.mean_sd: expected a field name or an array of field names, got " .. type(fields))
+  end
+  local o = options.check("rlx.stats.mean_sd", opts, {
+    by = {type = "string_list", default = {"env", "model", "precision", "batch"}},
+    digits = {type = "integer", min = 0, default = 1},
+  })
+  local by = type(o.by) == "string" and {o.by} or o.by
+  local groups, order = {}, {}
+  for _, r in ipairs(rows) do
+    local parts = {}
+    for i, k in ipairs(by) do parts[i] = tostring(r[k]) end
+    local key = table.concat(parts, "\0")
+    local g = groups[key]
+    if not g then
+      g = {row = {}, values = {}}
+      for _, k in ipairs(by) do g.row[k] = r[k] end
+      for _, f in ipairs(fields) do g.values[f] = {} end
+      groups[key] = g
+      order[#order + 1] = key
+    end
+    for _, f in ipairs(fields) do
+      if type(r[f]) == "number" and r[f] == r[f] then table.insert(g.values[f], r[f]) end
+    end
+  end
+  local out = {}
+  for _, key in ipairs(order) do
+    local g = groups[key]
+    local row = g.row
+    row.n = 0
+    for _, f in ipairs(fields) do
+      local xs = g.values[f]
+      row.n = math.max(row.n, #xs)
+      row[f .. "_mean"], row[f .. "_sd"] = M.mean(xs), M.sd(xs)
+      row[f] = fmt_cell(row[f .. "_mean"], row[f .. "_sd"], o.digits)
+    end
+    if single then
+      local f = fields[1]
+      row.mean, row.sd, row.text = row[f .. "_mean"], row[f .. "_sd"], row[f]
+    end
+    out[#out + 1] = row
+  end
+  return out
+end
+
+return M

@@ -1,0 +1,42 @@
+# End-to-end tests of the store (issue 5): rlx.db / rlx.stats / rlx.env / rlx.study through the
+# binary, a sweep SIGKILLed and resumed, two processes writing one database, and the export,
+# merge, runs and env subcommands. Shell scenarios live in tests/e2e/store/*.sh.
+rlx_e2e(NAME "store: rlx.db, rlx.stats, rlx.env, rlx.study API" ARGS run tests/e2e/store/api.lua STDOUT "api ok")
+
+foreach(scenario resume_kill concurrent cli)
+  add_test(NAME "e2e: store: ${scenario}"
+    COMMAND bash ${CMAKE_SOURCE_DIR}/tests/e2e/store/${scenario}.sh $<TARGET_FILE:rlx>
+    WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  set_tests_properties("e2e: store: ${scenario}" PROPERTIES
+    ENVIRONMENT "RLX_TEST_TMP=${RLX_TEST_TMP};HOME=${RLX_TEST_TMP}")
+endforeach()
+# The same kill-and-resume with real training (resnet18 and mobilenet_v2, 32x32, 2 iterations);
+# skipped (77) when this build has no rlx.train.
+add_test(NAME "e2e: store: resume_kill with rlx.train"
+  COMMAND bash ${CMAKE_SOURCE_DIR}/tests/e2e/store/resume_real.sh $<TARGET_FILE:rlx>
+  WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+set_tests_properties("e2e: store: resume_kill with rlx.train" PROPERTIES
+  ENVIRONMENT "RLX_TEST_TMP=${RLX_TEST_TMP};HOME=${RLX_TEST_TMP}" SKIP_RETURN_CODE 77)
+
+rlx_e2e(NAME "store: rlx runs on a file that is not a database" EXIT 1 ARGS runs CMakeLists.txt
+  STDERR "rlx runs: rlx.db: 'CMakeLists.txt' is not a usable SQLite database")
+rlx_e2e(NAME "store: rlx runs on a missing file" EXIT 1 ARGS runs no/such.db
+  STDERR "rlx runs: rlx.db: no database at 'no/such.db'")
+rlx_e2e(NAME "store: rlx runs needs DB" EXIT 2 ARGS runs STDERR "rlx runs: missing DB")
+rlx_e2e(NAME "store: rlx export needs --csv or --json" EXIT 2 ARGS export CMakeLists.txt
+  STDERR "say what to write: --csv FILE and/or --json FILE")
+rlx_e2e(NAME "store: rlx export of a non-database" EXIT 1 ARGS export CMakeLists.txt --csv -
+  STDERR "rlx export: rlx.db: 'CMakeLists.txt' is not a usable SQLite database")
+rlx_e2e(NAME "store: rlx merge needs inputs" EXIT 2 ARGS merge out.db STDERR "missing IN.db")
+rlx_e2e(NAME "store: rlx merge of a non-database" EXIT 1
+  ARGS -e "os.exit(require('rlx.cli.merge').main(os.getenv('RLX_TEST_TMP') .. '/store-merge-bad-out.db', 'CMakeLists.txt'))"
+  STDERR "rlx merge: rlx.db: 'CMakeLists.txt' is not a usable SQLite database")
+rlx_e2e(NAME "store: rlx env prints env_info.md" ARGS env STDOUT "# Environment: .*\\| CPU model \\| .*\\| LibTorch \\| ")
+rlx_e2e(NAME "store: rlx env --json" ARGS env --json --label lab1 STDOUT "\"label\": \"lab1\".*\"memory_bytes\"")
+rlx_e2e(NAME "store: rlx env rejects a bad label" EXIT 1 ARGS env --label "a b"
+  STDERR "option 'label' must be letters, digits")
+rlx_e2e(NAME "store: rlx.study unknown option" EXIT 1 ARGS -e "rlx.study{name='x', bogus=1}"
+  STDERR "rlx.study: unknown option 'bogus' \\(valid options: db, instance_type, label, name, zone\\)")
+rlx_e2e(NAME "store: rlx.db.open of a read-only database refuses writes" EXIT 1
+  ARGS -e "local p = os.getenv('RLX_TEST_TMP') .. '/store-ro.db'; rlx.db.open(p):close(); rlx.db.open(p, {readonly = true}):exec('DELETE FROM runs')"
+  STDERR "^\\(command line\\):1: rlx.db: database '.*/store-ro.db': attempt to write a readonly database")

@@ -1,0 +1,166 @@
+-- api.lua: end-to-end checks of rlx.db, rlx.stats, rlx.env and rlx.study with a fake trainer
+-- (the store must not depend on how fast or whether LibTorch trains). Prints "api ok".
+local tmp = os.getenv("RLX_TEST_TMP") .. "/store-e2e-api"
+os.execute("rm -rf '" .. tmp .. "'")
+
+local function eq(a, b, what)
+  if a ~= b then error(string.format("%s: expected %s, got %s", what, tostring(b), tostring(a)), 2) end
+end
+local function near(a, b, what)
+  if type(a) ~= "number" or math.abs(a - b) > 1e-6 * math.max(1, math.abs(b)) then
+    error(string.format("%s: expected %.9g, got %s", what, b, tostring(a)), 2)
+  end
+end
+local function fails(fn, needle, what)
+  local ok, err = pcall(fn)
+  if ok then error(what .. ": expected an error", 2) end
+  if not tostring(err):find(needle, 1, true) then
+    error(string.format("%s: error %q does not contain %q", what, tostring(err), needle), 2)
+  end
+end
+
+-- rlx.stats, worked by hand: {2,4,4,4,5,5,7,9} has mean 5, sample SD sqrt(32/7).
+local xs = {2, 4, 4, 4, 5, 5, 7, 9}
+eq(rlx.stats.mean(xs), 5, "mean")
+near(rlx.stats.sd(xs), math.sqrt(32 / 7), "sd")
+eq(rlx.stats.median(xs), 4.5, "median")
+near(rlx.stats.percentile(xs, 25), 4, "p25")
+near(rlx.stats.percentile(xs, 90), 7.6, "p90")         -- rank 1 + 7*0.9 = 7.3: 7 + 0.3*(9-7)
+near(rlx.stats.cv(xs), math.sqrt(32 / 7) / 5, "cv")
+local lo, hi, half = rlx.stats.ci95({1, 2, 3})          -- mean 2, sd 1, t(2) = 4.303
+near(half, 4.303 / math.sqrt(3), "ci95 half")
+near(lo, 2 - 4.303 / math.sqrt(3), "ci95 low")
+near(hi, 2 + 4.303 / math.sqrt(3), "ci95 high")
+eq(rlx.stats.sd({1}), nil, "sd of one value")
+eq(rlx.stats.mean({}), nil, "mean of none")
+fails(function() rlx.stats.mean("x") end, "rlx.stats.mean: expected an array of numbers, got string", "mean type")
+fails(function() rlx.stats.sd({1, "2"}) end, "rlx.stats.sd: element 2 must be a number, got string", "sd element")
+fails(function() rlx.stats.percentile(xs, 101) end, "p must be a number in [0, 100]", "percentile p")
+local rows = {
+  {env = "a", model = "m", precision = "fp32", batch = 2, images_per_s = 10, gflops = 1},
+  {env = "a", model = "m", precision = "fp32", batch = 2, images_per_s = 12, gflops = 2},
+  {env = "a", model = "m", precision = "fp32", batch = 2, images_per_s = 14, gflops = 3},
+  {env = "a", model = "m", precision = "fp32", batch = 4, images_per_s = 20},
+}
+local t2 = rlx.stats.mean_sd(rows, "images_per_s")
+eq(#t2, 2, "mean_sd groups")
+eq(t2[1].text, "12.0 ± 2.0", "mean_sd text")
+eq(t2[1].n, 3, "mean_sd n")
+eq(t2[2].text, "20.0", "mean_sd single")
+local t3 = rlx.stats.mean_sd(rows, {"images_per_s", "gflops"}, {by = {"batch"}, digits = 2})
+eq(t3[1].gflops, "2.00 ± 1.00", "mean_sd two fields")
+eq(t3[1].images_per_s_mean, 12, "mean_sd field mean")
+fails(function() rlx.stats.mean_sd(rows, "x", {bye = 1}) end, "rlx.stats.mean_sd: unknown option 'bye' (valid options: by, digits)", "mean_sd unknown")
+
+-- rlx.db: bound parameters, hostile strings, wrong types, errors naming the file.
+local conn = rlx.db.open(tmp .. "/db/plain.db")
+eq(conn:schema_version(), rlx.db.schema_version, "schema version")
+local evil = "x'); DROP TABLE runs; --"
+conn:exec("INSERT INTO studies (name, created_at) VALUES (?, ?)", evil, "now")
+eq(conn:query("SELECT name FROM studies WHERE name = ?", evil)[1].name, evil, "hostile string")
+eq(#conn:query("SELECT name FROM sqlite_master WHERE name = 'runs'"), 1, "runs table survives")
+eq(conn:exec("DELETE FROM studies WHERE name = ?", evil), 1, "exec returns changes")
+local r = conn:query("SELECT ? AS a, ? AS b, ? AS c", 1, nil, "z")[1]
+eq(r.a, 1, "bound integer"); eq(r.b, nil, "bound nil"); eq(r.c, "z", "bound string")
+fails(function() conn:query("SELECT ?", 1, 2) end, "the statement has 1 parameter(s) ('?'), 2 value(s) given", "param count")
+fails(function() conn:query("SELECT 1; SELECT 2") end, "one statement per call", "two statements")
+fails(function() rlx.db.open(42) end, "rlx.db.open: expected a database path (a string), got number", "open type")
+fails(function() rlx.db.open(tmp .. "/x.db", {readonly = true, bogus = 1}) end,
+  "rlx.db.open: unknown option 'bogus' (valid options: busy_timeout_ms, create, migrate_to, readonly)", "open unknown")
+fails(function() rlx.db.open(tmp .. "/x.db", {readonly = "yes"}) end, "rlx.db.open: option 'readonly' must be true or false, got \"yes\"", "open opt type")
+fails(function() rlx.db.open(tmp .. "/missing.db", {readonly = true}) end, "no database at '" .. tmp .. "/missing.db'", "missing")
+local f = io.open(tmp .. "/db/text.db", "w"); f:write(string.rep("not sqlite\n", 20)); f:close()
+fails(function() rlx.db.open(tmp .. "/db/text.db") end, "'" .. tmp .. "/db/text.db' is not a usable SQLite database", "corrupt")
+local ro = rlx.db.open(tmp .. "/db/plain.db", {readonly = true})
+fails(function() ro:exec("DELETE FROM studies") end, "readonly", "read-only write")
+ro:close()
+fails(function() ro:query("SELECT 1") end, "conn:query: the connection is closed", "closed")
+eq(conn:transaction(function(a) conn:exec("INSERT INTO studies VALUES ('t1', 'x')"); return a + 1 end, 1), 2, "tx result")
+fails(function() conn:transaction(function() conn:exec("INSERT INTO studies VALUES ('t2', 'x')"); error("boom") end) end,
+  "boom", "tx error")
+eq(#conn:query("SELECT * FROM studies WHERE name = 't2'"), 0, "tx rolled back")
+local ok, obj = pcall(conn.transaction, conn, function() error({exit_code = 130, message = "interrupted"}, 0) end)
+eq(type(obj), "table", "error object passes through"); eq(obj.exit_code, 130, "exit code kept")
+eq(conn:in_transaction(), false, "no transaction left open")
+eq(rlx.db.decode(rlx.db.encode({a = {1, 2}})).a[2], 2, "json round trip")
+eq(#rlx.db.new_id(), 32, "run id length")
+
+-- rlx.env
+local env = rlx.env.capture{label = "e2e", zone = "europe-west4-a"}
+eq(env.label, "e2e", "env label"); eq(env.cloud_zone, "europe-west4-a", "zone override")
+eq(env.id, rlx.env.id(env), "env id stable")
+assert(env.cpu_threads >= 1 and env.memory_bytes > 0 and env.luajit, "env basics")
+assert(rlx.env.markdown(env):find("| CPU model |", 1, true), "markdown table")
+fails(function() rlx.env.capture{lable = "x"} end, "rlx.env.capture: unknown option 'lable' (valid options: instance_type, label, zone)", "env unknown")
+fails(function() rlx.env.capture{label = 3} end, "rlx.env.capture: option 'label' must be a string, got 3", "env type")
+fails(function() rlx.env.capture{label = "a b"} end, "option 'label' must be letters, digits", "env label chars")
+
+-- rlx.study with a fake trainer: 2 models x 2 batches x 2 repeats = 8 runs of 3 samples.
+fails(function() rlx.study{} end, "rlx.study: option 'name' is required (string)", "study missing name")
+fails(function() rlx.study{name = "a/b"} end, "option 'name' must be a non-empty name without '/'", "study name")
+fails(function() rlx.study{name = "x", dbb = "y"} end, "rlx.study: unknown option 'dbb'", "study unknown")
+local study = rlx.study{name = "fake", db = tmp .. "/fake.db", label = "e2e"}
+local calls = 0
+local function trainer(o)
+  calls = calls + 1
+  if o.model == "bad" then return {ok = false, error = "CUDA out of memory (fake)"} end
+  return {ok = true, images_per_s = 10 * o.batch, seconds = 0.3, iter_s = {mean = 0.1, sd = 0.01, median = 0.1,
+    min = 0.09, max = 0.11, p5 = 0.09, p95 = 0.11}, samples = {0.09, 0.1, 0.11}, threads = 1,
+    counters = {source = "perf", values = {task_clock_ms = 5, cycles = false}, units = {task_clock_ms = "ms"},
+      derived = {flops = 2e9}}}
+end
+local sweep = {models = {"m1", "m2"}, batch = {2, 4}, repeats = 2, iters = 3, warmup = 0, trainer = trainer, quiet = true}
+local s1 = study:sweep(sweep)
+eq(s1.ran, 8, "first sweep ran"); eq(s1.ok, 8, "first sweep ok"); eq(calls, 8, "trainer calls")
+eq(s1.labels[1], "e2e_m1_fp32_bs2_run1", "label format"); eq(s1.labels[8], "e2e_m2_fp32_bs4_run2", "stable order")
+local s2 = study:sweep(sweep)
+eq(s2.ran, 0, "rerun runs nothing"); eq(s2.skipped, 8, "rerun skips all"); eq(calls, 8, "no new calls")
+eq(#study:runs{status = "ok"}, 8, "8 ok runs")
+eq(study.db:first("SELECT count(*) AS n FROM samples").n, 24, "8 x 3 samples")
+eq(study.db:first("SELECT count(*) AS n FROM counters").n, 16, "two numeric counters per run")
+local one = study:runs{model = "m2", batch = 4, run = 2, samples = true}
+eq(#one, 1, "filter"); eq(one[1].images_per_s, 40, "images/s"); eq(one[1].iter_s.p95, 0.11, "iter p95")
+eq(#one[1].samples, 3, "samples"); eq(one[1].env, "e2e", "env label"); eq(one[1].config.iters, 3, "config kept")
+local s3 = study:sweep{models = {"m1"}, batch = {2}, repeats = 1, iters = 3, warmup = 0, trainer = trainer, quiet = true, force = true}
+eq(s3.ran, 1, "force redoes"); eq(#study:runs{}, 8, "force replaces, never duplicates")
+local s4 = study:sweep{models = {"bad"}, batch = {2}, trainer = trainer, quiet = true}
+eq(s4.failed, 1, "failure stored")
+local bad = study:runs{status = "failed"}
+eq(#bad, 1, "one failed run"); eq(bad[1].error, "CUDA out of memory (fake)", "error kept")
+local s5 = study:sweep{models = {"bad"}, batch = {2}, trainer = function() error("trainer exploded") end, quiet = true}
+eq(s5.failed, 1, "raised error becomes a failed run")
+assert(study:runs{status = "failed"}[1].error:find("trainer exploded", 1, true), "raised error text")
+fails(function()
+  study:sweep{models = {"m3"}, batch = {2}, trainer = function() error({exit_code = 130, message = "rlx: interrupted"}, 0) end, quiet = true}
+end, "", "interrupt re-raised")
+local ok2, e2 = pcall(study.sweep, study, {models = {"m3"}, batch = {2}, quiet = true,
+  trainer = function() error({exit_code = 130, message = "rlx: interrupted"}, 0) end})
+eq(type(e2) == "table" and e2.exit_code, 130, "Ctrl-C object re-raised")
+eq(#study:runs{model = "m3"}, 0, "interrupted run discarded")
+fails(function() study:sweep{models = {"m1"}, bacth = 2} end, "study:sweep: unknown option 'bacth'", "sweep unknown")
+fails(function() study:sweep{batch = 2} end, "study:sweep: option 'models' is required", "sweep missing")
+fails(function() study:sweep{models = {"m1"}, batch = 0} end, "option 'batch' element 1 must be an integer >= 1, got 0", "sweep batch")
+fails(function() study:runs{status = "great"} end, "option 'status' must be one of ok, failed, running", "runs status")
+
+-- Peaks and counters through the API other modules use.
+eq(study:peaks("cpu"), nil, "no peaks yet")
+eq(study:store_peaks({dram_gbps = 21.5, fp32_gflops = 150, spread = {dram_gbps = 0.03}, isa = "avx2"}, {device = "cpu"}), 2, "peaks stored")
+local p = study:peaks("cpu")
+eq(p.dram_gbps, 21.5, "dram peak"); eq(p.spread.dram_gbps, 0.03, "spread"); eq(p.units.fp32_gflops, "GFLOP/s", "unit")
+fails(function() study:store_peaks({isa = "avx2"}) end, "the table has no numeric fields", "peaks empty")
+fails(function() study:store_peaks({x = 1}, {devise = "cpu"}) end, "study:store_peaks: unknown option 'devise'", "peaks unknown")
+eq(study:attach_counters("e2e_m1_fp32_bs2_run1", {source = "ncu", values = {dram__bytes_read = 1e6},
+  units = {dram__bytes_read = "byte"}}), 1, "attach counters")
+eq(study:attach_counters("e2e_m1_fp32_bs2_run1", {{name = "x", value = 2, unit = "u"}}), 1, "attach array")
+fails(function() study:attach_counters("nope", {}) end, "no run labelled 'nope' in study 'fake'", "attach missing")
+fails(function() study:attach_counters(1, {}) end, "expected a run label (string), got number", "attach type")
+
+-- Dry run lists the matrix and skips what is done, with an estimate from the stored runs.
+local before = calls
+rlx.flags.dry_run = true
+local d = study:sweep{models = {"m1", "m9"}, batch = {2}, repeats = 1, iters = 3, warmup = 0, trainer = trainer}
+rlx.flags.dry_run = false
+eq(d.to_run, 1, "dry run to run"); eq(d.skipped, 1, "dry run skipped"); eq(calls, before, "dry run trains nothing")
+assert(d.estimate_s == nil, "no estimate without comparable runs")
+eq(study.db:integrity_check(), "ok", "integrity")
+print("api ok")

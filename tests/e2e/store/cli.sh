@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# cli.sh RLX: rlx export (one CSV row per run, parseable), rlx merge (union, idempotent) and
+# rlx runs, on two databases written as two different environments ("machines").
+set -euo pipefail
+RLX=$1
+T="$RLX_TEST_TMP/store-e2e-cli"
+rm -rf "$T"
+mkdir -p "$T"
+fail() { echo "FAIL: $*" >&2; exit 1; }
+"$RLX" run tests/e2e/store/sweep.lua --set db="$T/a.db" --set label=machine-a >/dev/null
+"$RLX" run tests/e2e/store/sweep.lua --set db="$T/b.db" --set label=machine-b >/dev/null
+
+"$RLX" export "$T/a.db" --csv "$T/a.csv" --json "$T/a.json" 2>/dev/null
+[ "$(wc -l <"$T/a.csv")" -eq 9 ] || fail "CSV should have a header and 8 rows: $(cat "$T/a.csv")"
+head -1 "$T/a.csv" | grep -q '^timestamp,label,host,device,arch,precision,batch_size,warmup_iters,iters,elapsed_s,images_per_s,status' \
+  || fail "CSV header: $(head -1 "$T/a.csv")"
+grep -q '^[^,]*,machine-a_m1_fp32_bs2_run1,' "$T/a.csv" || fail "CSV row label"
+if command -v python3 >/dev/null; then
+  python3 -c "import csv,sys; r=list(csv.DictReader(open(sys.argv[1]))); assert len(r)==8, len(r); assert r[0]['images_per_s']=='200', r[0]['images_per_s']" "$T/a.csv" \
+    || fail "python csv could not read the export"
+fi
+grep -q '"samples"' "$T/a.json" || fail "JSON export lacks samples"
+
+for round in 1 2; do
+  "$RLX" merge "$T/out.db" "$T/a.db" "$T/b.db" >"$T/merge$round.out"
+  got=$("$RLX" run tests/e2e/store/check_db.lua --set db="$T/out.db")
+  [ "$got" = "ok=16 failed=0 samples=48 orphans=0 envs=2 integrity=ok" ] || fail "merge round $round: $got"
+done
+grep -q "out.db: 16 runs in all (0 new)" "$T/merge2.out" || fail "second merge added runs: $(cat "$T/merge2.out")"
+
+"$RLX" runs "$T/out.db" --model m2 --env machine-b >"$T/runs.out"
+grep -q "^machine-b_m2_fp32_bs4_run2 *ok" "$T/runs.out" || fail "rlx runs: $(cat "$T/runs.out")"
+grep -q "^4 runs (4 ok, 0 not ok)" "$T/runs.out" || fail "rlx runs count: $(cat "$T/runs.out")"
+echo "cli ok"

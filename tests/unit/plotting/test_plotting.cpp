@@ -1,0 +1,275 @@
+// test_plotting.cpp: the chart library draws what it claims where it claims. Axes are checked
+// with exact tick positions; charts are rendered to PNG, SVG and PDF, and PNG pixels are sampled
+// at positions computed from the returned Layout (roofs, ceilings, points, error bars).
+#include <cairo.h>
+
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <string>
+
+#include "charts.h"
+
+using namespace rlx::plot;
+
+namespace {
+std::string tmp(const std::string& name) { return std::string(RLX_TEST_TMP) + "/plot_" + name; }
+
+struct Png {
+  cairo_surface_t* s;
+  explicit Png(const std::string& path) : s(cairo_image_surface_create_from_png(path.c_str())) {
+    REQUIRE(cairo_surface_status(s) == CAIRO_STATUS_SUCCESS);
+  }
+  ~Png() { cairo_surface_destroy(s); }
+  int width() const { return cairo_image_surface_get_width(s); }
+  int height() const { return cairo_image_surface_get_height(s); }
+  unsigned rgb(double x, double y) const {
+    cairo_surface_flush(s);
+    const unsigned char* d = cairo_image_surface_get_data(s);
+    const int stride = cairo_image_surface_get_stride(s);
+    const auto* p = reinterpret_cast<const uint32_t*>(d + static_cast<int>(y) * stride) + static_cast<int>(x);
+    return *p & 0xFFFFFF;
+  }
+};
+
+// Colour distance per channel (max over R, G, B).
+int dist(unsigned a, unsigned b) {
+  int m = 0;
+  for (int sh : {16, 8, 0}) m = std::max(m, std::abs(static_cast<int>((a >> sh) & 0xFF) - static_cast<int>((b >> sh) & 0xFF)));
+  return m;
+}
+
+std::string head(const std::string& path, size_t n) {
+  std::ifstream f(path, std::ios::binary);
+  std::string s(n, '\0');
+  f.read(s.data(), n);
+  s.resize(f.gcount());
+  return s;
+}
+
+Series series(std::string label, std::vector<double> x, std::vector<double> y, std::vector<double> sd = {}) {
+  Series s;
+  s.label = std::move(label);
+  s.x = std::move(x);
+  s.y = std::move(y);
+  s.sd = std::move(sd);
+  return s;
+}
+
+RooflineSpec sample_roofline() {
+  RooflineSpec s;
+  s.chart.title = "Roofline: test machine";
+  s.roofs = {{"DRAM", 100}, {"L2", 400}};
+  s.ceilings = {{"fp32", 1000}, {"bf16", 4000}};
+  s.points = {{5, 300, "bs16", "resnet50", "fp32"},
+              {20, 900, "bs64", "resnet50", "bf16"},
+              {2, 150, "bs32", "vgg16", "fp32"},     // at the DRAM roof of 200: below it
+              {1, 500, "bs8", "mobilenet_v2", "fp32"}};  // above the 400 GB/s roof at AI 1: hollow
+  s.arrows = {{0, 1}};
+  return s;
+}
+}  // namespace
+
+TEST_CASE("log10 axis maps decades to equal pixel steps exactly", "[plotting]") {
+  Axis a(Scale::Log10, 1, 1000, 100, 400);
+  CHECK(a.to_px(1) == Approx(100).margin(1e-9));
+  CHECK(a.to_px(10) == Approx(200).margin(1e-9));
+  CHECK(a.to_px(100) == Approx(300).margin(1e-9));
+  CHECK(a.to_px(1000) == Approx(400).margin(1e-9));
+  CHECK(a.to_px(2) == Approx(100 + 100 * std::log10(2.0)).margin(1e-9));
+  CHECK(a.from_px(250) == Approx(std::sqrt(1000.0)));
+  auto t = a.major_ticks();
+  REQUIRE(t.size() == 4);
+  CHECK(t[0].label == "1");
+  CHECK(t[1].label == "10");
+  CHECK(t[2].label == "100");
+  CHECK(t[3].label == "1k");
+  // 8 minor ticks per decade over three decades.
+  auto m = a.minor_ticks();
+  REQUIRE(m.size() == 24);
+  CHECK(m[0] == Approx(2));
+  CHECK(m[7] == Approx(9));
+  CHECK(m[23] == Approx(900));
+}
+
+TEST_CASE("log10 axis ticks for ranges off decades and spanning many decades", "[plotting]") {
+  Axis a(Scale::Log10, 0.05, 2e9, 0, 1000);
+  auto t = a.major_ticks();
+  // 0.1 .. 1G is 11 decades: every other one is labelled.
+  REQUIRE(t.size() == 6);
+  CHECK(t[0].label == "0.1");
+  CHECK(t[1].label == "10");
+  CHECK(t[2].label == "1k");
+  CHECK(t[3].label == "100k");
+  CHECK(t[4].label == "10M");
+  CHECK(t[5].label == "1G");
+  CHECK(a.to_px(t[0].value) == Approx(1000 * (-1 - std::log10(0.05)) / (std::log10(2e9) - std::log10(0.05))));
+  // Less than one decade: 1-2-5 ticks are labelled.
+  Axis b(Scale::Log10, 15, 90, 0, 100);
+  auto tb = b.major_ticks();
+  REQUIRE(tb.size() == 2);
+  CHECK(tb[0].value == Approx(20));
+  CHECK(tb[1].value == Approx(50));
+}
+
+TEST_CASE("linear axis ticks are 1-2-5 steps and y axes grow upwards", "[plotting]") {
+  Axis a(Scale::Linear, 0, 100, 700, 100);
+  CHECK(a.to_px(0) == 700);
+  CHECK(a.to_px(50) == 400);
+  CHECK(a.to_px(100) == 100);
+  auto t = a.major_ticks();
+  REQUIRE(t.size() == 6);
+  CHECK(t[1].value == 20);
+  CHECK(t[5].label == "100");
+  CHECK(a.minor_ticks().size() == 5);  // 10, 30, 50, 70, 90
+  double lo = 3.2, hi = 97;
+  nice_range(Scale::Linear, lo, hi);
+  CHECK(lo == 0);
+  CHECK(hi == 100);
+  lo = 0.3; hi = 4500;
+  nice_range(Scale::Log10, lo, hi);
+  CHECK(lo == Approx(0.1));
+  CHECK(hi == Approx(10000));
+}
+
+TEST_CASE("SI tick labels", "[plotting]") {
+  CHECK(si_label(0) == "0");
+  CHECK(si_label(1) == "1");
+  CHECK(si_label(0.01) == "0.01");
+  CHECK(si_label(250) == "250");
+  CHECK(si_label(1000) == "1k");
+  CHECK(si_label(2500) == "2.5k");
+  CHECK(si_label(1e7) == "10M");
+  CHECK(si_label(1e9) == "1G");
+  CHECK(si_label(3.5e12) == "3.5T");
+  CHECK(si_label(999999) == "1M");
+  CHECK(si_label(-2000) == "-2k");
+}
+
+TEST_CASE("axis rejects bad ranges", "[plotting]") {
+  CHECK_THROWS_WITH(Axis(Scale::Log10, 0, 10), "a log axis needs a positive range, got lower bound 0");
+  CHECK_THROWS_WITH(Axis(Scale::Linear, 5, 5), "axis range must be finite with lo < hi, got [5, 5]");
+}
+
+TEST_CASE("format follows the extension", "[plotting]") {
+  CHECK(format_for("a/b.PNG") == Format::Png);
+  CHECK(format_for("x.svg") == Format::Svg);
+  CHECK(format_for("x.pdf") == Format::Pdf);
+  CHECK_THROWS_WITH(format_for("x.jpg"),
+                    "cannot tell the image format of 'x.jpg': end the file name with .png, .svg or .pdf");
+}
+
+TEST_CASE("roofline PNG: size, roofs, ceilings, ridge and points where the axes say", "[plotting]") {
+  const auto spec = sample_roofline();
+  const std::string path = tmp("roofline.png");
+  Layout L = roofline_chart(spec, path);
+  Png png(path);
+  CHECK(png.width() == 1200);
+  CHECK(png.height() == 800);
+  CHECK(L.x.scale() == Scale::Log10);
+  CHECK(ridge_ai(spec) == Approx(10));  // 4000 GFLOP/s over 400 GB/s
+  // The DRAM roof at AI 0.5 is 50 GFLOP/s: the line there is dark.
+  const double ai = 0.5 * std::pow(10.0, 0.0);
+  CHECK(dist(png.rgb(L.x.to_px(ai), L.y.to_px(100 * ai)), 0x212121) < 60);
+  // The bf16 ceiling (the highest, solid) at 4000 GFLOP/s right of the ridge: dark.
+  CHECK(dist(png.rgb(L.x.to_px(50), L.y.to_px(4000)), 0x212121) < 60);
+  // The fp32 ceiling at 1000 GFLOP/s is dashed: within one dash period some pixel is dark.
+  int best = 255;
+  for (int i = 0; i < 30; ++i) best = std::min(best, dist(png.rgb(L.x.to_px(50) + i, L.y.to_px(1000)), 0x212121));
+  CHECK(best < 60);
+  // Halfway between two decades above the roofs there is only white background or grid.
+  CHECK(dist(png.rgb(L.x.to_px(0.2), L.y.to_px(3000)), 0xFFFFFF) < 40);
+  // Points are filled with their model's palette colour: resnet50 first, vgg16 second.
+  CHECK(dist(png.rgb(L.x.to_px(5), L.y.to_px(300)), palette_rgb(0)) < 10);
+  CHECK(dist(png.rgb(L.x.to_px(2), L.y.to_px(150)), palette_rgb(1)) < 10);
+  // The point above the roof is hollow: white at its centre.
+  CHECK(above_roof(spec, spec.points[3]));
+  CHECK_FALSE(above_roof(spec, spec.points[2]));
+  CHECK(dist(png.rgb(L.x.to_px(1), L.y.to_px(500)), 0xFFFFFF) < 10);
+  // Outside the plot area (left margin) nothing of the roof leaks: clipping.
+  CHECK(dist(png.rgb(L.plot_x0 - 3, L.y.to_px(100 * L.x.lo()) - 3), 0xFFFFFF) < 10);
+}
+
+TEST_CASE("every chart writes PNG, SVG and PDF", "[plotting]") {
+  const auto spec = sample_roofline();
+  for (const char* ext : {"png", "svg", "pdf"}) {
+    const std::string p = tmp(std::string("all.") + ext);
+    roofline_chart(spec, p);
+    const std::string h = head(p, 8);
+    if (std::string(ext) == "png") CHECK(h.substr(1, 3) == "PNG");
+    if (std::string(ext) == "svg") CHECK(head(p, 200).find("<svg") != std::string::npos);
+    if (std::string(ext) == "pdf") CHECK(h.substr(0, 5) == "%PDF-");
+    Series s = series("resnet50 fp32", {16, 32, 64}, {10, 18, 30}, {1, 2, 1.5});
+    const std::string q = tmp(std::string("thr.") + ext);
+    throughput_chart(ChartSpec{}, {s}, q);
+    CHECK(head(q, 8).size() == 8);
+    const std::string v = tmp(std::string("var.") + ext);
+    variability_chart(ChartSpec{}, {{"a", {1, 2, 3}}, {"b", {2, 2.5}}}, v);
+    CHECK(head(v, 8).size() == 8);
+    const std::string l = tmp(std::string("line.") + ext);
+    line_chart(ChartSpec{}, {s}, l);
+    CHECK(head(l, 8).size() == 8);
+  }
+}
+
+TEST_CASE("SVG and PDF pages are the pixel size at the figure's dpi", "[plotting]") {
+  ChartSpec cs;
+  cs.width = 900;
+  cs.height = 600;
+  cs.dpi = 150;  // 6 x 4 inches = 432 x 288 points
+  line_chart(cs, {series("a", {1, 2}, {1, 2})}, tmp("size.svg"));
+  const std::string h = head(tmp("size.svg"), 400);
+  CHECK(h.find("width=\"432") != std::string::npos);
+  CHECK(h.find("height=\"288") != std::string::npos);
+}
+
+TEST_CASE("throughput chart: error bars and markers at mean and mean ± SD", "[plotting]") {
+  ChartSpec cs;
+  cs.title = "Throughput";
+  Series s = series("resnet50 fp32", {16, 32, 64}, {100, 180, 300}, {10, 20, 15});
+  Layout L = throughput_chart(cs, {s}, tmp("throughput.png"));
+  Png png(tmp("throughput.png"));
+  CHECK(png.width() == 1200);
+  CHECK(L.y.lo() == 0);  // throughput starts at zero
+  CHECK(L.x.scale() == Scale::Log10);
+  auto ticks = L.x.major_ticks();
+  REQUIRE(ticks.size() == 3);
+  CHECK(ticks[0].label == "16");
+  CHECK(ticks[2].label == "64");
+  // Marker centre and a point on the error bar halfway between mean and mean + SD (one series:
+  // no sideways dodge).
+  CHECK(dist(png.rgb(L.x.to_px(32), L.y.to_px(180)), palette_rgb(0)) < 10);
+  CHECK(dist(png.rgb(L.x.to_px(32), L.y.to_px(180 + 20 * 0.8)), palette_rgb(0)) < 60);
+  CHECK(dist(png.rgb(L.x.to_px(32) + 40, L.y.to_px(180 + 20 * 0.8)), 0xFFFFFF) < 40);
+}
+
+TEST_CASE("variability chart: one box per group, quantiles", "[plotting]") {
+  CHECK(quantile({1, 2, 3, 4}, 0.5) == Approx(2.5));
+  CHECK(quantile({1, 2, 3, 4}, 0.25) == Approx(1.75));
+  Layout L = variability_chart(ChartSpec{}, {{"cpu", {10, 11, 12}}, {"vm", {8, 12, 9}}}, tmp("var.png"));
+  auto t = L.x.major_ticks();
+  REQUIRE(t.size() == 2);
+  CHECK(t[0].label == "cpu");
+  CHECK(t[1].label == "vm");
+  Png png(tmp("var.png"));
+  // The median line of group 1 (11) is drawn in its colour, left of the centre dots.
+  CHECK(dist(png.rgb(L.x.to_px(1) - (L.x.to_px(2) - L.x.to_px(1)) * 0.1, L.y.to_px(11)), palette_rgb(0)) < 60);
+  CHECK_THROWS_WITH(variability_chart(ChartSpec{}, {{"x", {}}}, tmp("v.png")),
+                    "variability chart: group 'x' has no values");
+}
+
+TEST_CASE("chart errors name the problem", "[plotting]") {
+  CHECK_THROWS_WITH(line_chart(ChartSpec{}, {series("a", {1, 2}, {1})}, tmp("e.png")),
+                    "line chart: series 1 ('a') has 2 x values and 1 y values: give one y per x");
+  ChartSpec logy;
+  logy.yscale = Scale::Log10;
+  CHECK_THROWS_WITH(line_chart(logy, {series("a", {1, 2}, {1, 0})}, tmp("e.png")),
+                    "line chart: series 1 ('a'): y[2] = 0 cannot be shown on a log axis: use a linear y axis or drop it");
+  RooflineSpec r;
+  r.ceilings = {{"fp32", 10}};
+  CHECK_THROWS_WITH(roofline_chart(r, tmp("e.png")),
+                    Catch::Contains("needs at least one memory roof"));
+  CHECK_THROWS_WITH(line_chart(ChartSpec{}, {series("a", {1}, {1})}, "/nonexistent-dir/x.png"),
+                    "cannot write figure '/nonexistent-dir/x.png': check that the directory exists and is writable");
+}
