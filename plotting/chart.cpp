@@ -267,6 +267,15 @@ Layout line_chart(const ChartSpec& spec, const std::vector<Series>& series, cons
       if (!s.sd.empty()) { ys.push_back(s.y[i] + s.sd[i]); ys.push_back(s.y[i] - s.sd[i]); }
     }
   Axis x = make_axis(spec.xscale, xs, spec.xmin, spec.xmax, 0.03);
+  // Explicit ticks on a log axis (batch sizes): the range hugs them instead of whole decades.
+  if (spec.xscale == Scale::Log10 && !spec.xticks.empty() && !spec.xmin && !spec.xmax) {
+    const double lo = *std::min_element(spec.xticks.begin(), spec.xticks.end());
+    const double hi = *std::max_element(spec.xticks.begin(), spec.xticks.end());
+    if (lo > 0 && hi > lo) {
+      const double f = std::pow(hi / lo, 0.1);
+      x = Axis(Scale::Log10, lo / f, hi * f);
+    }
+  }
   Axis y = make_axis(spec.yscale, ys, spec.ymin, spec.ymax, 0.05);
   std::vector<LegendEntry> legend;
   for (size_t k = 0; k < series.size(); ++k) {

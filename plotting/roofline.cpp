@@ -85,27 +85,29 @@ struct Obstacles {
       boxes.push_back({x - half, y - half, x + half, y + half});
     }
   }
-  bool free(const Box& b) const {
-    if (b.x0 < plot.x0 || b.x1 > plot.x1 || b.y0 < plot.y0 || b.y1 > plot.y1) return false;
-    for (const auto& o : boxes)
-      if (b.hits(o)) return false;
-    return true;
+  // How much a box collides: leaving the plot area costs most, then each obstacle it overlaps.
+  int cost(const Box& b) const {
+    int c = (b.x0 < plot.x0 || b.x1 > plot.x1 || b.y0 < plot.y0 || b.y1 > plot.y1) ? 1000 : 0;
+    for (const auto& o : boxes) c += b.hits(o) ? 1 : 0;
+    return c;
   }
+  bool free(const Box& b) const { return cost(b) == 0; }
   // A rotated text box (baseline from (x, y) at angle `ang` radians, width w, height h above the
   // baseline) as a chain of squares along its middle.
   std::vector<Box> rotated(double x, double y, double ang, double w, double h) const {
     std::vector<Box> out;
-    const double ux = std::cos(ang), uy = -std::sin(ang), nx = std::sin(ang) * -1, ny = -std::cos(ang);
+    // u runs along the baseline, n points from the baseline to the top of the glyphs.
+    const double ux = std::cos(ang), uy = -std::sin(ang), nx = -std::sin(ang), ny = -std::cos(ang);
     for (double t = h / 2; t < w; t += h / 2) {
-      const double cx = x + ux * t + nx * (-h / 2), cy = y + uy * t + ny * (-h / 2);
+      const double cx = x + ux * t + nx * (h / 2), cy = y + uy * t + ny * (h / 2);
       out.push_back({cx - h / 2, cy - h / 2, cx + h / 2, cy + h / 2});
     }
     return out;
   }
-  bool free(const std::vector<Box>& bs) const {
-    for (const auto& b : bs)
-      if (!free(b)) return false;
-    return true;
+  int cost(const std::vector<Box>& bs) const {
+    int c = 0;
+    for (const auto& b : bs) c += cost(b);
+    return c;
   }
 };
 
@@ -249,20 +251,36 @@ Layout roofline_chart(const RooflineSpec& spec_in, const std::string& path) {
     obs.add({px - r, py - r, px + r, py + r});
   }
 
-  // Ceiling labels with their values: right end above the line, else below it, else near the ridge.
   const double th = c.text_height(9) * 0.85, gap = 3 * pt;
+  std::vector<Box> ridge_labels;
+  // Ridge labels, vertical beside their drop lines near the bottom; the slowest level's first, and
+  // a label that would overlap another is left out (its diamond and drop line still mark it).
+  for (size_t k = 0; k < roof_order.size(); ++k) {
+    const auto& rf = spec.roofs[roof_order[k]];
+    const double ra = pmax / rf.gbytes_per_s;
+    const std::string s = (spec.roofs.size() > 1 ? rf.label + " ridge " : "ridge ") + num3(ra) + " FLOP/B";
+    const double w = c.text_width(s, 8.5);
+    const Box b{f.px(ra) + 2 * pt, L.plot_y1 - 5 * pt - w, f.px(ra) + 3 * pt + th, L.plot_y1 - 5 * pt};
+    int hits = 0;
+    for (const auto& o : ridge_labels) hits += b.hits(o) ? 1 : 0;
+    if (k > 0 && (hits > 0 || b.x1 > L.plot_x1)) continue;
+    ridge_labels.push_back(b);
+    obs.add(b);
+    c.text(s, f.px(ra) + 3 * pt, L.plot_y1 - 5 * pt, 8.5, HAlign::Left, VAlign::Top, 90, false, Color{0.3, 0.3, 0.3, 1});
+  }
+  // Ceiling labels with their values: right end above the line, else below it, else near the ridge.
   for (const auto& cl : spec.ceilings) {
     const std::string s = cl.label + ": " + num3(cl.gflops) + " GFLOP/s";
     const double w = c.text_width(s, 9), yl = f.py(cl.gflops), xr = L.plot_x1 - 5 * pt, xl = f.px(cl.gflops / bmax) + 8 * pt;
     // Slide from the right end towards the ridge, above the line first, then below it.
     Box best{xr - w, yl - gap - th, xr, yl - gap};
-    bool found = false;
+    int best_cost = obs.cost(best);
     for (double side : {-1.0, 1.0}) {
-      for (double right = xr; right - w >= xl - 1e-9 && !found; right -= 4 * pt) {
+      for (double right = xr; right - w >= std::min(xl, xr - w) - 1e-9 && best_cost > 0; right -= 4 * pt) {
         const Box b = side < 0 ? Box{right - w, yl - gap - th, right, yl - gap} : Box{right - w, yl + gap, right, yl + gap + th};
-        if (obs.free(b)) { best = b; found = true; }
+        const int cst = obs.cost(b);
+        if (cst < best_cost) { best = b; best_cost = cst; }
       }
-      if (found) break;
     }
     obs.add(best);
     c.text(s, best.x0, best.y1, 9, HAlign::Left, VAlign::Baseline, 0, false, kLabel);
@@ -275,31 +293,20 @@ Layout roofline_chart(const RooflineSpec& spec_in, const std::string& path) {
     const double ang = std::atan2(-(f.py(rf.gbytes_per_s * x1) - f.py(rf.gbytes_per_s * x0)), f.px(x1) - f.px(x0));
     const double w = c.text_width(s, 9), off = 4 * pt;
     double bx = 0, by = 0;
-    bool placed = false;
+    int best_cost = -1;
     for (double frac : {0.06, 0.2, 0.35, 0.5, 0.65}) {
       for (double side : {1.0, -1.0}) {
         const double ax = std::pow(10.0, std::log10(x0) + frac * (std::log10(x1) - std::log10(x0)));
         double lx = f.px(ax) - std::sin(ang) * off * side, ly = f.py(rf.gbytes_per_s * ax) - std::cos(ang) * off * side;
         if (side < 0) { lx += std::sin(ang) * th; ly += std::cos(ang) * th; }  // below: shift by the text height
-        if (obs.free(obs.rotated(lx, ly, ang, w, th))) { bx = lx; by = ly; placed = true; break; }
+        const int cst = obs.cost(obs.rotated(lx, ly, ang, w, th));
+        if (best_cost < 0 || cst < best_cost) { bx = lx; by = ly; best_cost = cst; }
+        if (best_cost == 0) break;
       }
-      if (placed) break;
-    }
-    if (!placed) {
-      const double ax = std::pow(10.0, std::log10(x0) + 0.06 * (std::log10(x1) - std::log10(x0)));
-      bx = f.px(ax) - std::sin(ang) * off;
-      by = f.py(rf.gbytes_per_s * ax) - std::cos(ang) * off;
+      if (best_cost == 0) break;
     }
     for (const auto& b : obs.rotated(bx, by, ang, w, th)) obs.add(b);
     c.text(s, bx, by, 9, HAlign::Left, VAlign::Baseline, ang * 180 / M_PI, false, kLabel);
-  }
-  // Ridge labels, vertical beside their drop lines near the bottom.
-  for (const auto& rf : spec.roofs) {
-    const double ra = pmax / rf.gbytes_per_s;
-    const std::string s = (spec.roofs.size() > 1 ? rf.label + " ridge " : "ridge ") + num3(ra) + " FLOP/B";
-    const double w = c.text_width(s, 8.5);
-    obs.add({f.px(ra), L.plot_y1 - 5 * pt - w, f.px(ra) + 3 * pt + th, L.plot_y1});
-    c.text(s, f.px(ra) + 3 * pt, L.plot_y1 - 5 * pt, 8.5, HAlign::Left, VAlign::Top, 90, false, Color{0.3, 0.3, 0.3, 1});
   }
   // Point labels (batch size): the first of eight positions around the point that is free.
   for (const auto& p : spec.points) {
@@ -310,9 +317,12 @@ Layout roofline_chart(const RooflineSpec& spec_in, const std::string& path) {
                               {px - r - g - w, py + r - h / 2}, {px - w / 2, py - r - g - h}, {px - w / 2, py + r + g},
                               {px + r + g, py - h / 2}, {px - r - g - w, py - h / 2}};
     Box best{cand[0][0], cand[0][1], cand[0][0] + w, cand[0][1] + h};
+    int best_cost = obs.cost(best);
     for (const auto& cd : cand) {
       const Box b{cd[0], cd[1], cd[0] + w, cd[1] + h};
-      if (obs.free(b)) { best = b; break; }
+      const int cst = obs.cost(b);
+      if (cst < best_cost) { best = b; best_cost = cst; }
+      if (best_cost == 0) break;
     }
     obs.add(best);
     c.text(p.label, best.x0, best.y1, 8, HAlign::Left, VAlign::Bottom, 0, false, Color{0.2, 0.2, 0.2, 1});

@@ -180,6 +180,15 @@ ModelSpec alexnet(int64_t classes) {
   return m;
 }
 
+// Error messages name built-in layers by their module path ("features.12").
+void assign_paths(std::vector<Layer>& layers, const std::string& prefix) {
+  for (Layer& l : layers) {
+    l.where = prefix.empty() ? l.name : prefix + "." + l.name;
+    assign_paths(l.body, l.where);
+    assign_paths(l.projection, l.where + ".downsample");
+  }
+}
+
 }  // namespace
 
 std::vector<std::string> builtin_names() {
@@ -200,6 +209,7 @@ ModelSpec builtin(const std::string& name, int64_t classes, int64_t input) {
         fmt::join(builtin_names(), ", ")));
   m.classes = classes;
   m.input = input;
+  assign_paths(m.layers, "");
   validate(m);
   return m;
 }

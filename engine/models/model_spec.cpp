@@ -28,7 +28,10 @@ const char* kind_name(LayerKind kind) {
 
 std::string shape_string(const Shape& s) {
   std::string out;
-  for (size_t i = 0; i < s.size(); ++i) out += (i ? "x" : "") + std::to_string(s[i]);
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (i) out += 'x';
+    out += std::to_string(s[i]);
+  }
   return out;
 }
 
@@ -40,7 +43,7 @@ bool activation_in_place(LayerKind prev) {
 namespace {
 
 [[noreturn]] void fail(const Layer& l, const std::string& what) {
-  std::string at = l.where.empty() ? "'" + l.name + "'" : l.where;
+  const std::string& at = l.where.empty() ? l.name : l.where;
   throw std::invalid_argument(fmt::format("model layer {} ({}): {}", at, kind_name(l.kind), what));
 }
 

@@ -62,13 +62,21 @@ double read_kernel(Isa isa, const double* data, std::size_t n, std::int64_t pass
 
 // ---- thread team ----
 
-// Runs body(thread_index) on every cpu of `cpus` (a thread pinned to each), `repeats` times, and
-// returns the wall seconds of each repeat, timed between two barriers so a repeat lasts as long as
-// its slowest thread. setup(thread_index) runs once per thread before the first repeat, on its own
-// cpu (first touch puts each thread's pages on its NUMA node). Throws util::Interrupted after
-// Ctrl-C (checked between repeats). An empty `cpus` runs one unpinned thread.
-std::vector<double> run_team(const std::vector<int>& cpus, int repeats, const std::function<void(int)>& setup,
-                             const std::function<void(int)>& body);
+// Timings of a team's repeats: wall seconds (between the two barriers, so as long as the slowest
+// thread) and, per repeat, the largest per-thread CPU time (CLOCK_THREAD_CPUTIME_ID): the time the
+// threads really ran, which excludes the slices other processes took on a shared machine.
+struct TeamTiming {
+  std::vector<double> wall_seconds;
+  std::vector<double> cpu_seconds;
+};
+
+// Runs body(thread_index) on every cpu of `cpus` (a thread pinned to each), `repeats` times.
+// setup(thread_index) runs once per thread before the first repeat, on its own cpu (first touch
+// puts each thread's pages on its NUMA node). Throws util::Interrupted after Ctrl-C (checked
+// between repeats) and rethrows the first exception of a body. An empty `cpus` runs one unpinned
+// thread. The caller's own thread and affinity are never used or changed.
+TeamTiming run_team(const std::vector<int>& cpus, int repeats, const std::function<void(int)>& setup,
+                    const std::function<void(int)>& body);
 
 // A 64-byte aligned array of doubles (AVX-512 loads and streaming stores need the alignment).
 class AlignedDoubles {

@@ -2,7 +2,9 @@
 // that runs the kernels of cpu_kernels.cpp (see cpu.h).
 #include <pthread.h>
 #include <sched.h>
+#include <time.h>
 
+#include <algorithm>
 #include <atomic>
 #include <barrier>
 #include <chrono>
@@ -153,11 +155,19 @@ std::string cpu_model_name() {
   return "unknown CPU";
 }
 
-std::vector<double> run_team(const std::vector<int>& cpus, int repeats, const std::function<void(int)>& setup,
-                             const std::function<void(int)>& body) {
+// CPU time the calling thread has run, in seconds.
+static double thread_cpu_seconds() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return double(ts.tv_sec) + double(ts.tv_nsec) * 1e-9;
+}
+
+TeamTiming run_team(const std::vector<int>& cpus, int repeats, const std::function<void(int)>& setup,
+                    const std::function<void(int)>& body) {
   const int n = cpus.empty() ? 1 : int(cpus.size());
   std::barrier sync(n);
-  std::vector<double> seconds;
+  TeamTiming timing;
+  std::vector<double> cpu(n);  // this repeat's CPU seconds per thread
   std::atomic<bool> stop{false};
   std::exception_ptr failure;
   std::atomic<bool> failed{false};
@@ -174,13 +184,18 @@ std::vector<double> run_team(const std::vector<int>& cpus, int repeats, const st
       sync.arrive_and_wait();
       if (stop) break;
       const auto t0 = std::chrono::steady_clock::now();
+      const double c0 = thread_cpu_seconds();
       try {
         body(t);
       } catch (...) {
         if (!failed.exchange(true)) failure = std::current_exception();
       }
+      cpu[t] = thread_cpu_seconds() - c0;
       sync.arrive_and_wait();
-      if (t == 0) seconds.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+      if (t == 0) {
+        timing.wall_seconds.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+        timing.cpu_seconds.push_back(*std::max_element(cpu.begin(), cpu.end()));
+      }
     }
   };
   // Every worker is a new thread (thread 0 included) so the caller's own affinity is never changed.
@@ -189,7 +204,7 @@ std::vector<double> run_team(const std::vector<int>& cpus, int repeats, const st
   for (auto& th : threads) th.join();
   if (failure) std::rethrow_exception(failure);
   util::check_interrupt();
-  return seconds;
+  return timing;
 }
 
 AlignedDoubles::AlignedDoubles(std::size_t n) : n_(n) {

@@ -32,6 +32,10 @@ struct MeasureOptions {
   int threads = 0;        // 0: one per physical core the process may use
   std::vector<std::string> only;  // subset of the figures (names below); empty: all
   std::string isa;        // "" = detected; or "avx512", "avx2+fma", "scalar" (to compare ISAs)
+  // CPU kernels: "cpu" divides the work by the threads' CPU time (the slowest thread's), so time
+  // slices taken by other processes on a shared machine do not lower the peak; "wall" by the wall
+  // time between barriers. Both are reported (details). LibTorch GEMM is always wall-clock.
+  std::string clock = "cpu";
 };
 
 // Figure names accepted by MeasureOptions::only, per device.

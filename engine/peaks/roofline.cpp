@@ -90,7 +90,8 @@ std::vector<Ceiling> ceilings_from_fields(const std::vector<PeakField>& fields) 
   }
   std::stable_sort(out.begin(), out.end(), [](const Ceiling& a, const Ceiling& b) {
     if (a.kind != b.kind) return a.kind == "compute";
-    return a.value > b.value;
+    if (a.value != b.value) return a.value > b.value;
+    return a.name < b.name;  // equal roofs in a stable, documented order
   });
   return out;
 }

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include <chrono>
+#include <functional>
 #include <stdexcept>
 
 #include "peaks/measure.h"

@@ -68,9 +68,9 @@ CREATE TABLE counters (
 CREATE TABLE complexity (
   run_id TEXT PRIMARY KEY REFERENCES runs(id) ON DELETE CASCADE,
   params INTEGER,
-  forward_flops REAL,               -- per iteration (whole batch)
-  train_flops REAL,
-  bytes REAL,
+  forward_flops REAL,               -- per image, as rlx.model.summary reports it
+  train_flops REAL,                 -- per iteration, whole batch (forward + backward + optimizer)
+  bytes REAL,                       -- per iteration, minimum memory traffic
   ai REAL,
   info TEXT                         -- the whole summary as JSON
 );

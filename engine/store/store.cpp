@@ -16,6 +16,7 @@
 #include <ctime>
 #include <filesystem>
 #include <random>
+#include <thread>
 
 namespace rlx::store {
 
@@ -61,8 +62,12 @@ Store::Store(const std::string& path, OpenOptions opts) : path_(path), readonly_
   int version = 0;
   long long tables = 0;
   try {
-    version = db_->execAndGet("PRAGMA user_version").getInt();
-    tables = db_->execAndGet("SELECT count(*) FROM sqlite_master WHERE type = 'table'").getInt64();
+    // One statement, so both come from one snapshot: another process may be creating the schema.
+    SQLite::Statement st(*db_, "SELECT (SELECT user_version FROM pragma_user_version), "
+                                "(SELECT count(*) FROM sqlite_master WHERE type = 'table')");
+    st.executeStep();
+    version = st.getColumn(0).getInt();
+    tables = st.getColumn(1).getInt64();
   } catch (const std::exception& e) {
     db_.reset();
     throw Error(fmt::format("rlx.db: '{}' is not a usable SQLite database ({}); is it the right file, or was it "
@@ -94,27 +99,43 @@ Store::Store(const std::string& path, OpenOptions opts) : path_(path), readonly_
                             path));
   }
   int target = opts.migrate_to < 0 ? current_schema_version() : opts.migrate_to;
-  try {
-    // WAL lets readers (rlx runs, a plotting script) work while a sweep writes.
-    db_->execAndGet("PRAGMA journal_mode = WAL");
-    db_->exec("PRAGMA synchronous = NORMAL");
-    for (int v = version; v < target; ++v) {
-      begin();
-      // Another process may have migrated between our read and our lock: re-read under the lock.
-      int now = db_->execAndGet("PRAGMA user_version").getInt();
-      if (now > v) {
-        commit();
-        v = now - 1;
+  // Switching to WAL and migrating can meet "database is locked" without the busy handler being
+  // called (SQLite does not wait where waiting could deadlock, e.g. two processes creating one
+  // file at once), so those steps are retried here until the busy timeout is spent.
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(opts.busy_timeout_ms);
+  for (int attempt = 0;; ++attempt) {
+    try {
+      setup_and_migrate(target);
+      break;
+    } catch (const std::exception& e) {
+      int code = sqlite3_errcode(db_->getHandle()) & 0xff;
+      if (in_transaction()) db_->tryExec("ROLLBACK");
+      if ((code == SQLITE_BUSY || code == SQLITE_LOCKED) && std::chrono::steady_clock::now() < deadline) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(5 + 5 * std::min(attempt, 20)));
         continue;
       }
-      exec_script(migrations()[v]);
-      db_->exec(fmt::format("PRAGMA user_version = {}", v + 1));
-      commit();
+      if (dynamic_cast<const Error*>(&e)) throw;
+      fail("cannot migrate the schema of", e);
     }
-  } catch (const Error&) {
-    throw;
-  } catch (const std::exception& e) {
-    fail("cannot migrate the schema of", e);
+  }
+}
+
+void Store::setup_and_migrate(int target) {
+  // WAL lets readers (rlx runs, a plotting script) work while a sweep writes.
+  db_->execAndGet("PRAGMA journal_mode = WAL");
+  db_->exec("PRAGMA synchronous = NORMAL");
+  for (int v = db_->execAndGet("PRAGMA user_version").getInt(); v < target; ++v) {
+    begin();
+    // Another process may have migrated between our read and our lock: re-read under the lock.
+    int now = db_->execAndGet("PRAGMA user_version").getInt();
+    if (now > v) {
+      commit();
+      v = now - 1;
+      continue;
+    }
+    exec_script(migrations()[v]);
+    db_->exec(fmt::format("PRAGMA user_version = {}", v + 1));
+    commit();
   }
 }
 

@@ -89,6 +89,7 @@ class Store {
 
  private:
   [[noreturn]] void fail(const std::string& what, const std::exception& e) const;
+  void setup_and_migrate(int target);
   SQLite::Database& db();
   std::string path_;
   bool readonly_ = false;

@@ -1,7 +1,53 @@
-// bind_model.cpp: rlx._core.model (placeholder until its issue lands: registers an empty table).
+// bind_model.cpp: rlx._core.model, the model zoo and complexity estimate of engine/models. Reads
+// options, turns the `model` option (a name or a Lua model table) into a ModelSpec and returns
+// the summary as a table; everything else is in engine/models.
 #include "lua_bind.h"
+#include "models/complexity.h"
+#include "models/model_spec.h"
 #include "registry.h"
 
 namespace rlx::bindings {
-void open_model(lua_State* L) { lua::register_module(L, "model", {}); }
+namespace {
+
+// list() -> {"resnet18", ...}
+int list(lua_State* L) {
+  lua::push_json(L, models::builtin_names());
+  return 1;
+}
+
+// summary{model=, batch=1, input=224, classes=1000, precision="fp32", layers=true} -> table
+int summary(lua_State* L) {
+  lua::Options o(L, 1, "rlx.model.summary",
+                 {"model", "batch", "input", "classes", "precision", "layers"});
+  if (!o.has("model"))
+    o.fail("model", "is required: a built-in name (rlx.model.list()) or a model table");
+  const int type = o.push("model");
+  lua_pop(L, 1);
+  if (type != LUA_TSTRING && type != LUA_TTABLE)
+    o.fail("model", std::string("must be a model name or a model table, got a ") +
+                        lua_typename(L, type));
+  const nlohmann::json model = o.json("model");
+  const int64_t batch = o.integer("batch", 1, 1);
+  const int64_t input = o.integer("input", 224, 1);
+  const int64_t classes = o.integer("classes", 1000, 1);
+  const std::string precision = o.choice("precision", "fp32", {"fp32", "amp", "bf16"});
+  const bool layers = o.boolean("layers", true);
+  nlohmann::json result;
+  try {
+    const models::ModelSpec spec = models::from_option(model, classes, input);
+    result = models::to_json(models::summarize(spec, batch, models::parse_precision(precision)),
+                             layers);
+  } catch (const std::invalid_argument& e) {
+    throw lua::Error(o.fname() + ": " + e.what());
+  }
+  lua::push_json(L, result);
+  return 1;
+}
+
+}  // namespace
+
+void open_model(lua_State* L) {
+  lua::register_module(L, "model", {{"list", lua::guarded<list>}, {"summary", lua::guarded<summary>}});
+}
+
 }  // namespace rlx::bindings

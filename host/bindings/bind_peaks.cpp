@@ -9,9 +9,9 @@
 namespace rlx::bindings {
 namespace {
 
-// measure{device=, repeats=, quick=, threads=, only=, isa=} -> peaks table (see measure.h).
+// measure{device=, repeats=, quick=, threads=, only=, isa=, clock=} -> peaks table (see measure.h).
 int measure(lua_State* L) {
-  lua::Options o(L, 1, "rlx.peaks.measure", {"device", "repeats", "quick", "threads", "only", "isa"});
+  lua::Options o(L, 1, "rlx.peaks.measure", {"device", "repeats", "quick", "threads", "only", "isa", "clock"});
   const std::string device = o.choice("device", "cpu", {"cpu", "cuda"});
   peaks::MeasureOptions m;
   m.repeats = int(o.integer("repeats", 5, 1));
@@ -30,6 +30,7 @@ int measure(lua_State* L) {
   }
   m.isa = o.has("isa") ? o.choice("isa", "", {"avx512", "avx2+fma", "scalar"}) : "";
   if (device == "cuda" && o.has("isa")) o.fail("isa", "applies to device 'cpu' only");
+  m.clock = o.choice("clock", "cpu", {"cpu", "wall"});
   lua::push_json(L, device == "cpu" ? peaks::measure_cpu(m) : peaks::measure_cuda(m));
   return 1;
 }

@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <string>
 #include <system_error>
 
 #include "charts.h"
@@ -152,6 +153,20 @@ std::vector<Series> read_series(const lua::Options& o) {
   return out;
 }
 
+// Runs a chart call; its errors are re-raised under the Lua function's name ("rlx.plot.line: ...")
+// in place of the engine's own prefix ("line chart: ...").
+template <typename F>
+Layout draw(const std::string& fname, F&& f) {
+  try {
+    return f();
+  } catch (const std::exception& e) {
+    std::string msg = e.what();
+    for (const char* prefix : {"line chart: ", "throughput chart: ", "variability chart: ", "roofline: "})
+      if (msg.rfind(prefix, 0) == 0) msg = msg.substr(std::char_traits<char>::length(prefix));
+    throw lua::Error(fname + ": " + msg);
+  }
+}
+
 void push_axis(lua_State* L, const Axis& a) {
   lua_createtable(L, 0, 5);
   lua_pushstring(L, a.scale() == Scale::Log10 ? "log" : "linear");
@@ -216,7 +231,7 @@ int roofline(lua_State* L) {
       throw lua::Error(o.fname() + ": " + where + " must name points 1.." + std::to_string(spec.points.size()));
     spec.arrows.push_back({static_cast<size_t>(from) - 1, static_cast<size_t>(to) - 1});
   }
-  push_layout(L, roofline_chart(spec, out));
+  push_layout(L, draw(o.fname(), [&] { return roofline_chart(spec, out); }));
   // Which points were drawn as above the roof, and the ridge, for the caller's report.
   lua_createtable(L, static_cast<int>(spec.points.size()), 0);
   for (size_t i = 0; i < spec.points.size(); ++i) {
@@ -233,7 +248,8 @@ int throughput(lua_State* L) {
   lua::Options o(L, 1, "rlx.plot.throughput", keys({"series"}));
   ChartSpec spec = chart_spec(o);
   const std::string out = o.required_str("out");
-  return push_layout(L, throughput_chart(spec, read_series(o), out));
+  const auto series = read_series(o);
+  return push_layout(L, draw(o.fname(), [&] { return throughput_chart(spec, series, out); }));
 }
 
 int line(lua_State* L) {
@@ -253,7 +269,7 @@ int line(lua_State* L) {
     const json yt = o.json("yticks");
     spec.yticks = numbers(o, json{{"yticks", yt}}, "option", "yticks", true);
   }
-  return push_layout(L, line_chart(spec, series, out));
+  return push_layout(L, draw(o.fname(), [&] { return line_chart(spec, series, out); }));
 }
 
 int variability(lua_State* L) {
@@ -269,7 +285,7 @@ int variability(lua_State* L) {
     if (!ga[i].is_object()) throw lua::Error(o.fname() + ": " + where + " must be a table {label=, values={...}}");
     groups.push_back({text(ga[i], "label"), numbers(o, ga[i], where, "values", true)});
   }
-  return push_layout(L, variability_chart(spec, groups, out));
+  return push_layout(L, draw(o.fname(), [&] { return variability_chart(spec, groups, out); }));
 }
 
 // pixel(path, x, y) -> "#rrggbb": the colour of one pixel of a PNG (for tests and checks).

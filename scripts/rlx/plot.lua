@@ -66,15 +66,19 @@ function M.roofs_from_peaks(peaks, used)
   for _, r in ipairs(roofs) do r.order = nil end
   table.sort(ceilings, function(a, b) return a.gflops > b.gflops end)
   if used and next(used) then
+    -- Keep the ceilings naming a precision in use as one of their words: fp32_gflops,
+    -- gemm_fp32_gflops and fp16_tensor_gflops (for amp) all qualify.
     local keep = {}
     for _, c in ipairs(ceilings) do
+      local words = "_" .. c.label .. "_"
       for p in pairs(used) do
         local prefix = precision_prefix[p] or p
-        if c.label == prefix or c.label:sub(1, #prefix + 1) == prefix .. "_" then keep[#keep + 1] = c; break end
+        if words:find("_" .. prefix .. "_", 1, true) then keep[#keep + 1] = c; break end
       end
     end
     if #keep > 0 then ceilings = keep end
   end
+  for _, c in ipairs(ceilings) do c.label = c.label:gsub("_", " ") end
   return roofs, ceilings
 end
 

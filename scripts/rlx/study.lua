@@ -16,6 +16,7 @@ local M = {}
 local Study = {}
 Study.__index = Study
 
+local plain_data
 local function warn(msg) io.stderr:write("rlx.study: " .. msg .. "\n") end
 
 local function now_s() return rlx._core.db.monotonic and rlx._core.db.monotonic() or os.time() end
@@ -128,7 +129,8 @@ function Study:_plan(o)
 end
 
 -- Seconds a run is expected to take, from earlier ok runs: the same configuration first, else the
--- same model/precision/batch/device scaled by the iteration count; nil when nothing comparable.
+-- same model/precision/batch/device scaled by the iteration count, else the same model at another
+-- batch size scaled by images; nil when nothing comparable.
 function Study:_estimate(item)
   local r = self.db:first("SELECT avg(wall_s) AS s FROM runs WHERE config_key = ? AND status = 'ok' AND wall_s > 0",
     item.key)
@@ -138,6 +140,11 @@ function Study:_estimate(item)
       WHERE model = ? AND precision = ? AND batch = ? AND device = ? AND status = 'ok' AND wall_s > 0]],
     c.model, c.precision, c.batch, c.device)
   if r and r.per_iter and c.iters then return r.per_iter * (c.iters + (c.warmup or 0)) end
+  -- Another batch size of the same model: assume time grows linearly with images (rough).
+  r = self.db:first([[SELECT avg(wall_s / ((coalesce(iters, 1) + coalesce(warmup, 0)) * batch)) AS per_image
+      FROM runs WHERE model = ? AND precision = ? AND device = ? AND status = 'ok' AND wall_s > 0 AND batch > 0]],
+    c.model, c.precision, c.device)
+  if r and r.per_image and c.iters then return r.per_image * (c.iters + (c.warmup or 0)) * c.batch end
   return nil
 end
 
@@ -168,7 +175,8 @@ function Study:_dry_run(items)
       string.format("estimated %s%s", fmt_duration(total), unknown > 0 and
         string.format(" (+%d runs without an estimate)", unknown) or ""))
   print(string.format("dry run: %d to run, %d skipped; %s", todo, skipped, est))
-  return {planned = #items, to_run = todo, skipped = skipped, estimate_s = unknown < todo and total or nil, dry_run = true}
+  return {planned = #items, to_run = todo, skipped = skipped, estimate_s = unknown < todo and total or nil,
+    unestimated = unknown, dry_run = true}
 end
 
 -- Complexity from rlx.model.summary when the models module provides it (cached per shape).
@@ -180,7 +188,7 @@ function Study:_complexity(config, cache)
   local model = rlx.model
   if type(model) == "table" and type(model.summary) == "function" then
     local ok, s = pcall(model.summary, {model = config.model, batch = config.batch, input = config.input,
-      classes = config.classes, precision = config.precision})
+      classes = config.classes, precision = config.precision, layers = false})
     if ok and type(s) == "table" then summary = s
     elseif not ok then warn("rlx.model.summary failed for " .. config.model .. ": " .. tostring(s)) end
   end
@@ -291,6 +299,26 @@ local function insert_counters(db, run_id, counters, default_source)
   return n
 end
 
+-- The JSON-able part of a value: functions, userdata and threads (a model object, a callback)
+-- are dropped rather than failing the run's transaction.
+function plain_data(v, depth)
+  local t = type(v)
+  if t == "string" or t == "number" or t == "boolean" then return v end
+  if t ~= "table" or depth > 32 then return nil end
+  local out = {}
+  for k, x in pairs(v) do
+    if type(k) == "string" or type(k) == "number" then out[k] = plain_data(x, depth + 1) end
+  end
+  return out
+end
+
+-- A complexity summary without its per-layer list (hundreds of rows per model, same every run).
+local function without_layers(c)
+  local out = {}
+  for k, v in pairs(c) do if k ~= "layers" then out[k] = v end end
+  return out
+end
+
 --- Stores one finished run (config as given to rlx.train, result as returned) in one transaction,
 --- replacing any earlier row for the same configuration and repeat. opts: run (repeat number,
 --- default 1), label, started_at, wall_s, complexity, roofline (array of point rows). Returns the id.
@@ -311,6 +339,7 @@ function Study:store_run(config, result, opts)
   local iter = type(result.iter_s) == "table" and result.iter_s or {}
   local rest = {}
   for k, v in pairs(result) do if k ~= "samples" then rest[k] = v end end
+  rest = plain_data(rest, 0)
   local db = self.db
   db:transaction(function()
     db:exec("DELETE FROM runs WHERE study = ? AND environment_id = ? AND config_key = ? AND repeat = ?",
@@ -346,7 +375,7 @@ function Study:store_run(config, result, opts)
       db:exec([[INSERT INTO complexity (run_id, params, forward_flops, train_flops, bytes, ai, memory_bytes,
           activation_bytes, info) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)]], id, num(c.params or c.parameters),
         num(c.forward_flops), num(c.train_flops), num(c.bytes or c.train_bytes), num(c.ai),
-        num(c.memory_bytes), num(c.activation_bytes), rlx.db.encode(c))
+        num(c.memory_bytes), num(c.activation_bytes), rlx.db.encode(without_layers(c)))
     end
     for _, p in ipairs(o.roofline or {}) do
       db:exec([[INSERT OR REPLACE INTO roofline_points (run_id, level, precision, flops, bytes, seconds, ai, gflops,
@@ -432,11 +461,13 @@ local function peak_unit(name)
 end
 
 --- Stores a peaks table (rlx.peaks.measure's: numeric fields such as dram_gbps, fp32_gflops, and
---- spread, a number or a table name -> relative spread) for this environment. Returns rows stored.
+--- spread, a number or a table name -> relative spread) for this environment; device and source
+--- default to the table's own fields, else "cpu" and "measured". Returns the number of rows stored.
 function Study:store_peaks(peaks, opts)
   if type(peaks) ~= "table" then options.raise("study:store_peaks: expected a peaks table, got " .. type(peaks)) end
-  local o = options.check("study:store_peaks", opts, {device = {type = "string", default = "cpu"},
-    source = {type = "string", default = "measured"}})
+  local o = options.check("study:store_peaks", opts, {device = {type = "string"}, source = {type = "string"}})
+  o.device = o.device or (type(peaks.device) == "string" and peaks.device) or "cpu"
+  o.source = o.source or (type(peaks.source) == "string" and peaks.source) or "measured"
   local at = rlx.db.now()
   local n = 0
   local spread = peaks.spread

@@ -25,7 +25,7 @@ rlx_e2e(NAME "peaks: roofline.point unknown precision" EXIT 1
   STDERR "option 'precision' must be one of fp32, fp64, tf32, fp16, bf16, got \"fp8\"")
 rlx_e2e(NAME "peaks: roofline.ceilings of a datasheet entry"
   ARGS -e "for _, c in ipairs(rlx.roofline.ceilings(rlx.peaks.datasheet('NVIDIA A100-SXM4-40GB'))) do io.write(c.name, '=', string.format('%g', c.value), ' ') end"
-  STDOUT "^fp16_tensor_gflops=3\\.12e\\+14 bf16_tensor_gflops=3\\.12e\\+14 tf32_tensor_gflops=1\\.56e\\+14 fp16_gflops=7\\.8e\\+13 bf16_gflops=3\\.9e\\+13 fp64_tensor_gflops=1\\.95e\\+13 fp32_gflops=1\\.95e\\+13 fp64_gflops=9\\.7e\\+12 dram_gbps=1\\.555e\\+12 $")
+  STDOUT "^bf16_tensor_gflops=3\\.12e\\+14 fp16_tensor_gflops=3\\.12e\\+14 tf32_tensor_gflops=1\\.56e\\+14 fp16_gflops=7\\.8e\\+13 bf16_gflops=3\\.9e\\+13 fp32_gflops=1\\.95e\\+13 fp64_tensor_gflops=1\\.95e\\+13 fp64_gflops=9\\.7e\\+12 dram_gbps=1\\.555e\\+12 $")
 rlx_e2e(NAME "peaks: roofline.ceilings wrong type" EXIT 1 ARGS -e "rlx.roofline.ceilings(42)"
   STDERR "rlx\\.roofline\\.ceilings: expected a peaks table, got number")
 rlx_e2e(NAME "peaks: roofline.attainable" ARGS -e "print(rlx.roofline.attainable(5, 1e12, 1e11), rlx.roofline.attainable(50, 1e12, 1e11))"
@@ -55,26 +55,32 @@ rlx_e2e(NAME "peaks: define without figures" EXIT 1 ARGS -e "rlx.peaks.define{na
   STDERR "rlx\\.peaks\\.define: entry 'x' has no peak figure")
 
 rlx_e2e(NAME "peaks: measure quick fp64 and dram"
-  ARGS -e "local p = rlx.peaks.measure{quick = true, repeats = 2, only = {'fp64', 'dram'}}; print(p.device, p.source, p.fp64_gflops > 0, p.dram_gbps > 0, p.stats.fp64_gflops.repeats, p.fp32_gflops, p.threads == #rlx.peaks.cpu_info().cores, type(p.spread.dram_gbps))"
+  ARGS -e "local p = rlx.peaks.measure{quick = true, repeats = 2, only = {'fp64', 'dram'}} print(p.device, p.source, p.fp64_gflops > 0, p.dram_gbps > 0, p.stats.fp64_gflops.repeats, p.fp32_gflops, p.threads == #rlx.peaks.cpu_info().cores, type(p.spread.dram_gbps))"
   STDOUT "^cpu\tmeasured\ttrue\ttrue\t2\tnil\ttrue\tnumber\n$")
 rlx_e2e(NAME "peaks: measure wrong type" EXIT 1 ARGS -e "rlx.peaks.measure{repeats = 'many'}"
   STDERR "\\(command line\\):1: rlx\\.peaks\\.measure: option 'repeats' must be an integer")
 rlx_e2e(NAME "peaks: measure unknown key" EXIT 1 ARGS -e "rlx.peaks.measure{devices = 'cpu'}"
-  STDERR "rlx\\.peaks\\.measure: unknown option 'devices' \\(valid options: device, repeats, quick, threads, only, isa\\)")
+  STDERR "rlx\\.peaks\\.measure: unknown option 'devices' \\(valid options: clock, device, isa, only, quick, repeats, threads\\)")
 rlx_e2e(NAME "peaks: measure unknown figure" EXIT 1 ARGS -e "rlx.peaks.measure{only = 'l4'}"
   STDERR "rlx\\.peaks\\.measure: option 'only' names unknown figure 'l4' for device cpu")
 rlx_e2e(NAME "peaks: measure cuda in a CPU-only build (C++ exception)" EXIT 1 ARGS -e "rlx.peaks.measure{device = 'cuda'}"
-  STDERR "\\(command line\\):1: rlx\\.peaks\\.measure: device 'cuda' needs rlx built against a CUDA LibTorch \\(this build's LibTorch is CPU-only\\); use device='cpu'")
+  STDERR "\\(command line\\):1: rlx\\.peaks\\.measure: device 'cuda' needs rlx built against a CUDA LibTorch \\(this build's LibTorch is CPU-only\\). use device='cpu'")
+rlx_e2e(NAME "peaks: measure by wall clock, one thread"
+  ARGS -e "local p = rlx.peaks.measure{quick = true, repeats = 1, only = 'l1', clock = 'wall', threads = 1} print(p.clock, p.threads, p.l1_gbps > 0, p.method.l1_gbps:match('wall clock') ~= nil)"
+  STDOUT "^wall	1	true	true
+$")
+rlx_e2e(NAME "peaks: measure bad clock" EXIT 1 ARGS -e "rlx.peaks.measure{clock = 'sundial'}"
+  STDERR "rlx\\.peaks\\.measure: option 'clock' must be one of cpu, wall, got \"sundial\"")
 rlx_e2e(NAME "peaks: measure too many threads" EXIT 1 ARGS -e "rlx.peaks.measure{threads = 4096, only = 'fp64'}"
   STDERR "rlx\\.peaks\\.measure: threads=4096 but this process may use [0-9]+ cores")
-rlx_e2e(NAME "peaks: summarize" ARGS -e "local s = rlx.peaks.summarize{3, 1, 2, 4}; print(s.best, s.median, s.worst, s.spread_pct)"
+rlx_e2e(NAME "peaks: summarize" ARGS -e "local s = rlx.peaks.summarize{3, 1, 2, 4} print(s.best, s.median, s.worst, s.spread_pct)"
   STDOUT "^4\t2\\.5\t1\t75\n$")
 rlx_e2e(NAME "peaks: summarize wrong type" EXIT 1 ARGS -e "rlx.peaks.summarize{'a'}"
   STDERR "rlx\\.peaks\\.summarize: expected a non-empty array of numbers")
 
 rlx_e2e(NAME "peaks: cli --help" ARGS peaks --help STDOUT "usage: rlx peaks \\[--device cpu\\|cuda\\] \\[--json\\] \\[--db PATH\\]")
 rlx_e2e(NAME "peaks: cli quick measurement" ARGS peaks --quick --repeats 1 --only fp32,l1
-  STDOUT "\\(avx512|avx2\\+fma|scalar, [0-9]+ threads, quick\\)\n  L1 bandwidth +[0-9.]+ GB/s +median.*\n  FP32 FMA peak +[0-9.]+ GFLOP/s")
+  STDOUT "\\((avx512|avx2\\+fma|scalar), [0-9]+ threads, cpu clock, quick\\)\n  L1 bandwidth +[0-9.]+ GB/s +median.*\n  FP32 FMA peak +[0-9.]+ GFLOP/s")
 rlx_e2e(NAME "peaks: cli --json" ARGS peaks --quick --repeats 1 --only fp64 --json STDOUT "^\\{.*\"fp64_gflops\":[0-9.e+]+.*\\}\n$")
 rlx_e2e(NAME "peaks: cli --datasheet" ARGS peaks --datasheet "NVIDIA H100 80GB HBM3"
   STDOUT "^NVIDIA H100 SXM5 80GB .*dram_gbps +3350\\.0 GB/s.*source: +https://")

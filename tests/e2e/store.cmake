@@ -38,5 +38,5 @@ rlx_e2e(NAME "store: rlx env rejects a bad label" EXIT 1 ARGS env --label "a b"
 rlx_e2e(NAME "store: rlx.study unknown option" EXIT 1 ARGS -e "rlx.study{name='x', bogus=1}"
   STDERR "rlx.study: unknown option 'bogus' \\(valid options: db, instance_type, label, name, zone\\)")
 rlx_e2e(NAME "store: rlx.db.open of a read-only database refuses writes" EXIT 1
-  ARGS -e "local p = os.getenv('RLX_TEST_TMP') .. '/store-ro.db'; rlx.db.open(p):close(); rlx.db.open(p, {readonly = true}):exec('DELETE FROM runs')"
+  ARGS -e "local p = os.getenv('RLX_TEST_TMP') .. '/store-ro.db' rlx.db.open(p):close() rlx.db.open(p, {readonly = true}):exec('DELETE FROM runs')"
   STDERR "^\\(command line\\):1: rlx.db: database '.*/store-ro.db': attempt to write a readonly database")

@@ -14,6 +14,8 @@ local cmd = {name = "peaks", usage = "rlx peaks [--device cpu|cuda] [--json] [--
     {"repeats", "--repeats", type = "integer", default = 5, help = "timed runs per figure"},
     {"quick", "--quick", type = "boolean", help = "small sizes, short runs (smoke test; noisier)"},
     {"threads", "--threads", type = "integer", help = "CPU threads (default: one per core)"},
+    {"clock", "--clock", type = "choice", choices = {"cpu", "wall"}, default = "cpu",
+      help = "CPU kernels timed by thread CPU time or wall time"},
     {"only", "--only", metavar = "LIST", help = "comma-separated figures, e.g. dram,fp64 (cpu: dram fp32 " ..
       "fp64 gemm_fp32 gemm_bf16 l1 l2 l3; cuda: dram gemm_fp32 gemm_tf32 gemm_fp16 gemm_bf16)"},
     {"json", "--json", type = "boolean", help = "print one JSON object"},
@@ -61,7 +63,7 @@ function M.main(...)
     for f in o.only:gmatch("[^,]+") do only[#only + 1] = f end
   end
   local ok, p = pcall(rlx.peaks.measure, {device = o.device, repeats = o.repeats, quick = o.quick or nil,
-    threads = o.threads, only = only})
+    threads = o.threads, only = only, clock = o.device == "cpu" and o.clock or nil})
   if not ok then
     if type(p) == "table" then error(p, 0) end
     rlx.fail(1, "rlx peaks: " .. tostring(p):gsub("^[^:]*:%d+: ", ""))
@@ -76,13 +78,15 @@ function M.main(...)
     print(rlx.json.encode(p))
     return 0
   end
-  print(string.format("%s (%s, %s threads%s)", p.name or p.device, p.isa or p.device,
-    tostring(p.threads or 1), p.quick and ", quick" or ""))
+  print(string.format("%s (%s, %s threads%s%s)", p.name or p.device, p.isa or p.device,
+    tostring(p.threads or 1), p.clock and (", " .. p.clock .. " clock") or "", p.quick and ", quick" or ""))
   for _, f in ipairs(ORDER) do
     local st = p.stats[f[1]]
     if st then
-      print(string.format("  %-16s %10.1f %-8s median %10.1f  spread %5.1f%%  (best of %d)", f[2], st.best, f[3],
-        st.median, st.spread_pct, st.repeats))
+      local d = p.details and p.details[f[1]]
+      print(string.format("  %-16s %10.1f %-8s median %10.1f  spread %5.1f%%  (best of %d)%s", f[2], st.best, f[3],
+        st.median, st.spread_pct, st.repeats, d and string.format("  wall clock %.1f, cpu share %.2f",
+        d.wall_clock_best, d.cpu_share) or ""))
     end
   end
   if p.datasheet then

@@ -13,6 +13,7 @@ local cmd = {name = "runs", usage = "rlx runs DB [options]",
     {"device", "--device", help = "only this device"},
     {"status", "--status", type = "choice", choices = {"ok", "failed", "running"}, help = "ok, failed or running"},
     {"env", "--env", help = "only this environment label"},
+    {"summary", "--summary", type = "boolean", help = "print seed 001's Table 2 (mean ± SD over repeats) as Markdown"},
     {"json", "--json", type = "boolean", help = "print JSON"},
   },
   positionals = {{"db"}}}
@@ -22,6 +23,43 @@ function M.open_readonly(name, path)
   local ok, conn = pcall(rlx.db.open, path, {readonly = true})
   if not ok then rlx.fail(1, string.format("rlx %s: %s", name, tostring(conn):gsub("^[^:]*:%d+: ", ""))) end
   return conn
+end
+
+--- Seed 001's Table 2 as Markdown lines: ok runs grouped by env, model, precision and batch, with
+--- images/s, attained GFLOP/s and AI (DRAM roofline point, measured preferred) as mean ± SD and
+--- the bound most repeats share.
+function M.table2(db, rows)
+  local points = {}
+  for _, p in ipairs(db:query("SELECT run_id, gflops, ai, bound, source FROM roofline_points WHERE level = 'dram'")) do
+    local have = points[p.run_id]
+    if not have or (have.source ~= "measured" and p.source == "measured") then points[p.run_id] = p end
+  end
+  local ok = {}
+  for _, r in ipairs(rows) do
+    if r.status == "ok" then
+      local p = points[r.id] or {}
+      ok[#ok + 1] = {env = r.env, model = r.model, precision = r.precision, batch = r.batch,
+        images_per_s = r.images_per_s, gflops = p.gflops, ai = p.ai, bound = p.bound}
+    end
+  end
+  local groups = rlx.stats.mean_sd(ok, {"images_per_s", "gflops", "ai"}, {digits = 1})
+  local bounds = {}
+  for _, r in ipairs(ok) do
+    local key = table.concat({tostring(r.env), r.model, r.precision, tostring(r.batch)}, "|")
+    bounds[key] = bounds[key] or {}
+    if r.bound then bounds[key][r.bound] = (bounds[key][r.bound] or 0) + 1 end
+  end
+  local lines = {"| Env | Model | Precision | Batch | n | Images/s | Attained GFLOP/s | AI | Bound |",
+    "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"}
+  for _, g in ipairs(groups) do
+    local key = table.concat({tostring(g.env), g.model, g.precision, tostring(g.batch)}, "|")
+    local best, count = "-", 0
+    for b, c in pairs(bounds[key] or {}) do if c > count or (c == count and b < best) then best, count = b, c end end
+    local function cell(v) return v ~= "" and v or "-" end
+    lines[#lines + 1] = string.format("| %s | %s | %s | %s | %d | %s | %s | %s | %s |", g.env, g.model, g.precision,
+      tostring(g.batch), g.n, cell(g.images_per_s), cell(g.gflops), cell(g.ai), best)
+  end
+  return lines
 end
 
 local function f(v, fmtstr) if type(v) ~= "number" then return "-" end return string.format(fmtstr, v) end
@@ -38,6 +76,10 @@ function M.main(...)
   end
   if #rows == 0 then
     print("no runs in " .. o.db)
+    return 0
+  end
+  if o.summary then
+    for _, line in ipairs(M.table2(db, rows)) do print(line) end
     return 0
   end
   local width = 5

@@ -84,6 +84,21 @@ eq(type(obj), "table", "error object passes through"); eq(obj.exit_code, 130, "e
 eq(conn:in_transaction(), false, "no transaction left open")
 eq(rlx.db.decode(rlx.db.encode({a = {1, 2}})).a[2], 2, "json round trip")
 eq(#rlx.db.new_id(), 32, "run id length")
+fails(function() rlx.db.decode("{oops") end, "rlx.db.decode: the text is not valid JSON", "decode")
+fails(function() rlx.db.encode({f = print}) end, "rlx.db.encode: cannot convert a function to data", "encode function")
+fails(function() conn:merge_from(42) end, "conn:merge_from", "merge_from type")
+fails(function() conn:merge_from(conn:path()) end, "into itself", "merge into itself")
+fails(function() conn:merge_from(tmp .. "/db/text.db") end, "is not a usable SQLite database", "merge corrupt")
+fails(function() conn:transaction(42) end, "conn:transaction: expected a function, got number", "transaction type")
+local old = rlx.db.open(tmp .. "/db/v1.db", {migrate_to = 1})
+eq(old:schema_version(), 1, "old schema")
+old:exec("INSERT INTO studies VALUES ('kept', 'then')")
+old:close()
+local migrated = rlx.db.open(tmp .. "/db/v1.db")
+eq(migrated:schema_version(), 2, "migrated"); eq(migrated:first("SELECT name FROM studies").name, "kept", "row kept")
+migrated:close()
+fails(function() rlx.db.open(tmp .. "/db/v9.db", {migrate_to = 9}) end,
+  "rlx.db.open: option 'migrate_to' must be at most 2", "migrate_to too high")
 
 -- rlx.env
 local env = rlx.env.capture{label = "e2e", zone = "europe-west4-a"}
@@ -93,6 +108,8 @@ assert(env.cpu_threads >= 1 and env.memory_bytes > 0 and env.luajit, "env basics
 assert(rlx.env.markdown(env):find("| CPU model |", 1, true), "markdown table")
 fails(function() rlx.env.capture{lable = "x"} end, "rlx.env.capture: unknown option 'lable' (valid options: instance_type, label, zone)", "env unknown")
 fails(function() rlx.env.capture{label = 3} end, "rlx.env.capture: option 'label' must be a string, got 3", "env type")
+fails(function() rlx.env.markdown("x") end, "rlx.env.markdown: expected an environment table, got string", "markdown type")
+fails(function() rlx.env.id(nil) end, "rlx.env.id: expected an environment table, got nil", "id type")
 fails(function() rlx.env.capture{label = "a b"} end, "option 'label' must be letters, digits", "env label chars")
 
 -- rlx.study with a fake trainer: 2 models x 2 batches x 2 repeats = 8 runs of 3 samples.
@@ -104,7 +121,7 @@ local calls = 0
 local function trainer(o)
   calls = calls + 1
   if o.model == "bad" then return {ok = false, error = "CUDA out of memory (fake)"} end
-  return {ok = true, images_per_s = 10 * o.batch, seconds = 0.3, iter_s = {mean = 0.1, sd = 0.01, median = 0.1,
+  return {ok = true, hook = print, images_per_s = 10 * o.batch, seconds = 0.3, iter_s = {mean = 0.1, sd = 0.01, median = 0.1,
     min = 0.09, max = 0.11, p5 = 0.09, p95 = 0.11}, samples = {0.09, 0.1, 0.11}, threads = 1,
     counters = {source = "perf", values = {task_clock_ms = 5, cycles = false}, units = {task_clock_ms = "ms"},
       derived = {flops = 2e9}}}
@@ -140,6 +157,13 @@ eq(#study:runs{model = "m3"}, 0, "interrupted run discarded")
 fails(function() study:sweep{models = {"m1"}, bacth = 2} end, "study:sweep: unknown option 'bacth'", "sweep unknown")
 fails(function() study:sweep{batch = 2} end, "study:sweep: option 'models' is required", "sweep missing")
 fails(function() study:sweep{models = {"m1"}, batch = 0} end, "option 'batch' element 1 must be an integer >= 1, got 0", "sweep batch")
+fails(function() study:store_run("x", {}) end, "study:store_run: expected a config table, got string", "store_run type")
+fails(function() study:store_run({batch = 2}, {}) end, "study:store_run: config.model must be a model name", "store_run model")
+fails(function() study:store_run({model = "m"}, {ok = true}, {runn = 1}) end, "study:store_run: unknown option 'runn'", "store_run unknown")
+fails(function() study:points{levle = "dram"} end, "study:points: unknown option 'levle'", "points unknown")
+fails(function() study:peaks(1) end, "study:peaks: expected a device name (string), got number", "peaks type")
+fails(function() study:store_peaks("x") end, "study:store_peaks: expected a peaks table, got string", "store_peaks type")
+fails(function() study:runs{model = 3} end, "study:runs: option 'model' must be a string, got 3", "runs type")
 fails(function() study:runs{status = "great"} end, "option 'status' must be one of ok, failed, running", "runs status")
 
 -- Peaks and counters through the API other modules use.
@@ -155,6 +179,24 @@ eq(study:attach_counters("e2e_m1_fp32_bs2_run1", {{name = "x", value = 2, unit =
 fails(function() study:attach_counters("nope", {}) end, "no run labelled 'nope' in study 'fake'", "attach missing")
 fails(function() study:attach_counters(1, {}) end, "expected a run label (string), got number", "attach type")
 
+-- Roofline points: the sweep hands each ok result to rlx.roofline.for_run with the stored peaks.
+if type(rlx.roofline) == "table" and rlx.roofline.for_run then
+  local function counted(o)
+    local r = trainer(o)
+    -- 1e9 FLOP and 1e8 bytes over 3 iterations of 0.1 s: AI 10, 3.333 GFLOP/s, under the
+    -- 21.5 GB/s x 10 = 215 GFLOP/s memory roof and the 150 GFLOP/s compute roof.
+    r.counters = {source = "fake", values = {}, derived = {flops = 1e9, dram_bytes = 1e8}}
+    r.iters = 3
+    return r
+  end
+  study:sweep{models = {"roof"}, batch = {2}, iters = 3, warmup = 0, trainer = counted, quiet = true}
+  local pts = study:points{model = "roof"}
+  eq(#pts, 1, "one roofline point")
+  eq(pts[1].level, "dram", "point level"); eq(pts[1].source, "measured", "point source")
+  near(pts[1].ai, 10, "point ai"); near(pts[1].gflops, 1e9 / 0.3 / 1e9, "point gflops")
+  near(pts[1].attainable_gflops, 150, "attainable = compute roof"); eq(pts[1].bound, "compute", "bound")
+end
+
 -- Dry run lists the matrix and skips what is done, with an estimate from the stored runs.
 local before = calls
 rlx.flags.dry_run = true
@@ -162,5 +204,11 @@ local d = study:sweep{models = {"m1", "m9"}, batch = {2}, repeats = 1, iters = 3
 rlx.flags.dry_run = false
 eq(d.to_run, 1, "dry run to run"); eq(d.skipped, 1, "dry run skipped"); eq(calls, before, "dry run trains nothing")
 assert(d.estimate_s == nil, "no estimate without comparable runs")
+rlx.flags.dry_run = true
+local d2 = study:sweep{models = {"m1"}, batch = {2, 8}, repeats = 2, iters = 3, warmup = 0, force = true}
+rlx.flags.dry_run = false
+eq(d2.to_run, 4, "forced dry run"); eq(d2.skipped, 0, "forced dry run skips nothing")
+assert(type(d2.estimate_s) == "number" and d2.estimate_s >= 0, "estimate from the stored m1 bs2 runs")
+eq(d2.unestimated, 0, "bs8 estimated from bs2 by images")
 eq(study.db:integrity_check(), "ok", "integrity")
 print("api ok")

@@ -88,9 +88,10 @@ TEST_CASE("summarize: best, median, worst and spread of rates") {
 TEST_CASE("run_team runs setup once and the body once per repeat on every core") {
   const auto cpus = one_cpu_per_core();
   std::atomic<int> setups{0}, bodies{0};
-  const auto seconds = run_team(cpus, 3, [&](int) { ++setups; }, [&](int) { ++bodies; });
+  const auto timing = run_team(cpus, 3, [&](int) { ++setups; }, [&](int) { ++bodies; });
   const int n = cpus.empty() ? 1 : int(cpus.size());
-  CHECK(seconds.size() == 3);
+  CHECK(timing.wall_seconds.size() == 3);
+  CHECK(timing.cpu_seconds.size() == 3);
   CHECK(setups == n);
   CHECK(bodies == 3 * n);
   CHECK_THROWS_WITH(run_team(cpus, 2, nullptr, [](int) { throw std::runtime_error("kernel failed"); }),
@@ -108,6 +109,11 @@ TEST_CASE("measure_cpu reports only the figures asked for, with their statistics
   CHECK(j["stats"]["fp64_gflops"]["repeats"] == 2);
   CHECK(j["fp64_gflops"].get<double>() == j["stats"]["fp64_gflops"]["best"].get<double>());
   CHECK_FALSE(j.contains("dram_gbps"));
+  CHECK(j["clock"] == "cpu");
+  CHECK(j["details"]["fp64_gflops"]["cpu_share"].get<double>() > 0);
+  o.clock = "sundial";
+  CHECK_THROWS_WITH(measure_cpu(o), "rlx.peaks.measure: clock must be \"cpu\" or \"wall\", got \"sundial\"");
+  o.clock = "cpu";
   CHECK(j["threads"].get<int>() == int(one_cpu_per_core().size()));
   o.only = {"fp128"};
   CHECK_THROWS_WITH(measure_cpu(o), "rlx.peaks.measure: unknown figure 'fp128' for device cpu (valid: dram, fp32, "

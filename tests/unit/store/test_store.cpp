@@ -174,6 +174,30 @@ TEST_CASE("two connections write one database at once") {
   CHECK(s.integrity_check() == "ok");
 }
 
+TEST_CASE("two connections creating one new database at once both get the current schema") {
+  for (int round = 0; round < 20; ++round) {
+    std::string path = tmp_db("race.db");
+    std::string errors[2];
+    int versions[2] = {0, 0};
+    auto open = [&](int i) {
+      try {
+        Store s(path);
+        versions[i] = s.schema_version();
+      } catch (const std::exception& e) {
+        errors[i] = e.what();
+      }
+    };
+    std::thread a(open, 0), b(open, 1);
+    a.join();
+    b.join();
+    INFO(errors[0] << " | " << errors[1]);
+    CHECK(errors[0].empty());
+    CHECK(errors[1].empty());
+    CHECK(versions[0] == rlx::store::current_schema_version());
+    CHECK(versions[1] == rlx::store::current_schema_version());
+  }
+}
+
 TEST_CASE("merging is a union and merging twice adds nothing") {
   std::string a = tmp_db("merge-a.db"), b = tmp_db("merge-b.db"), out = tmp_db("merge-out.db");
   {
@@ -249,7 +273,11 @@ TEST_CASE("a damaged database file is reported, naming the file") {
   std::string path = tmp_db("damaged.db");
   {
     Store s(path);
-    for (int i = 0; i < 50; ++i) add_run(s, "r" + std::to_string(i), "e", "s", i + 1, 20);
+    for (int i = 0; i < 50; ++i) {
+      std::string id = "r";
+      id += std::to_string(i);
+      add_run(s, id, "e", "s", i + 1, 20);
+    }
     s.exec_script("PRAGMA wal_checkpoint(TRUNCATE)");
   }
   {

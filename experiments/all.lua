@@ -1,0 +1,105 @@
+-- experiments/all.lua: the whole study on whatever this machine has.
+--
+--   rlx run experiments/all.lua                      # default scale (< 30 min on a 2-core CPU)
+--   rlx run experiments/all.lua --set scale=full     # seed 001's protocol: 224x224, 10/100 iters
+--   rlx run experiments/all.lua --set scale=smoke    # a few minutes: is the pipeline sound?
+--   rlx run experiments/all.lua --dry-run            # the plan, what is done, a time estimate
+--
+-- For every device rlx.devices() reports it measures and stores the peaks once per environment
+-- (skipped when the database already has them), runs that device kind's sweep (experiments/cpu.lua,
+-- experiments/cuda.lua: one matrix, experiments/matrix.lua), then draws every figure from the
+-- database. Runs already stored are skipped, so after Ctrl-C or a crash the same command resumes.
+-- Other --set keys: name= (study, default p1-roofline), db= (default results/<name>.db),
+-- figures= (default figures), label= (environment label), devices=cpu,cuda (a subset),
+-- warmup=, iters=, input=, repeats= (override the scale), counters=false (no CUPTI on CUDA).
+local here = debug.getinfo(1, "S").source:match("^@(.*)/[^/]*$") or "experiments"
+local M = dofile(here .. "/matrix.lua")
+local P = rlx.params or {}
+local dry = rlx.flags and rlx.flags.dry_run
+
+local scale_name = P.scale or "default"
+local base = M.scale[scale_name]
+if not base then
+  local names = {}
+  for k in pairs(M.scale) do names[#names + 1] = k end
+  table.sort(names)
+  rlx.fail(2, string.format("experiments/all.lua: unknown scale '%s' (valid: %s)", tostring(scale_name),
+    table.concat(names, ", ")))
+end
+local S = {}
+for k, v in pairs(base) do S[k] = v end
+for _, k in ipairs({"warmup", "iters", "input", "repeats"}) do
+  if P[k] ~= nil then
+    if type(P[k]) ~= "number" or P[k] < 0 or P[k] ~= math.floor(P[k]) then
+      rlx.fail(2, string.format("experiments/all.lua: --set %s= needs a whole number, got '%s'", k, tostring(P[k])))
+    end
+    S[k] = P[k]
+  end
+end
+if P.counters == false then S.counters = false end
+
+local wanted
+if P.devices then
+  wanted = {}
+  for k in tostring(P.devices):gmatch("[^,]+") do wanted[k] = true end
+end
+
+local started = os.time()
+local study = rlx.study{name = P.name or "p1-roofline", db = P.db, label = P.label}
+print(string.format("study %s in %s, environment '%s'", study.name, study.path, study.env.label or "?"))
+print(string.format("scale %s: %dx%d synthetic images, %d warm-up + %d measured iterations, %d repeats",
+  scale_name, S.input, S.input, S.warmup, S.iters, S.repeats))
+
+local devices = rlx.devices()
+local summary = {}
+for _, dev in ipairs(devices) do
+  local kind = dev.kind or "cpu"
+  local script = here .. "/" .. kind .. ".lua"
+  local f = io.open(script, "r")
+  if f then f:close() end
+  if wanted and not wanted[kind] then
+    print(string.format("%s (%s): skipped (--set devices=%s)", dev.id or kind, dev.name or "", P.devices))
+  elseif not f then
+    print(string.format("%s (%s): no experiments/%s.lua, skipped", dev.id or kind, dev.name or "", kind))
+  else
+    print(string.format("== %s: %s", dev.id or kind, dev.name or kind))
+    if not dry and not study:peaks(kind) then
+      io.stderr:write(string.format("measuring %s peaks (once per environment)...\n", kind))
+      local ok, peaks = pcall(rlx.peaks.measure, {device = kind, quick = S.peaks_quick})
+      if ok and type(peaks) == "table" then
+        study:store_peaks(peaks, {device = kind, source = "measured"})
+        local parts = {}
+        for _, k in ipairs({"dram_gbps", "l3_gbps", "l2_gbps", "fp32_gflops", "gemm_fp32_gflops", "gemm_bf16_gflops"}) do
+          if type(peaks[k]) == "number" then parts[#parts + 1] = string.format("%s %.1f", k, peaks[k]) end
+        end
+        print("peaks: " .. table.concat(parts, ", "))
+      else
+        if type(peaks) == "table" and peaks.exit_code then error(peaks, 0) end
+        io.stderr:write("peaks measurement failed (rooflines will use datasheet figures if any): " .. tostring(peaks) .. "\n")
+      end
+    end
+    local stats = dofile(script)(study, dev, M, S)
+    summary[#summary + 1] = {device = dev.id or kind, stats = stats}
+    if type(stats) == "table" and stats.planned and not dry then
+      print(string.format("%s: %d planned, %d ran (%d ok, %d failed), %d already done", dev.id or kind,
+        stats.planned, stats.ran or 0, stats.ok or 0, stats.failed or 0, stats.skipped or 0))
+    end
+  end
+end
+
+if dry then
+  print("dry run: nothing trained, no figures drawn")
+  return
+end
+local fig = study:figures{dir = P.figures or "figures",
+  note = scale_name ~= "full" and string.format("scale %s (%dx%d input)", scale_name, S.input, S.input) or nil}
+print(string.format("figures in %s/:", P.figures or "figures"))
+for _, file in ipairs(fig.files) do print("  " .. file.path) end
+for _, w in ipairs(fig.warnings) do print("  (skipped) " .. w) end
+local runs = study:runs{}
+local ok = 0
+for _, r in ipairs(runs) do if r.status == "ok" then ok = ok + 1 end end
+print(string.format("database %s: %d runs stored (%d ok); export with: rlx export %s --csv logs/metrics.csv",
+  study.path, #runs, ok, study.path))
+print(string.format("done in %d s", os.time() - started))
+study:close()

@@ -1,0 +1,21 @@
+-- experiments/matrix.lua: the one definition of the study (seed 001's run matrix), shared by every
+-- environment script (cpu.lua, cuda.lua) and by all.lua.
+--
+-- Scales trade fidelity for time. `full` is the seed's protocol (224x224 images, 10 warm-up and 100
+-- measured iterations, 3 repeats). `default` must finish on a 2-core CPU in under 30 minutes,
+-- peaks included, so it trains on 64x64 synthetic images with few iterations: the FLOPs per image
+-- drop by (224/64)^2 = 12.25x, which keeps the matrix intact (every model, batch, precision and
+-- repeat) while each run lasts seconds. `smoke` checks the pipeline end to end in a few minutes.
+-- Choose with `rlx run experiments/all.lua --set scale=smoke|default|full`.
+return {
+  models = {"resnet50", "vgg16", "mobilenet_v2"},
+  cpu = {batch = {16, 32, 64}, precision = {"fp32", "bf16"}},
+  cuda = {batch = {64, 128, 256}, precision = {"fp32", "amp"}},
+  repeats = 3,
+  classes = 1000,
+  scale = {
+    smoke = {input = 32, warmup = 1, iters = 2, repeats = 2, peaks_quick = true},
+    default = {input = 64, warmup = 2, iters = 5, repeats = 3, peaks_quick = true},
+    full = {input = 224, warmup = 10, iters = 100, repeats = 3, peaks_quick = false},
+  },
+}

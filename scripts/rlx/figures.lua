@@ -1,0 +1,308 @@
+-- rlx.figures: the study's whole figure set (seed 001's checklist) drawn from its database.
+--
+--   require("rlx.figures").draw(study, {dir = "figures"})   -- or study:figures{dir = "figures"}
+--
+-- writes, for every environment E (an env label, suffixed with the device kind when one machine
+-- ran both CPU and CUDA sweeps) and every model M:
+--   figures/throughput_env-E.png   A: images/s vs batch, one line per model and precision, ± 1 SD
+--   figures/variance_fixed_config.png  B: per-repeat images/s of one config across environments
+--   figures/roofline_E.png         C: roofline with the environment's peaks and the runs' points
+--   figures/ai_vs_batch_M.png      D: arithmetic intensity vs batch per precision and environment
+-- Everything is read with SQL from study.db, so figures can be redrawn at any time from a stored
+-- (or merged) database without rerunning anything.
+local options = require("rlx.options")
+local M = {}
+
+local function kind_of(device) return (tostring(device or "cpu")):match("^cuda") and "cuda" or "cpu" end
+local function safe(name) return (tostring(name):gsub("[^%w%._%-]", "_")) end
+
+local function mean_sd(xs)
+  local n, s = #xs, 0
+  for _, x in ipairs(xs) do s = s + x end
+  local m = s / n
+  if n < 2 then return m, 0 end
+  local ss = 0
+  for _, x in ipairs(xs) do ss = ss + (x - m) ^ 2 end
+  return m, math.sqrt(ss / (n - 1))
+end
+
+-- Keys in order of first appearance in rows (rows come sorted by the SQL).
+local function ordered(rows, key)
+  local seen, out = {}, {}
+  for _, r in ipairs(rows) do
+    local k = key(r)
+    if not seen[k] then seen[k] = true; out[#out + 1] = k end
+  end
+  return out
+end
+
+local MODEL_ORDER = {resnet50 = 1, vgg16 = 2, mobilenet_v2 = 3}
+local PRECISION_ORDER = {fp32 = 1, bf16 = 2, amp = 3, fp16 = 4}
+local function by_order(order)
+  return function(a, b)
+    local x, y = order[a] or 99, order[b] or 99
+    if x ~= y then return x < y end
+    return a < b
+  end
+end
+
+-- The "environment" of a figure: env label, plus the device kind when the env has several.
+local function env_keys(runs)
+  local kinds = {}
+  for _, r in ipairs(runs) do
+    kinds[r.env] = kinds[r.env] or {}
+    kinds[r.env][kind_of(r.device)] = true
+  end
+  for _, r in ipairs(runs) do
+    local n = 0
+    for _ in pairs(kinds[r.env]) do n = n + 1 end
+    r.fig_env = n > 1 and (r.env .. "_" .. kind_of(r.device)) or r.env
+  end
+end
+
+local function ok_runs(study)
+  local rows = study.db:query([[SELECT r.id, r.model, r.precision, r.batch, r.device, r.repeat AS run,
+      r.images_per_s, r.environment_id, e.label AS env, e.cpu_model, e.gpu_name
+      FROM runs r JOIN environments e ON e.id = r.environment_id
+      WHERE r.study = ? AND r.status = 'ok' AND r.images_per_s IS NOT NULL
+      ORDER BY e.label, r.device, r.model, r.precision, r.batch, r.repeat]], study.name)
+  env_keys(rows)
+  return rows
+end
+
+local function roofline_rows(study, level)
+  local rows = study.db:query([[SELECT p.level, p.ai, p.gflops, p.source, p.precision AS roof_precision,
+      r.model, r.precision, r.batch, r.device, r.repeat AS run, e.label AS env, r.environment_id
+      FROM roofline_points p JOIN runs r ON r.id = p.run_id JOIN environments e ON e.id = r.environment_id
+      WHERE r.study = ? AND r.status = 'ok' AND p.level = ? AND p.ai > 0 AND p.gflops > 0
+      ORDER BY e.label, r.device, r.model, r.precision, r.batch, r.repeat]], study.name, level)
+  env_keys(rows)
+  return rows
+end
+
+-- Latest stored peaks per environment id and device kind: {[env_id] = {cpu = {...}, cuda = {...}}}.
+local function stored_peaks(study)
+  local out = {}
+  local rows = study.db:query([[SELECT environment_id, device, name, value, source, measured_at FROM peaks
+      ORDER BY measured_at]])
+  for _, r in ipairs(rows) do
+    out[r.environment_id] = out[r.environment_id] or {}
+    local k = kind_of(r.device)
+    out[r.environment_id][k] = out[r.environment_id][k] or {}
+    local p = out[r.environment_id][k]
+    p[r.name], p.source = r.value, r.source
+  end
+  return out
+end
+
+local function peaks_for(study, peaks, run)
+  local k = kind_of(run.device)
+  local p = peaks[run.environment_id] and peaks[run.environment_id][k]
+  if p then return p, "measured" end
+  if k == "cuda" and run.gpu_name and type(rlx.peaks) == "table" and rlx.peaks.datasheet then
+    local ok, entry = pcall(rlx.peaks.datasheet, run.gpu_name)
+    if ok and entry then return entry, "datasheet" end
+  end
+  return nil
+end
+
+-- A: throughput vs batch per environment.
+local function throughput_figures(runs, dir, out, opts)
+  for _, env in ipairs(ordered(runs, function(r) return r.fig_env end)) do
+    local groups, models, precs = {}, {}, {}
+    local repeats = 0
+    for _, r in ipairs(runs) do
+      if r.fig_env == env then
+        local key = r.model .. "\0" .. r.precision
+        groups[key] = groups[key] or {model = r.model, precision = r.precision, batches = {}}
+        local g = groups[key].batches
+        g[r.batch] = g[r.batch] or {}
+        table.insert(g[r.batch], r.images_per_s)
+        repeats = math.max(repeats, #g[r.batch])
+        models[r.model], precs[r.precision] = true, true
+      end
+    end
+    local mlist, plist = {}, {}
+    for m in pairs(models) do mlist[#mlist + 1] = m end
+    for p in pairs(precs) do plist[#plist + 1] = p end
+    table.sort(mlist, by_order(MODEL_ORDER))
+    table.sort(plist, by_order(PRECISION_ORDER))
+    local series = {}
+    for mi, m in ipairs(mlist) do
+      for pi, p in ipairs(plist) do
+        local g = groups[m .. "\0" .. p]
+        if g then
+          local xs = {}
+          for b in pairs(g.batches) do xs[#xs + 1] = b end
+          table.sort(xs)
+          local ys, sds = {}, {}
+          for i, b in ipairs(xs) do ys[i], sds[i] = mean_sd(g.batches[b]) end
+          -- Colour says the model, marker and dash say the precision.
+          series[#series + 1] = {label = m .. " " .. p, x = xs, y = ys, sd = sds, color = mi, marker = pi,
+            dashed = pi > 1}
+        end
+      end
+    end
+    local path = dir .. "/throughput_env-" .. safe(env) .. ".png"
+    rlx.plot.throughput{series = series, out = path, title = "Training throughput vs batch size: " .. env,
+      subtitle = string.format("mean ± 1 SD over %d repeat%s%s", repeats, repeats == 1 and "" or "s",
+        opts.note and ("; " .. opts.note) or ""),
+      width = opts.width, height = opts.height}
+    out[#out + 1] = {figure = "A", env = env, path = path}
+  end
+end
+
+-- B: one configuration across environments. The default config is the one found in the most
+-- environments, preferring resnet50, fp32 and the largest batch (seed 001: ResNet-50 bs128 FP32).
+local function variance_figure(runs, dir, out, opts, warnings)
+  local fixed = opts.fixed
+  if not fixed then
+    local envs_of = {}
+    for _, r in ipairs(runs) do
+      local k = r.model .. "|" .. r.precision .. "|" .. r.batch
+      envs_of[k] = envs_of[k] or {model = r.model, precision = r.precision, batch = r.batch, envs = {}, n = 0}
+      if not envs_of[k].envs[r.fig_env] then envs_of[k].envs[r.fig_env] = true; envs_of[k].n = envs_of[k].n + 1 end
+    end
+    local best
+    for _, c in pairs(envs_of) do
+      local function score(x)
+        return x.n * 1e6 + (x.model == "resnet50" and 1e5 or 0) + (x.precision == "fp32" and 1e4 or 0) + x.batch
+      end
+      if not best or score(c) > score(best) then best = c end
+    end
+    fixed = best
+  end
+  if not fixed then warnings[#warnings + 1] = "B: no runs to compare"; return end
+  local groups, idx = {}, {}
+  for _, r in ipairs(runs) do
+    if r.model == fixed.model and r.precision == fixed.precision and r.batch == fixed.batch then
+      if not idx[r.fig_env] then
+        groups[#groups + 1] = {label = r.fig_env, values = {}}
+        idx[r.fig_env] = #groups
+      end
+      table.insert(groups[idx[r.fig_env]].values, r.images_per_s)
+    end
+  end
+  if #groups == 0 then
+    warnings[#warnings + 1] = string.format("B: no ok runs of %s %s bs%s", fixed.model, fixed.precision, fixed.batch)
+    return
+  end
+  local path = dir .. "/variance_fixed_config.png"
+  rlx.plot.variability{groups = groups, out = path, xlabel = "Environment",
+    title = string.format("Run-to-run variability: %s, %s, batch %d", fixed.model, fixed.precision, fixed.batch),
+    subtitle = "box: quartiles and median; whiskers: 1.5 IQR; dots: one per repeat",
+    width = opts.width, height = opts.height}
+  out[#out + 1] = {figure = "B", path = path, config = fixed}
+end
+
+-- C: roofline per environment, one point per configuration (mean over repeats).
+local function roofline_figures(study, points, dir, out, opts, warnings)
+  local peaks = stored_peaks(study)
+  for _, env in ipairs(ordered(points, function(r) return r.fig_env end)) do
+    local agg, order, first = {}, {}, nil
+    for _, p in ipairs(points) do
+      if p.fig_env == env then
+        first = first or p
+        local k = table.concat({p.model, p.precision, p.batch}, "|")
+        if not agg[k] then
+          agg[k] = {model = p.model, precision = p.precision, batch = p.batch, env = env, ai = {}, gflops = {},
+            source = p.source}
+          order[#order + 1] = k
+        end
+        table.insert(agg[k].ai, p.ai)
+        table.insert(agg[k].gflops, p.gflops)
+      end
+    end
+    local pk, pk_source = peaks_for(study, peaks, first)
+    if not pk then
+      warnings[#warnings + 1] = "C: no peaks stored for " .. env ..
+        " (run rlx peaks --db ... or study:store_peaks); roofline skipped"
+    else
+      local pts, sources = {}, {}
+      for _, k in ipairs(order) do
+        local a = agg[k]
+        pts[#pts + 1] = {model = a.model, precision = a.precision, batch = a.batch, env = env,
+          ai = (mean_sd(a.ai)), gflops = (mean_sd(a.gflops)), label = "bs" .. a.batch}
+        sources[a.source or "?"] = true
+      end
+      -- Same colours and shapes as the throughput figure: models and precisions in study order.
+      table.sort(pts, function(a, b)
+        if a.model ~= b.model then return by_order(MODEL_ORDER)(a.model, b.model) end
+        if a.precision ~= b.precision then return by_order(PRECISION_ORDER)(a.precision, b.precision) end
+        return a.batch < b.batch
+      end)
+      local src = {}
+      for s in pairs(sources) do src[#src + 1] = s end
+      table.sort(src)
+      local path = dir .. "/roofline_" .. safe(env) .. ".png"
+      local ok, err = pcall(rlx.plot.roofline, {points = pts, peaks = pk, arrows = true, out = path,
+        title = "Roofline: " .. env .. " (" .. kind_of(first.device) .. ")",
+        subtitle = "roofs: " .. (pk_source == "datasheet" and "datasheet" or (pk.source or "measured")) ..
+          " peaks; points: " .. table.concat(src, "+") .. " (DRAM traffic), mean over repeats",
+        width = opts.width, height = opts.height})
+      if ok then out[#out + 1] = {figure = "C", env = env, path = path}
+      else warnings[#warnings + 1] = "C: " .. env .. ": " .. tostring(err) end
+    end
+  end
+end
+
+-- D: arithmetic intensity vs batch per model.
+local function ai_figures(points, dir, out, opts)
+  local models = ordered(points, function(r) return r.model end)
+  table.sort(models, by_order(MODEL_ORDER))
+  for _, m in ipairs(models) do
+    local pts = {}
+    for _, p in ipairs(points) do
+      if p.model == m then pts[#pts + 1] = {model = m, batch = p.batch, ai = p.ai, precision = p.precision, env = p.fig_env} end
+    end
+    table.sort(pts, function(a, b)
+      if a.env ~= b.env then return a.env < b.env end
+      if a.precision ~= b.precision then return by_order(PRECISION_ORDER)(a.precision, b.precision) end
+      return a.batch < b.batch
+    end)
+    local path = dir .. "/ai_vs_batch_" .. safe(m) .. ".png"
+    rlx.plot.ai_vs_batch{points = pts, model = m, by = {"env", "precision"}, out = path,
+      title = "Arithmetic intensity vs batch size: " .. m, subtitle = "DRAM level, mean over repeats",
+      width = opts.width, height = opts.height}
+    out[#out + 1] = {figure = "D", model = m, path = path}
+  end
+end
+
+--- Draws every figure of the study into opts.dir (default "figures"). Returns {files = {{figure=,
+--- path=, ...}}, warnings = {...}}; a figure that cannot be drawn (no peaks, no runs) is a warning.
+function M.draw(study, opts)
+  if type(study) ~= "table" or not study.db then
+    options.raise("rlx.figures.draw: expected a study (rlx.study{...}), got " .. type(study))
+  end
+  local o = options.check("rlx.figures.draw", opts, {
+    dir = {type = "string", default = "figures"}, level = {type = "string", default = "dram"},
+    fixed = {type = "table"}, width = {type = "integer", min = 100}, height = {type = "integer", min = 100},
+    note = {type = "string"}, quiet = {type = "boolean", default = false},
+  })
+  if o.fixed then
+    options.check("rlx.figures.draw: option 'fixed'", o.fixed, {model = {type = "string", required = true},
+      precision = {type = "string", required = true}, batch = {type = "integer", required = true}})
+  end
+  rlx.plot.mkdir(o.dir)
+  local files, warnings = {}, {}
+  local runs = ok_runs(study)
+  if #runs == 0 then
+    warnings[#warnings + 1] = "no successful runs in study '" .. study.name .. "': nothing to draw"
+  else
+    throughput_figures(runs, o.dir, files, o)
+    variance_figure(runs, o.dir, files, o, warnings)
+  end
+  local points = roofline_rows(study, o.level)
+  if #points > 0 then
+    roofline_figures(study, points, o.dir, files, o, warnings)
+    ai_figures(points, o.dir, files, o)
+  elseif #runs > 0 then
+    warnings[#warnings + 1] = "no roofline points at level '" .. o.level .. "': rooflines and AI figures skipped"
+  end
+  if not o.quiet then
+    for _, w in ipairs(warnings) do io.stderr:write("rlx.figures: " .. w .. "\n") end
+  end
+  return {files = files, warnings = warnings}
+end
+
+return M

@@ -1,0 +1,66 @@
+# End-to-end tests of rlx.plot, rlx.figures and experiments/ (issue 7). Charts are drawn to
+# PNG/SVG/PDF under RLX_TEST_TMP and PNG pixels sampled where the returned axes put things.
+set(P ${CMAKE_SOURCE_DIR}/tests/e2e/plot)
+set(PT ${CMAKE_BINARY_DIR}/test-tmp)
+
+rlx_e2e(NAME "plot: every chart to png, svg and pdf; pixels where the axes say" ARGS run ${P}/charts.lua
+  STDOUT "^png\tpng\tpng\t1200x800\nsvg\tsvg\tsvg\t1200x800\npdf\tpdf\tpdf\t1200x800\nroof\ttrue\nceiling\ttrue\npoint1\ttrue\npoint3\ttrue\nridge\t10\tabove\tfalse\nticks\t0\\.1 1 10 100 1k\nfrom peaks\tDRAM,L2,fp16 tensor,fp32\npng\tpng\tpng\tpng\tpng\tpng\t1200\t800\tlog\t0\tpng\nsvg\tsvg\tsvg\tsvg\tsvg\tsvg\t1200\t800\tlog\t0\tsvg\npdf\tpdf\tpdf\tpdf\tpdf\tpdf\t1200\t800\tlog\t0\tpdf\nthroughput marker\ttrue\tymin\t0\n$")
+rlx_e2e(NAME "plot: roofline above-roof point is flagged" ARGS -e
+  "local i = rlx.plot.roofline{points = {{ai = 1, gflops = 50, model = 'm', precision = 'fp32'}}, peak_gflops = 100, peak_gbps = 10, out = os.getenv('RLX_TEST_TMP') .. '/e2e_above.png'} print(i.above_roof[1], i.ridge_ai)"
+  STDOUT "^true\t10\n$")
+rlx_e2e(NAME "plot: roofline wrong type" ARGS -e "rlx.plot.roofline{points = 5, out = 'x.png', peak_gflops = 1, peak_gbps = 1}"
+  EXIT 1 STDERR "^\\(command line\\):1: rlx\\.plot\\.roofline: option 'points' must be a table, got 5\n")
+rlx_e2e(NAME "plot: roofline missing out" ARGS -e "rlx.plot.roofline{peak_gflops = 1}"
+  EXIT 1 STDERR "^\\(command line\\):1: rlx\\.plot\\.roofline: option 'out' is required \\(string\\)\n")
+rlx_e2e(NAME "plot: roofline unknown option" ARGS -e "rlx.plot.roofline{colour = 1, out = 'x.png'}"
+  EXIT 1 STDERR "^\\(command line\\):1: rlx\\.plot\\.roofline: unknown option 'colour' \\(valid options: arrows, ceilings, color_by, ")
+rlx_e2e(NAME "plot: roofline without roofs" ARGS -e "rlx.plot.roofline{out = 'x.png', peak_gflops = 1}"
+  EXIT 1 STDERR "rlx\\.plot\\.roofline: no memory roof: pass peak_bw= and peak_flops= \\(byte/s, FLOP/s\\)")
+rlx_e2e(NAME "plot: roofline peak_flops in GFLOP/s by mistake" ARGS -e "rlx.plot.roofline{out = 'x.png', peak_flops = 100, peak_gbps = 1}"
+  EXIT 1 STDERR "peak_flops is in FLOP/s and 100 looks like GFLOP/s: pass peak_gflops=100 instead")
+rlx_e2e(NAME "plot: roofline bad point" ARGS -e "rlx.plot.roofline{out = os.getenv('RLX_TEST_TMP') .. '/x.png', points = {{ai = -1, gflops = 1}}, peak_gflops = 100, peak_gbps = 1}"
+  EXIT 1 STDERR "^\\(command line\\):1: rlx\\.plot\\.roofline: points\\[1\\] field 'ai' must be a positive finite number, got -1\n")
+rlx_e2e(NAME "plot: C++ exception path names the file" ARGS -e "rlx.plot.line{series = {{x = {1}, y = {1}}}, out = '/nonexistent-dir/x.png'}"
+  EXIT 1 STDERR "^\\(command line\\):1: rlx\\.plot\\.line: cannot write figure '/nonexistent-dir/x\\.png': check that the directory exists and is writable\n")
+rlx_e2e(NAME "plot: unknown extension" ARGS -e "rlx.plot.line{series = {{x = {1}, y = {1}}}, out = 'x.jpg'}"
+  EXIT 1 STDERR "rlx\\.plot\\.line: cannot tell the image format of 'x\\.jpg': end the file name with \\.png, \\.svg or \\.pdf")
+rlx_e2e(NAME "plot: throughput wrong type" ARGS -e "rlx.plot.throughput{series = 5, out = 'x.png'}"
+  EXIT 1 STDERR "^\\(command line\\):1: rlx\\.plot\\.throughput: option 'series' must be an array of tables, got number\n")
+rlx_e2e(NAME "plot: throughput missing series" ARGS -e "rlx.plot.throughput{out = 'x.png'}"
+  EXIT 1 STDERR "rlx\\.plot\\.throughput: option 'series' is required \\(an array of \\{label=, x=, y=, sd=\\}\\)")
+rlx_e2e(NAME "plot: throughput unknown option" ARGS -e "rlx.plot.throughput{series = {}, out = 'x.png', bogus = 1}"
+  EXIT 1 STDERR "rlx\\.plot\\.throughput: unknown option 'bogus' \\(valid options: dpi, grid, height, ")
+rlx_e2e(NAME "plot: throughput mismatched series" ARGS -e "rlx.plot.throughput{series = {{x = {1, 2}, y = {1}}}, out = os.getenv('RLX_TEST_TMP') .. '/x.png'}"
+  EXIT 1 STDERR "rlx\\.plot\\.throughput: series 1 has 2 x values and 1 y values: give one y per x")
+rlx_e2e(NAME "plot: variability wrong type" ARGS -e "rlx.plot.variability{groups = 'a', out = 'x.png'}"
+  EXIT 1 STDERR "rlx\\.plot\\.variability: option 'groups' must be an array of tables, got string")
+rlx_e2e(NAME "plot: variability empty group" ARGS -e "rlx.plot.variability{groups = {{label = 'a', values = {}}}, out = os.getenv('RLX_TEST_TMP') .. '/x.png'}"
+  EXIT 1 STDERR "rlx\\.plot\\.variability: group 'a' has no values")
+rlx_e2e(NAME "plot: variability missing groups" ARGS -e "rlx.plot.variability{out = 'x.png'}"
+  EXIT 1 STDERR "rlx\\.plot\\.variability: option 'groups' is required")
+rlx_e2e(NAME "plot: line log axis rejects zero" ARGS -e "rlx.plot.line{series = {{x = {1}, y = {0}}}, yscale = 'log', out = os.getenv('RLX_TEST_TMP') .. '/x.png'}"
+  EXIT 1 STDERR "rlx\\.plot\\.line: series 1: y\\[1\\] = 0 cannot be shown on a log axis: use a linear y axis or drop it")
+rlx_e2e(NAME "plot: line bad marker" ARGS -e "rlx.plot.line{series = {{x = {1}, y = {1}, marker = 'blob'}}, out = 'x.png'}"
+  EXIT 1 STDERR "rlx\\.plot\\.line: series\\[1\\] field 'marker' must be one of circle, square, triangle")
+rlx_e2e(NAME "plot: line width wrong type" ARGS -e "rlx.plot.line{series = {{x = {1}, y = {1}}}, out = 'x.png', width = 'big'}"
+  EXIT 1 STDERR "rlx\\.plot\\.line: option 'width' must be an integer >= 100, got \"big\"")
+rlx_e2e(NAME "plot: ai_vs_batch missing points" ARGS -e "rlx.plot.ai_vs_batch{out = 'x.png'}"
+  EXIT 1 STDERR "rlx\\.plot\\.ai_vs_batch: option 'points' is required")
+rlx_e2e(NAME "plot: ai_vs_batch bad point" ARGS -e "rlx.plot.ai_vs_batch{points = {{ai = 1}}, out = 'x.png'}"
+  EXIT 1 STDERR "rlx\\.plot\\.ai_vs_batch: points\\[1\\] needs numbers 'ai' and 'batch'")
+rlx_e2e(NAME "plot: ai_vs_batch unknown model" ARGS -e "rlx.plot.ai_vs_batch{points = {{ai = 1, batch = 2, model = 'a'}}, model = 'b', out = 'x.png'}"
+  EXIT 1 STDERR "rlx\\.plot\\.ai_vs_batch: no points for model 'b'")
+rlx_e2e(NAME "plot: pixel of a missing PNG" ARGS -e "rlx.plot.pixel('/nonexistent.png', 1, 1)"
+  EXIT 1 STDERR "rlx\\.plot\\.pixel: cannot read PNG '/nonexistent\\.png': give the path of a PNG file")
+rlx_e2e(NAME "plot: figures.draw needs a study" ARGS -e "require('rlx.figures').draw(5)"
+  EXIT 1 STDERR "rlx\\.figures\\.draw: expected a study \\(rlx\\.study\\{\\.\\.\\.\\}\\), got number")
+rlx_e2e(NAME "plot: figure set from a study database" ARGS run ${P}/figures.lua
+  STDOUT "^5 files, 0 warnings, 36 runs\nai_vs_batch_mobilenet_v2\\.png=1200x800 ai_vs_batch_resnet50\\.png=1200x800 roofline_testenv\\.png=1200x800 throughput_env-testenv\\.png=1200x800 variance_fixed_config\\.png=1200x800\n$")
+rlx_e2e(NAME "plot: experiments dry run lists the default matrix" ARGS run experiments/all.lua --dry-run
+  --set db=${PT}/plot_dry.db --set label=dry
+  STDOUT "scale default: 64x64 synthetic images, 2 warm-up \\+ 5 measured iterations, 3 repeats.*dry run: 54 to run, 0 skipped")
+rlx_e2e(NAME "plot: experiments unknown scale" ARGS run experiments/all.lua --set scale=huge --set db=${PT}/plot_dry.db
+  EXIT 2 STDERR "experiments/all\\.lua: unknown scale 'huge' \\(valid: default, full, smoke\\)")
+rlx_e2e(NAME "plot: experiments/all.lua end to end with a stand-in trainer, then resumed" ARGS run ${P}/all_fake.lua
+  --set scale=smoke --set db=${PT}/plot_all.db --set figures=${PT}/plot_all_figs --set label=e2e
+  STDOUT "cpu: 36 planned, 36 ran \\(36 ok, 0 failed\\), 0 already done.*roofline_e2e\\.png.*first pass trained 36\n.*cpu: 36 planned, 0 ran \\(0 ok, 0 failed\\), 36 already done.*second pass trained 0\n$")
