@@ -53,9 +53,11 @@ set(RLX_HAVE_CUPTI OFF)
 find_path(CUPTI_INCLUDE_DIR cupti_range_profiler.h
   HINTS ${RLX_CUDA_ROOT}/include ${RLX_CUDA_ROOT}/extras/CUPTI/include)
 find_library(CUPTI_LIBRARY cupti HINTS ${RLX_CUDA_ROOT}/lib64 ${RLX_CUDA_ROOT}/extras/CUPTI/lib64)
-find_library(CUDA_DRIVER_LIBRARY cuda HINTS ${RLX_CUDA_ROOT}/lib64/stubs ${RLX_CUDA_ROOT}/lib64)
 find_library(CUPTI_CHECKPOINT_LIBRARY checkpoint HINTS ${RLX_CUDA_ROOT}/lib64)
-if(CUPTI_INCLUDE_DIR AND CUPTI_LIBRARY AND CUDA_DRIVER_LIBRARY)
+# No libcuda here: engine/counters loads the driver with dlopen at run time (a linked libcuda would
+# keep rlx from starting on machines without the NVIDIA driver), so only the headers are needed.
+find_path(CUDA_DRIVER_INCLUDE_DIR cuda.h HINTS ${RLX_CUDA_ROOT}/include)
+if(CUPTI_INCLUDE_DIR AND CUPTI_LIBRARY AND CUDA_DRIVER_INCLUDE_DIR)
   set(RLX_HAVE_CUPTI ON)
   get_filename_component(CUPTI_LIBRARY_DIR ${CUPTI_LIBRARY} DIRECTORY)
 endif()

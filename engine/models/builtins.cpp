@@ -2,6 +2,7 @@
 // 0.14 defines them (same structure, submodule names, biases and initialisation rules), so the
 // parameter counts match torchvision exactly and complexity is computed from what is trained.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <stdexcept>
 

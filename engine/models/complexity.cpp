@@ -278,6 +278,7 @@ nlohmann::json to_json(const Summary& s, bool with_layers) {
                       {"params", s.params},
                       {"trainable_params", s.trainable_params},
                       {"buffers", s.buffers},
+                      {"conv_linear_params", s.conv_linear_params},
                       {"forward_macs", s.forward_macs},
                       {"forward_flops", s.forward_flops},
                       {"elementwise_flops", s.elementwise_flops},

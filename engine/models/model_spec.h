@@ -83,10 +83,8 @@ ModelSpec from_json(const nlohmann::json& description, int64_t classes = 1000, i
 // from_json() call it, so a ModelSpec they return always builds.
 void validate(const ModelSpec& spec);
 
-}  // namespace rlx::models
-
-namespace rlx::models {
 // A `model` option as the bindings receive it: a string names a built-in, an object is a user
 // description (from_json). Throws std::invalid_argument otherwise.
 ModelSpec from_option(const nlohmann::json& model, int64_t classes = 1000, int64_t input = 224);
+
 }  // namespace rlx::models

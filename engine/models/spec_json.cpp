@@ -4,7 +4,10 @@
 // {"kind": "conv", ...}. Every error names the layer by its path ("layers[3].body[2]") and the
 // field, and lists the valid fields or kinds, so a mistake in a long table is found at once.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
+#include <algorithm>
+#include <cctype>
 #include <map>
 #include <set>
 #include <stdexcept>
@@ -79,6 +82,10 @@ std::vector<Layer> read_list(const json& list, const std::string& where, bool re
 
 Layer read_layer(const json& j, const std::string& where, int64_t index) {
   std::string kind;
+  if (j.is_array() && j.size() > 1 && j[0].is_string())
+    throw std::invalid_argument(fmt::format(
+        "model layer {} ({}): only the kind is positional; name the other fields, e.g. "
+        "{{\"conv\", out=16, k=3}}", where, j[0].get<std::string>()));
   if (j.is_array() && j.size() == 1 && j[0].is_string()) {
     kind = j[0].get<std::string>();
   } else if (j.is_object() && j.contains("1") && j["1"].is_string()) {
@@ -108,6 +115,10 @@ Layer read_layer(const json& j, const std::string& where, int64_t index) {
   valid.push_back("trainable");
   for (auto f = r.j.begin(); f != r.j.end(); ++f) {
     if (f.key() == "1" || f.key() == "kind") continue;
+    if (!f.key().empty() && std::isdigit(static_cast<unsigned char>(f.key()[0])))
+      throw std::invalid_argument(fmt::format(
+          "model layer {} ({}): only the kind is positional; name the other fields, e.g. "
+          "{{\"conv\", out=16, k=3}}", where, kind));
     if (std::find(valid.begin(), valid.end(), f.key()) == valid.end())
       throw std::invalid_argument(fmt::format("model layer {} ({}): unknown field '{}' (valid "
                                               "fields: {})", where, kind, f.key(),
@@ -164,9 +175,9 @@ Layer read_layer(const json& j, const std::string& where, int64_t index) {
       l.body = read_list(r.j["body"], where + ".body", true);
       if (r.j.contains("projection"))
         l.projection = read_list(r.j["projection"], where + ".projection", false);
-      const std::string after = r.j.value("after", std::string("none"));
       if (r.j.contains("after") && !r.j["after"].is_string())
         r.fail("after", "must be \"relu\", \"relu6\" or \"none\", got " + r.j["after"].dump());
+      const std::string after = r.j.value("after", std::string("none"));
       if (after == "relu") l.after = LayerKind::relu;
       else if (after == "relu6") l.after = LayerKind::relu6;
       else if (after != "none")
@@ -200,7 +211,9 @@ std::vector<Layer> read_list(const json& list, const std::string& where, bool re
 
 }  // namespace
 
-ModelSpec from_json(const json& d, int64_t classes, int64_t input) {
+ModelSpec from_json(const json& description, int64_t classes, int64_t input) {
+  // A bare list of layers is short for {layers = {...}}.
+  const json d = description.is_array() ? json{{"layers", description}} : description;
   if (!d.is_object())
     throw std::invalid_argument(
         "model description must be a table like {name=\"tiny\", layers={{\"conv\", out=16, k=3}, "
@@ -227,8 +240,9 @@ ModelSpec from_json(const json& d, int64_t classes, int64_t input) {
   }
   auto choice = [&](const char* key, const std::string& def, const std::string& a,
                     const std::string& b) {
-    std::string v = d.value(key, def);
-    if ((d.contains(key) && !d[key].is_string()) || (v != a && v != b))
+    const bool is_string = !d.contains(key) || d[key].is_string();
+    const std::string v = is_string ? d.value(key, def) : std::string();
+    if (!is_string || (v != a && v != b))
       throw std::invalid_argument(fmt::format("model: field '{}' must be \"{}\" or \"{}\", got {}",
                                               key, a, b, d[key].dump()));
     return v;
@@ -248,14 +262,12 @@ ModelSpec from_json(const json& d, int64_t classes, int64_t input) {
   return m;
 }
 
-}  // namespace rlx::models
-
-namespace rlx::models {
 ModelSpec from_option(const nlohmann::json& model, int64_t classes, int64_t input) {
   if (model.is_string()) return builtin(model.get<std::string>(), classes, input);
-  if (model.is_object()) return from_json(model, classes, input);
+  if (model.is_object() || model.is_array()) return from_json(model, classes, input);
   throw std::invalid_argument(
       "model must be a built-in name (" + fmt::format("{}", fmt::join(builtin_names(), ", ")) +
       ") or a model table {name=..., layers={...}}, got " + model.dump());
 }
+
 }  // namespace rlx::models

@@ -90,7 +90,7 @@ CREATE TABLE peaks (
 // Version 2: roofline points per run, each run's wall time (for dry-run estimates), and the
 // memory footprint in complexity.
 const char* kV2 = R"sql(
-ALTER TABLE runs ADD COLUMN wall_s REAL;         -- whole run incl. setup and warm-up (estimates)
+ALTER TABLE runs ADD COLUMN total_s REAL;         -- whole run incl. setup and warm-up (estimates)
 ALTER TABLE complexity ADD COLUMN memory_bytes REAL;
 ALTER TABLE complexity ADD COLUMN activation_bytes REAL;
 CREATE TABLE roofline_points (

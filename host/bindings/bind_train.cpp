@@ -1,7 +1,156 @@
-// bind_train.cpp: rlx._core.train (placeholder until its issue lands: registers an empty table).
+// bind_train.cpp: rlx._core.train, the training run of engine/train. Reads and checks the options
+// (each error names its option), creates a counters collector when asked, runs the trainer and
+// returns its result as a table. Ctrl-C during a run becomes the error object
+// {exit_code = 130, message = "rlx: interrupted"}, raised after every C++ scope has ended.
+#include <fmt/format.h>
+
+#include <cmath>
+#include <memory>
+#include <regex>
+
+#include "counters/collector.h"
 #include "lua_bind.h"
 #include "registry.h"
+#include "train/progress.h"
+#include "train/trainer.h"
+#include "util/interrupt.h"
 
 namespace rlx::bindings {
-void open_train(lua_State* L) { lua::register_module(L, "train", {}); }
+namespace {
+
+const char* const kFname = "rlx.train";
+
+// A number option that must be > 0 (or >= 0 when zero is allowed).
+double non_negative(const lua::Options& o, const char* key, double def, bool allow_zero) {
+  const double v = o.number(key, def);
+  if (!std::isfinite(v) || v < 0 || (!allow_zero && v == 0))
+    o.fail(key, fmt::format("must be a number {} 0, got {}", allow_zero ? ">=" : ">", v));
+  return v;
+}
+
+bool any_cuda_device() {
+  for (const auto& d : train::devices())
+    if (d.value("kind", "") == "cuda") return true;
+  return false;
+}
+
+// Reads every option into a config; throws lua::Error naming the option.
+train::TrainConfig read_config(lua_State* L, const lua::Options& o, bool& want_counters, std::vector<std::string>& groups) {
+  train::TrainConfig c;
+  // Scalars first, so `rlx.train{batch=0}` names batch even before the model is looked at.
+  c.batch = o.integer("batch", c.batch, 1);
+  c.iters = o.integer("iters", c.iters, 1);
+  c.warmup = o.integer("warmup", c.warmup, 0);
+  c.device = o.str("device", c.device);
+  static const std::regex device_re("^(cpu|auto|cuda|cuda:[0-9]+)$");
+  if (!std::regex_match(c.device, device_re))
+    o.fail("device", fmt::format("must be \"cpu\", \"cuda\", \"cuda:N\" or \"auto\", got \"{}\"", c.device));
+  c.precision = o.choice("precision", c.precision, {"fp32", "amp", "bf16"});
+  c.data = o.str("data", c.data);
+  if (c.data.empty()) o.fail("data", "must be \"synthetic\" or a dataset folder, got \"\"");
+  c.augment = o.boolean("augment", c.augment);
+  c.workers = o.integer("workers", c.workers, 0);
+  c.prefetch = o.integer("prefetch", c.prefetch, 1);
+  c.threads = o.integer("threads", c.threads, 0);
+  c.channels_last = o.boolean("channels_last", c.channels_last);
+  c.grad_accum = o.integer("grad_accum", c.grad_accum, 1);
+  c.deterministic = o.boolean("deterministic", c.deterministic);
+  c.cudnn_benchmark = o.boolean("cudnn_benchmark", c.cudnn_benchmark);
+  c.nvtx = o.boolean("nvtx", c.nvtx);
+  c.lr = non_negative(o, "lr", c.lr, false);
+  c.momentum = non_negative(o, "momentum", c.momentum, true);
+  c.weight_decay = non_negative(o, "weight_decay", c.weight_decay, true);
+  c.seed = o.integer("seed", c.seed, 0);
+  c.input = o.opt_integer("input", 1).value_or(0);
+  c.classes = o.opt_integer("classes", 1).value_or(0);
+  c.label = o.str("label", "");
+  c.progress = o.boolean("progress", train::ProgressBar::stderr_is_terminal());
+
+  const int ctype = o.push("counters");
+  lua_pop(L, 1);
+  if (ctype == LUA_TBOOLEAN) {
+    want_counters = o.boolean("counters", false);
+  } else if (ctype == LUA_TSTRING || ctype == LUA_TTABLE) {
+    groups = o.str_list("counters");
+    want_counters = true;
+  } else if (ctype != LUA_TNIL) {
+    o.fail("counters", fmt::format("must be true, false or a list of metric groups, got a {}",
+                                   lua_typename(L, ctype)));
+  }
+
+  const int mtype = o.push("model");
+  lua_pop(L, 1);
+  if (mtype == LUA_TNIL)
+    o.fail("model", "is required: a built-in name (rlx.model.list()) or a model table");
+  if (mtype != LUA_TSTRING && mtype != LUA_TTABLE)
+    o.fail("model", fmt::format("must be a model name or a model table, got a {}", lua_typename(L, mtype)));
+  c.model = o.json("model");
+  try {
+    train::validate(c);
+  } catch (const std::invalid_argument& e) {
+    throw lua::Error(fmt::format("{}: {}", kFname, e.what()));
+  }
+  return c;
+}
+
+nlohmann::json run_train(lua_State* L) {
+  lua::Options o(L, 1, kFname,
+                 {"model", "batch", "iters", "warmup", "device", "precision", "data", "augment", "workers",
+                  "prefetch", "threads", "channels_last", "grad_accum", "deterministic", "cudnn_benchmark",
+                  "nvtx", "lr", "momentum", "weight_decay", "seed", "input", "classes", "label", "counters",
+                  "progress"});
+  bool want_counters = false;
+  std::vector<std::string> groups;
+  const train::TrainConfig config = read_config(L, o, want_counters, groups);
+  std::unique_ptr<counters::Collector> collector;
+  if (want_counters) {
+    const std::string dev = config.device == "auto" ? (any_cuda_device() ? "cuda:0" : "cpu") : config.device;
+    collector = counters::make_collector(dev, groups);
+  }
+  train::TrainResult result;
+  try {
+    result = train::train(config, collector.get());
+  } catch (const std::invalid_argument& e) {
+    throw lua::Error(fmt::format("{}: {}", kFname, e.what()));
+  }
+  nlohmann::json out = train::to_json(config, result);
+  if (collector && result.ok) out["counters"] = collector->result();
+  return out;
+}
+
+// train{...} -> result table (see docs/lua-api/train.md)
+int train_fn(lua_State* L) {
+  bool interrupted = false;
+  {
+    nlohmann::json out;
+    try {
+      out = run_train(L);
+    } catch (const util::Interrupted&) {
+      interrupted = true;
+    }
+    if (!interrupted) {
+      lua::push_json(L, out);
+      return 1;
+    }
+  }
+  lua_newtable(L);
+  lua_pushinteger(L, 130);
+  lua_setfield(L, -2, "exit_code");
+  lua_pushstring(L, "rlx: interrupted");
+  lua_setfield(L, -2, "message");
+  return lua_error(L);
+}
+
+// devices() -> {{kind=, id=, name=, memory_bytes=, threads=}, ...}
+int devices_fn(lua_State* L) {
+  lua::push_json(L, train::devices());
+  return 1;
+}
+
+}  // namespace
+
+void open_train(lua_State* L) {
+  lua::register_module(L, "train", {{"train", lua::guarded<train_fn>}, {"devices", lua::guarded<devices_fn>}});
+}
+
 }  // namespace rlx::bindings

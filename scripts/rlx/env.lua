@@ -9,20 +9,28 @@ local M = {}
 -- Fields that change between two captures of the same machine and software: left out of the id.
 local VOLATILE = {captured_at = true, id = true}
 
---- The content id of an environment table (same machine and software -> same id).
+--- The content id of an environment table (same machine and software -> same id). Inside a
+--- container the host name is left out: it is usually the container's id, new on every start,
+--- and would stop a restarted container from resuming its study.
 function M.id(env)
   if type(env) ~= "table" then options.raise("rlx.env.id: expected an environment table, got " .. type(env)) end
   local stable = {}
+  local in_container = env.container ~= nil and env.container ~= "none"
   for k, v in pairs(env) do
-    if not VOLATILE[k] then stable[k] = v end
+    if not VOLATILE[k] and not (in_container and k == "host") then stable[k] = v end
   end
   return rlx.db.hash(stable)
 end
 
-local function default_label(host)
-  if rlx.params and type(rlx.params.env) == "string" then return rlx.params.env end
-  local short = tostring(host or "local"):match("^[^.]+") or "local"
-  return (short:gsub("[^%w%-]", "-"))
+-- --set env=NAME, else $RLX_ENV, else the container kind ("docker") inside a container (its host
+-- name changes on every start), else the short host name.
+local function default_label(env)
+  local name = rlx.params and type(rlx.params.env) == "string" and rlx.params.env or os.getenv("RLX_ENV")
+  if not name or name == "" then
+    name = (env.container and env.container ~= "none") and env.container or tostring(env.host or "local")
+    name = name:match("^[^.]+") or "local"
+  end
+  return (name:gsub("[^%w%-%.]", "-"))
 end
 
 --- Captures the environment: {label=, zone=, instance_type=} (zone and instance type override
@@ -36,7 +44,7 @@ function M.capture(opts)
       "starts every run label), got %q", o.label))
   end
   local env = core.capture(o.label or "")
-  if env.label == "" then env.label = default_label(env.host) end
+  if env.label == "" then env.label = default_label(env) end
   local v = rlx.version()
   env.rlx, env.torch, env.torch_cuda = v.rlx, v.torch, v.torch_cuda
   env.luajit, env.compiler, env.sqlite, env.build_type = v.luajit, v.compiler, v.sqlite, v.build_type

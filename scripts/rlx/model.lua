@@ -1,5 +1,6 @@
 -- rlx.model: the model zoo and its complexity (engine/models through rlx._core.model).
 --   rlx.model.list()                     -> {"resnet18", "resnet34", ...}
+--   rlx.model.max_batch{model="resnet50", memory_gib=16, precision="amp"}  -> largest batch
 --   rlx.model.summary{model="resnet50", batch=32, input=224, classes=1000, precision="fp32"}
 --     -> {params=..., forward_macs=..., train_flops=..., bytes=..., ai=..., memory_bytes=...,
 --         layers={{name=, kind=, output={C,H,W}, params=, macs=, ...}, ...}}
@@ -19,6 +20,42 @@ end
 function M.summary(opts)
   if type(opts) == "string" then opts = {model = opts} end
   return core.summary(opts)
+end
+
+--- The largest batch whose training memory (memory_bytes, docs/complexity.md) fits in a device
+--- of `memory_gib` GiB (or `memory_bytes` bytes); 0 when even batch 1 does not fit. Memory is
+--- linear in the batch (state + batch x per-image activations), so two summaries settle it.
+function M.max_batch(opts)
+  local o = rlx.options.check("rlx.model.max_batch", opts, {
+    model = {type = "any", required = true},
+    memory_gib = {type = "number", min = 0},
+    memory_bytes = {type = "number", min = 0},
+    input = {type = "integer", min = 1, default = 224},
+    classes = {type = "integer", min = 1, default = 1000},
+    precision = {type = "string", one_of = {"fp32", "amp", "bf16"}, default = "fp32"},
+  })
+  if (o.memory_gib == nil) == (o.memory_bytes == nil) then
+    rlx.options.raise("rlx.model.max_batch: give exactly one of 'memory_gib' and 'memory_bytes'")
+  end
+  local budget = o.memory_bytes or o.memory_gib * 2 ^ 30
+  local function at(batch)
+    return core.summary{model = o.model, batch = batch, input = o.input, classes = o.classes,
+      precision = o.precision, layers = false}.memory_bytes
+  end
+  if type(o.model) ~= "string" and type(o.model) ~= "table" then
+    rlx.options.raise("rlx.model.max_batch: option 'model' must be a model name or a model table, got a " ..
+      type(o.model))
+  end
+  local ok, one = pcall(at, 1)
+  if not ok then
+    local msg = tostring(one):gsub("^[^:]*:%d+: ", ""):gsub("^rlx%.model%.summary: ", "")
+    rlx.options.raise("rlx.model.max_batch: " .. msg)
+  end
+  local two = at(2)
+  local per_image = two - one
+  local state = one - per_image
+  if budget < one then return 0 end
+  return math.floor((budget - state) / per_image)
 end
 
 --- "64x56x56" for a shape array.

@@ -132,17 +132,17 @@ end
 -- same model/precision/batch/device scaled by the iteration count, else the same model at another
 -- batch size scaled by images; nil when nothing comparable.
 function Study:_estimate(item)
-  local r = self.db:first("SELECT avg(wall_s) AS s FROM runs WHERE config_key = ? AND status = 'ok' AND wall_s > 0",
+  local r = self.db:first("SELECT avg(total_s) AS s FROM runs WHERE config_key = ? AND status = 'ok' AND total_s > 0",
     item.key)
   if r and r.s then return r.s end
   local c = item.config
-  r = self.db:first([[SELECT avg(wall_s / (coalesce(iters, 1) + coalesce(warmup, 0))) AS per_iter FROM runs
-      WHERE model = ? AND precision = ? AND batch = ? AND device = ? AND status = 'ok' AND wall_s > 0]],
+  r = self.db:first([[SELECT avg(total_s / (coalesce(iters, 1) + coalesce(warmup, 0))) AS per_iter FROM runs
+      WHERE model = ? AND precision = ? AND batch = ? AND device = ? AND status = 'ok' AND total_s > 0]],
     c.model, c.precision, c.batch, c.device)
   if r and r.per_iter and c.iters then return r.per_iter * (c.iters + (c.warmup or 0)) end
   -- Another batch size of the same model: assume time grows linearly with images (rough).
-  r = self.db:first([[SELECT avg(wall_s / ((coalesce(iters, 1) + coalesce(warmup, 0)) * batch)) AS per_image
-      FROM runs WHERE model = ? AND precision = ? AND device = ? AND status = 'ok' AND wall_s > 0 AND batch > 0]],
+  r = self.db:first([[SELECT avg(total_s / ((coalesce(iters, 1) + coalesce(warmup, 0)) * batch)) AS per_image
+      FROM runs WHERE model = ? AND precision = ? AND device = ? AND status = 'ok' AND total_s > 0 AND batch > 0]],
     c.model, c.precision, c.device)
   if r and r.per_image and c.iters then return r.per_image * (c.iters + (c.warmup or 0)) * c.batch end
   return nil
@@ -190,7 +190,10 @@ function Study:_complexity(config, cache)
     local ok, s = pcall(model.summary, {model = config.model, batch = config.batch, input = config.input,
       classes = config.classes, precision = config.precision, layers = false})
     if ok and type(s) == "table" then summary = s
-    elseif not ok then warn("rlx.model.summary failed for " .. config.model .. ": " .. tostring(s)) end
+    elseif not ok and not cache["warned:" .. config.model] then
+      cache["warned:" .. config.model] = true
+      warn("no complexity for " .. config.model .. ": " .. tostring(s):gsub("^[^:]*:%d+: ", ""))
+    end
   end
   cache[key] = summary
   return summary or nil
@@ -252,7 +255,7 @@ function Study:sweep(opts)
       local wall = now_s() - t0
       local complexity = result.ok and self:_complexity(it.config, cache) or nil
       local points = result.ok and roofline_rows(result, self:_roofline_peaks(it.config.device), complexity) or {}
-      self:store_run(it.config, result, {run = it.run, label = it.label, started_at = started, wall_s = wall,
+      self:store_run(it.config, result, {run = it.run, label = it.label, started_at = started, total_s = wall,
         complexity = complexity, roofline = points})
       stats.ran = stats.ran + 1
       if result.ok then stats.ok = stats.ok + 1 else
@@ -321,13 +324,13 @@ end
 
 --- Stores one finished run (config as given to rlx.train, result as returned) in one transaction,
 --- replacing any earlier row for the same configuration and repeat. opts: run (repeat number,
---- default 1), label, started_at, wall_s, complexity, roofline (array of point rows). Returns the id.
+--- default 1), label, started_at, total_s, complexity, roofline (array of point rows). Returns the id.
 function Study:store_run(config, result, opts)
   if type(config) ~= "table" then options.raise("study:store_run: expected a config table, got " .. type(config)) end
   if type(result) ~= "table" then options.raise("study:store_run: expected a result table, got " .. type(result)) end
   local o = options.check("study:store_run", opts, {
     run = {type = "integer", min = 1, default = 1}, label = {type = "string"}, started_at = {type = "string"},
-    wall_s = {type = "number"}, complexity = {type = "table"}, roofline = {type = "table"},
+    total_s = {type = "number"}, complexity = {type = "table"}, roofline = {type = "table"},
   })
   if type(config.model) ~= "string" then
     options.raise("study:store_run: config.model must be a model name (string), got " .. type(config.model))
@@ -350,16 +353,18 @@ function Study:store_run(config, result, opts)
     add(str(config.precision or result.precision)); add(num(config.batch)); add(str(result.device or config.device))
     add(o.run); add(num(config.warmup)); add(num(config.iters)); add(ok and "ok" or "failed")
     add((not ok) and tostring(result.error or "failed") or nil)
-    add(o.started_at or rlx.db.now()); add(rlx.db.now()); add(num(o.wall_s)); add(num(result.images_per_s))
+    add(o.started_at or rlx.db.now()); add(rlx.db.now()); add(num(o.total_s)); add(num(result.images_per_s))
     add(num(result.seconds))
     for _, f in ipairs(ITER_FIELDS) do add(num(iter[f])) end
     for _, f in ipairs({"data_wait_s", "user_s", "sys_s", "max_rss_bytes", "device_max_bytes", "loss_first",
       "loss_last", "threads"}) do
-      add(num(result[f]))
+      local v = num(result[f])
+      if f == "device_max_bytes" and v and v < 0 then v = nil end  -- -1 = not available (CPU)
+      add(v)
     end
     add(rlx.db.encode(rest))
     db:exec([[INSERT INTO runs (id, study, environment_id, label, config_key, config, model, precision, batch, device,
-        repeat, warmup, iters, status, error, started_at, finished_at, wall_s, images_per_s, seconds, iter_mean_s,
+        repeat, warmup, iters, status, error, started_at, finished_at, total_s, images_per_s, seconds, iter_mean_s,
         iter_sd_s, iter_median_s, iter_min_s, iter_max_s, iter_p5_s, iter_p95_s, data_wait_s, user_s, sys_s,
         max_rss_bytes, device_max_bytes, loss_first, loss_last, threads, result)
         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)]],

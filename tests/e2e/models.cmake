@@ -37,3 +37,18 @@ rlx_e2e(NAME "models: cli bad precision" EXIT 2 ARGS models resnet18 --precision
   STDERR "rlx models: --precision must be one of fp32, amp, bf16, got 'fp8'")
 rlx_e2e(NAME "models: cli bad batch" EXIT 2 ARGS models resnet18 --batch 0
   STDERR "rlx models: --batch sizes must be >= 1, got 0")
+rlx_e2e(NAME "models: a Lua-defined model trains and summarises" ARGS run ${M}/train_tiny.lua
+  STDOUT "^true\ttiny\t918\n$")
+rlx_e2e(NAME "models: max_batch worked by hand" ARGS run ${M}/max_batch.lua STDOUT "^2\t1\t1\t0\t0\ntrue\ttrue\n$")
+rlx_e2e(NAME "models: max_batch missing key" EXIT 1 ARGS -e "rlx.model.max_batch{memory_gib = 16}"
+  STDERR "^\\(command line\\):1: rlx\\.model\\.max_batch: option 'model' is required")
+rlx_e2e(NAME "models: max_batch unknown key" EXIT 1 ARGS -e "rlx.model.max_batch{model = 'resnet18', memory_gib = 16, bacth = 2}"
+  STDERR "rlx\\.model\\.max_batch: unknown option 'bacth' \\(valid options: classes, input, memory_bytes, memory_gib, model, precision\\)")
+rlx_e2e(NAME "models: max_batch wrong type" EXIT 1 ARGS -e "rlx.model.max_batch{model = 'resnet18', memory_gib = 'lots'}"
+  STDERR "rlx\\.model\\.max_batch: option 'memory_gib' must be a number >= 0, got \"lots\"")
+rlx_e2e(NAME "models: max_batch needs one budget" EXIT 1 ARGS -e "rlx.model.max_batch{model = 'resnet18'}"
+  STDERR "rlx\\.model\\.max_batch: give exactly one of 'memory_gib' and 'memory_bytes'")
+rlx_e2e(NAME "models: max_batch unknown model (C++ exception)" EXIT 1 ARGS -e "rlx.model.max_batch{model = 'resnet99', memory_gib = 2}"
+  STDERR "^\\(command line\\):1: rlx\\.model\\.max_batch: unknown model 'resnet99'")
+rlx_e2e(NAME "models: cli gib" ARGS models ${M}/tiny.lua --input 8 --classes 10 --batch 2 --gib 0.0001
+  STDOUT "largest batch within 0.0001 GiB: 20 in fp32, 31 in amp")

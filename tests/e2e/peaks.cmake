@@ -31,7 +31,7 @@ rlx_e2e(NAME "peaks: roofline.ceilings wrong type" EXIT 1 ARGS -e "rlx.roofline.
 rlx_e2e(NAME "peaks: roofline.attainable" ARGS -e "print(rlx.roofline.attainable(5, 1e12, 1e11), rlx.roofline.attainable(50, 1e12, 1e11))"
   STDOUT "^5e\\+11\t1e\\+12\n$")
 rlx_e2e(NAME "peaks: roofline.attainable wrong type" EXIT 1 ARGS -e "rlx.roofline.attainable('x', 1, 1)"
-  STDERR "rlx\\.roofline\\.attainable")
+  STDERR "\\(command line\\):1: rlx\\.roofline\\.attainable: argument 1 must be a number, got string")
 rlx_e2e(NAME "peaks: roofline.for_run measured and estimated" ARGS run ${P}/for_run.lua STDOUT
   "^estimated dram fp32 ai=10\\.00 gflops=20\\.00 attainable=50\\.00 bound=memory eff=0\\.400\nrows\t1\nestimated dram bf16 ai=80\\.00 gflops=80\\.00 attainable=40\\.00 bound=compute eff=2\\.000\nrows\t1\nmeasured dram fp32 ai=20\\.00 gflops=20\\.00 attainable=100\\.00 bound=compute eff=0\\.200\nmeasured l2 fp32 ai=5\\.00 gflops=20\\.00 attainable=nil bound=nil eff=nil\nrows\t2\nmeasured dram fp32 ai=20\\.00 gflops=20\\.00 attainable=100\\.00 bound=compute eff=0\\.200\nrows\t1\nestimated dram fp32 ai=10\\.00 gflops=20\\.00 attainable=nil bound=nil eff=nil\nrows\t1\nrows\t0\n$")
 rlx_e2e(NAME "peaks: roofline.for_run unknown key" EXIT 1 ARGS -e "rlx.roofline.for_run({}, {peak = {}})"
@@ -63,8 +63,6 @@ rlx_e2e(NAME "peaks: measure unknown key" EXIT 1 ARGS -e "rlx.peaks.measure{devi
   STDERR "rlx\\.peaks\\.measure: unknown option 'devices' \\(valid options: clock, device, isa, only, quick, repeats, threads\\)")
 rlx_e2e(NAME "peaks: measure unknown figure" EXIT 1 ARGS -e "rlx.peaks.measure{only = 'l4'}"
   STDERR "rlx\\.peaks\\.measure: option 'only' names unknown figure 'l4' for device cpu")
-rlx_e2e(NAME "peaks: measure cuda in a CPU-only build (C++ exception)" EXIT 1 ARGS -e "rlx.peaks.measure{device = 'cuda'}"
-  STDERR "\\(command line\\):1: rlx\\.peaks\\.measure: device 'cuda' needs rlx built against a CUDA LibTorch \\(this build's LibTorch is CPU-only\\). use device='cpu'")
 rlx_e2e(NAME "peaks: measure by wall clock, one thread"
   ARGS -e "local p = rlx.peaks.measure{quick = true, repeats = 1, only = 'l1', clock = 'wall', threads = 1} print(p.clock, p.threads, p.l1_gbps > 0, p.method.l1_gbps:match('wall clock') ~= nil)"
   STDOUT "^wall	1	true	true
@@ -73,6 +71,16 @@ rlx_e2e(NAME "peaks: measure bad clock" EXIT 1 ARGS -e "rlx.peaks.measure{clock 
   STDERR "rlx\\.peaks\\.measure: option 'clock' must be one of cpu, wall, got \"sundial\"")
 rlx_e2e(NAME "peaks: measure too many threads" EXIT 1 ARGS -e "rlx.peaks.measure{threads = 4096, only = 'fp64'}"
   STDERR "rlx\\.peaks\\.measure: threads=4096 but this process may use [0-9]+ cores")
+rlx_e2e(NAME "peaks: measure in a chosen ISA"
+  ARGS -e "local p = rlx.peaks.measure{isa = 'scalar', only = 'fp64', quick = true, repeats = 1} print(p.isa, p.fp64_gflops > 0, p.method.fp64_gflops:match('12 FMA chains of 1 lanes') ~= nil)"
+  STDOUT "^scalar	true	true
+$")
+rlx_e2e(NAME "peaks: measure unknown ISA" EXIT 1 ARGS -e "rlx.peaks.measure{isa = 'sse'}"
+  STDERR "rlx\\.peaks\\.measure: option 'isa' must be one of avx2\\+fma, avx512, scalar, got \"sse\"")
+rlx_e2e(NAME "peaks: cpu_info"
+  ARGS -e "local c = rlx.peaks.cpu_info() print(type(c.name), #c.cores >= 1, c.caches[1].level, c.cuda_available)"
+  STDOUT "^string	true	1	false
+$")
 rlx_e2e(NAME "peaks: summarize" ARGS -e "local s = rlx.peaks.summarize{3, 1, 2, 4} print(s.best, s.median, s.worst, s.spread_pct)"
   STDOUT "^4\t2\\.5\t1\t75\n$")
 rlx_e2e(NAME "peaks: summarize wrong type" EXIT 1 ARGS -e "rlx.peaks.summarize{'a'}"
@@ -87,9 +95,15 @@ rlx_e2e(NAME "peaks: cli --datasheet" ARGS peaks --datasheet "NVIDIA H100 80GB H
 rlx_e2e(NAME "peaks: cli --datasheet unknown" EXIT 1 ARGS peaks --datasheet "NVIDIA B200"
   STDERR "^rlx peaks: no datasheet entry matches 'NVIDIA B200' \\(see rlx peaks --list\\)\n$")
 rlx_e2e(NAME "peaks: cli --list" ARGS peaks --list STDOUT "Tesla V100-SXM2\n.*NVIDIA GeForce RTX 3090\n$")
-rlx_e2e(NAME "peaks: cli --device cuda without CUDA" EXIT 1 ARGS peaks --device cuda
-  STDERR "^rlx peaks: rlx\\.peaks\\.measure: device 'cuda' needs rlx built against a CUDA LibTorch")
 rlx_e2e(NAME "peaks: cli bad device" EXIT 2 ARGS peaks --device tpu STDERR "--device must be one of cpu, cuda, got 'tpu'")
 rlx_e2e(NAME "peaks: cli unknown option" EXIT 2 ARGS peaks --bogus STDERR "rlx peaks: unknown option '--bogus'")
 rlx_e2e(NAME "peaks: cli --db stores the peaks" ARGS run ${P}/db.lua
   STDOUT "^stored fp64\ttrue\tdram\ttrue\tunit\tGFLOP/s\tGB/s\tspread\tnumber\tsource\tmeasured\n$")
+
+# The CPU-only build's answer to device = "cuda" (the C++ exception path); a CUDA build measures.
+if(NOT RLX_HAVE_TORCH_CUDA)
+rlx_e2e(NAME "peaks: measure cuda in a CPU-only build (C++ exception)" EXIT 1 ARGS -e "rlx.peaks.measure{device = 'cuda'}"
+  STDERR "\\(command line\\):1: rlx\\.peaks\\.measure: device 'cuda' needs rlx built against a CUDA LibTorch \\(this build's LibTorch is CPU-only\\). use device='cpu'")
+rlx_e2e(NAME "peaks: cli --device cuda without CUDA" EXIT 1 ARGS peaks --device cuda
+  STDERR "^rlx peaks: rlx\\.peaks\\.measure: device 'cuda' needs rlx built against a CUDA LibTorch")
+endif()

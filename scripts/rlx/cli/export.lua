@@ -22,7 +22,7 @@ M.COLUMNS = {
   {"precision", "precision"}, {"batch_size", "batch"}, {"warmup_iters", "warmup"}, {"iters", "iters"},
   {"elapsed_s", "seconds"}, {"images_per_s", "images_per_s"}, {"status", "status"}, {"error", "error"},
   {"study", "study"}, {"env", "env"}, {"run", "run"}, {"run_id", "id"}, {"started_at", "started_at"},
-  {"wall_s", "wall_s"}, {"iter_mean_s", "iter_mean_s"}, {"iter_sd_s", "iter_sd_s"},
+  {"total_s", "total_s"}, {"iter_mean_s", "iter_mean_s"}, {"iter_sd_s", "iter_sd_s"},
   {"iter_median_s", "iter_median_s"}, {"iter_min_s", "iter_min_s"}, {"iter_max_s", "iter_max_s"},
   {"iter_p5_s", "iter_p5_s"}, {"iter_p95_s", "iter_p95_s"}, {"data_wait_s", "data_wait_s"}, {"user_s", "user_s"},
   {"sys_s", "sys_s"}, {"max_rss_bytes", "max_rss_bytes"}, {"device_max_bytes", "device_max_bytes"},

@@ -2,22 +2,24 @@
 -- batch sizes (training FLOPs, bytes, arithmetic intensity and memory per iteration) and, with
 -- --layers, an aligned per-layer table. NAME may also be a Lua file returning a model table.
 local args = require("rlx.cli.args")
-local M = {summary = "model zoo: parameters, FLOPs, bytes and training memory per batch size",
-  synopsis = "models [NAME|FILE.lua] [--batch 16,32,64] [--input 224] [--layers] [--json]"}
+local M = {summary = "model zoo: parameters, FLOPs, bytes, training memory per batch",
+  synopsis = "models [NAME] [--batch 16,32] [--layers]"}
 
 local cmd = {name = "models",
   usage = "rlx models [NAME|FILE.lua] [--batch 16,32,64] [--input N] [--classes N] " ..
-    "[--precision fp32|amp|bf16] [--layers] [--json]",
+    "[--precision fp32|amp|bf16] [--gib N] [--layers] [--json]",
   description = "Without NAME, lists the built-in models with their size and cost at 224x224.\n" ..
     "With NAME (a built-in, or a Lua file that returns a model table), prints the model's\n" ..
     "totals, a batch-size table and, with --layers, every layer. Formulas: docs/complexity.md.",
   options = {
-    {"batch", "--batch", type = "int_list", default = {1, 16, 32, 64, 128},
+    {"batch", "--batch", type = "int_list", default = {16, 32, 64, 128, 256},
       help = "batch sizes for the table, e.g. 16,32,64"},
     {"input", "--input", type = "integer", default = 224, help = "input side in pixels"},
     {"classes", "--classes", type = "integer", default = 1000, help = "number of classes"},
     {"precision", "--precision", type = "choice", choices = {"fp32", "amp", "bf16"},
       default = "fp32", help = "precision of activations and weight copies"},
+    {"gib", "--gib", type = "number", metavar = "N",
+      help = "also print the largest batch whose training memory fits N GiB"},
     {"layers", "--layers", type = "boolean", help = "print the per-layer table"},
     {"json", "--json", type = "boolean", help = "print one JSON object"},
   },
@@ -108,8 +110,18 @@ function M.main(...)
       memory_bytes = s.memory_bytes, memory_fp32_bytes = s.memory_fp32_bytes,
       memory_amp_bytes = s.memory_amp_bytes, activation_bytes = s.activation_bytes}
   end
+  local fits
+  if o.gib then
+    if o.gib <= 0 then rlx.fail(2, "rlx models: --gib must be > 0, got " .. o.gib) end
+    fits = {}
+    for _, p in ipairs{"fp32", "amp"} do
+      fits[p] = rlx.model.max_batch{model = model, memory_gib = o.gib, input = o.input,
+        classes = o.classes, precision = p}
+    end
+  end
   if o.json then
     first.batches = batches
+    if fits then first.max_batch = {gib = o.gib, fp32 = fits.fp32, amp = fits.amp} end
     print(rlx.json.encode(first, 2))
     return 0
   end
@@ -135,6 +147,10 @@ function M.main(...)
   end
   print_table({"batch", "train GFLOP/iter", "GB/iter", "AI FLOP/B", "activations GiB",
     "memory GiB", "fp32 GiB", "amp GiB"}, rows)
+  if fits then
+    print(string.format("largest batch within %g GiB: %d in fp32, %d in amp (an upper bound: the " ..
+      "memory estimate is a floor, docs/complexity.md)", o.gib, fits.fp32, fits.amp))
+  end
   if o.layers then
     print("")
     print(string.format("layers (batch %d, %s):", s.batch, s.precision))

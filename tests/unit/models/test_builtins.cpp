@@ -99,3 +99,33 @@ TEST_CASE("training FLOPs are about three forward passes") {
     if (l.kind != "add" && l.kind != "conv" && l.kind != "linear") ew_backward += l.elementwise_flops;
   CHECK(s.backward_flops == 2 * s.forward_flops - 2 * s.layers.front().macs + 1000 + ew_backward);
 }
+
+TEST_CASE("other inputs and classes match torchvision 0.14 exactly") {
+  // Parameters and conv + linear MACs counted with torchvision 0.14 (forward hooks on Conv2d and
+  // Linear, batch 1) for these inputs and class counts.
+  struct Row { const char* name; int64_t input, classes, params, macs; };
+  const Row rows[] = {
+    {"resnet18", 112, 100, 11227812, 484898816},
+    {"resnet18", 64, 10, 11181642, 148050944},
+    {"resnet18", 32, 10, 11181642, 37016576},
+    {"resnet34", 112, 100, 21335972, 965015552},
+    {"resnet34", 64, 10, 21289802, 299045888},
+    {"resnet34", 32, 10, 21289802, 74765312},
+    {"resnet50", 112, 100, 23712932, 1076056064},
+    {"resnet50", 64, 10, 23528522, 333664256},
+    {"resnet50", 32, 10, 23528522, 83431424},
+    {"vgg16", 112, 100, 134670244, 3956604928},
+    {"vgg16", 64, 10, 134301514, 1372364800},
+    {"vgg16", 32, 10, 134301514, 432775168},
+    {"mobilenet_v2", 112, 100, 2351972, 81031808},
+    {"mobilenet_v2", 64, 10, 2236682, 24461312},
+    {"mobilenet_v2", 32, 10, 2236682, 6124928},
+    {"alexnet", 112, 100, 57413540, 200760512},
+    {"alexnet", 64, 10, 57044810, 94089920}};
+  for (const Row& r : rows) {
+    INFO(r.name << " at " << r.input << " with " << r.classes << " classes");
+    Summary s = summarize(builtin(r.name, r.classes, r.input), 1);
+    CHECK(s.params == r.params);
+    CHECK(s.forward_macs == r.macs);
+  }
+}

@@ -49,11 +49,21 @@ TEST_CASE("model-level fields") {
   CHECK(error_of(R"({"name": "x"})") == "model: field 'layers' is required (a list of layers)");
   CHECK(error_of(R"({"layers": [["flatten"], ["linear"]], "conv_init": "xavier"})") ==
         "model: field 'conv_init' must be \"kaiming\" or \"default\", got \"xavier\"");
+  CHECK(error_of(R"({"layers": [["flatten"], ["linear"]], "linear_init": 1})") ==
+        "model: field 'linear_init' must be \"default\" or \"normal\", got 1");
+  CHECK(error_of(R"({"layers": [{"1": "residual", "body": [["relu"]], "after": true}]})") ==
+        "model layer layers[1] (residual): field 'after' must be \"relu\", \"relu6\" or "
+        "\"none\", got true");
   CHECK(error_of(R"({"layers": [["flatten"], ["linear"]], "channels": 0})") ==
         "model: field 'channels' must be an integer >= 1, got 0");
-  CHECK(error_of(R"([1, 2])") ==
+  CHECK(error_of(R"("resnet")") ==
         "model description must be a table like {name=\"tiny\", layers={{\"conv\", out=16, "
-        "k=3}, ...}}, got [1,2]");
+        "k=3}, ...}}, got \"resnet\"");
+  // A bare list of layers is a model.
+  CHECK(from_json(json::parse(R"([["flatten"], ["linear"]])"), 10, 4).layers.size() == 2);
+  CHECK(error_of(R"([1, 2])") ==
+        "model layer layers[1]: a layer is a table whose first entry is its kind, e.g. "
+        "{\"conv\", out=16, k=3}; got 1");
 }
 
 TEST_CASE("layer errors name the layer and the field") {
@@ -76,6 +86,12 @@ TEST_CASE("layer errors name the layer and the field") {
   CHECK(error_of(R"({"layers": [{"out": 4}]})") ==
         "model layer layers[1]: a layer is a table whose first entry is its kind, e.g. "
         "{\"conv\", out=16, k=3}; got {\"out\":4}");
+  CHECK(error_of(R"({"layers": [["conv", 16, 3]]})") ==
+        "model layer layers[1] (conv): only the kind is positional; name the other fields, e.g. "
+        "{\"conv\", out=16, k=3}");
+  CHECK(error_of(R"({"layers": [{"1": "conv", "2": 16, "k": 3}]})") ==
+        "model layer layers[1] (conv): only the kind is positional; name the other fields, e.g. "
+        "{\"conv\", out=16, k=3}");
   CHECK(error_of(R"({"layers": []})") ==
         "model layers: must be a non-empty list of layers, e.g. {{\"conv\", out=16, k=3}, "
         "{\"relu\"}}");

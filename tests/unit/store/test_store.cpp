@@ -71,15 +71,15 @@ TEST_CASE("a version 1 database is migrated to the current version, keeping its 
     Store old(path, o);
     REQUIRE(old.schema_version() == 1);
     add_run(old, "r1", "e1", "s", 1, 3);
-    // Version 1 has no roofline_points and no runs.wall_s.
-    CHECK_THROWS(old.query("SELECT wall_s FROM runs"));
+    // Version 1 has no roofline_points and no runs.total_s.
+    CHECK_THROWS(old.query("SELECT total_s FROM runs"));
     CHECK(old.query("SELECT name FROM sqlite_master WHERE name = 'roofline_points'").empty());
   }
   Store s(path);
   CHECK(s.schema_version() == 2);
   CHECK(count(s, "runs") == 1);
   CHECK(count(s, "samples") == 3);
-  CHECK(s.query("SELECT wall_s FROM runs")[0]["wall_s"].is_null());
+  CHECK(s.query("SELECT total_s FROM runs")[0]["total_s"].is_null());
   s.exec("INSERT INTO roofline_points (run_id, level, precision, flops, source) VALUES ('r1', 'dram', 'fp32', 1e9, "
          "'estimated')");
   CHECK(count(s, "roofline_points") == 1);

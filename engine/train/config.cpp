@@ -1,0 +1,100 @@
+// config.cpp: validation of a TrainConfig and the result's json form (no LibTorch; the trainer
+// itself is trainer.cpp).
+#include <fmt/format.h>
+
+#include <regex>
+#include <stdexcept>
+
+#include "train/trainer.h"
+
+namespace rlx::train {
+namespace {
+
+void require(bool ok, const std::string& message) {
+  if (!ok) throw std::invalid_argument(message);
+}
+
+}  // namespace
+
+void validate(const TrainConfig& c) {
+  require(c.batch >= 1, fmt::format("batch must be >= 1, got {}", c.batch));
+  require(c.iters >= 1, fmt::format("iters must be >= 1, got {}", c.iters));
+  require(c.warmup >= 0, fmt::format("warmup must be >= 0, got {}", c.warmup));
+  static const std::regex device_re("^(cpu|auto|cuda|cuda:[0-9]+)$");
+  require(std::regex_match(c.device, device_re),
+          fmt::format("device must be \"cpu\", \"cuda\", \"cuda:N\" or \"auto\", got \"{}\"", c.device));
+  require(c.precision == "fp32" || c.precision == "amp" || c.precision == "bf16",
+          fmt::format("precision must be \"fp32\", \"amp\" or \"bf16\", got \"{}\"", c.precision));
+  require(!c.data.empty(), "data must be \"synthetic\" or a dataset path, got \"\"");
+  require(c.workers >= 0, fmt::format("workers must be >= 0, got {}", c.workers));
+  require(c.prefetch >= 1, fmt::format("prefetch must be >= 1, got {}", c.prefetch));
+  require(c.threads >= 0, fmt::format("threads must be >= 0 (0 = all cores), got {}", c.threads));
+  require(c.grad_accum >= 1, fmt::format("grad_accum must be >= 1, got {}", c.grad_accum));
+  require(c.lr > 0, fmt::format("lr must be > 0, got {}", c.lr));
+  require(c.momentum >= 0, fmt::format("momentum must be >= 0, got {}", c.momentum));
+  require(c.weight_decay >= 0, fmt::format("weight_decay must be >= 0, got {}", c.weight_decay));
+  require(c.seed >= 0, fmt::format("seed must be >= 0, got {}", c.seed));
+  require(c.input >= 0, fmt::format("input must be >= 1, got {}", c.input));
+  require(c.classes >= 0, fmt::format("classes must be >= 1, got {}", c.classes));
+  // The model itself: a bad name or layer fails here, before anything is built or loaded.
+  try {
+    (void)models::from_option(c.model, c.classes > 0 ? c.classes : 1000, c.input > 0 ? c.input : 224);
+  } catch (const std::invalid_argument& e) {
+    throw std::invalid_argument(fmt::format("option 'model': {}", e.what()));
+  }
+}
+
+nlohmann::json to_json(const TrainConfig& c, const TrainResult& r) {
+  nlohmann::json j;
+  j["ok"] = r.ok;
+  if (!r.ok) j["error"] = r.error;
+  // The echoed configuration (what was asked), then what was used and measured.
+  j["model"] = r.model_name.empty() ? (c.model.is_string() ? c.model.get<std::string>() : std::string("custom"))
+                                    : r.model_name;
+  j["batch"] = c.batch;
+  j["iters"] = c.iters;
+  j["warmup"] = c.warmup;
+  j["device_requested"] = c.device;
+  j["data"] = c.data;
+  j["augment"] = c.augment;
+  j["workers"] = c.workers;
+  j["prefetch"] = c.prefetch;
+  j["channels_last"] = c.channels_last;
+  j["grad_accum"] = c.grad_accum;
+  j["deterministic"] = c.deterministic;
+  j["cudnn_benchmark"] = c.cudnn_benchmark;
+  j["nvtx"] = c.nvtx;
+  j["lr"] = c.lr;
+  j["momentum"] = c.momentum;
+  j["weight_decay"] = c.weight_decay;
+  j["seed"] = c.seed;
+  j["input"] = r.input > 0 ? r.input : c.input;
+  j["classes"] = r.classes > 0 ? r.classes : c.classes;
+  if (!c.label.empty()) j["label"] = c.label;
+  j["device"] = r.device.empty() ? c.device : r.device;
+  j["precision"] = r.precision.empty() ? c.precision : r.precision;
+  j["threads"] = r.threads;
+  j["data_kind"] = r.data_kind;
+  if (r.skipped_files >= 0) j["skipped_files"] = r.skipped_files;
+  if (r.dataset_size >= 0) j["dataset_size"] = r.dataset_size;
+  if (!r.note.empty()) j["note"] = r.note;
+  if (!r.ok) return j;
+  j["images_per_s"] = r.images_per_s;
+  j["seconds"] = r.seconds;
+  j["wall_s"] = r.wall_s;
+  j["iter_s"] = {{"mean", r.iter_s.mean}, {"sd", r.iter_s.sd},   {"median", r.iter_s.median},
+                 {"min", r.iter_s.min},   {"max", r.iter_s.max}, {"p5", r.iter_s.p5},
+                 {"p95", r.iter_s.p95}};
+  j["samples"] = r.samples;
+  j["data_wait_s"] = r.data_wait_s;
+  j["user_s"] = r.user_s;
+  j["sys_s"] = r.sys_s;
+  j["max_rss_bytes"] = r.max_rss_bytes;
+  j["max_rss_scope"] = r.max_rss_scope;
+  if (r.device_max_bytes >= 0) j["device_max_bytes"] = r.device_max_bytes;
+  j["loss_first"] = r.loss_first;
+  j["loss_last"] = r.loss_last;
+  return j;
+}
+
+}  // namespace rlx::train

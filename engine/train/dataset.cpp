@@ -1,0 +1,272 @@
+// dataset.cpp: see dataset.h.
+#include "train/dataset.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+#include <filesystem>
+#include <fstream>
+#include <numeric>
+#include <stdexcept>
+
+namespace fs = std::filesystem;
+
+namespace rlx::train {
+namespace {
+
+std::string lower(std::string s) {
+  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+class ImageFolder : public SampleSource {
+ public:
+  ImageFolder(std::string root, std::vector<std::string> files, std::vector<int64_t> labels, int64_t classes)
+      : root_(std::move(root)), files_(std::move(files)), labels_(std::move(labels)), classes_(classes) {}
+  size_t size() const override { return files_.size(); }
+  int64_t classes() const override { return classes_; }
+  int64_t label(size_t i) const override { return labels_[i]; }
+  std::optional<Image> load(size_t i, int min_side) const override { return decode_jpeg_file(files_[i], min_side); }
+  std::string kind() const override { return "imagefolder"; }
+  std::string root() const override { return root_; }
+
+ private:
+  std::string root_;
+  std::vector<std::string> files_;
+  std::vector<int64_t> labels_;
+  int64_t classes_;
+};
+
+constexpr size_t kCifarSide = 32, kCifarRecord = 1 + 3 * kCifarSide * kCifarSide;
+
+class Cifar10 : public SampleSource {
+ public:
+  Cifar10(std::string root, std::vector<uint8_t> records) : root_(std::move(root)), records_(std::move(records)) {}
+  size_t size() const override { return records_.size() / kCifarRecord; }
+  int64_t classes() const override { return 10; }
+  int64_t label(size_t i) const override { return records_[i * kCifarRecord]; }
+  std::optional<Image> load(size_t i, int) const override {
+    const uint8_t* planes = &records_[i * kCifarRecord + 1];
+    constexpr size_t plane = kCifarSide * kCifarSide;
+    Image img;
+    img.width = img.height = static_cast<int>(kCifarSide);
+    img.rgb.resize(plane * 3);
+    for (size_t p = 0; p < plane; ++p)
+      for (size_t c = 0; c < 3; ++c) img.rgb[p * 3 + c] = planes[c * plane + p];
+    return img;
+  }
+  std::string kind() const override { return "cifar10"; }
+  std::string root() const override { return root_; }
+
+ private:
+  std::string root_;
+  std::vector<uint8_t> records_;
+};
+
+std::vector<fs::path> cifar_files(const fs::path& dir) {
+  std::vector<fs::path> out;
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec)) return out;
+  for (const auto& e : fs::directory_iterator(dir, ec)) {
+    const std::string name = e.path().filename().string();
+    if (e.is_regular_file() && name.rfind("data_batch_", 0) == 0 && e.path().extension() == ".bin")
+      out.push_back(e.path());
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+}  // namespace
+
+std::unique_ptr<SampleSource> open_image_folder(const std::string& root) {
+  std::error_code ec;
+  if (!fs::exists(root, ec))
+    throw std::runtime_error(fmt::format("dataset not found: '{}' does not exist", root));
+  fs::path base = fs::path(root) / "train";
+  if (!fs::is_directory(base, ec)) base = root;
+  std::vector<std::string> class_dirs;
+  for (const auto& e : fs::directory_iterator(base, ec))
+    if (e.is_directory()) class_dirs.push_back(e.path().filename().string());
+  std::sort(class_dirs.begin(), class_dirs.end());
+  if (class_dirs.empty())
+    throw std::runtime_error(fmt::format(
+        "no class folders in '{}': an ImageFolder is ROOT/train/<class>/*.jpg", base.string()));
+  std::vector<std::string> files;
+  std::vector<int64_t> labels;
+  for (size_t c = 0; c < class_dirs.size(); ++c) {
+    std::vector<std::string> in_class;
+    for (const auto& e : fs::directory_iterator(base / class_dirs[c], ec)) {
+      const std::string ext = lower(e.path().extension().string());
+      if (e.is_regular_file() && (ext == ".jpg" || ext == ".jpeg")) in_class.push_back(e.path().string());
+    }
+    std::sort(in_class.begin(), in_class.end());
+    for (auto& f : in_class) {
+      files.push_back(std::move(f));
+      labels.push_back(static_cast<int64_t>(c));
+    }
+  }
+  if (files.empty())
+    throw std::runtime_error(fmt::format("no .jpg/.jpeg files under '{}/<class>/'", base.string()));
+  return std::make_unique<ImageFolder>(base.string(), std::move(files), std::move(labels),
+                                       static_cast<int64_t>(class_dirs.size()));
+}
+
+std::unique_ptr<SampleSource> open_cifar10(const std::string& dir) {
+  std::vector<fs::path> files = cifar_files(dir);
+  std::string root = dir;
+  if (files.empty()) {
+    files = cifar_files(fs::path(dir) / "cifar-10-batches-bin");
+    root = (fs::path(dir) / "cifar-10-batches-bin").string();
+  }
+  if (files.empty())
+    throw std::runtime_error(fmt::format("no CIFAR-10 data_batch_*.bin files in '{}'", dir));
+  std::vector<uint8_t> records;
+  for (const auto& f : files) {
+    std::ifstream in(f, std::ios::binary);
+    std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    if (!in.good() && !in.eof()) throw std::runtime_error(fmt::format("cannot read '{}'", f.string()));
+    if (bytes.empty() || bytes.size() % kCifarRecord != 0)
+      throw std::runtime_error(fmt::format("'{}' is not CIFAR-10 binary: {} bytes is not a whole number of "
+                                           "{}-byte records",
+                                           f.string(), bytes.size(), kCifarRecord));
+    for (size_t r = 0; r < bytes.size(); r += kCifarRecord)
+      if (bytes[r] > 9)
+        throw std::runtime_error(fmt::format("'{}' record {} has label {} (CIFAR-10 labels are 0..9)",
+                                             f.string(), r / kCifarRecord, bytes[r]));
+    records.insert(records.end(), bytes.begin(), bytes.end());
+  }
+  return std::make_unique<Cifar10>(root, std::move(records));
+}
+
+std::unique_ptr<SampleSource> open_dataset(const std::string& path) {
+  std::error_code ec;
+  if (!fs::exists(path, ec))
+    throw std::runtime_error(fmt::format(
+        "dataset not found: '{}' does not exist (give an ImageFolder root with train/<class>/*.jpg, "
+        "a CIFAR-10 folder with data_batch_*.bin, or \"synthetic\")",
+        path));
+  if (!cifar_files(path).empty() || !cifar_files(fs::path(path) / "cifar-10-batches-bin").empty())
+    return open_cifar10(path);
+  return open_image_folder(path);
+}
+
+// ---------------------------------------------------------------------------------------------
+Loader::Loader(std::shared_ptr<const SampleSource> source, LoaderOptions options)
+    : source_(std::move(source)), opt_(options), bad_(source_->size(), 0) {
+  if (source_->size() == 0) throw std::runtime_error("the dataset is empty");
+  for (int64_t w = 0; w < opt_.workers; ++w) threads_.emplace_back([this] { worker_loop(); });
+}
+
+Loader::~Loader() {
+  {
+    std::lock_guard<std::mutex> lock(q_mutex_);
+    stop_ = true;
+  }
+  q_cv_.notify_all();
+  for (auto& t : threads_) t.join();
+}
+
+size_t Loader::index_at(uint64_t position) {
+  const uint64_t n = source_->size();
+  const uint64_t epoch = position / n;
+  std::lock_guard<std::mutex> lock(perm_mutex_);
+  auto it = perms_.find(epoch);
+  if (it == perms_.end()) {
+    std::vector<uint32_t> perm(n);
+    std::iota(perm.begin(), perm.end(), 0u);
+    std::mt19937_64 rng(opt_.seed * 0x9E3779B97F4A7C15ull + epoch + 1);
+    std::shuffle(perm.begin(), perm.end(), rng);
+    it = perms_.emplace(epoch, std::move(perm)).first;
+    // Workers are at most a few batches apart, so two epochs back are never needed again.
+    while (perms_.size() > 3) perms_.erase(perms_.begin());
+  }
+  return it->second[position % n];
+}
+
+void Loader::load_sample(uint64_t position, float* dst, int64_t* label) {
+  const size_t n = source_->size();
+  const int side = opt_.side;
+  const int min_side = opt_.augment ? side : (side * 256 + 223) / 224;
+  std::mt19937_64 rng(opt_.seed * 0xD1B54A32D192ED03ull + position);
+  // An unreadable sample is replaced by the next ones in the same epoch's order, so the batch
+  // stays full; only when every file has failed is there nothing left to train on.
+  for (size_t attempt = 0; attempt < n; ++attempt) {
+    const size_t index = index_at(position + attempt);
+    {
+      std::lock_guard<std::mutex> lock(bad_mutex_);
+      if (bad_[index]) continue;
+    }
+    std::optional<Image> img = source_->load(index, min_side);
+    if (!img) {
+      std::lock_guard<std::mutex> lock(bad_mutex_);
+      if (!bad_[index]) {
+        bad_[index] = 1;
+        ++skipped_;
+      }
+      continue;
+    }
+    const Rect r = opt_.augment ? random_resized_crop(img->width, img->height, rng)
+                                : center_crop(img->width, img->height);
+    const bool flip = opt_.augment && std::bernoulli_distribution(0.5)(rng);
+    resample(*img, r, side, flip, dst);
+    *label = source_->label(index);
+    return;
+  }
+  throw std::runtime_error(fmt::format("no readable images left in '{}': all {} files failed to decode",
+                                       source_->root(), n));
+}
+
+HostBatch Loader::build(uint64_t batch_index) {
+  HostBatch b;
+  const size_t per_image = static_cast<size_t>(3) * opt_.side * opt_.side;
+  b.images.resize(per_image * static_cast<size_t>(opt_.batch));
+  b.labels.resize(static_cast<size_t>(opt_.batch));
+  const uint64_t first = batch_index * static_cast<uint64_t>(opt_.batch);
+  for (int64_t i = 0; i < opt_.batch; ++i)
+    load_sample(first + static_cast<uint64_t>(i), &b.images[per_image * static_cast<size_t>(i)],
+                &b.labels[static_cast<size_t>(i)]);
+  return b;
+}
+
+void Loader::worker_loop() {
+  const uint64_t capacity = static_cast<uint64_t>(std::max<int64_t>(1, opt_.prefetch * opt_.workers));
+  for (;;) {
+    uint64_t k;
+    {
+      std::unique_lock<std::mutex> lock(q_mutex_);
+      q_cv_.wait(lock, [&] { return stop_ || next_claim_ < consumed_ + capacity; });
+      if (stop_) return;
+      k = next_claim_++;
+    }
+    HostBatch b;
+    std::exception_ptr err;
+    try {
+      b = build(k);
+    } catch (...) {
+      err = std::current_exception();
+    }
+    {
+      std::lock_guard<std::mutex> lock(q_mutex_);
+      if (err) failed_[k] = err;
+      else ready_[k] = std::move(b);
+    }
+    q_cv_.notify_all();
+  }
+}
+
+HostBatch Loader::next() {
+  if (threads_.empty()) return build(consumed_++);
+  std::unique_lock<std::mutex> lock(q_mutex_);
+  const uint64_t k = consumed_;
+  q_cv_.wait(lock, [&] { return ready_.count(k) || failed_.count(k); });
+  if (auto f = failed_.find(k); f != failed_.end()) std::rethrow_exception(f->second);
+  HostBatch b = std::move(ready_[k]);
+  ready_.erase(k);
+  ++consumed_;
+  lock.unlock();
+  q_cv_.notify_all();
+  return b;
+}
+
+}  // namespace rlx::train

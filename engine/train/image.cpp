@@ -1,0 +1,143 @@
+// image.cpp: see image.h.
+#include "train/image.h"
+
+#include <turbojpeg.h>
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <iterator>
+#include <memory>
+
+namespace rlx::train {
+namespace {
+
+struct TjHandle {
+  tjhandle h;
+  explicit TjHandle(bool compress) : h(compress ? tjInitCompress() : tjInitDecompress()) {}
+  ~TjHandle() {
+    if (h) tjDestroy(h);
+  }
+  TjHandle(const TjHandle&) = delete;
+  TjHandle& operator=(const TjHandle&) = delete;
+};
+
+}  // namespace
+
+std::optional<Image> decode_jpeg(const std::vector<uint8_t>& bytes, int min_side) {
+  if (bytes.empty()) return std::nullopt;
+  TjHandle tj(false);
+  if (!tj.h) return std::nullopt;
+  int width = 0, height = 0, subsamp = 0, colorspace = 0;
+  auto* data = const_cast<unsigned char*>(bytes.data());
+  const auto size = static_cast<unsigned long>(bytes.size());
+  if (tjDecompressHeader3(tj.h, data, size, &width, &height, &subsamp, &colorspace) != 0)
+    return std::nullopt;
+  if (width <= 0 || height <= 0) return std::nullopt;
+  // Pick the smallest DCT scale whose shorter side still covers min_side: decoding at 1/2..1/8
+  // is several times cheaper than decoding full size and resizing afterwards.
+  int count = 0;
+  tjscalingfactor* factors = tjGetScalingFactors(&count);
+  int out_w = width, out_h = height;
+  if (min_side > 0 && factors) {
+    for (int i = 0; i < count; ++i) {
+      const tjscalingfactor f = factors[i];
+      if (f.num > f.denom) continue;
+      const int w = TJSCALED(width, f), h = TJSCALED(height, f);
+      if (std::min(w, h) >= min_side && w * h < out_w * out_h) {
+        out_w = w;
+        out_h = h;
+      }
+    }
+  }
+  Image img;
+  img.width = out_w;
+  img.height = out_h;
+  img.rgb.resize(static_cast<size_t>(out_w) * out_h * 3);
+  if (tjDecompress2(tj.h, data, size, img.rgb.data(), out_w, 0, out_h, TJPF_RGB, TJFLAG_FASTDCT) != 0) {
+    // Warnings (e.g. a few extraneous bytes) still give a complete image; errors do not.
+    if (tjGetErrorCode(tj.h) != TJERR_WARNING) return std::nullopt;
+  }
+  return img;
+}
+
+std::optional<Image> decode_jpeg_file(const std::string& path, int min_side) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return std::nullopt;
+  std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  return decode_jpeg(bytes, min_side);
+}
+
+std::vector<uint8_t> encode_jpeg(const Image& image, int quality) {
+  TjHandle tj(true);
+  unsigned char* out = nullptr;
+  unsigned long size = 0;
+  if (!tj.h || tjCompress2(tj.h, image.rgb.data(), image.width, 0, image.height, TJPF_RGB, &out,
+                           &size, TJSAMP_420, quality, 0) != 0) {
+    if (out) tjFree(out);
+    return {};
+  }
+  std::vector<uint8_t> bytes(out, out + size);
+  tjFree(out);
+  return bytes;
+}
+
+Rect random_resized_crop(int width, int height, std::mt19937_64& rng) {
+  const double area = static_cast<double>(width) * height;
+  std::uniform_real_distribution<double> scale(0.08, 1.0);
+  std::uniform_real_distribution<double> log_ratio(std::log(3.0 / 4.0), std::log(4.0 / 3.0));
+  for (int attempt = 0; attempt < 10; ++attempt) {
+    const double target = area * scale(rng);
+    const double ratio = std::exp(log_ratio(rng));
+    const double w = std::round(std::sqrt(target * ratio));
+    const double h = std::round(std::sqrt(target / ratio));
+    if (w > 0 && h > 0 && w <= width && h <= height) {
+      std::uniform_int_distribution<int> x(0, width - static_cast<int>(w));
+      std::uniform_int_distribution<int> y(0, height - static_cast<int>(h));
+      return {static_cast<double>(x(rng)), static_cast<double>(y(rng)), w, h};
+    }
+  }
+  double w = width, h = height;
+  const double ratio = w / h;
+  if (ratio < 3.0 / 4.0) h = std::round(w / (3.0 / 4.0));
+  else if (ratio > 4.0 / 3.0) w = std::round(h * (4.0 / 3.0));
+  return {(width - w) / 2.0, (height - h) / 2.0, w, h};
+}
+
+Rect center_crop(int width, int height) {
+  // Resizing the shorter side to out*256/224 and cropping out x out keeps 224/256 of the shorter
+  // side in each direction, whatever `out` is.
+  const double side = std::min(width, height) * 224.0 / 256.0;
+  return {(width - side) / 2.0, (height - side) / 2.0, side, side};
+}
+
+void resample(const Image& image, const Rect& from, int out, bool flip, float* dst) {
+  const size_t plane = static_cast<size_t>(out) * out;
+  const double sx = from.w / out, sy = from.h / out;
+  const int maxx = image.width - 1, maxy = image.height - 1;
+  for (int oy = 0; oy < out; ++oy) {
+    const double fy = std::clamp(from.y + (oy + 0.5) * sy - 0.5, 0.0, static_cast<double>(maxy));
+    const int y0 = static_cast<int>(fy);
+    const int y1 = std::min(y0 + 1, maxy);
+    const double wy = fy - y0;
+    for (int ox = 0; ox < out; ++ox) {
+      const double fx = std::clamp(from.x + (ox + 0.5) * sx - 0.5, 0.0, static_cast<double>(maxx));
+      const int x0 = static_cast<int>(fx);
+      const int x1 = std::min(x0 + 1, maxx);
+      const double wx = fx - x0;
+      const uint8_t* p00 = &image.rgb[(static_cast<size_t>(y0) * image.width + x0) * 3];
+      const uint8_t* p01 = &image.rgb[(static_cast<size_t>(y0) * image.width + x1) * 3];
+      const uint8_t* p10 = &image.rgb[(static_cast<size_t>(y1) * image.width + x0) * 3];
+      const uint8_t* p11 = &image.rgb[(static_cast<size_t>(y1) * image.width + x1) * 3];
+      const int dx = flip ? out - 1 - ox : ox;
+      for (int c = 0; c < 3; ++c) {
+        const double top = p00[c] + (p01[c] - p00[c]) * wx;
+        const double bottom = p10[c] + (p11[c] - p10[c]) * wx;
+        const double v = (top + (bottom - top) * wy) / 255.0;
+        dst[c * plane + static_cast<size_t>(oy) * out + dx] = static_cast<float>((v - kMean[c]) / kStd[c]);
+      }
+    }
+  }
+}
+
+}  // namespace rlx::train

@@ -1,0 +1,49 @@
+// image.h: the per-sample image pipeline of the real-data sources, without LibTorch: JPEG decode
+// with libjpeg-turbo (DCT-domain downscaling when the image is much larger than needed), the
+// crop + bilinear resize + flip + normalize transform written straight into a CHW float batch, and
+// the two crop policies (training: random resized crop; evaluation: resize then center crop).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace rlx::train {
+
+// 8-bit RGB, interleaved rows (HWC).
+struct Image {
+  int width = 0, height = 0;
+  std::vector<uint8_t> rgb;
+};
+
+// A source rectangle in image pixels (may be fractional after DCT scaling).
+struct Rect {
+  double x = 0, y = 0, w = 0, h = 0;
+};
+
+// ImageNet channel statistics, as torchvision's transforms.Normalize in seed 000's driver.
+inline constexpr float kMean[3] = {0.485f, 0.456f, 0.406f};
+inline constexpr float kStd[3] = {0.229f, 0.224f, 0.225f};
+
+// Decodes a JPEG file; the image is downscaled in the DCT by the largest factor that keeps its
+// shorter side >= min_side (0: full size). Returns nullopt when the file cannot be read or is not
+// a decodable JPEG (the caller counts it as skipped).
+std::optional<Image> decode_jpeg_file(const std::string& path, int min_side);
+std::optional<Image> decode_jpeg(const std::vector<uint8_t>& bytes, int min_side);
+
+// Encodes RGB pixels as a JPEG (quality 1..100); used by tests and tools to make datasets.
+std::vector<uint8_t> encode_jpeg(const Image& image, int quality = 90);
+
+// torchvision RandomResizedCrop's rectangle: area in [8%, 100%], aspect in [3/4, 4/3] (log-uniform),
+// ten tries, then the central crop clamped to that aspect range.
+Rect random_resized_crop(int width, int height, std::mt19937_64& rng);
+// Resize(out * 256 / 224) then CenterCrop(out), expressed as a source rectangle.
+Rect center_crop(int width, int height);
+
+// Samples `from` (bilinear, pixel centres aligned) into an out x out CHW float image at `dst`
+// (3 * out * out floats), flipped horizontally when asked, normalized with kMean/kStd.
+void resample(const Image& image, const Rect& from, int out, bool flip, float* dst);
+
+}  // namespace rlx::train

@@ -1,0 +1,88 @@
+// trainer.h: fixed-iteration training with honest timing (no LibTorch in this header, so the
+// binding and the tests include it cheaply; trainer.cpp is the one LibTorch translation unit).
+//
+// A run trains `warmup` unmeasured then `iters` measured iterations of SGD (momentum, weight
+// decay) on cross-entropy, model in train mode. Every measured iteration is timed from the
+// moment it asks for its batch to the moment the device has finished its step (synchronize;
+// CUDA events on CUDA), so a sample is the true cost of one step; the part of it spent waiting
+// for data is kept apart (data_wait_s). images_per_s = batch * iters / seconds.
+#pragma once
+
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "models/model_spec.h"
+#include "train/observer.h"
+#include "train/stats.h"
+
+namespace rlx::train {
+
+struct TrainConfig {
+  nlohmann::json model = "resnet18";  // a built-in name or a model description (models::from_option)
+  int64_t batch = 32;
+  int64_t iters = 20;
+  int64_t warmup = 5;
+  std::string device = "auto";     // "cpu", "cuda", "cuda:N", "auto"
+  std::string precision = "fp32";  // "fp32", "amp" (CUDA fp16 + grad scaling), "bf16"
+  std::string data = "synthetic";  // "synthetic", or a path: ImageFolder root or CIFAR-10 folder
+  bool augment = true;             // ImageFolder/CIFAR: random resized crop + flip, else resize + center crop
+  int64_t workers = 0;             // data loading threads (0: decode on the training thread)
+  int64_t prefetch = 2;            // batches queued per worker
+  int64_t threads = 0;             // intra-op threads; 0 = all cores
+  bool channels_last = false;
+  int64_t grad_accum = 1;          // optimizer step every grad_accum iterations
+  bool deterministic = false;
+  bool cudnn_benchmark = false;
+  bool nvtx = false;
+  double lr = 0.1, momentum = 0.9, weight_decay = 1e-4;
+  int64_t seed = 0;
+  int64_t input = 0;    // image side; 0 = 224 (32 for CIFAR-10)
+  int64_t classes = 0;  // 0 = the dataset's classes (1000 for synthetic data)
+  std::string label;
+  bool progress = false;           // progress bar on stderr
+};
+
+struct TrainResult {
+  bool ok = false;
+  std::string error;  // why ok is false
+  double images_per_s = 0;
+  double seconds = 0;      // sum of the measured samples
+  double wall_s = 0;       // wall clock of the whole measured section (samples plus bookkeeping)
+  Summary iter_s;
+  std::vector<double> samples;  // seconds per measured iteration
+  double data_wait_s = 0;       // part of `seconds` spent waiting for a batch (and copying it)
+  double user_s = 0, sys_s = 0;  // CPU time of the process during the measured section
+  int64_t max_rss_bytes = 0;
+  std::string max_rss_scope;     // "measured" (peak reset before the section) or "process"
+  int64_t device_max_bytes = -1;  // CUDA allocator peak during the measured section; -1 = n/a
+  double loss_first = 0, loss_last = 0;
+  int64_t threads = 0;
+  std::string device;     // the device used ("cpu", "cuda:0")
+  std::string precision;
+  int64_t skipped_files = -1;  // ImageFolder: unreadable files met; -1 = not a folder
+  int64_t dataset_size = -1;   // samples available in the data source; -1 = synthetic
+  std::string data_kind;       // "synthetic", "imagefolder", "cifar10"
+  std::string note;            // e.g. nvtx requested without CUDA
+  std::string model_name;      // the model's name
+  int64_t input = 0, classes = 0;  // the values the model was built with
+};
+
+// Checks the values of a config (ranges, known device/precision names); throws
+// std::invalid_argument naming the field ("batch must be >= 1, got 0").
+void validate(const TrainConfig& config);
+
+// Runs the training. Throws std::invalid_argument for an invalid config and
+// rlx::util::Interrupted on Ctrl-C; every other failure (no such device, precision not available
+// there, missing dataset, out of memory) is returned as ok = false with `error`.
+// `observer` (may be null) sees the measured section, e.g. a counters collector.
+TrainResult train(const TrainConfig& config, IterationObserver* observer = nullptr);
+
+// The result as a json object with the config echoed (see docs/lua-api/train.md).
+nlohmann::json to_json(const TrainConfig& config, const TrainResult& result);
+
+// Devices this machine can train on: [{kind, id, name, memory_bytes, threads}, ...].
+nlohmann::json devices();
+
+}  // namespace rlx::train

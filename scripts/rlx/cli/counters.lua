@@ -1,0 +1,36 @@
+-- rlx counters: which hardware counters this machine can collect, and why the others are missing.
+local args = require("rlx.cli.args")
+local M = {summary = "hardware counters this device supports (CUPTI on NVIDIA, perf_event on CPU)",
+  synopsis = "counters --list [--device D] [--chip C] [--json]"}
+
+local cmd = {name = "counters", usage = "rlx counters --list [--device cpu|cuda[:N]] [--chip CHIP] [--json]",
+  description = "Lists the counters rlx collects on DEVICE (cpu: perf_event; cuda: CUPTI range profiling),\n" ..
+    "whether each is supported here, and the reason when it is not. With --chip (GH100, GA100, ...)\n" ..
+    "the CUPTI host API validates the metric names and plans the passes for that chip, no GPU needed.",
+  options = {
+    {"list", "--list", type = "boolean", help = "list the counters (the only action)"},
+    {"device", "--device", default = "cpu", help = "cpu, cuda or cuda:N"},
+    {"chip", "--chip", help = "plan for this NVIDIA chip with the CUPTI host API (cuda only)"},
+    {"json", "--json", type = "boolean", help = "print JSON"},
+  }}
+
+function M.main(...)
+  local o = args.parse(cmd, {...})
+  if not o then return 0 end
+  if not o.list then
+    rlx.fail(2, "rlx counters: nothing to do: use --list\nTry 'rlx counters --help'.")
+  end
+  if o.device ~= "cpu" and o.device ~= "cuda" and not tostring(o.device):match("^cuda:%d+$") then
+    rlx.fail(2, string.format("rlx counters: --device must be cpu, cuda or cuda:N, got '%s'\nTry 'rlx counters --help'.", o.device))
+  end
+  local ok, l = pcall(rlx.counters.list, {device = o.device, chip = o.chip})
+  if not ok then rlx.fail(1, "rlx counters: " .. tostring(l):gsub("^[^:]*:%d+: ", "")) end
+  if o.json then
+    print(rlx.json.encode(l, 2))
+  else
+    for _, line in ipairs(rlx.counters.format_list(l)) do print(line) end
+  end
+  return 0
+end
+
+return M

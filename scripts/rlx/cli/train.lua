@@ -1,0 +1,90 @@
+-- rlx train: one fixed-iteration training run from the command line, with the flags of seed 000's
+-- run_train.py (--arch, --batch-size, --warmup-iters, ...). Prints a one-line summary, or the
+-- whole result as JSON with --json. A run that fails (no such device, missing dataset, out of
+-- memory) prints the reason and exits 1; a bad flag value exits 2.
+local args = require("rlx.cli.args")
+local M = {summary = "train a model for N iterations and report images/s (run_train.py's flags)",
+  synopsis = "train --model NAME [--batch-size N] [--iters N] [...]"}
+
+local cmd = {name = "train",
+  usage = "rlx train --model NAME|FILE.lua [--batch-size N] [--warmup-iters N] [--iters N] " ..
+    "[--precision fp32|amp|bf16] [--device auto|cpu|cuda|cuda:N] [--data PATH | --synthetic] [options]",
+  description = "Trains the model for --warmup-iters unmeasured and --iters measured iterations (SGD,\n" ..
+    "cross-entropy) and prints images/s and the per-iteration times. Without --data the input is\n" ..
+    "synthetic (made once on the device). Method and fields: docs/training.md.",
+  options = {
+    {"model", "--model", alias = "--arch", help = "built-in model name, or a Lua file returning a model table"},
+    {"batch", "--batch-size", type = "integer", default = 32, help = "images per iteration"},
+    {"warmup", "--warmup-iters", type = "integer", default = 5, help = "unmeasured iterations first"},
+    {"iters", "--iters", type = "integer", default = 20, help = "measured iterations"},
+    {"precision", "--precision", type = "choice", choices = {"fp32", "amp", "bf16"}, default = "fp32",
+      help = "fp32; amp = fp16 autocast + grad scaling (CUDA); bf16 autocast"},
+    {"device", "--device", alias = "--backend", default = "auto", help = "auto, cpu, cuda or cuda:N"},
+    {"workers", "--workers", type = "integer", default = 0, help = "data loading threads"},
+    {"prefetch", "--prefetch-factor", type = "integer", default = 2, help = "batches prefetched per worker"},
+    {"data", "--data", metavar = "PATH", help = "ImageFolder root (train/<class>/*.jpg) or CIFAR-10 folder"},
+    {"synthetic", "--synthetic", type = "boolean", help = "synthetic input even when --data is given"},
+    {"no_augment", "--no-augment", type = "boolean", help = "resize + center crop instead of random crops"},
+    {"channels_last", "--channels-last", type = "boolean", help = "NHWC memory format"},
+    {"grad_accum", "--grad-accum-steps", type = "integer", default = 1, help = "optimizer step every N iterations"},
+    {"deterministic", "--deterministic", type = "boolean", help = "deterministic algorithms"},
+    {"cudnn_benchmark", "--cudnn-benchmark", type = "boolean", help = "let cuDNN pick algorithms by timing"},
+    {"nvtx", "--nvtx", type = "boolean", help = "NVTX range around each measured iteration (CUDA)"},
+    {"threads", "--threads", type = "integer", default = 0, help = "intra-op threads (0 = all cores)"},
+    {"input", "--input", type = "integer", help = "image side (default 224; 32 for CIFAR-10)"},
+    {"classes", "--classes", type = "integer", help = "classes (default the dataset's; 1000 synthetic)"},
+    {"lr", "--lr", type = "number", default = 0.1, help = "learning rate"},
+    {"momentum", "--momentum", type = "number", default = 0.9, help = "SGD momentum"},
+    {"weight_decay", "--weight-decay", type = "number", default = 1e-4, help = "SGD weight decay"},
+    {"seed", "--seed", type = "integer", default = 0, help = "random seed"},
+    {"counters", "--counters", type = "boolean", help = "collect hardware counters of the measured section"},
+    {"label", "--label", help = "free text stored with the result"},
+    {"json", "--json", type = "boolean", help = "print the whole result as one JSON object"},
+  },
+  epilog = "Example: rlx train --arch resnet18 --batch-size 16 --warmup-iters 2 --iters 10 --input 64"}
+
+local function model_option(name)
+  if name:match("%.lua$") then
+    local chunk, err = loadfile(name)
+    if not chunk then rlx.fail(2, "rlx train: cannot load model file: " .. tostring(err)) end
+    return chunk()
+  end
+  return name
+end
+
+function M.main(...)
+  local o = args.parse(cmd, {...})
+  if not o then return 0 end
+  if not o.model then
+    rlx.fail(2, "rlx train: --model (or --arch) is required, e.g. --model resnet18\nTry 'rlx train --help'.")
+  end
+  local opts = {
+    model = model_option(o.model), batch = o.batch, warmup = o.warmup, iters = o.iters,
+    precision = o.precision, device = o.device, workers = o.workers, prefetch = o.prefetch,
+    data = (o.data and not o.synthetic) and o.data or "synthetic", augment = not o.no_augment,
+    channels_last = o.channels_last or false, grad_accum = o.grad_accum,
+    deterministic = o.deterministic or false, cudnn_benchmark = o.cudnn_benchmark or false,
+    nvtx = o.nvtx or false, threads = o.threads, input = o.input, classes = o.classes, lr = o.lr,
+    momentum = o.momentum, weight_decay = o.weight_decay, seed = o.seed, label = o.label,
+    counters = o.counters or nil,
+  }
+  local ok, r = pcall(rlx.train, opts)
+  if not ok then
+    if type(r) == "table" then error(r, 0) end  -- Ctrl-C: {exit_code = 130, ...}
+    -- An invalid value is a usage error; drop the "file:line: " of the call inside this module.
+    local msg = tostring(r):gsub("^[^:]*:%d+: ", ""):gsub("^rlx%.train: ", "")
+    rlx.fail(2, "rlx train: " .. msg .. "\nTry 'rlx train --help'.")
+  end
+  if o.json then
+    print(rlx.json.encode(r, 2))
+  else
+    print(rlx.train.summary_line(r))
+  end
+  if not r.ok then
+    if not o.json then io.stderr:write("rlx train: ", r.error, "\n") end
+    return 1
+  end
+  return 0
+end
+
+return M

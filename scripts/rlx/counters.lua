@@ -1,0 +1,57 @@
+-- rlx.counters: hardware counters. CUPTI range profiling on NVIDIA GPUs and perf_event on the CPU
+-- (engine/counters, used by rlx.train{counters=true}), and the import of Nsight Compute's raw CSV.
+-- Everything is in base units: bytes, seconds, FLOPs (docs/counters.md has the formulas).
+local core = rlx._core.counters
+
+local M = {}
+
+--- import_ncu(path) -> {kernels, processes, flops_fp32, flops_fp16, flops_fp64, flops_tensor, flops,
+--- dram_read_bytes, dram_write_bytes, dram_bytes, l2_bytes, l1_bytes, seconds, values, units,
+--- derived, missing, skipped_metrics, per_kernel = {{name, count, values, flops..., seconds}}}
+function M.import_ncu(path)
+  return core.import_ncu(path)
+end
+
+--- list{device = "cpu"|"cuda"|"cuda:N", chip = "GH100"} -> {device, source, available, reason,
+--- metrics = {{name, group, unit, supported, reason}}, chip, passes, groups}
+function M.list(opts)
+  return core.list(opts)
+end
+
+--- available(device = "cpu") -> {device, source, available, reason}
+function M.available(device)
+  return core.available(device)
+end
+
+--- measure(fn, {device = "cpu", groups = {...}, iters = 1}) -> the collector's result; fn() runs
+--- iters times, each call one measured iteration.
+function M.measure(fn, opts)
+  return core.measure(fn, opts)
+end
+
+--- The lines `rlx counters --list` prints for a list() result.
+function M.format_list(l)
+  local lines = {}
+  local head = string.format("device %s (%s): %s", l.device, l.source,
+    l.available and "available" or ("unavailable: " .. tostring(l.reason)))
+  if l.name then head = head .. " [" .. l.name .. "]" end
+  lines[#lines + 1] = head
+  if l.chip then
+    lines[#lines + 1] = string.format("chip %s: the valid metrics need %d pass%s in one configuration",
+      l.chip, l.passes or 0, l.passes == 1 and "" or "es")
+  end
+  for _, m in ipairs(l.metrics or {}) do
+    lines[#lines + 1] = string.format("  %-3s %-52s %-9s %s", m.supported and "yes" or "no", m.name, m.group,
+      m.supported and (m.unit or "") or (m.reason or ""))
+  end
+  if l.groups then
+    lines[#lines + 1] = "metric groups by pass count (CUPTI runs one pass per measured iteration):"
+    for i, g in ipairs(l.groups) do
+      local n = l.group_passes and l.group_passes[i] or 1
+      lines[#lines + 1] = string.format("  %d (%d pass%s): %s", i, n, n == 1 and "" or "es", table.concat(g, " "))
+    end
+  end
+  return lines
+end
+
+return M

@@ -1,0 +1,97 @@
+# End-to-end tests of rlx.train, rlx.devices and `rlx train` (issue 4). Most use a four-layer model
+# (tests/e2e/train/tiny_model.lua) so they run in about a second; the acceptance check uses
+# resnet18 at 64x64.
+set(T ${CMAKE_SOURCE_DIR}/tests/e2e/train)
+set(TINY "dofile('tests/e2e/train/tiny_model.lua')")
+set(FAST "batch = 2, iters = 2, warmup = 1, input = 16, classes = 3, threads = 1")
+
+rlx_e2e(NAME "train: acceptance resnet18 at 64x64"
+  ARGS -e "local r = rlx.train{model='resnet18', batch=4, iters=3, warmup=1, input=64, classes=10} print(r.ok, r.images_per_s > 0, #r.samples)"
+  STDOUT "^true\ttrue\t3\n$")
+rlx_e2e(NAME "train: result fields and their relations"
+  ARGS -e "local r = rlx.train{model=${TINY}, ${FAST}, label='L1'} local s = 0 for _, x in ipairs(r.samples) do s = s + x end print(r.ok, r.model, r.device, r.precision, r.threads, r.label, r.batch, r.iters, r.data_kind, math.abs(r.seconds - s) < 1e-9, math.abs(r.images_per_s - 4 / r.seconds) < 1e-6 * r.images_per_s, r.iter_s.min <= r.iter_s.median and r.iter_s.median <= r.iter_s.max, r.loss_first == r.loss_first, r.max_rss_bytes > 0, r.device_max_bytes)"
+  STDOUT "^true\ttiny\tcpu\tfp32\t1\tL1\t2\t2\tsynthetic\ttrue\ttrue\ttrue\ttrue\ttrue\tnil\n$")
+rlx_e2e(NAME "train: rlx.train.run is the same call"
+  ARGS -e "print(rlx.train.run{model=${TINY}, ${FAST}}.ok)" STDOUT "^true\n$")
+rlx_e2e(NAME "train: bf16 on the CPU trains"
+  ARGS -e "local r = rlx.train{model='resnet18', precision='bf16', batch=2, iters=2, warmup=1, input=32, classes=10} print(r.ok, r.precision, r.loss_last == r.loss_last)"
+  STDOUT "^true\tbf16\ttrue\n$")
+rlx_e2e(NAME "train: channels_last, grad_accum, deterministic, nvtx note"
+  ARGS -e "local r = rlx.train{model=${TINY}, ${FAST}, channels_last=true, grad_accum=2, deterministic=true, cudnn_benchmark=true, nvtx=true, lr=0.01, momentum=0, weight_decay=0, seed=3} print(r.ok, r.grad_accum, r.note ~= nil)"
+  STDOUT "^true\t2\ttrue\n$")
+rlx_e2e(NAME "train: device cuda without a GPU is ok=false"
+  ARGS -e "local r = rlx.train{model=${TINY}, ${FAST}, device='cuda'} print(r.ok, r.error)"
+  STDOUT "^false\tdevice 'cuda' is not available: .*use device=\"cpu\"\n$")
+rlx_e2e(NAME "train: amp on the CPU is ok=false"
+  ARGS -e "local r = rlx.train{model=${TINY}, ${FAST}, device='cpu', precision='amp'} print(r.ok, r.error)"
+  STDOUT "^false\tprecision 'amp' .*needs a CUDA device.*bf16"
+  )
+rlx_e2e(NAME "train: missing dataset is ok=false"
+  ARGS -e "local r = rlx.train{model=${TINY}, ${FAST}, data='/nonexistent/imagenet'} print(r.ok, r.error)"
+  STDOUT "^false\tdataset not found: '/nonexistent/imagenet' does not exist")
+rlx_e2e(NAME "train: ImageFolder with one corrupt JPEG skips one file" ARGS run ${T}/folder.lua
+  STDOUT "^true\timagefolder\t1\t2\t7\t2\ntrue\t1\n$")
+rlx_e2e(NAME "train: CIFAR-10 records train" ARGS run ${T}/cifar.lua
+  STDOUT "^true\tcifar10\t32\t10\t20\tnil\nfalse\t.*not a whole number of 3073-byte records\n$")
+rlx_e2e(NAME "train: counters=true adds the collector's result"
+  ARGS -e "local r = rlx.train{model=${TINY}, ${FAST}, counters=true} print(r.ok, type(r.counters), type(r.counters.available))"
+  STDOUT "^true\ttable\tboolean\n$")
+rlx_e2e(NAME "train: devices lists the CPU"
+  ARGS -e "local d = rlx.devices() print(d[1].kind, d[1].id, d[1].threads >= 1, d[1].memory_bytes > 0, rlx.train.devices()[1].id)"
+  STDOUT "^cpu\tcpu\ttrue\ttrue\tcpu\n$")
+
+# Invalid options raise errors naming the option, at the caller's line.
+rlx_e2e(NAME "train: batch=0 names batch" ARGS -e "rlx.train{model='resnet18', batch=0}" EXIT 1
+  STDERR "^\\(command line\\):1: rlx.train: option 'batch' must be an integer >= 1, got 0\n")
+rlx_e2e(NAME "train: unknown key bacth is named" ARGS -e "rlx.train{bacth=4}" EXIT 1
+  STDERR "rlx.train: unknown option 'bacth' \\(valid options: augment, batch, ")
+rlx_e2e(NAME "train: wrong type names the option" ARGS -e "rlx.train{model='resnet18', iters='3'}" EXIT 1
+  STDERR "rlx.train: option 'iters' must be an integer >= 1, got \"3\"")
+rlx_e2e(NAME "train: missing model" ARGS -e "rlx.train{batch=2}" EXIT 1
+  STDERR "rlx.train: option 'model' is required: a built-in name")
+rlx_e2e(NAME "train: unknown precision" ARGS -e "rlx.train{model='resnet18', precision='fp8'}" EXIT 1
+  STDERR "rlx.train: option 'precision' must be one of")
+rlx_e2e(NAME "train: malformed device" ARGS -e "rlx.train{model='resnet18', device='gpu0'}" EXIT 1
+  STDERR "rlx.train: option 'device' must be \"cpu\", \"cuda\", \"cuda:N\" or \"auto\", got \"gpu0\"")
+rlx_e2e(NAME "train: lr must be positive" ARGS -e "rlx.train{model='resnet18', lr=0}" EXIT 1
+  STDERR "rlx.train: option 'lr' must be a number > 0, got 0")
+rlx_e2e(NAME "train: counters of a wrong type" ARGS -e "rlx.train{model='resnet18', counters=3}" EXIT 1
+  STDERR "rlx.train: option 'counters' must be true, false or a list of metric groups, got a number")
+rlx_e2e(NAME "train: not a table" ARGS -e "rlx.train('resnet18')" EXIT 1
+  STDERR "^\\(command line\\):1: rlx.train: expected a table of options, got string")
+rlx_e2e(NAME "train: C++ exception path, unknown model" ARGS -e "rlx.train{model='resnet99'}" EXIT 1
+  STDERR "^\\(command line\\):1: rlx.train: option 'model': unknown model 'resnet99' \\(built-in models: resnet18")
+rlx_e2e(NAME "train: bad layer in a model table" ARGS -e "rlx.train{model={layers={{'conv', out=0}}}}" EXIT 1
+  STDERR "rlx.train: option 'model': ")
+
+# The CLI.
+rlx_e2e(NAME "train: cli one-line summary"
+  ARGS train --arch resnet18 --batch-size 2 --warmup-iters 1 --iters 2 --input 32 --classes 10 --threads 1 --label cli
+  STDOUT "^resnet18 cpu fp32 batch 2: [0-9.]+ img/s \\(median [0-9.]+ s/iter.*\\) \\[cli\\]\n$")
+rlx_e2e(NAME "train: cli --json"
+  ARGS train --model ${T}/tiny_model.lua --batch-size 2 --iters 2 --warmup-iters 0 --input 16 --classes 3 --json --channels-last --grad-accum-steps 2 --no-augment
+  STDOUT "\"images_per_s\": .*\"model\": \"tiny\"")
+rlx_e2e(NAME "train: cli --backend cuda fails with status 1"
+  ARGS train --arch resnet18 --backend cuda --iters 1 EXIT 1 STDERR "rlx train: device 'cuda' is not available")
+rlx_e2e(NAME "train: cli bad value is a usage error"
+  ARGS train --arch resnet18 --batch-size 0 EXIT 2 STDERR "^rlx train: option 'batch' must be an integer >= 1, got 0\nTry 'rlx train --help'")
+rlx_e2e(NAME "train: cli needs a model" ARGS train --iters 1 EXIT 2 STDERR "--model \\(or --arch\\) is required")
+rlx_e2e(NAME "train: cli --help" ARGS train --help STDOUT "usage: rlx train.*--arch, --model.*--grad-accum-steps")
+
+add_test(NAME "e2e: train: Ctrl-C exits 130" COMMAND bash ${T}/interrupt.sh $<TARGET_FILE:rlx>)
+
+# The progress bar: drawn when asked (or when stderr is a terminal), absent otherwise.
+rlx_e2e(NAME "train: progress=true draws on stderr"
+  ARGS -e "print(rlx.train{model=${TINY}, ${FAST}, progress=true}.ok)" STDOUT "^true\n$" STDERR "measure +2/2 +\\[=+\\]")
+rlx_e2e(NAME "train: quiet when stderr is not a terminal"
+  ARGS -e "print(rlx.train{model=${TINY}, ${FAST}}.ok)" STDOUT "^true\n$" NOT_STDERR "img/s")
+
+# More option checks: every integer option has its lower bound named.
+rlx_e2e(NAME "train: workers must be >= 0" ARGS -e "rlx.train{model='resnet18', workers=-1}" EXIT 1
+  STDERR "rlx.train: option 'workers' must be an integer >= 0, got -1")
+rlx_e2e(NAME "train: grad_accum must be >= 1" ARGS -e "rlx.train{model='resnet18', grad_accum=0}" EXIT 1
+  STDERR "rlx.train: option 'grad_accum' must be an integer >= 1, got 0")
+rlx_e2e(NAME "train: augment must be a boolean" ARGS -e "rlx.train{model='resnet18', augment='no'}" EXIT 1
+  STDERR "rlx.train: option 'augment' must be true or false, got \"no\"")
+rlx_e2e(NAME "train: threads used is reported" ARGS -e "print(rlx.train{model=${TINY}, ${FAST}}.threads, rlx.train{model=${TINY}, batch=2, iters=1, warmup=0, input=16, classes=3, threads=0}.threads >= 1)"
+  STDOUT "^1\ttrue\n$")

@@ -1,0 +1,107 @@
+// test_dataset.cpp: the ImageFolder and CIFAR-10 sources and the prefetching loader, on datasets
+// the test writes itself (one corrupt JPEG among generated ones).
+#include <catch2/catch.hpp>
+
+#include "dataset_fixtures.h"
+#include "train/dataset.h"
+
+using namespace rlx::train;
+
+TEST_CASE("an ImageFolder lists classes in sorted order and labels files by folder") {
+  const auto root = rlx::test::fresh_dir("train_folder_list");
+  rlx::test::write_image_folder(root, 3, 2, 1);
+  const auto src = open_image_folder(root.string());
+  CHECK(src->kind() == "imagefolder");
+  CHECK(src->classes() == 3);
+  CHECK(src->size() == 7);  // 6 images + the corrupt file, found only when decoded
+  CHECK(src->label(0) == 0);
+  CHECK(src->label(6) == 2);
+}
+
+TEST_CASE("the loader skips and counts a corrupt JPEG and keeps batches full") {
+  const auto root = rlx::test::fresh_dir("train_folder_corrupt");
+  rlx::test::write_image_folder(root, 2, 3, 1);  // 6 good, 1 corrupt
+  std::shared_ptr<const SampleSource> src = open_dataset(root.string());
+  LoaderOptions o;
+  o.batch = 4;
+  o.side = 16;
+  o.augment = true;
+  Loader loader(src, o);
+  for (int i = 0; i < 4; ++i) {  // 16 samples: every file is visited
+    const HostBatch b = loader.next();
+    REQUIRE(b.images.size() == 4u * 3 * 16 * 16);
+    REQUIRE(b.labels.size() == 4u);
+    for (auto l : b.labels) CHECK((l == 0 || l == 1));
+  }
+  CHECK(loader.skipped() == 1);
+}
+
+TEST_CASE("worker threads give the same batches as decoding on the caller") {
+  const auto root = rlx::test::fresh_dir("train_folder_workers");
+  rlx::test::write_image_folder(root, 2, 3, 0);
+  std::shared_ptr<const SampleSource> src = open_dataset(root.string());
+  LoaderOptions o;
+  o.batch = 3;
+  o.side = 12;
+  o.seed = 5;
+  Loader inline_loader(src, o);
+  o.workers = 2;
+  o.prefetch = 1;
+  Loader threaded(src, o);
+  for (int i = 0; i < 5; ++i) {
+    const HostBatch a = inline_loader.next(), b = threaded.next();
+    CHECK(a.labels == b.labels);
+    CHECK(a.images == b.images);
+  }
+}
+
+TEST_CASE("a folder of corrupt files only is fatal, with a clear message") {
+  const auto root = rlx::test::fresh_dir("train_folder_all_bad");
+  std::filesystem::create_directories(root / "train" / "a");
+  std::ofstream(root / "train" / "a" / "x.jpg") << "garbage";
+  std::ofstream(root / "train" / "a" / "y.jpg") << "garbage";
+  LoaderOptions o;
+  o.batch = 2;
+  o.side = 8;
+  o.workers = 1;
+  Loader loader(open_dataset(root.string()), o);
+  CHECK_THROWS_WITH(loader.next(), Catch::Contains("no readable images left") && Catch::Contains("all 2 files"));
+}
+
+TEST_CASE("missing and empty datasets are errors naming the path") {
+  CHECK_THROWS_WITH(open_dataset("/nonexistent/data"), Catch::Contains("'/nonexistent/data' does not exist"));
+  const auto root = rlx::test::fresh_dir("train_folder_empty");
+  std::filesystem::create_directories(root / "train" / "a");
+  CHECK_THROWS_WITH(open_dataset(root.string()), Catch::Contains("no .jpg/.jpeg files"));
+}
+
+TEST_CASE("CIFAR-10 records: labels, planes to pixels, truncation") {
+  const auto dir = rlx::test::fresh_dir("train_cifar");
+  rlx::test::write_cifar(dir, 2, 12);
+  const auto src = open_dataset(dir.string());
+  CHECK(src->kind() == "cifar10");
+  CHECK(src->size() == 24);
+  CHECK(src->classes() == 10);
+  CHECK(src->label(13) == 1);  // second file, record 1
+  const auto img = src->load(3, 0);
+  REQUIRE(img);
+  CHECK(img->width == 32);
+  CHECK(img->rgb[0] == 30);  // R plane of label 3
+  CHECK(img->rgb[1] == 31);
+  CHECK(img->rgb[2] == 32);
+
+  LoaderOptions o;
+  o.batch = 5;
+  o.side = 32;
+  o.augment = false;
+  Loader loader(std::shared_ptr<const SampleSource>(open_dataset(dir.string())), o);
+  const HostBatch b = loader.next();
+  // A constant image stays constant through crop and resize: pixel value = label*10 + channel.
+  for (int i = 0; i < 5; ++i) {
+    const double r = (b.labels[i] * 10 / 255.0 - kMean[0]) / kStd[0];
+    CHECK(b.images[static_cast<size_t>(i) * 3 * 32 * 32] == Approx(r).margin(1e-4));
+  }
+
+  std::ofstream(dir / "data_batch_3.bin", std::ios::binary) << "short";
+  CHECK_THROWS_WITH(open_dataset(dir.string()), Catch::Contains("not a whole number of 3073-byte records"));
+}

@@ -1,0 +1,93 @@
+// test_image.cpp: JPEG decode/encode, the crop rectangles and the resample + normalize transform.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+
+#include "train/image.h"
+
+using namespace rlx::train;
+
+namespace {
+Image solid(int w, int h, uint8_t r, uint8_t g, uint8_t b) {
+  Image img;
+  img.width = w;
+  img.height = h;
+  img.rgb.resize(static_cast<size_t>(w) * h * 3);
+  for (size_t i = 0; i < img.rgb.size(); i += 3) {
+    img.rgb[i] = r;
+    img.rgb[i + 1] = g;
+    img.rgb[i + 2] = b;
+  }
+  return img;
+}
+}  // namespace
+
+TEST_CASE("a JPEG round trip keeps size and colour") {
+  const auto bytes = encode_jpeg(solid(40, 30, 200, 100, 50), 95);
+  REQUIRE(!bytes.empty());
+  const auto img = decode_jpeg(bytes, 0);
+  REQUIRE(img);
+  CHECK(img->width == 40);
+  CHECK(img->height == 30);
+  CHECK(std::abs(int(img->rgb[0]) - 200) <= 3);
+  CHECK(std::abs(int(img->rgb[1]) - 100) <= 3);
+  CHECK(std::abs(int(img->rgb[2]) - 50) <= 3);
+}
+
+TEST_CASE("decoding downscales in the DCT but keeps the shorter side >= min_side") {
+  const auto bytes = encode_jpeg(solid(256, 128, 10, 20, 30));
+  const auto img = decode_jpeg(bytes, 32);
+  REQUIRE(img);
+  CHECK(img->height >= 32);
+  CHECK(img->height < 128);  // 1/2 .. 1/4 fits
+  CHECK(img->width == img->height * 2);
+}
+
+TEST_CASE("garbage and empty input are not images") {
+  CHECK_FALSE(decode_jpeg({'n', 'o', 't', ' ', 'j', 'p', 'g'}, 0));
+  CHECK_FALSE(decode_jpeg({}, 0));
+  CHECK_FALSE(decode_jpeg_file("/nonexistent/x.jpg", 0));
+}
+
+TEST_CASE("center_crop keeps 224/256 of the shorter side, centred") {
+  const Rect r = center_crop(512, 256);
+  CHECK(r.w == Approx(224));
+  CHECK(r.h == Approx(224));
+  CHECK(r.x == Approx((512 - 224) / 2.0));
+  CHECK(r.y == Approx(16));
+}
+
+TEST_CASE("random_resized_crop stays inside the image with a bounded aspect ratio") {
+  std::mt19937_64 rng(7);
+  for (int i = 0; i < 200; ++i) {
+    const Rect r = random_resized_crop(100, 60, rng);
+    CHECK(r.x >= 0);
+    CHECK(r.y >= 0);
+    CHECK(r.x + r.w <= 100);
+    CHECK(r.y + r.h <= 60);
+    CHECK(r.w * r.h >= 0.079 * 100 * 60 - 2 * (r.w + r.h));  // rounding to whole pixels
+    CHECK(r.w / r.h <= 4.0 / 3.0 + 0.1);
+    CHECK(r.w / r.h >= 3.0 / 4.0 - 0.1);
+  }
+}
+
+TEST_CASE("resample normalizes per channel and flips horizontally") {
+  const Image img = solid(8, 8, 255, 0, 128);
+  std::vector<float> out(3 * 4 * 4);
+  resample(img, {0, 0, 8, 8}, 4, false, out.data());
+  CHECK(out[0] == Approx((1.0 - kMean[0]) / kStd[0]));
+  CHECK(out[16] == Approx((0.0 - kMean[1]) / kStd[1]));
+  CHECK(out[32 + 15] == Approx((128 / 255.0 - kMean[2]) / kStd[2]));
+
+  // Left half black, right half white: flipping moves the white to the left.
+  Image half = solid(8, 2, 0, 0, 0);
+  for (int y = 0; y < 2; ++y)
+    for (int x = 4; x < 8; ++x)
+      for (int c = 0; c < 3; ++c) half.rgb[(y * 8 + x) * 3 + c] = 255;
+  std::vector<float> plain(3 * 2 * 2), flipped(3 * 2 * 2);
+  resample(half, {0, 0, 8, 2}, 2, false, plain.data());
+  resample(half, {0, 0, 8, 2}, 2, true, flipped.data());
+  CHECK(plain[0] < plain[1]);
+  CHECK(flipped[0] > flipped[1]);
+  CHECK(flipped[0] == Approx(plain[1]));
+}

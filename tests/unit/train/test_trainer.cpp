@@ -1,0 +1,184 @@
+// test_trainer.cpp: rlx::train::train on tiny models: result fields and their relations, option
+// validation, failures reported as ok = false, real-data sources, bf16, observers and Ctrl-C.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <csignal>
+
+#include "dataset_fixtures.h"
+#include "train/trainer.h"
+#include "util/interrupt.h"
+
+using namespace rlx::train;
+
+namespace {
+
+nlohmann::json tiny_model() {
+  return nlohmann::json::parse(R"({"name": "tiny", "layers": [
+      {"kind": "conv", "out": 4, "k": 3, "pad": 1}, {"kind": "bn"}, {"kind": "relu"},
+      {"kind": "adaptive_avgpool", "out": 1}, {"kind": "flatten"}, {"kind": "linear"}]})");
+}
+
+TrainConfig tiny(int64_t batch = 2, int64_t iters = 3) {
+  TrainConfig c;
+  c.model = tiny_model();
+  c.batch = batch;
+  c.iters = iters;
+  c.warmup = 1;
+  c.input = 16;
+  c.classes = 3;
+  c.device = "cpu";
+  c.threads = 1;
+  return c;
+}
+
+struct CountingObserver : IterationObserver {
+  int begun = -1, iterations = 0, ends = 0, measured_end = 0;
+  void on_measured_begin(int n) override { begun = n; }
+  void on_iteration_begin(int) override { ++iterations; }
+  void on_iteration_end(int) override { ++ends; }
+  void on_measured_end() override { ++measured_end; }
+};
+
+}  // namespace
+
+TEST_CASE("synthetic training reports consistent timing and finite losses") {
+  CountingObserver obs;
+  const TrainResult r = train(tiny(2, 3), &obs);
+  REQUIRE(r.ok);
+  CHECK(r.samples.size() == 3);
+  double sum = 0;
+  for (double s : r.samples) {
+    CHECK(s > 0);
+    sum += s;
+  }
+  CHECK(r.seconds == Approx(sum));
+  CHECK(r.images_per_s == Approx(2.0 * 3 / r.seconds));
+  CHECK(r.iter_s.min <= r.iter_s.median);
+  CHECK(r.iter_s.median <= r.iter_s.max);
+  CHECK(r.wall_s >= r.seconds * 0.999);
+  CHECK(std::isfinite(r.loss_first));
+  CHECK(std::isfinite(r.loss_last));
+  CHECK(r.threads == 1);
+  CHECK(r.device == "cpu");
+  CHECK(r.data_kind == "synthetic");
+  CHECK(r.max_rss_bytes > 0);
+  CHECK(r.user_s >= 0);
+  CHECK(r.device_max_bytes == -1);
+  CHECK(obs.begun == 3);
+  CHECK(obs.iterations == 3);
+  CHECK(obs.ends == 3);
+  CHECK(obs.measured_end == 1);
+  const auto j = to_json(tiny(2, 3), r);
+  CHECK(j["model"] == "tiny");
+  CHECK(j["samples"].size() == 3);
+  CHECK(j["iter_s"].contains("p95"));
+  CHECK_FALSE(j.contains("device_max_bytes"));
+}
+
+TEST_CASE("the same seed gives the same losses") {
+  const TrainResult a = train(tiny()), b = train(tiny());
+  REQUIRE(a.ok);
+  CHECK(a.loss_first == b.loss_first);
+  CHECK(a.loss_last == b.loss_last);
+}
+
+TEST_CASE("bf16 autocast, channels_last and gradient accumulation train on the CPU") {
+  TrainConfig c = tiny(2, 2);
+  c.precision = "bf16";
+  c.channels_last = true;
+  c.grad_accum = 2;
+  const TrainResult r = train(c);
+  REQUIRE(r.ok);
+  CHECK(r.precision == "bf16");
+  CHECK(std::isfinite(r.loss_last));
+}
+
+TEST_CASE("invalid configs throw naming the field") {
+  TrainConfig c = tiny();
+  c.batch = 0;
+  CHECK_THROWS_WITH(train(c), "batch must be >= 1, got 0");
+  c = tiny();
+  c.device = "gpu";
+  CHECK_THROWS_WITH(train(c), Catch::Contains("device must be"));
+  c = tiny();
+  c.precision = "fp8";
+  CHECK_THROWS_WITH(train(c), Catch::Contains("precision must be"));
+  c = tiny();
+  c.model = "resnet99";
+  CHECK_THROWS_WITH(train(c), Catch::StartsWith("option 'model': unknown model 'resnet99'"));
+}
+
+TEST_CASE("unavailable device or precision and a missing dataset are ok = false") {
+  TrainConfig c = tiny();
+  c.device = "cuda";
+  TrainResult r = train(c);
+  CHECK_FALSE(r.ok);
+  CHECK_THAT(r.error, Catch::Contains("device 'cuda' is not available"));
+  c = tiny();
+  c.precision = "amp";
+  r = train(c);
+  CHECK_FALSE(r.ok);
+  CHECK_THAT(r.error, Catch::Contains("needs a CUDA device"));
+  c = tiny();
+  c.data = "/nonexistent/imagenet";
+  r = train(c);
+  CHECK_FALSE(r.ok);
+  CHECK_THAT(r.error, Catch::Contains("dataset not found"));
+  CHECK(r.samples.empty());
+}
+
+TEST_CASE("an ImageFolder with one corrupt JPEG trains and reports one skipped file") {
+  const auto root = rlx::test::fresh_dir("train_trainer_folder");
+  rlx::test::write_image_folder(root, 2, 3, 1);
+  TrainConfig c = tiny(4, 2);  // 12 samples >= 7 files
+  c.data = root.string();
+  c.classes = 0;  // the dataset's
+  c.workers = 2;
+  const TrainResult r = train(c);
+  REQUIRE(r.ok);
+  CHECK(r.data_kind == "imagefolder");
+  CHECK(r.skipped_files == 1);
+  CHECK(r.classes == 2);
+  CHECK(r.dataset_size == 7);
+  CHECK(r.data_wait_s >= 0);
+  CHECK(r.data_wait_s <= r.seconds);
+}
+
+TEST_CASE("CIFAR-10 records train at their native 32x32") {
+  const auto dir = rlx::test::fresh_dir("train_trainer_cifar");
+  rlx::test::write_cifar(dir, 1, 10);
+  TrainConfig c = tiny(4, 2);
+  c.data = dir.string();
+  c.classes = 0;
+  c.input = 0;
+  const TrainResult r = train(c);
+  REQUIRE(r.ok);
+  CHECK(r.data_kind == "cifar10");
+  CHECK(r.input == 32);
+  CHECK(r.classes == 10);
+  CHECK(r.skipped_files == -1);
+  c.classes = 5;  // fewer classes than the labels need
+  const TrainResult bad = train(c);
+  CHECK_FALSE(bad.ok);
+  CHECK_THAT(bad.error, Catch::Contains("the dataset has 10 classes but classes=5"));
+}
+
+TEST_CASE("Ctrl-C between iterations throws Interrupted") {
+  struct Interrupter : IterationObserver {
+    void on_iteration_end(int) override { std::raise(SIGINT); }
+  } obs;
+  rlx::util::install_sigint_handler();
+  CHECK_THROWS_AS(train(tiny(2, 5), &obs), rlx::util::Interrupted);
+  rlx::util::clear_interrupt();
+  std::signal(SIGINT, SIG_DFL);
+}
+
+TEST_CASE("devices lists the CPU first") {
+  const auto d = devices();
+  REQUIRE(d.size() >= 1);
+  CHECK(d[0]["kind"] == "cpu");
+  CHECK(d[0]["id"] == "cpu");
+  CHECK(d[0]["threads"].get<int>() >= 1);
+  CHECK(d[0]["memory_bytes"].get<int64_t>() > 0);
+}
