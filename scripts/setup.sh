@@ -13,7 +13,7 @@ PACKAGES=(
   libfmt-dev catch2 nlohmann-json3-dev libcli11-dev
   libturbojpeg0-dev libedit-dev
   libopenblas0-pthread
-  python3-torch likwid linux-perf poppler-utils
+  python3-torch python3-torchvision likwid linux-perf poppler-utils
 )
 
 SUDO=""

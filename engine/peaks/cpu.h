@@ -28,7 +28,8 @@ struct CacheLevel {
   std::size_t bytes = 0;    // size of one instance
   int shared_by_cpus = 1;   // logical CPUs sharing one instance
 };
-// Data and unified caches of cpu0 from /sys/devices/system/cpu/cpu0/cache (empty when missing).
+// Data and unified caches of cpu0 from /sys/devices/system/cpu/cpu0/cache, else from glibc's
+// sysconf (CPUID); empty when neither knows.
 std::vector<CacheLevel> cpu_caches();
 // Parses a /sys cache "size" string such as "32K", "1024K", "33M" into bytes.
 std::size_t parse_cache_size(const std::string& text);

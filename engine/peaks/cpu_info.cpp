@@ -1,8 +1,9 @@
-// cpu_info.cpp: ISA detection, cache sizes and core topology from /sys, and the pinned thread team
+// cpu_info.cpp: ISA detection, cache sizes and core topology from /sys (sysconf when /sys lacks them), and the pinned thread team
 // that runs the kernels of cpu_kernels.cpp (see cpu.h).
 #include <pthread.h>
 #include <sched.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
@@ -122,6 +123,15 @@ std::vector<CacheLevel> cpu_caches() {
     c.bytes = parse_cache_size(read_line(dir + "size"));
     c.shared_by_cpus = std::max(1, count_cpu_list(read_line(dir + "shared_cpu_list")));
     if (c.level > 0 && c.bytes > 0) out.push_back(c);
+  }
+  if (!out.empty()) return out;
+  // Some VMs expose no cache directory in /sys; glibc's sysconf then answers from CPUID. It does not
+  // say how many CPUs share a level, so L1 and L2 are taken as private and L3 as shared by all.
+  const int online = int(std::max(1L, sysconf(_SC_NPROCESSORS_ONLN)));
+  const std::pair<int, int> levels[] = {{1, _SC_LEVEL1_DCACHE_SIZE}, {2, _SC_LEVEL2_CACHE_SIZE}, {3, _SC_LEVEL3_CACHE_SIZE}};
+  for (const auto& [level, name] : levels) {
+    const long bytes = sysconf(name);
+    if (bytes > 0) out.push_back({level, std::size_t(bytes), level == 3 ? std::max(1, online) : 1});
   }
   return out;
 }

@@ -207,7 +207,7 @@ nlohmann::json measure_cpu(const MeasureOptions& o) {
       if (x.level == level) c = &x;
     }
     if (!c) {
-      out["missing"][fig + "_gbps"] = fmt::format("no level {} data cache in /sys", level);
+      out["missing"][fig + "_gbps"] = fmt::format("no level {} data cache in /sys or sysconf", level);
       continue;
     }
     // Half of this thread's share of the level: fits with room for the stack and page tables, and

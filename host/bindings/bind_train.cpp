@@ -105,7 +105,11 @@ nlohmann::json run_train(lua_State* L) {
   std::unique_ptr<counters::Collector> collector;
   if (want_counters) {
     const std::string dev = config.device == "auto" ? (any_cuda_device() ? "cuda:0" : "cpu") : config.device;
-    collector = counters::make_collector(dev, groups);
+    try {
+      collector = counters::make_collector(dev, groups);
+    } catch (const std::invalid_argument& e) {
+      throw lua::Error(fmt::format("{}: option 'counters': {}", kFname, e.what()));
+    }
   }
   train::TrainResult result;
   try {

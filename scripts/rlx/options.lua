@@ -75,7 +75,8 @@ local function check_value(fname, key, v, s)
       if s.one_of then check_value(fname, key, x, {type = "string", one_of = s.one_of}) end
     end
   elseif t ~= "any" and type(v) ~= t then
-    bad("must be " .. (t == "integer" and "an integer" or ("a " .. t)))
+    -- Same wording as the C++ Options reader, so an error reads alike whichever layer raised it.
+    bad(t == "boolean" and "must be true or false" or ("must be a " .. t))
   end
   if s.one_of and type(v) == "string" then
     local ok = false

@@ -222,13 +222,21 @@ local function roofline_rows(result, peaks, complexity)
   return type(rows) == "table" and rows or {}
 end
 
+-- rlx.train is a table with __call (it also holds rlx.train.devices and friends), so "callable"
+-- means a function or anything whose metatable has __call.
+local function is_callable(v)
+  if type(v) == "function" then return true end
+  local mt = getmetatable(v)
+  return type(mt) == "table" and mt.__call ~= nil
+end
+
 --- Runs the matrix (see docs/lua-api/study.md); returns {planned, ran, skipped, failed, ok, labels}.
 function Study:sweep(opts)
   local o = options.check("study:sweep", opts, SWEEP_SPEC)
   local items = self:_plan(o)
   if rlx.flags and rlx.flags.dry_run then return self:_dry_run(items) end
   local trainer = o.trainer or rlx.train
-  if type(trainer) ~= "function" then
+  if not is_callable(trainer) then
     options.raise("study:sweep: rlx.train is not available in this build; pass trainer = function(opts) ... end")
   end
   local stats = {planned = #items, ran = 0, skipped = 0, failed = 0, ok = 0, labels = {}}

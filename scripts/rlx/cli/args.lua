@@ -115,9 +115,10 @@ function M.parse(cmd, argv)
     i = i + 1
   end
   local specs = cmd.positionals or {}
-  for k, p in ipairs(specs) do
+  for _, p in ipairs(specs) do
     if p.rest then
-      for j = k, #positionals do out.rest[#out.rest + 1] = positionals[j] end
+      -- Earlier specs already took theirs off the front, so what is left is all rest.
+      for j = 1, #positionals do out.rest[#out.rest + 1] = positionals[j] end
       if #out.rest == 0 and not p.optional then usage_error(cmd, "missing " .. string.upper(p[1])) end
       positionals = {}
       break

@@ -4,7 +4,7 @@
 # (skipped) when this build has no rlx.train.
 set -euo pipefail
 RLX=$1
-if [ "$("$RLX" -e 'io.write(tostring(type(rlx.train) == "function"))' 2>/dev/null)" != "true" ]; then
+if [ "$("$RLX" -e 'local mt = getmetatable(rlx.train); io.write(tostring(type(rlx.train) == "function" or (type(mt) == "table" and mt.__call ~= nil)))' 2>/dev/null)" != "true" ]; then
   echo "rlx.train is not in this build: skipped"
   exit 77
 fi

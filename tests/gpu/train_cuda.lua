@@ -1,0 +1,126 @@
+-- tests/gpu/train_cuda.lua: the Lua half of tests/gpu/train_cuda.sh (see its header).
+--   rlx run tests/gpu/train_cuda.lua --set device=cuda --set out=DIR
+-- Prints one PASS/FAIL line per check, a table of the runs, the peaks next to the datasheet, and
+-- writes DIR/train_cuda.json. Never raises for a failed check: every check is counted by the shell.
+local P = rlx.params or {}
+local device = P.device or "cuda"
+local out = P.out or "."
+local cuda = device:match("^cuda") ~= nil
+
+local function finite(x) return type(x) == "number" and x == x and x ~= math.huge and x ~= -math.huge end
+local function check(ok, what, detail)
+  print(string.format("%s %s%s", ok and "PASS" or "FAIL", what, detail and ("  (" .. tostring(detail) .. ")") or ""))
+  return ok
+end
+
+-- On the GPU: 224x224, batch 32. Dry run on the CPU: tiny shapes, same code path.
+local input = P.input or (cuda and 224 or 32)
+local batch = P.batch or (cuda and 32 or 2)
+local warmup = P.warmup or (cuda and 3 or 1)
+local iters = P.iters or (cuda and 10 or 2)
+local cases = {
+  {model = "resnet18", precision = "fp32"},
+  {model = "resnet18", precision = "amp"},
+  {model = "resnet18", precision = "bf16"},
+  {model = "resnet18", precision = "amp", channels_last = true},
+  {model = "resnet50", precision = "fp32"},
+  {model = "resnet50", precision = "amp", channels_last = true},
+}
+
+local report = {device = device, input = input, batch = batch, warmup = warmup, iters = iters, runs = {}}
+local rows = {}
+for _, c in ipairs(cases) do
+  local name = string.format("%s %s%s", c.model, c.precision, c.channels_last and " channels_last" or "")
+  local opts = {model = c.model, precision = c.precision, channels_last = c.channels_last or false,
+    device = device, batch = batch, input = input, warmup = warmup, iters = iters, progress = false,
+    label = "gpu-test " .. name}
+  local okcall, r = pcall(rlx.train, opts)
+  if not okcall then
+    check(false, name .. ": rlx.train raised", r)
+    r = {ok = false, error = tostring(r)}
+  else
+    local expect_fail = not cuda and c.precision == "amp"  -- amp is CUDA-only: the dry run's expected failure
+    if expect_fail then
+      check(r.ok == false and tostring(r.error):find("amp") ~= nil, name .. ": amp refused on " .. device, r.error)
+    elseif check(r.ok == true, name .. ": ok", r.error) then
+      check(finite(r.loss_first) and finite(r.loss_last), name .. ": finite losses",
+        string.format("%s -> %s", tostring(r.loss_first), tostring(r.loss_last)))
+      check(finite(r.images_per_s) and r.images_per_s > 0, name .. ": images_per_s > 0", r.images_per_s)
+      check(type(r.samples) == "table" and #r.samples == iters, name .. ": one sample per measured iteration",
+        type(r.samples) == "table" and #r.samples or "no samples")
+      check(r.precision == c.precision, name .. ": precision echoed", r.precision)
+      check(r.channels_last == (c.channels_last or false), name .. ": channels_last echoed", tostring(r.channels_last))
+      if cuda then
+        check(tostring(r.device):match("^cuda") ~= nil, name .. ": ran on " .. tostring(r.device))
+        check(finite(r.device_max_bytes) and r.device_max_bytes > 0, name .. ": device_max_bytes > 0",
+          r.device_max_bytes)
+      end
+    end
+  end
+  r.case = name
+  report.runs[#report.runs + 1] = r
+  rows[#rows + 1] = r
+end
+
+-- Peaks: measured on the device, and the datasheet of the device's name.
+local devname
+for _, d in ipairs(rlx.devices()) do
+  if cuda and d.kind == "cuda" and (device == "cuda" or d.id == device) then devname = devname or d.name end
+  if not cuda and d.kind == "cpu" then devname = devname or d.name end
+end
+report.device_name = devname
+check(devname ~= nil, "rlx.devices() lists " .. device, devname)
+local ds = devname and rlx.peaks.datasheet(devname) or nil
+report.datasheet = ds
+if cuda then
+  check(ds ~= nil, "rlx.peaks.datasheet(\"" .. tostring(devname) .. "\") has an entry", ds and ds.name or "nil")
+end
+local popts = cuda and {device = "cuda", repeats = 3} or {device = "cpu", quick = true, repeats = 2, only = {"dram", "gemm_fp32"}}
+local okp, peaks = pcall(rlx.peaks.measure, popts)
+if check(okp and type(peaks) == "table", "rlx.peaks.measure{device=\"" .. popts.device .. "\"}", not okp and peaks or nil) then
+  report.peaks = peaks
+  -- measured figure -> datasheet field it is compared with
+  local pairs_ = cuda and {
+    {"dram_gbps", "dram_gbps", "GB/s"}, {"gemm_fp32_gflops", "fp32_gflops", "GFLOP/s"},
+    {"gemm_tf32_gflops", "tf32_tensor_gflops", "GFLOP/s"}, {"gemm_fp16_gflops", "fp16_tensor_gflops", "GFLOP/s"},
+    {"gemm_bf16_gflops", "bf16_tensor_gflops", "GFLOP/s"},
+  } or {{"dram_gbps", "dram_gbps", "GB/s"}, {"gemm_fp32_gflops", "fp32_gflops", "GFLOP/s"}}
+  print(string.format("peaks of %s (%s):", tostring(peaks.name or devname), popts.device))
+  print(string.format("  %-18s %12s %12s %7s", "figure", "measured", "datasheet", "ratio"))
+  for _, p in ipairs(pairs_) do
+    local m, d = peaks[p[1]], ds and ds[p[2]]
+    print(string.format("  %-18s %12s %12s %7s %s", p[1], finite(m) and string.format("%.0f", m) or "-",
+      finite(d) and string.format("%.0f", d) or "-", (finite(m) and finite(d) and d > 0) and string.format("%.2f", m / d) or "-", p[3]))
+    check(finite(m) and m > 0, "peak " .. p[1] .. " > 0", m)
+    -- A measured figure well above the datasheet means a counting error (e.g. an FMA counted
+    -- twice) rather than a fast GPU.
+    if cuda and finite(m) and finite(d) and d > 0 then
+      check(m <= 1.15 * d, "peak " .. p[1] .. " <= 1.15 x datasheet " .. p[2], string.format("%.2f", m / d))
+    end
+  end
+end
+if ds then
+  local keys = {}
+  for k, v in pairs(ds) do if type(v) == "number" then keys[#keys + 1] = k end end
+  table.sort(keys)
+  local parts = {}
+  for _, k in ipairs(keys) do parts[#parts + 1] = string.format("%s=%g", k, ds[k]) end
+  print("datasheet " .. tostring(ds.name) .. ": " .. table.concat(parts, " "))
+end
+
+-- The compact table last (the runner keeps only the tail of the output).
+print(string.format("%-28s %4s %9s %9s %9s %17s  %s", "run (" .. device .. ", " .. input .. "px, b" .. batch .. ")",
+  "ok", "img/s", "med ms", "dev MB", "loss first->last", "error"))
+for _, r in ipairs(rows) do
+  print(string.format("%-28s %4s %9s %9s %9s %17s  %s", r.case, r.ok and "yes" or "no",
+    finite(r.images_per_s) and string.format("%.1f", r.images_per_s) or "-",
+    (type(r.iter_s) == "table" and finite(r.iter_s.median)) and string.format("%.2f", r.iter_s.median * 1e3) or "-",
+    finite(r.device_max_bytes) and string.format("%.0f", r.device_max_bytes / 1e6) or "-",
+    (finite(r.loss_first) and finite(r.loss_last)) and string.format("%.3f->%.3f", r.loss_first, r.loss_last) or "-",
+    r.ok and "" or tostring(r.error):sub(1, 90)))
+end
+
+local f = assert(io.open(out .. "/train_cuda.json", "w"))
+f:write(rlx.json.encode(report, 2), "\n")
+f:close()
+print("wrote " .. out .. "/train_cuda.json")
