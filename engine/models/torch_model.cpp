@@ -17,6 +17,15 @@ class SeqBlock : public torch::nn::Module {
   }
 };
 
+// ReLU6 is hardtanh(0, 6), as in torchvision. LibTorch 1.13 has no bf16 hardtanh backward on CPU
+// (the error names "hardshrink_backward_cpu"), so CPU bf16 uses clamp: the same forward values, a
+// gradient that differs only at exactly 0 and 6, and out of place because clamp's backward reads its
+// input.
+torch::Tensor relu6(torch::Tensor x, bool in_place) {
+  if (x.scalar_type() == torch::kBFloat16 && x.device().is_cpu()) return torch::clamp(x, 0.0, 6.0);
+  return in_place ? torch::hardtanh_(x, 0.0, 6.0) : torch::hardtanh(x, 0.0, 6.0);
+}
+
 class ResidualBlock : public torch::nn::Module {
  public:
   std::vector<Step> body;
@@ -28,7 +37,7 @@ class ResidualBlock : public torch::nn::Module {
     y = y + (projection ? projection->forward(x) : x);
     // The sum is a fresh tensor that no backward needs, so the activation may run in place.
     if (after == LayerKind::relu) y = torch::relu_(y);
-    if (after == LayerKind::relu6) y = torch::hardtanh_(y, 0.0, 6.0);
+    if (after == LayerKind::relu6) y = relu6(y, true);
     return y;
   }
 };
@@ -94,8 +103,7 @@ void add_steps(torch::nn::Module& owner, std::vector<Step>& steps, const std::ve
         else steps.push_back([](torch::Tensor x) { return torch::relu(x); });
         break;
       case LayerKind::relu6:
-        if (in_place) steps.push_back([](torch::Tensor x) { return torch::hardtanh_(x, 0.0, 6.0); });
-        else steps.push_back([](torch::Tensor x) { return torch::hardtanh(x, 0.0, 6.0); });
+        steps.push_back([in_place](torch::Tensor x) { return relu6(x, in_place); });
         break;
       case LayerKind::maxpool: {
         const int64_t k = l.kernel, s = l.stride, p = l.pad;

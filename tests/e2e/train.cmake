@@ -16,6 +16,9 @@ rlx_e2e(NAME "train: rlx.train.run is the same call"
 rlx_e2e(NAME "train: bf16 on the CPU trains"
   ARGS -e "local r = rlx.train{model='resnet18', precision='bf16', batch=2, iters=2, warmup=1, input=32, classes=10} print(r.ok, r.precision, r.loss_last == r.loss_last)"
   STDOUT "^true\tbf16\ttrue\n$")
+rlx_e2e(NAME "train: bf16 on the CPU trains mobilenet_v2 (relu6 backward)"
+  ARGS -e "local r = rlx.train{model='mobilenet_v2', precision='bf16', batch=2, iters=1, warmup=0, input=32, classes=10} print(r.ok, r.error, r.loss_last == r.loss_last)"
+  STDOUT "^true\tnil\ttrue\n$")
 rlx_e2e(NAME "train: channels_last, grad_accum, deterministic, nvtx note"
   ARGS -e "local r = rlx.train{model=${TINY}, ${FAST}, channels_last=true, grad_accum=2, deterministic=true, cudnn_benchmark=true, nvtx=true, lr=0.01, momentum=0, weight_decay=0, seed=3} print(r.ok, r.grad_accum, r.note ~= nil)"
   STDOUT "^true\t2\ttrue\n$")
