@@ -37,8 +37,8 @@ rlx_api_matrix_err("rlx.json.encode of a cycle (C++ exception path)" "local c = 
 rlx_api_matrix_err("rlx.json.decode wrong type" "rlx.json.decode(42)"
   "rlx\\.json\\.decode: argument 1 must be a string, got number")
 rlx_api_matrix_ok("rlx.options.check fills defaults and lists"
-  "local o = rlx.options.check('f', {a = 2, c = 'x'}, {a = {type = 'integer', min = 1}, b = {type = 'string', default = 'd'}, c = {type = 'string_list'}}) print(o.a, o.b, o.c)"
-  "2\td\tx")
+  "local o = rlx.options.check('f', {a = 2, c = 'x'}, {a = {type = 'integer', min = 1}, b = {type = 'string', default = 'd'}, c = {type = 'string_list'}}) print(o.a, o.b, type(o.c), o.c[1])"
+  "2\td\ttable\tx")
 rlx_api_matrix_err("rlx.options.check wrong type" "rlx.options.check('f', {a = 'x'}, {a = {type = 'integer'}})"
   "f: option 'a' must be an integer, got \"x\"")
 rlx_api_matrix_err("rlx.options.check missing key" "rlx.options.check('f', {}, {a = {type = 'integer', required = true}})"
@@ -207,7 +207,7 @@ rlx_api_matrix_err("rlx.plot.mkdir over a file (C++ exception path)" "rlx.plot.m
 rlx_api_matrix_err("rlx.study name of the wrong type" "rlx.study{name = 3}" "rlx\\.study: option 'name' must be a string, got 3")
 rlx_api_matrix_err("rlx.study not a table" "rlx.study('cpu')" "rlx\\.study: expected a table of options, got string")
 rlx_api_matrix_err("rlx.study on a file that is not a database (C++ exception path)" "rlx.study{name = 'x', db = 'CMakeLists.txt'}"
-  "rlx\\.db: 'CMakeLists\\.txt' is not a usable SQLite database \\(file is not a database\\). ")
+  "rlx\\.db: 'CMakeLists\\.txt' is not a usable SQLite database \\(file is not a database\\). is it the right file, or was it damaged\\? Restore it or start a new database")
 rlx_api_matrix_ok("rlx.study.label" "print(rlx.study.label('gcp-a100', 'resnet50', 'amp', 64, 3))" "gcp-a100_resnet50_amp_bs64_run3")
 api_study(1)
 rlx_api_matrix_ok("study:plan lists the matrix in order"
