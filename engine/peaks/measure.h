@@ -32,10 +32,13 @@ struct MeasureOptions {
   int threads = 0;        // 0: one per physical core the process may use
   std::vector<std::string> only;  // subset of the figures (names below); empty: all
   std::string isa;        // "" = detected; or "avx512", "avx2+fma", "scalar" (to compare ISAs)
-  // CPU kernels: "cpu" divides the work by the threads' CPU time (the slowest thread's), so time
-  // slices taken by other processes on a shared machine do not lower the peak; "wall" by the wall
-  // time between barriers. Both are reported (details). LibTorch GEMM is always wall-clock.
-  std::string clock = "cpu";
+  // CPU kernels: "wall" divides the work by the wall time between the team's barriers, as STREAM
+  // and likwid-bench do; "cpu" by the threads' CPU time (the slowest thread's), so time slices
+  // other processes take on a shared machine do not lower the peak, at the price of overstating
+  // DRAM bandwidth when the threads did not all run at once. Wall is the default because it is
+  // the convention the figures are compared with; both are reported (details). LibTorch GEMM is
+  // always wall-clock.
+  std::string clock = "wall";
 };
 
 // Figure names accepted by MeasureOptions::only, per device.

@@ -30,7 +30,7 @@ int measure(lua_State* L) {
   }
   m.isa = o.has("isa") ? o.choice("isa", "", {"avx512", "avx2+fma", "scalar"}) : "";
   if (device == "cuda" && o.has("isa")) o.fail("isa", "applies to device 'cpu' only");
-  m.clock = o.choice("clock", "cpu", {"cpu", "wall"});
+  m.clock = o.choice("clock", "wall", {"cpu", "wall"});
   lua::push_json(L, device == "cpu" ? peaks::measure_cpu(m) : peaks::measure_cuda(m));
   return 1;
 }

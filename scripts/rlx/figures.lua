@@ -172,7 +172,7 @@ local function variance_figure(runs, dir, out, opts, warnings)
     end
     fixed = best
   end
-  if not fixed then warnings[#warnings + 1] = "B: no runs to compare"; return end
+  if not fixed then warnings[#warnings + 1] = "variance_fixed_config: no runs to compare"; return end
   local groups, idx = {}, {}
   for _, r in ipairs(runs) do
     if r.model == fixed.model and r.precision == fixed.precision and r.batch == fixed.batch then
@@ -184,7 +184,7 @@ local function variance_figure(runs, dir, out, opts, warnings)
     end
   end
   if #groups == 0 then
-    warnings[#warnings + 1] = string.format("B: no ok runs of %s %s bs%s", fixed.model, fixed.precision, fixed.batch)
+    warnings[#warnings + 1] = string.format("variance_fixed_config: no ok runs of %s %s bs%s", fixed.model, fixed.precision, fixed.batch)
     return
   end
   local path = dir .. "/variance_fixed_config.png"
@@ -215,8 +215,8 @@ local function roofline_figures(study, points, dir, out, opts, warnings)
     end
     local pk, pk_source = peaks_for(study, peaks, first)
     if not pk then
-      warnings[#warnings + 1] = "C: no peaks stored for " .. env ..
-        " (run rlx peaks --db ... or study:store_peaks); roofline skipped"
+      warnings[#warnings + 1] = "roofline_" .. env .. ": no peaks stored for " .. env ..
+        " (measure them with: rlx peaks --db " .. study.path .. "); roofline skipped"
     else
       local pts, sources = {}, {}
       for _, k in ipairs(order) do
@@ -241,7 +241,7 @@ local function roofline_figures(study, points, dir, out, opts, warnings)
           " peaks; points: " .. table.concat(src, "+") .. " (DRAM traffic), mean over repeats",
         width = opts.width, height = opts.height})
       if ok then out[#out + 1] = {figure = "C", env = env, path = path}
-      else warnings[#warnings + 1] = "C: " .. env .. ": " .. tostring(err) end
+      else warnings[#warnings + 1] = "roofline_" .. env .. ": " .. tostring(err) end
     end
   end
 end

@@ -7,7 +7,7 @@ rlx_e2e(NAME "models: resnet50 params" ARGS -e "print(rlx.model.summary{model='r
 rlx_e2e(NAME "models: list" ARGS -e "print(table.concat(rlx.model.list(), ' '))"
   STDOUT "^resnet18 resnet34 resnet50 vgg16 mobilenet_v2 alexnet\n$")
 rlx_e2e(NAME "models: summary of Lua and built-in models" ARGS run ${M}/summary.lua
-  STDOUT "^tiny\t918\t18\t9856\t19712\t2250\t27786\t105004\t20520\t11\n1:conv:4x8x8:108:6912 2:bn:4x8x8:8:0 3:relu:4x8x8:0:0 4:maxpool:4x4x4:0:0 5\\.1:conv:4x4x4:144:2304 5\\.2:bn:4x4x4:8:0 5\\.add:add:4x4x4:0:0 5\\.relu:relu:4x4x4:0:0 6:flatten:64:0:0 7:dropout:64:0:0 8:linear:10:650:640\namp\t19572\t20520\t1804\nresnet50\t25557032\t4089184256\t1\tfp32\nratio\t3\\.007\ttrue\ncifar\t11181642\t37016576\n$")
+  STDOUT "^tiny\t918\t18\t9856\t19712\t2250\t27786\t105004\t20520\t11\n1:conv:4x8x8:108:6912 2:bn:4x8x8:8:0 3:relu:4x8x8:0:0 4:maxpool:4x4x4:0:0 5\\.1:conv:4x4x4:144:2304 5\\.2:bn:4x4x4:8:0 5\\.add:add:4x4x4:0:0 5\\.relu:relu:4x4x4:0:0 6:flatten:64:0:0 7:dropout:64:0:0 8:linear:10:650:640\namp\t18956\t20520\t1804\nresnet50\t25557032\t4089184256\t1\tfp32\nratio\t2\\.991\ttrue\ncifar\t11181642\t37016576\n$")
 rlx_e2e(NAME "models: summary wrong type" EXIT 1 ARGS -e "rlx.model.summary{model = 3}"
   STDERR "^\\(command line\\):1: rlx\\.model\\.summary: option 'model' must be a model name or a model table, got a number\n")
 rlx_e2e(NAME "models: summary missing model" EXIT 1 ARGS -e "rlx.model.summary{batch = 2}"
