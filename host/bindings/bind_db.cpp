@@ -20,15 +20,34 @@ struct Conn {
   store::Store* store;
 };
 
-store::Store& conn(lua_State* L, const char* fname) {
-  auto* c = static_cast<Conn*>(luaL_checkudata(L, 1, kConnMeta));
+// The connection a method was called on. conn.query(sql) (a '.' for a ':') passes the SQL where
+// the connection belongs: say so, with the call as it should be written (`usage`: its arguments).
+Conn* conn_of(lua_State* L, const char* fname, const char* usage) {
+  auto* c = static_cast<Conn*>(luaL_testudata(L, 1, kConnMeta));
+  if (!c) throw lua::Error(fmt::format("{}: called with '.' instead of ':' (use {}({}))", fname, fname, usage));
+  return c;
+}
+
+store::Store& conn(lua_State* L, const char* fname, const char* usage = "") {
+  Conn* c = conn_of(L, fname, usage);
   if (!c->store) throw lua::Error(fmt::format("{}: the connection is closed; open the database again with rlx.db.open", fname));
   return *c->store;
 }
 
-nlohmann::json params_from(lua_State* L, int first) {
+// The method's first argument (Lua argument 2, after the connection), which must be a string.
+std::string text_arg(lua_State* L, const char* fname, const char* what) {
+  if (lua_type(L, 2) != LUA_TSTRING)
+    throw lua::Error(fmt::format("{}: the {} (argument 1) must be a string, got {}", fname, what,
+                                 lua_isnoneornil(L, 2) ? "nil" : lua::type_name(L, 2)));
+  size_t n = 0;
+  const char* s = lua_tolstring(L, 2, &n);
+  return std::string(s, n);
+}
+
+nlohmann::json params_from(lua_State* L, int first, const char* fname) {
   nlohmann::json p = nlohmann::json::array();
-  for (int i = first; i <= lua_gettop(L); ++i) p.push_back(lua::to_json(L, i, fmt::format("parameter {}", i - first + 1)));
+  for (int i = first; i <= lua_gettop(L); ++i)
+    p.push_back(lua::to_json(L, i, fmt::format("{}: parameter {}", fname, i - first + 1)));
   return p;
 }
 
@@ -51,16 +70,26 @@ int open(lua_State* L) {
 }
 
 int query(lua_State* L) {
-  auto& s = conn(L, "conn:query");
-  std::string sql = lua::check_string(L, 2, "conn:query");
-  lua::push_json(L, s.query(sql, params_from(L, 3)));
+  auto& s = conn(L, "conn:query", "sql, ...");
+  std::string sql = text_arg(L, "conn:query", "SQL");
+  lua::push_json(L, s.query(sql, params_from(L, 3, "conn:query")));
+  return 1;
+}
+
+// first(sql, ...) -> the first row of query, or nil.
+int first(lua_State* L) {
+  auto& s = conn(L, "conn:first", "sql, ...");
+  std::string sql = text_arg(L, "conn:first", "SQL");
+  const nlohmann::json rows = s.query(sql, params_from(L, 3, "conn:first"));
+  if (rows.is_array() && !rows.empty()) lua::push_json(L, rows[0]);
+  else lua_pushnil(L);
   return 1;
 }
 
 int exec(lua_State* L) {
-  auto& s = conn(L, "conn:exec");
-  std::string sql = lua::check_string(L, 2, "conn:exec");
-  lua_pushnumber(L, static_cast<double>(s.exec(sql, params_from(L, 3))));
+  auto& s = conn(L, "conn:exec", "sql, ...");
+  std::string sql = text_arg(L, "conn:exec", "SQL");
+  lua_pushnumber(L, static_cast<double>(s.exec(sql, params_from(L, 3, "conn:exec"))));
   return 1;
 }
 
@@ -89,8 +118,8 @@ int readonly(lua_State* L) {
 }
 
 int merge_from(lua_State* L) {
-  auto& s = conn(L, "conn:merge_from");
-  std::string other = lua::check_string(L, 2, "conn:merge_from");
+  auto& s = conn(L, "conn:merge_from", "path");
+  std::string other = text_arg(L, "conn:merge_from", "path of the database to merge");
   auto st = s.merge_from(other);
   lua::push_json(L, {{"environments", st.environments}, {"studies", st.studies}, {"runs", st.runs},
                      {"samples", st.samples}, {"counters", st.counters}, {"complexity", st.complexity},
@@ -99,7 +128,7 @@ int merge_from(lua_State* L) {
 }
 
 int close(lua_State* L) {
-  auto* c = static_cast<Conn*>(luaL_checkudata(L, 1, kConnMeta));
+  Conn* c = conn_of(L, "conn:close", "");
   delete c->store;
   c->store = nullptr;
   return 0;
@@ -155,7 +184,8 @@ void open_db(lua_State* L) {
   if (luaL_newmetatable(L, kConnMeta)) {
     lua_newtable(L);
     int methods = lua_gettop(L);
-    lua::set_functions(L, methods, {{"query", lua::guarded<query>}, {"exec", lua::guarded<exec>},
+    lua::set_functions(L, methods, {{"query", lua::guarded<query>}, {"first", lua::guarded<first>},
+                                    {"exec", lua::guarded<exec>},
                                     {"begin", lua::guarded<begin>}, {"commit", lua::guarded<commit>},
                                     {"rollback", lua::guarded<rollback>},
                                     {"in_transaction", lua::guarded<in_transaction>},

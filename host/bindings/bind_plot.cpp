@@ -6,6 +6,7 @@
 // The public wrappers (rlx.plot.*) in scripts/rlx/plot.lua add the conveniences (peaks tables,
 // automatic arrows, colour-by-field) and pass plain roofs, ceilings, points and series here.
 #include <cairo.h>
+#include <fmt/format.h>
 
 #include <cmath>
 #include <cstdio>
@@ -252,8 +253,15 @@ int throughput(lua_State* L) {
   return push_layout(L, draw(o.fname(), [&] { return throughput_chart(spec, series, out); }));
 }
 
+// line(opts [, fname]): fname is the public function whose name the errors carry (rlx.plot.scatter
+// and rlx.plot.ai_vs_batch draw through here); rlx.plot.line by default.
 int line(lua_State* L) {
-  lua::Options o(L, 1, "rlx.plot.line", keys({"series", "xscale", "yscale", "xticks", "yticks", "kind"}));
+  const int name_type = lua_type(L, 2);
+  if (name_type != LUA_TNONE && name_type != LUA_TNIL && name_type != LUA_TSTRING)
+    throw lua::Error(std::string("rlx._core.plot.line: argument 2 must be the caller's name (a string), got ") +
+                     lua::type_name(L, 2));
+  const std::string fname = name_type == LUA_TSTRING ? lua_tostring(L, 2) : "rlx.plot.line";
+  lua::Options o(L, 1, fname, keys({"series", "xscale", "yscale", "xticks", "yticks", "kind"}));
   ChartSpec spec = chart_spec(o);
   const std::string out = o.required_str("out");
   spec.xscale = scale_of(o, "xscale");
@@ -331,7 +339,22 @@ int palette_colors(lua_State* L) {
 int ticks(lua_State* L) {
   lua::Options o(L, 1, "rlx.plot.ticks", {"scale", "min", "max"});
   const Scale sc = scale_of(o, "scale");
-  Axis a(sc, o.required_number("min"), o.required_number("max"));
+  const double lo = o.required_number("min"), hi = o.required_number("max");
+  // The axis's own checks, worded for the caller: which option is wrong and what to give instead.
+  if (!std::isfinite(lo)) o.fail("min", fmt::format("must be a finite number, got {}", lo));
+  if (!std::isfinite(hi)) o.fail("max", fmt::format("must be a finite number, got {}", hi));
+  if (!(lo < hi))
+    throw lua::Error(fmt::format("rlx.plot.ticks: option 'min' must be less than 'max', got min {} and max {} ({})",
+                                 lo, hi, lo > hi ? "swap them" : "widen the range"));
+  if (sc == Scale::Log10 && !(lo > 0))
+    throw lua::Error(fmt::format(
+        "rlx.plot.ticks: a log axis needs min > 0, got min {} (give a positive min, or scale = \"linear\")", lo));
+  Axis a;
+  try {
+    a = Axis(sc, lo, hi);
+  } catch (const std::exception& e) {
+    throw lua::Error(std::string("rlx.plot.ticks: ") + e.what());
+  }
   lua_newtable(L);
   int i = 0;
   for (const auto& t : a.major_ticks()) {

@@ -31,6 +31,16 @@ end
 
 --- The lines `rlx counters --list` prints for a list() result.
 function M.format_list(l)
+  local fname = "rlx.counters.format_list"
+  if type(l) ~= "table" then
+    rlx.options.raise(fname .. ": expected the table rlx.counters.list returns, got " .. type(l))
+  end
+  for _, f in ipairs({{"device", "string"}, {"source", "string"}, {"metrics", "table", true}}) do
+    if type(l[f[1]]) ~= f[2] and not (f[3] and l[f[1]] == nil) then
+      rlx.options.raise(string.format("%s: field '%s' must be a %s, got %s (pass the table rlx.counters.list returns)",
+        fname, f[1], f[2], type(l[f[1]])))
+    end
+  end
   local lines = {}
   local head = string.format("device %s (%s): %s", l.device, l.source,
     l.available and "available" or ("unavailable: " .. tostring(l.reason)))

@@ -19,13 +19,17 @@ function M.open(path, opts)
   return core.open(path, opts)
 end
 
--- Methods added to every connection, beside the natives (query, exec, begin, commit, rollback,
--- in_transaction, path, schema_version, integrity_check, readonly, merge_from, close).
-local methods = debug.getregistry()["rlx.db.connection"].__index
+-- Methods added to every connection, beside the natives (query, first, exec, begin, commit,
+-- rollback, in_transaction, path, schema_version, integrity_check, readonly, merge_from, close).
+local conn_mt = debug.getregistry()["rlx.db.connection"]
+local methods = conn_mt.__index
 
 --- Runs fn(...) inside one transaction: committed when fn returns, rolled back when it raises
 --- (the error, a Ctrl-C error object included, is re-raised unchanged). Returns fn's results.
 function methods.transaction(conn, fn, ...)
+  if getmetatable(conn) ~= conn_mt then
+    options.raise("conn:transaction: called with '.' instead of ':' (use conn:transaction(fn, ...))")
+  end
   if type(fn) ~= "function" then
     options.raise("conn:transaction: expected a function, got " .. type(fn))
   end
@@ -37,11 +41,6 @@ function methods.transaction(conn, fn, ...)
   end
   conn:commit()
   return unpack(res, 2, table.maxn(res))
-end
-
---- The first row of a query, or nil.
-function methods.first(conn, sql, ...)
-  return conn:query(sql, ...)[1]
 end
 
 M.encode = core.encode          -- value -> JSON text (encode(v, true) indents)

@@ -31,12 +31,25 @@ end
 
 --- Raises an error that ends the program with `code` and prints `message` without a traceback.
 function rlx.fail(code, message)
+  if type(code) ~= "number" or code ~= math.floor(code) or code < 0 or code > 255 then
+    options.raise("rlx.fail: the exit status (argument 1) must be an integer from 0 to 255, got " ..
+      (type(code) == "number" and tostring(code) or type(code)) .. " (usage errors use 2)")
+  end
+  if type(message) ~= "string" then
+    options.raise("rlx.fail: the message (argument 2) must be a string, got " .. type(message))
+  end
   error({exit_code = code, message = message}, 0)
 end
 
+local INSPECT_SPEC = {
+  depth = {type = "integer", min = 0, default = 4},
+  max_items = {type = "integer", min = 0, default = 20},
+  width = {type = "integer", min = 1, default = 100},
+}
+
 --- Formats any value for people (tables nested and length-capped); see rlx.pretty.
 function rlx.inspect(value, opts)
-  return require("rlx.pretty").format(value, opts)
+  return require("rlx.pretty").format(value, options.check("rlx.inspect", opts, INSPECT_SPEC))
 end
 
 setmetatable(rlx, {

@@ -60,6 +60,15 @@ end
 
 --- "64x56x56" for a shape array.
 function M.shape_string(shape)
+  if type(shape) ~= "table" then
+    rlx.options.raise("rlx.model.shape_string: expected an array of dimensions such as {64, 56, 56}, got " ..
+      type(shape))
+  end
+  for i, d in ipairs(shape) do
+    if type(d) ~= "number" then
+      rlx.options.raise(string.format("rlx.model.shape_string: element %d must be a number, got %s", i, type(d)))
+    end
+  end
   return table.concat(shape, "x")
 end
 

@@ -31,6 +31,9 @@ end
 
 --- Raises msg as an error located at the user's call site.
 function M.raise(msg)
+  if type(msg) ~= "string" then
+    msg = "rlx.options.raise: the message (argument 1) must be a string, got " .. type(msg)
+  end
   error(M.where() .. msg, 0)
 end
 
@@ -86,8 +89,47 @@ local function check_value(fname, key, v, s)
   return v
 end
 
+-- What a spec entry may say, and the types it may name.
+local SPEC_KEYS = {type = true, required = true, default = true, min = true, one_of = true}
+local TYPES = {number = true, integer = true, string = true, boolean = true, table = true, ["function"] = true,
+  any = true, int_list = true, string_list = true}
+
+-- A misspelt spec ({typ = "string"}) would silently accept anything: reject it, naming the fix.
+local function check_spec(fname, spec)
+  local function bad(what) M.raise("rlx.options.check: " .. what) end
+  if type(fname) ~= "string" then
+    bad("the function name (argument 1) must be a string, got " .. type(fname))
+  end
+  if type(spec) ~= "table" then
+    bad("the spec (argument 3) must be a table mapping each option name to {type = ...}, got " .. type(spec))
+  end
+  for key, s in pairs(spec) do
+    if type(key) ~= "string" then bad("spec keys must be option names (strings), got " .. describe(key)) end
+    if type(s) ~= "table" then
+      bad(string.format("spec entry '%s' must be a table such as {type = \"string\"}, got %s", key, type(s)))
+    end
+    for k in pairs(s) do
+      if not SPEC_KEYS[k] then
+        bad(string.format("spec entry '%s' has unknown key '%s' (valid keys: %s)", key, tostring(k),
+          table.concat(sorted_keys(SPEC_KEYS), ", ")))
+      end
+    end
+    if s.type ~= nil and not TYPES[s.type] then
+      bad(string.format("spec entry '%s' has unknown type %s (valid types: %s)", key, describe(s.type),
+        table.concat(sorted_keys(TYPES), ", ")))
+    end
+    if s.min ~= nil and type(s.min) ~= "number" then
+      bad(string.format("spec entry '%s': min must be a number, got %s", key, describe(s.min)))
+    end
+    if s.one_of ~= nil and type(s.one_of) ~= "table" then
+      bad(string.format("spec entry '%s': one_of must be an array of strings, got %s", key, describe(s.one_of)))
+    end
+  end
+end
+
 --- Validates opts against spec and returns a new table with defaults filled in.
 function M.check(fname, opts, spec)
+  check_spec(fname, spec)
   if opts == nil then opts = {} end
   if type(opts) ~= "table" then
     M.raise(string.format("%s: expected a table of options, got %s", fname, type(opts)))

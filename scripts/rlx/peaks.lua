@@ -16,6 +16,9 @@ local user_entries = {}  -- from define, searched before the built-in table; the
 --- The form names are compared in: lower case, "nvidia"/"tesla"/"geforce" words dropped, '-' and
 --- '_' as spaces, runs of spaces collapsed. "Tesla V100-SXM2-16GB" -> "v100 sxm2 16gb".
 function M.normalize_name(name)
+  if type(name) ~= "string" then
+    options.raise("rlx.peaks.normalize_name: expected a device name (string), got " .. type(name))
+  end
   local s = " " .. name:lower():gsub("[-_]", " ") .. " "
   for _, word in ipairs({"nvidia", "tesla", "geforce"}) do s = s:gsub(" " .. word .. " ", " ") end
   return (s:gsub("%s+", " "):gsub("^ ", ""):gsub(" $", ""))
@@ -118,7 +121,13 @@ function M.measure(opts)
 end
 
 M.cpu_info = core.cpu_info
-M.summarize = core.summarize
+--- best, median, worst, spread_pct and repeats of an array of rates (C++, engine/peaks).
+function M.summarize(rates)
+  if type(rates) ~= "table" then
+    options.raise("rlx.peaks.summarize: expected a non-empty array of numbers, got " .. type(rates))
+  end
+  return core.summarize(rates)
+end
 M.fields = NUMBER_FIELDS
 
 return M

@@ -52,6 +52,14 @@ local precision_prefix = {amp = "fp16", fp16 = "fp16", bf16 = "bf16", fp32 = "fp
 --- Memory roofs and compute ceilings from a peaks table ({dram_gbps=, l2_gbps=, fp32_gflops=,
 --- bf16_gflops=, ...}); ceilings are limited to the precisions in `used` when any match.
 function M.roofs_from_peaks(peaks, used)
+  if type(peaks) ~= "table" then
+    options.raise("rlx.plot.roofs_from_peaks: expected a peaks table ({dram_gbps=, fp32_gflops=, ...}), got " ..
+      type(peaks))
+  end
+  if used ~= nil and type(used) ~= "table" then
+    options.raise("rlx.plot.roofs_from_peaks: used (argument 2) must be a set of precisions such as " ..
+      "{fp32 = true} or nil, got " .. type(used))
+  end
   local roofs, ceilings = {}, {}
   for k, v in pairs(peaks) do
     local val = peak_value(v)
@@ -145,6 +153,20 @@ end
 --- Arrows from each fp32 point to the points of the same configuration in another precision
 --- (same model, batch and env; `shape_by` names the precision field).
 function M.related_arrows(points, shape_by)
+  if type(points) ~= "table" then
+    options.raise("rlx.plot.related_arrows: expected an array of points {model=, batch=, precision=, ...}, got " ..
+      type(points))
+  end
+  if shape_by ~= nil and type(shape_by) ~= "string" then
+    options.raise("rlx.plot.related_arrows: shape_by (argument 2) must be a point field name (string) or nil, got " ..
+      type(shape_by))
+  end
+  for i, p in ipairs(points) do
+    if type(p) ~= "table" then
+      options.raise(string.format("rlx.plot.related_arrows: points[%d] must be a table {model=, batch=, precision=, ...}, got %s",
+        i, type(p)))
+    end
+  end
   shape_by = shape_by or "precision"
   local base, arrows = {}, {}
   local function key(p) return table.concat({tostring(p.model), tostring(p.batch), tostring(p.env), tostring(p.level)}, "|") end
@@ -175,7 +197,7 @@ function M.scatter(opts)
     o.kind = "scatter"
     opts = o
   end
-  return wrap(core.line(opts))
+  return wrap(core.line(opts, "rlx.plot.scatter"))
 end
 
 local ai_spec = spec_with({points = {type = "table", required = true}, model = {type = "string"},
@@ -227,7 +249,7 @@ function M.ai_vs_batch(opts)
   n.ylabel = n.ylabel or "Arithmetic intensity (FLOP/byte)"
   n.title = n.title or ("Arithmetic intensity vs batch" .. (o.model and (": " .. o.model) or ""))
   if n.ymin == nil then n.ymin = 0 end
-  return wrap(core.line(n))
+  return wrap(core.line(n, "rlx.plot.ai_vs_batch"))
 end
 
 --- Colour of the PNG pixel (x, y) as "#rrggbb", plus the image width and height.

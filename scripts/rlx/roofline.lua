@@ -15,10 +15,35 @@ local function peaks_of(p)
   return p
 end
 
+local function peaks_arg(fname, p)
+  if type(p) ~= "table" then
+    options.raise(fname .. ": expected a peaks table (rlx.peaks.measure, rlx.peaks.datasheet, study:peaks), got " ..
+      type(p))
+  end
+  return peaks_of(p)
+end
+
+-- Checks a precision or memory level argument against the valid names, under the public name.
+local function one_of(fname, what, v, valid, argn)
+  if type(v) ~= "string" then
+    options.raise(string.format("%s: the %s (argument %d) must be one of %s, got %s", fname, what, argn,
+      table.concat(valid, ", "), type(v)))
+  end
+  for _, x in ipairs(valid) do if x == v then return v end end
+  options.raise(string.format("%s: unknown %s '%s' (valid %ss: %s)", fname, what, v, what:gsub("^memory ", ""),
+    table.concat(valid, ", ")))
+end
+
 --- The compute roof (FLOP/s) and the peaks field it came from, for a precision; nil when the
 --- table has none. A field name may be given instead of a precision (ceiling = "gemm_fp32_gflops").
 function M.compute_roof(peaks, precision, ceiling)
-  peaks = peaks_of(peaks)
+  local fname = "rlx.roofline.compute_roof"
+  peaks = peaks_arg(fname, peaks)
+  if ceiling ~= nil and type(ceiling) ~= "string" then
+    options.raise(fname .. ": the ceiling (argument 3) must be a peaks field name such as \"gemm_fp32_gflops\", got " ..
+      type(ceiling))
+  end
+  if ceiling == nil or precision ~= nil then one_of(fname, "precision", precision, M.PRECISIONS, 2) end
   local fields = ceiling and {ceiling} or core.compute_fields(precision)
   for _, f in ipairs(fields) do
     local v = peaks[f]
@@ -29,7 +54,9 @@ end
 
 --- The memory roof (byte/s) of a level ("dram", "l1", "l2", "l3") and its field; nil when absent.
 function M.memory_roof(peaks, level)
-  peaks = peaks_of(peaks)
+  local fname = "rlx.roofline.memory_roof"
+  peaks = peaks_arg(fname, peaks)
+  one_of(fname, "memory level", level, M.LEVELS, 2)
   local f = core.memory_field(level)
   local v = peaks[f]
   if type(v) == "number" and v > 0 then return v * 1e9, f end

@@ -73,6 +73,10 @@ local T_BEYOND = {{30, 2.042}, {40, 2.021}, {60, 2.000}, {120, 1.980}, {math.hug
 
 --- The t quantile for a 95% interval with df degrees of freedom (table; interpolated in 1/df).
 function M.t975(df)
+  if type(df) ~= "number" or df ~= df then
+    options.raise("rlx.stats.t975: df must be a number of degrees of freedom (n - 1), got " ..
+      (type(df) == "number" and tostring(df) or type(df)))
+  end
   if df < 1 then return nil end
   if df <= 30 and df == math.floor(df) then return T975[df] end
   for i = 1, #T_BEYOND - 1 do

@@ -63,9 +63,27 @@ function Study:_store_environment()
     str(e.instance_type), rlx.db.encode(e), e.captured_at or rlx.db.now())
 end
 
+local function make_label(env, model, precision, batch, n)
+  return string.format("%s_%s_%s_bs%s_run%d", tostring(env), tostring(model), tostring(precision), tostring(batch), n)
+end
+
 --- The run label {env}_{model}_{precision}_bs{batch}_run{N}.
 function M.label(env, model, precision, batch, n)
-  return string.format("%s_%s_%s_bs%s_run%d", env, model, precision, tostring(batch), n)
+  local args = {env, model, precision, batch}
+  for i, what in ipairs({"environment label", "model", "precision"}) do
+    if type(args[i]) ~= "string" then
+      options.raise(string.format("rlx.study.label: the %s (argument %d) must be a string, got %s", what, i,
+        type(args[i])))
+    end
+  end
+  if type(batch) ~= "number" and type(batch) ~= "string" then
+    options.raise("rlx.study.label: the batch size (argument 4) must be a number, got " .. type(batch))
+  end
+  if type(n) ~= "number" or n ~= math.floor(n) or n < 1 then
+    options.raise("rlx.study.label: the run number (argument 5) must be an integer >= 1, got " ..
+      (type(n) == "number" and tostring(n) or type(n)))
+  end
+  return make_label(env, model, precision, batch, n)
 end
 
 -- Options of a sweep beyond the matrix that go to rlx.train unchanged (issue 4's list).
@@ -120,7 +138,7 @@ function Study:_plan(o)
               AND repeat = ?]], self.name, self.env_id, key, n)
           items[#items + 1] = {config = config, key = key, run = n, status = row and row.status,
             done = row ~= nil and row.status == "ok" and not o.force,
-            label = M.label(env_label, model, precision, batch, n)}
+            label = make_label(env_label, model, precision, batch, n)}
         end
       end
     end
@@ -344,7 +362,7 @@ function Study:store_run(config, result, opts)
     options.raise("study:store_run: config.model must be a model name (string), got " .. type(config.model))
   end
   local key = rlx.db.hash(config)
-  local label = o.label or M.label(self.env.label, config.model, config.precision or "fp32", config.batch or "?", o.run)
+  local label = o.label or make_label(self.env.label, config.model, config.precision or "fp32", config.batch or "?", o.run)
   local id = rlx.db.new_id()
   local ok = result.ok == true
   local iter = type(result.iter_s) == "table" and result.iter_s or {}
@@ -546,6 +564,21 @@ end
 
 function Study:close()
   if self.db then self.db:close() end
+end
+
+-- study.sweep{...} (a '.' for a ':') passes the options where the study belongs, and would fail
+-- with a misleading message about the options: every public method checks self first.
+local METHOD_USAGE = {plan = "{...}", sweep = "{...}", runs = "{...}", points = "{...}", figures = "{...}",
+  store_run = "(config, result [, options])", store_peaks = "(peaks [, options])", peaks = "([device])",
+  attach_counters = "(label, counters [, options])", close = "()"}
+for name, usage in pairs(METHOD_USAGE) do
+  local method = Study[name]
+  Study[name] = function(self, ...)
+    if getmetatable(self) ~= Study then
+      options.raise(string.format("study:%s: called with '.' instead of ':' (use study:%s%s)", name, name, usage))
+    end
+    return method(self, ...)
+  end
 end
 
 return M

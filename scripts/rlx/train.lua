@@ -23,6 +23,25 @@ end
 
 --- One line for people: "resnet18 cpu fp32 batch 32: 95.3 img/s (median 0.335 s/iter, 2 threads)".
 function M.summary_line(r)
+  local fname = "rlx.train.summary_line"
+  if type(r) ~= "table" then
+    rlx.options.raise(fname .. ": expected the result table rlx.train returns, got " .. type(r))
+  end
+  local function need(field, v, want, what)
+    if type(v) ~= want then
+      rlx.options.raise(string.format("%s: result field '%s' must be %s, got %s (pass the table rlx.train returns)",
+        fname, field, what, type(v)))
+    end
+  end
+  need("ok", r.ok, "boolean", "true or false")
+  if r.ok then
+    for _, f in ipairs({"model", "device", "precision"}) do need(f, r[f], "string", "a string") end
+    need("batch", r.batch, "number", "a number")
+    need("images_per_s", r.images_per_s, "number", "a number")
+    need("iter_s", r.iter_s, "table", "a table {median = ...}")
+    need("iter_s.median", r.iter_s.median, "number", "a number")
+    for _, f in ipairs({"data_wait_s", "threads", "loss_first", "loss_last"}) do need(f, r[f], "number", "a number") end
+  end
   if not r.ok then
     return string.format("%s %s %s batch %d: FAILED: %s", tostring(r.model), tostring(r.device),
       tostring(r.precision), r.batch or 0, tostring(r.error))

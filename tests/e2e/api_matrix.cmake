@@ -2,9 +2,9 @@
 # wrong type, missing key, unknown key, C++-exception / native-error path) where the component
 # files (tests/e2e/<component>.cmake and their scripts) leave a case out. Names start "api: ".
 #
-# Regexes never contain a literal newline: check.sh hands them to grep, which splits a pattern at
-# each newline into alternatives (so "^42\n$" would match any output). ${NL} matches the newline
-# between and after lines instead (grep -z makes the whole output one record; `$` is its end).
+# check.sh matches each regex against the whole output with Perl (`^`/`$` are its start and end,
+# `.` also matches a newline, so escape literal dots). ${NL} matches the newline between and after
+# lines.
 set(AM ${CMAKE_SOURCE_DIR}/tests/e2e/api_matrix)
 set(NL "[[:space:]]")
 # An error raised by `rlx -e CODE`: the whole first line, then the traceback.
@@ -275,3 +275,133 @@ rlx_api_matrix_err("study:figures fixed without precision" "${ST} s:figures{fixe
 api_study(21)
 rlx_api_matrix_err("study:figures directory over a file (C++ exception path)" "${ST} s:figures{dir = 'CMakeLists.txt/figs'}"
   "rlx\\.plot\\.mkdir: cannot create directory 'CMakeLists\\.txt/figs': Not a directory")
+
+# ---- audit fixes -------------------------------------------------------------------------------
+# Each case asserts the whole first line of the error: `(command line):1: ` (the caller's line, not
+# a line in scripts/rlx/), the public function's name, what is wrong and what was given.
+# Errors name the public function called (not a helper it draws or reads through).
+rlx_api_matrix_err("rlx.plot.scatter unknown option names scatter" "rlx.plot.scatter{series = {{x = {1}, y = {1}}}, out = 'x.png', bogus = 1}"
+  "rlx\\.plot\\.scatter: unknown option 'bogus' \\(valid options: dpi, grid, height, kind, legend, out, series, subtitle, title, width, xlabel, xmax, xmin, xscale, xticks, ylabel, ymax, ymin, yscale, yticks\\)")
+rlx_api_matrix_err("rlx.plot.scatter unwritable out names scatter (C++ exception path)" "rlx.plot.scatter{series = {{x = {1}, y = {1}}}, out = '/nonexistent-dir/s.png'}"
+  "rlx\\.plot\\.scatter: cannot write figure '/nonexistent-dir/s\\.png': check that the directory exists and is writable")
+rlx_api_matrix_err("rlx.plot.ai_vs_batch unwritable out names ai_vs_batch (C++ exception path)" "rlx.plot.ai_vs_batch{points = {{ai = 1, batch = 2}}, out = '/nonexistent-dir/x.png'}"
+  "rlx\\.plot\\.ai_vs_batch: cannot write figure '/nonexistent-dir/x\\.png': check that the directory exists and is writable")
+rlx_api_matrix_err("conn:first SQL of the wrong type names first" "${TMP} rlx.db.open(t .. '/api_db_args1.db'):first(42)"
+  "conn:first: the SQL \\(argument 1\\) must be a string, got number")
+rlx_api_matrix_err("conn:query SQL of the wrong type counts the user's arguments" "${TMP} rlx.db.open(t .. '/api_db_args2.db'):query(42)"
+  "conn:query: the SQL \\(argument 1\\) must be a string, got number")
+rlx_api_matrix_err("conn:exec without SQL" "${TMP} rlx.db.open(t .. '/api_db_args3.db'):exec()"
+  "conn:exec: the SQL \\(argument 1\\) must be a string, got nil")
+rlx_api_matrix_err("conn:merge_from path of the wrong type" "${TMP} rlx.db.open(t .. '/api_db_args4.db'):merge_from(42)"
+  "conn:merge_from: the path of the database to merge \\(argument 1\\) must be a string, got number")
+rlx_api_matrix_err("conn:exec parameter that is a function" "${TMP} rlx.db.open(t .. '/api_db_args5.db'):exec('SELECT ?', print)"
+  "conn:exec: parameter 1: cannot convert a function to data")
+rlx_api_matrix_err("conn.query called with a dot" "${TMP} local c = rlx.db.open(t .. '/api_db_args6.db') c.query('SELECT 1')"
+  "conn:query: called with '\\.' instead of ':' \\(use conn:query\\(sql, \\.\\.\\.\\)\\)")
+rlx_api_matrix_err("conn.first called with a dot" "${TMP} local c = rlx.db.open(t .. '/api_db_args7.db') c.first('SELECT 1')"
+  "conn:first: called with '\\.' instead of ':' \\(use conn:first\\(sql, \\.\\.\\.\\)\\)")
+rlx_api_matrix_err("conn.close called with a dot" "${TMP} local c = rlx.db.open(t .. '/api_db_args8.db') c.close()"
+  "conn:close: called with '\\.' instead of ':' \\(use conn:close\\(\\)\\)")
+rlx_api_matrix_err("conn.transaction called with a dot" "${TMP} local c = rlx.db.open(t .. '/api_db_args9.db') c.transaction(function() end)"
+  "conn:transaction: called with '\\.' instead of ':' \\(use conn:transaction\\(fn, \\.\\.\\.\\)\\)")
+rlx_api_matrix_err("conn:first on a closed connection" "${TMP} local c = rlx.db.open(t .. '/api_db_args10.db') c:close() c:first('SELECT 1')"
+  "conn:first: the connection is closed; open the database again with rlx\\.db\\.open")
+rlx_api_matrix_ok("conn:first returns the first row or nil"
+  "${TMP} local c = rlx.db.open(t .. '/api_db_args11.db') print(c:first('SELECT 1 AS a').a, c:first('SELECT 1 AS a WHERE 0'), c:first('SELECT ? AS b', 'x').b)"
+  "1\tnil\tx")
+rlx_api_matrix_err("rlx.roofline.compute_roof unknown precision" "rlx.roofline.compute_roof({}, 'fp8')"
+  "rlx\\.roofline\\.compute_roof: unknown precision 'fp8' \\(valid precisions: fp32, fp64, tf32, fp16, bf16\\)")
+rlx_api_matrix_err("rlx.roofline.compute_roof precision of the wrong type" "rlx.roofline.compute_roof({}, 42)"
+  "rlx\\.roofline\\.compute_roof: the precision \\(argument 2\\) must be one of fp32, fp64, tf32, fp16, bf16, got number")
+rlx_api_matrix_err("rlx.roofline.compute_roof ceiling of the wrong type" "rlx.roofline.compute_roof({}, nil, 5)"
+  "rlx\\.roofline\\.compute_roof: the ceiling \\(argument 3\\) must be a peaks field name such as \"gemm_fp32_gflops\", got number")
+rlx_api_matrix_err("rlx.roofline.memory_roof unknown level" "rlx.roofline.memory_roof({}, 'l9')"
+  "rlx\\.roofline\\.memory_roof: unknown memory level 'l9' \\(valid levels: dram, l1, l2, l3\\)")
+rlx_api_matrix_err("rlx.roofline.memory_roof missing level" "rlx.roofline.memory_roof({}, nil)"
+  "rlx\\.roofline\\.memory_roof: the memory level \\(argument 2\\) must be one of dram, l1, l2, l3, got nil")
+rlx_api_matrix_err("rlx.plot.ticks log axis from 0" "rlx.plot.ticks{scale = 'log', min = 0, max = 10}"
+  "rlx\\.plot\\.ticks: a log axis needs min > 0, got min 0 \\(give a positive min, or scale = \"linear\"\\)")
+rlx_api_matrix_err("rlx.plot.ticks min above max" "rlx.plot.ticks{min = 10, max = 1}"
+  "rlx\\.plot\\.ticks: option 'min' must be less than 'max', got min 10 and max 1 \\(swap them\\)")
+rlx_api_matrix_err("rlx.plot.ticks empty range" "rlx.plot.ticks{min = 1, max = 1}"
+  "rlx\\.plot\\.ticks: option 'min' must be less than 'max', got min 1 and max 1 \\(widen the range\\)")
+rlx_api_matrix_err("rlx.plot.ticks infinite max" "rlx.plot.ticks{min = 1, max = math.huge}"
+  "rlx\\.plot\\.ticks: option 'max' must be a finite number, got inf")
+api_study(101)
+rlx_api_matrix_err("study.sweep called with a dot" "${ST} s.sweep{models = 'm'}"
+  "study:sweep: called with '\\.' instead of ':' \\(use study:sweep\\{\\.\\.\\.\\}\\)")
+api_study(102)
+rlx_api_matrix_err("study.store_run called with a dot" "${ST} s.store_run({model = 'm'}, {ok = true})"
+  "study:store_run: called with '\\.' instead of ':' \\(use study:store_run\\(config, result \\[, options\\]\\)\\)")
+api_study(103)
+rlx_api_matrix_err("study.peaks called with a dot" "${ST} s.peaks('cpu')"
+  "study:peaks: called with '\\.' instead of ':' \\(use study:peaks\\(\\[device\\]\\)\\)")
+# Errors of wrong arguments: the public name, what is wrong and what was given, at the caller's line.
+rlx_api_matrix_err("rlx.inspect options not a table" "rlx.inspect({1}, 5)"
+  "rlx\\.inspect: expected a table of options, got number")
+rlx_api_matrix_err("rlx.options.check spec missing" "rlx.options.check('f', {}, nil)"
+  "rlx\\.options\\.check: the spec \\(argument 3\\) must be a table mapping each option name to \\{type = \\.\\.\\.\\}, got nil")
+rlx_api_matrix_err("rlx.options.check name of the wrong type" "rlx.options.check(nil, {}, {})"
+  "rlx\\.options\\.check: the function name \\(argument 1\\) must be a string, got nil")
+rlx_api_matrix_err("rlx.options.raise without a message" "rlx.options.raise(nil)"
+  "rlx\\.options\\.raise: the message \\(argument 1\\) must be a string, got nil")
+rlx_api_matrix_err("rlx.stats.t975 df of the wrong type" "rlx.stats.t975('x')"
+  "rlx\\.stats\\.t975: df must be a number of degrees of freedom \\(n - 1\\), got string")
+rlx_api_matrix_err("rlx.peaks.normalize_name of a number" "rlx.peaks.normalize_name(42)"
+  "rlx\\.peaks\\.normalize_name: expected a device name \\(string\\), got number")
+rlx_api_matrix_err("rlx.peaks.summarize of a string" "rlx.peaks.summarize('x')"
+  "rlx\\.peaks\\.summarize: expected a non-empty array of numbers, got string")
+rlx_api_matrix_err("rlx.roofline.compute_roof without peaks" "rlx.roofline.compute_roof(nil, 'fp32')"
+  "rlx\\.roofline\\.compute_roof: expected a peaks table \\(rlx\\.peaks\\.measure, rlx\\.peaks\\.datasheet, study:peaks\\), got nil")
+rlx_api_matrix_err("rlx.roofline.memory_roof without peaks" "rlx.roofline.memory_roof(5, 'dram')"
+  "rlx\\.roofline\\.memory_roof: expected a peaks table \\(rlx\\.peaks\\.measure, rlx\\.peaks\\.datasheet, study:peaks\\), got number")
+rlx_api_matrix_err("rlx.train.summary_line of nil" "rlx.train.summary_line(nil)"
+  "rlx\\.train\\.summary_line: expected the result table rlx\\.train returns, got nil")
+rlx_api_matrix_err("rlx.train.summary_line of an ok result without fields" "rlx.train.summary_line({ok = true})"
+  "rlx\\.train\\.summary_line: result field 'model' must be a string, got nil \\(pass the table rlx\\.train returns\\)")
+rlx_api_matrix_err("rlx.train.summary_line without iter_s.median" "rlx.train.summary_line({ok = true, model = 'm', device = 'cpu', precision = 'fp32', batch = 2, images_per_s = 5.5, iter_s = {}, data_wait_s = 0, threads = 1, loss_first = 3.5, loss_last = 3.25})"
+  "rlx\\.train\\.summary_line: result field 'iter_s\\.median' must be a number, got nil \\(pass the table rlx\\.train returns\\)")
+rlx_api_matrix_err("rlx.counters.format_list of nil" "rlx.counters.format_list(nil)"
+  "rlx\\.counters\\.format_list: expected the table rlx\\.counters\\.list returns, got nil")
+rlx_api_matrix_err("rlx.counters.format_list without source" "rlx.counters.format_list({device = 'cpu'})"
+  "rlx\\.counters\\.format_list: field 'source' must be a string, got nil \\(pass the table rlx\\.counters\\.list returns\\)")
+rlx_api_matrix_err("rlx.plot.roofs_from_peaks of nil" "rlx.plot.roofs_from_peaks(nil)"
+  "rlx\\.plot\\.roofs_from_peaks: expected a peaks table \\(\\{dram_gbps=, fp32_gflops=, \\.\\.\\.\\}\\), got nil")
+rlx_api_matrix_err("rlx.plot.roofs_from_peaks used of the wrong type" "rlx.plot.roofs_from_peaks({dram_gbps = 1}, 'fp32')"
+  "rlx\\.plot\\.roofs_from_peaks: used \\(argument 2\\) must be a set of precisions such as \\{fp32 = true\\} or nil, got string")
+rlx_api_matrix_err("rlx.plot.related_arrows of nil" "rlx.plot.related_arrows(nil)"
+  "rlx\\.plot\\.related_arrows: expected an array of points \\{model=, batch=, precision=, \\.\\.\\.\\}, got nil")
+rlx_api_matrix_err("rlx.plot.related_arrows point of the wrong type" "rlx.plot.related_arrows({{model = 'm'}, 5})"
+  "rlx\\.plot\\.related_arrows: points\\[2\\] must be a table \\{model=, batch=, precision=, \\.\\.\\.\\}, got number")
+rlx_api_matrix_err("rlx.model.shape_string of nil" "rlx.model.shape_string(nil)"
+  "rlx\\.model\\.shape_string: expected an array of dimensions such as \\{64, 56, 56\\}, got nil")
+rlx_api_matrix_err("rlx.model.shape_string element of the wrong type" "rlx.model.shape_string({64, 'x'})"
+  "rlx\\.model\\.shape_string: element 2 must be a number, got string")
+rlx_api_matrix_err("rlx.study.label without the run" "rlx.study.label('e', 'm', 'fp32', 2)"
+  "rlx\\.study\\.label: the run number \\(argument 5\\) must be an integer >= 1, got nil")
+# Bad input that used to be accepted silently.
+rlx_api_matrix_err("rlx.inspect unknown option" "rlx.inspect({1}, {deph = 2})"
+  "rlx\\.inspect: unknown option 'deph' \\(valid options: depth, max_items, width\\)")
+rlx_api_matrix_err("rlx.inspect depth of the wrong type" "rlx.inspect({1}, {depth = 'x'})"
+  "rlx\\.inspect: option 'depth' must be an integer >= 0, got \"x\"")
+rlx_api_matrix_err("rlx.options.check misspelt spec key" "rlx.options.check('f', {a = 1}, {a = {typ = 'string'}})"
+  "rlx\\.options\\.check: spec entry 'a' has unknown key 'typ' \\(valid keys: default, min, one_of, required, type\\)")
+rlx_api_matrix_err("rlx.options.check unknown spec type" "rlx.options.check('f', {a = 1}, {a = {type = 'strng'}})"
+  "rlx\\.options\\.check: spec entry 'a' has unknown type \"strng\" \\(valid types: any, boolean, function, int_list, integer, number, string, string_list, table\\)")
+rlx_api_matrix_err("rlx.json.encode indent of the wrong type" "rlx.json.encode({a = 1}, 'x')"
+  "rlx\\.json\\.encode: the indent \\(argument 2\\) must be an integer >= 0 \\(spaces per level\\) or nil \\(one line\\), got string")
+rlx_api_matrix_err("rlx.json.encode fractional indent" "rlx.json.encode({a = 1}, 1.5)"
+  "rlx\\.json\\.encode: the indent \\(argument 2\\) must be an integer >= 0 \\(spaces per level\\) or nil \\(one line\\), got 1\\.5")
+rlx_api_matrix_err("rlx.fail code of the wrong type" "rlx.fail('x', 'msg')"
+  "rlx\\.fail: the exit status \\(argument 1\\) must be an integer from 0 to 255, got string \\(usage errors use 2\\)")
+rlx_api_matrix_err("rlx.fail without a message" "rlx.fail(3)"
+  "rlx\\.fail: the message \\(argument 2\\) must be a string, got nil")
+rlx_api_matrix_err("rlx.train.summary_line of a string" "rlx.train.summary_line('x')"
+  "rlx\\.train\\.summary_line: expected the result table rlx\\.train returns, got string")
+rlx_api_matrix_err("rlx.train.summary_line without ok" "rlx.train.summary_line({model = 'm'})"
+  "rlx\\.train\\.summary_line: result field 'ok' must be true or false, got nil \\(pass the table rlx\\.train returns\\)")
+rlx_api_matrix_err("rlx.study.label without the environment" "rlx.study.label(nil, 'm', 'fp32', 2, 1)"
+  "rlx\\.study\\.label: the environment label \\(argument 1\\) must be a string, got nil")
+rlx_api_matrix_ok("rlx.study.label accepts a batch given as a string"
+  "print(rlx.study.label('e', 'm', 'fp32', '?', 1))"
+  "e_m_fp32_bs\\?_run1")
