@@ -10,6 +10,7 @@
 
 #include "lua_host.h"
 #include "util/interrupt.h"
+#include "util/process_tuning.h"
 #include "repl.h"
 #include "embedded_scripts.h"
 
@@ -181,8 +182,8 @@ int cmd_repl(const std::vector<std::string>& a) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  // OpenBLAS must not start its own thread pool next to LibTorch's OpenMP one (docs/benchmarks.md).
-  setenv("OPENBLAS_NUM_THREADS", "1", 0);
+  // Allocator thresholds and OpenBLAS threads for training loops (engine/util/process_tuning.h).
+  rlx::util::tune_process_for_training();
   rlx::util::install_sigint_handler();
   std::vector<std::string> args(argv + 1, argv + argc);
   try {

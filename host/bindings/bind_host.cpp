@@ -20,6 +20,8 @@ extern "C" {
 #include <cupti_version.h>
 #endif
 
+#include "util/process_tuning.h"
+
 namespace rlx::bindings {
 namespace {
 
@@ -35,6 +37,7 @@ int versions(lua_State* L) {
       {"compiler", RLX_COMPILER},
       {"build_type", RLX_BUILD_TYPE},
       {"torch_cuda", RLX_TORCH_CUDA != 0},
+      {"tuning", util::process_tuning_notes()},
   };
 #ifdef RLX_HAVE_CUPTI
   v["cuda"] = fmt::format("{}.{}", CUDA_VERSION / 1000, CUDA_VERSION % 1000 / 10);

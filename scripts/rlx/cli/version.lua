@@ -26,6 +26,7 @@ function M.main(...)
   line("CUDA", v.cuda and ("toolkit " .. v.cuda .. " (CUPTI counters compiled in)") or "not built in")
   line("CUPTI", v.cupti and ("API " .. v.cupti) or "not built in")
   line("GPUs", #v.gpus > 0 and table.concat(v.gpus, ", ") or "none visible")
+  for i, t in ipairs(v.tuning or {}) do line(i == 1 and "Tuning" or "", t) end
   return 0
 end
 
