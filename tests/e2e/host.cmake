@@ -47,3 +47,8 @@ rlx_e2e(NAME "host: rlx.json.encode wrong type" ARGS -e "rlx.json.encode(print)"
 rlx_e2e(NAME "host: cli args positional then rest" ARGS -e
   "local o = require('rlx.cli.args').parse({name = 'x', usage = 'x', positionals = {{'first'}, {'more', rest = true}}}, {'a', 'b', 'c'}) print(o.first, table.concat(o.rest, ','))"
   STDOUT "^a\tb,c\n$")
+
+# Process settings applied at start (engine/util/process_tuning.cpp); setup makes OpenBLAS the BLAS.
+rlx_e2e(NAME "host: version lists the process tuning" ARGS -e
+  "local t = rlx.version().tuning print(#t, t[1]:match('^malloc: mmap threshold 32 MiB, trim threshold 1 GiB') ~= nil, t[2]:match('^blas: ') ~= nil)"
+  STDOUT "^2\ttrue\ttrue\n$")
