@@ -7,7 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 PACKAGES=(
   libluajit-5.1-2 libluajit-5.1-common libluajit-5.1-dev
-  libsqlite3-0 libsqlite3-dev libsqlitecpp0 libsqlitecpp-dev
+  libsqlite3-0 libsqlite3-dev libsqlitecpp-dev
   libcairo2 libcairo2-dev libpixman-1-0 libfontconfig1 fontconfig-config libfreetype6 libpng16-16
   libxcb-shm0 libxcb-render0 libxcb1 libxrender1 libx11-6 libx11-data libxext6 libxau6 libxdmcp6
   libbrotli1 libexpat1 libbsd0 libmd0 fonts-dejavu-core
@@ -15,7 +15,6 @@ PACKAGES=(
   libturbojpeg0 libturbojpeg0-dev libedit2 libedit-dev
 )
 mkdir -p .gpu-debs
-grep -qx '/.gpu-debs/' .git/info/exclude 2>/dev/null || echo '/.gpu-debs/' >> .git/info/exclude
 cd .gpu-debs
 apt-get download "${PACKAGES[@]}"
 du -sh .
