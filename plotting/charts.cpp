@@ -27,18 +27,23 @@ Layout throughput_chart(ChartSpec spec, const std::vector<Series>& series, const
   for (const auto& s : series) xs.insert(s.x.begin(), s.x.end());
   const bool logx = !xs.empty() && *xs.begin() > 0 && *xs.rbegin() / *xs.begin() >= 4;
   spec.xscale = logx ? Scale::Log10 : Scale::Linear;
-  validate_series(series, spec.xscale, Scale::Linear, "throughput chart");
+  validate_series(series, spec.xscale, spec.yscale, "throughput chart");
   if (spec.xticks.empty()) spec.xticks.assign(xs.begin(), xs.end());
   std::vector<double> xv(xs.begin(), xs.end()), yv;
   for (const auto& s : series)
-    for (size_t i = 0; i < s.y.size(); ++i) yv.push_back(s.y[i] + (s.sd.empty() ? 0 : s.sd[i]));
+    for (size_t i = 0; i < s.y.size(); ++i) {
+      yv.push_back(s.y[i] + (s.sd.empty() ? 0 : s.sd[i]));
+      // On a log axis the range must also hold the lower error bar (or the mean, when mean - SD
+      // is not positive and the bar is cut at the frame).
+      if (spec.yscale == Scale::Log10) yv.push_back(s.y[i] - (s.sd.empty() ? 0 : s.sd[i]) > 0 ? s.y[i] - s.sd[i] : s.y[i]);
+    }
   // Batch sizes 16..64 should not touch the frame: pad by a fifth of the (log) span.
   Axis x = make_axis(spec.xscale, xv, spec.xmin, spec.xmax, 0.12);
   if (logx && !spec.xmin && !spec.xmax) {
     const double f = std::pow(*xs.rbegin() / *xs.begin(), 0.1);
     x = Axis(Scale::Log10, *xs.begin() / f, *xs.rbegin() * f);
   }
-  Axis y = make_axis(Scale::Linear, yv, spec.ymin, spec.ymax, 0.08, true);
+  Axis y = make_axis(spec.yscale, yv, spec.ymin, spec.ymax, 0.08, true);
   std::vector<LegendEntry> legend;
   for (size_t k = 0; k < series.size(); ++k)
     if (!series[k].label.empty())

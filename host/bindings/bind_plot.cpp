@@ -246,8 +246,9 @@ int roofline(lua_State* L) {
 }
 
 int throughput(lua_State* L) {
-  lua::Options o(L, 1, "rlx.plot.throughput", keys({"series"}));
+  lua::Options o(L, 1, "rlx.plot.throughput", keys({"series", "yscale"}));
   ChartSpec spec = chart_spec(o);
+  spec.yscale = scale_of(o, "yscale");
   const std::string out = o.required_str("out");
   const auto series = read_series(o);
   return push_layout(L, draw(o.fname(), [&] { return throughput_chart(spec, series, out); }));

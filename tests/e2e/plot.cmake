@@ -64,3 +64,14 @@ rlx_e2e(NAME "plot: experiments unknown scale" ARGS run experiments/all.lua --se
 rlx_e2e(NAME "plot: experiments/all.lua end to end with a stand-in trainer, then resumed" ARGS run ${P}/all_fake.lua
   --set scale=smoke --set db=${PT}/plot_all.db --set figures=${PT}/plot_all_figs --set label=e2e
   STDOUT "cpu: 36 planned, 36 ran \\(36 ok, 0 failed\\), 0 already done.*roofline_e2e\\.png.*first pass trained 36\n.*cpu: 36 planned, 0 ran \\(0 ok, 0 failed\\), 36 already done.*second pass trained 0\n$")
+
+# Throughput on a log y axis: the range holds the lower error bar; non-positive y is refused.
+rlx_e2e(NAME "plot: throughput yscale log"
+  ARGS -e "local l = rlx.plot.throughput{series = {{x = {16, 32}, y = {2, 200}, sd = {0.5, 10}}}, out = os.getenv('RLX_TEST_TMP') .. '/t_log.png', yscale = 'log'} print(l.y.scale, l.y.min <= 1.5, l.y.max >= 210)"
+  STDOUT "^log\ttrue\ttrue\n$")
+rlx_e2e(NAME "plot: throughput yscale log refuses zero"
+  ARGS -e "rlx.plot.throughput{series = {{x = {16, 32}, y = {0, 200}}}, out = os.getenv('RLX_TEST_TMP') .. '/t_log0.png', yscale = 'log'}"
+  EXIT 1 STDERR "^\\(command line\\):1: rlx\\.plot\\.throughput: series 1: y\\[1\\] = 0 cannot be shown on a log axis: use a linear y axis or drop it\n")
+rlx_e2e(NAME "plot: throughput bad yscale"
+  ARGS -e "rlx.plot.throughput{series = {{x = {16}, y = {2}}}, out = 'x.png', yscale = 'ln'}"
+  EXIT 1 STDERR "^\\(command line\\):1: rlx\\.plot\\.throughput: option 'yscale' must be one of linear, log, got \"ln\"\n")
