@@ -308,23 +308,38 @@ Layout roofline_chart(const RooflineSpec& spec_in, const std::string& path) {
     for (const auto& b : obs.rotated(bx, by, ang, w, th)) obs.add(b);
     c.text(s, bx, by, 9, HAlign::Left, VAlign::Baseline, ang * 180 / M_PI, false, kLabel);
   }
-  // Point labels (batch size): the first of eight positions around the point that is free.
+  // Point labels (batch size): the first free one of eight positions around the point, then of
+  // two rings further out (drawn with a thin leader line back to the point); in a cluster where
+  // none is free, the position that covers least.
   for (const auto& p : spec.points) {
     if (p.label.empty()) continue;
     const double px = f.px(p.ai), py = f.py(p.gflops), w = c.text_width(p.label, 8), h = c.text_height(8) * 0.8;
-    const double g = 1.5 * pt;
-    const double cand[][2] = {{px + r + g, py - r - h / 2}, {px + r + g, py + r - h / 2}, {px - r - g - w, py - r - h / 2},
-                              {px - r - g - w, py + r - h / 2}, {px - w / 2, py - r - g - h}, {px - w / 2, py + r + g},
-                              {px + r + g, py - h / 2}, {px - r - g - w, py - h / 2}};
-    Box best{cand[0][0], cand[0][1], cand[0][0] + w, cand[0][1] + h};
-    int best_cost = obs.cost(best);
-    for (const auto& cd : cand) {
-      const Box b{cd[0], cd[1], cd[0] + w, cd[1] + h};
-      const int cst = obs.cost(b);
-      if (cst < best_cost) { best = b; best_cost = cst; }
+    Box best{};
+    int best_cost = -1;
+    bool far = false;
+    for (double g : {1.5 * pt, 9 * pt, 18 * pt}) {
+      const double cand[][2] = {{px + r + g, py - r - h / 2}, {px + r + g, py + r - h / 2}, {px - r - g - w, py - r - h / 2},
+                                {px - r - g - w, py + r - h / 2}, {px - w / 2, py - r - g - h}, {px - w / 2, py + r + g},
+                                {px + r + g, py - h / 2}, {px - r - g - w, py - h / 2}};
+      for (const auto& cd : cand) {
+        const Box b{cd[0], cd[1], cd[0] + w, cd[1] + h};
+        const int cst = obs.cost(b);
+        if (best_cost < 0 || cst < best_cost) { best = b; best_cost = cst; far = g > 2 * pt; }
+        if (best_cost == 0) break;
+      }
       if (best_cost == 0) break;
     }
     obs.add(best);
+    if (far) {
+      // From the marker's edge to the nearest point of the label's box.
+      const double nx = std::clamp(px, best.x0, best.x1), ny = std::clamp(py, best.y0, best.y1);
+      const double d = std::hypot(nx - px, ny - py);
+      if (d > r + pt) {
+        c.set_line(0.6);
+        c.set_color(Color{0.45, 0.45, 0.45, 1});
+        c.line(px + (nx - px) * (r + 0.5 * pt) / d, py + (ny - py) * (r + 0.5 * pt) / d, nx, ny);
+      }
+    }
     c.text(p.label, best.x0, best.y1, 8, HAlign::Left, VAlign::Bottom, 0, false, Color{0.2, 0.2, 0.2, 1});
   }
   f.end_data();
