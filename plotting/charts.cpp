@@ -143,7 +143,13 @@ Layout variability_chart(ChartSpec spec, const std::vector<Group>& groups, const
     char buf[128];
     std::snprintf(buf, sizeof buf, "n=%zu  CV %.1f%%", v.size(), mean != 0 ? 100 * sd / std::fabs(mean) : 0.0);
     c.text(buf, cx, f.py(whi) - 7 * pt, 9, HAlign::Center, VAlign::Bottom, 0, false, Color{0.2, 0.2, 0.2, 1});
-    std::snprintf(buf, sizeof buf, "%s ± %s", num3(mean).c_str(), num3(sd).c_str());
+    // Both numbers to the decimal of the SD's second significant digit: "213.0 ± 8.2", "92 ± 25".
+    if (sd > 0 && std::isfinite(sd)) {
+      const int decimals = std::clamp(1 - static_cast<int>(std::floor(std::log10(sd))), 0, 4);
+      std::snprintf(buf, sizeof buf, "%.*f ± %.*f", decimals, mean, decimals, sd);
+    } else {
+      std::snprintf(buf, sizeof buf, "%s ± 0", num3(mean).c_str());
+    }
     c.text(buf, cx, f.py(whi) - 7 * pt - c.text_height(9), 9, HAlign::Center, VAlign::Bottom, 0, false,
            Color{0.2, 0.2, 0.2, 1});
   }
