@@ -8,6 +8,7 @@
 -- batch, precision and repeat). Measured on the 2-core Xeon this was written on (shared, load ~5):
 -- one step at 32x32, batch 32, takes ~6.5 s for VGG-16 fp32, ~2 s for ResNet-50, ~0.6 s for
 -- MobileNetV2, so the 54 runs x 5 steps come to about 17 minutes (64x64 would need about an hour).
+-- Measured later on an idle 2-core AMD EPYC VM: the whole default study took 424 s.
 -- `smoke` (one measured iteration, two repeats) checks the pipeline end to end in a few minutes.
 -- Choose with `rlx run experiments/all.lua --set scale=smoke|default|full`.
 return {
