@@ -89,6 +89,9 @@ Global:
 Environment:
   RLX_SCRIPTS_DIR  load rlx's Lua modules from this scripts/ directory instead of the copies
                    built into the binary (edit scripts/rlx/*.lua without rebuilding)
+  OPENBLAS_NUM_THREADS, MALLOC_MMAP_THRESHOLD_, MALLOC_TRIM_THRESHOLD_, GLIBC_TUNABLES
+                   when set, rlx keeps its hands off; otherwise it limits OpenBLAS to 1 thread
+                   and keeps freed training buffers in the process ('rlx version' shows it)
 
 Exit status: 0 success, 1 script error, 2 usage error.
 Documentation: docs/getting-started.md, docs/cli.md, docs/lua-api.md
