@@ -81,6 +81,11 @@ int run_repl(LuaHost& host) {
     read_history(hist.c_str());
     std::cout << "rlx " << "repl: Lua with rlx loaded; Ctrl-D exits, Tab completes rlx.* names\n";
   }
+  // `rlx repl --db PATH`: open the database (and its study) as globals before the first line.
+  if (call_repl(host, "start", tty ? "tty" : "") == "error") {
+    g_host = nullptr;
+    return kExitScriptError;
+  }
   std::string buffer;
   bool any_error = false;
   for (;;) {

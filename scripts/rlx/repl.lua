@@ -36,6 +36,34 @@ function M.eval(chunk)
   return "ok"
 end
 
+--- Before the first line: with `rlx repl --db PATH`, `db` is that database (rlx.db.open, never
+--- created) and, when it holds exactly one study, `study` is that study (rlx.study{name=, db=}).
+--- Says what it opened on stderr when interactive (mode "tty"). Returns "ok" or "error".
+function M.start(mode)
+  local path = rlx.params and rlx.params.db
+  if path == nil then return "ok" end
+  local ok, conn = pcall(rlx.db.open, path, {create = false})
+  if not ok then
+    io.stderr:write("rlx repl: --db ", tostring(path), ": ", (tostring(conn):gsub("^[^:]*:%d+: ", "")), "\n")
+    return "error"
+  end
+  _G.db = conn
+  local studies = conn:query("SELECT name FROM studies ORDER BY name")
+  local runs = conn:first("SELECT count(*) AS n FROM runs").n
+  local names = {}
+  for i, s in ipairs(studies) do names[i] = s.name end
+  local said = string.format("db = %s (%d runs; studies: %s)", path, runs, #names > 0 and table.concat(names, ", ") or "none")
+  if #names == 1 then
+    local ok2, st = pcall(rlx.study, {name = names[1], db = path})
+    if ok2 then
+      _G.study = st
+      said = said .. string.format("; study = rlx.study{name = %q}: try study:runs{}, study:figures{}", names[1])
+    end
+  end
+  if mode == "tty" then io.stderr:write(said, "\n") end
+  return "ok"
+end
+
 --- Input ended inside an unfinished statement: print the compiler's message.
 function M.finish(chunk)
   local _, err = loadstring(chunk, "=stdin")

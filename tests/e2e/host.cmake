@@ -52,3 +52,10 @@ rlx_e2e(NAME "host: cli args positional then rest" ARGS -e
 rlx_e2e(NAME "host: version lists the process tuning" ARGS -e
   "local t = rlx.version().tuning print(#t, t[1]:match('^malloc: mmap threshold 32 MiB, trim threshold 1 GiB') ~= nil, t[2]:match('^blas: ') ~= nil)"
   STDOUT "^2\ttrue\ttrue\n$")
+
+# rlx repl --db PATH: `db` and `study` globals; a missing file is an error and is not created.
+add_test(NAME "e2e: host: repl --db opens the database and its study"
+  COMMAND bash ${CMAKE_SOURCE_DIR}/tests/e2e/host/repl_db.sh $<TARGET_FILE:rlx>
+  WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+set_tests_properties("e2e: host: repl --db opens the database and its study" PROPERTIES
+  ENVIRONMENT "RLX_TEST_TMP=${RLX_TEST_TMP};HOME=${RLX_TEST_TMP}")
