@@ -49,6 +49,9 @@ function M.capture(opts)
   env.rlx, env.torch, env.torch_cuda = v.rlx, v.torch, v.torch_cuda
   env.luajit, env.compiler, env.sqlite, env.build_type = v.luajit, v.compiler, v.sqlite, v.build_type
   env.cuda_build = v.cuda
+  -- Allocator and BLAS-thread settings change throughput (docs/benchmarks.md), so they are part of
+  -- the environment and of its id.
+  env.process_tuning = v.tuning
   local ok, devices = pcall(rlx.devices)
   env.devices = {}
   if ok and type(devices) == "table" then
@@ -153,6 +156,7 @@ function M.markdown(env)
   row("LuaJIT", env.luajit)
   row("SQLite", env.sqlite)
   row("Compiler", env.compiler)
+  row("Process settings", env.process_tuning and #env.process_tuning > 0 and table.concat(env.process_tuning, "; ") or nil)
   row("Python", "not used (rlx embeds LuaJIT)")
   add("")
   add("## Storage and network")
