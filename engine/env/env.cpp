@@ -122,7 +122,19 @@ void caches(const std::string& root, Json& out) {
     if (!level || !size) continue;
     Json c = {{"level", std::atoi(level->c_str())}, {"type", opt(type)}, {"size_bytes", parse_size_bytes(*size)}};
     if (auto shared = read_line(d + "/shared_cpu_list")) c["shared_cpus"] = *shared;
+    c["source"] = "sysfs";
     list.push_back(c);
+  }
+  // Some VMs have no cache directory in /sys: on the real machine (no fixture root) glibc's
+  // sysconf answers from CPUID, without saying which CPUs share a level.
+  if (list.empty() && root.empty()) {
+    const struct { int level; const char* type; int name; } levels[] = {
+        {1, "Data", _SC_LEVEL1_DCACHE_SIZE}, {1, "Instruction", _SC_LEVEL1_ICACHE_SIZE},
+        {2, "Unified", _SC_LEVEL2_CACHE_SIZE}, {3, "Unified", _SC_LEVEL3_CACHE_SIZE}};
+    for (const auto& l : levels) {
+      const long bytes = sysconf(l.name);
+      if (bytes > 0) list.push_back({{"level", l.level}, {"type", l.type}, {"size_bytes", bytes}, {"source", "sysconf"}});
+    }
   }
   out["cpu_caches"] = list;
 }

@@ -128,7 +128,9 @@ function M.markdown(env)
       caches[#caches + 1] = string.format("L%d%s %s", c.level, kind, size(c.size_bytes))
     end
   end
-  row("Caches (per cpu0)", #caches > 0 and table.concat(caches, ", ") or nil)
+  local from_sysconf = env.cpu_caches and env.cpu_caches[1] and env.cpu_caches[1].source == "sysconf"
+  row("Caches (per cpu0)", #caches > 0 and (table.concat(caches, ", ") ..
+    (from_sysconf and " (from CPUID via sysconf: this machine has no /sys cache directory)" or "")) or nil)
   row("Memory", gib(env.memory_bytes))
   add("")
   add("## GPU")
