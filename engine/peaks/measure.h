@@ -52,8 +52,10 @@ const std::vector<std::string>& cuda_figures();  // dram gemm_fp32 gemm_tf32 gem
 nlohmann::json measure_cpu(const MeasureOptions& opts);
 
 // Implemented in torch_peaks.cpp (the one file of this library that includes LibTorch).
-// Seconds of each of `repeats` n x n x n matrix products in dtype "fp32" or "bf16" on the CPU.
-std::vector<double> torch_cpu_gemm_seconds(const std::string& dtype, int n, int threads, int repeats);
+// Seconds per n x n x n matrix product in dtype "fp32" or "bf16" on the CPU, for each of `repeats`
+// repeats; a repeat runs products back to back for about target_s and reports their mean.
+std::vector<double> torch_cpu_gemm_seconds(const std::string& dtype, int n, int threads, int repeats,
+                                           double target_s);
 // True when LibTorch was built with CUDA and sees a device.
 bool torch_cuda_available();
 // json: {device = "cuda", name (as the driver reports it), index, dram_gbps (D2D copy, read +

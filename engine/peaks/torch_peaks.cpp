@@ -7,7 +7,9 @@
 #include <ATen/Parallel.h>
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <functional>
 #include <stdexcept>
 
@@ -32,17 +34,26 @@ struct ThreadsGuard {
 
 }  // namespace
 
-std::vector<double> torch_cpu_gemm_seconds(const std::string& dtype, int n, int threads, int repeats) {
+std::vector<double> torch_cpu_gemm_seconds(const std::string& dtype, int n, int threads, int repeats,
+                                           double target_s) {
   if (dtype != "fp32" && dtype != "bf16") throw std::invalid_argument("torch gemm: dtype must be fp32 or bf16");
   ThreadsGuard guard(threads);
   const auto st = dtype == "bf16" ? at::kBFloat16 : at::kFloat;
   at::Tensor a = at::randn({n, n}).to(st), b = at::randn({n, n}).to(st), c = at::empty({n, n}, a.options());
+  // One untimed call (oneDNN builds its kernel for the shape on first use), one to size the
+  // repeats: a single small mm lasts tens of microseconds, too short to time alone, so each repeat
+  // runs enough calls back to back to last about target_s.
+  at::mm_out(c, a, b);
+  auto t0 = std::chrono::steady_clock::now();
+  at::mm_out(c, a, b);
+  const double one = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  const int calls = std::max(1, static_cast<int>(std::min(1e6, std::ceil(target_s / std::max(one, 1e-9)))));
   std::vector<double> seconds;
   for (int r = 0; r < repeats; ++r) {
     util::check_interrupt();
-    const auto t0 = std::chrono::steady_clock::now();
-    at::mm_out(c, a, b);
-    seconds.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+    t0 = std::chrono::steady_clock::now();
+    for (int k = 0; k < calls; ++k) at::mm_out(c, a, b);
+    seconds.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() / calls);
   }
   return seconds;
 }
