@@ -21,6 +21,8 @@
 #include <sstream>
 #include <vector>
 
+#include "util/sysconf_caches.h"
+
 namespace rlx::env {
 
 namespace fs = std::filesystem;
@@ -128,13 +130,8 @@ void caches(const std::string& root, Json& out) {
   // Some VMs have no cache directory in /sys: on the real machine (no fixture root) glibc's
   // sysconf answers from CPUID, without saying which CPUs share a level.
   if (list.empty() && root.empty()) {
-    const struct { int level; const char* type; int name; } levels[] = {
-        {1, "Data", _SC_LEVEL1_DCACHE_SIZE}, {1, "Instruction", _SC_LEVEL1_ICACHE_SIZE},
-        {2, "Unified", _SC_LEVEL2_CACHE_SIZE}, {3, "Unified", _SC_LEVEL3_CACHE_SIZE}};
-    for (const auto& l : levels) {
-      const long bytes = sysconf(l.name);
-      if (bytes > 0) list.push_back({{"level", l.level}, {"type", l.type}, {"size_bytes", bytes}, {"source", "sysconf"}});
-    }
+    for (const auto& c : util::sysconf_caches())
+      list.push_back({{"level", c.level}, {"type", c.type}, {"size_bytes", c.bytes}, {"source", "sysconf"}});
   }
   out["cpu_caches"] = list;
 }

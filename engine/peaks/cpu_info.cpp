@@ -1,5 +1,5 @@
-// cpu_info.cpp: ISA detection, cache sizes and core topology from /sys (sysconf when /sys lacks them), and the pinned thread team
-// that runs the kernels of cpu_kernels.cpp (see cpu.h).
+// cpu_info.cpp: ISA detection, cache sizes and core topology from /sys (sysconf when /sys lacks
+// them), and the pinned thread team that runs the kernels of cpu_kernels.cpp (see cpu.h).
 #include <pthread.h>
 #include <sched.h>
 #include <time.h>
@@ -20,6 +20,7 @@
 
 #include "peaks/cpu.h"
 #include "util/interrupt.h"
+#include "util/sysconf_caches.h"
 
 namespace rlx::peaks {
 namespace {
@@ -125,13 +126,11 @@ std::vector<CacheLevel> cpu_caches() {
     if (c.level > 0 && c.bytes > 0) out.push_back(c);
   }
   if (!out.empty()) return out;
-  // Some VMs expose no cache directory in /sys; glibc's sysconf then answers from CPUID. It does not
-  // say how many CPUs share a level, so L1 and L2 are taken as private and L3 as shared by all.
+  // No cache directory in /sys (some VMs): sysconf's sizes. Sharing is unknown there, so L1 and L2
+  // are taken as private and L3 as shared by all online CPUs.
   const int online = int(std::max(1L, sysconf(_SC_NPROCESSORS_ONLN)));
-  const std::pair<int, int> levels[] = {{1, _SC_LEVEL1_DCACHE_SIZE}, {2, _SC_LEVEL2_CACHE_SIZE}, {3, _SC_LEVEL3_CACHE_SIZE}};
-  for (const auto& [level, name] : levels) {
-    const long bytes = sysconf(name);
-    if (bytes > 0) out.push_back({level, std::size_t(bytes), level == 3 ? std::max(1, online) : 1});
+  for (const auto& c : util::sysconf_caches()) {
+    if (std::string(c.type) != "Instruction") out.push_back({c.level, c.bytes, c.level == 3 ? online : 1});
   }
   return out;
 }

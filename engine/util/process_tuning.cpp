@@ -32,7 +32,7 @@ bool env_set(const char* name) {
 
 }  // namespace
 
-std::vector<std::string> tune_process_for_training() {
+void tune_process_for_training() {
   auto& n = notes();
   n.clear();
   // Largest mmap threshold mallopt accepts on 64-bit glibc (HEAP_MAX_SIZE / 2): larger requests
@@ -56,7 +56,6 @@ std::vector<std::string> tune_process_for_training() {
     set_threads(1);
     n.push_back("blas: OpenBLAS set to 1 thread (LibTorch's OpenMP threads do the parallel work)");
   }
-  return n;
 }
 
 const std::vector<std::string>& process_tuning_notes() { return notes(); }

@@ -9,10 +9,11 @@
 
 namespace rlx::util {
 
-// Applies the settings and returns one line per setting applied or skipped, for `rlx version`.
-std::vector<std::string> tune_process_for_training();
+// Applies the settings (call once, at start, before LibTorch runs anything).
+void tune_process_for_training();
 
-// The lines of the last tune_process_for_training() call (empty before it).
+// One line per setting, applied or skipped and why, for `rlx version` and the environment (empty
+// before tune_process_for_training()).
 const std::vector<std::string>& process_tuning_notes();
 
 }  // namespace rlx::util
