@@ -106,6 +106,18 @@ const std::vector<std::string>& cuda_figures() {
   return v;
 }
 
+void drop_cache_levels_not_above_dram(nlohmann::json& out) {
+  if (!out.contains("dram_gbps")) return;
+  const double dram = out["dram_gbps"].get<double>();
+  for (const char* fig : {"l1_gbps", "l2_gbps", "l3_gbps"}) {
+    if (!out.contains(fig) || out[fig].get<double>() > dram) continue;
+    out["missing"][fig] = fmt::format("measured {:.1f} GB/s is not above DRAM's {:.1f} GB/s, so the working set "
+                                      "did not stay in this cache (is the reported cache size right?)",
+                                      out[fig].get<double>(), dram);
+    out.erase(fig);
+  }
+}
+
 nlohmann::json measure_cpu(const MeasureOptions& o) {
   if (o.repeats < 1) throw std::invalid_argument("rlx.peaks.measure: repeats must be >= 1");
   validate_only(o.only, cpu_figures(), "cpu");
@@ -231,20 +243,7 @@ nlohmann::json measure_cpu(const MeasureOptions& o) {
                        per_thread * 8 / 1024, passes, isa_name(isa), nt, o.clock));
   }
 
-  // A cache level that reads no faster than DRAM was not measured in that cache: its working set
-  // (sized from the reported cache size, which some VMs overstate) spilled to memory. Drawing it as
-  // a roof would show a cache slower than DRAM, so the figure moves to "missing" with the reason;
-  // its stats and method stay for the record.
-  if (out.contains("dram_gbps")) {
-    const double dram = out["dram_gbps"].get<double>();
-    for (const char* fig : {"l1_gbps", "l2_gbps", "l3_gbps"}) {
-      if (!out.contains(fig) || out[fig].get<double>() > dram) continue;
-      out["missing"][fig] = fmt::format("measured {:.1f} GB/s is not above DRAM's {:.1f} GB/s, so the working set "
-                                        "did not stay in this cache (is the reported cache size right?)",
-                                        out[fig].get<double>(), dram);
-      out.erase(fig);
-    }
-  }
+  drop_cache_levels_not_above_dram(out);
 
   for (const char* dtype : {"fp32", "bf16"}) {
     const std::string fig = std::string("gemm_") + dtype;

@@ -51,6 +51,13 @@ const std::vector<std::string>& cuda_figures();  // dram gemm_fp32 gemm_tf32 gem
 // caches = [{level, bytes, shared_by_cpus}], seconds}. Only the figures asked for are present.
 nlohmann::json measure_cpu(const MeasureOptions& opts);
 
+// A cache level whose read bandwidth is not above the DRAM triad's was not measured in that cache:
+// its working set (sized from the reported cache size, which some VMs overstate) spilled to
+// memory, and as a roof it would show a cache slower than DRAM. Moves such l1/l2/l3_gbps figures
+// of a measure_cpu result to "missing" with the reason; their stats and method stay for the
+// record. Does nothing without dram_gbps.
+void drop_cache_levels_not_above_dram(nlohmann::json& peaks);
+
 // Implemented in torch_peaks.cpp (the one file of this library that includes LibTorch).
 // Seconds per n x n x n matrix product in dtype "fp32" or "bf16" on the CPU, for each of `repeats`
 // repeats; a repeat runs products back to back for about target_s and reports their mean.

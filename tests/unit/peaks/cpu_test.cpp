@@ -130,3 +130,21 @@ TEST_CASE("measure_cuda without a CUDA LibTorch names the fix") {
                                       "(this build's LibTorch is CPU-only); use device='cpu'");
 }
 #endif
+
+TEST_CASE("cache levels not faster than DRAM move to missing") {
+  nlohmann::json p = {{"dram_gbps", 74.1}, {"l1_gbps", 781.0}, {"l2_gbps", 74.1}, {"l3_gbps", 64.0},
+                      {"stats", {{"l3_gbps", {{"best", 64.0}}}}}};
+  drop_cache_levels_not_above_dram(p);
+  CHECK(p["l1_gbps"] == 781.0);
+  CHECK_FALSE(p.contains("l2_gbps"));  // equal to DRAM is not above it
+  CHECK_FALSE(p.contains("l3_gbps"));
+  CHECK(p["missing"]["l3_gbps"] ==
+        "measured 64.0 GB/s is not above DRAM's 74.1 GB/s, so the working set did not stay in this cache "
+        "(is the reported cache size right?)");
+  CHECK(p["missing"]["l2_gbps"].get<std::string>().rfind("measured 74.1 GB/s is not above", 0) == 0);
+  CHECK(p["stats"]["l3_gbps"]["best"] == 64.0);  // kept for the record
+  nlohmann::json no_dram = {{"l3_gbps", 10.0}};
+  drop_cache_levels_not_above_dram(no_dram);
+  CHECK(no_dram["l3_gbps"] == 10.0);
+  CHECK_FALSE(no_dram.contains("missing"));
+}
