@@ -210,7 +210,7 @@ function Study:_complexity(config, cache)
     if ok and type(s) == "table" then summary = s
     elseif not ok and not cache["warned:" .. config.model] then
       cache["warned:" .. config.model] = true
-      warn("no complexity for " .. config.model .. ": " .. tostring(s):gsub("^[^:]*:%d+: ", ""))
+      warn("no complexity for " .. config.model .. ": " .. rlx.errors.text(rlx.errors.pass_exits(s)))
     end
   end
   cache[key] = summary

@@ -75,11 +75,11 @@ function M.main(...)
   local o = args.parse(cmd, {...})
   if not o then return 0 end
   if not o.csv and not o.json then
-    rlx.fail(2, "rlx export: say what to write: --csv FILE and/or --json FILE\nTry 'rlx export --help'.")
+    args.usage_error("export", "say what to write: --csv FILE and/or --json FILE")
   end
   local db = require("rlx.cli.runs").open_readonly("export", o.db)
   local ok, rows = pcall(require("rlx.study").query_runs, db, {status = o.status, samples = o.json ~= nil}, o.study)
-  if not ok then rlx.fail(1, "rlx export: " .. tostring(rows):gsub("^[^:]*:%d+: ", "")) end
+  if not ok then args.fail("export", rows) end
   if o.csv then
     local f, close = writer(o.csv)
     M.csv(rows, f)

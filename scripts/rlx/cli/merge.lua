@@ -10,19 +10,18 @@ local cmd = {name = "merge", usage = "rlx merge OUT.db IN.db...",
   options = {{"quiet", "--quiet", type = "boolean", help = "print nothing on success"}},
   positionals = {{"files", rest = true}}}
 
-local function clean(err) return (tostring(err):gsub("^[^:]*:%d+: ", "")) end
 
 function M.main(...)
   local o = args.parse(cmd, {...})
   if not o then return 0 end
   o.out = table.remove(o.rest, 1)
-  if #o.rest == 0 then rlx.fail(2, "rlx merge: missing IN.db (rlx merge OUT.db IN.db...)\nTry 'rlx merge --help'.") end
+  if #o.rest == 0 then args.usage_error("merge", "missing IN.db (rlx merge OUT.db IN.db...)") end
   local ok, out = pcall(rlx.db.open, o.out)
-  if not ok then rlx.fail(1, "rlx merge: " .. clean(out)) end
+  if not ok then args.fail("merge", out) end
   local total = 0
   for _, path in ipairs(o.rest) do
     local ok2, st = pcall(out.merge_from, out, path)
-    if not ok2 then rlx.fail(1, "rlx merge: " .. clean(st)) end
+    if not ok2 then args.fail("merge", st) end
     total = total + st.runs
     if not o.quiet then
       print(string.format("%s: +%d runs, +%d environments, +%d studies, +%d samples, +%d counters, +%d peaks, " ..
