@@ -50,7 +50,9 @@ end
 
 -- Runs the planning child and returns its plan.
 local function plan(o, exe)
-  local out = os.tmpname()
+  -- Planned on a node, the plan file must be on storage both machines see: the current directory.
+  local out = o.plan_on_node and string.format("%s/.rlx-submit-plan-%d.json", S.cwd(), math.random(1, 1e9)) or
+    os.tmpname()
   local code = string.format("require('rlx.slurm_submit')._plan_child(%s)",
     table.concat((function()
       local parts = {string.format("%q", o.script), string.format("%q", out)}
@@ -58,14 +60,23 @@ local function plan(o, exe)
       return parts
     end)(), ", "))
   local cmd = {q(exe), "-e", q(code)}
+  if o.plan_on_node then
+    -- The plan depends on the devices rlx.devices() reports, so plan where the tasks will run.
+    local srun = {"srun", "--ntasks=1", "--job-name=" .. q((o.job_name or "rlx") .. "-plan")}
+    if o.partition then srun[#srun + 1] = "--partition=" .. q(o.partition) end
+    if o.gres then srun[#srun + 1] = "--gres=" .. q(o.gres) end
+    if o.time then srun[#srun + 1] = "--time=" .. q(o.time) end
+    for _, a in ipairs(o.sbatch_arg) do srun[#srun + 1] = q(a) end
+    cmd = {table.concat(srun, " "), table.concat(cmd, " ")}
+  end
   for _, kv in ipairs(o.set) do cmd[#cmd + 1] = "--set " .. q(kv) end
   io.stdout:flush()
   local status = os.execute(table.concat(cmd, " "))
   local text = S.read_file(out)
   os.remove(out)
   if not (status == 0 or status == true) or not text or text == "" then
-    rlx.fail(1, string.format("rlx submit: planning %s failed (see above); check it with: rlx run %s --dry-run",
-      o.script, o.script))
+    rlx.fail(1, string.format("rlx submit: planning %s failed (see above); check it with: rlx run %s --dry-run%s",
+      o.script, o.script, o.plan_on_node and " (inside srun on the partition)" or ""))
   end
   return rlx.json.decode(text)
 end
@@ -148,9 +159,27 @@ local function sbatch(args)
 end
 
 --- Plans, shards and submits; o is the parsed `rlx submit` command line.
+-- The environment label names the node type (docs/scale-out.md). Without --set label=/env= or
+-- RLX_ENV, the partition names it; without a partition the machine running rlx submit would,
+-- which is rarely the nodes' type, so that is said.
+local function default_label(o)
+  for _, kv in ipairs(o.set) do
+    if kv:match("^label=") or kv:match("^env=") then return nil end
+  end
+  if (os.getenv("RLX_ENV") or "") ~= "" then return nil end
+  if o.partition then
+    o.set[#o.set + 1] = "env=" .. o.partition:gsub("[^%w%-%.]", "-")
+    return nil
+  end
+  return "submit: the runs are labelled with this machine's environment label; name the nodes' type with " ..
+    "--set label=NAME (or --partition) when they differ from it"
+end
+
 function M.submit(o)
   local exe = S.executable()
+  local label_note = default_label(o)
   local p = plan(o, exe)
+  if label_note then print(label_note) end
   if #p.studies == 0 then
     rlx.fail(1, string.format("rlx submit: %s opened no study (rlx.study{...}): nothing to submit", o.script))
   end

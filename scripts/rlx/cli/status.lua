@@ -15,7 +15,12 @@ function M.main(...)
   local o = args.parse(cmd, {...})
   if not o then return 0 end
   local S = require("rlx.slurm")
-  local st = require("rlx.slurm_status").status(S.abspath(o.db))
+  local db = S.abspath(o.db)
+  if not S.read_file(db) and #S.manifests(S.shards_root(db)) == 0 then
+    rlx.fail(1, string.format("rlx status: no database at '%s' and no submissions under %s (check the path)", o.db,
+      S.shards_root(db)))
+  end
+  local st = require("rlx.slurm_status").status(db)
   if o.json then
     print(rlx.json.encode(st, 1))
   else

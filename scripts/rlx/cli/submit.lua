@@ -22,6 +22,8 @@ local cmd = {name = "submit", usage = "rlx submit FILE.lua [--set key=value]... 
     {"job_name", "--job-name", metavar = "NAME", help = "Slurm job name (default rlx-<study>)"},
     {"figures", "--figures", metavar = "DIR", default = "figures", help = "where the collect job draws the figures"},
     {"report", "--report", metavar = "DIR", default = "report", help = "where the collect job writes the report"},
+    {"plan_on_node", "--plan-on-node", type = "boolean",
+      help = "plan on a node of the partition (srun), so the plan sees the nodes' devices, not this machine's"},
     {"dry_run", "--dry-run", type = "boolean", help = "plan and print the shards and the sbatch script; submit nothing"},
   },
   positionals = {{"script"}, {"script_args", rest = true, optional = true}},
