@@ -55,13 +55,15 @@ std::string resolve_link(const std::string& path) {
 
 }  // namespace
 
+bool same_file(const std::string& a, const std::string& b) {
+  struct stat sa {}, sb {};
+  if (::stat(a.c_str(), &sa) != 0 || ::stat(b.c_str(), &sb) != 0) return false;
+  return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
 void refuse_same_file(const std::string& output, const std::vector<std::string>& inputs) {
-  struct stat out {};
-  if (::stat(output.c_str(), &out) != 0) return;  // a new file cannot be an existing input
   for (const auto& in : inputs) {
-    struct stat st {};
-    if (::stat(in.c_str(), &st) != 0) continue;
-    if (st.st_dev == out.st_dev && st.st_ino == out.st_ino)
+    if (same_file(output, in))
       throw std::runtime_error("the output '" + output + "' is the same file as the input '" + in +
                                "': writing it would destroy the input; choose another output file");
   }

@@ -24,6 +24,9 @@
 
 namespace rlx::util {
 
+// True when both paths exist and are the same file (device and inode, after symlinks).
+bool same_file(const std::string& a, const std::string& b);
+
 // Throws std::runtime_error naming `output` and `input` when both exist and are the same file.
 void refuse_same_file(const std::string& output, const std::vector<std::string>& inputs);
 

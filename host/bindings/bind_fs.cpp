@@ -25,8 +25,18 @@ int write_atomic(lua_State* L) {
   return 1;
 }
 
+// same_file(a, b) -> boolean
+int same_file(lua_State* L) {
+  const std::string a = lua::check_string(L, 1, "rlx.fs.same_file");
+  const std::string b = lua::check_string(L, 2, "rlx.fs.same_file");
+  lua_pushboolean(L, util::same_file(a, b));
+  return 1;
+}
+
 }  // namespace
 
-void open_fs(lua_State* L) { lua::register_module(L, "fs", {{"write_atomic", lua::guarded<write_atomic>}}); }
+void open_fs(lua_State* L) {
+  lua::register_module(L, "fs", {{"write_atomic", lua::guarded<write_atomic>}, {"same_file", lua::guarded<same_file>}});
+}
 
 }  // namespace rlx::bindings

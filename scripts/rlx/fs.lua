@@ -9,6 +9,10 @@ local M = {}
 --- paths) the output must not be. Returns the path. Errors name the path and the cause.
 M.write_atomic = core.write_atomic
 
+--- True when both paths exist and are the same file (device and inode, through symlinks and hard
+--- links): how a command checks all its outputs against its inputs before writing any of them.
+M.same_file = core.same_file
+
 --- rlx.fs.write_atomic for the CLI: "-" is stdout (checked on flush), and an error ends the
 --- program with status 1 and "<cmd>: <message>", without the Lua position.
 function M.write_output(cmd, path, text, opts)

@@ -30,3 +30,6 @@ rlx_fs_err("write_atomic unknown option" "rlx.fs.write_atomic(d .. '/x', '', {no
   "unknown option 'not_same' \\(valid options: not_same_as\\)")
 rlx_fs_err("write_atomic option of the wrong type" "rlx.fs.write_atomic(d .. '/x', '', {not_same_as = 3})"
   "option 'not_same_as' must be a string or an array of strings, got 3")
+rlx_fs_ok("same_file sees through symlinks and hard links"
+  "rlx.fs.write_atomic(d .. '/a', 'a') rlx.fs.write_atomic(d .. '/b', 'a') os.execute('ln -s a ' .. d .. '/s && ln ' .. d .. '/a ' .. d .. '/h') print(rlx.fs.same_file(d .. '/a', d .. '/s'), rlx.fs.same_file(d .. '/h', d .. '/s'), rlx.fs.same_file(d .. '/a', d .. '/b'), rlx.fs.same_file(d .. '/a', d .. '/none'))"
+  "true\ttrue\tfalse\tfalse")
