@@ -81,25 +81,10 @@ function M.mkdir(path)
   if not ok then rlx.fail(1, string.format("rlx: cannot create directory '%s': %s", path, trim(err))) end
 end
 
---- Writes text to path through a temporary file in the same directory and a rename, so a reader
---- (an array task, a concurrent `rlx status`) never sees half a file.
+--- Writes text to path atomically (rlx.fs: a temporary file in the same directory, then a
+--- rename), so a reader (an array task, a concurrent `rlx status`) never sees half a file.
 function M.write_file(path, text)
-  local fs = rawget(rlx, "fs") or (package.preload["rlx.fs"] and rlx.fs)
-  if type(fs) == "table" and type(fs.write_atomic) == "function" then return fs.write_atomic(path, text) end
-  local tmp = string.format("%s.tmp-%d", path, math.random(1, 1e9))
-  local f, err = io.open(tmp, "wb")
-  if not f then rlx.fail(1, string.format("rlx: cannot write '%s': %s", path, tostring(err))) end
-  local ok, werr = f:write(text)
-  local closed = f:close()
-  if not ok or not closed then
-    os.remove(tmp)
-    rlx.fail(1, string.format("rlx: cannot write '%s': %s", path, tostring(werr or "close failed")))
-  end
-  local renamed, rerr = os.rename(tmp, path)
-  if not renamed then
-    os.remove(tmp)
-    rlx.fail(1, string.format("rlx: cannot write '%s': %s", path, tostring(rerr)))
-  end
+  return rlx.fs.write_output("rlx", path, text)
 end
 
 --- Reads and checks a submission's manifest.json.
