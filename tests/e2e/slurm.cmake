@@ -29,3 +29,5 @@ rlx_e2e(NAME "slurm: rlx status of a missing database" EXIT 1 ARGS status no/suc
 rlx_e2e(NAME "slurm: rlx shard run of a missing manifest" EXIT 1 ARGS shard run no/manifest.json 0
   STDERR "rlx: no manifest at 'no/manifest.json'")
 rlx_e2e(NAME "slurm: rlx shard needs run or collect" EXIT 2 ARGS shard go x.json STDERR "unknown action 'go' \\(run or collect\\)")
+rlx_e2e(NAME "slurm: collect keeps one ok run per slot across two nodes of one label"
+  ARGS run tests/slurm/collect.lua STDOUT "collect ok")
