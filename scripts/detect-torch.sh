@@ -59,14 +59,20 @@ rlx_detect_torch() {
   local py=${RLX_PYTHON:-python3} out prefix cuda version
   if command -v "$py" >/dev/null 2>&1 &&
      out=$("$py" -c 'import torch, torch.utils
-print(torch.utils.cmake_prefix_path); print(torch.version.cuda or ""); print(torch.__version__)' 2>/dev/null); then
-    prefix=$(sed -n 1p <<<"$out") cuda=$(sed -n 2p <<<"$out") version=$(sed -n 3p <<<"$out")
-    if [ -n "$cuda" ] && [ -f "$prefix/Torch/TorchConfig.cmake" ]; then
+print(torch.utils.cmake_prefix_path); print(torch.version.cuda or ""); print(torch.__version__)
+print(int(torch.compiled_with_cxx11_abi()))' 2>/dev/null); then
+    prefix=$(sed -n 1p <<<"$out") cuda=$(sed -n 2p <<<"$out") version=$(sed -n 3p <<<"$out") abi=$(sed -n 4p <<<"$out")
+    if [ -n "$cuda" ] && [ "$abi" = 0 ]; then
+      # rlx also links Debian's C++ libraries (fmt, SQLiteCpp), built with the C++11 std::string ABI.
+      notes+=("$py's torch $version has CUDA but was built with the old (pre-C++11) ABI, which cannot link with Debian's C++ libraries: use a torch built with the C++11 ABI (the cxx11-ABI LibTorch zip, or a newer wheel)")
+    elif [ -n "$cuda" ] && [ -f "$prefix/Torch/TorchConfig.cmake" ]; then
       RLX_TORCH_KIND=cuda RLX_TORCH_PREFIX=$prefix RLX_TORCH_CMAKE_DIR=$prefix/Torch
       RLX_TORCH_WHY="NVIDIA GPU; CUDA $cuda LibTorch of $py's torch $version"
       return 0
     fi
-    if [ -z "$cuda" ]; then
+    if [ -n "$cuda" ] && [ "$abi" = 0 ]; then
+      :
+    elif [ -z "$cuda" ]; then
       notes+=("$py's torch $version is a CPU-only build (torch.version.cuda is None, as in Debian's python3-torch)")
     else
       notes+=("$py's torch $version names a CMake prefix without Torch/TorchConfig.cmake: $prefix")

@@ -10,8 +10,11 @@ fails=0
 
 # fake_smi NAME EXIT OUTPUT: an nvidia-smi that prints OUTPUT and exits EXIT.
 fake_smi() { printf '#!/bin/sh\nprintf "%%s\\n" "%s"\nexit %s\n' "$3" "$2" >"$T/$1"; chmod +x "$T/$1"; }
-# fake_python NAME PREFIX CUDA: a python3 whose torch prints PREFIX, CUDA ("" = CPU build), 2.5.1.
-fake_python() { printf '#!/bin/sh\nprintf "%%s\\n%%s\\n2.5.1\\n" "%s" "%s"\n' "$2" "$3" >"$T/$1"; chmod +x "$T/$1"; }
+# fake_python NAME PREFIX CUDA [ABI]: a python3 whose torch 2.5.1 prints PREFIX, CUDA ("" = CPU
+# build) and compiled_with_cxx11_abi() (default 1).
+fake_python() {
+  printf '#!/bin/sh\nprintf "%%s\\n%%s\\n2.5.1\\n%%s\\n" "%s" "%s" "%s"\n' "$2" "$3" "${4:-1}" >"$T/$1"; chmod +x "$T/$1"
+}
 fake_torch_prefix() { mkdir -p "$T/$1/Torch"; touch "$T/$1/Torch/TorchConfig.cmake"; }
 fake_libtorch() {  # NAME cuda|cpu
   mkdir -p "$T/$1/share/cmake/Torch" "$T/$1/lib"; touch "$T/$1/share/cmake/Torch/TorchConfig.cmake"
@@ -45,6 +48,7 @@ fake_torch_prefix pycuda_prefix
 fake_python py_cuda "$T/pycuda_prefix" "12.4"
 fake_python py_cpu "/usr/lib/python3/dist-packages/torch/share/cmake" ""
 fake_python py_badprefix "$T/missing" "12.4"
+fake_python py_oldabi "$T/pycuda_prefix" "12.1" 0
 printf '#!/bin/sh\necho "ModuleNotFoundError: No module named torch" >&2\nexit 1\n' >"$T/py_notorch"; chmod +x "$T/py_notorch"
 fake_libtorch libtorch_cuda cuda
 fake_libtorch libtorch_cpu cpu
@@ -70,6 +74,9 @@ check "GPU + RLX_TORCH_DIR that is no LibTorch" 1 none "" "holds no share/cmake/
   RLX_NVIDIA_SMI="$T/smi_gpu" RLX_TORCH_DIR="$T/proc_empty" RLX_PYTHON="$T/nopython"
 check "GPU + python3 torch naming a missing prefix" 1 none "" "without Torch/TorchConfig.cmake: $T/missing" \
   RLX_NVIDIA_SMI="$T/smi_gpu" RLX_PYTHON="$T/py_badprefix"
+check "GPU + python3 torch with CUDA but the pre-C++11 ABI: stop" 1 none "" \
+  "torch 2.5.1 has CUDA but was built with the old \\(pre-C\\+\\+11\\) ABI" \
+  RLX_NVIDIA_SMI="$T/smi_gpu" RLX_PYTHON="$T/py_oldabi"
 check "GPU + RLX_CPU_ONLY=1 builds the CPU rlx" 0 cpu "" "RLX_CPU_ONLY=1" \
   RLX_NVIDIA_SMI="$T/smi_gpu" RLX_PYTHON="$T/py_cpu" RLX_CPU_ONLY=1
 
