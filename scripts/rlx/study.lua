@@ -39,6 +39,9 @@ function M.open(opts)
   self.db = rlx.db.open(path)
   self.env = rlx.env.capture{label = o.label, zone = o.zone, instance_type = o.instance_type}
   self.env_id = self.env.id
+  if self.env.gpu_unusable then
+    io.stderr:write("rlx.study: WARNING: the GPU here is not used: " .. self.env.gpu_unusable .. "\n")
+  end
   self.db:put_environment(plain_data(self.env, 0))
   self.db:put_study(o.name)
   return self
