@@ -168,6 +168,7 @@ function M.markdown(env)
   row("CUDA toolkit (installed)", env.cuda)
   row("CUDA (rlx built with)", env.cuda_build or "not built in")
   row("cuDNN", env.cudnn)
+  if env.gpu_unusable then row("**GPU not used**", env.gpu_unusable) end
   add("")
   add("## Software")
   add("")

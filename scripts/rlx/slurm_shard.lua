@@ -72,18 +72,16 @@ end
 -- repeat) where `ok` (slot -> state, from rlx.slurm.slot_states) has an ok run: a failed or
 -- interrupted attempt superseded by a later success, as a rerun replaces it on one machine. Done
 -- before merging (the unique slot index would otherwise keep the stale row and skip the ok one) and
--- after (attempts from another node of the same environment label). Returns the number deleted.
+-- after (attempts from another node of the same environment label).
 local function drop_superseded(db, ok)
   local rows = db:query([[SELECT r.id, r.study, e.label AS env, r.config_key, r."repeat" AS run FROM runs r
       JOIN environments e ON e.id = r.environment_id WHERE r.status <> 'ok']])
-  local n = 0
   db:transaction(function()
     for _, r in ipairs(rows) do
       local s = ok[S.slot_key(r.study, r.env, r.config_key, r.run)]
-      if s and s.ok > 0 then n = n + db:exec("DELETE FROM runs WHERE id = ?", r.id) end
+      if s and s.ok > 0 then db:exec("DELETE FROM runs WHERE id = ?", r.id) end
     end
   end)
-  return n
 end
 
 -- Draws the figures of every study of the submission, and the report when this rlx has one.
@@ -126,22 +124,21 @@ function M.collect(manifest_path)
     for _, p in ipairs(shards) do all[#all + 1] = p end
     return all
   end)())
-  local dropped = drop_superseded(db, everywhere)
-  local added, bad = 0, 0
+  local before = db:first("SELECT count(*) AS n FROM runs WHERE study = ?", m.study).n
+  drop_superseded(db, everywhere)
+  local bad = 0
   for _, path in ipairs(shards) do
     local mok, st = pcall(db.merge_from, db, path)
-    if mok then
-      added = added + st.runs
-    else
+    if not mok then
       bad = bad + 1
       io.stderr:write(string.format("collect: %s not merged: %s\n", path, tostring(st)))
     end
   end
-  dropped = dropped + drop_superseded(db, S.slot_states({m.db}))
+  drop_superseded(db, S.slot_states({m.db}))
   local counts = db:first("SELECT count(*) AS n, sum(status = 'ok') AS ok FROM runs WHERE study = ?", m.study)
-  print(string.format("collect: merged %d shard databases of %s into %s: +%d runs, %d superseded attempts " ..
-    "dropped; study %s has %d runs (%d ok)", #shards - bad, root, m.db, added, dropped, m.study, counts.n,
-    counts.ok or 0))
+  print(string.format("collect: merged %d shard databases of %s into %s: study %s has %d runs (%d ok), %d before " ..
+    "(failed or interrupted attempts of a slot stored ok stay in their shards only)", #shards - bad, root, m.db,
+    m.study, counts.n, counts.ok or 0, before))
   local failed = figures_and_report(m, db)
   db:close()
   local dbs = {m.db}

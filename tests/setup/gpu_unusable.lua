@@ -31,6 +31,7 @@ local study = rlx.study{name = "gpu-unusable", db = dir .. "/study.db"}
 assert(study.env.gpu_unusable and study.env.gpu_unusable:find("CPU%-only LibTorch"), tostring(study.env.gpu_unusable))
 local stored = study.db:first("SELECT info FROM environments WHERE id = ?", study.env_id)
 assert(rlx.db.decode(stored.info).gpu_unusable == study.env.gpu_unusable)
+assert(rlx.env.markdown(study.env):find("| **GPU not used** | NVIDIA H100 80GB HBM3 is present, but", 1, true))
 study:close()
 rlx._core.env.capture = real_capture
 print("gpu_unusable ok")

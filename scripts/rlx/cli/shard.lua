@@ -2,7 +2,7 @@
 -- redo one shard or the collection by hand (docs/scale-out.md).
 local args = require("rlx.cli.args")
 local M = {summary = "run one shard of a Slurm submission, or collect the shards (what rlx submit's jobs run)",
-  synopsis = "shard run MANIFEST [TASK] | shard collect MANIFEST"}
+  synopsis = "shard run|collect MANIFEST [TASK]"}
 
 local cmd = {name = "shard", usage = "rlx shard run MANIFEST [TASK] | rlx shard collect MANIFEST",
   description = "MANIFEST is a submission's manifest.json (results/shards/<db>/<submission>/).\n" ..

@@ -2,7 +2,7 @@
 -- docs/scale-out.md).
 local args = require("rlx.cli.args")
 local M = {summary = "run a study script on Slurm: one job array of shards, then a collect job",
-  synopsis = "submit FILE.lua [--set k=v]... [--partition P] [--tasks N] ..."}
+  synopsis = "submit FILE.lua [--set k=v]... [options]"}
 
 local cmd = {name = "submit", usage = "rlx submit FILE.lua [--set key=value]... [options] [-- script args]",
   description = "Plans FILE.lua's matrix as 'rlx run FILE.lua --dry-run' does, keeps the slots not yet stored ok\n" ..
