@@ -53,6 +53,13 @@ function M.title(ctx)
     "Course / Semester: " .. md.PLACEHOLDER .. "  ",
     "Repository: " .. md.PLACEHOLDER .. " link or commit hash  ")
   doc:para("Environments: " .. (#envs > 0 and md.esc(list_join(envs)) or "none"))
+  -- An environment whose GPU this rlx could not use ran the CPU sweep only: said before anything.
+  for _, e in ipairs(D.envs) do
+    if type(e.info) == "table" and type(e.info.gpu_unusable) == "string" then
+      doc:para("**Warning: the GPU of environment " .. md.esc(e.label) .. " was not used.** " ..
+        md.esc(e.info.gpu_unusable) .. ".")
+    end
+  end
   doc:para(string.format("_Written by rlx %s from %s (study %s, %d runs: %d ok, %d failed). Every number " ..
     "below is computed from that database; the runs behind each table row are listed in Appendix A. " ..
     "Paragraphs marked %s are for you to write: the data cannot support them._",
