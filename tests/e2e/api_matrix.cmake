@@ -172,7 +172,7 @@ rlx_api_matrix_err("rlx.plot.throughput missing out" "rlx.plot.throughput{series
   "rlx\\.plot\\.throughput: option 'out' is required \\(a string\\)")
 rlx_api_matrix_err("rlx.plot.roofline unwritable out (C++ exception path)"
   "rlx.plot.roofline{points = {{ai = 1, gflops = 1}}, peak_gflops = 10, peak_gbps = 1, out = '/nonexistent-dir/r.png'}"
-  "rlx\\.plot\\.roofline: cannot write figure '/nonexistent-dir/r\\.png': check that the directory exists and is writable")
+  "rlx\\.plot\\.roofline: cannot write figure '/nonexistent-dir/r\\.png': the directory '/nonexistent-dir' does not exist")
 rlx_api_matrix_err("rlx.plot.ai_vs_batch points of the wrong type" "rlx.plot.ai_vs_batch{points = 5, out = 'x.png'}"
   "rlx\\.plot\\.ai_vs_batch: option 'points' must be a table, got 5")
 rlx_api_matrix_err("rlx.plot.ai_vs_batch unknown option" "rlx.plot.ai_vs_batch{points = {}, out = 'x.png', bogus = 1}"
@@ -212,7 +212,7 @@ rlx_api_matrix_ok("rlx.study.label" "print(rlx.study.label('gcp-a100', 'resnet50
 api_study(1)
 rlx_api_matrix_ok("study:plan lists the matrix in order"
   "${ST} local p = s:plan{models = {'a', 'b'}, batch = {1, 2}, repeats = 2} print(#p, p[1].label, p[2].label, p[3].label, p[8].label, p[1].done, p[1].run, p[1].config.batch)"
-  "8\tapi_a_fp32_bs1_run1\tapi_a_fp32_bs1_run2\tapi_a_fp32_bs2_run1\tapi_b_fp32_bs2_run2\tfalse\t1\t1")
+  "8\tapi_a_fp32_bs1_run1\tapi_a_fp32_bs2_run1\tapi_b_fp32_bs1_run1\tapi_b_fp32_bs2_run2\tfalse\t1\t1")
 api_study(2)
 rlx_api_matrix_err("study:plan wrong type" "${ST} s:plan{models = 5}"
   "study:plan: option 'models' must be a string or an array of strings, got 5")
@@ -266,7 +266,7 @@ rlx_api_matrix_ok("study:figures draws what a study has"
   "2\tA\tthroughput_env-api\\.png\tno roofline points at level 'dram': rooflines and AI figures skipped")
 api_study(18)
 rlx_api_matrix_err("study:figures unknown option" "${ST} s:figures{dri = 'x'}"
-  "rlx\\.figures\\.draw: unknown option 'dri' \\(valid options: dir, fixed, height, level, note, quiet, width\\)")
+  "rlx\\.figures\\.draw: unknown option 'dri' \\(valid options: dir, fixed, format, height, level, note, quiet, width\\)")
 api_study(19)
 rlx_api_matrix_err("study:figures wrong type" "${ST} s:figures{dir = 5}" "rlx\\.figures\\.draw: option 'dir' must be a string, got 5")
 api_study(20)
@@ -283,9 +283,9 @@ rlx_api_matrix_err("study:figures directory over a file (C++ exception path)" "$
 rlx_api_matrix_err("rlx.plot.scatter unknown option names scatter" "rlx.plot.scatter{series = {{x = {1}, y = {1}}}, out = 'x.png', bogus = 1}"
   "rlx\\.plot\\.scatter: unknown option 'bogus' \\(valid options: dpi, grid, height, kind, legend, out, series, subtitle, title, width, xlabel, xmax, xmin, xscale, xticks, ylabel, ymax, ymin, yscale, yticks\\)")
 rlx_api_matrix_err("rlx.plot.scatter unwritable out names scatter (C++ exception path)" "rlx.plot.scatter{series = {{x = {1}, y = {1}}}, out = '/nonexistent-dir/s.png'}"
-  "rlx\\.plot\\.scatter: cannot write figure '/nonexistent-dir/s\\.png': check that the directory exists and is writable")
+  "rlx\\.plot\\.scatter: cannot write figure '/nonexistent-dir/s\\.png': the directory '/nonexistent-dir' does not exist")
 rlx_api_matrix_err("rlx.plot.ai_vs_batch unwritable out names ai_vs_batch (C++ exception path)" "rlx.plot.ai_vs_batch{points = {{ai = 1, batch = 2}}, out = '/nonexistent-dir/x.png'}"
-  "rlx\\.plot\\.ai_vs_batch: cannot write figure '/nonexistent-dir/x\\.png': check that the directory exists and is writable")
+  "rlx\\.plot\\.ai_vs_batch: cannot write figure '/nonexistent-dir/x\\.png': the directory '/nonexistent-dir' does not exist")
 rlx_api_matrix_err("conn:first SQL of the wrong type names first" "${TMP} rlx.db.open(t .. '/api_db_args1.db'):first(42)"
   "conn:first: the SQL \\(argument 1\\) must be a string, got number")
 rlx_api_matrix_err("conn:query SQL of the wrong type counts the user's arguments" "${TMP} rlx.db.open(t .. '/api_db_args2.db'):query(42)"
