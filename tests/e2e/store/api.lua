@@ -164,7 +164,7 @@ fails(function() study:points{levle = "dram"} end, "study:points: unknown option
 fails(function() study:peaks(1) end, "study:peaks: expected a device name (string), got number", "peaks type")
 fails(function() study:store_peaks("x") end, "study:store_peaks: expected a peaks table, got string", "store_peaks type")
 fails(function() study:runs{model = 3} end, "study:runs: option 'model' must be a string, got 3", "runs type")
-fails(function() study:runs{status = "great"} end, "option 'status' must be one of failed, ok, running", "runs status")
+fails(function() study:runs{status = "great"} end, "option 'status' must be one of crashed, failed, ok, running", "runs status")
 
 -- Peaks and counters through the API other modules use.
 eq(study:peaks("cpu"), nil, "no peaks yet")
