@@ -29,9 +29,11 @@
 
 #include "models/torch_model.h"
 #include "train/dataset.h"
+#include "train/memory_format.h"
 #include "train/progress.h"
 #include "train/trainer.h"
 #include "util/interrupt.h"
+#include "util/process_tuning.h"
 
 #if TORCH_VERSION_MAJOR > 2 || (TORCH_VERSION_MAJOR == 2 && TORCH_VERSION_MINOR >= 4)
 #define RLX_AUTOCAST_DEVICE_API 1
@@ -158,6 +160,7 @@ class ContextFlags {
 struct CpuTimes {
   double user_s = 0, sys_s = 0;
   int64_t maxrss_bytes = 0;
+  int64_t page_faults = 0;  // minor + major
 };
 CpuTimes cpu_times() {
   rusage ru{};
@@ -166,6 +169,7 @@ CpuTimes cpu_times() {
   t.user_s = static_cast<double>(ru.ru_utime.tv_sec) + ru.ru_utime.tv_usec / 1e6;
   t.sys_s = static_cast<double>(ru.ru_stime.tv_sec) + ru.ru_stime.tv_usec / 1e6;
   t.maxrss_bytes = static_cast<int64_t>(ru.ru_maxrss) * 1024;
+  t.page_faults = static_cast<int64_t>(ru.ru_minflt + ru.ru_majflt);
   return t;
 }
 
@@ -227,14 +231,6 @@ void synchronize(const ResolvedDevice& d) {
 #else
   (void)d;
 #endif
-}
-
-void to_channels_last(torch::nn::Module& module) {
-  torch::NoGradGuard no_grad;
-  for (auto& p : module.parameters())
-    if (p.dim() == 4) p.set_data(p.contiguous(torch::MemoryFormat::ChannelsLast));
-  for (auto& b : module.buffers())
-    if (b.dim() == 4) b.set_data(b.contiguous(torch::MemoryFormat::ChannelsLast));
 }
 
 std::string first_line(const std::string& s) {
@@ -340,7 +336,8 @@ void run(const TrainConfig& c, IterationObserver* observer, TrainResult& r) {
 
   auto net = models::build_module(spec);
   net->to(dev.device);
-  if (c.channels_last) to_channels_last(*net);
+  r.memory_format = resolve_memory_format(c.memory_format, *net);
+  const auto memory_format = apply_memory_format(r.memory_format, *net);
   net->train();
   std::vector<torch::Tensor> params;
   for (auto& p : net->parameters())
@@ -353,7 +350,6 @@ void run(const TrainConfig& c, IterationObserver* observer, TrainResult& r) {
 #endif
   const bool autocast = c.precision != "fp32";
   const at::ScalarType autocast_dtype = c.precision == "amp" ? at::kHalf : at::kBFloat16;
-  const auto memory_format = c.channels_last ? torch::MemoryFormat::ChannelsLast : torch::MemoryFormat::Contiguous;
 
   // Synthetic data (FakeData's equivalent) is made once, on the device: a step pays nothing for it.
   torch::Tensor syn_x, syn_y;
@@ -464,6 +460,7 @@ void run(const TrainConfig& c, IterationObserver* observer, TrainResult& r) {
   r.wall_s = seconds_between(wall0, wall1);
   r.user_s = cpu1.user_s - cpu0.user_s;
   r.sys_s = cpu1.sys_s - cpu0.sys_s;
+  r.page_faults = cpu1.page_faults - cpu0.page_faults;
   const int64_t hwm = rss_reset ? peak_rss_bytes() : -1;
   r.max_rss_bytes = hwm > 0 ? hwm : cpu1.maxrss_bytes;
   r.max_rss_scope = hwm > 0 ? "measured" : "process";
@@ -488,6 +485,7 @@ void run(const TrainConfig& c, IterationObserver* observer, TrainResult& r) {
 TrainResult train(const TrainConfig& config, IterationObserver* observer) {
   validate(config);
   TrainResult r;
+  util::release_free_memory();  // the previous run's freed memory must not count in this run's RSS
   try {
     run(config, observer, r);
   } catch (const util::Interrupted&) {

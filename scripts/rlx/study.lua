@@ -87,7 +87,7 @@ function M.label(env, model, precision, batch, n)
 end
 
 -- Options of a sweep beyond the matrix that go to rlx.train unchanged (issue 4's list).
-local PASS_THROUGH = {"workers", "threads", "channels_last", "grad_accum", "deterministic", "cudnn_benchmark",
+local PASS_THROUGH = {"workers", "threads", "memory_format", "grad_accum", "deterministic", "cudnn_benchmark",
   "nvtx", "lr", "momentum", "weight_decay", "seed"}
 
 local SWEEP_SPEC = {
@@ -138,7 +138,9 @@ function Study:_plan(o)
               AND repeat = ?]], self.name, self.env_id, key, n)
           items[#items + 1] = {config = config, key = key, run = n, status = row and row.status,
             done = row ~= nil and row.status == "ok" and not o.force,
-            label = make_label(env_label, model, precision, batch, n)}
+            -- A memory_format given to the sweep shows after the precision (the default layout does not).
+            label = make_label(env_label, model, o.memory_format and (precision .. "_" .. tostring(o.memory_format))
+              or precision, batch, n)}
         end
       end
     end
