@@ -13,6 +13,14 @@
 namespace rlx::plot {
 
 namespace {
+// "cannot write 'x.png': why" from the atomic writer becomes "cannot write figure 'x.png': why".
+std::runtime_error figure_error(const std::exception& e) {
+  std::string msg = e.what();
+  const std::string prefix = "cannot write '";
+  if (msg.rfind(prefix, 0) == 0) msg = "cannot write figure '" + msg.substr(prefix.size());
+  return std::runtime_error(msg);
+}
+
 // Okabe & Ito (2008), ordered so the first colours are the most distinct on white; the yellow,
 // faint on white, comes late.
 constexpr unsigned kPalette[] = {0x0072B2, 0xD55E00, 0x009E73, 0xE69F00, 0xCC79A7, 0x56B4E9, 0xF0E442, 0x000000};
@@ -61,16 +69,20 @@ Canvas::Canvas(const std::string& path, int width, int height, double dpi)
                                 std::to_string(width) + "x" + std::to_string(height));
   if (!(dpi >= 10 && dpi <= 2400)) throw std::invalid_argument("dpi must be between 10 and 2400");
   // Fail on an unwritable path before drawing anything, with the path in the message.
-  if (FILE* f = std::fopen(path.c_str(), "wb")) {
-    std::fclose(f);
-  } else {
-    throw std::runtime_error("cannot write figure '" + path + "': check that the directory exists and is writable");
+  try {
+    out_ = std::make_unique<util::AtomicFile>(path);
+  } catch (const std::runtime_error& e) {
+    throw figure_error(e);
   }
   const double to_points = 72.0 / dpi;
   switch (format_) {
     case Format::Png: surface_ = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, width, height); break;
-    case Format::Svg: surface_ = cairo_svg_surface_create(path.c_str(), width * to_points, height * to_points); break;
-    case Format::Pdf: surface_ = cairo_pdf_surface_create(path.c_str(), width * to_points, height * to_points); break;
+    case Format::Svg:
+      surface_ = cairo_svg_surface_create_for_stream(write_chunk, this, width * to_points, height * to_points);
+      break;
+    case Format::Pdf:
+      surface_ = cairo_pdf_surface_create_for_stream(write_chunk, this, width * to_points, height * to_points);
+      break;
   }
   if (cairo_surface_status(surface_) != CAIRO_STATUS_SUCCESS) {
     std::string why = cairo_status_to_string(cairo_surface_status(surface_));
@@ -89,20 +101,38 @@ Canvas::~Canvas() {
   if (surface_) cairo_surface_destroy(surface_);
 }
 
+cairo_status_t Canvas::write_chunk(void* canvas, const unsigned char* data, unsigned int length) {
+  auto* self = static_cast<Canvas*>(canvas);
+  if (!self->write_error_.empty()) return CAIRO_STATUS_WRITE_ERROR;
+  try {
+    self->out_->write(std::string_view(reinterpret_cast<const char*>(data), length));
+  } catch (const std::exception& e) {
+    self->write_error_ = e.what();
+    return CAIRO_STATUS_WRITE_ERROR;
+  }
+  return CAIRO_STATUS_SUCCESS;
+}
+
 void Canvas::finish() {
   if (finished_) return;
   finished_ = true;
   cairo_status_t st = cairo_status(cr_);
   if (st == CAIRO_STATUS_SUCCESS) {
     if (format_ == Format::Png) {
-      st = cairo_surface_write_to_png(surface_, path_.c_str());
+      st = cairo_surface_write_to_png_stream(surface_, write_chunk, this);
     } else {
       cairo_surface_finish(surface_);
       st = cairo_surface_status(surface_);
     }
   }
+  if (!write_error_.empty()) throw figure_error(std::runtime_error(write_error_));
   if (st != CAIRO_STATUS_SUCCESS)
     throw std::runtime_error("cannot write figure '" + path_ + "': " + cairo_status_to_string(st));
+  try {
+    out_->commit();
+  } catch (const std::runtime_error& e) {
+    throw figure_error(e);
+  }
 }
 
 void Canvas::set_color(const Color& c) { cairo_set_source_rgba(cr_, c.r, c.g, c.b, c.a); }

@@ -9,7 +9,10 @@
 
 #include <cairo.h>
 
+#include <memory>
 #include <string>
+
+#include "util/atomic_file.h"
 
 namespace rlx::plot {
 
@@ -37,13 +40,16 @@ enum class VAlign { Top, Middle, Baseline, Bottom };
 
 class Canvas {
  public:
-  // Opens the output for writing now (so a bad directory fails before any drawing).
+  // Opens a temporary file next to `path` now (so a bad directory fails before any drawing). The
+  // figure replaces `path` only when finish() succeeds: a chart that fails half-way (a label too
+  // long, a full disk) leaves the figure already at `path` as it was.
   Canvas(const std::string& path, int width, int height, double dpi);
   ~Canvas();
   Canvas(const Canvas&) = delete;
   Canvas& operator=(const Canvas&) = delete;
 
-  // Writes the file (PNG) or finishes the document (SVG/PDF); throws on I/O errors.
+  // Writes the file (PNG) or finishes the document (SVG/PDF), then renames it over the target;
+  // throws on I/O errors naming the path and the cause.
   void finish();
 
   cairo_t* cr() { return cr_; }
@@ -73,7 +79,11 @@ class Canvas {
 
  private:
   void select_font(double size_pt, bool bold);
+  // Cairo's stream callback: appends to out_, remembering the first error's message.
+  static cairo_status_t write_chunk(void* canvas, const unsigned char* data, unsigned int length);
   std::string path_;
+  std::unique_ptr<util::AtomicFile> out_;
+  std::string write_error_;
   int width_, height_;
   double dpi_;
   Format format_;

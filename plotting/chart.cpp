@@ -15,6 +15,44 @@ constexpr double kPadPt = 8, kMajorTickPt = 5, kMinorTickPt = 3;
 const Color kInk{0.15, 0.15, 0.15, 1};
 const Color kGridMajor{0.86, 0.86, 0.86, 1};
 const Color kGridMinor{0.94, 0.94, 0.94, 1};
+constexpr double kMinPlotPx = 50;  // a plot area narrower or shorter than this shows nothing
+
+size_t utf8_length(const std::string& s) {
+  return static_cast<size_t>(std::count_if(s.begin(), s.end(), [](char ch) { return (ch & 0xC0) != 0x80; }));
+}
+
+// The first `n` characters of s (whole UTF-8 sequences), with "..." when cut.
+std::string preview(const std::string& s, size_t n) {
+  size_t chars = 0, i = 0;
+  for (; i < s.size(); ++i) {
+    if ((s[i] & 0xC0) != 0x80 && chars++ == n) break;
+  }
+  return i < s.size() ? s.substr(0, i) + "..." : s;
+}
+
+// The plot area left is too small to show anything. When shortening one legend label would make
+// room, and that label takes a large part of the width, the label is the cause: the message names
+// it and about how many characters fit (its width scaled down to the room left). Otherwise the
+// figure is too small for its text as a whole.
+[[noreturn]] void too_small(Canvas& c, double plot_w, double plot_h, const LegendEntry* widest) {
+  if (plot_w < kMinPlotPx && widest != nullptr) {
+    const double text_w = c.text_width(widest->label, kLegendPt, widest->header);
+    const double room = text_w - (kMinPlotPx - plot_w) - 1;  // 1: the plot edges are rounded
+    if (room > 0 && text_w > c.width() / 4.0) {
+      const size_t n = utf8_length(widest->label);
+      const auto fits = static_cast<size_t>(std::floor(static_cast<double>(n) * room / text_w));
+      throw std::invalid_argument("the legend label '" + preview(widest->label, 40) + "' (" + std::to_string(n) +
+                                  " characters) is too long for a " + std::to_string(c.width()) +
+                                  "-pixel-wide figure: shorten it to at most about " + std::to_string(fits) +
+                                  " characters, or make the figure wider");
+    }
+  }
+  throw std::invalid_argument("a " + std::to_string(c.width()) + "x" + std::to_string(c.height()) +
+                              " figure is too small for its labels and legend (the plot area would be " +
+                              std::to_string(static_cast<long>(std::floor(plot_w))) + "x" +
+                              std::to_string(static_cast<long>(std::floor(plot_h))) +
+                              " pixels, at least 50x50 is needed): make it larger");
+}
 }  // namespace
 
 Axis make_axis(Scale scale, std::vector<double> values, std::optional<double> lo_override,
@@ -66,8 +104,12 @@ Frame::Frame(Canvas& c, const ChartSpec& spec, Axis x, Axis y, std::vector<Legen
   double last_xtick_w = 0;
   auto xt = x.major_ticks();
   if (!xt.empty()) last_xtick_w = c.text_width(xt.back().label, kTickPt);
-  for (const auto& e : legend_)
-    legend_w_ = std::max(legend_w_, c.text_width(e.label, kLegendPt, e.header) + (e.header ? 0 : 30 * pt));
+  const LegendEntry* widest = nullptr;
+  for (const auto& e : legend_) {
+    const double w = c.text_width(e.label, kLegendPt, e.header) + (e.header ? 0 : 30 * pt);
+    if (w > legend_w_) widest = &e;
+    legend_w_ = std::max(legend_w_, w);
+  }
   if (legend_w_ > 0) legend_w_ += 1.5 * pad;
   double right = legend_w_ > 0 ? legend_w_ + 2 * pad : std::max(pad, last_xtick_w / 2 + pad);
   layout_.path = "";
@@ -78,8 +120,8 @@ Frame::Frame(Canvas& c, const ChartSpec& spec, Axis x, Axis y, std::vector<Legen
   layout_.plot_y0 = std::round(top);
   layout_.plot_x1 = std::round(c.width() - right);
   layout_.plot_y1 = std::round(c.height() - bottom);
-  if (layout_.plot_x1 - layout_.plot_x0 < 50 || layout_.plot_y1 - layout_.plot_y0 < 50)
-    throw std::invalid_argument("figure too small for its labels and legend: make it larger");
+  const double plot_w = layout_.plot_x1 - layout_.plot_x0, plot_h = layout_.plot_y1 - layout_.plot_y0;
+  if (plot_w < kMinPlotPx || plot_h < kMinPlotPx) too_small(c, plot_w, plot_h, widest);
   x.set_pixels(layout_.plot_x0, layout_.plot_x1);
   y.set_pixels(layout_.plot_y1, layout_.plot_y0);
   layout_.x = x;

@@ -40,8 +40,30 @@ if [ -e $openblas/libblas.so.3 ]; then
   done
 fi
 
+# Which LibTorch: Debian's is CPU-only, so a machine with an NVIDIA GPU needs a CUDA LibTorch
+# (RLX_TORCH_DIR, or python3's torch when it was built with CUDA); scripts/detect-torch.sh decides
+# and stops here, saying how to get one, rather than quietly building a CPU-only rlx (docs/gpu.md).
+source scripts/detect-torch.sh
+if ! rlx_detect_torch; then
+  echo "setup: $RLX_TORCH_WHY" >&2
+  exit 1
+fi
+echo "setup: LibTorch: $RLX_TORCH_WHY${RLX_TORCH_PREFIX:+ ($RLX_TORCH_PREFIX)}"
+TORCH_ARGS=()
+if [ "$RLX_TORCH_KIND" = cuda ]; then
+  # A CUDA LibTorch's CMake files need the CUDA toolkit (nvcc) to configure.
+  NVCC=$(command -v nvcc || true)
+  [ -z "$NVCC" ] && [ -x /usr/local/cuda/bin/nvcc ] && NVCC=/usr/local/cuda/bin/nvcc
+  if [ -z "$NVCC" ]; then
+    echo "setup: a CUDA LibTorch needs the CUDA toolkit to build against (no nvcc on PATH or in" \
+      "/usr/local/cuda/bin): install NVIDIA's cuda-toolkit for the CUDA version of that LibTorch" >&2
+    exit 1
+  fi
+  TORCH_ARGS=(-DCMAKE_PREFIX_PATH="$RLX_TORCH_PREFIX" -DTorch_DIR="$RLX_TORCH_CMAKE_DIR" -DCMAKE_CUDA_COMPILER="$NVCC")
+fi
+
 BUILD_DIR=${RLX_BUILD_DIR:-build}
 cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release \
-  -DCMAKE_CXX_COMPILER_LAUNCHER=ccache ${RLX_CMAKE_ARGS:-}
+  -DCMAKE_CXX_COMPILER_LAUNCHER=ccache "${TORCH_ARGS[@]}" ${RLX_CMAKE_ARGS:-}
 cmake --build "$BUILD_DIR" -j "$(nproc)"
 echo "setup: built $BUILD_DIR/rlx"

@@ -12,5 +12,6 @@ void open_all(lua_State* L) {
   open_roofline(L);
   open_plot(L);
   open_counters(L);
+  open_fs(L);
 }
 }  // namespace rlx::bindings

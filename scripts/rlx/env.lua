@@ -33,6 +33,25 @@ local function default_label(env)
   return (name:gsub("[^%w%-%.]", "-"))
 end
 
+--- Why the GPU the driver reports (env.gpus, from nvidia-smi or /proc/driver/nvidia) cannot be
+--- trained on by this rlx, or nil: a CPU-only LibTorch (Debian's) on a GPU machine would otherwise
+--- run the CPU sweep only, quietly. devices: rlx.devices(); version: rlx.version().
+function M.gpu_unusable(env, devices, version)
+  if type(env) ~= "table" or type(env.gpus) ~= "table" or #env.gpus == 0 then return nil end
+  for _, d in ipairs(devices or {}) do
+    if d.kind == "cuda" then return nil end
+  end
+  local name = tostring(env.gpus[1].name or "an NVIDIA GPU")
+  if #env.gpus > 1 then name = string.format("%s (and %d more)", name, #env.gpus - 1) end
+  if not (version and version.torch_cuda) then
+    return string.format("%s is present, but this rlx is built against a CPU-only LibTorch %s, so it trains on " ..
+      "the CPU only; rebuild on this machine with scripts/setup.sh, which finds a CUDA LibTorch (docs/gpu.md)", name,
+      tostring(version and version.torch or "?"))
+  end
+  return string.format("%s is present and this rlx's LibTorch has CUDA, but LibTorch sees no CUDA device " ..
+    "(is the driver older than LibTorch's CUDA, or CUDA_VISIBLE_DEVICES empty?)", name)
+end
+
 --- Captures the environment: {label=, zone=, instance_type=} (zone and instance type override
 --- what the machine exposes; neither is knowable offline on every cloud).
 function M.capture(opts)
@@ -66,6 +85,7 @@ function M.capture(opts)
   if not env.gpu_name and env.gpus[1] then
     env.gpu_name, env.gpu_memory_bytes = env.gpus[1].name, env.gpus[1].memory_bytes
   end
+  env.gpu_unusable = M.gpu_unusable(env, env.devices, v)
   if o.zone then env.cloud_zone = o.zone end
   if o.instance_type then env.instance_type = o.instance_type end
   env.id = M.id(env)
@@ -148,6 +168,7 @@ function M.markdown(env)
   row("CUDA toolkit (installed)", env.cuda)
   row("CUDA (rlx built with)", env.cuda_build or "not built in")
   row("cuDNN", env.cudnn)
+  if env.gpu_unusable then row("**GPU not used**", env.gpu_unusable) end
   add("")
   add("## Software")
   add("")

@@ -39,6 +39,9 @@ function M.open(opts)
   self.db = rlx.db.open(path)
   self.env = rlx.env.capture{label = o.label, zone = o.zone, instance_type = o.instance_type}
   self.env_id = self.env.id
+  if self.env.gpu_unusable then
+    io.stderr:write("rlx.study: WARNING: the GPU here is not used: " .. self.env.gpu_unusable .. "\n")
+  end
   self:_store_environment()
   self.db:exec("INSERT OR IGNORE INTO studies (name, created_at) VALUES (?, ?)", o.name, rlx.db.now())
   return self

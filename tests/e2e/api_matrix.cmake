@@ -172,7 +172,7 @@ rlx_api_matrix_err("rlx.plot.throughput missing out" "rlx.plot.throughput{series
   "rlx\\.plot\\.throughput: option 'out' is required \\(a string\\)")
 rlx_api_matrix_err("rlx.plot.roofline unwritable out (C++ exception path)"
   "rlx.plot.roofline{points = {{ai = 1, gflops = 1}}, peak_gflops = 10, peak_gbps = 1, out = '/nonexistent-dir/r.png'}"
-  "rlx\\.plot\\.roofline: cannot write figure '/nonexistent-dir/r\\.png': check that the directory exists and is writable")
+  "rlx\\.plot\\.roofline: cannot write figure '/nonexistent-dir/r\\.png': the directory '/nonexistent-dir' does not exist")
 rlx_api_matrix_err("rlx.plot.ai_vs_batch points of the wrong type" "rlx.plot.ai_vs_batch{points = 5, out = 'x.png'}"
   "rlx\\.plot\\.ai_vs_batch: option 'points' must be a table, got 5")
 rlx_api_matrix_err("rlx.plot.ai_vs_batch unknown option" "rlx.plot.ai_vs_batch{points = {}, out = 'x.png', bogus = 1}"
@@ -283,9 +283,9 @@ rlx_api_matrix_err("study:figures directory over a file (C++ exception path)" "$
 rlx_api_matrix_err("rlx.plot.scatter unknown option names scatter" "rlx.plot.scatter{series = {{x = {1}, y = {1}}}, out = 'x.png', bogus = 1}"
   "rlx\\.plot\\.scatter: unknown option 'bogus' \\(valid options: dpi, grid, height, kind, legend, out, series, subtitle, title, width, xlabel, xmax, xmin, xscale, xticks, ylabel, ymax, ymin, yscale, yticks\\)")
 rlx_api_matrix_err("rlx.plot.scatter unwritable out names scatter (C++ exception path)" "rlx.plot.scatter{series = {{x = {1}, y = {1}}}, out = '/nonexistent-dir/s.png'}"
-  "rlx\\.plot\\.scatter: cannot write figure '/nonexistent-dir/s\\.png': check that the directory exists and is writable")
+  "rlx\\.plot\\.scatter: cannot write figure '/nonexistent-dir/s\\.png': the directory '/nonexistent-dir' does not exist")
 rlx_api_matrix_err("rlx.plot.ai_vs_batch unwritable out names ai_vs_batch (C++ exception path)" "rlx.plot.ai_vs_batch{points = {{ai = 1, batch = 2}}, out = '/nonexistent-dir/x.png'}"
-  "rlx\\.plot\\.ai_vs_batch: cannot write figure '/nonexistent-dir/x\\.png': check that the directory exists and is writable")
+  "rlx\\.plot\\.ai_vs_batch: cannot write figure '/nonexistent-dir/x\\.png': the directory '/nonexistent-dir' does not exist")
 rlx_api_matrix_err("conn:first SQL of the wrong type names first" "${TMP} rlx.db.open(t .. '/api_db_args1.db'):first(42)"
   "conn:first: the SQL \\(argument 1\\) must be a string, got number")
 rlx_api_matrix_err("conn:query SQL of the wrong type counts the user's arguments" "${TMP} rlx.db.open(t .. '/api_db_args2.db'):query(42)"

@@ -21,7 +21,7 @@ rlx_e2e(NAME "plot: roofline peak_flops in GFLOP/s by mistake" ARGS -e "rlx.plot
 rlx_e2e(NAME "plot: roofline bad point" ARGS -e "rlx.plot.roofline{out = os.getenv('RLX_TEST_TMP') .. '/x.png', points = {{ai = -1, gflops = 1}}, peak_gflops = 100, peak_gbps = 1}"
   EXIT 1 STDERR "^\\(command line\\):1: rlx\\.plot\\.roofline: points\\[1\\] field 'ai' must be a positive finite number, got -1\n")
 rlx_e2e(NAME "plot: C++ exception path names the file" ARGS -e "rlx.plot.line{series = {{x = {1}, y = {1}}}, out = '/nonexistent-dir/x.png'}"
-  EXIT 1 STDERR "^\\(command line\\):1: rlx\\.plot\\.line: cannot write figure '/nonexistent-dir/x\\.png': check that the directory exists and is writable\n")
+  EXIT 1 STDERR "^\\(command line\\):1: rlx\\.plot\\.line: cannot write figure '/nonexistent-dir/x\\.png': the directory '/nonexistent-dir' does not exist\n")
 rlx_e2e(NAME "plot: unknown extension" ARGS -e "rlx.plot.line{series = {{x = {1}, y = {1}}}, out = 'x.jpg'}"
   EXIT 1 STDERR "rlx\\.plot\\.line: cannot tell the image format of 'x\\.jpg': end the file name with \\.png, \\.svg or \\.pdf")
 rlx_e2e(NAME "plot: throughput wrong type" ARGS -e "rlx.plot.throughput{series = 5, out = 'x.png'}"

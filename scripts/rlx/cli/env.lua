@@ -5,7 +5,8 @@ local M = {summary = "this machine's environment (OS, CPU, caches, GPU, versions
 
 local cmd = {name = "env", usage = "rlx env [--markdown FILE] [--json] [--label NAME] [--zone ZONE] [--instance-type T]",
   description = "Captures the environment from local sources only (no network) and prints it as the\n" ..
-    "Markdown of seed 000's logs/env_info.md, or as JSON. --markdown also writes it to FILE.",
+    "Markdown of seed 000's logs/env_info.md, or as JSON. --markdown also writes it to FILE\n" ..
+    "(through a temporary file renamed when complete; a write error fails with exit status 1).",
   options = {
     {"markdown", "--markdown", metavar = "FILE", help = "write the Markdown to FILE"},
     {"json", "--json", type = "boolean", help = "print JSON instead of Markdown"},
@@ -20,10 +21,7 @@ function M.main(...)
   local env = rlx.env.capture{label = o.label, zone = o.zone, instance_type = o.instance_type}
   local md = rlx.env.markdown(env)
   if o.markdown then
-    local f, err = io.open(o.markdown, "w")
-    if not f then rlx.fail(1, "rlx env: cannot write '" .. o.markdown .. "': " .. tostring(err)) end
-    f:write(md)
-    f:close()
+    rlx.fs.write_output("rlx env", o.markdown, md)
   end
   if o.json then
     print(rlx.db.encode(env, true))

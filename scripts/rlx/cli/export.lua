@@ -6,6 +6,8 @@ local M = {summary = "export runs as CSV (one row per run) or JSON", synopsis = 
 
 local cmd = {name = "export", usage = "rlx export DB [--csv FILE] [--json FILE] [--study NAME] [--status S]",
   description = "Writes the runs of DB as CSV (one row per run) and/or JSON. Use '-' as FILE for stdout.\n" ..
+    "Each FILE is written to a temporary file and renamed when complete; a FILE that is DB (by any\n" ..
+    "name: symlink, hard link) is refused, and a write error (full disk) fails with exit status 1.\n" ..
     "CSV follows RFC 4180 (fields with commas, quotes or newlines are quoted); empty = unknown.",
   options = {
     {"csv", "--csv", metavar = "FILE", help = "write one CSV row per run"},
@@ -43,21 +45,36 @@ local function csv_field(v)
   return s
 end
 
-local function writer(path)
-  if path == "-" then return io.stdout, function() end end
-  local f, err = io.open(path, "w")
-  if not f then rlx.fail(1, "rlx export: cannot write '" .. path .. "': " .. tostring(err)) end
-  return f, function() f:close() end
-end
-
-function M.csv(rows, f)
-  local names = {}
+-- The CSV text: a header and one line per run.
+function M.csv_text(rows)
+  local names, lines = {}, {}
   for i, c in ipairs(M.COLUMNS) do names[i] = c[1] end
-  f:write(table.concat(names, ","), "\n")
+  lines[1] = table.concat(names, ",")
   for _, r in ipairs(rows) do
     local cells = {}
     for i, c in ipairs(M.COLUMNS) do cells[i] = csv_field(r[c[2]]) end
-    f:write(table.concat(cells, ","), "\n")
+    lines[#lines + 1] = table.concat(cells, ",")
+  end
+  return table.concat(lines, "\n") .. "\n"
+end
+
+--- Writes the CSV to the open file f (kept for scripts that stream to their own file).
+function M.csv(rows, f)
+  f:write(M.csv_text(rows))
+end
+
+-- Every output is checked against the database (and against the other output) before anything
+-- is read or written, so `--json DB` cannot truncate the database it is about to read.
+local function check_outputs(o)
+  for _, flag in ipairs({"csv", "json"}) do
+    local out = o[flag]
+    if out and out ~= "-" and (out == o.db or rlx.fs.same_file(out, o.db)) then
+      rlx.fail(1, string.format("rlx export: the output '%s' is the same file as the input '%s': " ..
+        "writing it would destroy the input; choose another output file", out, o.db))
+    end
+  end
+  if o.csv and o.json and o.csv ~= "-" and (o.csv == o.json or rlx.fs.same_file(o.csv, o.json)) then
+    rlx.fail(2, "rlx export: --csv and --json name the same file '" .. o.csv .. "': give each its own file")
   end
 end
 
@@ -77,19 +94,13 @@ function M.main(...)
   if not o.csv and not o.json then
     rlx.fail(2, "rlx export: say what to write: --csv FILE and/or --json FILE\nTry 'rlx export --help'.")
   end
+  check_outputs(o)
   local db = require("rlx.cli.runs").open_readonly("export", o.db)
   local ok, rows = pcall(require("rlx.study").query_runs, db, {status = o.status, samples = o.json ~= nil}, o.study)
   if not ok then rlx.fail(1, "rlx export: " .. tostring(rows):gsub("^[^:]*:%d+: ", "")) end
-  if o.csv then
-    local f, close = writer(o.csv)
-    M.csv(rows, f)
-    close()
-  end
-  if o.json then
-    local f, close = writer(o.json)
-    f:write(rlx.db.encode(details(db, rows), true), "\n")
-    close()
-  end
+  local inputs = {not_same_as = {o.db}}
+  if o.csv then rlx.fs.write_output("rlx export", o.csv, M.csv_text(rows), inputs) end
+  if o.json then rlx.fs.write_output("rlx export", o.json, rlx.db.encode(details(db, rows), true) .. "\n", inputs) end
   if o.csv ~= "-" and o.json ~= "-" then
     io.stderr:write(string.format("rlx export: %d runs from %s\n", #rows, o.db))
   end

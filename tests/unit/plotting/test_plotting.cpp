@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <string>
 
@@ -271,5 +272,49 @@ TEST_CASE("chart errors name the problem", "[plotting]") {
   CHECK_THROWS_WITH(roofline_chart(r, tmp("e.png")),
                     Catch::Contains("needs at least one memory roof"));
   CHECK_THROWS_WITH(line_chart(ChartSpec{}, {series("a", {1}, {1})}, "/nonexistent-dir/x.png"),
-                    "cannot write figure '/nonexistent-dir/x.png': check that the directory exists and is writable");
+                    "cannot write figure '/nonexistent-dir/x.png': the directory '/nonexistent-dir' does not exist");
+}
+
+// Issue 17 item 3: a 3,000-character series label used to truncate the good figure to 0 bytes and
+// blame the figure size.
+TEST_CASE("a failed redraw keeps the good figure and names the long label", "[plotting]") {
+  const std::string dir = std::string(RLX_TEST_TMP) + "/plot_redraw";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  const std::string label(3000, 'm');
+  for (const char* ext : {"png", "svg", "pdf"}) {
+    const std::string p = dir + "/o." + ext;
+    line_chart(ChartSpec{}, {series("good", {1, 2}, {1, 2})}, p);
+    const std::string good = head(p, 1 << 20);
+    REQUIRE(good.size() > 100);
+    try {
+      line_chart(ChartSpec{}, {series(label, {1, 2}, {1, 2})}, p);
+      FAIL("a 3000-character label should not fit");
+    } catch (const std::invalid_argument& e) {
+      const std::string msg = e.what();
+      CHECK(msg.rfind("the legend label '" + std::string(40, 'm') +
+                          "...' (3000 characters) is too long for a 1200-pixel-wide figure: shorten it to at most about ",
+                      0) == 0);
+      CHECK(msg.find("characters, or make the figure wider") != std::string::npos);
+      // The length the message suggests does fit.
+      const size_t fits = std::stoul(msg.substr(msg.find("at most about ") + 14));
+      CHECK(fits > 20);
+      CHECK(fits < 3000);
+      CHECK_NOTHROW(line_chart(ChartSpec{}, {series(std::string(fits, 'm'), {1, 2}, {1, 2})}, dir + "/fits." + ext));
+    }
+    CHECK(head(p, 1 << 20) == good);
+  }
+  // Nothing but the figures: no temporary file left behind.
+  CHECK(std::distance(std::filesystem::directory_iterator(dir), {}) == 6);
+}
+
+TEST_CASE("a figure too small for its text says its size and the plot area it would leave", "[plotting]") {
+  ChartSpec cs;
+  cs.width = 100;
+  cs.height = 100;
+  cs.title = "t";
+  cs.xlabel = "x";
+  cs.ylabel = "y";
+  CHECK_THROWS_WITH(line_chart(cs, {series("a", {1, 2}, {1, 2})}, tmp("small.png")),
+                    Catch::StartsWith("a 100x100 figure is too small for its labels and legend (the plot area would be "));
 }

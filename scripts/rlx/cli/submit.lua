@@ -1,0 +1,53 @@
+-- rlx submit: runs a study on a Slurm cluster as one job array (scripts/rlx/slurm_submit.lua,
+-- docs/scale-out.md).
+local args = require("rlx.cli.args")
+local M = {summary = "run a study script on Slurm: one job array of shards, then a collect job",
+  synopsis = "submit FILE.lua [--set k=v]... [options]"}
+
+local cmd = {name = "submit", usage = "rlx submit FILE.lua [--set key=value]... [options] [-- script args]",
+  description = "Plans FILE.lua's matrix as 'rlx run FILE.lua --dry-run' does, keeps the slots not yet stored ok\n" ..
+    "(in the study database or any shard database under <db dir>/shards/) and not queued in an earlier\n" ..
+    "submission, and submits them with sbatch as one job array, one task per shard; each task runs its\n" ..
+    "slots into its own database. A second job (afterany on the array) merges the shards into the study\n" ..
+    "database, draws the figures and writes the report. Run the same command again after failures or\n" ..
+    "cancellations: it submits only what is missing. Follow progress with 'rlx status DB'.",
+  options = {
+    {"set", "--set", type = "multi", metavar = "KEY=VALUE", help = "a parameter for the script, as with rlx run (repeatable)"},
+    {"partition", "--partition", metavar = "P", help = "Slurm partition (sbatch --partition)"},
+    {"gres", "--gres", metavar = "G", help = "generic resources per array task, e.g. gpu:1 (sbatch --gres)"},
+    {"time", "--time", metavar = "T", help = "time limit per job, e.g. 1:00:00 (sbatch --time)"},
+    {"tasks", "--tasks", type = "integer", metavar = "N", help = "array tasks (shards); default one per pending slot"},
+    {"sbatch_arg", "--sbatch-arg", type = "multi", metavar = "ARG",
+      help = "one more sbatch option for both jobs, e.g. --sbatch-arg=--account=lab (repeatable)"},
+    {"job_name", "--job-name", metavar = "NAME", help = "Slurm job name (default rlx-<study>)"},
+    {"figures", "--figures", metavar = "DIR", default = "figures", help = "where the collect job draws the figures"},
+    {"report", "--report", metavar = "DIR", default = "report", help = "where the collect job writes the report"},
+    {"plan_on_node", "--plan-on-node", type = "boolean",
+      help = "plan on a node of the partition (srun), so the plan sees the nodes' devices, not this machine's"},
+    {"dry_run", "--dry-run", type = "boolean", help = "plan and print the shards and the sbatch script; submit nothing"},
+  },
+  positionals = {{"script"}, {"script_args", rest = true, optional = true}},
+  epilog = "Each run records its Slurm job id, array task id and node. Environment: RLX_BIN (the rlx the\n" ..
+    "tasks run; default this one, which must be on storage the nodes share), SLURM_CONF."}
+
+function M.main(...)
+  local argv = {...}
+  local o = args.parse(cmd, argv)
+  if not o then return 0 end
+  o.script_args = o.rest
+  if o.tasks and o.tasks < 1 then
+    rlx.fail(2, "rlx submit: --tasks needs a whole number >= 1, got " .. tostring(o.tasks) .. "\nTry 'rlx submit --help'.")
+  end
+  for _, kv in ipairs(o.set) do
+    if not kv:match("^[^=]+=") then
+      rlx.fail(2, "rlx submit: --set expects key=value, got '" .. kv .. "'\nTry 'rlx submit --help'.")
+    end
+  end
+  if not io.open(o.script, "r") then rlx.fail(2, "rlx submit: no script '" .. o.script .. "'") end
+  local words = {"rlx", "submit"}
+  for _, a in ipairs(argv) do words[#words + 1] = require("rlx.slurm").quote(a) end
+  o.command = table.concat(words, " ")
+  return require("rlx.slurm_submit").submit(o)
+end
+
+return M

@@ -1,0 +1,159 @@
+-- rlx.slurm_shard: the two halves of a submission that run on the cluster (docs/scale-out.md).
+--   run(manifest, task): one array task. Runs the study script with the submission's --set values,
+--     every study it opens redirected into the task's own database (task-<N>.db beside the
+--     manifest) with the planned environment label, and every sweep limited to the task's slots
+--     (study:sweep's `only`). Figures and reports are left to the collect job.
+--   collect(manifest): the job that depends on the array. Merges every shard database of the study
+--     (every submission, newest first) into the study database, keeps one run per slot (an ok run
+--     replaces failed or interrupted attempts of the same slot, as a rerun does on one machine),
+--     draws the figures and writes the report.
+local S = require("rlx.slurm")
+
+local M = {}
+
+local function task_index(m, task)
+  local t = task or tonumber(os.getenv("SLURM_ARRAY_TASK_ID") or "")
+  if not t then
+    rlx.fail(2, "rlx shard run: which task? give TASK (0-" .. (#m.tasks - 1) .. ") or run inside the array job " ..
+      "(SLURM_ARRAY_TASK_ID)")
+  end
+  if t ~= math.floor(t) or t < 0 or t >= #m.tasks then
+    rlx.fail(2, string.format("rlx shard run: task %s is not in this submission (0-%d)", tostring(t), #m.tasks - 1))
+  end
+  return t
+end
+
+--- The database task t of a submission writes.
+function M.task_db(m, t) return string.format("%s/task-%d.db", m.dir, t) end
+
+function M.run(manifest_path, task)
+  local m = S.read_manifest(manifest_path)
+  local t = task_index(m, task)
+  local labels = m.tasks[t + 1].labels
+  local shard_db = M.task_db(m, t)
+  local env_label = {}
+  for _, s in ipairs(m.studies) do env_label[s.name] = s.label end
+  for k, v in pairs(m.params or {}) do rlx.params[k] = v end
+  rlx.flags.dry_run = false
+  print(string.format("shard %d of %s: %d slots of study %s into %s (job %s, node %s)", t, m.dir, #labels, m.study,
+    shard_db, os.getenv("SLURM_ARRAY_JOB_ID") or os.getenv("SLURM_JOB_ID") or "-",
+    os.getenv("SLURMD_NODENAME") or "-"))
+
+  local study_mod = require("rlx.study")
+  local open = study_mod.open
+  study_mod.open = function(opts)
+    local o = {}
+    for k, v in pairs(opts or {}) do o[k] = v end
+    o.db = shard_db
+    o.label = env_label[o.name] or o.label
+    local s = open(o)
+    s.sweep = function(self, sopts)
+      local so = {}
+      for k, v in pairs(sopts or {}) do so[k] = v end
+      so.only = env_label[self.name] and labels or {}
+      return getmetatable(self).sweep(self, so)
+    end
+    local skipped = {files = {}, warnings = {"drawn by the collect job of the submission, not by an array task"}}
+    s.figures = function() return skipped end
+    s.report = function() return skipped end
+    return s
+  end
+  local args = {[0] = m.script}
+  for i, a in ipairs(m.args or {}) do args[i] = a end
+  _G.arg, rlx.args = args, args
+  local chunk, err = loadfile(m.script)
+  if not chunk then rlx.fail(1, "rlx shard run: " .. tostring(err)) end
+  chunk(unpack(args))
+  study_mod.open = open
+  return 0
+end
+
+-- Deletes the runs of db that are not ok in a slot (study, environment label, configuration,
+-- repeat) where `ok` (slot -> state, from rlx.slurm.slot_states) has an ok run: a failed or
+-- interrupted attempt superseded by a later success, as a rerun replaces it on one machine. Done
+-- before merging (the unique slot index would otherwise keep the stale row and skip the ok one) and
+-- after (attempts from another node of the same environment label).
+local function drop_superseded(db, ok)
+  local rows = db:query([[SELECT r.id, r.study, e.label AS env, r.config_key, r."repeat" AS run FROM runs r
+      JOIN environments e ON e.id = r.environment_id WHERE r.status <> 'ok']])
+  db:transaction(function()
+    for _, r in ipairs(rows) do
+      local s = ok[S.slot_key(r.study, r.env, r.config_key, r.run)]
+      if s and s.ok > 0 then db:exec("DELETE FROM runs WHERE id = ?", r.id) end
+    end
+  end)
+end
+
+-- Draws the figures of every study of the submission, and the report when this rlx has one.
+local function figures_and_report(m, db)
+  local failed = false
+  for _, s in ipairs(m.studies) do
+    local study = {db = db, name = s.name, path = m.db}
+    local ok, fig = pcall(require("rlx.figures").draw, study, {dir = m.figures})
+    if ok then
+      print(string.format("collect: %d figures of %s in %s", #fig.files, s.name, m.figures))
+    else
+      failed = true
+      io.stderr:write("collect: figures failed: " .. tostring(fig) .. "\n")
+    end
+    if package.preload["rlx.cli.report"] then
+      local rok, rerr = pcall(function()
+        return require("rlx.cli.report").main(m.db, "--out", m.report, "--study", s.name)
+      end)
+      if rok then
+        print(string.format("collect: report of %s in %s", s.name, m.report))
+      else
+        failed = true
+        io.stderr:write("collect: report failed: " .. tostring(type(rerr) == "table" and rerr.message or rerr) .. "\n")
+      end
+    else
+      print("collect: no report: this rlx has no `rlx report` command")
+    end
+  end
+  return failed
+end
+
+function M.collect(manifest_path)
+  local m = S.read_manifest(manifest_path)
+  local root = S.shards_root(m.db)
+  local ok, db = pcall(rlx.db.open, m.db)
+  if not ok then rlx.fail(1, "rlx shard collect: " .. tostring(db)) end
+  local shards = S.shard_databases(root)
+  local everywhere = S.slot_states((function()
+    local all = {m.db}
+    for _, p in ipairs(shards) do all[#all + 1] = p end
+    return all
+  end)())
+  local before = db:first("SELECT count(*) AS n FROM runs WHERE study = ?", m.study).n
+  drop_superseded(db, everywhere)
+  local bad = 0
+  for _, path in ipairs(shards) do
+    local mok, st = pcall(db.merge_from, db, path)
+    if not mok then
+      bad = bad + 1
+      io.stderr:write(string.format("collect: %s not merged: %s\n", path, tostring(st)))
+    end
+  end
+  drop_superseded(db, S.slot_states({m.db}))
+  local counts = db:first("SELECT count(*) AS n, sum(status = 'ok') AS ok FROM runs WHERE study = ?", m.study)
+  print(string.format("collect: merged %d shard databases of %s into %s: study %s has %d runs (%d ok), %d before " ..
+    "(failed or interrupted attempts of a slot stored ok stay in their shards only)", #shards - bad, root, m.db,
+    m.study, counts.n, counts.ok or 0, before))
+  local failed = figures_and_report(m, db)
+  db:close()
+  local dbs = {m.db}
+  local stored = S.slot_states(dbs)
+  local missing = 0
+  for _, task in ipairs(m.tasks) do
+    for _, slot in ipairs(task.slots) do
+      if not (stored[slot.slot] and stored[slot.slot].ok > 0) then missing = missing + 1 end
+    end
+  end
+  if missing > 0 then
+    print(string.format("collect: %d slots of this submission are not stored ok; submit them again with: %s",
+      missing, m.command or "the same rlx submit command"))
+  end
+  return (bad > 0 or failed) and 1 or 0
+end
+
+return M

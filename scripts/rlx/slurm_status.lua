@@ -1,0 +1,95 @@
+-- rlx.slurm_status: `rlx status DB`: what every Slurm submission of the study database DB has
+-- done, from the manifests under <db dir>/shards/<db name>/, the runs stored in DB and in every
+-- shard database, and squeue. A slot is done when an ok run of it is stored anywhere; otherwise it
+-- is running or pending while its array task is, failed when its task ended and stored a failed
+-- run, and missing when its task ended without one (cancelled, killed, timed out).
+local S = require("rlx.slurm")
+
+local M = {}
+
+local ACTIVE = {PENDING = "pending", CONFIGURING = "running", RUNNING = "running", COMPLETING = "running",
+  SUSPENDED = "pending", REQUEUED = "pending", RESIZING = "running"}
+
+-- The state of one slot given what is stored and the state of its task in squeue (nil: gone).
+local function slot_state(stored, task_state)
+  if stored and stored.ok > 0 then return "done" end
+  local active = task_state and ACTIVE[task_state]
+  if active then return active end
+  if stored and stored.failed > 0 then return "failed" end
+  return "missing"
+end
+
+--- {study, db, submissions = {{dir, array_job, collect_job, collect_state, tasks = {{task, state,
+--- slots, done, running, pending, failed, missing}}}}, totals = {...}, note}
+function M.status(db)
+  local root = S.shards_root(db)
+  local dbs = {db}
+  for _, path in ipairs(S.shard_databases(root)) do dbs[#dbs + 1] = path end
+  local stored = S.slot_states(dbs)
+  local manifests, jobs = {}, {}
+  for _, path in ipairs(S.manifests(root)) do
+    local ok, m = pcall(S.read_manifest, path)
+    if ok then
+      manifests[#manifests + 1] = m
+      if m.array_job then jobs[#jobs + 1] = tostring(m.array_job) end
+      if m.collect_job then jobs[#jobs + 1] = tostring(m.collect_job) end
+    end
+  end
+  local queue, err = S.squeue(jobs)
+  local out = {db = db, shards = root, submissions = {}, note = queue == nil and ("squeue: " .. tostring(err)) or nil}
+  queue = queue or {}
+  local latest = {}  -- slot -> state in the latest submission that holds it
+  for _, m in ipairs(manifests) do
+    local sub = {dir = m.dir, array_job = m.array_job, collect_job = m.collect_job, tasks = {}}
+    local cq = m.collect_job and queue[tostring(m.collect_job)]
+    sub.collect_state = cq and cq["-"] or (m.collect_job and "finished" or "not submitted")
+    local aq = m.array_job and queue[tostring(m.array_job)] or {}
+    for t, task in ipairs(m.tasks) do
+      local state = aq[tostring(t - 1)]
+      -- A pending array can be listed as one line "J_[0-3]" whose task id column is a range.
+      if not state then
+        for k, v in pairs(aq) do
+          local lo, hi = tostring(k):match("^%[?(%d+)%-(%d+)")
+          if lo and t - 1 >= tonumber(lo) and t - 1 <= tonumber(hi) then state = v end
+        end
+      end
+      local row = {task = t - 1, state = state or (m.array_job and "finished" or "not submitted"), slots = #task.slots,
+        done = 0, running = 0, pending = 0, failed = 0, missing = 0}
+      for _, slot in ipairs(task.slots) do
+        local s = slot_state(stored[slot.slot], state)
+        row[s] = row[s] + 1
+        latest[slot.slot] = s
+      end
+      sub.tasks[#sub.tasks + 1] = row
+    end
+    out.submissions[#out.submissions + 1] = sub
+  end
+  local totals = {slots = 0, done = 0, running = 0, pending = 0, failed = 0, missing = 0}
+  for _, s in pairs(latest) do
+    totals.slots = totals.slots + 1
+    totals[s] = totals[s] + 1
+  end
+  out.totals = totals
+  return out
+end
+
+--- Prints the status as text.
+function M.print(st)
+  local t = st.totals
+  print(string.format("%s: %d slots submitted: %d done, %d running, %d pending, %d failed, %d missing",
+    st.db, t.slots, t.done, t.running, t.pending, t.failed, t.missing))
+  if st.note then print("  (" .. st.note .. ": running/pending unknown)") end
+  if #st.submissions == 0 then print("  no Slurm submissions under " .. st.shards) end
+  for _, sub in ipairs(st.submissions) do
+    print(string.format("submission %s: array job %s, collect job %s (%s)", sub.dir, tostring(sub.array_job or "-"),
+      tostring(sub.collect_job or "-"), sub.collect_state))
+    print(string.format("  %4s  %-12s %5s %5s %7s %7s %6s %7s", "task", "state", "slots", "done", "running", "pending",
+      "failed", "missing"))
+    for _, r in ipairs(sub.tasks) do
+      print(string.format("  %4d  %-12s %5d %5d %7d %7d %6d %7d", r.task, r.state, r.slots, r.done, r.running,
+        r.pending, r.failed, r.missing))
+    end
+  end
+end
+
+return M

@@ -1,0 +1,271 @@
+-- rlx.slurm_submit: `rlx submit` (docs/scale-out.md). Plans the script in a child `rlx -e` that
+-- runs it as --dry-run does (so --set values are converted by the host, exactly as `rlx run` does,
+-- and the script's side effects stay out of this process), keeps the slots not stored ok anywhere
+-- and not already queued, writes the submission directory and calls sbatch twice.
+local S = require("rlx.slurm")
+local q = S.quote
+
+local M = {}
+
+local function plain(v)
+  local t = type(v)
+  if t == "string" or t == "number" or t == "boolean" then return v end
+  return nil
+end
+
+--- In the planning child (`rlx -e ... --set ...`): runs SCRIPT with rlx.flags.dry_run set and
+--- writes to OUT the plan of every study:sweep it calls: {params = rlx.params (converted values),
+--- studies = {{name, path, label, items = {{label, key, run}}}}}.
+function M._plan_child(script, out, ...)
+  local study_mod = require("rlx.study")
+  local open = study_mod.open
+  local studies = {}
+  study_mod.open = function(opts)
+    local s = open(opts)
+    local entry = {name = s.name, path = S.abspath(s.path), label = s.env.label, items = {}}
+    studies[#studies + 1] = entry
+    -- The instance's own sweep shadows the class method: it records the plan, then prints the
+    -- dry run exactly as `rlx run --dry-run` does.
+    s.sweep = function(self, sopts)
+      for _, it in ipairs(self:plan(sopts)) do
+        entry.items[#entry.items + 1] = {label = it.label, key = it.key, run = it.run}
+      end
+      return getmetatable(self).sweep(self, sopts)
+    end
+    return s
+  end
+  rlx.flags.dry_run = true
+  local args = {[0] = script, ...}
+  _G.arg, rlx.args = args, args
+  local chunk, err = loadfile(script)
+  if not chunk then rlx.fail(1, "rlx submit: " .. tostring(err)) end
+  chunk(...)
+  study_mod.open = open
+  local params = {}
+  for k, v in pairs(rlx.params or {}) do
+    if type(k) == "string" then params[k] = plain(v) end
+  end
+  S.write_file(out, rlx.json.encode({params = params, studies = studies}))
+end
+
+-- Runs the planning child and returns its plan.
+local function plan(o, exe)
+  -- Planned on a node, the plan file must be on storage both machines see: the current directory.
+  local out = o.plan_on_node and string.format("%s/.rlx-submit-plan-%d.json", S.cwd(), math.random(1, 1e9)) or
+    os.tmpname()
+  local code = string.format("require('rlx.slurm_submit')._plan_child(%s)",
+    table.concat((function()
+      local parts = {string.format("%q", o.script), string.format("%q", out)}
+      for _, a in ipairs(o.script_args) do parts[#parts + 1] = string.format("%q", a) end
+      return parts
+    end)(), ", "))
+  local cmd = {q(exe), "-e", q(code)}
+  if o.plan_on_node then
+    -- The plan depends on the devices rlx.devices() reports, so plan where the tasks will run.
+    local srun = {"srun", "--ntasks=1", "--job-name=" .. q((o.job_name or "rlx") .. "-plan")}
+    if o.partition then srun[#srun + 1] = "--partition=" .. q(o.partition) end
+    if o.gres then srun[#srun + 1] = "--gres=" .. q(o.gres) end
+    if o.time then srun[#srun + 1] = "--time=" .. q(o.time) end
+    for _, a in ipairs(o.sbatch_arg) do srun[#srun + 1] = q(a) end
+    cmd = {table.concat(srun, " "), table.concat(cmd, " ")}
+  end
+  for _, kv in ipairs(o.set) do cmd[#cmd + 1] = "--set " .. q(kv) end
+  io.stdout:flush()
+  local status = os.execute(table.concat(cmd, " "))
+  local text = S.read_file(out)
+  os.remove(out)
+  if not (status == 0 or status == true) or not text or text == "" then
+    rlx.fail(1, string.format("rlx submit: planning %s failed (see above); check it with: rlx run %s --dry-run%s",
+      o.script, o.script, o.plan_on_node and " (inside srun on the partition)" or ""))
+  end
+  return rlx.json.decode(text)
+end
+
+-- The submission directory's name: the UTC time, made unique.
+local function new_submission_dir(root)
+  local stamp = os.date("!%Y%m%dT%H%M%SZ")
+  local dir, n = root .. "/" .. stamp, 1
+  while S.read_file(dir .. "/manifest.json") or S.sh("test -e " .. q(dir)) do
+    n = n + 1
+    dir = string.format("%s/%s-%d", root, stamp, n)
+  end
+  return dir
+end
+
+-- Slots queued or running in earlier submissions whose array job Slurm still knows.
+local function in_flight(root)
+  local busy, jobs, notes = {}, {}, {}
+  local manifests = {}
+  for _, path in ipairs(S.manifests(root)) do
+    local ok, m = pcall(S.read_manifest, path)
+    if ok and m.array_job then
+      manifests[#manifests + 1] = m
+      jobs[#jobs + 1] = tostring(m.array_job)
+    end
+  end
+  local queue, err = S.squeue(jobs)
+  if not queue then
+    notes[#notes + 1] = "cannot ask squeue about earlier submissions (" .. tostring(err) .. ")"
+    return busy, notes
+  end
+  for _, m in ipairs(manifests) do
+    local q_tasks = queue[tostring(m.array_job)]
+    if q_tasks then
+      for t, task in ipairs(m.tasks) do
+        local state = q_tasks[tostring(t - 1)]
+        if state and state ~= "COMPLETED" and state ~= "CANCELLED" and state ~= "FAILED" then
+          for _, slot in ipairs(task.slots) do busy[slot.slot] = m.array_job end
+        end
+      end
+    end
+  end
+  return busy, notes
+end
+
+-- The sbatch script of the array (one line per option, so it documents itself and can be
+-- submitted again by hand).
+local function task_script(m, o)
+  local L = {"#!/bin/bash",
+    "# rlx submit: one array task per shard of study " .. m.study .. " (" .. m.dir .. "/manifest.json).",
+    "#SBATCH --job-name=" .. o.job_name,
+    string.format("#SBATCH --array=0-%d", #m.tasks - 1),
+    "#SBATCH --chdir=" .. m.cwd,
+    "#SBATCH --output=" .. m.dir .. "/logs/task-%a.out"}
+  if o.partition then L[#L + 1] = "#SBATCH --partition=" .. o.partition end
+  if o.gres then L[#L + 1] = "#SBATCH --gres=" .. o.gres end
+  if o.time then L[#L + 1] = "#SBATCH --time=" .. o.time end
+  for _, a in ipairs(o.sbatch_arg) do L[#L + 1] = "#SBATCH " .. a end
+  L[#L + 1] = "exec " .. q(m.rlx) .. " shard run " .. q(m.dir .. "/manifest.json")
+  return table.concat(L, "\n") .. "\n"
+end
+
+local function collect_script(m, o)
+  local L = {"#!/bin/bash",
+    "# rlx submit: merges the shards of study " .. m.study .. " into " .. m.db .. ", draws figures, writes the report.",
+    "#SBATCH --job-name=" .. o.job_name .. "-collect",
+    "#SBATCH --chdir=" .. m.cwd,
+    "#SBATCH --output=" .. m.dir .. "/logs/collect.out"}
+  if o.partition then L[#L + 1] = "#SBATCH --partition=" .. o.partition end
+  if o.time then L[#L + 1] = "#SBATCH --time=" .. o.time end
+  for _, a in ipairs(o.sbatch_arg) do L[#L + 1] = "#SBATCH " .. a end
+  L[#L + 1] = "exec " .. q(m.rlx) .. " shard collect " .. q(m.dir .. "/manifest.json")
+  return table.concat(L, "\n") .. "\n"
+end
+
+local function sbatch(args)
+  local ok, out, err = S.sh("sbatch --parsable " .. args)
+  local id = ok and S.trim(out):match("^(%d+)")
+  return id, S.trim(err ~= "" and err or out)
+end
+
+--- Plans, shards and submits; o is the parsed `rlx submit` command line.
+-- The environment label names the node type (docs/scale-out.md). Without --set label=/env= or
+-- RLX_ENV, the partition names it; without a partition the machine running rlx submit would,
+-- which is rarely the nodes' type, so that is said.
+local function default_label(o)
+  for _, kv in ipairs(o.set) do
+    if kv:match("^label=") or kv:match("^env=") then return nil end
+  end
+  if (os.getenv("RLX_ENV") or "") ~= "" then return nil end
+  if o.partition then
+    o.set[#o.set + 1] = "env=" .. o.partition:gsub("[^%w%-%.]", "-")
+    return nil
+  end
+  return "submit: the runs are labelled with this machine's environment label; name the nodes' type with " ..
+    "--set label=NAME (or --partition) when they differ from it"
+end
+
+function M.submit(o)
+  local exe = S.executable()
+  local label_note = default_label(o)
+  local p = plan(o, exe)
+  if label_note then print(label_note) end
+  if #p.studies == 0 then
+    rlx.fail(1, string.format("rlx submit: %s opened no study (rlx.study{...}): nothing to submit", o.script))
+  end
+  local db = p.studies[1].path
+  for _, s in ipairs(p.studies) do
+    if s.path ~= db then
+      rlx.fail(1, string.format("rlx submit: %s opens studies in two databases (%s, %s); a submission collects into " ..
+        "one: give every rlx.study the same db=", o.script, db, s.path))
+    end
+  end
+  local root = S.shards_root(db)
+  local dbs = {db}
+  for _, path in ipairs(S.shard_databases(root)) do dbs[#dbs + 1] = path end
+  local stored, unreadable = S.slot_states(dbs)
+  for _, u in ipairs(unreadable) do io.stderr:write("rlx submit: skipped unreadable database " .. u .. "\n") end
+  local busy, notes = in_flight(root)
+  for _, n in ipairs(notes) do io.stderr:write("rlx submit: " .. n .. "\n") end
+
+  local pending, planned, done, queued, seen = {}, 0, 0, 0, {}
+  for _, s in ipairs(p.studies) do
+    for _, it in ipairs(s.items) do
+      local slot = S.slot_key(s.name, s.label, it.key, it.run)
+      if not seen[slot] then
+        seen[slot] = true
+        planned = planned + 1
+        if stored[slot] and stored[slot].ok > 0 then
+          done = done + 1
+        elseif busy[slot] then
+          queued = queued + 1
+        else
+          pending[#pending + 1] = {slot = slot, study = s.name, env = s.label, label = it.label, key = it.key, run = it.run}
+        end
+      end
+    end
+  end
+  print(string.format("submit: %d slots planned, %d stored ok, %d queued in earlier submissions, %d to submit",
+    planned, done, queued, #pending))
+  if #pending == 0 then
+    print("submit: nothing to submit (follow with: rlx status " .. db .. ")")
+    return 0
+  end
+  local ntasks = math.min(o.tasks or #pending, #pending)
+  local m = {version = S.MANIFEST_VERSION, study = p.studies[1].name, db = db, script = S.abspath(o.script),
+    args = o.script_args, params = p.params, rlx = exe, cwd = S.cwd(), created_at = os.date("!%Y-%m-%dT%H:%M:%SZ"),
+    command = o.command, figures = S.abspath(o.figures), report = S.abspath(o.report), studies = {}, tasks = {},
+    sbatch = {partition = o.partition, gres = o.gres, time = o.time, args = o.sbatch_arg}}
+  for _, s in ipairs(p.studies) do m.studies[#m.studies + 1] = {name = s.name, label = s.label} end
+  for t = 1, ntasks do m.tasks[t] = {labels = {}, slots = {}} end
+  for i, item in ipairs(pending) do
+    local task = m.tasks[(i - 1) % ntasks + 1]
+    task.slots[#task.slots + 1] = item
+    task.labels[#task.labels + 1] = item.label
+  end
+  o.job_name = o.job_name or ("rlx-" .. m.study)
+  if o.dry_run then
+    m.dir = root .. "/<submission>"
+    for t, task in ipairs(m.tasks) do
+      print(string.format("task %d: %s", t - 1, table.concat(task.labels, " ")))
+    end
+    io.write(task_script(m, o))
+    print("submit: dry run, nothing written or submitted")
+    return 0
+  end
+  m.dir = new_submission_dir(root)
+  S.mkdir(m.dir .. "/logs")
+  S.write_manifest(m)
+  S.write_file(m.dir .. "/task.sbatch", task_script(m, o))
+  S.write_file(m.dir .. "/collect.sbatch", collect_script(m, o))
+  local array, err = sbatch(q(m.dir .. "/task.sbatch"))
+  if not array then
+    rlx.fail(1, string.format("rlx submit: sbatch refused the array (%s); nothing was submitted. The scripts are in %s",
+      err, m.dir))
+  end
+  m.array_job = array
+  S.write_manifest(m)
+  local collect, cerr = sbatch("--dependency=afterany:" .. array .. " " .. q(m.dir .. "/collect.sbatch"))
+  if not collect then
+    rlx.fail(1, string.format("rlx submit: array job %s is queued, but sbatch refused the collect job (%s); when " ..
+      "the array is done, collect by hand: rlx shard collect %s/manifest.json", array, cerr, m.dir))
+  end
+  m.collect_job = collect
+  S.write_manifest(m)
+  print(string.format("submit: study %s: %d slots in job array %s (%d tasks), collect job %s (afterany:%s)",
+    m.study, #pending, array, ntasks, collect, array))
+  print(string.format("submit: shards in %s; follow with: rlx status %s", m.dir, db))
+  return 0
+end
+
+return M

@@ -1,0 +1,35 @@
+# rlx.fs (scripts/rlx/fs.lua, host/bindings/bind_fs.cpp): write_atomic's normal case, wrong type,
+# missing argument, unknown option, and the engine's errors (same file as an input, full device,
+# missing directory). Names start "fs: ".
+set(FS_NL "[[:space:]]")
+set(FS_TMP "local d = os.getenv('RLX_TEST_TMP') .. '/fs' os.execute('rm -rf ' .. d .. ' && mkdir -p ' .. d) ")
+function(rlx_fs_ok name code re)
+  rlx_e2e(NAME "fs: ${name}" ARGS -e "${FS_TMP}${code}" STDOUT "^${re}${FS_NL}$")
+endfunction()
+function(rlx_fs_err name code re)
+  rlx_e2e(NAME "fs: ${name}" EXIT 1 ARGS -e "${FS_TMP}${code}"
+    STDERR "^\\(command line\\):1: rlx\\.fs\\.write_atomic: ${re}${FS_NL}stack traceback:")
+endfunction()
+
+rlx_fs_ok("write_atomic writes and replaces, leaving no temporary file"
+  "rlx.fs.write_atomic(d .. '/a.txt', 'old') local p = rlx.fs.write_atomic(d .. '/a.txt', 'new\\n') local f = io.open(p) io.write(f:read('*a')) f:close() io.stdout:flush() os.execute('ls -A ' .. d)"
+  "new${FS_NL}a\\.txt")
+rlx_fs_ok("write_atomic writes a new file next to a different input"
+  "rlx.fs.write_atomic(d .. '/in.db', 'db') rlx.fs.write_atomic(d .. '/out.csv', 'x', {not_same_as = {d .. '/in.db'}}) print(io.open(d .. '/out.csv'):read('*a'))"
+  "x")
+rlx_fs_err("write_atomic refuses an output that is the input through a symlink"
+  "rlx.fs.write_atomic(d .. '/in.db', 'db') os.execute('ln -s in.db ' .. d .. '/link.db') rlx.fs.write_atomic(d .. '/link.db', 'x', {not_same_as = d .. '/in.db'})"
+  "the output '[^']*/fs/link\\.db' is the same file as the input '[^']*/fs/in\\.db': writing it would destroy the input; choose another output file")
+rlx_fs_err("write_atomic on a full device names the cause" "rlx.fs.write_atomic('/dev/full', 'x')"
+  "cannot write '/dev/full': No space left on device")
+rlx_fs_err("write_atomic into a missing directory" "rlx.fs.write_atomic(d .. '/nodir/x.csv', 'x')"
+  "cannot write '[^']*/fs/nodir/x\\.csv': the directory '[^']*/fs/nodir' does not exist")
+rlx_fs_err("write_atomic wrong type" "rlx.fs.write_atomic(d .. '/x', 42)" "argument 2 must be a string, got number")
+rlx_fs_err("write_atomic missing path" "rlx.fs.write_atomic()" "argument 1 must be a string, got no value")
+rlx_fs_err("write_atomic unknown option" "rlx.fs.write_atomic(d .. '/x', '', {not_same = 'a'})"
+  "unknown option 'not_same' \\(valid options: not_same_as\\)")
+rlx_fs_err("write_atomic option of the wrong type" "rlx.fs.write_atomic(d .. '/x', '', {not_same_as = 3})"
+  "option 'not_same_as' must be a string or an array of strings, got 3")
+rlx_fs_ok("same_file sees through symlinks and hard links"
+  "rlx.fs.write_atomic(d .. '/a', 'a') rlx.fs.write_atomic(d .. '/b', 'a') os.execute('ln -s a ' .. d .. '/s && ln ' .. d .. '/a ' .. d .. '/h') print(rlx.fs.same_file(d .. '/a', d .. '/s'), rlx.fs.same_file(d .. '/h', d .. '/s'), rlx.fs.same_file(d .. '/a', d .. '/b'), rlx.fs.same_file(d .. '/a', d .. '/none'))"
+  "true\ttrue\tfalse\tfalse")

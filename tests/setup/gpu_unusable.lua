@@ -1,0 +1,37 @@
+-- gpu_unusable.lua: a machine whose NVIDIA GPU this rlx build cannot use says so. The driver's
+-- /proc/driver/nvidia files are faked under a temporary root (rlx._core.env.capture's second
+-- argument); rlx.env.gpu_unusable is checked for each case, then a study opened with that
+-- environment warns on stderr (the test's STDERR regex) and stores the reason in the environment.
+local dir = (os.getenv("RLX_TEST_TMP") or "/tmp") .. "/gpu-unusable"
+local gpu = dir .. "/proc/driver/nvidia/gpus/0000:01:00.0"
+assert(os.execute("rm -rf '" .. dir .. "' && mkdir -p '" .. gpu .. "'") == 0)
+local f = assert(io.open(gpu .. "/information", "w"))
+f:write("Model: \t\t NVIDIA H100 80GB HBM3\nIRQ:   \t\t 35\n")
+f:close()
+f = assert(io.open(dir .. "/proc/driver/nvidia/version", "w"))
+f:write("NVRM version: NVIDIA UNIX x86_64 Kernel Module  550.54.15  Tue Mar  5 22:23:56 UTC 2024\n")
+f:close()
+
+local real_capture = rlx._core.env.capture
+local env = real_capture("fake", dir)
+assert(#env.gpus == 1 and env.gpus[1].name == "NVIDIA H100 80GB HBM3", rlx.inspect(env.gpus))
+local cpu_only = {{kind = "cpu", id = "cpu", name = "cpu"}}
+local why = rlx.env.gpu_unusable(env, cpu_only, {torch_cuda = false, torch = "1.13.1"})
+assert(why == "NVIDIA H100 80GB HBM3 is present, but this rlx is built against a CPU-only LibTorch 1.13.1, so it " ..
+  "trains on the CPU only; rebuild on this machine with scripts/setup.sh, which finds a CUDA LibTorch (docs/gpu.md)", why)
+why = rlx.env.gpu_unusable(env, cpu_only, {torch_cuda = true, torch = "2.5.1"})
+assert(why:find("^NVIDIA H100 80GB HBM3 is present and this rlx's LibTorch has CUDA, but LibTorch sees no CUDA device"), why)
+assert(rlx.env.gpu_unusable(env, {cpu_only[1], {kind = "cuda", id = "cuda:0"}}, {torch_cuda = true}) == nil)
+assert(rlx.env.gpu_unusable(real_capture("nogpu", dir .. "/empty"), cpu_only, {torch_cuda = false}) == nil)
+
+-- This machine as the study sees it, with the fake driver files: rlx.devices() has no CUDA device
+-- here (no GPU, CPU-only LibTorch), so the study warns and records why.
+rlx._core.env.capture = function(label) return real_capture(label, dir) end
+local study = rlx.study{name = "gpu-unusable", db = dir .. "/study.db"}
+assert(study.env.gpu_unusable and study.env.gpu_unusable:find("CPU%-only LibTorch"), tostring(study.env.gpu_unusable))
+local stored = study.db:first("SELECT info FROM environments WHERE id = ?", study.env_id)
+assert(rlx.db.decode(stored.info).gpu_unusable == study.env.gpu_unusable)
+assert(rlx.env.markdown(study.env):find("| **GPU not used** | NVIDIA H100 80GB HBM3 is present, but", 1, true))
+study:close()
+rlx._core.env.capture = real_capture
+print("gpu_unusable ok")
