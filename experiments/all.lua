@@ -101,5 +101,7 @@ local ok = 0
 for _, r in ipairs(runs) do if r.status == "ok" then ok = ok + 1 end end
 print(string.format("database %s: %d runs stored (%d ok); export with: rlx export %s --csv logs/metrics.csv",
   study.path, #runs, ok, study.path))
+local fig_dir = P.figures or "figures"  -- the report goes next to the figures folder (docs/report.md)
+print("report: " .. study:report{dir = fig_dir:match("^(.*)/[^/]+$") or ".", figures = fig_dir:match("[^/]+$"), quiet = true}.html)
 print(string.format("done in %d s", os.time() - started))
 study:close()

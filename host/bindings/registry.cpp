@@ -13,5 +13,6 @@ void open_all(lua_State* L) {
   open_plot(L);
   open_counters(L);
   open_fs(L);
+  open_report(L);
 }
 }  // namespace rlx::bindings

@@ -2,8 +2,9 @@
 --
 --   require("rlx.figures").draw(study, {dir = "figures"})   -- or study:figures{dir = "figures"}
 --
--- writes, for every environment E (an env label, suffixed with the device kind when one machine
--- ran both CPU and CUDA sweeps) and every model M:
+-- writes (PNG, or SVG / PDF with format = "svg" | "pdf" for LaTeX), for every environment E (an
+-- env label, suffixed with the device kind when one machine ran both CPU and CUDA sweeps) and
+-- every model M:
 --   figures/throughput_env-E.png   A: images/s vs batch, one line per model and precision, ± 1 SD
 --   figures/variance_fixed_config.png  B: per-repeat images/s of one config across environments
 --   figures/roofline_E.png         C: roofline with the environment's peaks and the runs' points
@@ -152,7 +153,7 @@ local function throughput_figures(runs, dir, out, opts)
       end
     end
     local yscale = (hi > 0 and hi / lo > 10) and "log" or "linear"
-    local path = dir .. "/throughput_env-" .. safe(env) .. ".png"
+    local path = dir .. "/throughput_env-" .. safe(env) .. "." .. opts.format
     rlx.plot.throughput{series = series, out = path, title = "Training throughput vs batch size: " .. env,
       subtitle = string.format("mean ± 1 SD over %d repeat%s%s%s", repeats, repeats == 1 and "" or "s",
         yscale == "log" and "; log scale" or "", opts.note and ("; " .. opts.note) or ""),
@@ -197,7 +198,7 @@ local function variance_figure(runs, dir, out, opts, warnings)
     warnings[#warnings + 1] = string.format("variance_fixed_config: no ok runs of %s %s bs%s", fixed.model, fixed.precision, fixed.batch)
     return
   end
-  local path = dir .. "/variance_fixed_config.png"
+  local path = dir .. "/variance_fixed_config." .. opts.format
   rlx.plot.variability{groups = groups, out = path, xlabel = "Environment",
     title = string.format("Run-to-run variability: %s, %s, batch %d", fixed.model, fixed.precision, fixed.batch),
     subtitle = "box: quartiles and median; whiskers: 1.5 IQR; dots: one per repeat",
@@ -244,7 +245,7 @@ local function roofline_figures(study, points, dir, out, opts, warnings)
       local src = {}
       for s in pairs(sources) do src[#src + 1] = s end
       table.sort(src)
-      local path = dir .. "/roofline_" .. safe(env) .. ".png"
+      local path = dir .. "/roofline_" .. safe(env) .. "." .. opts.format
       local ok, err = pcall(rlx.plot.roofline, {points = pts, peaks = pk, arrows = true, out = path,
         title = "Roofline: " .. env .. " (" .. kind_of(first.device) .. ")",
         subtitle = "roofs: " .. (pk_source == "datasheet" and "datasheet" or (pk.source or "measured")) ..
@@ -270,7 +271,7 @@ local function ai_figures(points, dir, out, opts)
       if a.precision ~= b.precision then return by_order(PRECISION_ORDER)(a.precision, b.precision) end
       return a.batch < b.batch
     end)
-    local path = dir .. "/ai_vs_batch_" .. safe(m) .. ".png"
+    local path = dir .. "/ai_vs_batch_" .. safe(m) .. "." .. opts.format
     rlx.plot.ai_vs_batch{points = pts, model = m, by = {"env", "precision"}, out = path,
       title = "Arithmetic intensity vs batch size: " .. m, subtitle = "DRAM level, mean over repeats",
       width = opts.width, height = opts.height}
@@ -278,7 +279,8 @@ local function ai_figures(points, dir, out, opts)
   end
 end
 
---- Draws every figure of the study into opts.dir (default "figures"). Returns {files = {{figure=,
+--- Draws every figure of the study into opts.dir (default "figures") as opts.format (png, svg or
+--- pdf; default png). Returns {files = {{figure=,
 --- path=, ...}}, warnings = {...}}; a figure that cannot be drawn (no peaks, no runs) is a warning.
 function M.draw(study, opts)
   if type(study) ~= "table" or not study.db then
@@ -288,6 +290,7 @@ function M.draw(study, opts)
     dir = {type = "string", default = "figures"}, level = {type = "string", default = "dram"},
     fixed = {type = "table"}, width = {type = "integer", min = 100}, height = {type = "integer", min = 100},
     note = {type = "string"}, quiet = {type = "boolean", default = false},
+    format = {type = "string", one_of = {"png", "svg", "pdf"}, default = "png"},
   })
   if o.fixed then
     options.check("rlx.figures.draw: option 'fixed'", o.fixed, {model = {type = "string", required = true},

@@ -79,6 +79,12 @@ function M.t975(df)
   end
   if df < 1 then return nil end
   if df <= 30 and df == math.floor(df) then return T975[df] end
+  if df < 30 then
+    -- A fractional df (Welch-Satterthwaite) between two table rows: interpolate in 1/df.
+    local a, b = math.floor(df), math.ceil(df)
+    local ia, ib, ix = 1 / a, 1 / b, 1 / df
+    return T975[a] + (T975[b] - T975[a]) * (ia - ix) / (ia - ib)
+  end
   for i = 1, #T_BEYOND - 1 do
     local a, b = T_BEYOND[i], T_BEYOND[i + 1]
     if df >= a[1] and df <= b[1] then
@@ -97,6 +103,35 @@ function M.ci95(xs)
   local m, s = M.mean(xs), M.sd(xs)
   local half = M.t975(n - 1) * s / math.sqrt(n)
   return m - half, m + half, half
+end
+
+--- The ratio of two means, mean(a) / mean(b), with a 95% confidence interval (docs/report.md):
+--- first-order (delta method) relative standard error
+---   u_a = sd_a^2 / (n_a * mean_a^2), u_b = sd_b^2 / (n_b * mean_b^2), se = ratio * sqrt(u_a + u_b),
+--- Welch-Satterthwaite degrees of freedom df = (u_a + u_b)^2 / (u_a^2 / (n_a - 1) + u_b^2 / (n_b - 1)),
+--- interval ratio -/+ t975(df) * se. Returns {ratio, low, high, half, df, n_a, n_b, mean_a, mean_b};
+--- low/high are nil when either side has fewer than two values. Both spreads zero: a zero-width
+--- interval with df = n_a + n_b - 2.
+function M.ratio_ci95(a, b)
+  numbers("rlx.stats.ratio_ci95", a)
+  numbers("rlx.stats.ratio_ci95", b)
+  local na, nb = #a, #b
+  if na == 0 or nb == 0 then return nil end
+  local ma, mb = M.mean(a), M.mean(b)
+  if mb == 0 then return nil end
+  local out = {ratio = ma / mb, n_a = na, n_b = nb, mean_a = ma, mean_b = mb}
+  if na < 2 or nb < 2 or ma == 0 then return out end
+  local ua = M.sd(a) ^ 2 / (na * ma ^ 2)
+  local ub = M.sd(b) ^ 2 / (nb * mb ^ 2)
+  local u = ua + ub
+  if u == 0 then
+    out.df, out.half = na + nb - 2, 0
+  else
+    out.df = u ^ 2 / (ua ^ 2 / (na - 1) + ub ^ 2 / (nb - 1))
+    out.half = M.t975(out.df) * out.ratio * math.sqrt(u)
+  end
+  out.low, out.high = out.ratio - out.half, out.ratio + out.half
+  return out
 end
 
 --- All of the above for one array, as a table {n, mean, sd, median, min, max, p5, p95, cv, ci95_low, ci95_high}.

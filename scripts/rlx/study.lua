@@ -567,13 +567,18 @@ function Study:figures(opts)
   return require("rlx.figures").draw(self, opts)
 end
 
+--- Writes the study's report (report.md, report.html, figures; scripts/rlx/report.lua).
+function Study:report(opts)
+  return require("rlx.report").write(self, opts)
+end
+
 function Study:close()
   if self.db then self.db:close() end
 end
 
 -- study.sweep{...} (a '.' for a ':') passes the options where the study belongs, and would fail
 -- with a misleading message about the options: every public method checks self first.
-local METHOD_USAGE = {plan = "{...}", sweep = "{...}", runs = "{...}", points = "{...}", figures = "{...}",
+local METHOD_USAGE = {plan = "{...}", sweep = "{...}", runs = "{...}", points = "{...}", figures = "{...}", report = "{...}",
   store_run = "(config, result [, options])", store_peaks = "(peaks [, options])", peaks = "([device])",
   attach_counters = "(label, counters [, options])", close = "()"}
 for name, usage in pairs(METHOD_USAGE) do

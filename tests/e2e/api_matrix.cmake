@@ -266,7 +266,7 @@ rlx_api_matrix_ok("study:figures draws what a study has"
   "2\tA\tthroughput_env-api\\.png\tno roofline points at level 'dram': rooflines and AI figures skipped")
 api_study(18)
 rlx_api_matrix_err("study:figures unknown option" "${ST} s:figures{dri = 'x'}"
-  "rlx\\.figures\\.draw: unknown option 'dri' \\(valid options: dir, fixed, height, level, note, quiet, width\\)")
+  "rlx\\.figures\\.draw: unknown option 'dri' \\(valid options: dir, fixed, format, height, level, note, quiet, width\\)")
 api_study(19)
 rlx_api_matrix_err("study:figures wrong type" "${ST} s:figures{dir = 5}" "rlx\\.figures\\.draw: option 'dir' must be a string, got 5")
 api_study(20)

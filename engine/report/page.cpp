@@ -1,0 +1,142 @@
+// page.cpp: the self-contained report page (see markdown.h): images read from disk and embedded
+// as base64 data: URIs, an inline style sheet, and the HTML5 skeleton around cmark's body.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <sstream>
+
+#include "report/markdown.h"
+
+namespace rlx::report {
+namespace {
+
+// Readable on screen and on paper: narrow column, ruled tables with right-aligned numbers where
+// the Markdown asks for it, figures no wider than the text, placeholders marked in yellow.
+constexpr const char* kStyle = R"css(
+body { font-family: "DejaVu Sans", Helvetica, Arial, sans-serif; max-width: 68rem; margin: 2rem auto;
+  padding: 0 1.5rem; line-height: 1.45; color: #1a1a1a; }
+h1 { font-size: 1.7rem; border-bottom: 2px solid #333; padding-bottom: .3rem; }
+h2 { font-size: 1.35rem; border-bottom: 1px solid #bbb; margin-top: 2.2rem; }
+h3 { font-size: 1.1rem; margin-top: 1.6rem; }
+table { border-collapse: collapse; margin: .8rem 0; font-size: .86rem; }
+th, td { border: 1px solid #bbb; padding: .25rem .5rem; vertical-align: top; }
+th { background: #eee; }
+tr:nth-child(even) td { background: #fafafa; }
+img { max-width: 100%; height: auto; display: block; margin: .8rem 0; border: 1px solid #ddd; }
+code { font-family: "DejaVu Sans Mono", monospace; font-size: .85em; background: #f3f3f3; padding: 0 .2em; }
+pre { background: #f3f3f3; padding: .6rem; overflow-x: auto; }
+pre code { padding: 0; }
+blockquote { margin: .8rem 0; padding: .4rem .8rem; background: #fff8d6; border-left: 4px solid #e0b400; }
+.footnotes { font-size: .85rem; }
+@media print { body { max-width: none; margin: 0; } img { page-break-inside: avoid; } }
+)css";
+
+std::string html_escape(const std::string& s) {
+  std::string out;
+  for (char c : s) {
+    switch (c) {
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      default:
+        out += c;
+    }
+  }
+  return out;
+}
+
+bool is_remote(const std::string& url) {
+  auto starts = [&](const char* p) { return url.rfind(p, 0) == 0; };
+  return starts("http://") || starts("https://") || starts("data:") || starts("//");
+}
+
+std::string read_image(const std::filesystem::path& path, const std::string& as_written) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    throw Error(
+        fmt::format("report page: cannot read the image '{}' ({}): check that the file exists "
+                    "(figures are drawn next to report.md) or fix the path in the Markdown",
+                    as_written, path.string()));
+  }
+  std::ostringstream bytes;
+  bytes << in.rdbuf();
+  if (in.bad()) throw Error(fmt::format("report page: error while reading the image '{}'", path.string()));
+  return bytes.str();
+}
+
+}  // namespace
+
+std::string base64(std::string_view bytes) {
+  static constexpr char kAlphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  std::string out;
+  out.reserve((bytes.size() + 2) / 3 * 4);
+  size_t i = 0;
+  for (; i + 2 < bytes.size(); i += 3) {
+    const unsigned v = (static_cast<unsigned char>(bytes[i]) << 16) |
+                       (static_cast<unsigned char>(bytes[i + 1]) << 8) |
+                       static_cast<unsigned char>(bytes[i + 2]);
+    out += kAlphabet[(v >> 18) & 63];
+    out += kAlphabet[(v >> 12) & 63];
+    out += kAlphabet[(v >> 6) & 63];
+    out += kAlphabet[v & 63];
+  }
+  const size_t rest = bytes.size() - i;
+  if (rest > 0) {
+    unsigned v = static_cast<unsigned char>(bytes[i]) << 16;
+    if (rest == 2) v |= static_cast<unsigned char>(bytes[i + 1]) << 8;
+    out += kAlphabet[(v >> 18) & 63];
+    out += kAlphabet[(v >> 12) & 63];
+    out += rest == 2 ? kAlphabet[(v >> 6) & 63] : '=';
+    out += '=';
+  }
+  return out;
+}
+
+std::string image_mime_type(const std::string& path) {
+  std::string ext = std::filesystem::path(path).extension().string();
+  std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
+  if (ext == ".png") return "image/png";
+  if (ext == ".jpg" || ext == ".jpeg") return "image/jpeg";
+  if (ext == ".gif") return "image/gif";
+  if (ext == ".svg") return "image/svg+xml";
+  if (ext == ".webp") return "image/webp";
+  throw Error(
+      fmt::format("report page: cannot embed '{}': not an image type a browser shows inline "
+                  "(use .png, .jpg, .gif, .svg or .webp; draw figures with format = \"png\")",
+                  path));
+}
+
+Page render_page(std::string_view markdown, const PageOptions& opts) {
+  Page page;
+  auto embed = [&](const std::string& url) -> std::string {
+    if (url.empty() || is_remote(url)) return url;
+    std::filesystem::path path(url);
+    if (path.is_relative()) path = std::filesystem::path(opts.base_dir) / path;
+    const std::string mime = image_mime_type(url);
+    page.images.push_back(url);
+    return "data:" + mime + ";base64," + base64(read_image(path, url));
+  };
+  const std::string body = opts.embed_images ? markdown_to_html(markdown, embed) : markdown_to_html(markdown);
+  page.html = fmt::format(
+      "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+      "<meta name=\"generator\" content=\"rlx report (libcmark-gfm {})\">\n<title>{}</title>\n"
+      "<style>{}</style>\n</head>\n<body>\n{}</body>\n</html>\n",
+      cmark_gfm_version(), html_escape(opts.title), kStyle, body);
+  return page;
+}
+
+}  // namespace rlx::report

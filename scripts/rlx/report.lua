@@ -1,0 +1,197 @@
+-- rlx.report: the study's report, written from its database (docs/report.md).
+--
+--   study:report{dir = "report"}                  -- report/report.md, report/report.html, report/figures/
+--   rlx.report.write(study, {dir = "report"})      -- the same
+--   rlx.report.render{markdown = "report/report.md"}   -- report.html again after editing report.md
+--   rlx.report.html("| a |\n| - |\n| 1 |")        -- Markdown -> HTML fragment (libcmark-gfm)
+--
+-- report.md follows seed 001's sections; every number comes from the database and every table row
+-- names its runs (Appendix A); prose the data cannot support is a "[TO WRITE]" placeholder.
+-- report.html is rendered from report.md by libcmark-gfm (C++, engine/report) with every figure
+-- embedded, so it is one file that opens anywhere.
+local options = require("rlx.options")
+local md = require("rlx.report.md")
+local core = rlx._core.report
+
+local M = {}
+
+-- Seed 000 (analysis/roofline.py): training FLOPs = forward MACs x TRAIN_FACTOR.
+M.TRAIN_FACTOR = 2
+
+--- Markdown -> HTML fragment.
+function M.html(markdown)
+  if type(markdown) ~= "string" then
+    options.raise("rlx.report.html: expected Markdown text (a string), got " .. type(markdown))
+  end
+  return core.html(markdown)
+end
+
+--- A complete self-contained HTML page: {markdown=, title=, base_dir=, embed_images=} -> {html=, images=}.
+M.page = core.page
+
+-- Writes text to path through rlx.fs.write_atomic (temporary file in the same directory, fsync,
+-- rename), so a report is never half-written.
+local function write_file(path, text)
+  local fs = rlx.fs
+  if fs and fs.write_atomic then return fs.write_atomic(path, text) end
+  local tmp = path .. ".tmp" .. tostring(os.time())
+  local f, err = io.open(tmp, "wb")
+  if not f then options.raise("rlx.report: cannot write '" .. path .. "': " .. tostring(err)) end
+  local ok, werr = f:write(text)
+  local cok, cerr = f:close()
+  if not ok or not cok then
+    os.remove(tmp)
+    options.raise("rlx.report: cannot write '" .. path .. "': " .. tostring(werr or cerr))
+  end
+  local rok, rerr = os.rename(tmp, path)
+  if not rok then
+    os.remove(tmp)
+    options.raise("rlx.report: cannot write '" .. path .. "': " .. tostring(rerr))
+  end
+  return path
+end
+
+local function describe(g)
+  return string.format("%s, %s, %s, batch %s", md.esc(g.env_key), md.esc(g.model), md.esc(g.precision),
+    tostring(g.batch))
+end
+
+-- The footnote of a row: its runs and the rlx runs command that lists them.
+local function make_ref(ctx)
+  return function(g)
+    local id = ctx.refs[g.key]
+    if not id then
+      id = "R" .. (#ctx.ref_list + 1)
+      ctx.refs[g.key] = id
+      local labels = {}
+      for _, l in ipairs(g.labels) do labels[#labels + 1] = md.code(l) end
+      local cmd = string.format("rlx runs %s --env %s --model %s --precision %s --batch %s", ctx.D.path or "DB",
+        g.env, g.model, tostring(g.precision), tostring(g.batch))
+      if g.env_key ~= g.env then cmd = cmd .. " --device " .. tostring(g.device) end
+      if ctx.D.study then cmd = cmd .. " --study " .. ctx.D.study end
+      ctx.ref_list[#ctx.ref_list + 1] = string.format("[^%s]: %s: %s. Show them: %s", id, describe(g),
+        table.concat(labels, ", "), md.code(cmd))
+    end
+    return "[^" .. id .. "]"
+  end
+end
+
+local function counter_summary(D)
+  local sources = {}
+  for _, rows in pairs(D.counters) do
+    for _, c in ipairs(rows) do sources[(c.source:gsub(":derived$", ""))] = true end
+  end
+  local list = {}
+  for s in pairs(sources) do list[#list + 1] = s end
+  table.sort(list)
+  if #list == 0 then return "none stored (roofline points are estimated from the analytic complexity)" end
+  return "stored from " .. table.concat(list, ", ") .. " (counted iterations are not the timed ones)"
+end
+
+--- The report's Markdown for loaded data D (rlx.report.data.load), the figures drawn for it
+--- ({figure=, env=, model=, rel=}) and the figures' warnings. Returns text, ctx.
+function M.markdown(D, opts)
+  opts = opts or {}
+  local ctx = {D = D, doc = md.doc(), missing = {}, refs = {}, ref_list = {}, figures = opts.figures or {},
+    figure_warnings = opts.figure_warnings or {}, TRAIN_FACTOR = M.TRAIN_FACTOR, title = opts.title,
+    dir = opts.dir, rlx_version = opts.rlx_version, describe = describe, counter_summary = counter_summary(D)}
+  ctx.ref = make_ref(ctx)
+  local sections = require("rlx.report.sections")
+  local body = ctx.doc
+  sections.abstract(ctx)
+  sections.introduction(ctx)
+  sections.design(ctx)
+  sections.complexity(ctx)
+  sections.measurement(ctx)
+  require("rlx.report.roofline").section(ctx)
+  require("rlx.report.analysis").section(ctx)
+  local back = require("rlx.report.backmatter")
+  back.reproducibility(ctx)
+  back.limitations(ctx)
+  back.figures(ctx)
+  back.appendix(ctx)
+  -- The title and the list of what is missing go first, once every section has said what it lacks.
+  ctx.doc = md.doc()
+  sections.title(ctx)
+  sections.missing(ctx)
+  return ctx.doc:text() .. "\n" .. body:text(), ctx
+end
+
+local function basename(p) return (p:match("([^/]+)$")) end
+
+-- The study's figures drawn into dir/figures (PNG, embedded in the HTML), with relative links.
+local function draw_figures(source, dir, figures_rel, quiet)
+  local fig = require("rlx.figures").draw(source, {dir = dir .. "/" .. figures_rel, quiet = true, format = "png"})
+  local files = {}
+  for _, f in ipairs(fig.files) do
+    local copy = {}
+    for k, v in pairs(f) do copy[k] = v end
+    copy.rel = figures_rel .. "/" .. basename(f.path)
+    files[#files + 1] = copy
+  end
+  if not quiet then
+    for _, w in ipairs(fig.warnings) do io.stderr:write("rlx.report: " .. w .. "\n") end
+  end
+  return files, fig.warnings
+end
+
+local WRITE_SPEC = {
+  dir = {type = "string", default = "report"},
+  figures = {type = "string", default = "figures"},
+  title = {type = "string"},
+  html = {type = "boolean", default = true},
+  study = {type = "string"},
+  quiet = {type = "boolean", default = false},
+}
+
+--- Writes dir/report.md, dir/report.html and the figures (dir/<figures>/) for a study (an rlx.study
+--- object) or an open database connection plus opts.study. Returns {markdown=, html=, figures=,
+--- warnings=, missing=}.
+function M.write(source, opts)
+  local o = options.check("rlx.report.write", opts, WRITE_SPEC)
+  local db, name, path
+  if type(source) == "table" and source.db then
+    db, name, path = source.db, o.study or source.name, source.path
+  elseif type(source) == "userdata" then
+    db, name, path = source, o.study, source:path()
+  else
+    options.raise("rlx.report.write: expected a study (rlx.study{...}) or a database (rlx.db.open), got " ..
+      type(source))
+  end
+  if o.figures:find("^/") or o.figures:find("%.%.") then
+    options.raise("rlx.report.write: option 'figures' must be a folder inside dir (relative, no '..'), got '" ..
+      o.figures .. "'")
+  end
+  rlx.plot.mkdir(o.dir)
+  local D = require("rlx.report.data").load(db, name, path)
+  local figures, warnings = draw_figures({db = db, name = name, path = path}, o.dir, o.figures, o.quiet)
+  local text, ctx = M.markdown(D, {figures = figures, figure_warnings = warnings, title = o.title, dir = o.dir,
+    rlx_version = rlx._core.host.versions().rlx})
+  local out = {markdown = o.dir .. "/report.md", figures = figures, warnings = warnings, missing = ctx.missing}
+  write_file(out.markdown, text)
+  if o.html then
+    out.html = o.dir .. "/report.html"
+    local page = core.page{markdown = text, title = o.title or ("rlx report: " .. (name or "all studies")),
+      base_dir = o.dir}
+    write_file(out.html, page.html)
+  end
+  return out
+end
+
+--- Renders an edited report.md again: {markdown = path, out = path (default: .html beside it),
+--- title = ...}. Images are read relative to the Markdown file's folder. Returns the output path.
+function M.render(opts)
+  local o = options.check("rlx.report.render", opts, {markdown = {type = "string", required = true},
+    out = {type = "string"}, title = {type = "string"}})
+  local f, err = io.open(o.markdown, "rb")
+  if not f then options.raise("rlx.report.render: cannot read '" .. o.markdown .. "': " .. tostring(err)) end
+  local text = f:read("*a")
+  f:close()
+  local dir = o.markdown:match("^(.*)/[^/]*$") or "."
+  local out = o.out or (o.markdown:gsub("%.[^./]*$", "") .. ".html")
+  local title = o.title or text:match("^#%s+([^\n]+)") or "rlx report"
+  write_file(out, core.page{markdown = text, title = title, base_dir = dir}.html)
+  return out
+end
+
+return M

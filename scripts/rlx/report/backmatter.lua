@@ -1,0 +1,190 @@
+-- rlx.report.backmatter: report.md after the analysis: §7 reproducibility (seed 001's environment
+-- table, versions, commands, container), §8 limitations, §9 conclusion, references, the figures
+-- checklist and the appendices (runs behind each row, failed runs, formulas, counters).
+local md = require("rlx.report.md")
+local compute = require("rlx.report.compute")
+local M = {}
+
+local function join(parts, sep)
+  local out = {}
+  for _, p in ipairs(parts) do if p ~= nil and p ~= "" then out[#out + 1] = tostring(p) end end
+  return #out > 0 and table.concat(out, sep or " / ") or "-"
+end
+
+local function gib(bytes) return type(bytes) == "number" and string.format("%.0f GB", bytes / 1e9) or nil end
+
+local function storage(info)
+  local s = type(info.storage) == "table" and info.storage or {}
+  return join({s.root_fs, s.root_device, s.type, gib(s.root_bytes or s.size_bytes)}, ", ")
+end
+
+local function device(e)
+  if e.kinds.cuda and e.gpu_name then
+    return join({e.gpu_name, gib(e.gpu_memory_bytes)}, ", ") .. (e.kinds.cpu and ("; " .. tostring(e.cpu_model)) or "")
+  end
+  return join({e.cpu_model, e.cpu_cores and (e.cpu_cores .. " cores"), e.cpu_threads and (e.cpu_threads .. " threads"),
+    gib(e.memory_bytes)}, ", ")
+end
+
+function M.environment_table(ctx)
+  local rows, versions = {}, {}
+  for _, e in ipairs(ctx.D.envs) do
+    rows[#rows + 1] = {md.esc(e.label), md.esc(e.host or "-"), md.esc(join({e.os, e.kernel})), md.esc(device(e)),
+      md.esc(join({e.gpu_driver, e.cuda, e.cudnn})), md.esc("no Python; LibTorch " .. tostring(e.torch or "?")),
+      md.esc(storage(e.info)), md.esc(join({e.cloud_zone, e.instance_type}, ", ") ~= "-" and
+        join({e.cloud_zone, e.instance_type}, ", ") or "n/a")}
+    versions[#versions + 1] = {md.esc(e.label), md.esc(e.rlx or "-"), md.esc(e.luajit or "-"), md.esc(e.compiler or "-"),
+      md.esc(e.torch or "-"), md.esc(join({e.virtualization, e.container}, ", ")), md.esc(e.first_seen or "-")}
+  end
+  return rows, versions
+end
+
+-- rlx train flags for a stored configuration (the sweep passes the same options to rlx.train).
+local FLAGS = {{"model", "--model"}, {"batch", "--batch-size"}, {"warmup", "--warmup-iters"}, {"iters", "--iters"},
+  {"precision", "--precision"}, {"device", "--device"}, {"input", "--input"}, {"classes", "--classes"},
+  {"data", "--data"}, {"workers", "--workers"}, {"threads", "--threads"}, {"channels_last", "--channels-last"},
+  {"grad_accum", "--grad-accum-steps"}, {"deterministic", "--deterministic"}, {"cudnn_benchmark", "--cudnn-benchmark"},
+  {"nvtx", "--nvtx"}, {"lr", "--lr"}, {"momentum", "--momentum"}, {"weight_decay", "--weight-decay"},
+  {"seed", "--seed"}, {"counters", "--counters"}}
+
+function M.command(config)
+  local parts = {"rlx train"}
+  for _, f in ipairs(FLAGS) do
+    local v = config[f[1]]
+    if v == true then parts[#parts + 1] = f[2]
+    elseif type(v) == "number" or type(v) == "string" then parts[#parts + 1] = f[2] .. " " .. tostring(v) end
+  end
+  return table.concat(parts, " ")
+end
+
+function M.reproducibility(ctx)
+  local D, doc = ctx.D, ctx.doc
+  doc:para("## 7. Reproducibility & Environment")
+  local rows, versions = M.environment_table(ctx)
+  doc:para("**Environment table** (as captured by rlx when each environment first ran):")
+  doc:para(md.table({"Env key", "Host", "OS/Kernel", "Device", "Driver/CUDA/cuDNN", "Python/Torch", "Storage",
+    "Region/Zone"}, rows))
+  doc:para("**Software versions**:")
+  doc:para(md.table({"Env key", "rlx", "LuaJIT", "Compiler", "LibTorch", "Virtualization, container", "First seen"},
+    versions))
+  local containers = {}
+  for _, e in ipairs(D.envs) do
+    if e.container and e.container ~= "" and e.container ~= "none" then containers[#containers + 1] = md.esc(e.label .. ": " .. e.container) end
+  end
+  doc:para("**Container.** " .. (#containers > 0 and (table.concat(containers, "; ") ..
+    ". " .. md.PLACEHOLDER .. " the image tag or digest.") or "none detected (rlx ran on the host)."))
+  local seen, cmds = {}, {}
+  for _, g in ipairs(D.groups) do
+    local c = type(g.runs[1].config) == "table" and g.runs[1].config or nil
+    if c then
+      local cmd = M.command(c)
+      if not seen[cmd] then seen[cmd] = true; cmds[#cmds + 1] = cmd end
+    end
+  end
+  doc:para("**Commands.** Each configuration again, as one run (" .. md.code("rlx train --help") ..
+    "); a study reruns the whole matrix and skips what is stored:")
+  local block = {"```bash"}
+  for _, c in ipairs(cmds) do block[#block + 1] = c end
+  block[#block + 1] = "rlx report " .. (D.path or "DB") .. (D.study and (" --study " .. D.study) or "") ..
+    " --out " .. (ctx.dir or "report")
+  block[#block + 1] = "```"
+  doc:para(block)
+  doc:para(md.placeholder("Dataset location and the exact study script and --set parameters you ran."))
+  doc:para("---")
+end
+
+function M.limitations(ctx)
+  local D, doc = ctx.D, ctx.doc
+  doc:para("## 8. Limitations & Future Work")
+  local lines, est = {}, 0
+  for _, g in ipairs(D.groups) do
+    local r = compute.roofline(D, g)
+    if r and r.source == "estimated" then est = est + 1 end
+  end
+  if est > 0 then
+    lines[#lines + 1] = string.format("- %d roofline point%s estimated: analytic FLOPs and minimum DRAM bytes " ..
+      "(docs/complexity.md), not counted by hardware.", est, est == 1 and " is" or "s are")
+  end
+  for _, m in ipairs(ctx.missing) do lines[#lines + 1] = "- " .. m .. "." end
+  if #lines > 0 then doc:para(lines) end
+  doc:para(md.placeholder("Other limits (data subset, TRAIN_FACTOR, missing DRAM counters on CPU) and future work."))
+  doc:para("---")
+  doc:para("## 9. Conclusion")
+  doc:para(md.placeholder("3–5 sentences tying back to the questions of §1 and the main findings."))
+  doc:para("---")
+  doc:para("## References")
+  local refs = {}
+  for _, r in ipairs(ctx.references or {}) do refs[#refs + 1] = "- " .. r end
+  refs[#refs + 1] = "- rlx documentation: docs/roofline.md (formulas), docs/complexity.md (FLOP and byte counts), " ..
+    "docs/report.md (this report)."
+  doc:para(refs)
+  doc:para(md.placeholder("Vendor documents, Nsight metric references, other citations."))
+  doc:para("---")
+end
+
+local FIGURE_NAMES = {A = "Throughput vs batch", B = "Variability", C = "Roofline", D = "AI vs batch"}
+
+function M.figures(ctx)
+  local doc = ctx.doc
+  doc:para("## Figures Checklist")
+  local lines = {}
+  for _, f in ipairs(ctx.figures) do
+    lines[#lines + 1] = string.format("- %s: %s — %s", f.figure, FIGURE_NAMES[f.figure] or "", md.code(f.rel))
+  end
+  for _, w in ipairs(ctx.figure_warnings) do lines[#lines + 1] = "- not drawn: " .. md.esc(w) end
+  if #lines == 0 then lines[1] = "- no figures (no successful runs)" end
+  doc:para(lines)
+  doc:para("---")
+end
+
+function M.appendix(ctx)
+  local D, doc = ctx.D, ctx.doc
+  doc:para("## Appendix")
+  doc:para("### A. Runs behind each row")
+  doc:para("Each row's footnote lists the run labels averaged into it and the command that shows them.")
+  for _, r in ipairs(ctx.ref_list) do doc:para(r) end
+  doc:para("### B. Failed runs (listed, not averaged)")
+  if #D.failed == 0 and #D.running == 0 then
+    doc:para("None.")
+  else
+    local rows = {}
+    for _, r in ipairs(D.failed) do
+      rows[#rows + 1] = {md.code(r.label), md.esc(r.env_key), md.esc(r.model), md.esc(r.precision), tostring(r.batch),
+        "failed", md.esc(tostring(r.error or ""):sub(1, 160))}
+    end
+    for _, r in ipairs(D.running) do
+      rows[#rows + 1] = {md.code(r.label), md.esc(r.env_key), md.esc(r.model), md.esc(r.precision), tostring(r.batch),
+        "running (unfinished)", "-"}
+    end
+    doc:para(md.table({"Run", "Env", "Model", "Precision", "Batch", "Status", "Error"}, rows))
+    doc:para("List them with " .. md.code("rlx runs " .. (D.path or "DB") .. " --status failed") .. ".")
+  end
+  doc:para("### C. Formulas")
+  doc:para({
+    "- Mean ± SD: sample standard deviation (divides by n − 1); CV = SD / mean.",
+    "- Speedup and environment ratio R = mean(a) / mean(b). 95% CI: u_a = SD_a² / (n_a · mean_a²), " ..
+      "u_b = SD_b² / (n_b · mean_b²); SE = R · √(u_a + u_b) (first-order delta method); " ..
+      "df = (u_a + u_b)² / (u_a² / (n_a − 1) + u_b² / (n_b − 1)) (Welch–Satterthwaite); " ..
+      "CI = R ± t₀.₉₇₅(df) · SE, t from Student's table, interpolated in 1/df.",
+    "- Roofline: AI = FLOPs / bytes; attained = FLOPs / seconds; attainable = min(AI × peak bandwidth, peak " ..
+      "compute); ridge = peak compute / peak bandwidth (docs/roofline.md).",
+    string.format("- Seed convention: training FLOPs per sample = forward MACs × TRAIN_FACTOR (= %d, seed 000).",
+      ctx.TRAIN_FACTOR)})
+  doc:para("### D. Counters")
+  local seen, names = {}, {}
+  for _, rows in pairs(D.counters) do
+    for _, c in ipairs(rows) do
+      local k = c.source .. ": " .. c.name
+      if not seen[k] then seen[k] = true; names[#names + 1] = k end
+    end
+  end
+  table.sort(names)
+  if #names == 0 then doc:para("No counters stored.")
+  else
+    local lines = {}
+    for _, n in ipairs(names) do lines[#lines + 1] = "- " .. md.code(n) end
+    doc:para(lines)
+  end
+end
+
+return M

@@ -1,0 +1,100 @@
+-- rlx.report.compute: the numbers behind each row of a report, from the rows rlx.report.data read:
+-- throughput statistics per group of repeats, and roofline placement against the same roofs the
+-- figures draw (stored peaks of the environment, else the GPU's datasheet entry).
+local stats = require("rlx.stats")
+local M = {}
+
+local function values(runs, field)
+  local xs = {}
+  for _, r in ipairs(runs) do
+    local v = r[field]
+    if type(v) == "number" and v == v then xs[#xs + 1] = v end
+  end
+  return xs
+end
+M.values = values
+
+--- images/s and iteration time over a group's repeats: {n, mean, sd, cv, iter_mean_s, iter_sd_s,
+--- within_cv (mean over runs of iter_sd_s / iter_mean_s)}.
+function M.throughput(g)
+  if g.throughput then return g.throughput end
+  local ips = values(g.runs, "images_per_s")
+  local t = {values = ips, n = #ips, mean = stats.mean(ips), sd = stats.sd(ips), cv = stats.cv(ips)}
+  local it = values(g.runs, "iter_mean_s")
+  t.iter_mean_s, t.iter_sd_s = stats.mean(it), stats.sd(it)
+  local within = {}
+  for _, r in ipairs(g.runs) do
+    if type(r.iter_sd_s) == "number" and type(r.iter_mean_s) == "number" and r.iter_mean_s > 0 then
+      within[#within + 1] = r.iter_sd_s / r.iter_mean_s
+    end
+  end
+  t.within_cv = stats.mean(within)
+  g.throughput = t
+  return t
+end
+
+--- The roofs for an environment and device kind: stored peaks, else the datasheet entry of the GPU
+--- (CUDA only). Returns peaks, origin ("stored" | "datasheet") or nil.
+function M.peaks_for(D, env_id, kind, gpu_name)
+  local p = D.peaks[env_id] and D.peaks[env_id][kind]
+  if p then return p, "stored" end
+  if kind == "cuda" and gpu_name then
+    local ok, entry = pcall(rlx.peaks.datasheet, gpu_name)
+    if ok and entry then return entry, "datasheet" end
+  end
+  return nil
+end
+
+local function env_of(D, id)
+  for _, e in ipairs(D.envs) do if e.id == id then return e end end
+  return {}
+end
+M.env_of = env_of
+
+--- Roofline placement of a group: mean AI and attained GFLOP/s over the repeats' DRAM points
+--- (measured preferred), the roofs of its precision, attainable = min(AI x BW, peak), bound,
+--- efficiency against the roof at its AI and against the peak. nil when no run has a point.
+function M.roofline(D, g)
+  if g.roof ~= nil then return g.roof or nil end
+  local ai, gf, sources, labels = {}, {}, {}, {}
+  local points = {}
+  for _, r in ipairs(g.runs) do
+    local p = require("rlx.report.data").point_of(D, r)
+    if p and type(p.ai) == "number" and p.ai > 0 and type(p.gflops) == "number" then points[#points + 1] = p end
+  end
+  local measured = false
+  for _, p in ipairs(points) do measured = measured or p.source == "measured" end
+  for _, p in ipairs(points) do
+    if (p.source == "measured") == measured then
+      ai[#ai + 1], gf[#gf + 1] = p.ai, p.gflops
+      sources[p.source] = true
+      labels[#labels + 1] = p
+    end
+  end
+  if #ai == 0 then g.roof = false; return nil end
+  local r = {ai = stats.mean(ai), ai_sd = stats.sd(ai), gflops = stats.mean(gf), gflops_sd = stats.sd(gf),
+    n = #ai, source = measured and "measured" or "estimated"}
+  local run = g.runs[1]
+  local env = env_of(D, run.environment_id)
+  local peaks, origin = M.peaks_for(D, run.environment_id, g.kind, env.gpu_name)
+  if peaks then
+    local precision = rlx.roofline.precision_of(g.precision)
+    local pf, cfield = rlx.roofline.compute_roof(peaks, precision)
+    local pb, mfield = rlx.roofline.memory_roof(peaks, "dram")
+    if pf and pb then
+      r.peak_gflops, r.peak_gbps, r.compute_field, r.memory_field = pf / 1e9, pb / 1e9, cfield, mfield
+      r.roof_origin = origin
+      r.ridge_ai = pf / pb
+      r.attainable_gflops = math.min(r.ai * pb, pf) / 1e9
+      r.bound = r.ai < r.ridge_ai and "memory" or "compute"
+      r.eff_roof = r.gflops / r.attainable_gflops
+      r.eff_peak = r.gflops / r.peak_gflops
+    else
+      r.missing_roof = not pf and cfield or mfield
+    end
+  end
+  g.roof = r
+  return r
+end
+
+return M

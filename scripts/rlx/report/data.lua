@@ -1,0 +1,166 @@
+-- rlx.report.data: everything a report shows, read from a study database into plain Lua tables.
+-- All reading is here, so the sections never touch the database and a report can be written from
+-- a read-only file (rlx report DB) or an open study (study:report).
+--
+--   local D = require("rlx.report.data").load(db, "p1-roofline", "results/p1-roofline.db")
+-- D.runs (every run, any status), D.ok, D.failed, D.envs (ordered by label), D.groups (ok runs per
+-- env x model x precision x batch, in table order), D.peaks[env_id][kind], D.points[run_id],
+-- D.complexity[run_id], D.counters[run_id].
+local M = {}
+
+local function kind_of(device) return (tostring(device or "cpu")):match("^cuda") and "cuda" or "cpu" end
+M.kind_of = kind_of
+
+local MODEL_ORDER = {resnet50 = 1, vgg16 = 2, mobilenet_v2 = 3}
+local PRECISION_ORDER = {fp32 = 1, bf16 = 2, amp = 3, fp16 = 4}
+local function rank(order, v) return order[v] or 99 end
+
+--- Orders rows by env, model (seed order), precision (fp32 first), batch, repeat.
+function M.sort_rows(rows)
+  table.sort(rows, function(a, b)
+    if a.env_key ~= b.env_key then return a.env_key < b.env_key end
+    if a.model ~= b.model then
+      local x, y = rank(MODEL_ORDER, a.model), rank(MODEL_ORDER, b.model)
+      if x ~= y then return x < y end
+      return a.model < b.model
+    end
+    if a.precision ~= b.precision then
+      local x, y = rank(PRECISION_ORDER, a.precision), rank(PRECISION_ORDER, b.precision)
+      if x ~= y then return x < y end
+      return tostring(a.precision) < tostring(b.precision)
+    end
+    if a.batch ~= b.batch then return (a.batch or 0) < (b.batch or 0) end
+    return (a.run or 0) < (b.run or 0)
+  end)
+  return rows
+end
+
+local function decode(s)
+  if type(s) ~= "string" or s == "" then return nil end
+  local ok, v = pcall(rlx.db.decode, s)
+  return ok and v or nil
+end
+
+-- The environment key a report (and the figures) group by: the env label, suffixed with the device
+-- kind when one environment ran both CPU and CUDA sweeps.
+local function assign_env_keys(runs)
+  local kinds = {}
+  for _, r in ipairs(runs) do
+    kinds[r.env] = kinds[r.env] or {}
+    kinds[r.env][kind_of(r.device)] = true
+  end
+  for _, r in ipairs(runs) do
+    local n = 0
+    for _ in pairs(kinds[r.env]) do n = n + 1 end
+    r.kind = kind_of(r.device)
+    r.env_key = n > 1 and (r.env .. "_" .. r.kind) or r.env
+  end
+end
+
+local function environments(db, runs)
+  local used = {}
+  for _, r in ipairs(runs) do used[r.environment_id] = used[r.environment_id] or {} ; used[r.environment_id][r.kind] = true end
+  local out = {}
+  for _, e in ipairs(db:query("SELECT * FROM environments ORDER BY label, first_seen")) do
+    if used[e.id] then
+      e.info = decode(e.info) or {}
+      e.kinds = used[e.id]
+      out[#out + 1] = e
+    end
+  end
+  return out
+end
+
+-- Latest stored peaks per environment and device kind, with each figure's source.
+local function peaks(db)
+  local out = {}
+  for _, r in ipairs(db:query("SELECT environment_id, device, name, value, unit, source, spread, measured_at " ..
+      "FROM peaks ORDER BY measured_at")) do
+    local k = kind_of(r.device)
+    out[r.environment_id] = out[r.environment_id] or {}
+    out[r.environment_id][k] = out[r.environment_id][k] or {sources = {}, spread = {}}
+    local p = out[r.environment_id][k]
+    p[r.name], p.sources[r.name], p.spread[r.name] = r.value, r.source, r.spread
+    p.measured_at = r.measured_at
+  end
+  return out
+end
+
+local function by_run(db, sql, study)
+  local out = {}
+  for _, r in ipairs(db:query(sql, study)) do
+    out[r.run_id] = out[r.run_id] or {}
+    table.insert(out[r.run_id], r)
+  end
+  return out
+end
+
+--- Reads the study `name` of the open database `db` (any study when name is nil).
+function M.load(db, name, path)
+  local runs = require("rlx.study").query_runs(db, {}, name)
+  assign_env_keys(runs)
+  M.sort_rows(runs)
+  local D = {study = name, path = path, runs = runs, ok = {}, failed = {}, running = {}}
+  for _, r in ipairs(runs) do
+    if r.status == "ok" then D.ok[#D.ok + 1] = r
+    elseif r.status == "failed" then D.failed[#D.failed + 1] = r
+    else D.running[#D.running + 1] = r end
+  end
+  D.envs = environments(db, runs)
+  D.peaks = peaks(db)
+  local scope = name and " WHERE r.study = ?" or ""
+  D.points = by_run(db, "SELECT p.* FROM roofline_points p JOIN runs r ON r.id = p.run_id" .. scope, name)
+  D.counters = by_run(db, "SELECT c.* FROM counters c JOIN runs r ON r.id = c.run_id" .. scope, name)
+  D.complexity = {}
+  for id, rows in pairs(by_run(db, "SELECT c.* FROM complexity c JOIN runs r ON r.id = c.run_id" .. scope, name)) do
+    local c = rows[1]
+    local info = decode(c.info) or {}
+    for k, v in pairs(c) do if k ~= "info" and info[k] == nil then info[k] = v end end
+    D.complexity[id] = info
+  end
+  D.groups = M.group(D.ok)
+  return D
+end
+
+--- Groups rows by env key, model, precision and batch (in the rows' order): {env_key, env, kind,
+--- model, precision, batch, runs = {...}, labels = {...}}.
+function M.group(rows)
+  local groups, index = {}, {}
+  for _, r in ipairs(rows) do
+    local key = table.concat({r.env_key, r.model, tostring(r.precision), tostring(r.batch)}, "|")
+    local g = index[key]
+    if not g then
+      g = {key = key, env_key = r.env_key, env = r.env, kind = r.kind, model = r.model, precision = r.precision,
+        batch = r.batch, device = r.device, runs = {}, labels = {}}
+      index[key] = g
+      groups[#groups + 1] = g
+    end
+    g.runs[#g.runs + 1] = r
+    g.labels[#g.labels + 1] = r.label
+  end
+  return groups, index
+end
+
+--- The DRAM roofline point of a run: the measured one when there is one, else the estimated one.
+function M.point_of(D, run)
+  local best
+  for _, p in ipairs(D.points[run.id] or {}) do
+    if p.level == "dram" and (not best or (best.source ~= "measured" and p.source == "measured")) then best = p end
+  end
+  return best
+end
+
+--- Derived counter values of a run by source ("ncu", "cupti", "perf"): {source = {name = value}}.
+function M.derived_counters(D, run)
+  local out = {}
+  for _, c in ipairs(D.counters[run.id] or {}) do
+    local source = c.source:match("^(.-):derived$")
+    if source then
+      out[source] = out[source] or {}
+      out[source][c.name] = c.value
+    end
+  end
+  return out
+end
+
+return M

@@ -1,0 +1,341 @@
+-- rlx.report.sections: report.md's front half in seed 001's order: title, abstract, §1 questions,
+-- §2 experiment design, §3 model complexity (Table 1), §4 measurement (throughput, variability),
+-- §5 roofline. Each function appends to ctx.doc; numbers come from ctx.D (rlx.report.data) through
+-- rlx.report.compute; what the data cannot support is a marked placeholder (md.placeholder).
+local md = require("rlx.report.md")
+local compute = require("rlx.report.compute")
+local stats = require("rlx.stats")
+local M = {}
+
+local function list_join(t) return table.concat(t, ", ") end
+
+local function sorted_keys(set, cmp)
+  local out = {}
+  for k in pairs(set) do out[#out + 1] = k end
+  table.sort(out, cmp)
+  return out
+end
+
+local function num_sort(a, b) return a < b end
+
+-- Distinct environment keys of the ok runs (else of all runs), in order.
+local function env_keys(D)
+  local seen, out = {}, {}
+  for _, r in ipairs(#D.ok > 0 and D.ok or D.runs) do
+    if not seen[r.env_key] then seen[r.env_key] = true; out[#out + 1] = r.env_key end
+  end
+  return out
+end
+M.env_keys = env_keys
+
+local function figure(ctx, letter, env_or_model)
+  for _, f in ipairs(ctx.figures) do
+    if f.figure == letter and (env_or_model == nil or f.env == env_or_model or f.model == env_or_model) then return f end
+  end
+  return nil
+end
+
+local function embed(ctx, f, caption)
+  ctx.doc:para(string.format("![%s](%s)", md.esc(caption), f.rel))
+end
+
+function M.title(ctx)
+  local D, doc = ctx.D, ctx.doc
+  local envs = env_keys(D)
+  doc:para("# " .. md.esc(ctx.title or ("Performance modeling and roofline analysis: " .. (D.study or "all studies"))))
+  doc:add("Author: " .. md.PLACEHOLDER .. " your name  ",
+    "Course / Semester: " .. md.PLACEHOLDER .. "  ",
+    "Repository: " .. md.PLACEHOLDER .. " link or commit hash  ")
+  doc:para("Environments: " .. (#envs > 0 and md.esc(list_join(envs)) or "none"))
+  doc:para(string.format("_Written by rlx %s from %s (study %s, %d runs: %d ok, %d failed). Every number " ..
+    "below is computed from that database; the runs behind each table row are listed in Appendix A. " ..
+    "Paragraphs marked %s are for you to write: the data cannot support them._",
+    md.esc(ctx.rlx_version or "?"), md.code(D.path or "?"), md.esc(D.study or "all"), #D.runs, #D.ok, #D.failed,
+    md.PLACEHOLDER))
+  doc:para("---")
+end
+
+function M.missing(ctx)
+  ctx.doc:para("**What this database cannot show.**")
+  if #ctx.missing == 0 then
+    ctx.doc:para("Nothing missing: every section below is filled from measurements.")
+  else
+    local lines = {}
+    for _, m in ipairs(ctx.missing) do lines[#lines + 1] = "- " .. m end
+    ctx.doc:para(lines)
+  end
+end
+
+function M.abstract(ctx)
+  local D, doc = ctx.D, ctx.doc
+  doc:para("## Abstract (≤150 words)")
+  doc:para(md.placeholder("Summarize the goal, the method, the main results (throughput ranges, bandwidth " ..
+    "vs compute limits) and one actionable insight."))
+  local lo, hi
+  for _, g in ipairs(D.groups) do
+    local t = compute.throughput(g)
+    if t.mean then
+      if not lo or t.mean < lo.t.mean then lo = {g = g, t = t} end
+      if not hi or t.mean > hi.t.mean then hi = {g = g, t = t} end
+    end
+  end
+  local facts = {}
+  if lo then
+    facts[#facts + 1] = string.format("- Throughput ranged from %s images/s (%s) to %s images/s (%s).",
+      md.sig(lo.t.mean, 3), ctx.describe(lo.g), md.sig(hi.t.mean, 3), ctx.describe(hi.g))
+  end
+  local mem, comp = 0, 0
+  for _, g in ipairs(D.groups) do
+    local r = compute.roofline(D, g)
+    if r and r.bound == "memory" then mem = mem + 1 elseif r and r.bound == "compute" then comp = comp + 1 end
+  end
+  if mem + comp > 0 then
+    facts[#facts + 1] = string.format("- %d of %d roofline points are memory-bound, %d compute-bound (§5).",
+      mem, mem + comp, comp)
+  end
+  if #facts > 0 then doc:para("Facts to draw on:"):para(facts) end
+  doc:para("**Keywords:** roofline, throughput, arithmetic intensity, profiling, mixed precision")
+  doc:para("---")
+end
+
+function M.introduction(ctx)
+  local doc = ctx.doc
+  doc:para("## 1. Introduction & Research Questions")
+  doc:para(md.placeholder("Objective: what was compared, on which environments, and why."))
+  doc:para({"**Questions.**",
+    "1. Where is each model compute-bound vs. bandwidth-bound across environments? (§5, §6.5)",
+    "2. How do batch size and precision (FP32 vs. AMP/BF16) shift arithmetic intensity and throughput? (§4.1, §6.1)",
+    "3. What is the effect of the environment (virtualization, GPU type) vs. bare metal? (§4.2, §6.2)"})
+  doc:para("---")
+end
+
+-- §2: the run matrix actually stored, per environment.
+function M.design(ctx)
+  local D, doc = ctx.D, ctx.doc
+  doc:para("## 2. Experiment Design")
+  doc:para(md.placeholder("Hypothesis: what you expected and why."))
+  local rows = {}
+  for _, key in ipairs(env_keys(D)) do
+    local models, precs, batches, iters, repeats = {}, {}, {}, {}, {}
+    local ok, failed, backend = 0, 0, nil
+    for _, r in ipairs(D.runs) do
+      if r.env_key == key then
+        models[r.model] = true
+        precs[r.precision or "?"] = true
+        if r.batch then batches[r.batch] = true end
+        if r.iters then iters[string.format("%s / %s", tostring(r.warmup or 0), tostring(r.iters))] = true end
+        repeats[r.run] = true
+        backend = backend or r.kind
+        if r.status == "ok" then ok = ok + 1 elseif r.status == "failed" then failed = failed + 1 end
+      end
+    end
+    local nrep = 0
+    for _ in pairs(repeats) do nrep = nrep + 1 end
+    rows[#rows + 1] = {md.esc(key), backend, md.esc(list_join(sorted_keys(models))), md.esc(list_join(sorted_keys(precs))),
+      list_join(sorted_keys(batches, num_sort)), md.esc(list_join(sorted_keys(iters))), tostring(nrep),
+      string.format("%d / %d", ok, failed)}
+  end
+  doc:para("**Run matrix** (as stored):")
+  doc:para(md.table({"Env", "Backend", "Models", "Precision", "Batch sizes", "Iters (warmup / measured)", "Repeats",
+    "Runs ok / failed"}, rows, {"l", "l", "l", "l", "l", "l", "r", "r"}))
+  local data = {}
+  for _, r in ipairs(D.runs) do
+    local c = type(r.config) == "table" and r.config or {}
+    local what = c.data and ("images from " .. md.code(c.data)) or "synthetic images (rlx's generator, no dataset)"
+    local k = string.format("%s, input %sx%s, %s classes", what, tostring(c.input or 224), tostring(c.input or 224),
+      tostring(c.classes or "default"))
+    data[k] = true
+  end
+  doc:para("**Dataset.** " .. (next(data) and list_join(sorted_keys(data)) or "no runs") .. ".")
+  doc:para("**Timing & profiling.** rlx times every measured iteration on a monotonic clock (CUDA: synchronized " ..
+    "events), after the warm-up iterations; images/s = batch / mean iteration time (docs/training.md). " ..
+    "Counters: " .. ctx.counter_summary .. ".")
+  doc:para("---")
+end
+
+-- Complexity rows: one per model (and input), one per model x precision x batch.
+local function complexity_rows(ctx)
+  local D = ctx.D
+  local per_model, per_batch, order_m, order_b = {}, {}, {}, {}
+  for _, r in ipairs(D.ok) do
+    local c = D.complexity[r.id]
+    if c then
+      local input = (type(r.config) == "table" and r.config.input) or c.input or 224
+      local mk = r.model .. "|" .. tostring(input)
+      if not per_model[mk] then per_model[mk] = {r = r, c = c, input = input}; order_m[#order_m + 1] = mk end
+      local bk = table.concat({r.model, tostring(input), tostring(r.precision), tostring(r.batch)}, "|")
+      if not per_batch[bk] then per_batch[bk] = {r = r, c = c, input = input}; order_b[#order_b + 1] = bk end
+    end
+  end
+  return per_model, order_m, per_batch, order_b
+end
+
+local function train_flops_per_sample(c, batch)
+  local per_image = (c.forward_flops or 0) + (c.elementwise_flops or 0) + (c.backward_flops or 0)
+  if c.backward_flops then return per_image end
+  if type(c.train_flops) == "number" and batch and batch > 0 then return c.train_flops / batch end
+  return nil
+end
+
+-- §3: Table 1 with the seed's convention alongside.
+function M.complexity(ctx)
+  local doc = ctx.doc
+  doc:para("## 3. Model Complexity")
+  local per_model, order_m, per_batch, order_b = complexity_rows(ctx)
+  if #order_m == 0 then
+    doc:para("No complexity is stored with the runs (runs from a custom trainer, or no ok runs): no Table 1.")
+    ctx.missing[#ctx.missing + 1] = "no stored complexity: no Table 1"
+    doc:para("---")
+    return
+  end
+  local rows, ratios = {}, {}
+  for _, k in ipairs(order_m) do
+    local e = per_model[k]
+    local c = e.c
+    local macs = c.forward_macs or (c.forward_flops and c.forward_flops / 2)
+    local train = train_flops_per_sample(c, e.r.batch)
+    local seed = macs and macs * ctx.TRAIN_FACTOR
+    local ratio = (train and seed and seed > 0) and train / seed or nil
+    if ratio then ratios[#ratios + 1] = ratio end
+    rows[#rows + 1] = {md.esc(e.r.model), tostring(e.input), md.fixed((c.params or 0) / 1e6, 2), md.sig(macs and macs / 1e9, 4),
+      md.sig(c.forward_flops and c.forward_flops / 1e9, 4), md.sig(train and train / 1e9, 4),
+      md.sig(seed and seed / 1e9, 4), ratio and string.format("%.2f×", ratio) or "-"}
+  end
+  doc:para("**Table 1 — parameters and FLOPs per sample** (rlx.model.summary, stored with each run; " ..
+    "G = 1e9):")
+  doc:para(md.table({"Model", "Input", "Params (M)", "Forward MACs / sample (G)", "Forward FLOPs / sample (G)",
+    "Training FLOPs / sample (G), rlx", "Seed: MACs × TRAIN_FACTOR (G)", "rlx / seed"}, rows,
+    {"l", "r", "r", "r", "r", "r", "r", "r"}))
+  local lo, hi = math.huge, 0
+  for _, x in ipairs(ratios) do lo, hi = math.min(lo, x), math.max(hi, x) end
+  if #ratios > 0 then
+    doc:para(string.format("The seed's convention (seed 000, analysis/roofline.py: forward MACs × TRAIN_FACTOR = %d) " ..
+      "counts one forward pass, while a training step also runs the backward pass (weight and input gradients, " ..
+      "about twice the forward) plus elementwise layers and the optimizer update, which rlx counts " ..
+      "(docs/complexity.md); so rlx's figure is %s the seed's here.", ctx.TRAIN_FACTOR,
+      lo == hi and string.format("%.2f×", lo) or string.format("%.2f× to %.2f×", lo, hi)))
+  end
+  local brows = {}
+  for _, k in ipairs(order_b) do
+    local e = per_batch[k]
+    local c, b = e.c, e.r.batch or 0
+    local opt = (c.grad_bytes or 0) + (c.momentum_bytes or 0)
+    brows[#brows + 1] = {md.esc(e.r.model), md.esc(e.r.precision), tostring(b),
+      md.sig(c.forward_flops and c.forward_flops * b / 1e9, 4), md.sig(c.train_flops and c.train_flops / 1e9, 4),
+      md.mb(c.activation_bytes), md.mb(c.param_bytes or (c.params and c.params * 4)), md.mb(opt > 0 and opt or nil),
+      md.mb(c.memory_bytes), md.sig(c.bytes and c.bytes / 1e9, 4), md.fixed(c.ai, 2)}
+  end
+  doc:para("**Table 1b — per batch size** (memory in MB = 1e6 bytes; optimizer = gradients + SGD momentum; " ..
+    "bytes = minimum DRAM traffic per iteration):")
+  doc:para(md.table({"Model", "Precision", "Batch", "Forward FLOPs / batch (G)", "Training FLOPs / iteration (G)",
+    "Activations (MB)", "Parameters (MB)", "Optimizer (MB)", "Training memory (MB)", "Bytes / iteration (GB)",
+    "AI (FLOP/byte)"}, brows, {"l", "l", "r", "r", "r", "r", "r", "r", "r", "r", "r"}))
+  doc:para(md.placeholder("4–6 sentences: which models stress memory most, and how that shapes their " ..
+    "arithmetic intensity and bandwidth sensitivity."))
+  doc:para("---")
+end
+
+-- §4.1 and §4.2.
+function M.measurement(ctx)
+  local D, doc = ctx.D, ctx.doc
+  doc:para("## 4. Measurement Results")
+  doc:para("**Data sources.** " .. md.code(D.path or "?") .. " (tables runs, samples, counters); the seed's " ..
+    "metrics.csv columns: " .. md.code("rlx export " .. (D.path or "DB") .. " --csv logs/metrics.csv") .. ".")
+  doc:para("### 4.1 Throughput vs Batch Size")
+  for _, key in ipairs(env_keys(D)) do
+    local f = figure(ctx, "A", key)
+    if f then embed(ctx, f, "Throughput vs batch — " .. key) end
+  end
+  local rows = {}
+  for _, g in ipairs(D.groups) do
+    local t = compute.throughput(g)
+    rows[#rows + 1] = {md.esc(g.env_key), md.esc(g.model), md.esc(g.precision), tostring(g.batch), tostring(t.n),
+      md.mean_sd_sig(t.mean, t.sd), md.mean_sd_sig(t.iter_mean_s and t.iter_mean_s * 1e3, t.iter_sd_s and t.iter_sd_s * 1e3),
+      ctx.ref(g)}
+  end
+  if #rows == 0 then
+    doc:para("No successful runs: nothing to tabulate.")
+  else
+    doc:para("Images/s, mean ± SD over repeats (sample SD, n − 1):")
+    doc:para(md.table({"Env", "Model", "Precision", "Batch", "n", "Images/s", "Iteration (ms)", "Runs"}, rows,
+      {"l", "l", "l", "r", "r", "r", "r", "l"}))
+    M.trends(ctx)
+  end
+  if #D.failed > 0 then
+    doc:para(string.format("%d failed run%s %s listed in Appendix B and not averaged into any row.", #D.failed,
+      #D.failed == 1 and "" or "s", #D.failed == 1 and "is" or "are"))
+  end
+  M.variability(ctx)
+  doc:para("---")
+end
+
+-- One sentence per series: how images/s changes from the smallest to the largest batch.
+function M.trends(ctx)
+  local series, order = {}, {}
+  for _, g in ipairs(ctx.D.groups) do
+    local k = table.concat({g.env_key, g.model, tostring(g.precision)}, "|")
+    if not series[k] then series[k] = {}; order[#order + 1] = k end
+    table.insert(series[k], g)
+  end
+  local lines = {}
+  for _, k in ipairs(order) do
+    local s = series[k]
+    if #s >= 2 then
+      local a, b = s[1], s[#s]
+      local ta, tb = compute.throughput(a), compute.throughput(b)
+      if ta.mean and tb.mean and ta.mean > 0 then
+        lines[#lines + 1] = string.format("- %s, %s, %s: %s images/s at batch %d → %s at batch %d (%+.1f %%).",
+          md.esc(a.env_key), md.esc(a.model), md.esc(a.precision), md.sig(ta.mean, 3), a.batch, md.sig(tb.mean, 3),
+          b.batch, (tb.mean / ta.mean - 1) * 100)
+      end
+    end
+  end
+  if #lines > 0 then ctx.doc:para("Trend with batch size (smallest to largest batch):"):para(lines) end
+  ctx.doc:para(md.placeholder("Describe the trends and the precision uplift (numbers in §6.1)."))
+end
+
+function M.variability(ctx)
+  local D, doc = ctx.D, ctx.doc
+  doc:para("### 4.2 Variability")
+  local f = figure(ctx, "B")
+  if f then embed(ctx, f, "Run-to-run variability") end
+  local rows, ranked = {}, {}
+  for _, g in ipairs(D.groups) do
+    local t = compute.throughput(g)
+    rows[#rows + 1] = {md.esc(g.env_key), md.esc(g.model), md.esc(g.precision), tostring(g.batch), tostring(t.n),
+      t.cv and md.pct(t.cv, 2) or "-", t.within_cv and md.pct(t.within_cv, 2) or "-", ctx.ref(g)}
+    if t.cv then ranked[#ranked + 1] = {g = g, cv = t.cv} end
+  end
+  if #rows == 0 then return end
+  doc:para("Coefficient of variation (SD / mean) of images/s across repeats, and of the iteration time within a " ..
+    "run (mean over its repeats):")
+  doc:para(md.table({"Env", "Model", "Precision", "Batch", "n", "CV across repeats", "CV within runs", "Runs"}, rows,
+    {"l", "l", "l", "r", "r", "r", "r", "l"}))
+  if #ranked == 0 then
+    doc:para("Every configuration has a single repeat: no CV across repeats (sweep with repeats = 3).")
+    ctx.missing[#ctx.missing + 1] = "a single repeat per configuration: no variability across repeats, no confidence intervals"
+    return
+  end
+  table.sort(ranked, function(a, b) return a.cv > b.cv end)
+  local names = {}
+  for i = 1, math.min(3, #ranked) do
+    names[#names + 1] = string.format("%s (CV %s)", ctx.describe(ranked[i].g), md.pct(ranked[i].cv, 2))
+  end
+  doc:para("Noisiest: " .. table.concat(names, "; ") .. ".")
+  local per_env = {}
+  for _, x in ipairs(ranked) do
+    per_env[x.g.env_key] = per_env[x.g.env_key] or {}
+    table.insert(per_env[x.g.env_key], x.cv)
+  end
+  local env_lines = {}
+  for _, k in ipairs(env_keys(D)) do
+    if per_env[k] then
+      env_lines[#env_lines + 1] = string.format("- %s: median CV %s over %d configurations.", md.esc(k),
+        md.pct(stats.median(per_env[k]), 2), #per_env[k])
+    end
+  end
+  doc:para(env_lines)
+  doc:para(md.placeholder("Comment on virtualization noise (environment details in §7)."))
+end
+
+return M

@@ -1,0 +1,43 @@
+# End-to-end tests of the report (issue 13): rlx report / study:report from a small real study, from
+# a merged two-environment database with hand-worked figures, in headless Chromium, and the errors.
+set(R ${CMAKE_SOURCE_DIR}/tests/e2e/report)
+
+rlx_e2e(NAME "report: small real study, cells computed from the stored values" ARGS run ${R}/small_study.lua
+  STDOUT "^ok\tfp32 row of 4\\.1\nok\tbf16 row of 4\\.1\nok\tspeedup\nok\tTable 1\nok\troofline fp32\nok\tno AMP\nok\tone environment\nok\tfootnote\nhtml\treport\\.html\t4\n$")
+
+add_test(NAME "e2e: report: merged two-environment database, hand-worked figures, HTML tables and images"
+  COMMAND bash ${R}/merged.sh $<TARGET_FILE:rlx> ${RLX_TEST_TMP} WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+add_test(NAME "e2e: report: report.html in headless Chromium"
+  COMMAND bash ${R}/chromium.sh $<TARGET_FILE:rlx> ${RLX_TEST_TMP} WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+set_tests_properties("e2e: report: report.html in headless Chromium" PROPERTIES SKIP_RETURN_CODE 77)
+
+rlx_e2e(NAME "report: missing database" ARGS report ${RLX_TEST_TMP}/no-such.db
+  EXIT 1 STDERR "^rlx report: rlx\\.db: no database at '.*no-such\\.db' \\(check the path\\)\n$")
+rlx_e2e(NAME "report: missing argument" ARGS report EXIT 2 STDERR "rlx report: ")
+rlx_e2e(NAME "report: unknown option of study:report" ARGS -e
+  "local s = rlx.study{name = 'x', db = os.getenv('RLX_TEST_TMP') .. '/report_opt.db'} s:report{dri = 'x'}"
+  EXIT 1 STDERR "^\\(command line\\):1: rlx\\.report\\.write: unknown option 'dri' \\(valid options: dir, figures, html, quiet, study, title\\)\n")
+rlx_e2e(NAME "report: study:report with a dot" ARGS -e
+  "local s = rlx.study{name = 'x', db = os.getenv('RLX_TEST_TMP') .. '/report_opt.db'} s.report{dir = 'x'}"
+  EXIT 1 STDERR "study:report: called with '\\.' instead of ':' \\(use study:report\\{\\.\\.\\.\\}\\)")
+rlx_e2e(NAME "report: figures folder outside dir" ARGS -e
+  "local s = rlx.study{name = 'x', db = os.getenv('RLX_TEST_TMP') .. '/report_opt.db'} s:report{dir = os.getenv('RLX_TEST_TMP'), figures = '../f'}"
+  EXIT 1 STDERR "rlx\\.report\\.write: option 'figures' must be a folder inside dir \\(relative, no '\\.\\.'\\), got '\\.\\./f'")
+rlx_e2e(NAME "report: render a Markdown file with a missing image" ARGS -e
+  "local p = os.getenv('RLX_TEST_TMP') .. '/report_bad.md' local f = io.open(p, 'w') f:write('# T\\n\\n![x](figures/none.png)\\n') f:close() rlx.report.render{markdown = p}"
+  EXIT 1 STDERR "^\\(command line\\):1: report page: cannot read the image 'figures/none\\.png'")
+rlx_e2e(NAME "report: html of a non-string" ARGS -e "rlx.report.html(5)"
+  EXIT 1 STDERR "^\\(command line\\):1: rlx\\.report\\.html: expected Markdown text \\(a string\\), got number\n")
+rlx_e2e(NAME "report: GFM table to HTML" ARGS -e "io.write(rlx.report.html('| a | b |\\n| --- | ---: |\\n| x | 1 |\\n'))"
+  STDOUT "<table>\n<thead>\n<tr>\n<th>a</th>\n<th align=\"right\">b</th>\n</tr>\n</thead>\n<tbody>\n<tr>\n<td>x</td>\n<td align=\"right\">1</td>\n</tr>\n</tbody>\n</table>\n$")
+rlx_e2e(NAME "report: figures as SVG and PDF (issue 15 item 7)" ARGS run ${R}/formats.lua
+  STDOUT "^svg\tthroughput_env-e\\.svg\t<svg\npdf\tthroughput_env-e\\.pdf\t%PDF\nbad\trlx\\.figures\\.draw: option 'format' must be one of png, svg, pdf")
+
+# rlx.stats pieces the report rests on. t975 at a fractional df below 30 used to fall through to
+# the normal quantile (1.960); it interpolates in 1/df: 3.182 + (2.776 - 3.182)(1/3 - 1/3.5)/(1/12).
+rlx_e2e(NAME "report: t975 at a fractional df" ARGS -e "print(string.format('%.3f %.3f', rlx.stats.t975(3.5), rlx.stats.t975(4)))"
+  STDOUT "^2\\.950 2\\.776\n$")
+# {100,110,120} / {50,55,60}: ratio 2, u_a = u_b = 0.0027548, df 4, half 2.776 x 2 x sqrt(0.0055096) = 0.412.
+rlx_e2e(NAME "report: ratio of means with a 95% CI" ARGS -e
+  "local r = rlx.stats.ratio_ci95({100, 110, 120}, {50, 55, 60}) print(string.format('%.2f %.1f %.3f %.3f', r.ratio, r.df, r.low, r.high)) print(rlx.stats.ratio_ci95({1}, {2}).low, rlx.stats.ratio_ci95({}, {1}))"
+  STDOUT "^2\\.00 4\\.0 1\\.588 2\\.412\nnil\tnil\n$")

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# report.html in a real browser (issue 13): headless Chromium loads the page, a probe script (added
+# to a copy, never to the report) measures the page: its height, how many images decoded, where
+# the first [TO WRITE] block sits. Then a screenshot of the report itself at that height must have
+# exactly that size, show the placeholder's yellow at the probed place, and be taller than the
+# figures it embeds. Exit 77 (skipped) where Chromium is not installed.
+#   chromium.sh RLX TMPDIR
+set -euo pipefail
+rlx=$1
+browser=$(command -v chromium || command -v chromium-browser || true)
+if [ -z "$browser" ]; then echo "chromium not installed: skipped"; exit 77; fi
+d=$2/report_chromium
+rm -rf "$d" && mkdir -p "$d"
+"$rlx" run tests/e2e/report/make_dbs.lua --set dir="$d" >/dev/null 2>&1
+"$rlx" report "$d/a.db" --out "$d/out" --quiet 2>/dev/null
+chrome() { timeout 120 "$browser" --headless --no-sandbox --disable-gpu --hide-scrollbars "$@" 2>/dev/null; }
+probe='<script>window.addEventListener("load", function () {
+  var im = document.images, ok = 0, h = 0;
+  for (var i = 0; i < im.length; i++) { if (im[i].naturalWidth === 1200) ok++; h += im[i].getBoundingClientRect().height; }
+  var q = document.querySelector("blockquote").getBoundingClientRect();
+  var p = document.createElement("pre"); p.id = "probe";
+  p.textContent = ["probe", document.documentElement.scrollHeight, im.length, ok, Math.round(h),
+    document.querySelectorAll("table").length, Math.round(q.left + 8), Math.round(q.top + 6)].join(" ");
+  document.body.appendChild(p);
+});</script></body>'
+awk -v p="$probe" '{ sub(/<\/body>/, p); print }' "$d/out/report.html" > "$d/out/probe.html"
+read -r _ height images decoded img_h tables qx qy < <(chrome --window-size=1200,900 --dump-dom "file://$d/out/probe.html" |
+  grep -oP '<pre id="probe">\K[^<]+')
+echo "page height $height, $decoded of $images images decoded (1200 px wide PNGs), $tables tables, figures $img_h px"
+[ "$images" = 4 ] && [ "$decoded" = 4 ] || { echo "FAIL: expected 4 embedded figures, all decoded"; exit 1; }
+# One environment, no counters: the merged report's 15 tables less §6.2 and §6.3.
+[ "$tables" = 13 ] || { echo "FAIL: expected 13 tables, the browser found $tables"; exit 1; }
+[ "$height" -gt "$img_h" ] || { echo "FAIL: page ($height px) shorter than its figures ($img_h px)"; exit 1; }
+chrome --window-size=1200,"$height" --screenshot="$d/shot.png" "file://$d/out/report.html" >/dev/null
+read -r color w h < <("$rlx" -e "print(rlx.plot.pixel('$d/shot.png', $qx, $qy))")
+echo "screenshot ${w}x${h}, pixel ($qx, $qy) $color"
+[ "$w" = 1200 ] && [ "$h" = "$height" ] || { echo "FAIL: screenshot ${w}x${h}, page 1200x$height"; exit 1; }
+[ "$color" = "#fff8d6" ] || { echo "FAIL: the placeholder block is not where the page put it ($color)"; exit 1; }
+echo "chromium report ok"

@@ -1,0 +1,56 @@
+-- A report from a small real study (issue 13): resnet18 at 32x32, batch 2, fp32 and bf16, two
+-- repeats, trained for real on the CPU; peaks stored by hand so the roofs are known. The expected
+-- cells are computed here from the stored values with this file's own arithmetic (not rlx.stats,
+-- not the report's code) and must appear verbatim in report.md.
+local tmp = os.getenv("RLX_TEST_TMP") or "/tmp"
+local dir = tmp .. "/report_small"
+os.execute("rm -rf '" .. dir .. "'")
+local s = rlx.study{name = "small", db = dir .. "/small.db", label = "cpuenv"}
+s:sweep{models = {"resnet18"}, batch = {2}, precision = {"fp32", "bf16"}, repeats = 2, iters = 2, warmup = 1,
+  input = 32, classes = 10, quiet = true}
+s:store_peaks({dram_gbps = 20, fp32_gflops = 100, gemm_bf16_gflops = 50}, {device = "cpu"})
+local out = s:report{dir = dir .. "/out", quiet = true}
+local f = assert(io.open(out.markdown))
+local md = f:read("*a")
+f:close()
+
+local function check(what, text)
+  if md:find(text, 1, true) then print("ok\t" .. what) else print("MISSING\t" .. what .. "\t" .. text) end
+end
+-- mean and sample SD, the mean to 3 significant digits and the SD to the same decimals
+local function sig3(v) return string.format("%." .. math.max(0, 2 - math.floor(math.log10(v))) .. "f", v) end
+local function cell(xs)
+  local m = (xs[1] + xs[2]) / 2
+  local sd = math.sqrt(((xs[1] - m) ^ 2 + (xs[2] - m) ^ 2) / 1)
+  local dec = math.max(0, 2 - math.floor(math.log10(m)))
+  return string.format("%." .. dec .. "f ± %." .. dec .. "f", m, sd), m
+end
+
+local ips, points = {}, {}
+for _, r in ipairs(s:runs{}) do
+  ips[r.precision] = ips[r.precision] or {}
+  ips[r.precision][r.run] = r.images_per_s
+end
+for _, p in ipairs(s:points{level = "dram"}) do
+  points[p.label] = p
+end
+local c32, m32 = cell(ips.fp32)
+local c16, m16 = cell(ips.bf16)
+check("fp32 row of 4.1", "| cpuenv | resnet18 | fp32 | 2 | 2 | " .. c32 .. " |")
+check("bf16 row of 4.1", "| cpuenv | resnet18 | bf16 | 2 | 2 | " .. c16 .. " |")
+check("speedup", string.format("| cpuenv | resnet18 | 2 | bf16 | %s | %s | %.2f×", sig3(m32), sig3(m16), m16 / m32))
+-- Table 1: 11,181,642 parameters (resnet18 with 10 classes) = 11.18 M; forward MACs per image
+-- 37,016,576 = 0.03702 G; training FLOPs per image forward 74,033,152 + elementwise 349,194 +
+-- backward 143,583,242 = 217,965,588 = 0.2180 G, 2.94x the seed's 2 x MACs = 0.07403 G.
+check("Table 1", "| resnet18 | 32 | 11.18 | 0.03702 | 0.07403 | 0.2180 | 0.07403 | 2.94× |")
+-- Roofline of fp32: AI = train_flops / bytes at batch 2 (503,021,028 / 364,402,400 = 1.3804),
+-- attained = mean of the two points' GFLOP/s, roof 1.3804 x 20 GB/s = 27.6 GFLOP/s (memory-bound).
+local g = {}
+for _, p in pairs(points) do if p.label:find("_fp32_") then g[#g + 1] = p.gflops end end
+local att = (g[1] + g[2]) / 2
+check("roofline fp32", string.format("| cpuenv | resnet18 | fp32 | 2 | estimated | 1.38 | %s | 27.6 | memory | %.1f %% |",
+  sig3(att), att / (503021028 / 364402400 * 20) * 100))
+check("no AMP", "No CUDA environment: no AMP rows.")
+check("one environment", "One environment (cpuenv): no ratios between environments")
+check("footnote", "[^R1]: cpuenv, resnet18, fp32, batch 2: `cpuenv_resnet18_fp32_bs2_run1`, `cpuenv_resnet18_fp32_bs2_run2`.")
+print("html", out.html:match("[^/]+$"), #out.figures)
