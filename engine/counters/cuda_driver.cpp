@@ -37,6 +37,8 @@ CudaDriver load() {
     d.error = fmt::format("libcuda.so.1 lacks a driver function rlx needs ({}): update the NVIDIA driver", dlerror());
     return d;
   }
+  sym(h, "cuProfilerStart", d.profiler_start);
+  sym(h, "cuProfilerStop", d.profiler_stop);
   CudaDriver::CUresult r = d.init(0);
   if (r != 0) {
     d.error = fmt::format("cuInit failed: {} (no usable NVIDIA GPU)", d.name(r));

@@ -21,6 +21,10 @@ struct CudaDriver {
   CUresult (*ctx_set_current)(CUcontext) = nullptr;
   CUresult (*ctx_synchronize)() = nullptr;
   CUresult (*error_name_fn)(CUresult, const char**) = nullptr;
+  // cuProfilerStart/Stop: tell an attached profiler (ncu --profile-from-start off) where to record.
+  // Looked up apart: a driver without them still loads (they are null then).
+  CUresult (*profiler_start)() = nullptr;
+  CUresult (*profiler_stop)() = nullptr;
 
   bool loaded = false;
   std::string error;  // why not loaded: "no NVIDIA driver (libcuda.so.1 not found)", ...

@@ -390,6 +390,10 @@ DeviceCheck check_device(int index) {
   return c;
 }
 
+// Counted iterations asked for when the host API cannot plan the passes: the default metric set
+// needs 5 on GH100 (docs/counters.md), so 8 leaves room.
+constexpr int kPassesWhenUnplanned = 8;
+
 class CuptiCollector : public Collector {
  public:
   CuptiCollector(int index, std::vector<std::string> metrics, bool per_kernel)
@@ -398,6 +402,17 @@ class CuptiCollector : public Collector {
     if (!dev_.ok) reason_ = dev_.reason;
   }
   ~CuptiCollector() override { teardown(); }
+
+  // Per-iteration mode: one counted iteration per pass of the metric set (the host API's plan for
+  // the chip); per-kernel mode replays kernels within one iteration.
+  int iterations_wanted() const override {
+    if (per_kernel_ || !dev_.ok) return 1;
+    try {
+      return std::max(1, cupti_host_plan(dev_.chip, requested_)["passes"].get<int>());
+    } catch (const std::exception&) {
+      return kPassesWhenUnplanned;
+    }
+  }
 
   void on_measured_begin(int measured_iters) override {
     if (!dev_.ok || state_ != State::idle) return;
@@ -448,7 +463,7 @@ class CuptiCollector : public Collector {
 
   void on_measured_end() override {
     if (state_ == State::configured || state_ == State::in_pass) {
-      fail(fmt::format("collection incomplete: {} of {} passes ran (one pass per measured iteration; raise iters)",
+      fail(fmt::format("collection incomplete: {} of {} passes ran (one pass per counted iteration; raise counter_iters)",
                        passes_done_, passes_));
     }
   }
@@ -520,13 +535,13 @@ class CuptiCollector : public Collector {
     while (!per_kernel_ && passes_ > static_cast<size_t>(std::max(iters_, 0)) && !metrics_.empty()) {
       std::string g = group_of(metrics_.back());
       while (!metrics_.empty() && group_of(metrics_.back()) == g) {
-        unsupported_[metrics_.back()] = fmt::format("not collected: the metric set needs more passes than the {} measured "
-                                                    "iterations (one pass per iteration; raise iters)", iters_);
+        unsupported_[metrics_.back()] = fmt::format("not collected: the metric set needs more passes than the {} counted "
+                                                    "iterations (one pass per iteration; raise counter_iters)", iters_);
         metrics_.pop_back();
       }
       passes_ = passes_for(dev_.chip, &avail_, metrics_);
     }
-    if (metrics_.empty()) throw std::runtime_error(fmt::format("{} measured iterations are too few for any metric group", iters_));
+    if (metrics_.empty()) throw std::runtime_error(fmt::format("{} counted iterations are too few for any metric group", iters_));
     for (const auto& m : metrics_) {
       UnitScale u = parse_unit(dims[m]);
       units_[m] = u.base;

@@ -406,4 +406,10 @@ Json capture(const std::string& label, const Sources& src) {
   return out;
 }
 
+std::string cpu_model(const Sources& src) {
+  Json out;
+  cpu_info(src.root, out);
+  return out["cpu_model"].is_string() ? out["cpu_model"].get<std::string>() : std::string();
+}
+
 }  // namespace rlx::env

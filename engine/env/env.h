@@ -27,6 +27,10 @@ struct Sources {
 // storage {root_fs, root_bytes}, label, captured_at.
 nlohmann::json capture(const std::string& label, const Sources& src = {});
 
+// capture()'s cpu_model alone: /proc/cpuinfo's "model name", "" when it has none (ARM kernels).
+// Cheap: reads one file (devices() uses it; capture() is the full record).
+std::string cpu_model(const Sources& src = {});
+
 // Parses "32K", "1024 kB", "8M" (cache sizes, meminfo) into bytes; -1 when unparsable.
 long long parse_size_bytes(const std::string& text);
 

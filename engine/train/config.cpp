@@ -2,6 +2,7 @@
 // itself is trainer.cpp).
 #include <fmt/format.h>
 
+#include <cmath>
 #include <regex>
 #include <stdexcept>
 
@@ -36,6 +37,15 @@ void validate(const TrainConfig& c) {
   require(c.seed >= 0, fmt::format("seed must be >= 0, got {}", c.seed));
   require(c.input >= 0, fmt::format("input must be >= 1, got {}", c.input));
   require(c.classes >= 0, fmt::format("classes must be >= 1, got {}", c.classes));
+  require(c.counter_iters >= -1, fmt::format("counter_iters must be >= 0, got {}", c.counter_iters));
+  require(c.max_extra_iters >= 0,
+          fmt::format("max_extra_iters must be >= 0 (0 = 2 x iters), got {}", c.max_extra_iters));
+  require(!c.min_stable || c.iters >= 2,
+          fmt::format("min_stable needs iters >= 2 (one sample has no drift to judge), got {}", c.iters));
+  require(c.stability.max_drift > 0 && std::isfinite(c.stability.max_drift),
+          fmt::format("min_stable's drift must be a number > 0, got {}", c.stability.max_drift));
+  require(c.stability.max_cv > 0 && std::isfinite(c.stability.max_cv),
+          fmt::format("min_stable's cv must be a number > 0, got {}", c.stability.max_cv));
   // The model itself: a bad name or layer fails here, before anything is built or loaded.
   try {
     (void)models::from_option(c.model, c.classes > 0 ? c.classes : 1000, c.input > 0 ? c.input : 224);
@@ -49,8 +59,9 @@ nlohmann::json to_json(const TrainConfig& c, const TrainResult& r) {
   j["ok"] = r.ok;
   if (!r.ok) j["error"] = r.error;
   // The echoed configuration (what was asked), then what was used and measured.
-  j["model"] = r.model_name.empty() ? (c.model.is_string() ? c.model.get<std::string>() : std::string("custom"))
-                                    : r.model_name;
+  j["model"] = r.model_name.empty()
+                   ? (c.model.is_string() ? c.model.get<std::string>() : std::string("custom"))
+                   : r.model_name;
   j["batch"] = c.batch;
   j["iters"] = c.iters;
   j["warmup"] = c.warmup;
@@ -64,6 +75,8 @@ nlohmann::json to_json(const TrainConfig& c, const TrainResult& r) {
   j["deterministic"] = c.deterministic;
   j["cudnn_benchmark"] = c.cudnn_benchmark;
   j["nvtx"] = c.nvtx;
+  j["pin_memory"] = c.pin_memory;  // as asked; `note` says when it had nothing to pin
+  j["min_stable"] = c.min_stable;
   j["lr"] = c.lr;
   j["momentum"] = c.momentum;
   j["weight_decay"] = c.weight_decay;
@@ -86,6 +99,14 @@ nlohmann::json to_json(const TrainConfig& c, const TrainResult& r) {
                  {"min", r.iter_s.min},   {"max", r.iter_s.max}, {"p5", r.iter_s.p5},
                  {"p95", r.iter_s.p95}};
   j["samples"] = r.samples;
+  j["stability"] = {{"drift", r.stability.drift},         {"cv", r.stability.cv},
+                    {"stable", r.stability.stable},       {"extended_iters", r.stability.extended_iters},
+                    {"max_drift", c.stability.max_drift}, {"max_cv", c.stability.max_cv}};
+  j["counter_iters"] = r.counter_iters;
+  if (r.counter_iters > 0) {
+    j["counted_iter_s"] = r.counted_iter_s;
+    j["counted_samples"] = r.counted_samples;
+  }
   j["data_wait_s"] = r.data_wait_s;
   j["user_s"] = r.user_s;
   j["sys_s"] = r.sys_s;

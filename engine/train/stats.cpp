@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <numeric>
 
 namespace rlx::train {
@@ -34,6 +35,35 @@ Summary summarize(const std::vector<double>& samples) {
   s.p5 = percentile(samples, 5);
   s.p95 = percentile(samples, 95);
   return s;
+}
+
+Stability steady_state(const std::vector<double>& samples, const StabilityRule& rule) {
+  Stability st;
+  const size_t half = samples.size() / 2;
+  if (half == 0) return st;
+  const auto mean_of = [](auto first, auto last) {
+    return std::accumulate(first, last, 0.0) / static_cast<double>(std::distance(first, last));
+  };
+  const double first = mean_of(samples.begin(), samples.begin() + static_cast<std::ptrdiff_t>(half));
+  const double second = mean_of(samples.end() - static_cast<std::ptrdiff_t>(half), samples.end());
+  const Summary all = summarize(samples);
+  st.drift = first > 0 ? second / first - 1 : 0;
+  st.cv = all.mean > 0 ? all.sd / all.mean : 0;
+  st.stable = std::abs(st.drift) <= rule.max_drift && st.cv <= rule.max_cv;
+  return st;
+}
+
+Stability extend_until_stable(std::deque<double>& window, const std::function<double()>& next,
+                              const StabilityRule& rule, int64_t cap) {
+  const auto verdict = [&] { return steady_state(std::vector<double>(window.begin(), window.end()), rule); };
+  Stability st = verdict();
+  for (int64_t extra = 1; extra <= cap && !st.stable; ++extra) {
+    window.push_back(next());
+    window.pop_front();
+    st = verdict();
+    st.extended_iters = extra;
+  }
+  return st;
 }
 
 }  // namespace rlx::train

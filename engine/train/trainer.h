@@ -1,11 +1,14 @@
 // trainer.h: fixed-iteration training with honest timing (no LibTorch in this header, so the
 // binding and the tests include it cheaply; trainer.cpp is the one LibTorch translation unit).
 //
-// A run trains `warmup` unmeasured then `iters` measured iterations of SGD (momentum, weight
-// decay) on cross-entropy, model in train mode. Every measured iteration is timed from the
-// moment it asks for its batch to the moment the device has finished its step (synchronize;
-// CUDA events on CUDA), so a sample is the true cost of one step; the part of it spent waiting
-// for data is kept apart (data_wait_s). images_per_s = batch * iters / seconds.
+// A run trains `warmup` unmeasured, then `iters` timed, then `counter_iters` counted iterations
+// of SGD (momentum, weight decay) on cross-entropy, model in train mode. Every timed iteration is
+// timed from the moment it asks for its batch to the moment the device has finished its step
+// (synchronize; CUDA events on CUDA), so a sample is the true cost of one step; the part of it
+// spent waiting for data is kept apart (data_wait_s). images_per_s = batch * iters / seconds.
+// Counters (the observer) only see the counted iterations, which come after the last timed one:
+// a counter never slows a timed iteration. The timed samples get a steady-state verdict
+// (stats.h); with min_stable the timed section is extended until it is steady, up to a cap.
 #pragma once
 
 #include <cstdint>
@@ -32,7 +35,7 @@ struct TrainConfig {
   int64_t prefetch = 2;            // batches queued per worker
   int64_t threads = 0;             // intra-op threads; 0 = all cores
   bool channels_last = false;
-  int64_t grad_accum = 1;          // optimizer step every grad_accum iterations
+  int64_t grad_accum = 1;  // optimizer step every grad_accum iterations
   bool deterministic = false;
   bool cudnn_benchmark = false;
   bool nvtx = false;
@@ -41,31 +44,42 @@ struct TrainConfig {
   int64_t input = 0;    // image side; 0 = 224 (32 for CIFAR-10)
   int64_t classes = 0;  // 0 = the dataset's classes (1000 for synthetic data)
   std::string label;
-  bool progress = false;           // progress bar on stderr
+  bool progress = false;        // progress bar on stderr
+  int64_t counter_iters = -1;   // counted iterations after the timed ones; -1: as many as the
+                                // observer wants (IterationObserver::iterations_wanted), 0 without one
+  bool pin_memory = false;      // CUDA with a dataset: page-locked batches, asynchronous copy
+  bool min_stable = false;      // extend the timed section until the verdict is stable
+  StabilityRule stability;      // the verdict's thresholds
+  int64_t max_extra_iters = 0;  // min_stable's cap on extra timed iterations; 0 = 2 x iters
 };
 
 struct TrainResult {
   bool ok = false;
   std::string error;  // why ok is false
   double images_per_s = 0;
-  double seconds = 0;      // sum of the measured samples
-  double wall_s = 0;       // wall clock of the whole measured section (samples plus bookkeeping)
+  double seconds = 0;  // sum of the measured samples
+  double wall_s = 0;   // wall clock of the whole measured section (samples plus bookkeeping)
   Summary iter_s;
-  std::vector<double> samples;  // seconds per measured iteration
-  double data_wait_s = 0;       // part of `seconds` spent waiting for a batch (and copying it)
-  double user_s = 0, sys_s = 0;  // CPU time of the process during the measured section
+  std::vector<double> samples;          // seconds per timed iteration (the last `iters` when extended)
+  Stability stability;                  // steady-state verdict of `samples`
+  int64_t counter_iters = 0;            // counted iterations run after the timed ones
+  std::vector<double> counted_samples;  // their times (counters active: never used for speeds)
+  double counted_iter_s = 0;            // mean of counted_samples
+  bool pin_memory = false;              // whether batches were copied from page-locked memory
+  double data_wait_s = 0;               // part of `seconds` spent waiting for a batch (and copying it)
+  double user_s = 0, sys_s = 0;         // CPU time of the process during the measured section
   int64_t max_rss_bytes = 0;
-  std::string max_rss_scope;     // "measured" (peak reset before the section) or "process"
+  std::string max_rss_scope;      // "measured" (peak reset before the section) or "process"
   int64_t device_max_bytes = -1;  // CUDA allocator peak during the measured section; -1 = n/a
   double loss_first = 0, loss_last = 0;
   int64_t threads = 0;
-  std::string device;     // the device used ("cpu", "cuda:0")
+  std::string device;  // the device used ("cpu", "cuda:0")
   std::string precision;
-  int64_t skipped_files = -1;  // ImageFolder: unreadable files met; -1 = not a folder
-  int64_t dataset_size = -1;   // samples available in the data source; -1 = synthetic
-  std::string data_kind;       // "synthetic", "imagefolder", "cifar10"
-  std::string note;            // e.g. nvtx requested without CUDA
-  std::string model_name;      // the model's name
+  int64_t skipped_files = -1;      // ImageFolder: unreadable files met; -1 = not a folder
+  int64_t dataset_size = -1;       // samples available in the data source; -1 = synthetic
+  std::string data_kind;           // "synthetic", "imagefolder", "cifar10"
+  std::string note;                // e.g. nvtx requested without CUDA
+  std::string model_name;          // the model's name
   int64_t input = 0, classes = 0;  // the values the model was built with
 };
 
@@ -81,8 +95,5 @@ TrainResult train(const TrainConfig& config, IterationObserver* observer = nullp
 
 // The result as a json object with the config echoed (see docs/lua-api/train.md).
 nlohmann::json to_json(const TrainConfig& config, const TrainResult& result);
-
-// Devices this machine can train on: [{kind, id, name, memory_bytes, threads}, ...].
-nlohmann::json devices();
 
 }  // namespace rlx::train

@@ -9,8 +9,10 @@
 #include <regex>
 
 #include "counters/collector.h"
+#include "counters/profiler_range.h"
 #include "lua_bind.h"
 #include "registry.h"
+#include "train/devices.h"
 #include "train/progress.h"
 #include "train/trainer.h"
 #include "util/interrupt.h"
@@ -32,6 +34,24 @@ bool any_cuda_device() {
   for (const auto& d : train::devices())
     if (d.value("kind", "") == "cuda") return true;
   return false;
+}
+
+// min_stable = true, or {drift = 0.05, cv = 0.10, max_extra = 2 x iters}: extend the timed
+// section until steady (docs/training.md "Steady state").
+void read_min_stable(lua_State* L, const lua::Options& o, train::TrainConfig& c) {
+  const int type = o.push("min_stable");
+  if (type == LUA_TTABLE) {
+    lua::Options t(L, lua_gettop(L), std::string(kFname) + ": option 'min_stable'", {"drift", "cv", "max_extra"});
+    c.stability.max_drift = non_negative(t, "drift", c.stability.max_drift, false);
+    c.stability.max_cv = non_negative(t, "cv", c.stability.max_cv, false);
+    c.max_extra_iters = t.integer("max_extra", 0, 1);
+    c.min_stable = true;
+  }
+  lua_pop(L, 1);
+  if (type == LUA_TBOOLEAN || type == LUA_TNIL) c.min_stable = o.boolean("min_stable", false);
+  else if (type != LUA_TTABLE)
+    o.fail("min_stable", fmt::format("must be true, false or a table {{drift =, cv =, max_extra =}}, got a {}",
+                                     lua_typename(L, type)));
 }
 
 // Reads every option into a config; throws lua::Error naming the option.
@@ -65,6 +85,9 @@ train::TrainConfig read_config(lua_State* L, const lua::Options& o, bool& want_c
   c.classes = o.opt_integer("classes", 1).value_or(0);
   c.label = o.str("label", "");
   c.progress = o.boolean("progress", train::ProgressBar::stderr_is_terminal());
+  c.pin_memory = o.boolean("pin_memory", c.pin_memory);
+  c.counter_iters = o.opt_integer("counter_iters", 0).value_or(-1);
+  read_min_stable(L, o, c);
 
   const int ctype = o.push("counters");
   lua_pop(L, 1);
@@ -98,27 +121,39 @@ nlohmann::json run_train(lua_State* L) {
                  {"model", "batch", "iters", "warmup", "device", "precision", "data", "augment", "workers",
                   "prefetch", "threads", "channels_last", "grad_accum", "deterministic", "cudnn_benchmark",
                   "nvtx", "lr", "momentum", "weight_decay", "seed", "input", "classes", "label", "counters",
-                  "progress"});
+                  "progress", "counter_iters", "pin_memory", "min_stable"});
   bool want_counters = false;
   std::vector<std::string> groups;
-  const train::TrainConfig config = read_config(L, o, want_counters, groups);
+  train::TrainConfig config = read_config(L, o, want_counters, groups);
+  const std::string dev = config.device == "auto" ? (any_cuda_device() ? "cuda:0" : "cpu") : config.device;
   std::unique_ptr<counters::Collector> collector;
   if (want_counters) {
-    const std::string dev = config.device == "auto" ? (any_cuda_device() ? "cuda:0" : "cpu") : config.device;
     try {
       collector = counters::make_collector(dev, groups);
     } catch (const std::invalid_argument& e) {
       throw lua::Error(fmt::format("{}: option 'counters': {}", kFname, e.what()));
     }
   }
+  if (collector && config.counter_iters == 0)
+    o.fail("counter_iters", "must be >= 1 when counters are collected (they count the counted iterations)");
+  // The counted iterations (after the timed ones) run inside cuProfilerStart/Stop on CUDA; without
+  // counters they run only when asked (counter_iters) or when a profiler such as ncu is attached.
+  counters::ProfilerRange profiler;
+  train::ObserverList observers;
+  const bool cuda = dev.rfind("cuda", 0) == 0;
+  if (cuda) observers.add(&profiler);
+  observers.add(collector.get());
+  if (!collector && config.counter_iters < 0) config.counter_iters = cuda && counters::cuda_tool_attached() ? 1 : 0;
   train::TrainResult result;
   try {
-    result = train::train(config, collector.get());
+    result = train::train(config, observers.empty() ? nullptr : &observers);
   } catch (const std::invalid_argument& e) {
     throw lua::Error(fmt::format("{}: {}", kFname, e.what()));
   }
   nlohmann::json out = train::to_json(config, result);
   if (collector && result.ok) out["counters"] = collector->result();
+  if (cuda && result.ok && result.counter_iters > 0)
+    out["profiler_range"] = profiler.why().empty() ? "cuProfilerStart/Stop around the counted iterations" : profiler.why();
   return out;
 }
 

@@ -53,4 +53,69 @@ function M.summary_line(r)
     r.threads, r.loss_first, r.loss_last, skipped, r.label and (" [" .. r.label .. "]") or "")
 end
 
+--- The columns of seed 000's logs/metrics.csv, in order (run_train.py appends one row per run).
+M.METRICS_CSV_COLUMNS = {"timestamp", "label", "host", "device", "arch", "precision", "batch_size", "warmup_iters",
+  "iters", "elapsed_s", "images_per_s"}
+
+local function csv_field(v)
+  if v == nil then return "" end
+  local s = type(v) == "number" and (v == math.floor(v) and math.abs(v) < 2 ^ 53 and string.format("%d", v) or
+    string.format("%.10g", v)) or tostring(v)
+  if s:find('[,"\r\n]') then s = '"' .. s:gsub('"', '""') .. '"' end
+  return s
+end
+
+local function host_name()
+  local f = io.open("/proc/sys/kernel/hostname", "r")
+  local name = f and f:read("*l")
+  if f then f:close() end
+  return name or os.getenv("HOSTNAME") or ""
+end
+
+-- The header line of an existing metrics.csv (nil for a missing or empty file).
+local function first_line(path)
+  local f = io.open(path, "r")
+  if not f then return nil end
+  local line = f:read("*l")
+  f:close()
+  return line and line:gsub("\r$", "") or nil
+end
+
+--- Appends a successful result to DIR/metrics.csv with seed 000's columns (header first when the
+--- file is new or empty). The row goes out in one O_APPEND write, so concurrent runs never
+--- interleave; a file whose header differs is refused, nothing written. Returns the path.
+function M.append_metrics_csv(dir, r)
+  local fname = "rlx.train.append_metrics_csv"
+  if type(dir) ~= "string" or dir == "" then
+    rlx.options.raise(fname .. ": the directory (argument 1) must be a non-empty string, got " .. type(dir))
+  end
+  if type(r) ~= "table" or r.ok ~= true then
+    rlx.options.raise(fname .. ": argument 2 must be a successful result of rlx.train (ok = true), got " ..
+      (type(r) == "table" and "ok = " .. tostring(r.ok) or type(r)))
+  end
+  local path = dir .. "/metrics.csv"
+  local header = table.concat(M.METRICS_CSV_COLUMNS, ",")
+  local existing = first_line(path)
+  if existing and existing ~= "" and existing ~= header then
+    rlx.options.raise(string.format("%s: %s has other columns (first line '%s', expected '%s'); use another log directory",
+      fname, path, existing:sub(1, 80), header))
+  end
+  local values = {rlx.db.now(), r.label, host_name(), r.device, r.model, r.precision, r.batch, r.warmup, r.iters,
+    r.seconds, r.images_per_s}
+  local cells = {}
+  for i = 1, #M.METRICS_CSV_COLUMNS do cells[i] = csv_field(values[i]) end
+  local text = ((existing == nil or existing == "") and header .. "\n" or "") .. table.concat(cells, ",") .. "\n"
+  local f, err = io.open(path, "a")
+  if not f then
+    rlx.options.raise(string.format("%s: cannot append to %s: %s (create the directory first)", fname, path, tostring(err)))
+  end
+  f:setvbuf("full", #text + 64)  -- one buffer, one write(2) at close: the row lands whole
+  local ok, werr = f:write(text)
+  local closed, cerr = f:close()
+  if not ok or not closed then
+    rlx.options.raise(string.format("%s: writing %s failed: %s", fname, path, tostring(werr or cerr)))
+  end
+  return path
+end
+
 return setmetatable(M, {__call = function(_, opts) return M.run(opts) end})

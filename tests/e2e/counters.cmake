@@ -73,9 +73,10 @@ rlx_e2e(NAME "counters: import-ncu --run with an unknown label" ARGS run ${C}/mi
 
 # rlx.train{counters = true} on CPU: the perf_event collector sees the measured iterations; this
 # project's VMs refuse the hardware events (reported with the reason), software events are counted.
+# perf_event counts the counted iterations (3 by default), run after the 2 timed ones.
 rlx_e2e(NAME "counters: train with counters on cpu" ARGS -e
-  "local r = rlx.train{model = 'resnet18', batch = 2, iters = 2, warmup = 1, input = 32, classes = 10, counters = true} local c = r.counters print(r.ok, c.source, c.iterations, (c.values.task_clock or 0) > 0 or c.unsupported.task_clock ~= nil, c.values.page_faults ~= nil or c.unsupported.page_faults ~= nil, c.values.cycles ~= nil or c.unsupported.cycles:find('perf_event_open', 1, true) ~= nil, c.values.instructions ~= nil or c.unsupported.instructions ~= nil)"
-  STDOUT "^true\tperf_event\t2\ttrue\ttrue\ttrue\ttrue\n$")
+  "local r = rlx.train{model = 'resnet18', batch = 2, iters = 2, warmup = 1, input = 32, classes = 10, counters = true} local c = r.counters print(r.ok, c.source, c.iterations, r.counter_iters, #r.samples, #r.counted_samples, (c.values.task_clock or 0) > 0 or c.unsupported.task_clock ~= nil, c.values.page_faults ~= nil or c.unsupported.page_faults ~= nil, c.values.cycles ~= nil or c.unsupported.cycles:find('perf_event_open', 1, true) ~= nil, c.values.instructions ~= nil or c.unsupported.instructions ~= nil)"
+  STDOUT "^true\tperf_event\t3\t3\t2\t3\ttrue\ttrue\ttrue\ttrue\n$")
 
 # Tests that need CUPTI compiled in (the CUDA toolkit at build time; scripts/gpu or /usr/local/cuda).
 if(RLX_HAVE_CUPTI)

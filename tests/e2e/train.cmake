@@ -98,3 +98,31 @@ rlx_e2e(NAME "train: augment must be a boolean" ARGS -e "rlx.train{model='resnet
   STDERR "rlx.train: option 'augment' must be true or false, got \"no\"")
 rlx_e2e(NAME "train: threads used is reported" ARGS -e "print(rlx.train{model=${TINY}, ${FAST}}.threads, rlx.train{model=${TINY}, batch=2, iters=1, warmup=0, input=16, classes=3, threads=0}.threads >= 1)"
   STDOUT "^1\ttrue\n$")
+
+# Counted iterations, steady state, pinned memory, the metrics.csv log (issue 15 items 2, 3, 6).
+rlx_e2e(NAME "train: counter_iters runs counted iterations after the timed ones"
+  ARGS -e "local r = rlx.train{model=${TINY}, ${FAST}, counter_iters=3} print(#r.samples, r.counter_iters, #r.counted_samples, r.counted_iter_s > 0, r.stability.extended_iters, type(r.stability.stable), r.stability.cv >= 0)"
+  STDOUT "^2\t3\t3\ttrue\t0\tboolean\ttrue\n$")
+rlx_e2e(NAME "train: without counters nothing is counted"
+  ARGS -e "local r = rlx.train{model=${TINY}, ${FAST}} print(r.counter_iters, r.counted_iter_s, r.pin_memory, r.min_stable)"
+  STDOUT "^0\tnil\tfalse\tfalse\n$")
+rlx_e2e(NAME "train: min_stable extends to the cap when the verdict cannot be met"
+  ARGS -e "local r = rlx.train{model=${TINY}, ${FAST}, min_stable={cv=1e-12, max_extra=3}} print(#r.samples, r.stability.extended_iters, r.stability.stable, r.stability.max_cv)"
+  STDOUT "^2\t3\tfalse\t1e-12\n$")
+rlx_e2e(NAME "train: min_stable unknown key" ARGS -e "rlx.train{model='resnet18', min_stable={drfit=0.1}}" EXIT 1
+  STDERR "option 'min_stable'.*unknown.*drfit")
+rlx_e2e(NAME "train: min_stable wrong type" ARGS -e "rlx.train{model='resnet18', min_stable=3}" EXIT 1
+  STDERR "rlx.train: option 'min_stable' must be true, false or a table \\{drift =, cv =, max_extra =\\}, got a number")
+rlx_e2e(NAME "train: counters with counter_iters=0" ARGS -e "rlx.train{model='resnet18', counters=true, counter_iters=0}" EXIT 1
+  STDERR "rlx.train: option 'counter_iters' must be >= 1 when counters are collected")
+rlx_e2e(NAME "train: pin_memory on the CPU is a note"
+  ARGS -e "local r = rlx.train{model=${TINY}, ${FAST}, pin_memory=true} print(r.ok, r.pin_memory, r.note)"
+  STDOUT "^true\ttrue\tpin_memory applies to CUDA runs reading a dataset: nothing to pin here\n$")
+add_test(NAME "e2e: train: --log-dir appends seed 000's metrics.csv"
+  COMMAND bash ${T}/log_dir.sh $<TARGET_FILE:rlx> ${T}/tiny_model.lua WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+set_tests_properties("e2e: train: --log-dir appends seed 000's metrics.csv" PROPERTIES
+  ENVIRONMENT "RLX_TEST_TMP=${RLX_TEST_TMP}" PASS_REGULAR_EXPRESSION "^ok\n$")
+rlx_e2e(NAME "train: append_metrics_csv refuses a failed result" ARGS -e "rlx.train.append_metrics_csv('/tmp', {ok = false})" EXIT 1
+  STDERR "rlx.train.append_metrics_csv: argument 2 must be a successful result of rlx.train \\(ok = true\\), got ok = false")
+rlx_e2e(NAME "train: append_metrics_csv wrong directory type" ARGS -e "rlx.train.append_metrics_csv(3, {ok = true})" EXIT 1
+  STDERR "rlx.train.append_metrics_csv: the directory \\(argument 1\\) must be a non-empty string, got number")

@@ -1,6 +1,7 @@
 -- rlx train: one fixed-iteration training run from the command line, with the flags of seed 000's
 -- run_train.py (--arch, --batch-size, --warmup-iters, ...). Prints a one-line summary, or the
--- whole result as JSON with --json. A run that fails (no such device, missing dataset, out of
+-- whole result as JSON with --json; --log-dir DIR appends it to DIR/metrics.csv as run_train.py
+-- does. A run that fails (no such device, missing dataset, out of
 -- memory) prints the reason and exits 1; a bad flag value exits 2.
 local args = require("rlx.cli.args")
 local M = {summary = "train a model for N iterations and report images/s (run_train.py's flags)",
@@ -37,8 +38,13 @@ local cmd = {name = "train",
     {"momentum", "--momentum", type = "number", default = 0.9, help = "SGD momentum"},
     {"weight_decay", "--weight-decay", type = "number", default = 1e-4, help = "SGD weight decay"},
     {"seed", "--seed", type = "integer", default = 0, help = "random seed"},
-    {"counters", "--counters", type = "boolean", help = "collect hardware counters of the measured section"},
+    {"counters", "--counters", type = "boolean", help = "collect hardware counters (in counted iterations after the timed ones)"},
+    {"counter_iters", "--counter-iters", type = "integer", metavar = "N",
+      help = "counted iterations after the timed ones (default: what the counters need; 1 under ncu)"},
+    {"min_stable", "--min-stable", type = "boolean", help = "extend the timed iterations until steady (drift <= 5%, CV <= 10%)"},
+    {"pin_memory", "--pin-memory", type = "boolean", help = "page-locked batches, asynchronous copies (CUDA with --data)"},
     {"label", "--label", help = "free text stored with the result"},
+    {"log_dir", "--log-dir", metavar = "DIR", help = "append the run to DIR/metrics.csv (seed 000's columns)"},
     {"json", "--json", type = "boolean", help = "print the whole result as one JSON object"},
   },
   epilog = "Example: rlx train --arch resnet18 --batch-size 16 --warmup-iters 2 --iters 10 --input 64"}
@@ -66,7 +72,8 @@ function M.main(...)
     deterministic = o.deterministic or false, cudnn_benchmark = o.cudnn_benchmark or false,
     nvtx = o.nvtx or false, threads = o.threads, input = o.input, classes = o.classes, lr = o.lr,
     momentum = o.momentum, weight_decay = o.weight_decay, seed = o.seed, label = o.label,
-    counters = o.counters or nil,
+    counters = o.counters or nil, counter_iters = o.counter_iters, min_stable = o.min_stable or nil,
+    pin_memory = o.pin_memory or nil,
   }
   local ok, r = pcall(rlx.train, opts)
   if not ok then
@@ -83,6 +90,10 @@ function M.main(...)
   if not r.ok then
     if not o.json then io.stderr:write("rlx train: ", r.error, "\n") end
     return 1
+  end
+  if o.log_dir then
+    local logged, err = pcall(rlx.train.append_metrics_csv, o.log_dir, r)
+    if not logged then rlx.fail(1, "rlx train: " .. tostring(err):gsub("^[^:]*:%d+: ", "")) end
   end
   return 0
 end

@@ -5,7 +5,9 @@
 #include <cmath>
 #include <csignal>
 
+#include "counters/collector.h"
 #include "dataset_fixtures.h"
+#include "train/devices.h"
 #include "train/trainer.h"
 #include "util/interrupt.h"
 
@@ -65,10 +67,14 @@ TEST_CASE("synthetic training reports consistent timing and finite losses") {
   CHECK(r.max_rss_bytes > 0);
   CHECK(r.user_s >= 0);
   CHECK(r.device_max_bytes == -1);
-  CHECK(obs.begun == 3);
-  CHECK(obs.iterations == 3);
-  CHECK(obs.ends == 3);
+  // The observer counts the counted iterations only: as many as it wants (1 by default).
+  CHECK(obs.begun == 1);
+  CHECK(obs.iterations == 1);
+  CHECK(obs.ends == 1);
   CHECK(obs.measured_end == 1);
+  CHECK(r.counter_iters == 1);
+  REQUIRE(r.counted_samples.size() == 1);
+  CHECK(r.counted_iter_s == r.counted_samples[0]);
   const auto j = to_json(tiny(2, 3), r);
   CHECK(j["model"] == "tiny");
   CHECK(j["samples"].size() == 3);
@@ -164,9 +170,101 @@ TEST_CASE("CIFAR-10 records train at their native 32x32") {
   CHECK_THAT(bad.error, Catch::Contains("the dataset has 10 classes but classes=5"));
 }
 
+namespace {
+// Logs every observer call in order: "timed 0", "begin 2", "iter 0", "end 0", ..., "done".
+struct RecordingObserver : IterationObserver {
+  std::vector<std::string> log;
+  int wanted = 1;
+  int iterations_wanted() const override { return wanted; }
+  void on_timed_iteration(int i) override { log.push_back("timed " + std::to_string(i)); }
+  void on_measured_begin(int n) override { log.push_back("begin " + std::to_string(n)); }
+  void on_iteration_begin(int i) override { log.push_back("iter " + std::to_string(i)); }
+  void on_iteration_end(int i) override { log.push_back("end " + std::to_string(i)); }
+  void on_measured_end() override { log.push_back("done"); }
+};
+}  // namespace
+
+TEST_CASE("counted iterations run after the last timed one, in the same run") {
+  RecordingObserver obs;
+  TrainConfig c = tiny(2, 3);
+  c.counter_iters = 2;
+  const TrainResult r = train(c, &obs);
+  REQUIRE(r.ok);
+  const std::vector<std::string> expected = {"timed 0", "timed 1", "timed 2", "begin 2", "iter 0",
+                                             "end 0",   "iter 1",  "end 1",   "done"};
+  CHECK(obs.log == expected);
+  CHECK(r.samples.size() == 3);
+  CHECK(r.counter_iters == 2);
+  REQUIRE(r.counted_samples.size() == 2);
+  CHECK(r.counted_iter_s == Approx((r.counted_samples[0] + r.counted_samples[1]) / 2));
+  const auto j = to_json(c, r);
+  CHECK(j["counter_iters"] == 2);
+  CHECK(j["counted_samples"].size() == 2);
+}
+
+TEST_CASE("counter_iters defaults to what the observer wants, 0 without one, and 0 skips counting") {
+  RecordingObserver obs;
+  obs.wanted = 4;
+  const TrainResult r = train(tiny(2, 2), &obs);
+  REQUIRE(r.ok);
+  CHECK(r.counter_iters == 4);
+  CHECK(obs.log[2] == "begin 4");
+  const TrainResult none = train(tiny(2, 2));
+  CHECK(none.counter_iters == 0);
+  CHECK(none.counted_samples.empty());
+  CHECK_FALSE(to_json(tiny(2, 2), none).contains("counted_iter_s"));
+  RecordingObserver off;
+  TrainConfig c = tiny(2, 2);
+  c.counter_iters = 0;
+  REQUIRE(train(c, &off).ok);
+  CHECK(off.log == std::vector<std::string>{"timed 0", "timed 1"});
+}
+
+TEST_CASE("perf_event software counters cover the counted iterations, not the timed ones") {
+  auto collector = rlx::counters::make_collector("cpu", {"task_clock"});
+  TrainConfig c = tiny(8, 30);
+  c.input = 32;
+  c.counter_iters = 1;
+  const TrainResult r = train(c, collector.get());
+  REQUIRE(r.ok);
+  const auto j = collector->result();
+  CHECK(j["iterations"] == 1);
+  if (!j["values"].contains("task_clock")) {
+    WARN("task_clock cannot be opened here: " << j["unsupported"].dump());
+    return;
+  }
+  // One thread: CPU time of the counted section ~ one iteration, the timed sum ~ 30 of them. Had
+  // the counters spanned the timed iterations, task_clock would exceed their sum.
+  CHECK(j["values"]["task_clock"].get<double>() < r.seconds);
+}
+
+TEST_CASE("every run carries a steady-state verdict; min_stable keeps iters samples") {
+  TrainConfig c = tiny(2, 4);
+  const TrainResult r = train(c);
+  REQUIRE(r.ok);
+  CHECK(r.stability.extended_iters == 0);
+  CHECK(r.stability.cv >= 0);
+  const auto j = to_json(c, r);
+  CHECK(j["stability"]["max_drift"] == 0.05);
+  CHECK(j["stability"]["max_cv"] == 0.10);
+  c.min_stable = true;
+  c.max_extra_iters = 3;
+  c.stability.max_cv = 1e-12;  // unreachable: the run extends to the cap and stays unstable
+  const TrainResult ext = train(c);
+  REQUIRE(ext.ok);
+  CHECK(ext.samples.size() == 4);
+  CHECK(ext.stability.extended_iters == 3);
+  CHECK_FALSE(ext.stability.stable);
+  c.stability.max_cv = 1e9;  // any run is steady: nothing extended
+  c.stability.max_drift = 1e9;
+  const TrainResult steady = train(c);
+  CHECK(steady.stability.stable);
+  CHECK(steady.stability.extended_iters == 0);
+}
+
 TEST_CASE("Ctrl-C between iterations throws Interrupted") {
   struct Interrupter : IterationObserver {
-    void on_iteration_end(int) override { std::raise(SIGINT); }
+    void on_timed_iteration(int) override { std::raise(SIGINT); }
   } obs;
   rlx::util::install_sigint_handler();
   CHECK_THROWS_AS(train(tiny(2, 5), &obs), rlx::util::Interrupted);

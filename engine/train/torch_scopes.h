@@ -1,0 +1,124 @@
+// torch_scopes.h: RAII helpers of the training loop that change LibTorch state for a scope and
+// put it back: autocast for one forward pass, the global determinism/cuDNN flags of a run, and
+// (CUDA builds) the gradient scaler of fp16 training. Included only by trainer.cpp, the one
+// LibTorch translation unit of engine/train.
+#pragma once
+
+#include <ATen/autocast_mode.h>
+#include <torch/torch.h>
+#include <torch/version.h>
+
+#include <vector>
+
+#if TORCH_VERSION_MAJOR > 2 || (TORCH_VERSION_MAJOR == 2 && TORCH_VERSION_MINOR >= 4)
+#define RLX_AUTOCAST_DEVICE_API 1
+#endif
+
+namespace rlx::train {
+
+// Autocast for one forward pass, as Python's `with torch.autocast(...)`: enable, set the dtype,
+// count the nesting, and on the way out clear the cast-weight cache when the outermost scope
+// ends (stale low-precision weight copies would otherwise outlive the optimizer step).
+class AutocastScope {
+ public:
+  AutocastScope(bool enabled, bool cuda, at::ScalarType dtype) : enabled_(enabled), cuda_(cuda) {
+    if (!enabled_) return;
+#ifdef RLX_AUTOCAST_DEVICE_API
+    const auto dev = cuda_ ? at::kCUDA : at::kCPU;
+    prev_enabled_ = at::autocast::is_autocast_enabled(dev);
+    prev_dtype_ = at::autocast::get_autocast_dtype(dev);
+    at::autocast::set_autocast_enabled(dev, true);
+    at::autocast::set_autocast_dtype(dev, dtype);
+#else
+    if (cuda_) {
+      prev_enabled_ = at::autocast::is_enabled();
+      prev_dtype_ = at::autocast::get_autocast_gpu_dtype();
+      at::autocast::set_enabled(true);
+      at::autocast::set_autocast_gpu_dtype(dtype);
+    } else {
+      prev_enabled_ = at::autocast::is_cpu_enabled();
+      prev_dtype_ = at::autocast::get_autocast_cpu_dtype();
+      at::autocast::set_cpu_enabled(true);
+      at::autocast::set_autocast_cpu_dtype(dtype);
+    }
+#endif
+    at::autocast::increment_nesting();
+  }
+  ~AutocastScope() {
+    if (!enabled_) return;
+    if (at::autocast::decrement_nesting() == 0) at::autocast::clear_cache();
+#ifdef RLX_AUTOCAST_DEVICE_API
+    const auto dev = cuda_ ? at::kCUDA : at::kCPU;
+    at::autocast::set_autocast_enabled(dev, prev_enabled_);
+    at::autocast::set_autocast_dtype(dev, prev_dtype_);
+#else
+    if (cuda_) {
+      at::autocast::set_enabled(prev_enabled_);
+      at::autocast::set_autocast_gpu_dtype(prev_dtype_);
+    } else {
+      at::autocast::set_cpu_enabled(prev_enabled_);
+      at::autocast::set_autocast_cpu_dtype(prev_dtype_);
+    }
+#endif
+  }
+  AutocastScope(const AutocastScope&) = delete;
+  AutocastScope& operator=(const AutocastScope&) = delete;
+
+ private:
+  bool enabled_, cuda_;
+  bool prev_enabled_ = false;
+  at::ScalarType prev_dtype_ = at::kFloat;
+};
+
+#ifdef RLX_HAVE_TORCH_CUDA
+// Python's GradScaler, written with the two ATen ops it uses: scale the loss, unscale the grads
+// while looking for inf/NaN, skip the step when any was found, then grow or back off the scale.
+class GradScaler {
+ public:
+  explicit GradScaler(const torch::Device& device)
+      : scale_(torch::full({1}, 65536.0, torch::dtype(torch::kFloat).device(device))),
+        growth_tracker_(torch::zeros({1}, torch::dtype(torch::kInt).device(device))) {}
+  torch::Tensor scale(const torch::Tensor& loss) const { return loss * scale_; }
+  void step(torch::optim::Optimizer& opt, const std::vector<torch::Tensor>& params) {
+    auto found_inf = torch::zeros({1}, scale_.options());
+    auto inv_scale = scale_.to(torch::kDouble).reciprocal().to(torch::kFloat);
+    std::vector<torch::Tensor> grads;
+    for (const auto& p : params)
+      if (p.grad().defined()) grads.push_back(p.grad());
+    at::_amp_foreach_non_finite_check_and_unscale_(grads, found_inf, inv_scale);
+    if (found_inf.item<float>() == 0.0f) opt.step();
+    at::_amp_update_scale_(scale_, growth_tracker_, found_inf, 2.0, 0.5, 2000);
+  }
+
+ private:
+  torch::Tensor scale_, growth_tracker_;
+};
+#endif
+
+// Global LibTorch flags a run changes, put back when it ends so runs do not leak into each other.
+class ContextFlags {
+ public:
+  ContextFlags(bool deterministic, bool cudnn_benchmark) {
+    auto& ctx = at::globalContext();
+    det_algorithms_ = ctx.deterministicAlgorithms();
+    det_cudnn_ = ctx.deterministicCuDNN();
+    bench_ = ctx.benchmarkCuDNN();
+    // warn_only: an op without a deterministic kernel warns instead of failing the whole run.
+    ctx.setDeterministicAlgorithms(deterministic, true);
+    ctx.setDeterministicCuDNN(deterministic);
+    ctx.setBenchmarkCuDNN(cudnn_benchmark);
+  }
+  ~ContextFlags() {
+    auto& ctx = at::globalContext();
+    ctx.setDeterministicAlgorithms(det_algorithms_, true);
+    ctx.setDeterministicCuDNN(det_cudnn_);
+    ctx.setBenchmarkCuDNN(bench_);
+  }
+  ContextFlags(const ContextFlags&) = delete;
+  ContextFlags& operator=(const ContextFlags&) = delete;
+
+ private:
+  bool det_algorithms_, det_cudnn_, bench_;
+};
+
+}  // namespace rlx::train
