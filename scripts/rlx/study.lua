@@ -36,7 +36,7 @@ function M.open(opts)
   end
   local path = o.db or ("results/" .. o.name .. ".db")
   local self = setmetatable({name = o.name, path = path}, Study)
-  self.db = rlx.db.open(path)
+  self.db = rlx.db.open(path, {create_directories = true})  -- results/ is made on first use
   self.env = rlx.env.capture{label = o.label, zone = o.zone, instance_type = o.instance_type}
   self.env_id = self.env.id
   if self.env.gpu_unusable then
