@@ -54,10 +54,11 @@ nlohmann::json params_from(lua_State* L, int first, const char* fname) {
 
 int open(lua_State* L) {
   std::string path = lua::check_string(L, 1, "rlx.db.open");
-  auto o = lua::Options::optional(L, 2, "rlx.db.open", {"readonly", "create", "busy_timeout_ms", "migrate_to"});
+  auto o = lua::Options::optional(L, 2, "rlx.db.open", {"readonly", "create", "create_directories", "busy_timeout_ms", "migrate_to"});
   store::OpenOptions opts;
   opts.readonly = o.boolean("readonly", false);
   opts.create = o.boolean("create", true);
+  opts.create_directories = o.boolean("create_directories", false);
   opts.busy_timeout_ms = static_cast<int>(o.integer("busy_timeout_ms", opts.busy_timeout_ms, 0));
   opts.migrate_to = static_cast<int>(o.integer("migrate_to", -1, -1));
   if (opts.migrate_to > store::current_schema_version())
