@@ -147,6 +147,13 @@ class Store {
   Json runs(const RunFilter& filter);
   // Roofline points joined with their runs (label, model, batch, device, run, env, study).
   Json points(const PointFilter& filter);
+  // ---- Reads for reports (report_reads.cpp); an empty study means every study.
+  // The environments that ran the study's runs, every column, info decoded, ordered by label.
+  Json study_environments(const std::string& study);
+  // Every counter row ({run_id, name, value, unit, source}) of the study's runs.
+  Json study_counters(const std::string& study);
+  // Every complexity row of the study's runs: the columns plus info decoded.
+  Json study_complexity(const std::string& study);
   // The row holding a slot ({id, status, label, pid, host, claimed_at, attempt}) or null.
   Json slot(const std::string& study, const std::string& environment_id, const std::string& config_key, int repeat);
   // The seed of the latest random-order sweep of a study in an environment.
