@@ -34,7 +34,9 @@ local function counters_of(s)
 end
 
 local function attach(o, s)
-  local db = rlx.db.open(o.db)
+  -- The run must already be there: never create a database (or its directory) here.
+  local opened, db = pcall(rlx.db.open, o.db, {create = false})
+  if not opened then rlx.fail(1, "rlx import-ncu: " .. tostring(db):gsub("^[^:]*:%d+: ", "")) end
   local rows
   if o.study then
     rows = db:query("SELECT DISTINCT study FROM runs WHERE label = ? AND study = ?", o.run, o.study)
