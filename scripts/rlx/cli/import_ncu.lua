@@ -36,7 +36,7 @@ end
 local function attach(o, s)
   -- The run must already be there: never create a database (or its directory) here.
   local opened, db = pcall(rlx.db.open, o.db, {create = false})
-  if not opened then rlx.fail(1, "rlx import-ncu: " .. tostring(db):gsub("^[^:]*:%d+: ", "")) end
+  if not opened then args.fail("import-ncu", db) end
   local rows
   if o.study then
     rows = db:query("SELECT DISTINCT study FROM runs WHERE label = ? AND study = ?", o.run, o.study)
