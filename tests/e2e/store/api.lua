@@ -243,7 +243,7 @@ eq(pos["o_m1_fp32_bs2_run2"], 1, "position 1"); eq(pos["o_m1_fp32_bs2_run1"], 4,
 grid.order_seed = nil
 eq(labels(ordered:plan(grid)), r7, "a rerun without a seed reuses the stored one")
 fails(function() ordered:plan{models = {"m1"}, order = "sorted"} end,
-  "option 'order' must be one of interleaved, random, grouped", "bad order")
+  "option 'order' must be one of grouped, interleaved, random", "bad order")
 fails(function() ordered:plan{models = {"m1"}, order_seed = 3} end,
   "option 'order_seed' applies to order = \"random\" only", "seed without random")
 -- Interleaved resume: kill nothing, but a rerun after a partial sweep runs only what is missing.
