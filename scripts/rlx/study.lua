@@ -244,7 +244,9 @@ function Study:_dry_run(items, o)
 end
 
 -- Complexity from rlx.model.summary when the models module provides it (cached per shape).
-function Study:_complexity(config, cache)
+-- quiet: no warning and nothing cached on failure (the memory check asks before training; only
+-- a run that trained warns that its complexity is missing).
+function Study:_complexity(config, cache, quiet)
   local key = table.concat({config.model, config.batch, tostring(config.input), tostring(config.classes),
     config.precision}, "|")
   if cache[key] ~= nil then return cache[key] or nil end
@@ -254,6 +256,7 @@ function Study:_complexity(config, cache)
     local ok, s = pcall(model.summary, {model = config.model, batch = config.batch, input = config.input,
       classes = config.classes, precision = config.precision, layers = false})
     if ok and type(s) == "table" then summary = s
+    elseif quiet then return nil
     elseif not ok and not cache["warned:" .. config.model] then
       cache["warned:" .. config.model] = true
       warn("no complexity for " .. config.model .. ": " .. tostring(s):gsub("^[^:]*:%d+: ", ""))
@@ -388,7 +391,7 @@ local function gb(bytes) return string.format("%.2f GB", bytes / 1e9) end
 -- for CPU runs: a GPU's memory is its own. o.memory_check = false skips it.
 function Study:_memory_refusal(o, it, cache)
   if o.memory_check == false or (it.config.device or "cpu") ~= "cpu" then return nil end
-  local c = self:_complexity(it.config, cache)
+  local c = self:_complexity(it.config, cache, true)
   local need = c and tonumber(c.memory_bytes)
   if not need then return nil end
   local m = (o.memory_available or rlx.memory.available)()
