@@ -287,4 +287,42 @@ eq(inter:ensure_peaks("cuda", {quiet = true}), nil, "a failed measurement is a w
 rlx.peaks.measure = measure
 fails(function() inter:ensure_peaks(1) end, "study:ensure_peaks: expected a device kind", "ensure_peaks type")
 fails(function() inter:summary{quite = true} end, "study:summary: unknown option 'quite'", "summary unknown")
+
+-- rlx.memory.available from a fake /proc and /sys: MemAvailable 2,000,000 kB = 2.048 GB; the
+-- cgroup v2 "job" allows 1 GB with 0.4 GB in use (0.6 GB left), its parent has no limit ("max").
+local root = tmp .. "/memroot"
+local function put(path, text)
+  os.execute("mkdir -p '" .. (root .. path):match("^(.*)/[^/]*$") .. "'")
+  local fh = io.open(root .. path, "w"); fh:write(text); fh:close()
+end
+put("/proc/meminfo", "MemTotal: 4000000 kB\nMemFree: 100 kB\nMemAvailable: 2000000 kB\n")
+put("/proc/self/cgroup", "0::/job\n")
+put("/sys/fs/cgroup/memory.max", "max\n"); put("/sys/fs/cgroup/memory.current", "900000000\n")
+put("/sys/fs/cgroup/job/memory.max", "1000000000\n"); put("/sys/fs/cgroup/job/memory.current", "400000000\n")
+local mem = rlx.memory.available{root = root}
+eq(mem.mem_available_bytes, 2048000000, "MemAvailable"); eq(mem.cgroup, "v2", "cgroup v2")
+eq(mem.available_bytes, 600000000, "cgroup room"); eq(mem.cgroup_limit_bytes, 1000000000, "cgroup limit")
+-- cgroup v1: limit 3 GB, 0.5 GB used: 2.5 GB of room, more than MemAvailable.
+put("/proc/self/cgroup", "4:memory:/slurm/job1\n0::/\n")
+put("/sys/fs/cgroup/memory/slurm/job1/memory.limit_in_bytes", "3000000000\n")
+put("/sys/fs/cgroup/memory/slurm/job1/memory.usage_in_bytes", "500000000\n")
+mem = rlx.memory.available{root = root}
+eq(mem.cgroup, "v1", "cgroup v1"); eq(mem.available_bytes, 2048000000, "MemAvailable is smaller")
+
+-- A CPU run whose memory estimate does not fit is refused before training and stored as failed.
+local memstudy = rlx.study{name = "mem", db = tmp .. "/mem.db", label = "o"}
+local trained = 0
+local rm = memstudy:sweep{models = {"resnet18"}, batch = {2}, input = 32, classes = 10, iters = 1, warmup = 0,
+  quiet = true, trainer = function(o) trained = trained + 1; return trainer(o) end,
+  memory_available = function() return {available_bytes = 1e6, cgroup = "v2", cgroup_limit_bytes = 2e6,
+    cgroup_usage_bytes = 1e6} end}
+eq(trained, 0, "refused before training"); eq(rm.failed, 1, "refusal stored as failed")
+local refused = memstudy:runs{}[1]
+assert(refused.error:find("not enough memory: resnet18 at batch 2 needs about ", 1, true) and
+  refused.error:find("but 0.00 GB is available (cgroup v2 limit 0.00 GB, 0.00 GB in use); not trained", 1, true),
+  refused.error)
+local rm2 = memstudy:sweep{models = {"resnet18"}, batch = {2}, input = 32, classes = 10, iters = 1, warmup = 0,
+  quiet = true, trainer = function(o) trained = trained + 1; return trainer(o) end, memory_check = false,
+  memory_available = function() return {available_bytes = 1e6} end}
+eq(trained, 1, "memory_check = false trains anyway"); eq(rm2.ok, 1, "and stores it")
 print("api ok")
