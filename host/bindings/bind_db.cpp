@@ -119,13 +119,29 @@ int readonly(lua_State* L) {
   return 1;
 }
 
+// merge_from(path [, {as_repeats = bool}]) -> {environments=, studies=, runs=, ..., conflicts = {
+// {id, label, study, status, held_id, held_label, held_status, action, new_repeat, new_label}}}.
 int merge_from(lua_State* L) {
-  auto& s = conn(L, "conn:merge_from", "path");
+  auto& s = conn(L, "conn:merge_from", "path [, {as_repeats = true}]");
   std::string other = text_arg(L, "conn:merge_from", "path of the database to merge");
-  auto st = s.merge_from(other);
+  auto o = lua::Options::optional(L, 3, "conn:merge_from", {"as_repeats"});
+  store::MergeOptions mo;
+  mo.as_repeats = o.boolean("as_repeats", false);
+  auto st = s.merge_from(other, mo);
+  nlohmann::json conflicts = nlohmann::json::array();
+  for (const auto& c : st.conflicts) {
+    nlohmann::json j = {{"id", c.id}, {"label", c.label}, {"study", c.study}, {"status", c.status},
+                        {"held_id", c.held_id}, {"held_label", c.held_label}, {"held_status", c.held_status},
+                        {"action", c.action}};
+    if (c.action == "kept") {
+      j["new_repeat"] = c.new_repeat;
+      j["new_label"] = c.new_label;
+    }
+    conflicts.push_back(j);
+  }
   lua::push_json(L, {{"environments", st.environments}, {"studies", st.studies}, {"runs", st.runs},
                      {"samples", st.samples}, {"counters", st.counters}, {"complexity", st.complexity},
-                     {"peaks", st.peaks}, {"roofline_points", st.roofline_points}});
+                     {"peaks", st.peaks}, {"roofline_points", st.roofline_points}, {"conflicts", conflicts}});
   return 1;
 }
 
@@ -234,6 +250,30 @@ int points(lua_State* L) {
   f.model = o.opt_str("model");
   f.source = o.opt_str("source");
   lua::push_json(L, s.points(f));
+  return 1;
+}
+
+// study_environments / study_counters / study_complexity([study]): a report's reads (store.h);
+// no study (nil) reads every study.
+std::string optional_study(lua_State* L, const char* fname) {
+  return lua_isnoneornil(L, 2) ? std::string() : lua::check_string(L, 2, fname);
+}
+
+int study_environments(lua_State* L) {
+  auto& s = conn(L, "conn:study_environments", "[study]");
+  lua::push_json(L, s.study_environments(optional_study(L, "conn:study_environments")));
+  return 1;
+}
+
+int study_counters(lua_State* L) {
+  auto& s = conn(L, "conn:study_counters", "[study]");
+  lua::push_json(L, s.study_counters(optional_study(L, "conn:study_counters")));
+  return 1;
+}
+
+int study_complexity(lua_State* L) {
+  auto& s = conn(L, "conn:study_complexity", "[study]");
+  lua::push_json(L, s.study_complexity(optional_study(L, "conn:study_complexity")));
   return 1;
 }
 
@@ -349,7 +389,10 @@ void open_db(lua_State* L) {
                                     {"runs", lua::guarded<runs>}, {"points", lua::guarded<points>},
                                     {"slot", lua::guarded<slot>}, {"run_id_by_label", lua::guarded<run_id_by_label>},
                                     {"estimate_s", lua::guarded<estimate_s>},
-                                    {"last_sweep_seed", lua::guarded<last_sweep_seed>}});
+                                    {"last_sweep_seed", lua::guarded<last_sweep_seed>},
+                                    {"study_environments", lua::guarded<study_environments>},
+                                    {"study_counters", lua::guarded<study_counters>},
+                                    {"study_complexity", lua::guarded<study_complexity>}});
     lua_setfield(L, -2, "__index");
     lua_pushcfunction(L, lua::guarded<close>);
     lua_setfield(L, -2, "__gc");

@@ -14,6 +14,18 @@ local function ci_text(r)
 end
 M.ci_text = ci_text
 
+-- "k/n": runs of a group that reached a steady state, of those with a verdict.
+function M.stable_cell(g)
+  local k, n = 0, 0
+  for _, r in ipairs(g.runs) do
+    if r.stable ~= nil then
+      n = n + 1
+      if r.stable == 1 then k = k + 1 end
+    end
+  end
+  return n > 0 and string.format("%d/%d", k, n) or "-"
+end
+
 function M.table2(ctx)
   local rows = {}
   for _, g in ipairs(ctx.D.groups) do
@@ -21,11 +33,13 @@ function M.table2(ctx)
     local r = compute.roofline(ctx.D, g)
     rows[#rows + 1] = {md.esc(g.env_key), md.esc(g.model), md.esc(g.precision), tostring(g.batch), tostring(t.n),
       md.mean_sd_sig(t.mean, t.sd), r and md.mean_sd_sig(r.gflops, r.gflops_sd) or "-",
-      r and md.mean_sd_sig(r.ai, r.ai_sd) or "-", r and r.bound or "-", r and r.source or "-", ctx.ref(g)}
+      r and md.mean_sd_sig(r.ai, r.ai_sd) or "-", r and r.bound or "-", r and r.source or "-", M.stable_cell(g), ctx.ref(g)}
   end
   ctx.doc:para("**Table 2 — Summary (mean ± SD over repeats)**")
   ctx.doc:para(md.table({"Env", "Model", "Precision", "Batch", "n", "Images/s", "Attained GFLOP/s", "AI", "Bound",
-    "Source", "Runs"}, rows, {"l", "l", "l", "r", "r", "r", "r", "r", "l", "l", "l"}))
+    "Source", "Stable", "Runs"}, rows, {"l", "l", "l", "r", "r", "r", "r", "r", "l", "l", "r", "l"}))
+  ctx.doc:para("Stable: runs of the row whose timed iterations reached a steady state / runs with a verdict " ..
+    "('-': not recorded).")
 end
 
 -- Groups indexed by env key, model, precision, batch.
@@ -77,6 +91,10 @@ function M.environments(ctx)
   local D, doc = ctx.D, ctx.doc
   doc:para("### 6.2 Across environments")
   local envs = require("rlx.report.sections").env_keys(D)
+  if #envs == 0 then
+    doc:para("No successful runs: no ratios between environments.")
+    return
+  end
   if #envs < 2 then
     doc:para(string.format("One environment (%s): no ratios between environments (combine databases with " ..
       "%s).", md.esc(envs[1] or "none"), md.code("rlx merge")))
@@ -113,15 +131,28 @@ function M.environments(ctx)
     rows, {"l", "l", "r", "l", "r", "r", "r", "l"}))
 end
 
--- Measured FLOPs/bytes per iteration of a run, from its measured DRAM point and the number of
--- counted iterations when that is known.
-local function measured_per_iter(D, run, p)
-  local iters = run.counter_iters
-  if type(iters) ~= "number" then
-    for _, c in pairs(data.derived_counters(D, run)) do iters = iters or c.iterations end
+-- What the counters of a run measured: its measured DRAM point when it has one, else the
+-- derived totals of any counter source (an imported ncu CSV attaches counters without a point).
+-- Returns {source, flops, bytes, iterations} or nil.
+local function measured(D, run)
+  local derived = data.derived_counters(D, run)
+  local source, totals
+  for s, c in pairs(derived) do
+    if type(c.flops) == "number" and c.flops > 0 and type(c.dram_bytes) == "number" and c.dram_bytes > 0 and
+        (not source or s < source) then
+      source, totals = s, c
+    end
   end
-  if type(iters) ~= "number" or iters <= 0 then return nil end
-  return p.flops and p.flops / iters, p.bytes and p.bytes / iters
+  local m
+  for _, q in ipairs(D.points[run.id] or {}) do
+    if q.level == "dram" and q.source == "measured" then m = {flops = q.flops, bytes = q.bytes} end
+  end
+  if not m and totals then m = {flops = totals.flops, bytes = totals.dram_bytes} end
+  if not m then return nil end
+  m.source = source or "counters"
+  m.iterations = run.counter_iters or (totals and totals.iterations)
+  if type(m.iterations) ~= "number" or m.iterations <= 0 then m.iterations = nil end
+  return m
 end
 
 function M.counters(ctx)
@@ -130,15 +161,16 @@ function M.counters(ctx)
   local rows = {}
   for _, r in ipairs(D.ok) do
     local c = D.complexity[r.id]
-    local p
-    for _, q in ipairs(D.points[r.id] or {}) do if q.level == "dram" and q.source == "measured" then p = q end end
-    if p and c then
-      local f, b = measured_per_iter(D, r, p)
+    local m = c and measured(D, r)
+    if m then
+      local f = m.iterations and m.flops and m.flops / m.iterations
+      local b = m.iterations and m.bytes and m.bytes / m.iterations
       local est_ai = c.ai or (c.train_flops and c.bytes and c.train_flops / c.bytes)
-      rows[#rows + 1] = {md.code(r.label), md.sig(c.train_flops and c.train_flops / 1e9, 4), md.sig(f and f / 1e9, 4),
-        (f and c.train_flops) and string.format("%.2f", f / c.train_flops) or "-", md.sig(c.bytes and c.bytes / 1e9, 4),
-        md.sig(b and b / 1e9, 4), (b and c.bytes) and string.format("%.2f", b / c.bytes) or "-", md.fixed(est_ai, 2),
-        md.fixed(p.ai, 2)}
+      rows[#rows + 1] = {md.code(r.label), md.esc(m.source), md.sig(c.train_flops and c.train_flops / 1e9, 4),
+        md.sig(f and f / 1e9, 4), (f and c.train_flops) and string.format("%.2f", f / c.train_flops) or "-",
+        md.sig(c.bytes and c.bytes / 1e9, 4), md.sig(b and b / 1e9, 4),
+        (b and c.bytes) and string.format("%.2f", b / c.bytes) or "-", md.fixed(est_ai, 2),
+        md.fixed(m.flops / m.bytes, 2)}
     end
   end
   if #rows == 0 then
@@ -148,10 +180,12 @@ function M.counters(ctx)
     ctx.missing[#ctx.missing + 1] = "no hardware counters: no measured FLOPs or bytes, every roofline point estimated"
     return
   end
-  doc:para("Per training iteration (G = 1e9; measured = counters over the counted iterations ÷ their number, " ..
-    "'-' where the number of counted iterations is not stored; AI is a ratio and needs no count):")
-  doc:para(md.table({"Run", "FLOPs est. (G)", "FLOPs meas. (G)", "meas. / est.", "Bytes est. (GB)", "Bytes meas. (GB)",
-    "meas. / est.", "AI est.", "AI meas."}, rows, {"l", "r", "r", "r", "r", "r", "r", "r", "r"}))
+  doc:para("Per training iteration (G = 1e9). Measured = the counters' FLOPs and DRAM bytes over the counted " ..
+    "iterations ÷ their number; '-' where that number is not stored (an imported Nsight CSV covers whatever " ..
+    "the profiler captured). AI is a ratio and needs no count:")
+  doc:para(md.table({"Run", "Counters", "FLOPs est. (G)", "FLOPs meas. (G)", "meas. / est.", "Bytes est. (GB)",
+    "Bytes meas. (GB)", "meas. / est.", "AI est.", "AI meas."}, rows,
+    {"l", "l", "r", "r", "r", "r", "r", "r", "r", "r"}))
 end
 
 function M.memory(ctx)
