@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# gemm_vs_torch.sh: rlx's GEMM fp32 peak (rlx peaks --only gemm_fp32: LibTorch mm, n = 2048, best
-# of 5 repeats of ~0.2 s) next to Python's torch.mm with the same n, threads and repeats
+# gemm_vs_torch.sh: rlx's GEMM fp32 peak (rlx.peaks.measure{only = "gemm_fp32"}: LibTorch mm,
+# n = 2048, best of 5 repeats of ~0.2 s) next to Python's torch.mm with the same n, threads and repeats
 # (bench/torch_mm.py), interleaved round by round; both go to the BLAS behind libopenblas.so.0.
 # Prints each round, the thread count each reports, then the best of each and the ratio.
 #   bench/gemm_vs_torch.sh RLX [ROUNDS=3] [THREADS=2]
@@ -13,10 +13,10 @@ field() { tr -d '\n' | sed -n "s/.*\"$1\": *\([0-9.eE+-]*\).*/\1/p" | head -1; }
 best_r=0; best_p=0
 for r in $(seq 1 "$rounds"); do
   load=$(cut -d' ' -f1 /proc/loadavg)
-  a=$($NICE "$rlx" peaks --only gemm_fp32 --threads "$threads" --json)
+  read -r ar at < <($NICE "$rlx" -e "local p = rlx.peaks.measure{only = 'gemm_fp32', threads = $threads}
+    print(p.gemm_fp32_gflops, p.gemm_threads.gemm_fp32_gflops)")
   b=$($NICE /usr/bin/python3 "$here/torch_mm.py" "$threads" 2048 5)
-  ar=$(field gemm_fp32_gflops <<<"$a"); br=$(field gflops <<<"$b")
-  at=$(tr -d '\n' <<<"$a" | sed -n 's/.*"gemm_threads": *{[^}]*"gemm_fp32_gflops": *\([0-9]*\).*/\1/p')
+  br=$(field gflops <<<"$b")
   printf "round %d: rlx %.1f GFLOP/s on %s threads | torch.mm %.1f GFLOP/s on %s BLAS threads | load %s\n" \
     "$r" "$ar" "$at" "$br" "$(field blas_threads <<<"$b")" "$load"
   best_r=$(awk -v x="$ar" -v y="$best_r" 'BEGIN{print (x > y) ? x : y}')

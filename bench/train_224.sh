@@ -10,9 +10,10 @@
 #             same two mallopt calls rlx makes at start)
 # On a shared machine, OMP_WAIT_POLICY=PASSIVE (given to both) keeps LibTorch's OpenMP threads from
 # spinning while the other thread waits for a core (docs/benchmarks.md). Both use the same thread count and whatever BLAS libblas.so.3 / libopenblas.so.0 point at. It
-# prints images/s, page faults per measured iteration and system seconds per round, the load
-# average before each round, then each tool's best round and the ratios rlx/py (defaults) and
-# rlx/py-same (identical settings).
+# prints images/s, CPU seconds (user + sys) per image, page faults per measured iteration and system
+# seconds per round, the load average before each round, then each tool's best round and the
+# ratios rlx/py (defaults) and rlx/py-same (identical settings), by wall clock and by CPU time
+# (Python's CPU-s per image over rlx's: less disturbed by other processes than the wall clock).
 #
 # On a machine shared with other work, NICE="nice -n -10" (as root) gives the runs priority over
 # processes at the default priority, so that both tools see less of the other work.
@@ -38,18 +39,21 @@ run_py() {  # MODEL PRECISION MEMORY_FORMAT MALLOC
     --precision "$2" --memory-format "$3" --malloc "$4" --batch "$batch" --input 224 --iters "$iters" --warmup "$warmup" \
     --threads "$threads"
 }
+cpu_per_image() { awk -v u="$(field user_s <<<"$1")" -v s="$(field sys_s <<<"$1")" -v n="$((batch * iters))" \
+  'BEGIN{printf "%.4f", (u + s) / n}'; }
 row() {  # TOOL ROUND JSON
-  printf "  %-8s round %d  %8.2f img/s  %9.0f faults/iter  sys %6.2f s\n" "$1" "$2" \
-    "$(field images_per_s <<<"$3")" "$(awk -v f="$(field page_faults <<<"$3")" -v n="$iters" 'BEGIN{print f / n}')" \
-    "$(field sys_s <<<"$3")"
+  printf "  %-8s round %d  %8.2f img/s  %8s cpu-s/img  %9.0f faults/iter  sys %6.2f s\n" "$1" "$2" \
+    "$(field images_per_s <<<"$3")" "$(cpu_per_image "$3")" \
+    "$(awk -v f="$(field page_faults <<<"$3")" -v n="$iters" 'BEGIN{print f / n}')" "$(field sys_s <<<"$3")"
 }
+min() { awk -v x="$1" -v y="$2" 'BEGIN{print (x < y) ? x : y}'; }
 
 echo "batch=$batch input=224x224 iters=$iters warmup=$warmup threads=$threads rounds=$rounds; $("$rlx" version | grep -A1 Tuning | tr -s ' ' | tr '\n' ' ')"
 summary=()
 for model in $models; do
   for precision in $precisions; do
     echo "$model $precision"
-    best_rlx=0; best_py=0; best_same=0
+    best_rlx=0; best_py=0; best_same=0; cpu_rlx=1e9; cpu_py=1e9; cpu_same=1e9
     for r in $(seq 1 "$rounds"); do
       echo "  load before round $r: $(cut -d' ' -f1-3 /proc/loadavg)"
       a=$(run_rlx "$model" "$precision"); row rlx "$r" "$a"
@@ -58,12 +62,15 @@ for model in $models; do
       best_rlx=$(max "$(field images_per_s <<<"$a")" "$best_rlx")
       best_py=$(max "$(field images_per_s <<<"$b")" "$best_py")
       best_same=$(max "$(field images_per_s <<<"$c")" "$best_same")
+      cpu_rlx=$(min "$(cpu_per_image "$a")" "$cpu_rlx"); cpu_py=$(min "$(cpu_per_image "$b")" "$cpu_py")
+      cpu_same=$(min "$(cpu_per_image "$c")" "$cpu_same")
     done
     summary+=("$(awk -v m="$model" -v p="$precision" -v a="$best_rlx" -v b="$best_py" -v c="$best_same" \
-      'BEGIN{printf "| %s | %s | %.2f | %.2f | %.3f | %.2f | %.3f |", m, p, a, b, a / b, c, a / c}')")
+      -v x="$cpu_rlx" -v y="$cpu_py" -v z="$cpu_same" \
+      'BEGIN{printf "| %s | %s | %.2f | %.2f | %.3f | %.2f | %.3f | %.4f | %.4f | %.3f | %.4f | %.3f |", m, p, a, b, a / b, c, a / c, x, y, y / x, z, z / x}')")
   done
 done
 echo
-echo "| model | precision | rlx img/s | Python img/s (defaults) | ratio | Python img/s (rlx's settings) | ratio |"
-echo "|---|---|---|---|---|---|---|"
+echo "| model | precision | rlx img/s | Python img/s (defaults) | ratio | Python img/s (rlx's settings) | ratio | rlx cpu-s/img | Python cpu-s/img (defaults) | ratio | Python cpu-s/img (rlx's settings) | ratio |"
+echo "|---|---|---|---|---|---|---|---|---|---|---|---|"
 printf "%s\n" "${summary[@]}"
