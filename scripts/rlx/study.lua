@@ -259,7 +259,7 @@ function Study:_complexity(config, cache, quiet)
     elseif quiet then return nil
     elseif not ok and not cache["warned:" .. config.model] then
       cache["warned:" .. config.model] = true
-      warn("no complexity for " .. config.model .. ": " .. tostring(s):gsub("^[^:]*:%d+: ", ""))
+      warn("no complexity for " .. config.model .. ": " .. rlx.errors.text(rlx.errors.pass_exits(s)))
     end
   end
   cache[key] = summary

@@ -113,7 +113,7 @@ fails(function() rlx.env.id(nil) end, "rlx.env.id: expected an environment table
 fails(function() rlx.env.capture{label = "a b"} end, "option 'label' must be letters, digits", "env label chars")
 
 -- rlx.study with a fake trainer: 2 models x 2 batches x 2 repeats = 8 runs of 3 samples.
-fails(function() rlx.study{} end, "rlx.study: option 'name' is required (string)", "study missing name")
+fails(function() rlx.study{} end, "rlx.study: option 'name' is required (a string)", "study missing name")
 fails(function() rlx.study{name = "a/b"} end, "option 'name' must be a non-empty name without '/'", "study name")
 fails(function() rlx.study{name = "x", dbb = "y"} end, "rlx.study: unknown option 'dbb'", "study unknown")
 local study = rlx.study{name = "fake", db = tmp .. "/fake.db", label = "e2e"}
@@ -156,7 +156,7 @@ eq(type(e2) == "table" and e2.exit_code, 130, "Ctrl-C object re-raised")
 eq(#study:runs{model = "m3"}, 0, "interrupted run discarded")
 fails(function() study:sweep{models = {"m1"}, bacth = 2} end, "study:sweep: unknown option 'bacth'", "sweep unknown")
 fails(function() study:sweep{batch = 2} end, "study:sweep: option 'models' is required", "sweep missing")
-fails(function() study:sweep{models = {"m1"}, batch = 0} end, "option 'batch' element 1 must be an integer >= 1, got 0", "sweep batch")
+fails(function() study:sweep{models = {"m1"}, batch = 0} end, "option 'batch' must be an integer >= 1, got 0", "sweep batch")
 fails(function() study:store_run("x", {}) end, "study:store_run: expected a config table, got string", "store_run type")
 fails(function() study:store_run({batch = 2}, {}) end, "study:store_run: config.model must be a model name", "store_run model")
 fails(function() study:store_run({model = "m"}, {ok = true}, {runn = 1}) end, "study:store_run: unknown option 'runn'", "store_run unknown")
@@ -164,7 +164,7 @@ fails(function() study:points{levle = "dram"} end, "study:points: unknown option
 fails(function() study:peaks(1) end, "study:peaks: expected a device name (string), got number", "peaks type")
 fails(function() study:store_peaks("x") end, "study:store_peaks: expected a peaks table, got string", "store_peaks type")
 fails(function() study:runs{model = 3} end, "study:runs: option 'model' must be a string, got 3", "runs type")
-fails(function() study:runs{status = "great"} end, "option 'status' must be one of ok, failed, running", "runs status")
+fails(function() study:runs{status = "great"} end, "option 'status' must be one of crashed, failed, ok, running", "runs status")
 
 -- Peaks and counters through the API other modules use.
 eq(study:peaks("cpu"), nil, "no peaks yet")
@@ -243,7 +243,7 @@ eq(pos["o_m1_fp32_bs2_run2"], 1, "position 1"); eq(pos["o_m1_fp32_bs2_run1"], 4,
 grid.order_seed = nil
 eq(labels(ordered:plan(grid)), r7, "a rerun without a seed reuses the stored one")
 fails(function() ordered:plan{models = {"m1"}, order = "sorted"} end,
-  "option 'order' must be one of interleaved, random, grouped", "bad order")
+  "option 'order' must be one of grouped, interleaved, random", "bad order")
 fails(function() ordered:plan{models = {"m1"}, order_seed = 3} end,
   "option 'order_seed' applies to order = \"random\" only", "seed without random")
 -- Interleaved resume: kill nothing, but a rerun after a partial sweep runs only what is missing.
