@@ -18,8 +18,7 @@ local cmd = {name = "import-ncu", usage = "rlx import-ncu FILE.csv [--run LABEL 
   },
   positionals = {{"file"}}}
 
-local function usage(msg) rlx.fail(2, "rlx import-ncu: " .. msg .. "\nTry 'rlx import-ncu --help'.") end
-local function clean(err) return (tostring(err):gsub("^[^:]*:%d+: ", "")) end
+local function usage(msg) args.usage_error("import-ncu", msg) end
 
 -- The counters table stored with a run: the totals in base units, and the derived quantities.
 local function counters_of(s)
@@ -37,7 +36,7 @@ end
 local function attach(o, s)
   -- The run must already be there: never create a database (or its directory) here.
   local opened, db = pcall(rlx.db.open, o.db, {create = false})
-  if not opened then rlx.fail(1, "rlx import-ncu: " .. tostring(db):gsub("^[^:]*:%d+: ", "")) end
+  if not opened then args.fail("import-ncu", db) end
   local rows
   if o.study then
     rows = db:query("SELECT DISTINCT study FROM runs WHERE label = ? AND study = ?", o.run, o.study)
@@ -58,7 +57,7 @@ local function attach(o, s)
   local study = rlx.study{name = rows[1].study, db = o.db}
   local ok, n = pcall(study.attach_counters, study, o.run, counters_of(s), {source = "ncu"})
   study:close()
-  if not ok then rlx.fail(1, "rlx import-ncu: " .. clean(n)) end
+  if not ok then args.fail("import-ncu", n) end
   return n, rows[1].study
 end
 
@@ -68,7 +67,7 @@ function M.main(...)
   if o.run and not o.db then usage("--run needs --db PATH (the study database)") end
   if o.db and not o.run then usage("--db is only used with --run LABEL") end
   local ok, s = pcall(rlx.counters.import_ncu, o.file)
-  if not ok then rlx.fail(1, "rlx import-ncu: " .. clean(s):gsub("^rlx%.counters%.import_ncu: ", "")) end
+  if not ok then args.fail("import-ncu", s, {fn = "rlx.counters.import_ncu"}) end
   local stored, study
   if o.run then stored, study = attach(o, s) end
   if o.json then
