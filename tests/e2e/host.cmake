@@ -84,3 +84,11 @@ add_test(NAME "e2e: host: SIGINT interrupts running Lua"
   COMMAND bash ${H}/interrupt.sh $<TARGET_FILE:rlx>)
 set_tests_properties("e2e: host: SIGINT interrupts running Lua" PROPERTIES
   ENVIRONMENT "RLX_TEST_TMP=${RLX_TEST_TMP};HOME=${RLX_TEST_TMP}")
+
+# Runaway and out-of-range input (issue 17 items 6 and 12): refused with the limit named, exit 2.
+rlx_e2e(NAME "host: thread counts far above the hardware threads are refused" ARGS train --model resnet18 --threads 100000
+  EXIT 2 STDERR "^rlx train: option 'threads' must be at most [0-9]+ \\(8 per hardware thread; this machine has [0-9]+\\), got 100000\n")
+rlx_e2e(NAME "host: an integer flag beyond 2^53 is refused" ARGS train --model resnet18 --batch-size 99999999999999999999999
+  EXIT 2 STDERR "^rlx train: --batch-size is out of range: 99999999999999999999999 \\(at most 9007199254740992\\)\n")
+rlx_e2e(NAME "host: hex is not a number in an integer flag" ARGS models resnet18 --batch 0x10
+  EXIT 2 STDERR "^rlx models: --batch expects integers separated by commas, got '0x10'")
