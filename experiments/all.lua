@@ -63,21 +63,7 @@ for _, dev in ipairs(devices) do
     print(string.format("%s (%s): no experiments/%s.lua, skipped", dev.id or kind, dev.name or "", kind))
   else
     print(string.format("== %s: %s", dev.id or kind, dev.name or kind))
-    if not dry and not study:peaks(kind) then
-      io.stderr:write(string.format("measuring %s peaks (once per environment)...\n", kind))
-      local ok, peaks = pcall(rlx.peaks.measure, {device = kind, quick = S.peaks_quick})
-      if ok and type(peaks) == "table" then
-        study:store_peaks(peaks, {device = kind, source = "measured"})
-        local parts = {}
-        for _, k in ipairs({"dram_gbps", "l3_gbps", "l2_gbps", "fp32_gflops", "gemm_fp32_gflops", "gemm_bf16_gflops"}) do
-          if type(peaks[k]) == "number" then parts[#parts + 1] = string.format("%s %.1f", k, peaks[k]) end
-        end
-        print("peaks: " .. table.concat(parts, ", "))
-      else
-        if type(peaks) == "table" and peaks.exit_code then error(peaks, 0) end
-        io.stderr:write("peaks measurement failed (rooflines will use datasheet figures if any): " .. tostring(peaks) .. "\n")
-      end
-    end
+    study:ensure_peaks(kind, {quick = S.peaks_quick == true})
     local stats = dofile(script)(study, dev, M, S)
     summary[#summary + 1] = {device = dev.id or kind, stats = stats}
     if type(stats) == "table" and stats.planned and not dry then
@@ -96,11 +82,7 @@ local fig = study:figures{dir = P.figures or "figures",
 print(string.format("figures in %s/:", P.figures or "figures"))
 for _, file in ipairs(fig.files) do print("  " .. file.path) end
 for _, w in ipairs(fig.warnings) do print("  (skipped) " .. w) end
-local runs = study:runs{}
-local ok = 0
-for _, r in ipairs(runs) do if r.status == "ok" then ok = ok + 1 end end
-print(string.format("database %s: %d runs stored (%d ok); export with: rlx export %s --csv logs/metrics.csv",
-  study.path, #runs, ok, study.path))
+study:summary()
 local fig_dir = P.figures or "figures"  -- the report goes next to the figures folder (docs/report.md)
 print("report: " .. study:report{dir = fig_dir:match("^(.*)/[^/]+$") or ".", figures = fig_dir:match("[^/]+$"), quiet = true}.html)
 print(string.format("done in %d s", os.time() - started))

@@ -15,6 +15,9 @@ PACKAGES=(
   libcmark-gfm-dev libcmark-gfm-extensions-dev
   libopenblas0-pthread
   python3-torch python3-torchvision likwid linux-perf poppler-utils
+  # Slurm and munge: the tests start a throw-away single-node cluster (tests/slurm/cluster.sh);
+  # no system daemon is configured or needed.
+  slurm-wlm munge iproute2
 )
 
 SUDO=""

@@ -106,10 +106,68 @@ CREATE TABLE roofline_points (
 CREATE INDEX runs_model ON runs(model, precision, batch);
 )sql";
 
+
+// Version 3: runs rebuilt (the only way SQLite changes a CHECK) so status may also be 'crashed',
+// with the columns of issues 15-17: memory format, steady-state verdict, counted iterations,
+// pinned memory, the sweep's order and each run's position in it, the claim a process takes
+// before training (pid, host, claimed_at, attempt), and the Slurm job it ran in. Every older
+// row is copied; the new columns are NULL for them. Runs with foreign keys off (store.cpp), so
+// dropping the old table does not cascade to the children, which refer to "runs" by name.
+const char* kV3 = R"sql(
+CREATE TABLE runs_v3 (
+  id TEXT PRIMARY KEY,
+  study TEXT NOT NULL REFERENCES studies(name),
+  environment_id TEXT NOT NULL REFERENCES environments(id),
+  label TEXT NOT NULL,
+  config_key TEXT NOT NULL,
+  config TEXT NOT NULL,
+  model TEXT, precision TEXT, batch INTEGER, device TEXT,
+  repeat INTEGER NOT NULL DEFAULT 1,
+  warmup INTEGER, iters INTEGER,
+  status TEXT NOT NULL CHECK (status IN ('ok', 'failed', 'running', 'crashed')),
+  error TEXT,
+  started_at TEXT, finished_at TEXT,
+  images_per_s REAL, seconds REAL,
+  iter_mean_s REAL, iter_sd_s REAL, iter_median_s REAL, iter_min_s REAL, iter_max_s REAL,
+  iter_p5_s REAL, iter_p95_s REAL,
+  data_wait_s REAL, user_s REAL, sys_s REAL, max_rss_bytes INTEGER, device_max_bytes INTEGER,
+  loss_first REAL, loss_last REAL, threads INTEGER,
+  result TEXT,
+  total_s REAL,
+  memory_format TEXT,               -- 'channels_last' or 'contiguous'
+  stable INTEGER,                   -- 1 = steady state reached, 0 = not (see drift, cv)
+  drift REAL,                       -- relative change of the mean iteration time, 2nd half vs 1st
+  cv REAL,                          -- coefficient of variation of the timed iterations
+  counter_iters INTEGER,            -- counted iterations, run after the timed ones
+  counted_iter_s REAL,              -- mean seconds of one counted iteration
+  pin_memory INTEGER,               -- 1 = batches in page-locked host memory
+  sweep_order TEXT,                 -- interleaved, random or grouped
+  sweep_seed INTEGER,               -- the seed of a random order
+  position INTEGER,                 -- 1-based place of the run in its sweep's order
+  pid INTEGER, host TEXT,           -- the process that claimed (and ran) the slot
+  claimed_at TEXT,                  -- UTC time of the claim
+  attempt INTEGER,                  -- 1 for the first try of a slot, +1 per retry
+  slurm_job_id TEXT, slurm_array_task_id INTEGER, node TEXT
+);
+INSERT INTO runs_v3 (id, study, environment_id, label, config_key, config, model, precision, batch, device, repeat,
+  warmup, iters, status, error, started_at, finished_at, images_per_s, seconds, iter_mean_s, iter_sd_s,
+  iter_median_s, iter_min_s, iter_max_s, iter_p5_s, iter_p95_s, data_wait_s, user_s, sys_s, max_rss_bytes,
+  device_max_bytes, loss_first, loss_last, threads, result, total_s)
+SELECT id, study, environment_id, label, config_key, config, model, precision, batch, device, repeat,
+  warmup, iters, status, error, started_at, finished_at, images_per_s, seconds, iter_mean_s, iter_sd_s,
+  iter_median_s, iter_min_s, iter_max_s, iter_p5_s, iter_p95_s, data_wait_s, user_s, sys_s, max_rss_bytes,
+  device_max_bytes, loss_first, loss_last, threads, result, total_s FROM runs;
+DROP TABLE runs;
+ALTER TABLE runs_v3 RENAME TO runs;
+CREATE UNIQUE INDEX runs_slot ON runs(study, environment_id, config_key, repeat);
+CREATE INDEX runs_label ON runs(label);
+CREATE INDEX runs_model ON runs(model, precision, batch);
+)sql";
+
 }  // namespace
 
 const std::vector<std::string>& migrations() {
-  static const std::vector<std::string> steps = {kV1, kV2};
+  static const std::vector<std::string> steps = {kV1, kV2, kV3};
   return steps;
 }
 

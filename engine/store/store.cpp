@@ -124,6 +124,9 @@ void Store::setup_and_migrate(int target) {
   // WAL lets readers (rlx runs, a plotting script) work while a sweep writes.
   db_->execAndGet("PRAGMA journal_mode = WAL");
   db_->exec("PRAGMA synchronous = NORMAL");
+  // Version 3 rebuilds runs; with foreign keys on, dropping the old table would delete every
+  // child row (the pragma is a no-op inside a transaction, hence here).
+  db_->exec("PRAGMA foreign_keys = OFF");
   for (int v = db_->execAndGet("PRAGMA user_version").getInt(); v < target; ++v) {
     begin();
     // Another process may have migrated between our read and our lock: re-read under the lock.
@@ -137,6 +140,7 @@ void Store::setup_and_migrate(int target) {
     db_->exec(fmt::format("PRAGMA user_version = {}", v + 1));
     commit();
   }
+  db_->exec("PRAGMA foreign_keys = ON");
 }
 
 Store::~Store() = default;

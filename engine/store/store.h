@@ -5,15 +5,19 @@
 // header is the connection: opening applies the pragmas a multi-process study needs (WAL, busy
 // timeout, foreign keys) and migrates the schema (schema.cpp) to the current version; query/exec
 // always bind parameters (never interpolate); merge_from copies another study file in without
-// duplicating anything. Higher-level writes (a whole run in one transaction) are composed from
-// these by the Lua layer (scripts/rlx/study.lua) inside begin()/commit().
+// duplicating anything. The study API (runs.cpp) writes a whole run with its children in one
+// transaction (put_run) and reads runs, roofline points and peaks back; scripts/rlx/study.lua
+// only orchestrates on top of it.
 #pragma once
 
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
+
+#include "store/records.h"
 
 namespace SQLite {
 class Database;
@@ -39,6 +43,18 @@ struct OpenOptions {
   int busy_timeout_ms = 30000; // how long a writer waits for another process's lock
   // Migrate only up to this version (tests build "older" databases with it); -1 = current.
   int migrate_to = -1;
+};
+
+// Filters of Store::runs; unset fields match everything.
+struct RunFilter {
+  std::optional<std::string> study, model, precision, device, status, env, label;
+  std::optional<long long> batch, repeat;
+  bool samples = false;  // add each run's per-iteration seconds
+};
+
+// Filters of Store::points; unset fields match everything.
+struct PointFilter {
+  std::optional<std::string> study, level, env, model, source;
 };
 
 struct MergeStats {
@@ -82,6 +98,38 @@ class Store {
   // by name, runs by their globally unique id; rows already present are left alone, so merging
   // the same file twice adds nothing. The whole merge is one transaction.
   MergeStats merge_from(const std::string& other_path);
+
+  // ---- The study API (runs.cpp). Writes are one transaction each (refused inside another).
+  // Records an environment (rlx.env.capture's table, keyed by its "id") and a study, once.
+  void put_environment(const Json& env);
+  void put_study(const std::string& name);
+  // Stores a run with its children, replacing whatever the slot (study, environment, config
+  // hash, repeat) held; fills finished_at and this process's columns (process_columns()) when
+  // absent. Returns the run's id.
+  std::string put_run(RunRecord run);
+  // Adds (or replaces, by name and source) counters of a stored run; returns the rows written.
+  long long put_counters(const std::string& run_id, const std::vector<Counter>& counters);
+  // Stores every numeric field of a peaks table (spread: a number or name -> fraction; units:
+  // name -> unit, else from the name's suffix) for an environment and device; returns the rows.
+  long long put_peaks(const std::string& environment_id, const std::string& device, const std::string& source,
+                      const Json& peaks);
+  // The latest stored peak per name: {name: value, spread: {}, units: {}, device, source,
+  // measured_at}, or null when none were stored.
+  Json peaks(const std::string& environment_id, const std::string& device);
+  // Runs joined with their environment and complexity, one object per run (columns by name plus
+  // env, run = repeat, iter_s = {mean, sd, ...}, config and result decoded, samples on request).
+  Json runs(const RunFilter& filter);
+  // Roofline points joined with their runs (label, model, batch, device, run, env, study).
+  Json points(const PointFilter& filter);
+  // The row holding a slot ({id, status, label, pid, host, claimed_at, attempt}) or null.
+  Json slot(const std::string& study, const std::string& environment_id, const std::string& config_key, int repeat);
+  // The seed of the latest random-order sweep of a study in an environment.
+  std::optional<long long> last_sweep_seed(const std::string& study, const std::string& environment_id);
+  // The id of the latest run of a study with this label.
+  std::optional<std::string> run_id_by_label(const std::string& study, const std::string& label);
+  // Seconds a run of this configuration should take, from earlier ok runs (same configuration,
+  // else same model/precision/batch/device per iteration, else same model per image).
+  std::optional<double> estimate_s(const std::string& config_key, const Json& config);
 
   // "PRAGMA integrity_check" result ("ok" when healthy).
   std::string integrity_check();

@@ -1,8 +1,9 @@
 // bind_db.cpp: rlx._core.db, the SQLite study database for Lua (engine/store/store.h).
 //
-// open() returns a connection userdata whose methods map one to one onto store::Store; values
-// cross as json (parameters are always bound, never spliced into the SQL). Also the small pure
-// helpers the Lua store code needs: random run ids, content hashes, UTC time, JSON text.
+// open() returns a connection userdata whose methods map one to one onto store::Store: the raw
+// query/exec/transaction calls and the study API (put_run, runs, points, peaks, ...) that
+// rlx.study composes. Values cross as json (parameters are always bound, never spliced into the
+// SQL). Also the small pure helpers: random run ids, content hashes, UTC time, JSON text.
 #include <fmt/format.h>
 
 #include <chrono>
@@ -127,6 +128,153 @@ int merge_from(lua_State* L) {
   return 1;
 }
 
+// ---- The study API (store.h, runs.cpp): Lua tables in, json across, plain tables out.
+
+std::string str_arg(lua_State* L, int idx, const char* fname, const char* what) {
+  if (lua_type(L, idx) != LUA_TSTRING)
+    throw lua::Error(fmt::format("{}: the {} (argument {}) must be a string, got {}", fname, what, idx - 1,
+                                 lua::type_name(L, idx)));
+  return lua_tostring(L, idx);
+}
+
+int put_environment(lua_State* L) {
+  auto& s = conn(L, "conn:put_environment", "env");
+  s.put_environment(lua::to_json(L, 2, "conn:put_environment: env"));
+  return 0;
+}
+
+int put_study(lua_State* L) {
+  auto& s = conn(L, "conn:put_study", "name");
+  s.put_study(str_arg(L, 2, "conn:put_study", "study name"));
+  return 0;
+}
+
+// put_run{study=, environment_id=, label=, run= (the repeat), config=, result=, columns=, complexity=,
+// roofline=, id=} -> id. The record comes from store::run_record(config, result); columns
+// (any runs column by name) are set over it.
+int put_run(lua_State* L) {
+  auto& s = conn(L, "conn:put_run", "{...}");
+  lua::Options o(L, 2, "conn:put_run",
+                 {"study", "environment_id", "label", "run", "config", "result", "columns", "complexity",
+                  "roofline", "id", "status"});
+  store::RunRecord r = store::run_record(o.json("config"), o.json("result"));
+  r.study = o.required_str("study");
+  r.environment_id = o.required_str("environment_id");
+  r.label = o.required_str("label");
+  r.repeat = static_cast<int>(o.integer("run", 1, 1));
+  r.id = o.str("id", "");
+  r.status = o.str("status", r.status);
+  nlohmann::json cols = o.json("columns");
+  if (!cols.is_null() && !cols.is_object()) o.fail("columns", "must be a table of runs columns");
+  if (cols.is_object())
+    for (const auto& [k, v] : cols.items()) r.columns[k] = v;
+  r.complexity = o.json("complexity");
+  nlohmann::json roof = o.json("roofline");
+  if (roof.is_array()) r.roofline = roof;
+  std::string id = s.put_run(std::move(r));
+  lua_pushlstring(L, id.data(), id.size());
+  return 1;
+}
+
+// put_counters(run_id, counters [, default_source]) -> rows written.
+int put_counters(lua_State* L) {
+  auto& s = conn(L, "conn:put_counters", "run_id, counters [, source]");
+  std::string id = str_arg(L, 2, "conn:put_counters", "run id");
+  std::string source = lua_isnoneornil(L, 4) ? "" : str_arg(L, 4, "conn:put_counters", "source");
+  auto counters = store::counters_from(lua::to_json(L, 3, "conn:put_counters: counters"), source);
+  lua_pushnumber(L, static_cast<double>(s.put_counters(id, counters)));
+  return 1;
+}
+
+int put_peaks(lua_State* L) {
+  auto& s = conn(L, "conn:put_peaks", "environment_id, device, source, peaks");
+  std::string env = str_arg(L, 2, "conn:put_peaks", "environment id");
+  std::string device = str_arg(L, 3, "conn:put_peaks", "device");
+  std::string source = str_arg(L, 4, "conn:put_peaks", "source");
+  lua_pushnumber(L, static_cast<double>(s.put_peaks(env, device, source, lua::to_json(L, 5, "conn:put_peaks: peaks"))));
+  return 1;
+}
+
+int peaks(lua_State* L) {
+  auto& s = conn(L, "conn:peaks", "environment_id, device");
+  lua::push_json(L, s.peaks(str_arg(L, 2, "conn:peaks", "environment id"), str_arg(L, 3, "conn:peaks", "device")));
+  return 1;
+}
+
+// runs{study=, model=, precision=, batch=, device=, status=, env=, label=, run=, samples=}.
+int runs(lua_State* L) {
+  auto& s = conn(L, "conn:runs", "{...}");
+  auto o = lua::Options::optional(L, 2, "conn:runs",
+                                  {"study", "model", "precision", "batch", "device", "status", "env", "label", "run",
+                                   "samples"});
+  store::RunFilter f;
+  f.study = o.opt_str("study");
+  f.model = o.opt_str("model");
+  f.precision = o.opt_str("precision");
+  f.device = o.opt_str("device");
+  f.status = o.opt_str("status");
+  f.env = o.opt_str("env");
+  f.label = o.opt_str("label");
+  f.batch = o.opt_integer("batch");
+  f.repeat = o.opt_integer("run");
+  f.samples = o.boolean("samples", false);
+  lua::push_json(L, s.runs(f));
+  return 1;
+}
+
+// points{study=, level=, env=, model=, source=}.
+int points(lua_State* L) {
+  auto& s = conn(L, "conn:points", "{...}");
+  auto o = lua::Options::optional(L, 2, "conn:points", {"study", "level", "env", "model", "source"});
+  store::PointFilter f;
+  f.study = o.opt_str("study");
+  f.level = o.opt_str("level");
+  f.env = o.opt_str("env");
+  f.model = o.opt_str("model");
+  f.source = o.opt_str("source");
+  lua::push_json(L, s.points(f));
+  return 1;
+}
+
+// slot(study, environment_id, config_key, repeat) -> the row holding the slot, or nil.
+int slot(lua_State* L) {
+  auto& s = conn(L, "conn:slot", "study, environment_id, config_key, repeat");
+  std::string study = str_arg(L, 2, "conn:slot", "study");
+  std::string env = str_arg(L, 3, "conn:slot", "environment id");
+  std::string key = str_arg(L, 4, "conn:slot", "configuration key");
+  int repeat = static_cast<int>(lua::check_number(L, 5, "conn:slot"));
+  lua::push_json(L, s.slot(study, env, key, repeat));
+  return 1;
+}
+
+int run_id_by_label(lua_State* L) {
+  auto& s = conn(L, "conn:run_id_by_label", "study, label");
+  auto id = s.run_id_by_label(str_arg(L, 2, "conn:run_id_by_label", "study"),
+                              str_arg(L, 3, "conn:run_id_by_label", "label"));
+  if (id) lua_pushlstring(L, id->data(), id->size());
+  else lua_pushnil(L);
+  return 1;
+}
+
+int last_sweep_seed(lua_State* L) {
+  auto& s = conn(L, "conn:last_sweep_seed", "study, environment_id");
+  auto seed = s.last_sweep_seed(str_arg(L, 2, "conn:last_sweep_seed", "study"),
+                                str_arg(L, 3, "conn:last_sweep_seed", "environment id"));
+  if (seed) lua_pushnumber(L, static_cast<double>(*seed));
+  else lua_pushnil(L);
+  return 1;
+}
+
+// estimate_s(config) -> seconds, or nil when no comparable run is stored.
+int estimate_s(lua_State* L) {
+  auto& s = conn(L, "conn:estimate_s", "config");
+  nlohmann::json config = lua::to_json(L, 2, "conn:estimate_s: config");
+  auto est = s.estimate_s(store::content_hash(config), config);
+  if (est) lua_pushnumber(L, *est);
+  else lua_pushnil(L);
+  return 1;
+}
+
 int close(lua_State* L) {
   Conn* c = conn_of(L, "conn:close", "");
   delete c->store;
@@ -192,7 +340,15 @@ void open_db(lua_State* L) {
                                     {"path", lua::guarded<path>}, {"schema_version", lua::guarded<schema_version>},
                                     {"integrity_check", lua::guarded<integrity_check>},
                                     {"readonly", lua::guarded<readonly>},
-                                    {"merge_from", lua::guarded<merge_from>}, {"close", lua::guarded<close>}});
+                                    {"merge_from", lua::guarded<merge_from>}, {"close", lua::guarded<close>},
+                                    {"put_environment", lua::guarded<put_environment>},
+                                    {"put_study", lua::guarded<put_study>}, {"put_run", lua::guarded<put_run>},
+                                    {"put_counters", lua::guarded<put_counters>},
+                                    {"put_peaks", lua::guarded<put_peaks>}, {"peaks", lua::guarded<peaks>},
+                                    {"runs", lua::guarded<runs>}, {"points", lua::guarded<points>},
+                                    {"slot", lua::guarded<slot>}, {"run_id_by_label", lua::guarded<run_id_by_label>},
+                                    {"estimate_s", lua::guarded<estimate_s>},
+                                    {"last_sweep_seed", lua::guarded<last_sweep_seed>}});
     lua_setfield(L, -2, "__index");
     lua_pushcfunction(L, lua::guarded<close>);
     lua_setfield(L, -2, "__gc");

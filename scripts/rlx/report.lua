@@ -30,25 +30,9 @@ end
 M.page = core.page
 
 -- Writes text to path through rlx.fs.write_atomic (temporary file in the same directory, fsync,
--- rename), so a report is never half-written.
-local function write_file(path, text)
-  local fs = rlx.fs
-  if fs and fs.write_atomic then return fs.write_atomic(path, text) end
-  local tmp = path .. ".tmp" .. tostring(os.time())
-  local f, err = io.open(tmp, "wb")
-  if not f then options.raise("rlx.report: cannot write '" .. path .. "': " .. tostring(err)) end
-  local ok, werr = f:write(text)
-  local cok, cerr = f:close()
-  if not ok or not cok then
-    os.remove(tmp)
-    options.raise("rlx.report: cannot write '" .. path .. "': " .. tostring(werr or cerr))
-  end
-  local rok, rerr = os.rename(tmp, path)
-  if not rok then
-    os.remove(tmp)
-    options.raise("rlx.report: cannot write '" .. path .. "': " .. tostring(rerr))
-  end
-  return path
+-- rename), so a report is never half-written and never replaces the database it was read from.
+local function write_file(path, text, inputs)
+  return rlx.fs.write_atomic(path, text, {not_same_as = inputs})
 end
 
 local function describe(g)
@@ -168,12 +152,13 @@ function M.write(source, opts)
   local text, ctx = M.markdown(D, {figures = figures, figure_warnings = warnings, title = o.title, dir = o.dir,
     rlx_version = rlx._core.host.versions().rlx})
   local out = {markdown = o.dir .. "/report.md", figures = figures, warnings = warnings, missing = ctx.missing}
-  write_file(out.markdown, text)
+  local inputs = path and {path} or {}
+  write_file(out.markdown, text, inputs)
   if o.html then
     out.html = o.dir .. "/report.html"
     local page = core.page{markdown = text, title = o.title or ("rlx report: " .. (name or "all studies")),
       base_dir = o.dir}
-    write_file(out.html, page.html)
+    write_file(out.html, page.html, inputs)
   end
   return out
 end
@@ -190,7 +175,7 @@ function M.render(opts)
   local dir = o.markdown:match("^(.*)/[^/]*$") or "."
   local out = o.out or (o.markdown:gsub("%.[^./]*$", "") .. ".html")
   local title = o.title or text:match("^#%s+([^\n]+)") or "rlx report"
-  write_file(out, core.page{markdown = text, title = title, base_dir = dir}.html)
+  write_file(out, core.page{markdown = text, title = title, base_dir = dir}.html, {o.markdown})
   return out
 end
 

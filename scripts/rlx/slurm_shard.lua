@@ -6,7 +6,8 @@
 --   collect(manifest): the job that depends on the array. Merges every shard database of the study
 --     (every submission, newest first) into the study database, keeps one run per slot (an ok run
 --     replaces failed or interrupted attempts of the same slot, as a rerun does on one machine),
---     draws the figures and writes the report.
+--     draws the figures and writes the report (rlx.report.write: report.md, report.html and its
+--     own figures/ in the --report folder).
 local S = require("rlx.slurm")
 
 local M = {}
@@ -53,9 +54,10 @@ function M.run(manifest_path, task)
       so.only = env_label[self.name] and labels or {}
       return getmetatable(self).sweep(self, so)
     end
-    local skipped = {files = {}, warnings = {"drawn by the collect job of the submission, not by an array task"}}
-    s.figures = function() return skipped end
-    s.report = function() return skipped end
+    -- Figures and the report are the collect job's: a task sees only its shard.
+    local later = "(written by the collect job of the submission)"
+    s.figures = function() return {files = {}, warnings = {later}} end
+    s.report = function() return {markdown = later, html = later, figures = {}, warnings = {}, missing = {}} end
     return s
   end
   local args = {[0] = m.script}
@@ -96,18 +98,16 @@ local function figures_and_report(m, db)
       failed = true
       io.stderr:write("collect: figures failed: " .. tostring(fig) .. "\n")
     end
-    if package.preload["rlx.cli.report"] then
-      local rok, rerr = pcall(function()
-        return require("rlx.cli.report").main(m.db, "--out", m.report, "--study", s.name)
-      end)
+    if package.preload["rlx.report"] then
+      local rok, out = pcall(rlx.report.write, study, {dir = m.report, quiet = true})
       if rok then
-        print(string.format("collect: report of %s in %s", s.name, m.report))
+        print(string.format("collect: report of %s: %s", s.name, out.html or out.markdown))
       else
         failed = true
-        io.stderr:write("collect: report failed: " .. tostring(type(rerr) == "table" and rerr.message or rerr) .. "\n")
+        io.stderr:write("collect: report failed: " .. tostring(out) .. "\n")
       end
     else
-      print("collect: no report: this rlx has no `rlx report` command")
+      print("collect: no report: this rlx has no rlx.report")
     end
   end
   return failed

@@ -45,14 +45,7 @@ function M.status(db)
     sub.collect_state = cq and cq["-"] or (m.collect_job and "finished" or "not submitted")
     local aq = m.array_job and queue[tostring(m.array_job)] or {}
     for t, task in ipairs(m.tasks) do
-      local state = aq[tostring(t - 1)]
-      -- A pending array can be listed as one line "J_[0-3]" whose task id column is a range.
-      if not state then
-        for k, v in pairs(aq) do
-          local lo, hi = tostring(k):match("^%[?(%d+)%-(%d+)")
-          if lo and t - 1 >= tonumber(lo) and t - 1 <= tonumber(hi) then state = v end
-        end
-      end
+      local state = aq[tostring(t - 1)]  -- squeue -r lists every array element, pending ones too
       local row = {task = t - 1, state = state or (m.array_job and "finished" or "not submitted"), slots = #task.slots,
         done = 0, running = 0, pending = 0, failed = 0, missing = 0}
       for _, slot in ipairs(task.slots) do

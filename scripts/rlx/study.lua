@@ -42,29 +42,12 @@ function M.open(opts)
   if self.env.gpu_unusable then
     io.stderr:write("rlx.study: WARNING: the GPU here is not used: " .. self.env.gpu_unusable .. "\n")
   end
-  self:_store_environment()
-  self.db:exec("INSERT OR IGNORE INTO studies (name, created_at) VALUES (?, ?)", o.name, rlx.db.now())
+  self.db:put_environment(plain_data(self.env, 0))
+  self.db:put_study(o.name)
   return self
 end
 
 setmetatable(M, {__call = function(_, opts) return M.open(opts) end})
-
-local function num(v) if type(v) == "number" and v == v then return v end return nil end
-local function str(v) if v == nil then return nil end return tostring(v) end
-
-function Study:_store_environment()
-  local e = self.env
-  local flags = e.cpu_flags
-  self.db:exec([[INSERT OR IGNORE INTO environments (id, label, host, os, kernel, arch, cpu_model, cpu_cores,
-      cpu_threads, cpu_flags, cpu_caches, memory_bytes, gpu_name, gpu_memory_bytes, gpu_driver, cuda, cudnn, torch,
-      luajit, compiler, rlx, virtualization, container, cloud_zone, instance_type, info, first_seen)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)]],
-    self.env_id, e.label, str(e.host), str(e.os), str(e.kernel), str(e.arch), str(e.cpu_model), num(e.cpu_cores),
-    num(e.cpu_threads), str(flags), rlx.db.encode(e.cpu_caches or {}), num(e.memory_bytes), str(e.gpu_name),
-    num(e.gpu_memory_bytes), str(e.gpu_driver), str(e.cuda or e.cuda_build), str(e.cudnn), str(e.torch),
-    str(e.luajit), str(e.compiler), str(e.rlx), str(e.virtualization), str(e.container), str(e.cloud_zone),
-    str(e.instance_type), rlx.db.encode(e), e.captured_at or rlx.db.now())
-end
 
 local function make_label(env, model, precision, batch, n)
   return string.format("%s_%s_%s_bs%s_run%d", tostring(env), tostring(model), tostring(precision), tostring(batch), n)
@@ -109,6 +92,9 @@ local SWEEP_SPEC = {
   label = {type = "string"},
   trainer = {type = "function"},
   quiet = {type = "boolean", default = false},
+  only = {type = "string_list"},
+  order = {type = "string", one_of = {"interleaved", "random", "grouped"}, default = "interleaved"},
+  order_seed = {type = "integer", min = 0},
 }
 for _, k in ipairs(PASS_THROUGH) do SWEEP_SPEC[k] = {type = "any"} end
 
@@ -128,45 +114,86 @@ end
 
 local function as_list(v) if type(v) == "table" then return v end return {v} end
 
+-- A permutation of 1..n from a 31-bit seed (Park-Miller generator and Fisher-Yates), the same on
+-- every machine and rerun, so a stored seed reproduces a random order.
+local function permutation(n, seed)
+  local x = seed % 2147483646 + 1
+  local p = {}
+  for i = 1, n do p[i] = i end
+  for i = n, 2, -1 do
+    x = x * 48271 % 2147483647
+    local j = x % i + 1
+    p[i], p[j] = p[j], p[i]
+  end
+  return p
+end
+
+-- The seed of a random order: the option, else the one stored with this study's earlier random
+-- sweep in this environment (a rerun resumes the same order), else a new one.
+function Study:_order_seed(o)
+  if o.order_seed then return o.order_seed end
+  local stored = self.db:last_sweep_seed(self.name, self.env_id)
+  if stored then return stored end
+  return tonumber(rlx.db.new_id():sub(1, 7), 16)
+end
+
 function Study:_plan(o)
+  if o.order_seed and o.order ~= "random" then
+    options.raise(string.format("study:sweep: option 'order_seed' applies to order = \"random\" only (order is %q)",
+      o.order))
+  end
   local env_label = o.label or self.env.label
-  local items = {}
+  local configs = {}
   for _, model in ipairs(as_list(o.models)) do
     for _, precision in ipairs(as_list(o.precision)) do
       for _, batch in ipairs(as_list(o.batch)) do
         local config = run_config(o, model, precision, batch)
-        local key = rlx.db.hash(config)
-        for n = 1, o.repeats do
-          local row = self.db:first([[SELECT status FROM runs WHERE study = ? AND environment_id = ? AND config_key = ?
-              AND repeat = ?]], self.name, self.env_id, key, n)
-          items[#items + 1] = {config = config, key = key, run = n, status = row and row.status,
-            done = row ~= nil and row.status == "ok" and not o.force,
-            label = make_label(env_label, model, precision, batch, n)}
-        end
+        configs[#configs + 1] = {config = config, key = rlx.db.hash(config),
+          label = function(n) return make_label(env_label, model, precision, batch, n) end}
       end
     end
   end
+  -- grouped: each configuration's repeats back to back; interleaved: every configuration's
+  -- repeat 1, then every repeat 2, ... (machine drift then spreads over the configurations).
+  local slots = {}
+  if o.order == "grouped" or o.order == "random" then
+    for _, c in ipairs(configs) do for n = 1, o.repeats do slots[#slots + 1] = {c, n} end end
+  else
+    for n = 1, o.repeats do for _, c in ipairs(configs) do slots[#slots + 1] = {c, n} end end
+  end
+  local seed
+  if o.order == "random" then
+    seed = self:_order_seed(o)
+    local perm, shuffled = permutation(#slots, seed), {}
+    for i, k in ipairs(perm) do shuffled[i] = slots[k] end
+    slots = shuffled
+  end
+  local items = {}
+  for i, slot in ipairs(slots) do
+    local c, n = slot[1], slot[2]
+    local row = self.db:slot(self.name, self.env_id, c.key, n)
+    items[i] = {config = c.config, key = c.key, run = n, status = row and row.status, position = i,
+      order = o.order, seed = seed, done = row ~= nil and row.status == "ok" and not o.force, label = c.label(n)}
+  end
+  if o.only then self:_mark_shard(items, o.only) end
   return items
 end
 
--- Seconds a run is expected to take, from earlier ok runs: the same configuration first, else the
--- same model/precision/batch/device scaled by the iteration count, else the same model at another
--- batch size scaled by images; nil when nothing comparable.
-function Study:_estimate(item)
-  local r = self.db:first("SELECT avg(total_s) AS s FROM runs WHERE config_key = ? AND status = 'ok' AND total_s > 0",
-    item.key)
-  if r and r.s then return r.s end
-  local c = item.config
-  r = self.db:first([[SELECT avg(total_s / (coalesce(iters, 1) + coalesce(warmup, 0))) AS per_iter FROM runs
-      WHERE model = ? AND precision = ? AND batch = ? AND device = ? AND status = 'ok' AND total_s > 0]],
-    c.model, c.precision, c.batch, c.device)
-  if r and r.per_iter and c.iters then return r.per_iter * (c.iters + (c.warmup or 0)) end
-  -- Another batch size of the same model: assume time grows linearly with images (rough).
-  r = self.db:first([[SELECT avg(total_s / ((coalesce(iters, 1) + coalesce(warmup, 0)) * batch)) AS per_image
-      FROM runs WHERE model = ? AND precision = ? AND device = ? AND status = 'ok' AND total_s > 0 AND batch > 0]],
-    c.model, c.precision, c.device)
-  if r and r.per_image and c.iters then return r.per_image * (c.iters + (c.warmup or 0)) * c.batch end
-  return nil
+-- study:sweep{only = {labels}}: the slots not named are "not in this shard" (another process or
+-- Slurm array task runs them). A label that is not in the plan is a mistake, not an empty shard.
+function Study:_mark_shard(items, only)
+  local wanted, known = {}, {}
+  for _, l in ipairs(only) do wanted[l] = true end
+  for _, it in ipairs(items) do
+    known[it.label] = true
+    it.not_in_shard = not wanted[it.label]
+  end
+  for _, l in ipairs(only) do
+    if not known[l] then
+      options.raise(string.format("study:sweep: option 'only' names '%s', which is not in the plan (list the " ..
+        "plan's labels with study:plan{...})", l))
+    end
+  end
 end
 
 local function fmt_duration(s)
@@ -180,11 +207,13 @@ function Study:_dry_run(items)
   print(string.format("study %s (%s), environment %s: %d runs in the matrix", self.name, self.path, self.env.label, #items))
   for i, it in ipairs(items) do
     local what
-    if it.done then
+    if it.not_in_shard then
+      what, skipped = "not in this shard", skipped + 1
+    elseif it.done then
       what, skipped = "skip (done)", skipped + 1
     else
       todo = todo + 1
-      local est = self:_estimate(it)
+      local est = self.db:estimate_s(it.config)
       if est then total = total + est else unknown = unknown + 1 end
       what = (it.status == "failed" and "rerun (failed before)" or (it.status == "ok" and "redo (force)" or "run"))
       if est then what = what .. string.format(", ~%s", fmt_duration(est)) end
@@ -260,10 +289,12 @@ function Study:sweep(opts)
   if not is_callable(trainer) then
     options.raise("study:sweep: rlx.train is not available in this build; pass trainer = function(opts) ... end")
   end
-  local stats = {planned = #items, ran = 0, skipped = 0, failed = 0, ok = 0, labels = {}}
+  local stats = {planned = #items, ran = 0, skipped = 0, failed = 0, ok = 0, not_in_shard = 0, labels = {}}
   local cache = {}
   for i, it in ipairs(items) do
-    if it.done then
+    if it.not_in_shard then
+      stats.not_in_shard = stats.not_in_shard + 1
+    elseif it.done then
       stats.skipped = stats.skipped + 1
     else
       local train_opts = {}
@@ -285,7 +316,8 @@ function Study:sweep(opts)
       local complexity = result.ok and self:_complexity(it.config, cache) or nil
       local points = result.ok and roofline_rows(result, self:_roofline_peaks(it.config.device), complexity) or {}
       self:store_run(it.config, result, {run = it.run, label = it.label, started_at = started, total_s = wall,
-        complexity = complexity, roofline = points})
+        complexity = complexity, roofline = points, sweep_order = it.order, sweep_seed = it.seed,
+        position = it.position})
       stats.ran = stats.ran + 1
       if result.ok then stats.ok = stats.ok + 1 else
         stats.failed = stats.failed + 1
@@ -297,45 +329,12 @@ function Study:sweep(opts)
   return stats
 end
 
-local ITER_FIELDS = {"mean", "sd", "median", "min", "max", "p5", "p95"}
-
--- Stores one counters table {source=, values={name->number}, units={name->unit}, derived={...}}
--- (or an array of {name=, value=, unit=, source=}) for run_id; returns the number of rows.
-local function insert_counters(db, run_id, counters, default_source)
-  local n = 0
-  local function put(name, value, unit, source)
-    if type(value) == "table" then value, unit = value.value, value.unit or unit end
-    if type(value) ~= "number" then return end
-    db:exec("INSERT OR REPLACE INTO counters (run_id, name, value, unit, source) VALUES (?, ?, ?, ?, ?)",
-      run_id, tostring(name), value, unit or "", source or "")
-    n = n + 1
-  end
-  if type(counters) ~= "table" then return 0 end
-  if counters[1] ~= nil then
-    for _, c in ipairs(counters) do put(c.name, c.value, c.unit, c.source or default_source) end
-    return n
-  end
-  local source = counters.source or default_source or ""
-  if type(counters.values) == "table" then
-    local units = counters.units or {}
-    for name, v in pairs(counters.values) do put(name, v, units[name], source) end
-    if type(counters.derived) == "table" then
-      local du = counters.derived_units or {}
-      for name, v in pairs(counters.derived) do put(name, v, du[name], source .. ":derived") end
-    end
-  else
-    for name, v in pairs(counters) do
-      if name ~= "source" then put(name, v, nil, source) end
-    end
-  end
-  return n
-end
-
 -- The JSON-able part of a value: functions, userdata and threads (a model object, a callback)
 -- are dropped rather than failing the run's transaction.
 function plain_data(v, depth)
   local t = type(v)
-  if t == "string" or t == "number" or t == "boolean" then return v end
+  if t == "string" or t == "boolean" then return v end
+  if t == "number" then return v == v and v or nil end
   if t ~= "table" or depth > 32 then return nil end
   local out = {}
   for k, x in pairs(v) do
@@ -344,154 +343,56 @@ function plain_data(v, depth)
   return out
 end
 
--- A complexity summary without its per-layer list (hundreds of rows per model, same every run).
-local function without_layers(c)
-  local out = {}
-  for k, v in pairs(c) do if k ~= "layers" then out[k] = v end end
-  return out
-end
-
 --- Stores one finished run (config as given to rlx.train, result as returned) in one transaction,
 --- replacing any earlier row for the same configuration and repeat. opts: run (repeat number,
---- default 1), label, started_at, total_s, complexity, roofline (array of point rows). Returns the id.
+--- default 1), label, started_at, total_s, complexity, roofline (array of point rows),
+--- sweep_order, sweep_seed, position. Returns the id.
 function Study:store_run(config, result, opts)
   if type(config) ~= "table" then options.raise("study:store_run: expected a config table, got " .. type(config)) end
   if type(result) ~= "table" then options.raise("study:store_run: expected a result table, got " .. type(result)) end
   local o = options.check("study:store_run", opts, {
     run = {type = "integer", min = 1, default = 1}, label = {type = "string"}, started_at = {type = "string"},
     total_s = {type = "number"}, complexity = {type = "table"}, roofline = {type = "table"},
+    sweep_order = {type = "string"}, sweep_seed = {type = "integer"}, position = {type = "integer", min = 1},
   })
   if type(config.model) ~= "string" then
     options.raise("study:store_run: config.model must be a model name (string), got " .. type(config.model))
   end
-  local key = rlx.db.hash(config)
   local label = o.label or make_label(self.env.label, config.model, config.precision or "fp32", config.batch or "?", o.run)
-  local id = rlx.db.new_id()
-  local ok = result.ok == true
-  local iter = type(result.iter_s) == "table" and result.iter_s or {}
-  local rest = {}
-  for k, v in pairs(result) do if k ~= "samples" then rest[k] = v end end
-  rest = plain_data(rest, 0)
-  local db = self.db
-  db:transaction(function()
-    db:exec("DELETE FROM runs WHERE study = ? AND environment_id = ? AND config_key = ? AND repeat = ?",
-      self.name, self.env_id, key, o.run)
-    local vals, n = {}, 0
-    local function add(v) n = n + 1; vals[n] = v end
-    for _, v in ipairs({id, self.name, self.env_id, label, key, rlx.db.encode(config), config.model}) do add(v) end
-    add(str(config.precision or result.precision)); add(num(config.batch)); add(str(result.device or config.device))
-    add(o.run); add(num(config.warmup)); add(num(config.iters)); add(ok and "ok" or "failed")
-    add((not ok) and tostring(result.error or "failed") or nil)
-    add(o.started_at or rlx.db.now()); add(rlx.db.now()); add(num(o.total_s)); add(num(result.images_per_s))
-    add(num(result.seconds))
-    for _, f in ipairs(ITER_FIELDS) do add(num(iter[f])) end
-    for _, f in ipairs({"data_wait_s", "user_s", "sys_s", "max_rss_bytes", "device_max_bytes", "loss_first",
-      "loss_last", "threads"}) do
-      local v = num(result[f])
-      if f == "device_max_bytes" and v and v < 0 then v = nil end  -- -1 = not available (CPU)
-      add(v)
-    end
-    add(rlx.db.encode(rest))
-    db:exec([[INSERT INTO runs (id, study, environment_id, label, config_key, config, model, precision, batch, device,
-        repeat, warmup, iters, status, error, started_at, finished_at, total_s, images_per_s, seconds, iter_mean_s,
-        iter_sd_s, iter_median_s, iter_min_s, iter_max_s, iter_p5_s, iter_p95_s, data_wait_s, user_s, sys_s,
-        max_rss_bytes, device_max_bytes, loss_first, loss_last, threads, result)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)]],
-      unpack(vals, 1, n))
-    if type(result.samples) == "table" then
-      for i, s in ipairs(result.samples) do
-        db:exec("INSERT INTO samples (run_id, iter, seconds) VALUES (?, ?, ?)", id, i, s)
-      end
-    end
-    insert_counters(db, id, result.counters, nil)
-    local c = o.complexity
-    if c then
-      db:exec([[INSERT INTO complexity (run_id, params, forward_flops, train_flops, bytes, ai, memory_bytes,
-          activation_bytes, info) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)]], id, num(c.params or c.parameters),
-        num(c.forward_flops), num(c.train_flops), num(c.bytes or c.train_bytes), num(c.ai),
-        num(c.memory_bytes), num(c.activation_bytes), rlx.db.encode(without_layers(c)))
-    end
-    for _, p in ipairs(o.roofline or {}) do
-      db:exec([[INSERT OR REPLACE INTO roofline_points (run_id, level, precision, flops, bytes, seconds, ai, gflops,
-          attainable_gflops, bound, efficiency, source) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)]], id,
-        str(p.level or "dram"), str(p.precision or config.precision or ""), num(p.flops), num(p.bytes),
-        num(p.seconds), num(p.ai), num(p.gflops), num(p.attainable_gflops), str(p.bound), num(p.efficiency),
-        p.source == "measured" and "measured" or "estimated")
-    end
-  end)
-  return id
+  return self.db:put_run{study = self.name, environment_id = self.env_id, label = label, run = o.run,
+    config = plain_data(config, 0), result = plain_data(result, 0), complexity = plain_data(o.complexity, 0),
+    roofline = plain_data(o.roofline, 0),
+    columns = {started_at = o.started_at or rlx.db.now(), total_s = o.total_s, sweep_order = o.sweep_order,
+      sweep_seed = o.sweep_seed, position = o.position}}
 end
+
+local RUN_FILTERS = {"model", "precision", "batch", "device", "status", "env", "label", "run", "samples"}
 
 --- Stored runs with their summaries, filtered by any of model, precision, batch, device, status,
 --- env (environment label), label, run (repeat); samples=true adds each run's per-iteration seconds.
 function Study:runs(opts)
   local o = options.check("study:runs", opts, {
     model = {type = "string"}, precision = {type = "string"}, batch = {type = "integer"}, device = {type = "string"},
-    status = {type = "string", one_of = {"ok", "failed", "running"}}, env = {type = "string"},
+    status = {type = "string", one_of = {"ok", "failed", "running", "crashed"}}, env = {type = "string"},
     label = {type = "string"}, run = {type = "integer"}, samples = {type = "boolean", default = false},
     all_studies = {type = "boolean", default = false},
   })
   return M.query_runs(self.db, o, not o.all_studies and self.name or nil)
 end
 
---- Runs of a database (any study unless `study` is given), as study:runs returns them.
+--- Runs of a database (any study unless `study` is given), as study:runs returns them; o may
+--- carry other keys (a CLI's options): only the filters are read.
 function M.query_runs(db, o, study)
-  local where, params = {}, {}
-  local function add(cond, v) if v ~= nil then where[#where + 1] = cond; params[#params + 1] = v end end
-  add("r.study = ?", study)
-  add("r.model = ?", o.model)
-  add("r.precision = ?", o.precision)
-  add("r.batch = ?", o.batch)
-  add("r.device = ?", o.device)
-  add("r.status = ?", o.status)
-  add("e.label = ?", o.env)
-  add("r.label = ?", o.label)
-  add("r.repeat = ?", o.run)
-  local sql = [[SELECT r.*, e.label AS env, e.host AS host, e.cpu_model AS cpu_model, e.gpu_name AS gpu_name,
-      e.torch AS torch, e.cuda AS cuda, c.params AS params, c.forward_flops AS forward_flops,
-      c.train_flops AS train_flops, c.bytes AS complexity_bytes, c.ai AS complexity_ai
-      FROM runs r JOIN environments e ON e.id = r.environment_id LEFT JOIN complexity c ON c.run_id = r.id]] ..
-    (#where > 0 and (" WHERE " .. table.concat(where, " AND ")) or "") ..
-    " ORDER BY r.study, e.label, r.model, r.precision, r.batch, r.repeat, r.finished_at"
-  local rows = db:query(sql, unpack(params, 1, #params))
-  for _, r in ipairs(rows) do
-    r.run = r["repeat"]
-    r.iter_s = {}
-    for _, f in ipairs(ITER_FIELDS) do r.iter_s[f] = r["iter_" .. f .. "_s"] end
-    if type(r.config) == "string" then r.config = rlx.db.decode(r.config) end
-    if type(r.result) == "string" then r.result = rlx.db.decode(r.result) end
-    if o.samples then
-      r.samples = {}
-      for i, s in ipairs(db:query("SELECT seconds FROM samples WHERE run_id = ? ORDER BY iter", r.id)) do
-        r.samples[i] = s.seconds
-      end
-    end
-  end
-  return rows
+  local filter = {study = study}
+  for _, k in ipairs(RUN_FILTERS) do filter[k] = o[k] end
+  return db:runs(filter)
 end
 
 --- Roofline points of this study joined with their runs (model, precision, batch, env, label).
 function Study:points(opts)
   local o = options.check("study:points", opts, {level = {type = "string"}, env = {type = "string"},
     model = {type = "string"}, source = {type = "string", one_of = {"measured", "estimated"}}})
-  local where, params = {"r.study = ?"}, {self.name}
-  local function add(cond, v) if v ~= nil then where[#where + 1] = cond; params[#params + 1] = v end end
-  add("p.level = ?", o.level)
-  add("e.label = ?", o.env)
-  add("r.model = ?", o.model)
-  add("p.source = ?", o.source)
-  return self.db:query([[SELECT p.*, r.label, r.model, r.batch, r.device, r.repeat AS run, e.label AS env
-      FROM roofline_points p JOIN runs r ON r.id = p.run_id JOIN environments e ON e.id = r.environment_id
-      WHERE ]] .. table.concat(where, " AND ") .. " ORDER BY e.label, r.model, r.batch, r.repeat, p.level",
-    unpack(params, 1, #params))
-end
-
-local function peak_unit(name)
-  if name:match("_gflops$") then return "GFLOP/s" end
-  if name:match("_gbps$") then return "GB/s" end
-  if name:match("_bytes$") then return "B" end
-  if name:match("_s$") then return "s" end
-  return ""
+  return self.db:points{study = self.name, level = o.level, env = o.env, model = o.model, source = o.source}
 end
 
 --- Stores a peaks table (rlx.peaks.measure's: numeric fields such as dram_gbps, fp32_gflops, and
@@ -502,20 +403,7 @@ function Study:store_peaks(peaks, opts)
   local o = options.check("study:store_peaks", opts, {device = {type = "string"}, source = {type = "string"}})
   o.device = o.device or (type(peaks.device) == "string" and peaks.device) or "cpu"
   o.source = o.source or (type(peaks.source) == "string" and peaks.source) or "measured"
-  local at = rlx.db.now()
-  local n = 0
-  local spread = peaks.spread
-  self.db:transaction(function()
-    for name, v in pairs(peaks) do
-      if type(name) == "string" and type(v) == "number" and name ~= "spread" then
-        local s = type(spread) == "table" and num(spread[name]) or num(spread)
-        local unit = type(peaks.units) == "table" and peaks.units[name] or peak_unit(name)
-        self.db:exec([[INSERT OR REPLACE INTO peaks (environment_id, device, name, value, unit, source, spread,
-            measured_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)]], self.env_id, o.device, name, v, unit, o.source, s, at)
-        n = n + 1
-      end
-    end
-  end)
+  local n = self.db:put_peaks(self.env_id, o.device, o.source, plain_data(peaks, 0))
   if n == 0 then
     options.raise("study:store_peaks: the table has no numeric fields (expected e.g. dram_gbps, fp32_gflops)")
   end
@@ -528,16 +416,58 @@ function Study:peaks(device)
   if device ~= nil and type(device) ~= "string" then
     options.raise("study:peaks: expected a device name (string), got " .. type(device))
   end
-  local rows = self.db:query([[SELECT name, value, unit, source, spread, measured_at FROM peaks p
-      WHERE environment_id = ? AND device = ? AND measured_at = (SELECT max(measured_at) FROM peaks q
-        WHERE q.environment_id = p.environment_id AND q.device = p.device AND q.name = p.name)
-      ORDER BY name]], self.env_id, device or "cpu")
-  if #rows == 0 then return nil end
-  local out = {spread = {}, units = {}, device = device or "cpu"}
-  for _, r in ipairs(rows) do
-    out[r.name], out.spread[r.name], out.units[r.name] = r.value, r.spread, r.unit
-    out.source, out.measured_at = r.source, r.measured_at
+  return self.db:peaks(self.env_id, device or "cpu")
+end
+
+local PEAK_SUMMARY = {"dram_gbps", "l3_gbps", "l2_gbps", "fp32_gflops", "gemm_fp32_gflops", "gemm_bf16_gflops"}
+
+--- The peaks of device kind ("cpu" or "cuda") for this environment: the stored ones, else measured
+--- now with rlx.peaks.measure (once per environment), stored and printed. opts: quick (shorter
+--- measurement), quiet. Returns the peaks table, or nil when measuring failed (a warning says so;
+--- rooflines then fall back to datasheet figures). In a dry run nothing is measured.
+function Study:ensure_peaks(kind, opts)
+  if type(kind) ~= "string" then
+    options.raise("study:ensure_peaks: expected a device kind (\"cpu\" or \"cuda\"), got " .. type(kind))
   end
+  local o = options.check("study:ensure_peaks", opts, {quick = {type = "boolean", default = false},
+    quiet = {type = "boolean", default = false}})
+  local have = self:peaks(kind)
+  if have or (rlx.flags and rlx.flags.dry_run) then return have end
+  if not o.quiet then io.stderr:write(string.format("measuring %s peaks (once per environment)...\n", kind)) end
+  local ok, peaks = pcall(rlx.peaks.measure, {device = kind, quick = o.quick})
+  if not ok or type(peaks) ~= "table" then
+    if type(peaks) == "table" and peaks.exit_code then error(peaks, 0) end
+    warn("peaks measurement failed (rooflines will use datasheet figures if any): " .. tostring(peaks))
+    return nil
+  end
+  self:store_peaks(peaks, {device = kind, source = "measured"})
+  if not o.quiet then
+    local parts = {}
+    for _, k in ipairs(PEAK_SUMMARY) do
+      if type(peaks[k]) == "number" then parts[#parts + 1] = string.format("%s %.1f", k, peaks[k]) end
+    end
+    print("peaks: " .. table.concat(parts, ", "))
+  end
+  return self:peaks(kind)
+end
+
+--- Counts the study's stored runs by status and prints one line (unless opts.quiet):
+--- "database PATH: N runs stored (K ok, ...); export with: rlx export PATH --csv logs/metrics.csv".
+--- Returns {runs=, ok=, failed=, running=, crashed=, line=}.
+function Study:summary(opts)
+  local o = options.check("study:summary", opts, {quiet = {type = "boolean", default = false}})
+  local out = {runs = 0, ok = 0, failed = 0, running = 0, crashed = 0}
+  for _, r in ipairs(self.db:runs{study = self.name}) do
+    out.runs = out.runs + 1
+    out[r.status] = (out[r.status] or 0) + 1
+  end
+  local parts = {string.format("%d ok", out.ok)}
+  for _, k in ipairs({"failed", "running", "crashed"}) do
+    if out[k] > 0 then parts[#parts + 1] = string.format("%d %s", out[k], k) end
+  end
+  out.line = string.format("database %s: %d runs stored (%s); export with: rlx export %s --csv logs/metrics.csv",
+    self.path, out.runs, table.concat(parts, ", "), self.path)
+  if not o.quiet then print(out.line) end
   return out
 end
 
@@ -550,14 +480,12 @@ function Study:attach_counters(label, counters, opts)
     options.raise("study:attach_counters: expected a counters table, got " .. type(counters))
   end
   local o = options.check("study:attach_counters", opts, {source = {type = "string", default = "ncu"}})
-  local run = self.db:first("SELECT id FROM runs WHERE study = ? AND label = ? ORDER BY finished_at DESC", self.name, label)
-  if not run then
+  local id = self.db:run_id_by_label(self.name, label)
+  if not id then
     options.raise(string.format("study:attach_counters: no run labelled '%s' in study '%s' (%s); list the labels " ..
       "with: rlx runs %s", label, self.name, self.path, self.path))
   end
-  local n
-  self.db:transaction(function() n = insert_counters(self.db, run.id, counters, o.source) end)
-  return n
+  return self.db:put_counters(id, plain_data(counters, 0), o.source)
 end
 
 --- Draws the study's figures (scripts/rlx/figures.lua).
@@ -578,7 +506,8 @@ end
 -- with a misleading message about the options: every public method checks self first.
 local METHOD_USAGE = {plan = "{...}", sweep = "{...}", runs = "{...}", points = "{...}", figures = "{...}", report = "{...}",
   store_run = "(config, result [, options])", store_peaks = "(peaks [, options])", peaks = "([device])",
-  attach_counters = "(label, counters [, options])", close = "()"}
+  attach_counters = "(label, counters [, options])", close = "()", ensure_peaks = "(kind [, options])",
+  summary = "([options])"}
 for name, usage in pairs(METHOD_USAGE) do
   local method = Study[name]
   Study[name] = function(self, ...)

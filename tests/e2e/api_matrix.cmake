@@ -212,7 +212,7 @@ rlx_api_matrix_ok("rlx.study.label" "print(rlx.study.label('gcp-a100', 'resnet50
 api_study(1)
 rlx_api_matrix_ok("study:plan lists the matrix in order"
   "${ST} local p = s:plan{models = {'a', 'b'}, batch = {1, 2}, repeats = 2} print(#p, p[1].label, p[2].label, p[3].label, p[8].label, p[1].done, p[1].run, p[1].config.batch)"
-  "8\tapi_a_fp32_bs1_run1\tapi_a_fp32_bs1_run2\tapi_a_fp32_bs2_run1\tapi_b_fp32_bs2_run2\tfalse\t1\t1")
+  "8\tapi_a_fp32_bs1_run1\tapi_a_fp32_bs2_run1\tapi_b_fp32_bs1_run1\tapi_b_fp32_bs2_run2\tfalse\t1\t1")
 api_study(2)
 rlx_api_matrix_err("study:plan wrong type" "${ST} s:plan{models = 5}"
   "study:plan: option 'models' must be a string or an array of strings, got 5")

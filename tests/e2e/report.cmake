@@ -41,3 +41,8 @@ rlx_e2e(NAME "report: t975 at a fractional df" ARGS -e "print(string.format('%.3
 rlx_e2e(NAME "report: ratio of means with a 95% CI" ARGS -e
   "local r = rlx.stats.ratio_ci95({100, 110, 120}, {50, 55, 60}) print(string.format('%.2f %.1f %.3f %.3f', r.ratio, r.df, r.low, r.high)) print(rlx.stats.ratio_ci95({1}, {2}).low, rlx.stats.ratio_ci95({}, {1}))"
   STDOUT "^2\\.00 4\\.0 1\\.588 2\\.412\nnil\tnil\n$")
+
+rlx_e2e(NAME "report: a CUDA environment gets AMP rows with a 95% CI" ARGS run ${R}/amp.lua STDOUT "^true\ttrue\ttrue\n$")
+rlx_e2e(NAME "report: rendering a Markdown file over itself is refused" ARGS -e
+  "local p = os.getenv('RLX_TEST_TMP') .. '/report_self.md' local f = io.open(p, 'w') f:write('# T\\n') f:close() rlx.report.render{markdown = p, out = p}"
+  EXIT 1 STDERR "rlx\\.fs\\.write_atomic: the output '.*report_self\\.md' is the same file as the input")

@@ -1,7 +1,8 @@
 -- gpu_unusable.lua: a machine whose NVIDIA GPU this rlx build cannot use says so. The driver's
 -- /proc/driver/nvidia files are faked under a temporary root (rlx._core.env.capture's second
 -- argument); rlx.env.gpu_unusable is checked for each case, then a study opened with that
--- environment warns on stderr (the test's STDERR regex) and stores the reason in the environment.
+-- environment warns on stderr (the test's STDERR regex), stores the reason in the environment,
+-- and its report and env_info.md say it.
 local dir = (os.getenv("RLX_TEST_TMP") or "/tmp") .. "/gpu-unusable"
 local gpu = dir .. "/proc/driver/nvidia/gpus/0000:01:00.0"
 assert(os.execute("rm -rf '" .. dir .. "' && mkdir -p '" .. gpu .. "'") == 0)
@@ -27,11 +28,18 @@ assert(rlx.env.gpu_unusable(real_capture("nogpu", dir .. "/empty"), cpu_only, {t
 -- This machine as the study sees it, with the fake driver files: rlx.devices() has no CUDA device
 -- here (no GPU, CPU-only LibTorch), so the study warns and records why.
 rlx._core.env.capture = function(label) return real_capture(label, dir) end
-local study = rlx.study{name = "gpu-unusable", db = dir .. "/study.db"}
+local study = rlx.study{name = "gpu-unusable", db = dir .. "/study.db", label = "fake"}
 assert(study.env.gpu_unusable and study.env.gpu_unusable:find("CPU%-only LibTorch"), tostring(study.env.gpu_unusable))
 local stored = study.db:first("SELECT info FROM environments WHERE id = ?", study.env_id)
 assert(rlx.db.decode(stored.info).gpu_unusable == study.env.gpu_unusable)
 assert(rlx.env.markdown(study.env):find("| **GPU not used** | NVIDIA H100 80GB HBM3 is present, but", 1, true))
+-- The report of a study run there says it before anything else.
+study:store_run({model = "resnet18", batch = 2, precision = "fp32", device = "cpu"},
+  {ok = true, images_per_s = 10, seconds = 0.2, iter_s = {mean = 0.2}}, {run = 1})
+local out = rlx.report.write(study, {dir = dir .. "/report", html = false, quiet = true})
+local text = assert(io.open(out.markdown)):read("*a")
+assert(text:find("**Warning: the GPU of environment fake was not used.** NVIDIA H100 80GB HBM3 is present, but " ..
+  "this rlx is built against a CPU-only LibTorch", 1, true), text:sub(1, 600))
 study:close()
 rlx._core.env.capture = real_capture
 print("gpu_unusable ok")

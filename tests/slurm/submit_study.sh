@@ -3,7 +3,7 @@
 # 32x32) as 4 array tasks on a real single-node Slurm cluster (planned on the node with srun;
 # environment label = the partition), waited for with a bounded timeout.
 # Then the study database holds the 8 runs, all ok, each with its Slurm job id, array task id and
-# node; the figures exist (and the report, when this rlx has `rlx report`); integrity_check is ok;
+# node; the figures and the report exist; integrity_check is ok;
 # rlx status says 8 done; and submitting again submits nothing. Exit 77 when no cluster can start.
 RLX=${1:?usage: submit_study.sh RLX}
 source "$(dirname "$0")/common.sh"
@@ -39,12 +39,10 @@ else
 fi
 check "pragma integrity_check is ok" '[ "$(sql "$DB" "PRAGMA integrity_check")" = ok ]'
 check "figures drawn by the collect job" 'ls figures/*.png >/dev/null 2>&1 && grep -q "collect: [1-9][0-9]* figures of slurm-test" "$(dirname "$M")/logs/collect.out"'
-if "$RLX" help report >/dev/null 2>&1; then
-  check "report written by the collect job" '[ -s report/report.md ]'
-else
-  echo "NOTE: this rlx has no 'rlx report': the report check is not made"
-  check "the collect job says there is no report command" 'grep -q "no report: this rlx has no" "$(dirname "$M")/logs/collect.out"'
-fi
+check "report written by the collect job (report.md, report.html, its figures)" \
+  '[ -s report/report.md ] && [ -s report/report.html ] && ls report/figures/*.png >/dev/null 2>&1 &&
+   grep -q "collect: report of slurm-test: .*/report/report.html" "$(dirname "$M")/logs/collect.out"'
+check "the report counts the 8 runs" 'grep -q "(study slurm-test, 8 runs: 8 ok, 0 failed)" report/report.md'
 "$RLX" status "$DB" >status.txt
 check "rlx status: 8 slots, 8 done" 'grep -q "8 slots submitted: 8 done, 0 running, 0 pending, 0 failed, 0 missing" status.txt'
 "$RLX" submit "$SRC/tests/slurm/study.lua" --set db=results/study.db --tasks 4 --partition debug >submit2.txt 2>&1

@@ -11,7 +11,8 @@ local cmd = {name = "runs", usage = "rlx runs DB [options]",
     {"precision", "--precision", help = "only this precision"},
     {"batch", "--batch", type = "integer", help = "only this batch size"},
     {"device", "--device", help = "only this device"},
-    {"status", "--status", type = "choice", choices = {"ok", "failed", "running"}, help = "ok, failed or running"},
+    {"status", "--status", type = "choice", choices = {"ok", "failed", "running", "crashed"},
+      help = "ok, failed, running (claimed, training now) or crashed (its process died)"},
     {"env", "--env", help = "only this environment label"},
     {"summary", "--summary", type = "boolean", help = "print seed 001's Table 2 (mean ± SD over repeats) as Markdown"},
     {"json", "--json", type = "boolean", help = "print JSON"},
@@ -30,7 +31,7 @@ end
 --- the bound most repeats share.
 function M.table2(db, rows)
   local points = {}
-  for _, p in ipairs(db:query("SELECT run_id, gflops, ai, bound, source FROM roofline_points WHERE level = 'dram'")) do
+  for _, p in ipairs(db:points{level = "dram"}) do
     local have = points[p.run_id]
     if not have or (have.source ~= "measured" and p.source == "measured") then points[p.run_id] = p end
   end

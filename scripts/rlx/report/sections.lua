@@ -17,6 +17,12 @@ local function sorted_keys(set, cmp)
 end
 
 local function num_sort(a, b) return a < b end
+local PRECISION_ORDER = {fp32 = 1, bf16 = 2, amp = 3, fp16 = 4}
+local function precision_first(a, b)
+  local x, y = PRECISION_ORDER[a] or 99, PRECISION_ORDER[b] or 99
+  if x ~= y then return x < y end
+  return a < b
+end
 
 -- Distinct environment keys of the ok runs (else of all runs), in order.
 local function env_keys(D)
@@ -47,6 +53,13 @@ function M.title(ctx)
     "Course / Semester: " .. md.PLACEHOLDER .. "  ",
     "Repository: " .. md.PLACEHOLDER .. " link or commit hash  ")
   doc:para("Environments: " .. (#envs > 0 and md.esc(list_join(envs)) or "none"))
+  -- An environment whose GPU this rlx could not use ran the CPU sweep only: said before anything.
+  for _, e in ipairs(D.envs) do
+    if type(e.info) == "table" and type(e.info.gpu_unusable) == "string" then
+      doc:para("**Warning: the GPU of environment " .. md.esc(e.label) .. " was not used.** " ..
+        md.esc(e.info.gpu_unusable) .. ".")
+    end
+  end
   doc:para(string.format("_Written by rlx %s from %s (study %s, %d runs: %d ok, %d failed). Every number " ..
     "below is computed from that database; the runs behind each table row are listed in Appendix A. " ..
     "Paragraphs marked %s are for you to write: the data cannot support them._",
@@ -123,7 +136,7 @@ function M.design(ctx)
         models[r.model] = true
         precs[r.precision or "?"] = true
         if r.batch then batches[r.batch] = true end
-        if r.iters then iters[string.format("%s / %s", tostring(r.warmup or 0), tostring(r.iters))] = true end
+        if r.iters then iters[string.format("%s / %s", tostring(r.warmup or "default"), tostring(r.iters))] = true end
         repeats[r.run] = true
         backend = backend or r.kind
         if r.status == "ok" then ok = ok + 1 elseif r.status == "failed" then failed = failed + 1 end
@@ -131,7 +144,8 @@ function M.design(ctx)
     end
     local nrep = 0
     for _ in pairs(repeats) do nrep = nrep + 1 end
-    rows[#rows + 1] = {md.esc(key), backend, md.esc(list_join(sorted_keys(models))), md.esc(list_join(sorted_keys(precs))),
+    rows[#rows + 1] = {md.esc(key), backend, md.esc(list_join(sorted_keys(models))),
+      md.esc(list_join(sorted_keys(precs, precision_first))),
       list_join(sorted_keys(batches, num_sort)), md.esc(list_join(sorted_keys(iters))), tostring(nrep),
       string.format("%d / %d", ok, failed)}
   end

@@ -95,10 +95,10 @@ eq(old:schema_version(), 1, "old schema")
 old:exec("INSERT INTO studies VALUES ('kept', 'then')")
 old:close()
 local migrated = rlx.db.open(tmp .. "/db/v1.db")
-eq(migrated:schema_version(), 2, "migrated"); eq(migrated:first("SELECT name FROM studies").name, "kept", "row kept")
+eq(migrated:schema_version(), rlx.db.schema_version, "migrated"); eq(migrated:first("SELECT name FROM studies").name, "kept", "row kept")
 migrated:close()
 fails(function() rlx.db.open(tmp .. "/db/v9.db", {migrate_to = 9}) end,
-  "rlx.db.open: option 'migrate_to' must be at most 2", "migrate_to too high")
+  "rlx.db.open: option 'migrate_to' must be at most 3", "migrate_to too high")
 
 -- rlx.env
 local env = rlx.env.capture{label = "e2e", zone = "europe-west4-a"}
@@ -211,4 +211,80 @@ eq(d2.to_run, 4, "forced dry run"); eq(d2.skipped, 0, "forced dry run skips noth
 assert(type(d2.estimate_s) == "number" and d2.estimate_s >= 0, "estimate from the stored m1 bs2 runs")
 eq(d2.unestimated, 0, "bs8 estimated from bs2 by images")
 eq(study.db:integrity_check(), "ok", "integrity")
+
+-- Sweep order (issue 15): interleaved by default, grouped on request, random from a stored seed;
+-- each run records the order and its position. The trainer sees the runs in that order.
+local ordered = rlx.study{name = "order", db = tmp .. "/order.db", label = "o"}
+local seen = {}
+local function recorder(o) seen[#seen + 1] = o.label; return trainer(o) end
+local grid = {models = {"m1", "m2"}, batch = {2}, repeats = 2, iters = 3, warmup = 0, trainer = recorder, quiet = true}
+local function labels(plan) local t = {} for i, it in ipairs(plan) do t[i] = it.label end return table.concat(t, " ") end
+eq(labels(ordered:plan(grid)), "o_m1_fp32_bs2_run1 o_m2_fp32_bs2_run1 o_m1_fp32_bs2_run2 o_m2_fp32_bs2_run2", "interleaved plan")
+grid.order = "grouped"
+eq(labels(ordered:plan(grid)), "o_m1_fp32_bs2_run1 o_m1_fp32_bs2_run2 o_m2_fp32_bs2_run1 o_m2_fp32_bs2_run2", "grouped plan")
+grid.order = "random"; grid.order_seed = 7
+local r7 = labels(ordered:plan(grid))
+eq(labels(ordered:plan(grid)), r7, "the same seed gives the same order")
+-- Park-Miller from x = 7 + 1 = 8 over the grouped list (1 m1r1, 2 m1r2, 3 m2r1, 4 m2r2):
+-- x = 8*48271 = 386168, j = 386168 mod 4 + 1 = 1: swap 4<->1 (4 2 3 1);
+-- x = 386168*48271 mod (2^31-1) = 1460846352, mod 3 = 0 (digit sum 39), j = 1: swap 3<->1 (3 2 4 1);
+-- x = 1460846352*48271 mod (2^31-1) = 1741224500, even, j = 1: swap 2<->1 (2 3 4 1).
+eq(r7, "o_m1_fp32_bs2_run2 o_m2_fp32_bs2_run1 o_m2_fp32_bs2_run2 o_m1_fp32_bs2_run1", "seed 7 order")
+local sr = ordered:sweep(grid)
+eq(labels({{label = seen[1]}, {label = seen[2]}, {label = seen[3]}, {label = seen[4]}}), r7, "trained in the plan's order")
+eq(sr.ran, 4, "random sweep ran all")
+local stored = ordered:runs{}
+for _, r in ipairs(stored) do
+  eq(r.sweep_order, "random", "order stored"); eq(r.sweep_seed, 7, "seed stored")
+end
+local pos = {}
+for _, r in ipairs(stored) do pos[r.label] = r.position end
+eq(pos["o_m1_fp32_bs2_run2"], 1, "position 1"); eq(pos["o_m1_fp32_bs2_run1"], 4, "position 4")
+grid.order_seed = nil
+eq(labels(ordered:plan(grid)), r7, "a rerun without a seed reuses the stored one")
+fails(function() ordered:plan{models = {"m1"}, order = "sorted"} end,
+  "option 'order' must be one of interleaved, random, grouped", "bad order")
+fails(function() ordered:plan{models = {"m1"}, order_seed = 3} end,
+  "option 'order_seed' applies to order = \"random\" only", "seed without random")
+-- Interleaved resume: kill nothing, but a rerun after a partial sweep runs only what is missing.
+local inter = rlx.study{name = "inter", db = tmp .. "/order.db", label = "o"}
+seen = {}
+grid.order = nil
+local part = inter:sweep{models = {"m1", "m2"}, batch = {2}, repeats = 2, iters = 3, warmup = 0, trainer = recorder,
+  quiet = true, only = {"o_m2_fp32_bs2_run1", "o_m1_fp32_bs2_run2"}}
+eq(part.ran, 2, "only: ran the shard"); eq(part.not_in_shard, 2, "only: the rest is not in this shard")
+eq(table.concat(seen, " "), "o_m2_fp32_bs2_run1 o_m1_fp32_bs2_run2", "only: in the plan's order")
+local rest = inter:sweep(grid)
+eq(rest.ran, 2, "rerun runs the missing two"); eq(rest.skipped, 2, "and skips the shard's")
+fails(function() inter:sweep{models = {"m1"}, trainer = recorder, only = {"o_m9_fp32_bs32_run1"}} end,
+  "option 'only' names 'o_m9_fp32_bs32_run1', which is not in the plan", "only unknown label")
+
+-- The run columns filled from the result and the process (issue 16's RunRecord).
+local cols = rlx.study{name = "cols", db = tmp .. "/order.db", label = "o"}
+cols:sweep{models = {"m1"}, batch = {2}, iters = 3, warmup = 0, quiet = true, trainer = function(o)
+  local r = trainer(o)
+  r.memory_format = "channels_last"; r.stability = {stable = false, drift = 0.25, cv = 0.5}
+  r.counter_iters = 2; r.counted_iter_s = 0.4; r.pin_memory = true
+  return r
+end}
+local c1 = cols:runs{}[1]
+eq(c1.memory_format, "channels_last", "memory_format"); eq(c1.stable, 0, "stable"); eq(c1.drift, 0.25, "drift")
+eq(c1.cv, 0.5, "cv"); eq(c1.counter_iters, 2, "counter_iters"); eq(c1.counted_iter_s, 0.4, "counted_iter_s")
+eq(c1.pin_memory, 1, "pin_memory"); eq(c1.sweep_order, "interleaved", "default order"); eq(c1.position, 1, "position")
+assert(type(c1.pid) == "number" and c1.pid > 0, "pid")
+
+-- study:summary and study:ensure_peaks (moved out of experiments/all.lua).
+local sum = inter:summary{quiet = true}
+eq(sum.runs, 4, "summary runs"); eq(sum.ok, 4, "summary ok"); eq(sum.failed, 0, "summary failed")
+assert(sum.line:find("database " .. tmp .. "/order.db: 4 runs stored (4 ok); export with: rlx export", 1, true), sum.line)
+local measure, measured = rlx.peaks.measure, 0
+rlx.peaks.measure = function(o) measured = measured + 1; return {device = o.device, dram_gbps = 12.5, fp32_gflops = 80} end
+local pk = inter:ensure_peaks("cpu", {quiet = true})
+eq(measured, 1, "measured once"); eq(pk.dram_gbps, 12.5, "ensure_peaks stores")
+eq(inter:ensure_peaks("cpu", {quiet = true}).fp32_gflops, 80, "stored peaks returned"); eq(measured, 1, "not measured again")
+rlx.peaks.measure = function() error("no counters here") end
+eq(inter:ensure_peaks("cuda", {quiet = true}), nil, "a failed measurement is a warning")
+rlx.peaks.measure = measure
+fails(function() inter:ensure_peaks(1) end, "study:ensure_peaks: expected a device kind", "ensure_peaks type")
+fails(function() inter:summary{quite = true} end, "study:summary: unknown option 'quite'", "summary unknown")
 print("api ok")
