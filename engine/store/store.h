@@ -107,6 +107,9 @@ class Store {
   // hash, repeat) held; fills finished_at and this process's columns (process_columns()) when
   // absent. Returns the run's id.
   std::string put_run(RunRecord run);
+  // Adds (or replaces, by level, precision and source) roofline points of a stored run, e.g. the
+  // measured point of counters imported later (rlx import-ncu); returns the rows written.
+  long long put_points(const std::string& run_id, const Json& points);
   // Adds (or replaces, by name and source) counters of a stored run; returns the rows written.
   long long put_counters(const std::string& run_id, const std::vector<Counter>& counters);
   // Stores every numeric field of a peaks table (spread: a number or name -> fraction; units:
@@ -139,6 +142,8 @@ class Store {
   [[noreturn]] void fail(const std::string& what, const std::exception& e) const;
   void setup_and_migrate(int target);
   SQLite::Database& db();
+  // One roofline_points row (INSERT OR REPLACE), precision defaulting to the run's; rows written.
+  long long insert_point(const std::string& run_id, const Json& point, const Json& default_precision);
   std::string path_;
   bool readonly_ = false;
   std::unique_ptr<SQLite::Database> db_;
