@@ -172,6 +172,11 @@ long long Store::put_points(const std::string& run_id, const Json& points) {
   if (!points.is_array()) throw Error("rlx.db: put_points needs an array of roofline point rows");
   Transaction tx(*this, "put_points");
   long long n = 0;
+  // One point per run and level: a point imported later (measured) replaces the sweep's (estimated).
+  for (const auto& pt : points)
+    if (pt.is_object())
+      exec("DELETE FROM roofline_points WHERE run_id = ? AND level = ?",
+           Json::array({run_id, text_or_null(pt.value("level", Json("dram")))}));
   for (const auto& pt : points) n += insert_point(run_id, pt, Json(""));
   tx.commit();
   return n;

@@ -107,8 +107,9 @@ class Store {
   // hash, repeat) held; fills finished_at and this process's columns (process_columns()) when
   // absent. Returns the run's id.
   std::string put_run(RunRecord run);
-  // Adds (or replaces, by level, precision and source) roofline points of a stored run, e.g. the
-  // measured point of counters imported later (rlx import-ncu); returns the rows written.
+  // Stores roofline points of a stored run, replacing its points at the same levels (one point per
+  // run and level), e.g. the measured point of counters imported later (rlx import-ncu) replaces
+  // the sweep's estimate; returns the rows written.
   long long put_points(const std::string& run_id, const Json& points);
   // Adds (or replaces, by name and source) counters of a stored run; returns the rows written.
   long long put_counters(const std::string& run_id, const std::vector<Counter>& counters);

@@ -126,3 +126,8 @@ rlx_e2e(NAME "train: append_metrics_csv refuses a failed result" ARGS -e "rlx.tr
   STDERR "rlx.train.append_metrics_csv: argument 2 must be a successful result of rlx.train \\(ok = true\\), got ok = false")
 rlx_e2e(NAME "train: append_metrics_csv wrong directory type" ARGS -e "rlx.train.append_metrics_csv(3, {ok = true})" EXIT 1
   STDERR "rlx.train.append_metrics_csv: the directory \\(argument 1\\) must be a non-empty string, got number")
+add_test(NAME "e2e: train: --db stores the run for import-ncu"
+  COMMAND bash ${T}/train_db.sh $<TARGET_FILE:rlx> ${T}/tiny_model.lua ${CMAKE_SOURCE_DIR}/tests/fixtures/ncu/two_processes.csv
+  WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+set_tests_properties("e2e: train: --db stores the run for import-ncu" PROPERTIES
+  ENVIRONMENT "RLX_TEST_TMP=${RLX_TEST_TMP};HOME=${RLX_TEST_TMP}" PASS_REGULAR_EXPRESSION "^ok\n$")

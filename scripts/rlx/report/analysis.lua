@@ -14,12 +14,20 @@ local function ci_text(r)
 end
 M.ci_text = ci_text
 
+-- " (1 unstable)" when repeats of the group did not reach a steady state (stored stable = 0:
+-- drift between the halves of its timed iterations or their CV above the thresholds).
+local function unstable_note(g)
+  local k = 0
+  for _, r in ipairs(g.runs) do if r.stable == 0 then k = k + 1 end end
+  return k > 0 and string.format(" (%d unstable)", k) or ""
+end
+
 function M.table2(ctx)
   local rows = {}
   for _, g in ipairs(ctx.D.groups) do
     local t = compute.throughput(g)
     local r = compute.roofline(ctx.D, g)
-    rows[#rows + 1] = {md.esc(g.env_key), md.esc(g.model), md.esc(g.precision), tostring(g.batch), tostring(t.n),
+    rows[#rows + 1] = {md.esc(g.env_key), md.esc(g.model), md.esc(g.precision), tostring(g.batch), tostring(t.n) .. unstable_note(g),
       md.mean_sd_sig(t.mean, t.sd), r and md.mean_sd_sig(r.gflops, r.gflops_sd) or "-",
       r and md.mean_sd_sig(r.ai, r.ai_sd) or "-", r and r.bound or "-", r and r.source or "-", ctx.ref(g)}
   end
@@ -113,15 +121,10 @@ function M.environments(ctx)
     rows, {"l", "l", "r", "l", "r", "r", "r", "l"}))
 end
 
--- Measured FLOPs/bytes per iteration of a run, from its measured DRAM point and the number of
--- counted iterations when that is known.
-local function measured_per_iter(D, run, p)
-  local iters = run.counter_iters
-  if type(iters) ~= "number" then
-    for _, c in pairs(data.derived_counters(D, run)) do iters = iters or c.iterations end
-  end
-  if type(iters) ~= "number" or iters <= 0 then return nil end
-  return p.flops and p.flops / iters, p.bytes and p.bytes / iters
+-- Measured FLOPs/bytes per iteration of a run: its measured DRAM point already holds them
+-- (rlx.roofline.for_run divides the counters by the counted iterations).
+local function measured_per_iter(_, _, p)
+  return p.flops, p.bytes
 end
 
 function M.counters(ctx)
