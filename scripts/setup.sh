@@ -13,7 +13,7 @@ PACKAGES=(
   libfmt-dev catch2 nlohmann-json3-dev libcli11-dev
   libturbojpeg0-dev libedit-dev
   libcmark-gfm-dev libcmark-gfm-extensions-dev
-  libopenblas0-pthread
+  libopenblas0-openmp
   python3-torch python3-torchvision likwid linux-perf poppler-utils
   # Slurm and munge: the tests start a throw-away single-node cluster (tests/slurm/cluster.sh);
   # no system daemon is configured or needed.
@@ -33,12 +33,15 @@ if [ ${#missing[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q --no-install-recommends "${missing[@]}"
 fi
 
-# Debian's default libblas.so.3 is the reference BLAS; LibTorch's Linear layers use it through
-# that alternative. OpenBLAS (pthread build) is much faster; rlx sets OPENBLAS_NUM_THREADS=1 at
-# start so its threads never fight LibTorch's OpenMP pool (see docs/benchmarks.md).
-if [ -e /usr/lib/x86_64-linux-gnu/openblas-pthread/libblas.so.3 ]; then
-  $SUDO update-alternatives --set libblas.so.3-x86_64-linux-gnu \
-    /usr/lib/x86_64-linux-gnu/openblas-pthread/libblas.so.3 >/dev/null || true
+# Debian's default libblas.so.3 is the reference BLAS; LibTorch's fp32 matrix products (Linear
+# layers) reach the BLAS through libblas.so.3 and libopenblas.so.0. The OpenMP build of OpenBLAS
+# runs on the same OpenMP threads as LibTorch (libgomp), so Linear layers use every training
+# thread without a second thread pool competing for the cores (docs/benchmarks.md, "BLAS").
+openblas=/usr/lib/x86_64-linux-gnu/openblas-openmp
+if [ -e $openblas/libblas.so.3 ]; then
+  for lib in libblas.so.3 liblapack.so.3 libopenblas.so.0; do
+    $SUDO update-alternatives --set "$lib-x86_64-linux-gnu" "$openblas/$lib" >/dev/null || true
+  done
 fi
 
 # Which LibTorch: Debian's is CPU-only, so a machine with an NVIDIA GPU needs a CUDA LibTorch

@@ -250,10 +250,11 @@ nlohmann::json measure_cpu(const MeasureOptions& o) {
     if (!wants(o, fig)) continue;
     const bool bf16 = std::string(dtype) == "bf16";
     const int n = o.quick ? (bf16 ? 256 : 512) : (bf16 ? 1024 : 2048);
-    auto seconds = torch_cpu_gemm_seconds(dtype, n, nt, runs, target_s);
-    record(out, fig + "_gflops", rates(seconds, 2.0 * double(n) * n * n),
-           fmt::format("LibTorch mm {}x{}x{} in {}, 2*n^3 FLOP, back to back for ~{} s per repeat, {} threads, "
-                       "wall clock", n, n, n, dtype, target_s, nt));
+    const GemmTiming g = torch_cpu_gemm(dtype, n, nt, runs, target_s);
+    record(out, fig + "_gflops", rates(g.seconds, 2.0 * double(n) * n * n),
+           fmt::format("LibTorch mm {}x{}x{} in {} on {}, 2*n^3 FLOP, back to back for ~{} s per repeat, {} threads "
+                       "(LibTorch set to {}), wall clock", n, n, n, dtype, g.library, target_s, g.threads_used, nt));
+    out["gemm_threads"][fig + "_gflops"] = g.threads_used;
   }
 
   out["seconds"] = std::chrono::duration<double>(Clock::now() - start).count();

@@ -61,8 +61,14 @@ void drop_cache_levels_not_above_dram(nlohmann::json& peaks);
 // Implemented in torch_peaks.cpp (the one file of this library that includes LibTorch).
 // Seconds per n x n x n matrix product in dtype "fp32" or "bf16" on the CPU, for each of `repeats`
 // repeats; a repeat runs products back to back for about target_s and reports their mean.
-std::vector<double> torch_cpu_gemm_seconds(const std::string& dtype, int n, int threads, int repeats,
-                                           double target_s);
+// LibTorch's intra-op threads are set to `threads`, as a training run sets them; the products run
+// on what LibTorch chooses for them (fp32: the BLAS, bf16: oneDNN).
+struct GemmTiming {
+  std::vector<double> seconds;
+  int threads_used = 0;  // threads the library ran the products on (the BLAS's own count for fp32)
+  std::string library;   // "OpenBLAS (openmp build)", "LibTorch/oneDNN", ...
+};
+GemmTiming torch_cpu_gemm(const std::string& dtype, int n, int threads, int repeats, double target_s);
 // True when LibTorch was built with CUDA and sees a device.
 bool torch_cuda_available();
 // json: {device = "cuda", name (as the driver reports it), index, dram_gbps (D2D copy, read +

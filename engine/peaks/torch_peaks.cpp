@@ -15,6 +15,7 @@
 
 #include "peaks/measure.h"
 #include "util/interrupt.h"
+#include "util/process_tuning.h"
 
 #ifdef RLX_HAVE_TORCH_CUDA
 #include <ATen/cuda/CUDAContext.h>
@@ -34,8 +35,7 @@ struct ThreadsGuard {
 
 }  // namespace
 
-std::vector<double> torch_cpu_gemm_seconds(const std::string& dtype, int n, int threads, int repeats,
-                                           double target_s) {
+GemmTiming torch_cpu_gemm(const std::string& dtype, int n, int threads, int repeats, double target_s) {
   if (dtype != "fp32" && dtype != "bf16") throw std::invalid_argument("torch gemm: dtype must be fp32 or bf16");
   ThreadsGuard guard(threads);
   const auto st = dtype == "bf16" ? at::kBFloat16 : at::kFloat;
@@ -48,14 +48,25 @@ std::vector<double> torch_cpu_gemm_seconds(const std::string& dtype, int n, int 
   at::mm_out(c, a, b);
   const double one = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   const int calls = std::max(1, static_cast<int>(std::min(1e6, std::ceil(target_s / std::max(one, 1e-9)))));
-  std::vector<double> seconds;
+  GemmTiming out;
   for (int r = 0; r < repeats; ++r) {
     util::check_interrupt();
     t0 = std::chrono::steady_clock::now();
     for (int k = 0; k < calls; ++k) at::mm_out(c, a, b);
-    seconds.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() / calls);
+    out.seconds.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() / calls);
   }
-  return seconds;
+  // fp32 products go to the BLAS, which may run on fewer threads than LibTorch's (OpenBLAS's
+  // pthreads build, set to one thread for training: util/process_tuning.h); after the calls,
+  // OpenBLAS's count is the one they ran with.
+  const util::BlasInfo blas = util::blas_info();
+  if (dtype == "fp32" && blas.threads > 0) {
+    out.threads_used = blas.threads;
+    out.library = blas.name + " (" + blas.threading + " build)";
+  } else {
+    out.threads_used = at::get_num_threads();
+    out.library = dtype == "fp32" ? "the BLAS (" + blas.name + ")" : "LibTorch (oneDNN)";
+  }
+  return out;
 }
 
 #ifdef RLX_HAVE_TORCH_CUDA

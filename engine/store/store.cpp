@@ -15,12 +15,19 @@
 #include <cstring>
 #include <ctime>
 #include <filesystem>
+#include <optional>
 #include <random>
 #include <thread>
+
+#include "store/open_paths.h"
 
 namespace rlx::store {
 
 namespace fs = std::filesystem;
+using detail::not_rlx_database;
+using detail::open_failure;
+using detail::prepare_parent;
+using detail::read_only_uri;
 
 namespace {
 
@@ -43,20 +50,15 @@ Store::Store(const std::string& path, OpenOptions opts) : path_(path), readonly_
     throw Error(fmt::format("rlx.db: no database at '{}' (check the path)", path));
   if (exists && fs::is_directory(path, ec))
     throw Error(fmt::format("rlx.db: '{}' is a directory, not a database file", path));
-  if (!exists) {
-    fs::path parent = fs::path(path).parent_path();
-    if (!parent.empty()) {
-      fs::create_directories(parent, ec);
-      if (ec)
-        throw Error(fmt::format("rlx.db: cannot create the directory '{}' for database '{}': {}", parent.string(),
-                                path, ec.message()));
-    }
-  }
-  int flags = opts.readonly ? SQLite::OPEN_READONLY : (SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE);
+  if (!exists) prepare_parent(path, opts.create_directories);
+  // Read-only opens go through a mode=ro URI (immutable on read-only media, see open_paths.h);
+  // OPEN_URI on writable connections lets merge_from ATTACH its input the same way.
+  const std::string name = opts.readonly ? read_only_uri(path) : path;
+  int flags = SQLite::OPEN_URI | (opts.readonly ? SQLite::OPEN_READONLY : (SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE));
   try {
-    db_ = std::make_unique<SQLite::Database>(path, flags, opts.busy_timeout_ms);
-  } catch (const std::exception& e) {
-    fail("cannot open", e);
+    db_ = std::make_unique<SQLite::Database>(name, flags, opts.busy_timeout_ms);
+  } catch (const SQLite::Exception& e) {
+    throw Error(open_failure(path, e.getExtendedErrorCode(), e.what(), opts.readonly));
   }
   // The first read of the header is where a file that is not SQLite (or is corrupt) shows up.
   int version = 0;
@@ -68,17 +70,15 @@ Store::Store(const std::string& path, OpenOptions opts) : path_(path), readonly_
     st.executeStep();
     version = st.getColumn(0).getInt();
     tables = st.getColumn(1).getInt64();
-  } catch (const std::exception& e) {
+  } catch (const SQLite::Exception& e) {
     db_.reset();
-    throw Error(fmt::format("rlx.db: '{}' is not a usable SQLite database ({}); is it the right file, or was it "
-                            "damaged? Restore it or start a new database",
-                            path, e.what()));
+    throw Error(open_failure(path, e.getExtendedErrorCode(), e.what(), opts.readonly));
   }
-  if (version == 0 && tables > 0) {
+  // Nothing to read in a file without rlx's schema (zero bytes, an empty or foreign SQLite file);
+  // a writable open of an empty file is a new database and gets the schema below.
+  if (version == 0 && (tables > 0 || opts.readonly)) {
     db_.reset();
-    throw Error(fmt::format("rlx.db: '{}' is an SQLite database but not an rlx study (it has tables and no rlx "
-                            "schema version)",
-                            path));
+    throw Error(not_rlx_database(path, tables));
   }
   if (version > current_schema_version()) {
     db_.reset();
@@ -94,9 +94,7 @@ Store::Store(const std::string& path, OpenOptions opts) : path_(path), readonly_
   if (opts.readonly) return;
   if (sqlite3_db_readonly(db_->getHandle(), "main") == 1) {
     db_.reset();
-    throw Error(fmt::format("rlx.db: '{}' is read-only (check the permissions of the file and its directory); "
-                            "open it with readonly=true to query it",
-                            path));
+    throw Error(open_failure(path, SQLITE_READONLY, "attempt to write a readonly database", false));
   }
   int target = opts.migrate_to < 0 ? current_schema_version() : opts.migrate_to;
   // Switching to WAL and migrating can meet "database is locked" without the busy handler being
@@ -269,15 +267,24 @@ MergeStats Store::merge_from(const std::string& other_path) {
   std::error_code ec;
   if (fs::exists(other_path, ec) && fs::exists(path_, ec) && fs::equivalent(other_path, path_, ec))
     throw Error(fmt::format("rlx.db: cannot merge '{}' into itself; name other databases to merge in", other_path));
+  // The input is only ever read: validated read-only, and an older schema is upgraded in a
+  // temporary copy (removed on return) so its columns line up with this database's.
+  int other_version = 0;
   {
-    // Validates the input (and upgrades an older schema in place so the columns line up).
+    OpenOptions ro;
+    ro.readonly = true;
+    other_version = Store(other_path, ro).schema_version();
+  }
+  std::optional<detail::TempCopy> upgraded;
+  if (other_version < current_schema_version()) {
+    upgraded.emplace(other_path, path_);
     OpenOptions o;
     o.create = false;
-    Store other(other_path, o);
+    Store(upgraded->path(), o).close();
   }
   if (in_transaction())
     throw Error(fmt::format("rlx.db: cannot merge into '{}' inside an open transaction", path_));
-  exec("ATTACH DATABASE ? AS src", Json::array({other_path}));
+  exec("ATTACH DATABASE ? AS src", Json::array({read_only_uri(upgraded ? upgraded->path() : other_path)}));
   MergeStats stats;
   long long* counts[] = {&stats.environments, &stats.studies, &stats.runs,  &stats.samples,
                          &stats.counters,     &stats.complexity, &stats.peaks, &stats.roofline_points};

@@ -38,8 +38,11 @@ int current_schema_version();
 const std::vector<std::string>& migrations();
 
 struct OpenOptions {
-  bool readonly = false;       // open for reading only; no migration, no file created
-  bool create = true;          // create the file (and its directory) when missing
+  bool readonly = false;       // open for reading only; no migration, no file created. Works on
+                               // read-only media: a clean WAL database in a directory this process
+                               // cannot write is opened immutable (nothing to recover, no -shm)
+  bool create = true;          // create the file when missing (its directory must exist)
+  bool create_directories = false;  // also create missing parent directories (rlx run's results/)
   int busy_timeout_ms = 30000; // how long a writer waits for another process's lock
   // Migrate only up to this version (tests build "older" databases with it); -1 = current.
   int migrate_to = -1;
@@ -96,7 +99,8 @@ class Store {
 
   // Copies every row of another rlx database into this one: environments by content hash, studies
   // by name, runs by their globally unique id; rows already present are left alone, so merging
-  // the same file twice adds nothing. The whole merge is one transaction.
+  // the same file twice adds nothing. The whole merge is one transaction. The input is only read:
+  // an older schema is upgraded in a temporary copy next to this database, never in place.
   MergeStats merge_from(const std::string& other_path);
 
   // ---- The study API (runs.cpp). Writes are one transaction each (refused inside another).
@@ -125,6 +129,13 @@ class Store {
   Json runs(const RunFilter& filter);
   // Roofline points joined with their runs (label, model, batch, device, run, env, study).
   Json points(const PointFilter& filter);
+  // ---- Reads for reports (report_reads.cpp); an empty study means every study.
+  // The environments that ran the study's runs, every column, info decoded, ordered by label.
+  Json study_environments(const std::string& study);
+  // Every counter row ({run_id, name, value, unit, source}) of the study's runs.
+  Json study_counters(const std::string& study);
+  // Every complexity row of the study's runs: the columns plus info decoded.
+  Json study_complexity(const std::string& study);
   // The row holding a slot ({id, status, label, pid, host, claimed_at, attempt}) or null.
   Json slot(const std::string& study, const std::string& environment_id, const std::string& config_key, int repeat);
   // The seed of the latest random-order sweep of a study in an environment.

@@ -26,6 +26,8 @@ void validate(const TrainConfig& c) {
           fmt::format("device must be \"cpu\", \"cuda\", \"cuda:N\" or \"auto\", got \"{}\"", c.device));
   require(c.precision == "fp32" || c.precision == "amp" || c.precision == "bf16",
           fmt::format("precision must be \"fp32\", \"amp\" or \"bf16\", got \"{}\"", c.precision));
+  require(c.memory_format.empty() || c.memory_format == "channels_last" || c.memory_format == "contiguous",
+          fmt::format("memory_format must be \"channels_last\" or \"contiguous\", got \"{}\"", c.memory_format));
   require(!c.data.empty(), "data must be \"synthetic\" or a dataset path, got \"\"");
   require(c.workers >= 0, fmt::format("workers must be >= 0, got {}", c.workers));
   require(c.prefetch >= 1, fmt::format("prefetch must be >= 1, got {}", c.prefetch));
@@ -70,7 +72,8 @@ nlohmann::json to_json(const TrainConfig& c, const TrainResult& r) {
   j["augment"] = c.augment;
   j["workers"] = c.workers;
   j["prefetch"] = c.prefetch;
-  j["channels_last"] = c.channels_last;
+  if (!r.memory_format.empty() || !c.memory_format.empty())
+    j["memory_format"] = r.memory_format.empty() ? c.memory_format : r.memory_format;
   j["grad_accum"] = c.grad_accum;
   j["deterministic"] = c.deterministic;
   j["cudnn_benchmark"] = c.cudnn_benchmark;
@@ -110,6 +113,7 @@ nlohmann::json to_json(const TrainConfig& c, const TrainResult& r) {
   j["data_wait_s"] = r.data_wait_s;
   j["user_s"] = r.user_s;
   j["sys_s"] = r.sys_s;
+  j["page_faults"] = r.page_faults;
   j["max_rss_bytes"] = r.max_rss_bytes;
   j["max_rss_scope"] = r.max_rss_scope;
   if (r.device_max_bytes >= 0) j["device_max_bytes"] = r.device_max_bytes;

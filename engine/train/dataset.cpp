@@ -27,7 +27,9 @@ class ImageFolder : public SampleSource {
   size_t size() const override { return files_.size(); }
   int64_t classes() const override { return classes_; }
   int64_t label(size_t i) const override { return labels_[i]; }
-  std::optional<Image> load(size_t i, int min_side) const override { return decode_jpeg_file(files_[i], min_side); }
+  std::optional<Image> load(size_t i, int min_side) const override {
+    return decode_jpeg_file(files_[i], min_side, max_pixels_);
+  }
   std::string kind() const override { return "imagefolder"; }
   std::string root() const override { return root_; }
 
@@ -36,6 +38,9 @@ class ImageFolder : public SampleSource {
   std::vector<std::string> files_;
   std::vector<int64_t> labels_;
   int64_t classes_;
+  // A JPEG declaring more pixels is refused from its header and counted as skipped; read (and the
+  // environment variable checked) on the thread that opens the folder, not in a worker.
+  int64_t max_pixels_ = max_image_pixels();
 };
 
 constexpr size_t kCifarSide = 32, kCifarRecord = 1 + 3 * kCifarSide * kCifarSide;

@@ -4,6 +4,9 @@
 #include <turbojpeg.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstdlib>
+#include <stdexcept>
 #include <cmath>
 #include <fstream>
 #include <iterator>
@@ -24,7 +27,39 @@ struct TjHandle {
 
 }  // namespace
 
-std::optional<Image> decode_jpeg(const std::vector<uint8_t>& bytes, int min_side) {
+int64_t max_image_pixels() {
+  static const int64_t value = [] {
+    const char* env = std::getenv("RLX_MAX_IMAGE_PIXELS");
+    if (env == nullptr || *env == '\0') return kDefaultMaxImagePixels;
+    char* end = nullptr;
+    errno = 0;
+    const long long v = std::strtoll(env, &end, 10);
+    if (errno != 0 || *end != '\0' || v < 1)
+      throw std::runtime_error(std::string("RLX_MAX_IMAGE_PIXELS must be a whole number of pixels >= 1, got '") + env +
+                               "' (unset it for the default, " + std::to_string(kDefaultMaxImagePixels) + ")");
+    return static_cast<int64_t>(v);
+  }();
+  return value;
+}
+
+std::pair<int, int> decode_size(int width, int height, int min_side) {
+  int count = 0;
+  tjscalingfactor* factors = tjGetScalingFactors(&count);
+  int out_w = width, out_h = height;
+  if (min_side <= 0 || factors == nullptr) return {out_w, out_h};
+  for (int i = 0; i < count; ++i) {
+    const tjscalingfactor f = factors[i];
+    if (f.num > f.denom) continue;
+    const int w = TJSCALED(width, f), h = TJSCALED(height, f);
+    if (std::min(w, h) >= min_side && int64_t{w} * h < int64_t{out_w} * out_h) {
+      out_w = w;
+      out_h = h;
+    }
+  }
+  return {out_w, out_h};
+}
+
+std::optional<Image> decode_jpeg(const std::vector<uint8_t>& bytes, int min_side, int64_t max_pixels) {
   if (bytes.empty()) return std::nullopt;
   TjHandle tj(false);
   if (!tj.h) return std::nullopt;
@@ -34,22 +69,11 @@ std::optional<Image> decode_jpeg(const std::vector<uint8_t>& bytes, int min_side
   if (tjDecompressHeader3(tj.h, data, size, &width, &height, &subsamp, &colorspace) != 0)
     return std::nullopt;
   if (width <= 0 || height <= 0) return std::nullopt;
-  // Pick the smallest DCT scale whose shorter side still covers min_side: decoding at 1/2..1/8
-  // is several times cheaper than decoding full size and resizing afterwards.
-  int count = 0;
-  tjscalingfactor* factors = tjGetScalingFactors(&count);
-  int out_w = width, out_h = height;
-  if (min_side > 0 && factors) {
-    for (int i = 0; i < count; ++i) {
-      const tjscalingfactor f = factors[i];
-      if (f.num > f.denom) continue;
-      const int w = TJSCALED(width, f), h = TJSCALED(height, f);
-      if (std::min(w, h) >= min_side && w * h < out_w * out_h) {
-        out_w = w;
-        out_h = h;
-      }
-    }
-  }
+  // The header alone decides: a bomb is refused before any pixel memory is allocated.
+  if (int64_t{width} * height > max_pixels) return std::nullopt;
+  // Decoding at 1/2..1/8 in the DCT is several times cheaper than decoding full size and
+  // resizing afterwards.
+  const auto [out_w, out_h] = decode_size(width, height, min_side);
   Image img;
   img.width = out_w;
   img.height = out_h;
@@ -61,11 +85,11 @@ std::optional<Image> decode_jpeg(const std::vector<uint8_t>& bytes, int min_side
   return img;
 }
 
-std::optional<Image> decode_jpeg_file(const std::string& path, int min_side) {
+std::optional<Image> decode_jpeg_file(const std::string& path, int min_side, int64_t max_pixels) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return std::nullopt;
   std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  return decode_jpeg(bytes, min_side);
+  return decode_jpeg(bytes, min_side, max_pixels);
 }
 
 std::vector<uint8_t> encode_jpeg(const Image& image, int quality) {

@@ -8,6 +8,7 @@
 #include <optional>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace rlx::train {
@@ -27,11 +28,23 @@ struct Rect {
 inline constexpr float kMean[3] = {0.485f, 0.456f, 0.406f};
 inline constexpr float kStd[3] = {0.229f, 0.224f, 0.225f};
 
-// Decodes a JPEG file; the image is downscaled in the DCT by the largest factor that keeps its
-// shorter side >= min_side (0: full size). Returns nullopt when the file cannot be read or is not
-// a decodable JPEG (the caller counts it as skipped).
-std::optional<Image> decode_jpeg_file(const std::string& path, int min_side);
-std::optional<Image> decode_jpeg(const std::vector<uint8_t>& bytes, int min_side);
+// The most pixels (width x height) a JPEG may declare in its header before rlx refuses to decode
+// it: a decompression bomb (a 1.6 KB file declaring 60000 x 60000) would otherwise take gigabytes
+// and seconds per sample. 100 megapixels by default (ImageNet's largest images are ~ 20 MP), or
+// RLX_MAX_IMAGE_PIXELS from the environment; throws std::runtime_error naming the variable when
+// that is not a whole number >= 1.
+inline constexpr int64_t kDefaultMaxImagePixels = 100'000'000;
+int64_t max_image_pixels();
+
+// The size a width x height JPEG is decoded at: the smallest libjpeg-turbo scaling factor
+// (tjGetScalingFactors: 1/8 .. 1) whose shorter side still covers min_side (0: full size).
+// Computed in 64 bits: 60000 x 60000 overflows an int.
+std::pair<int, int> decode_size(int width, int height, int min_side);
+
+// Decodes a JPEG file at decode_size(). Returns nullopt when the file cannot be read, is not a
+// decodable JPEG, or declares more than max_pixels pixels (the caller counts it as skipped).
+std::optional<Image> decode_jpeg_file(const std::string& path, int min_side, int64_t max_pixels = max_image_pixels());
+std::optional<Image> decode_jpeg(const std::vector<uint8_t>& bytes, int min_side, int64_t max_pixels = max_image_pixels());
 
 // Encodes RGB pixels as a JPEG (quality 1..100); used by tests and tools to make datasets.
 std::vector<uint8_t> encode_jpeg(const Image& image, int quality = 90);

@@ -15,6 +15,7 @@ CpuTimes cpu_times() {
   t.user_s = static_cast<double>(ru.ru_utime.tv_sec) + static_cast<double>(ru.ru_utime.tv_usec) / 1e6;
   t.sys_s = static_cast<double>(ru.ru_stime.tv_sec) + static_cast<double>(ru.ru_stime.tv_usec) / 1e6;
   t.maxrss_bytes = static_cast<int64_t>(ru.ru_maxrss) * 1024;
+  t.page_faults = static_cast<int64_t>(ru.ru_minflt + ru.ru_majflt);
   return t;
 }
 

@@ -10,6 +10,7 @@ namespace rlx::train {
 struct CpuTimes {
   double user_s = 0, sys_s = 0;
   int64_t maxrss_bytes = 0;  // getrusage's peak over the whole process
+  int64_t page_faults = 0;   // minor + major, since the process started
 };
 
 CpuTimes cpu_times();

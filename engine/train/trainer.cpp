@@ -26,11 +26,13 @@
 
 #include "models/torch_model.h"
 #include "train/dataset.h"
+#include "train/memory_format.h"
 #include "train/process_usage.h"
 #include "train/progress.h"
 #include "train/torch_scopes.h"
 #include "train/trainer.h"
 #include "util/interrupt.h"
+#include "util/process_tuning.h"
 
 namespace rlx::train {
 namespace {
@@ -188,14 +190,6 @@ std::unique_ptr<Loader> make_loader(const TrainConfig& c, const DataPlan& d) {
   return std::make_unique<Loader>(d.source, lo);
 }
 
-void to_channels_last(torch::nn::Module& module) {
-  torch::NoGradGuard no_grad;
-  for (auto& p : module.parameters())
-    if (p.dim() == 4) p.set_data(p.contiguous(torch::MemoryFormat::ChannelsLast));
-  for (auto& b : module.buffers())
-    if (b.dim() == 4) b.set_data(b.contiguous(torch::MemoryFormat::ChannelsLast));
-}
-
 std::string first_line(const std::string& s) {
   const auto nl = s.find('\n');
   return nl == std::string::npos ? s : s.substr(0, nl);
@@ -237,12 +231,11 @@ class Stepper {
       : c_(c),
         dev_(dev),
         input_(data.input),
-        loader_(make_loader(c, data)),
-        memory_format_(c.channels_last ? torch::MemoryFormat::ChannelsLast
-                                       : torch::MemoryFormat::Contiguous) {
+        loader_(make_loader(c, data)) {
     net_ = models::build_module(spec);
     net_->to(dev.device);
-    if (c.channels_last) to_channels_last(*net_);
+    memory_format_name_ = resolve_memory_format(c.memory_format, *net_);
+    memory_format_ = apply_memory_format(memory_format_name_, *net_);
     net_->train();
     for (auto& p : net_->parameters())
       if (p.requires_grad()) params_.push_back(p);
@@ -311,6 +304,7 @@ class Stepper {
   double loss() const {
     return loss_.item<double>();
   }
+  const std::string& memory_format() const { return memory_format_name_; }
   int64_t skipped() const {
     return loader_ ? loader_->skipped() : -1;
   }
@@ -357,7 +351,8 @@ class Stepper {
   const ResolvedDevice& dev_;
   int64_t input_;
   std::unique_ptr<Loader> loader_;
-  torch::MemoryFormat memory_format_;
+  torch::MemoryFormat memory_format_ = torch::MemoryFormat::Contiguous;
+  std::string memory_format_name_;  // "channels_last" or "contiguous"
   std::shared_ptr<models::Net> net_;
   std::vector<torch::Tensor> params_;
   std::optional<torch::optim::SGD> optimizer_;
@@ -394,6 +389,7 @@ void end_timed(const ResolvedDevice& dev, const SectionStart& s, TrainResult& r)
   r.wall_s = seconds_between(s.wall, wall1);
   r.user_s = cpu1.user_s - s.cpu.user_s;
   r.sys_s = cpu1.sys_s - s.cpu.sys_s;
+  r.page_faults = cpu1.page_faults - s.cpu.page_faults;
   const int64_t hwm = s.rss_reset ? peak_rss_bytes() : -1;
   r.max_rss_bytes = hwm > 0 ? hwm : cpu1.maxrss_bytes;
   r.max_rss_scope = hwm > 0 ? "measured" : "process";
@@ -522,6 +518,7 @@ void run(const TrainConfig& c, IterationObserver* observer, TrainResult& r) {
     throw RunFailure(
         fmt::format("the model takes {} input channels but the dataset gives RGB images (3)", spec.channels));
   Stepper stepper(c, dev, spec, data);
+  r.memory_format = stepper.memory_format();
   ProgressBar bar(c.progress, c.batch);
   warmup_section(stepper, c, bar, r);
   timed_section(stepper, c, dev, observer, bar, r);
@@ -547,6 +544,7 @@ std::string torch_error(const c10::Error& e) {
 TrainResult train(const TrainConfig& config, IterationObserver* observer) {
   validate(config);
   TrainResult r;
+  util::release_free_memory();  // the previous run's freed memory must not count in this run's RSS
   try {
     run(config, observer, r);
   } catch (const util::Interrupted&) {

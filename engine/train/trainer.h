@@ -34,7 +34,7 @@ struct TrainConfig {
   int64_t workers = 0;             // data loading threads (0: decode on the training thread)
   int64_t prefetch = 2;            // batches queued per worker
   int64_t threads = 0;             // intra-op threads; 0 = all cores
-  bool channels_last = false;
+  std::string memory_format;  // "channels_last", "contiguous"; "" = channels_last for convolutional models
   int64_t grad_accum = 1;  // optimizer step every grad_accum iterations
   bool deterministic = false;
   bool cudnn_benchmark = false;
@@ -68,6 +68,7 @@ struct TrainResult {
   bool pin_memory = false;              // whether batches were copied from page-locked memory
   double data_wait_s = 0;               // part of `seconds` spent waiting for a batch (and copying it)
   double user_s = 0, sys_s = 0;         // CPU time of the process during the measured section
+  int64_t page_faults = 0;              // page faults (minor + major) of the process during the measured section
   int64_t max_rss_bytes = 0;
   std::string max_rss_scope;      // "measured" (peak reset before the section) or "process"
   int64_t device_max_bytes = -1;  // CUDA allocator peak during the measured section; -1 = n/a
@@ -75,6 +76,7 @@ struct TrainResult {
   int64_t threads = 0;
   std::string device;  // the device used ("cpu", "cuda:0")
   std::string precision;
+  std::string memory_format;  // the layout used ("channels_last" or "contiguous")
   int64_t skipped_files = -1;      // ImageFolder: unreadable files met; -1 = not a folder
   int64_t dataset_size = -1;       // samples available in the data source; -1 = synthetic
   std::string data_kind;           // "synthetic", "imagefolder", "cifar10"

@@ -54,10 +54,11 @@ nlohmann::json params_from(lua_State* L, int first, const char* fname) {
 
 int open(lua_State* L) {
   std::string path = lua::check_string(L, 1, "rlx.db.open");
-  auto o = lua::Options::optional(L, 2, "rlx.db.open", {"readonly", "create", "busy_timeout_ms", "migrate_to"});
+  auto o = lua::Options::optional(L, 2, "rlx.db.open", {"readonly", "create", "create_directories", "busy_timeout_ms", "migrate_to"});
   store::OpenOptions opts;
   opts.readonly = o.boolean("readonly", false);
   opts.create = o.boolean("create", true);
+  opts.create_directories = o.boolean("create_directories", false);
   opts.busy_timeout_ms = static_cast<int>(o.integer("busy_timeout_ms", opts.busy_timeout_ms, 0));
   opts.migrate_to = static_cast<int>(o.integer("migrate_to", -1, -1));
   if (opts.migrate_to > store::current_schema_version())
@@ -244,6 +245,30 @@ int points(lua_State* L) {
   return 1;
 }
 
+// study_environments / study_counters / study_complexity([study]): a report's reads (store.h);
+// no study (nil) reads every study.
+std::string optional_study(lua_State* L, const char* fname) {
+  return lua_isnoneornil(L, 2) ? std::string() : lua::check_string(L, 2, fname);
+}
+
+int study_environments(lua_State* L) {
+  auto& s = conn(L, "conn:study_environments", "[study]");
+  lua::push_json(L, s.study_environments(optional_study(L, "conn:study_environments")));
+  return 1;
+}
+
+int study_counters(lua_State* L) {
+  auto& s = conn(L, "conn:study_counters", "[study]");
+  lua::push_json(L, s.study_counters(optional_study(L, "conn:study_counters")));
+  return 1;
+}
+
+int study_complexity(lua_State* L) {
+  auto& s = conn(L, "conn:study_complexity", "[study]");
+  lua::push_json(L, s.study_complexity(optional_study(L, "conn:study_complexity")));
+  return 1;
+}
+
 // slot(study, environment_id, config_key, repeat) -> the row holding the slot, or nil.
 int slot(lua_State* L) {
   auto& s = conn(L, "conn:slot", "study, environment_id, config_key, repeat");
@@ -357,7 +382,10 @@ void open_db(lua_State* L) {
                                     {"runs", lua::guarded<runs>}, {"points", lua::guarded<points>},
                                     {"slot", lua::guarded<slot>}, {"run_id_by_label", lua::guarded<run_id_by_label>},
                                     {"estimate_s", lua::guarded<estimate_s>},
-                                    {"last_sweep_seed", lua::guarded<last_sweep_seed>}});
+                                    {"last_sweep_seed", lua::guarded<last_sweep_seed>},
+                                    {"study_environments", lua::guarded<study_environments>},
+                                    {"study_counters", lua::guarded<study_counters>},
+                                    {"study_complexity", lua::guarded<study_complexity>}});
     lua_setfield(L, -2, "__index");
     lua_pushcfunction(L, lua::guarded<close>);
     lua_setfield(L, -2, "__gc");

@@ -72,7 +72,8 @@ train::TrainConfig read_config(lua_State* L, const lua::Options& o, bool& want_c
   c.workers = o.integer("workers", c.workers, 0);
   c.prefetch = o.integer("prefetch", c.prefetch, 1);
   c.threads = o.integer("threads", c.threads, 0);
-  c.channels_last = o.boolean("channels_last", c.channels_last);
+  if (o.has("memory_format"))  // absent: the model's default (channels_last for convolutional models)
+    c.memory_format = o.choice("memory_format", "", {"channels_last", "contiguous"});
   c.grad_accum = o.integer("grad_accum", c.grad_accum, 1);
   c.deterministic = o.boolean("deterministic", c.deterministic);
   c.cudnn_benchmark = o.boolean("cudnn_benchmark", c.cudnn_benchmark);
@@ -119,7 +120,7 @@ train::TrainConfig read_config(lua_State* L, const lua::Options& o, bool& want_c
 nlohmann::json run_train(lua_State* L) {
   lua::Options o(L, 1, kFname,
                  {"model", "batch", "iters", "warmup", "device", "precision", "data", "augment", "workers",
-                  "prefetch", "threads", "channels_last", "grad_accum", "deterministic", "cudnn_benchmark",
+                  "prefetch", "threads", "memory_format", "grad_accum", "deterministic", "cudnn_benchmark",
                   "nvtx", "lr", "momentum", "weight_decay", "seed", "input", "classes", "label", "counters",
                   "progress", "counter_iters", "pin_memory", "min_stable"});
   bool want_counters = false;

@@ -9,7 +9,7 @@
 --   figures/variance_fixed_config.png  B: per-repeat images/s of one config across environments
 --   figures/roofline_E.png         C: roofline with the environment's peaks and the runs' points
 --   figures/ai_vs_batch_M.png      D: arithmetic intensity vs batch per precision and environment
--- Everything is read with SQL from study.db, so figures can be redrawn at any time from a stored
+-- Everything is read from study.db through the store's reads, so figures can be redrawn at any time from a stored
 -- (or merged) database without rerunning anything.
 local options = require("rlx.options")
 local M = {}
@@ -27,7 +27,7 @@ local function mean_sd(xs)
   return m, math.sqrt(ss / (n - 1))
 end
 
--- Keys in order of first appearance in rows (rows come sorted by the SQL).
+-- Keys in order of first appearance in rows (rows come sorted by sort_rows).
 local function ordered(rows, key)
   local seen, out = {}, {}
   for _, r in ipairs(rows) do
@@ -61,22 +61,46 @@ local function env_keys(runs)
   end
 end
 
-local function ok_runs(study)
-  local rows = study.db:query([[SELECT r.id, r.model, r.precision, r.batch, r.device, r.repeat AS run,
-      r.images_per_s, r.environment_id, e.label AS env, e.cpu_model, e.gpu_name
-      FROM runs r JOIN environments e ON e.id = r.environment_id
-      WHERE r.study = ? AND r.status = 'ok' AND r.images_per_s IS NOT NULL
-      ORDER BY e.label, r.device, r.model, r.precision, r.batch, r.repeat]], study.name)
-  env_keys(rows)
+-- Rows in the figures' order: environment, device, model, precision, batch, repeat.
+local SORT_KEYS = {"env", "device", "model", "precision", "batch", "run"}
+local function sort_rows(rows)
+  table.sort(rows, function(a, b)
+    for _, k in ipairs(SORT_KEYS) do
+      local x, y = a[k], b[k]
+      if x ~= y then
+        if type(x) == "number" and type(y) == "number" then return x < y end
+        return tostring(x) < tostring(y)
+      end
+    end
+    return false
+  end)
   return rows
 end
 
-local function roofline_rows(study, level)
-  local rows = study.db:query([[SELECT p.level, p.ai, p.gflops, p.source, p.precision AS roof_precision,
-      r.model, r.precision, r.batch, r.device, r.repeat AS run, e.label AS env, r.environment_id
-      FROM roofline_points p JOIN runs r ON r.id = p.run_id JOIN environments e ON e.id = r.environment_id
-      WHERE r.study = ? AND r.status = 'ok' AND p.level = ? AND p.ai > 0 AND p.gflops > 0
-      ORDER BY e.label, r.device, r.model, r.precision, r.batch, r.repeat]], study.name, level)
+-- The study's ok runs (through the store's conn:runs), by id and those with a throughput.
+local function ok_runs(study)
+  local rows, by_id = {}, {}
+  for _, r in ipairs(study.db:runs{study = study.name, status = "ok"}) do
+    by_id[r.id] = r
+    if type(r.images_per_s) == "number" then rows[#rows + 1] = r end
+  end
+  sort_rows(rows)
+  env_keys(rows)
+  return rows, by_id
+end
+
+-- Roofline points of ok runs at one memory level, each with its run's fields.
+local function roofline_rows(study, level, runs_by_id)
+  local rows = {}
+  for _, p in ipairs(study.db:points{study = study.name, level = level}) do
+    local r = runs_by_id[p.run_id]
+    if r and type(p.ai) == "number" and p.ai > 0 and type(p.gflops) == "number" and p.gflops > 0 then
+      rows[#rows + 1] = {level = p.level, ai = p.ai, gflops = p.gflops, source = p.source, roof_precision = p.precision,
+        model = r.model, precision = r.precision, batch = r.batch, device = r.device, run = r.run, env = r.env,
+        environment_id = r.environment_id, gpu_name = r.gpu_name}
+    end
+  end
+  sort_rows(rows)
   env_keys(rows)
   return rows
 end
@@ -84,14 +108,14 @@ end
 -- Latest stored peaks per environment id and device kind: {[env_id] = {cpu = {...}, cuda = {...}}}.
 local function stored_peaks(study)
   local out = {}
-  local rows = study.db:query([[SELECT environment_id, device, name, value, source, measured_at FROM peaks
-      ORDER BY measured_at]])
-  for _, r in ipairs(rows) do
-    out[r.environment_id] = out[r.environment_id] or {}
-    local k = kind_of(r.device)
-    out[r.environment_id][k] = out[r.environment_id][k] or {}
-    local p = out[r.environment_id][k]
-    p[r.name], p.source = r.value, r.source
+  for _, e in ipairs(study.db:study_environments(study.name)) do
+    for _, kind in ipairs({"cpu", "cuda"}) do
+      local p = study.db:peaks(e.id, kind)
+      if p then
+        out[e.id] = out[e.id] or {}
+        out[e.id][kind] = p
+      end
+    end
   end
   return out
 end
@@ -298,14 +322,14 @@ function M.draw(study, opts)
   end
   rlx.plot.mkdir(o.dir)
   local files, warnings = {}, {}
-  local runs = ok_runs(study)
+  local runs, runs_by_id = ok_runs(study)
   if #runs == 0 then
     warnings[#warnings + 1] = "no successful runs in study '" .. study.name .. "': nothing to draw"
   else
     throughput_figures(runs, o.dir, files, o)
     variance_figure(runs, o.dir, files, o, warnings)
   end
-  local points = roofline_rows(study, o.level)
+  local points = roofline_rows(study, o.level, runs_by_id)
   if #points > 0 then
     roofline_figures(study, points, o.dir, files, o, warnings)
     ai_figures(points, o.dir, files, o)

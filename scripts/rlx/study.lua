@@ -36,7 +36,7 @@ function M.open(opts)
   end
   local path = o.db or ("results/" .. o.name .. ".db")
   local self = setmetatable({name = o.name, path = path}, Study)
-  self.db = rlx.db.open(path)
+  self.db = rlx.db.open(path, {create_directories = true})  -- results/ is made on first use
   self.env = rlx.env.capture{label = o.label, zone = o.zone, instance_type = o.instance_type}
   self.env_id = self.env.id
   if self.env.gpu_unusable then
@@ -73,7 +73,7 @@ function M.label(env, model, precision, batch, n)
 end
 
 -- Options of a sweep beyond the matrix that go to rlx.train unchanged (issue 4's list).
-local PASS_THROUGH = {"workers", "threads", "channels_last", "grad_accum", "deterministic", "cudnn_benchmark",
+local PASS_THROUGH = {"workers", "threads", "memory_format", "grad_accum", "deterministic", "cudnn_benchmark",
   "nvtx", "lr", "momentum", "weight_decay", "seed"}
 
 local SWEEP_SPEC = {
@@ -149,7 +149,11 @@ function Study:_plan(o)
       for _, batch in ipairs(as_list(o.batch)) do
         local config = run_config(o, model, precision, batch)
         configs[#configs + 1] = {config = config, key = rlx.db.hash(config),
-          label = function(n) return make_label(env_label, model, precision, batch, n) end}
+          -- A memory_format given to the sweep shows after the precision (the default layout does not).
+          label = function(n)
+            return make_label(env_label, model, o.memory_format and (precision .. "_" .. tostring(o.memory_format))
+              or precision, batch, n)
+          end}
       end
     end
   end

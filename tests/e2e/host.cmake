@@ -50,7 +50,7 @@ rlx_e2e(NAME "host: cli args positional then rest" ARGS -e
 
 # Process settings applied at start (engine/util/process_tuning.cpp); setup makes OpenBLAS the BLAS.
 rlx_e2e(NAME "host: version lists the process tuning" ARGS -e
-  "local t = rlx.version().tuning print(#t, t[1]:match('^malloc: mmap threshold 32 MiB, trim threshold 1 GiB') ~= nil, t[2]:match('^blas: ') ~= nil)"
+  "local t = rlx.version().tuning print(#t, t[1]:match('^malloc: glibc, no mmap') ~= nil, t[2]:match('^blas: ') ~= nil)"
   STDOUT "^2\ttrue\ttrue\n$")
 
 # rlx repl --db PATH: `db` and `study` globals; a missing file is an error and is not created.

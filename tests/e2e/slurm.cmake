@@ -11,6 +11,12 @@ rlx_script_test("setup: detect-torch with fake GPUs and LibTorch dirs" tests/set
 rlx_script_test("setup: CUDA-only code compiles syntax-only" tests/setup/cuda_syntax.sh ${CMAKE_BINARY_DIR})
 rlx_script_test("slurm: single-node cluster runs a job array" tests/slurm/cluster_smoke.sh)
 set_tests_properties("slurm: single-node cluster runs a job array" PROPERTIES TIMEOUT 120)
+# A small study through rlx submit on the real cluster; then one array task cancelled midway and
+# the same command submitted again (each ~20-60 s on 2 cores).
+foreach(t submit_study cancel_resubmit)
+  rlx_script_test("slurm: ${t}" tests/slurm/${t}.sh $<TARGET_FILE:rlx>)
+  set_tests_properties("slurm: ${t}" PROPERTIES TIMEOUT 600 RUN_SERIAL TRUE)
+endforeach()
 rlx_e2e(NAME "setup: a GPU this build cannot use is said loudly" ARGS run tests/setup/gpu_unusable.lua
   STDOUT "gpu_unusable ok"
   STDERR "rlx.study: WARNING: the GPU here is not used: NVIDIA H100 80GB HBM3 is present, but this rlx is built against a CPU-only LibTorch")

@@ -19,9 +19,15 @@ rlx_e2e(NAME "train: bf16 on the CPU trains"
 rlx_e2e(NAME "train: bf16 on the CPU trains mobilenet_v2 (relu6 backward)"
   ARGS -e "local r = rlx.train{model='mobilenet_v2', precision='bf16', batch=2, iters=1, warmup=0, input=32, classes=10} print(r.ok, r.error, r.loss_last == r.loss_last)"
   STDOUT "^true\tnil\ttrue\n$")
-rlx_e2e(NAME "train: channels_last, grad_accum, deterministic, nvtx note"
-  ARGS -e "local r = rlx.train{model=${TINY}, ${FAST}, channels_last=true, grad_accum=2, deterministic=true, cudnn_benchmark=true, nvtx=true, lr=0.01, momentum=0, weight_decay=0, seed=3} print(r.ok, r.grad_accum, r.note ~= nil)"
-  STDOUT "^true\t2\ttrue\n$")
+rlx_e2e(NAME "train: memory_format contiguous, grad_accum, deterministic, nvtx note"
+  ARGS -e "local r = rlx.train{model=${TINY}, ${FAST}, memory_format='contiguous', grad_accum=2, deterministic=true, cudnn_benchmark=true, nvtx=true, lr=0.01, momentum=0, weight_decay=0, seed=3} print(r.ok, r.grad_accum, r.note ~= nil, r.memory_format)"
+  STDOUT "^true\t2\ttrue\tcontiguous\n$")
+rlx_e2e(NAME "train: memory_format defaults to channels_last for a CNN, contiguous for an MLP"
+  ARGS -e "local a = rlx.train{model=${TINY}, ${FAST}} local b = rlx.train{model={name='mlp', layers={{'flatten'}, {'linear'}}}, ${FAST}} print(a.memory_format, b.memory_format, a.page_faults >= 0)"
+  STDOUT "^channels_last\tcontiguous\ttrue\n$")
+rlx_e2e(NAME "train: bad memory_format names the valid ones"
+  ARGS -e "rlx.train{model=${TINY}, ${FAST}, memory_format='nhwc'}"
+  EXIT 1 STDERR "rlx\\.train: option 'memory_format' must be one of channels_last, contiguous, got \"nhwc\"")
 rlx_e2e(NAME "train: device cuda without a GPU is ok=false"
   ARGS -e "local r = rlx.train{model=${TINY}, ${FAST}, device='cuda'} print(r.ok, r.error)"
   STDOUT "^false\tdevice 'cuda' is not available: .*use device=\"cpu\"\n$")
@@ -74,6 +80,12 @@ rlx_e2e(NAME "train: cli one-line summary"
 rlx_e2e(NAME "train: cli --json"
   ARGS train --model ${T}/tiny_model.lua --batch-size 2 --iters 2 --warmup-iters 0 --input 16 --classes 3 --json --channels-last --grad-accum-steps 2 --no-augment
   STDOUT "\"images_per_s\": .*\"model\": \"tiny\"")
+rlx_e2e(NAME "train: cli --memory-format contiguous"
+  ARGS train --model ${T}/tiny_model.lua --batch-size 2 --iters 1 --warmup-iters 0 --input 16 --classes 3 --memory-format contiguous
+  STDOUT "^tiny cpu fp32 batch 2: [0-9.]+ img/s \\(median .*, contiguous, loss .*\\)\n$")
+rlx_e2e(NAME "train: cli --channels-last contradicting --memory-format is a usage error"
+  ARGS train --model ${T}/tiny_model.lua --channels-last --memory-format contiguous
+  EXIT 2 STDERR "^rlx train: --channels-last contradicts --memory-format contiguous")
 rlx_e2e(NAME "train: cli --backend cuda fails with status 1"
   ARGS train --arch resnet18 --backend cuda --iters 1 EXIT 1 STDERR "rlx train: device 'cuda' is not available")
 rlx_e2e(NAME "train: cli bad value is a usage error"
@@ -99,6 +111,10 @@ rlx_e2e(NAME "train: augment must be a boolean" ARGS -e "rlx.train{model='resnet
 rlx_e2e(NAME "train: threads used is reported" ARGS -e "print(rlx.train{model=${TINY}, ${FAST}}.threads, rlx.train{model=${TINY}, batch=2, iters=1, warmup=0, input=16, classes=3, threads=0}.threads >= 1)"
   STDOUT "^1\ttrue\n$")
 
+# memory_format through study:sweep: passed to rlx.train, and shown in labels when given.
+rlx_e2e(NAME "train: study plan passes memory_format and labels it"
+  ARGS -e "local s = rlx.study{name = 'mf', db = os.getenv('RLX_TEST_TMP') .. '/train_mf.db'} local a = s:plan{models = {'resnet18'}, batch = {2}, memory_format = 'contiguous'}[1] local b = s:plan{models = {'resnet18'}, batch = {2}}[1] print(a.config.memory_format, a.label:match('_resnet18_fp32_contiguous_bs2_run1$') ~= nil, b.label:match('_resnet18_fp32_bs2_run1$') ~= nil)"
+  STDOUT "^contiguous\ttrue\ttrue\n$")
 # Counted iterations, steady state, pinned memory, the metrics.csv log (issue 15 items 2, 3, 6).
 rlx_e2e(NAME "train: counter_iters runs counted iterations after the timed ones"
   ARGS -e "local r = rlx.train{model=${TINY}, ${FAST}, counter_iters=3} print(#r.samples, r.counter_iters, #r.counted_samples, r.counted_iter_s > 0, r.stability.extended_iters, type(r.stability.stable), r.stability.cv >= 0)"

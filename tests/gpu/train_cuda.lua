@@ -22,16 +22,16 @@ local cases = {
   {model = "resnet18", precision = "fp32"},
   {model = "resnet18", precision = "amp"},
   {model = "resnet18", precision = "bf16"},
-  {model = "resnet18", precision = "amp", channels_last = true},
+  {model = "resnet18", precision = "amp", memory_format = "contiguous"},
   {model = "resnet50", precision = "fp32"},
-  {model = "resnet50", precision = "amp", channels_last = true},
+  {model = "resnet50", precision = "amp", memory_format = "contiguous"},
 }
 
 local report = {device = device, input = input, batch = batch, warmup = warmup, iters = iters, runs = {}}
 local rows = {}
 for _, c in ipairs(cases) do
-  local name = string.format("%s %s%s", c.model, c.precision, c.channels_last and " channels_last" or "")
-  local opts = {model = c.model, precision = c.precision, channels_last = c.channels_last or false,
+  local name = string.format("%s %s %s", c.model, c.precision, c.memory_format or "default layout")
+  local opts = {model = c.model, precision = c.precision, memory_format = c.memory_format,
     device = device, batch = batch, input = input, warmup = warmup, iters = iters, progress = false,
     label = "gpu-test " .. name}
   local okcall, r = pcall(rlx.train, opts)
@@ -49,7 +49,7 @@ for _, c in ipairs(cases) do
       check(type(r.samples) == "table" and #r.samples == iters, name .. ": one sample per measured iteration",
         type(r.samples) == "table" and #r.samples or "no samples")
       check(r.precision == c.precision, name .. ": precision echoed", r.precision)
-      check(r.channels_last == (c.channels_last or false), name .. ": channels_last echoed", tostring(r.channels_last))
+      check(r.memory_format == (c.memory_format or "channels_last"), name .. ": memory_format echoed", tostring(r.memory_format))
       if cuda then
         check(tostring(r.device):match("^cuda") ~= nil, name .. ": ran on " .. tostring(r.device))
         check(finite(r.device_max_bytes) and r.device_max_bytes > 0, name .. ": device_max_bytes > 0",

@@ -2,9 +2,10 @@
 # tests/gpu/train_cuda.sh RLX OUTDIR: the CUDA training paths of rlx, which compile only against a
 # CUDA LibTorch and so were never run before a GPU session. It trains, on device "cuda", ResNet-18
 # (224x224, batch 32, 3 warm-up + 10 measured iterations) in fp32, amp (fp16 autocast + gradient
-# scaling) and bf16, ResNet-18 amp in channels_last, ResNet-50 fp32 and ResNet-50 amp channels_last,
+# scaling) and bf16, ResNet-18 amp in the contiguous layout, ResNet-50 fp32 and ResNet-50 amp contiguous (the others
+# in channels_last, the default),
 # and checks for each: ok = true, finite first and last loss, images_per_s > 0, one sample per
-# measured iteration, precision and channels_last echoed, the run on cuda:N, and device_max_bytes > 0
+# measured iteration, precision and memory_format echoed, the run on cuda:N, and device_max_bytes > 0
 # (CUDA allocator statistics). Then rlx.peaks.measure{device="cuda"} (DRAM copy bandwidth, GEMM
 # fp32/tf32/fp16/bf16), printed next to rlx.peaks.datasheet(<name from rlx.devices()>), with the
 # check that the datasheet knows the device and no measured peak exceeds it by more than 15%.

@@ -30,13 +30,9 @@ check "all under the environment label debug (the partition)" \
 check "8 distinct slots (labels)" '[ "$(sql "$DB" "SELECT count(DISTINCT label) FROM runs")" = 8 ]'
 check "each shard database holds its task's 2 runs" \
   '[ "$(for f in "$(dirname "$M")"/task-*.db; do sql "$f" "SELECT count(*) FROM runs WHERE status = '"'ok'"'"; done | tr "\n" " ")" = "2 2 2 2 " ]'
-if [ -n "$(sql "$DB" "SELECT name FROM pragma_table_info('runs') WHERE name = 'slurm_job_id'")" ]; then
-  check "every run records the array job id, its task id (0-3, 2 runs each) and the node" \
-    '[ "$(sql "$DB" "SELECT slurm_job_id, slurm_array_task_id, node, count(*) FROM runs GROUP BY 1, 2, 3 ORDER BY 2" | tr "\n" " ")" = \
-       "$ARRAY|0|rlxnode|2 $ARRAY|1|rlxnode|2 $ARRAY|2|rlxnode|2 $ARRAY|3|rlxnode|2 " ]'
-else
-  check "runs record the Slurm job id, array task id and node (runs.slurm_job_id missing)" false
-fi
+check "every run records the array job id, its task id (0-3, 2 runs each) and the node" \
+  '[ "$(sql "$DB" "SELECT slurm_job_id, slurm_array_task_id, node, count(*) FROM runs GROUP BY 1, 2, 3 ORDER BY 2" | tr "\n" " ")" = \
+     "$ARRAY|0|rlxnode|2 $ARRAY|1|rlxnode|2 $ARRAY|2|rlxnode|2 $ARRAY|3|rlxnode|2 " ]'
 check "pragma integrity_check is ok" '[ "$(sql "$DB" "PRAGMA integrity_check")" = ok ]'
 check "figures drawn by the collect job" 'ls figures/*.png >/dev/null 2>&1 && grep -q "collect: [1-9][0-9]* figures of slurm-test" "$(dirname "$M")/logs/collect.out"'
 check "report written by the collect job (report.md, report.html, its figures)" \

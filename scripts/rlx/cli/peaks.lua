@@ -84,9 +84,10 @@ function M.main(...)
     local st = p.stats[f[1]]
     if st then
       local d = p.details and p.details[f[1]]
-      print(string.format("  %-16s %10.1f %-8s median %10.1f  spread %5.1f%%  (best of %d)%s", f[2], st.best, f[3],
+      local gt = p.gemm_threads and p.gemm_threads[f[1]]
+      print(string.format("  %-16s %10.1f %-8s median %10.1f  spread %5.1f%%  (best of %d)%s%s", f[2], st.best, f[3],
         st.median, st.spread_pct, st.repeats, d and string.format("  wall clock %.1f, cpu share %.2f",
-        d.wall_clock_best, d.cpu_share) or ""))
+        d.wall_clock_best, d.cpu_share) or "", gt and string.format("  on %d thread%s", gt, gt == 1 and "" or "s") or ""))
     end
   end
   if p.datasheet then

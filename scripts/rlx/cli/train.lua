@@ -26,7 +26,10 @@ local cmd = {name = "train",
     {"data", "--data", metavar = "PATH", help = "ImageFolder root (train/<class>/*.jpg) or CIFAR-10 folder"},
     {"synthetic", "--synthetic", type = "boolean", help = "synthetic input even when --data is given"},
     {"no_augment", "--no-augment", type = "boolean", help = "resize + center crop instead of random crops"},
-    {"channels_last", "--channels-last", type = "boolean", help = "NHWC memory format"},
+    {"memory_format", "--memory-format", type = "choice", choices = {"channels_last", "contiguous"},
+      help = "layout of images and conv weights (default channels_last for convolutional models; " ..
+        "contiguous = run_train.py's default)"},
+    {"channels_last", "--channels-last", type = "boolean", help = "same as --memory-format channels_last"},
     {"grad_accum", "--grad-accum-steps", type = "integer", default = 1, help = "optimizer step every N iterations"},
     {"deterministic", "--deterministic", type = "boolean", help = "deterministic algorithms"},
     {"cudnn_benchmark", "--cudnn-benchmark", type = "boolean", help = "let cuDNN pick algorithms by timing"},
@@ -75,6 +78,15 @@ local function store(o, opts, r)
   if not ok then rlx.fail(1, "rlx train: storing the run in " .. o.db .. " failed: " .. tostring(err):gsub("^[^:]*:%d+: ", "")) end
 end
 
+-- --channels-last is run_train.py's flag; it may not contradict --memory-format.
+local function memory_format(o)
+  if o.channels_last and o.memory_format == "contiguous" then
+    rlx.fail(2, "rlx train: --channels-last contradicts --memory-format contiguous; give one of them\n" ..
+      "Try 'rlx train --help'.")
+  end
+  return o.channels_last and "channels_last" or o.memory_format
+end
+
 function M.main(...)
   local o = args.parse(cmd, {...})
   if not o then return 0 end
@@ -85,7 +97,7 @@ function M.main(...)
     model = model_option(o.model), batch = o.batch, warmup = o.warmup, iters = o.iters,
     precision = o.precision, device = o.device, workers = o.workers, prefetch = o.prefetch,
     data = (o.data and not o.synthetic) and o.data or "synthetic", augment = not o.no_augment,
-    channels_last = o.channels_last or false, grad_accum = o.grad_accum,
+    memory_format = memory_format(o), grad_accum = o.grad_accum,
     deterministic = o.deterministic or false, cudnn_benchmark = o.cudnn_benchmark or false,
     nvtx = o.nvtx or false, threads = o.threads, input = o.input, classes = o.classes, lr = o.lr,
     momentum = o.momentum, weight_decay = o.weight_decay, seed = o.seed, label = o.label,

@@ -42,7 +42,7 @@ end
 -- rlx train flags for a stored configuration (the sweep passes the same options to rlx.train).
 local FLAGS = {{"model", "--model"}, {"batch", "--batch-size"}, {"warmup", "--warmup-iters"}, {"iters", "--iters"},
   {"precision", "--precision"}, {"device", "--device"}, {"input", "--input"}, {"classes", "--classes"},
-  {"data", "--data"}, {"workers", "--workers"}, {"threads", "--threads"}, {"channels_last", "--channels-last"},
+  {"data", "--data"}, {"workers", "--workers"}, {"threads", "--threads"}, {"memory_format", "--memory-format"},
   {"grad_accum", "--grad-accum-steps"}, {"deterministic", "--deterministic"}, {"cudnn_benchmark", "--cudnn-benchmark"},
   {"nvtx", "--nvtx"}, {"lr", "--lr"}, {"momentum", "--momentum"}, {"weight_decay", "--weight-decay"},
   {"seed", "--seed"}, {"counters", "--counters"}}

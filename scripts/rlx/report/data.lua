@@ -1,6 +1,7 @@
--- rlx.report.data: everything a report shows, read from a study database into plain Lua tables.
--- All reading is here, so the sections never touch the database and a report can be written from
--- a read-only file (rlx report DB) or an open study (study:report).
+-- rlx.report.data: everything a report shows, read from a study database into plain Lua tables
+-- through the store's reads (engine/store: runs.cpp, report_reads.cpp; no SQL here). All reading
+-- is in this file, so the sections never touch the database and a report can be written from a
+-- read-only file (rlx report DB) or an open study (study:report).
 --
 --   local D = require("rlx.report.data").load(db, "p1-roofline", "results/p1-roofline.db")
 -- D.runs (every run, any status), D.ok, D.failed, D.envs (ordered by label), D.groups (ok runs per
@@ -35,12 +36,6 @@ function M.sort_rows(rows)
   return rows
 end
 
-local function decode(s)
-  if type(s) ~= "string" or s == "" then return nil end
-  local ok, v = pcall(rlx.db.decode, s)
-  return ok and v or nil
-end
-
 -- The environment key a report (and the figures) group by: the env label, suffixed with the device
 -- kind when one environment ran both CPU and CUDA sweeps.
 local function assign_env_keys(runs)
@@ -57,13 +52,17 @@ local function assign_env_keys(runs)
   end
 end
 
-local function environments(db, runs)
+-- The environments of the runs, with the device kinds each ran.
+local function environments(db, name, runs)
   local used = {}
-  for _, r in ipairs(runs) do used[r.environment_id] = used[r.environment_id] or {} ; used[r.environment_id][r.kind] = true end
+  for _, r in ipairs(runs) do
+    used[r.environment_id] = used[r.environment_id] or {}
+    used[r.environment_id][r.kind] = true
+  end
   local out = {}
-  for _, e in ipairs(db:query("SELECT * FROM environments ORDER BY label, first_seen")) do
+  for _, e in ipairs(db:study_environments(name)) do
     if used[e.id] then
-      e.info = decode(e.info) or {}
+      e.info = type(e.info) == "table" and e.info or {}
       e.kinds = used[e.id]
       out[#out + 1] = e
     end
@@ -71,33 +70,34 @@ local function environments(db, runs)
   return out
 end
 
--- Latest stored peaks per environment and device kind, with each figure's source.
-local function peaks(db)
+-- The latest stored peaks of each environment and device kind it ran ({[env_id] = {cpu = ...}}).
+local function peaks(db, envs)
   local out = {}
-  for _, r in ipairs(db:query("SELECT environment_id, device, name, value, unit, source, spread, measured_at " ..
-      "FROM peaks ORDER BY measured_at")) do
-    local k = kind_of(r.device)
-    out[r.environment_id] = out[r.environment_id] or {}
-    out[r.environment_id][k] = out[r.environment_id][k] or {sources = {}, spread = {}}
-    local p = out[r.environment_id][k]
-    p[r.name], p.sources[r.name], p.spread[r.name] = r.value, r.source, r.spread
-    p.measured_at = r.measured_at
+  for _, e in ipairs(envs) do
+    for kind in pairs(e.kinds) do
+      local p = db:peaks(e.id, kind)
+      if p then
+        out[e.id] = out[e.id] or {}
+        out[e.id][kind] = p
+      end
+    end
   end
   return out
 end
 
-local function by_run(db, sql, study)
+local function by_run(rows)
   local out = {}
-  for _, r in ipairs(db:query(sql, study)) do
+  for _, r in ipairs(rows) do
     out[r.run_id] = out[r.run_id] or {}
     table.insert(out[r.run_id], r)
   end
   return out
 end
 
---- Reads the study `name` of the open database `db` (any study when name is nil).
+--- Reads the study `name` of the open database `db` (any study when name is nil) through the
+--- store's reads (conn:runs, conn:points, conn:peaks, conn:study_environments, ...).
 function M.load(db, name, path)
-  local runs = require("rlx.study").query_runs(db, {}, name)
+  local runs = db:runs{study = name}
   assign_env_keys(runs)
   M.sort_rows(runs)
   local D = {study = name, path = path, runs = runs, ok = {}, failed = {}, running = {}}
@@ -106,17 +106,15 @@ function M.load(db, name, path)
     elseif r.status == "failed" then D.failed[#D.failed + 1] = r
     else D.running[#D.running + 1] = r end
   end
-  D.envs = environments(db, runs)
-  D.peaks = peaks(db)
-  local scope = name and " WHERE r.study = ?" or ""
-  D.points = by_run(db, "SELECT p.* FROM roofline_points p JOIN runs r ON r.id = p.run_id" .. scope, name)
-  D.counters = by_run(db, "SELECT c.* FROM counters c JOIN runs r ON r.id = c.run_id" .. scope, name)
+  D.envs = environments(db, name, runs)
+  D.peaks = peaks(db, D.envs)
+  D.points = by_run(db:points{study = name})
+  D.counters = by_run(db:study_counters(name))
   D.complexity = {}
-  for id, rows in pairs(by_run(db, "SELECT c.* FROM complexity c JOIN runs r ON r.id = c.run_id" .. scope, name)) do
-    local c = rows[1]
-    local info = decode(c.info) or {}
+  for _, c in ipairs(db:study_complexity(name)) do
+    local info = type(c.info) == "table" and c.info or {}
     for k, v in pairs(c) do if k ~= "info" and info[k] == nil then info[k] = v end end
-    D.complexity[id] = info
+    D.complexity[c.run_id] = info
   end
   D.groups = M.group(D.ok)
   return D

@@ -54,7 +54,7 @@ local function peaks_table(ctx)
         for _, n in ipairs(names) do
           local m = stored and stored[n]
           local s = sheet and sheet[n]
-          local src = stored and stored.sources and stored.sources[n] or nil
+          local src = stored and stored[n] and stored.source or nil
           rows[#rows + 1] = {md.esc(e.label), kind, md.esc(n), s and md.sig(s, 4) or "-", m and md.sig(m, 4) or "-",
             (m and s and s > 0) and md.pct(m / s, 1) or "-", md.esc(src or (s and "datasheet") or "-")}
         end

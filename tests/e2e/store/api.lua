@@ -53,7 +53,7 @@ eq(t3[1].images_per_s_mean, 12, "mean_sd field mean")
 fails(function() rlx.stats.mean_sd(rows, "x", {bye = 1}) end, "rlx.stats.mean_sd: unknown option 'bye' (valid options: by, digits)", "mean_sd unknown")
 
 -- rlx.db: bound parameters, hostile strings, wrong types, errors naming the file.
-local conn = rlx.db.open(tmp .. "/db/plain.db")
+local conn = rlx.db.open(tmp .. "/db/plain.db", {create_directories = true})
 eq(conn:schema_version(), rlx.db.schema_version, "schema version")
 local evil = "x'); DROP TABLE runs; --"
 conn:exec("INSERT INTO studies (name, created_at) VALUES (?, ?)", evil, "now")
@@ -66,7 +66,7 @@ fails(function() conn:query("SELECT ?", 1, 2) end, "the statement has 1 paramete
 fails(function() conn:query("SELECT 1; SELECT 2") end, "one statement per call", "two statements")
 fails(function() rlx.db.open(42) end, "rlx.db.open: expected a database path (a string), got number", "open type")
 fails(function() rlx.db.open(tmp .. "/x.db", {readonly = true, bogus = 1}) end,
-  "rlx.db.open: unknown option 'bogus' (valid options: busy_timeout_ms, create, migrate_to, readonly)", "open unknown")
+  "rlx.db.open: unknown option 'bogus' (valid options: busy_timeout_ms, create, create_directories, migrate_to, readonly)", "open unknown")
 fails(function() rlx.db.open(tmp .. "/x.db", {readonly = "yes"}) end, "rlx.db.open: option 'readonly' must be true or false, got \"yes\"", "open opt type")
 fails(function() rlx.db.open(tmp .. "/missing.db", {readonly = true}) end, "no database at '" .. tmp .. "/missing.db'", "missing")
 local f = io.open(tmp .. "/db/text.db", "w"); f:write(string.rep("not sqlite\n", 20)); f:close()

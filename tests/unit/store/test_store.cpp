@@ -56,10 +56,17 @@ TEST_CASE("a new database has the current schema, WAL and foreign keys") {
   CHECK(s.integrity_check() == "ok");
 }
 
-TEST_CASE("opening creates missing directories") {
+TEST_CASE("opening creates missing directories only when asked (rlx run's results/)") {
   fs::path dir = fs::path(RLX_TEST_TMP) / "store" / "nested-dir";
   fs::remove_all(dir);
-  Store s((dir / "a" / "b.db").string());
+  const std::string path = (dir / "a" / "b.db").string();
+  // Issue 17 item 17: `import-ncu --db missing_dir/x.db` used to create the directory.
+  CHECK_THROWS_WITH(Store(path), "rlx.db: cannot create database '" + path + "': the directory '" +
+                                     (dir / "a").string() + "' does not exist (create it first, or check the path)");
+  CHECK_FALSE(fs::exists(dir));
+  rlx::store::OpenOptions o;
+  o.create_directories = true;
+  Store s(path, o);
   CHECK(fs::exists(dir / "a" / "b.db"));
 }
 
@@ -254,7 +261,9 @@ TEST_CASE("files that are not databases, missing or read-only give errors naming
     SQLite::Database d(foreign, SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE);
     d.exec("CREATE TABLE t (x)");
   }
-  CHECK_THROWS_WITH(Store(foreign), Catch::Contains("not an rlx study") && Catch::Contains(foreign));
+  CHECK_THROWS_WITH(Store(foreign), "rlx.db: '" + foreign + "' is not an rlx database: an SQLite database with 1 tables "
+                                    "of its own and no rlx schema version; give the path of a study database (rlx run "
+                                    "writes results/<study>.db)");
 
   std::string good = tmp_db("readonly.db");
   { Store s(good); add_run(s, "r", "e", "s", 1, 1); }

@@ -36,6 +36,33 @@ TEST_CASE("the loader skips and counts a corrupt JPEG and keeps batches full") {
   CHECK(loader.skipped() == 1);
 }
 
+TEST_CASE("a JPEG decompression bomb in a folder is skipped and counted") {
+  const auto root = rlx::test::fresh_dir("train_folder_bomb");
+  rlx::test::write_image_folder(root, 2, 3, 0);  // 6 good
+  // A real JPEG whose header claims 60000 x 60000 (3.6e9 pixels, over the 1e8 default cap).
+  Image small;
+  small.width = small.height = 16;
+  small.rgb.assign(16 * 16 * 3, 128);
+  auto bytes = encode_jpeg(small, 90);
+  for (size_t i = 0; i + 8 < bytes.size(); ++i)
+    if (bytes[i] == 0xFF && bytes[i + 1] == 0xC0) {
+      bytes[i + 5] = bytes[i + 7] = 60000 >> 8;
+      bytes[i + 6] = bytes[i + 8] = 60000 & 0xFF;
+      break;
+    }
+  std::ofstream(root / "train" / "class_1" / "bomb.jpg", std::ios::binary)
+      .write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+  std::shared_ptr<const SampleSource> src = open_dataset(root.string());
+  REQUIRE(src->size() == 7);
+  LoaderOptions o;
+  o.batch = 7;
+  o.side = 16;
+  Loader loader(src, o);
+  loader.next();  // one epoch: every file, the bomb included, is visited
+  loader.next();
+  CHECK(loader.skipped() == 1);
+}
+
 TEST_CASE("worker threads give the same batches as decoding on the caller") {
   const auto root = rlx::test::fresh_dir("train_folder_workers");
   rlx::test::write_image_folder(root, 2, 3, 0);

@@ -91,3 +91,44 @@ TEST_CASE("resample normalizes per channel and flips horizontally") {
   CHECK(flipped[0] > flipped[1]);
   CHECK(flipped[0] == Approx(plain[1]));
 }
+
+namespace {
+// A real JPEG whose frame header (SOF0) is rewritten to declare width x height: what a
+// decompression bomb looks like (the entropy data is that of the small image).
+std::vector<uint8_t> declaring(int width, int height) {
+  auto bytes = encode_jpeg(solid(16, 16, 10, 20, 30), 90);
+  for (size_t i = 0; i + 8 < bytes.size(); ++i) {
+    if (bytes[i] == 0xFF && bytes[i + 1] == 0xC0) {
+      bytes[i + 5] = static_cast<uint8_t>(height >> 8);
+      bytes[i + 6] = static_cast<uint8_t>(height & 0xFF);
+      bytes[i + 7] = static_cast<uint8_t>(width >> 8);
+      bytes[i + 8] = static_cast<uint8_t>(width & 0xFF);
+      return bytes;
+    }
+  }
+  FAIL("no SOF0 marker in the encoded JPEG");
+  return bytes;
+}
+}  // namespace
+
+// Issue 17 item 7: a 1.6 KB file declaring 60000 x 60000 took 8.4 GB and 17 s per sample.
+TEST_CASE("a JPEG declaring more pixels than the cap is refused from its header") {
+  CHECK(kDefaultMaxImagePixels == 100'000'000);
+  CHECK_FALSE(decode_jpeg(declaring(60000, 60000), 224));  // 3.6e9 pixels > 1e8 (the default)
+  CHECK_FALSE(decode_jpeg(declaring(60000, 60000), 0, kDefaultMaxImagePixels));
+  // The cap is on width x height: 200 x 200 = 40000 pixels passes a cap of 40000, not 39999.
+  CHECK_FALSE(decode_jpeg(declaring(200, 200), 0, 39999));
+  const auto img = decode_jpeg(encode_jpeg(solid(200, 200, 1, 2, 3), 90), 0, 40000);
+  REQUIRE(img);
+  CHECK(img->width == 200);
+}
+
+TEST_CASE("decode size: the smallest libjpeg-turbo scale that still covers the target, in 64 bits") {
+  // 640 x 480 for a 224 target: 3/8 gives 240 x 180 (too small), 1/2 gives 320 x 240.
+  CHECK(decode_size(640, 480, 224) == std::pair<int, int>{320, 240});
+  CHECK(decode_size(4000, 3000, 224) == std::pair<int, int>{500, 375});  // 1/8
+  CHECK(decode_size(640, 480, 0) == std::pair<int, int>{640, 480});       // no target: full size
+  CHECK(decode_size(100, 80, 224) == std::pair<int, int>{100, 80});       // already smaller
+  // 60000 x 60000 = 3.6e9 overflowed an int, so no scale was ever chosen (full-size decode).
+  CHECK(decode_size(60000, 60000, 224) == std::pair<int, int>{7500, 7500});
+}

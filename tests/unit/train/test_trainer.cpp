@@ -89,15 +89,29 @@ TEST_CASE("the same seed gives the same losses") {
   CHECK(a.loss_last == b.loss_last);
 }
 
-TEST_CASE("bf16 autocast, channels_last and gradient accumulation train on the CPU") {
+TEST_CASE("bf16 autocast, contiguous layout and gradient accumulation train on the CPU") {
   TrainConfig c = tiny(2, 2);
   c.precision = "bf16";
-  c.channels_last = true;
+  c.memory_format = "contiguous";
   c.grad_accum = 2;
   const TrainResult r = train(c);
   REQUIRE(r.ok);
   CHECK(r.precision == "bf16");
+  CHECK(r.memory_format == "contiguous");
+  CHECK(to_json(c, r)["memory_format"] == "contiguous");
   CHECK(std::isfinite(r.loss_last));
+}
+
+TEST_CASE("the memory format defaults to channels_last for a convolutional model, contiguous for an MLP") {
+  const TrainResult conv = train(tiny(2, 1));
+  REQUIRE(conv.ok);
+  CHECK(conv.memory_format == "channels_last");
+  TrainConfig c = tiny(2, 1);
+  c.model = nlohmann::json::parse(R"({"name": "mlp", "layers": [{"kind": "flatten"}, {"kind": "linear"}]})");
+  const TrainResult mlp = train(c);
+  REQUIRE(mlp.ok);
+  CHECK(mlp.memory_format == "contiguous");
+  CHECK(mlp.page_faults >= 0);
 }
 
 TEST_CASE("invalid configs throw naming the field") {
@@ -113,6 +127,9 @@ TEST_CASE("invalid configs throw naming the field") {
   c = tiny();
   c.model = "resnet99";
   CHECK_THROWS_WITH(train(c), Catch::StartsWith("option 'model': unknown model 'resnet99'"));
+  c = tiny();
+  c.memory_format = "nhwc";
+  CHECK_THROWS_WITH(train(c), "memory_format must be \"channels_last\" or \"contiguous\", got \"nhwc\"");
 }
 
 TEST_CASE("unavailable device or precision and a missing dataset are ok = false") {
