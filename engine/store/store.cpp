@@ -263,7 +263,7 @@ std::string Store::integrity_check() {
 
 void Store::close() { db_.reset(); }
 
-MergeStats Store::merge_from(const std::string& other_path) {
+MergeStats Store::merge_from(const std::string& other_path, const MergeOptions& options) {
   std::error_code ec;
   if (fs::exists(other_path, ec) && fs::exists(path_, ec) && fs::equivalent(other_path, path_, ec))
     throw Error(fmt::format("rlx.db: cannot merge '{}' into itself; name other databases to merge in", other_path));
@@ -299,10 +299,11 @@ MergeStats Store::merge_from(const std::string& other_path) {
       }
       // A run skipped because its slot is taken must not bring its children along (they would
       // reference a run that is not there).
+      if (table == "runs") resolve_slot_conflicts(options, stats);
       std::string where;
       if (table == "samples" || table == "counters" || table == "complexity" || table == "roofline_points")
         where = " WHERE run_id IN (SELECT id FROM main.runs)";
-      *counts[t] = exec(fmt::format("INSERT OR IGNORE INTO main.{0} ({1}) SELECT {1} FROM src.{0}{2}", table, cols, where));
+      *counts[t] += exec(fmt::format("INSERT OR IGNORE INTO main.{0} ({1}) SELECT {1} FROM src.{0}{2}", table, cols, where));
     }
     commit();
   } catch (...) {

@@ -60,6 +60,25 @@ struct PointFilter {
   std::optional<std::string> study, level, env, model, source;
 };
 
+// A run of a merged input whose slot (study, environment, configuration, repeat) the output
+// already held with a different run, and what merge_from did with it.
+struct MergeConflict {
+  std::string id, label, study, status;              // the input's run
+  std::string held_id, held_label, held_status;      // the output's run in that slot
+  // "skipped" (the output's run stays), "replaced" (the input's ok run replaced a failed,
+  // running or crashed attempt, as a rerun would) or "kept" (as_repeats: stored as a further
+  // repeat, new_repeat / new_label).
+  std::string action;
+  int new_repeat = 0;
+  std::string new_label;
+};
+
+struct MergeOptions {
+  // Keep an input's ok run whose slot is held by another ok run as a further repeat of its
+  // configuration (the next free repeat number; the label's _runN follows), instead of skipping it.
+  bool as_repeats = false;
+};
+
 struct MergeStats {
   long long environments = 0;  // rows added, per table
   long long studies = 0;
@@ -69,6 +88,7 @@ struct MergeStats {
   long long complexity = 0;
   long long peaks = 0;
   long long roofline_points = 0;
+  std::vector<MergeConflict> conflicts;  // one per input run whose slot was held
 };
 
 class Store {
@@ -99,9 +119,11 @@ class Store {
 
   // Copies every row of another rlx database into this one: environments by content hash, studies
   // by name, runs by their globally unique id; rows already present are left alone, so merging
-  // the same file twice adds nothing. The whole merge is one transaction. The input is only read:
-  // an older schema is upgraded in a temporary copy next to this database, never in place.
-  MergeStats merge_from(const std::string& other_path);
+  // the same file twice adds nothing. An input run whose slot holds another run is reported in
+  // stats.conflicts (skipped, replaced, or kept as a further repeat; see MergeOptions). The
+  // whole merge is one transaction. The input is only read: an older schema is upgraded in a
+  // temporary copy next to this database, never in place.
+  MergeStats merge_from(const std::string& other_path, const MergeOptions& options = {});
 
   // ---- The study API (runs.cpp). Writes are one transaction each (refused inside another).
   // Records an environment (rlx.env.capture's table, keyed by its "id") and a study, once.
@@ -153,6 +175,9 @@ class Store {
  private:
   [[noreturn]] void fail(const std::string& what, const std::exception& e) const;
   void setup_and_migrate(int target);
+  // merge_from's handling of input runs whose slot is held (merge_slots.cpp); inside its
+  // transaction, before the runs are copied.
+  void resolve_slot_conflicts(const MergeOptions& options, MergeStats& stats);
   SQLite::Database& db();
   // One roofline_points row (INSERT OR REPLACE), precision defaulting to the run's; rows written.
   long long insert_point(const std::string& run_id, const Json& point, const Json& default_precision);

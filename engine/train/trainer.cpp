@@ -29,6 +29,7 @@
 #include "train/memory_format.h"
 #include "train/process_usage.h"
 #include "train/progress.h"
+#include "train/torch_errors.h"
 #include "train/torch_scopes.h"
 #include "train/trainer.h"
 #include "util/interrupt.h"
@@ -188,11 +189,6 @@ std::unique_ptr<Loader> make_loader(const TrainConfig& c, const DataPlan& d) {
   lo.prefetch = c.prefetch;
   lo.seed = static_cast<uint64_t>(c.seed);
   return std::make_unique<Loader>(d.source, lo);
-}
-
-std::string first_line(const std::string& s) {
-  const auto nl = s.find('\n');
-  return nl == std::string::npos ? s : s.substr(0, nl);
 }
 
 class NvtxRange {
@@ -533,11 +529,7 @@ void run(const TrainConfig& c, IterationObserver* observer, TrainResult& r) {
 }
 
 // A LibTorch error as one line, with the advice docs/training.md promises for out of memory.
-std::string torch_error(const c10::Error& e) {
-  const std::string msg = first_line(e.what_without_backtrace());
-  return msg.find("out of memory") != std::string::npos ? "out of memory: " + msg + " (lower batch or input)"
-                                                        : "LibTorch error: " + msg;
-}
+std::string torch_error(const c10::Error& e) { return describe_torch_error(e.what_without_backtrace()); }
 
 }  // namespace
 

@@ -119,13 +119,29 @@ int readonly(lua_State* L) {
   return 1;
 }
 
+// merge_from(path [, {as_repeats = bool}]) -> {environments=, studies=, runs=, ..., conflicts = {
+// {id, label, study, status, held_id, held_label, held_status, action, new_repeat, new_label}}}.
 int merge_from(lua_State* L) {
-  auto& s = conn(L, "conn:merge_from", "path");
+  auto& s = conn(L, "conn:merge_from", "path [, {as_repeats = true}]");
   std::string other = text_arg(L, "conn:merge_from", "path of the database to merge");
-  auto st = s.merge_from(other);
+  auto o = lua::Options::optional(L, 3, "conn:merge_from", {"as_repeats"});
+  store::MergeOptions mo;
+  mo.as_repeats = o.boolean("as_repeats", false);
+  auto st = s.merge_from(other, mo);
+  nlohmann::json conflicts = nlohmann::json::array();
+  for (const auto& c : st.conflicts) {
+    nlohmann::json j = {{"id", c.id}, {"label", c.label}, {"study", c.study}, {"status", c.status},
+                        {"held_id", c.held_id}, {"held_label", c.held_label}, {"held_status", c.held_status},
+                        {"action", c.action}};
+    if (c.action == "kept") {
+      j["new_repeat"] = c.new_repeat;
+      j["new_label"] = c.new_label;
+    }
+    conflicts.push_back(j);
+  }
   lua::push_json(L, {{"environments", st.environments}, {"studies", st.studies}, {"runs", st.runs},
                      {"samples", st.samples}, {"counters", st.counters}, {"complexity", st.complexity},
-                     {"peaks", st.peaks}, {"roofline_points", st.roofline_points}});
+                     {"peaks", st.peaks}, {"roofline_points", st.roofline_points}, {"conflicts", conflicts}});
   return 1;
 }
 

@@ -176,6 +176,10 @@ local function default_label(o)
 end
 
 function M.submit(o)
+  if not o.dry_run and not S.sh("command -v sbatch") then
+    rlx.fail(1, "rlx submit: no sbatch on PATH: run rlx submit where Slurm's client commands are (a login " ..
+      "node; Debian: apt install slurm-client), or plan only with --dry-run")
+  end
   local exe = S.executable()
   local label_note = default_label(o)
   local p = plan(o, exe)

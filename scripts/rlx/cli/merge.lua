@@ -6,11 +6,36 @@ local M = {summary = "merge study databases (environments deduplicated, runs nev
 local cmd = {name = "merge", usage = "rlx merge OUT.db IN.db...",
   description = "Copies every environment, study, run (with samples, counters, complexity and roofline\n" ..
     "points) and peak of each IN.db into OUT.db, creating it when missing. Environments are matched by\n" ..
-    "content hash, runs by their unique id, so merging the same file twice adds nothing.",
-  options = {{"quiet", "--quiet", type = "boolean", help = "print nothing on success"}},
+    "content hash, runs by their unique id, so merging the same file twice adds nothing.\n" ..
+    "A run whose slot (study, environment, configuration, repeat) OUT.db already holds with another\n" ..
+    "run is reported on stderr, one line each: skipped (the default), or, when it is ok and the\n" ..
+    "slot's run failed, crashed or is still marked running, it replaces that attempt. With\n" ..
+    "--as-repeats an ok run whose slot holds another ok run is kept as the configuration's next\n" ..
+    "repeat (label _runN renumbered), so both measurements count.",
+  options = {{"quiet", "--quiet", type = "boolean", help = "print nothing on success but skipped runs"},
+    {"as_repeats", "--as-repeats", type = "boolean",
+      help = "keep an ok run whose slot holds another ok run as a further repeat"}},
   positionals = {{"files", rest = true}}}
 
 local function clean(err) return (tostring(err):gsub("^[^:]*:%d+: ", "")) end
+
+--- One line for an input run whose slot OUT already held (conn:merge_from's conflicts): skipped
+--- runs on stderr always, replaced and kept ones on stdout unless quiet.
+function M.report_conflict(input, out, c, quiet)
+  local run = string.format("run %s (id %s, study %s, %s)", c.label, c.id, c.study, c.status)
+  local held = string.format("%s (id %s, %s)", c.held_label, c.held_id, c.held_status)
+  if c.action == "skipped" then
+    local why = c.status == "ok" and "; keep both with --as-repeats" or
+      string.format(": the input holds only a %s attempt", c.status)
+    io.stderr:write(string.format("rlx merge: %s: skipped %s: its slot is held by %s in %s%s\n", input, run, held,
+      out, why))
+  elseif not quiet and c.action == "replaced" then
+    print(string.format("%s: %s replaced the %s attempt %s", input, run, c.held_status, held))
+  elseif not quiet then
+    print(string.format("%s: %s kept as repeat %d, label %s (its slot was held by %s)", input, run, c.new_repeat,
+      c.new_label, held))
+  end
+end
 
 function M.main(...)
   local o = args.parse(cmd, {...})
@@ -19,11 +44,15 @@ function M.main(...)
   if #o.rest == 0 then rlx.fail(2, "rlx merge: missing IN.db (rlx merge OUT.db IN.db...)\nTry 'rlx merge --help'.") end
   local ok, out = pcall(rlx.db.open, o.out)
   if not ok then rlx.fail(1, "rlx merge: " .. clean(out)) end
-  local total = 0
+  local total, skipped = 0, 0
   for _, path in ipairs(o.rest) do
-    local ok2, st = pcall(out.merge_from, out, path)
+    local ok2, st = pcall(out.merge_from, out, path, {as_repeats = o.as_repeats})
     if not ok2 then rlx.fail(1, "rlx merge: " .. clean(st)) end
     total = total + st.runs
+    for _, c in ipairs(st.conflicts) do
+      if c.action == "skipped" then skipped = skipped + 1 end
+      M.report_conflict(path, o.out, c, o.quiet)
+    end
     if not o.quiet then
       print(string.format("%s: +%d runs, +%d environments, +%d studies, +%d samples, +%d counters, +%d peaks, " ..
         "+%d roofline points", path, st.runs, st.environments, st.studies, st.samples, st.counters, st.peaks,
@@ -31,7 +60,10 @@ function M.main(...)
     end
   end
   local n = out:first("SELECT count(*) AS n FROM runs").n
-  if not o.quiet then print(string.format("%s: %d runs in all (%d new)", o.out, n, total)) end
+  if not o.quiet then
+    print(string.format("%s: %d runs in all (%d new%s)", o.out, n, total,
+      skipped > 0 and string.format(", %d skipped: their slots were taken", skipped) or ""))
+  end
   out:close()
   return 0
 end

@@ -113,13 +113,12 @@ function M.main(...)
   end
   if o.json then
     print(rlx.json.encode(r, 2))
-  else
+  elseif r.ok then
     print(rlx.train.summary_line(r))
+  else
+    io.stderr:write("rlx train: ", r.error, "\n")  -- once, on stderr (not also in a stdout summary)
   end
-  if not r.ok then
-    if not o.json then io.stderr:write("rlx train: ", r.error, "\n") end
-    return 1
-  end
+  if not r.ok then return 1 end
   if o.db then store(o, opts, r) end
   if o.log_dir then
     local logged, err = pcall(rlx.train.append_metrics_csv, o.log_dir, r)

@@ -14,12 +14,16 @@ local function ci_text(r)
 end
 M.ci_text = ci_text
 
--- " (1 unstable)" when repeats of the group did not reach a steady state (stored stable = 0:
--- drift between the halves of its timed iterations or their CV above the thresholds).
-local function unstable_note(g)
-  local k = 0
-  for _, r in ipairs(g.runs) do if r.stable == 0 then k = k + 1 end end
-  return k > 0 and string.format(" (%d unstable)", k) or ""
+-- "k/n": runs of a group that reached a steady state, of those with a verdict.
+function M.stable_cell(g)
+  local k, n = 0, 0
+  for _, r in ipairs(g.runs) do
+    if r.stable ~= nil then
+      n = n + 1
+      if r.stable == 1 then k = k + 1 end
+    end
+  end
+  return n > 0 and string.format("%d/%d", k, n) or "-"
 end
 
 function M.table2(ctx)
@@ -27,13 +31,15 @@ function M.table2(ctx)
   for _, g in ipairs(ctx.D.groups) do
     local t = compute.throughput(g)
     local r = compute.roofline(ctx.D, g)
-    rows[#rows + 1] = {md.esc(g.env_key), md.esc(g.model), md.esc(g.precision), tostring(g.batch), tostring(t.n) .. unstable_note(g),
+    rows[#rows + 1] = {md.esc(g.env_key), md.esc(g.model), md.esc(g.precision), tostring(g.batch), tostring(t.n),
       md.mean_sd_sig(t.mean, t.sd), r and md.mean_sd_sig(r.gflops, r.gflops_sd) or "-",
-      r and md.mean_sd_sig(r.ai, r.ai_sd) or "-", r and r.bound or "-", r and r.source or "-", ctx.ref(g)}
+      r and md.mean_sd_sig(r.ai, r.ai_sd) or "-", r and r.bound or "-", r and r.source or "-", M.stable_cell(g), ctx.ref(g)}
   end
   ctx.doc:para("**Table 2 — Summary (mean ± SD over repeats)**")
   ctx.doc:para(md.table({"Env", "Model", "Precision", "Batch", "n", "Images/s", "Attained GFLOP/s", "AI", "Bound",
-    "Source", "Runs"}, rows, {"l", "l", "l", "r", "r", "r", "r", "r", "l", "l", "l"}))
+    "Source", "Stable", "Runs"}, rows, {"l", "l", "l", "r", "r", "r", "r", "r", "l", "l", "r", "l"}))
+  ctx.doc:para("Stable: runs of the row whose timed iterations reached a steady state / runs with a verdict " ..
+    "('-': not recorded).")
 end
 
 -- Groups indexed by env key, model, precision, batch.

@@ -154,10 +154,11 @@ function M.appendix(ctx)
     end
     for _, r in ipairs(D.running) do
       rows[#rows + 1] = {md.code(r.label), md.esc(r.env_key), md.esc(r.model), md.esc(r.precision), tostring(r.batch),
-        "running (unfinished)", "-"}
+        md.esc(r.status == "running" and "running (unfinished)" or r.status), md.esc(tostring(r.error or "-"):sub(1, 160))}
     end
     doc:para(md.table({"Run", "Env", "Model", "Precision", "Batch", "Status", "Error"}, rows))
-    doc:para("List them with " .. md.code("rlx runs " .. (D.path or "DB") .. " --status failed") .. ".")
+    doc:para("List them with " .. md.code("rlx runs " .. (D.path or "DB") .. " --status failed") .. " (or " ..
+      md.code("--status crashed") .. ", " .. md.code("--status running") .. ").")
   end
   doc:para("### C. Formulas")
   doc:para({

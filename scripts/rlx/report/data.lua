@@ -104,7 +104,7 @@ function M.load(db, name, path)
   for _, r in ipairs(runs) do
     if r.status == "ok" then D.ok[#D.ok + 1] = r
     elseif r.status == "failed" then D.failed[#D.failed + 1] = r
-    else D.running[#D.running + 1] = r end
+    else D.running[#D.running + 1] = r end  -- running (unfinished) or crashed
   end
   D.envs = environments(db, name, runs)
   D.peaks = peaks(db, D.envs)

@@ -129,7 +129,7 @@ function M.design(ctx)
   doc:para(md.placeholder("Hypothesis: what you expected and why."))
   local rows = {}
   for _, key in ipairs(env_keys(D)) do
-    local models, precs, batches, iters, repeats = {}, {}, {}, {}, {}
+    local models, precs, batches, iters, repeats, orders = {}, {}, {}, {}, {}, {}
     local ok, failed, backend = 0, 0, nil
     for _, r in ipairs(D.runs) do
       if r.env_key == key then
@@ -138,6 +138,7 @@ function M.design(ctx)
         if r.batch then batches[r.batch] = true end
         if r.iters then iters[string.format("%s / %s", tostring(r.warmup or "default"), tostring(r.iters))] = true end
         repeats[r.run] = true
+        if r.sweep_order then orders[r.sweep_order] = true end
         backend = backend or r.kind
         if r.status == "ok" then ok = ok + 1 elseif r.status == "failed" then failed = failed + 1 end
       end
@@ -147,11 +148,19 @@ function M.design(ctx)
     rows[#rows + 1] = {md.esc(key), backend, md.esc(list_join(sorted_keys(models))),
       md.esc(list_join(sorted_keys(precs, precision_first))),
       list_join(sorted_keys(batches, num_sort)), md.esc(list_join(sorted_keys(iters))), tostring(nrep),
-      string.format("%d / %d", ok, failed)}
+      next(orders) and md.esc(list_join(sorted_keys(orders))) or "-", string.format("%d / %d", ok, failed)}
   end
   doc:para("**Run matrix** (as stored):")
   doc:para(md.table({"Env", "Backend", "Models", "Precision", "Batch sizes", "Iters (warmup / measured)", "Repeats",
-    "Runs ok / failed"}, rows, {"l", "l", "l", "l", "l", "l", "r", "r"}))
+    "Order", "Runs ok / failed"}, rows, {"l", "l", "l", "l", "l", "l", "r", "l", "r"}))
+  doc:para("Order: interleaved = repeat 1 of every configuration, then repeat 2, ...; grouped = the repeats of " ..
+    "a configuration back to back; random = shuffled with a stored seed (docs/study.md).")
+  local knobs = {}
+  for _, r in ipairs(D.runs) do
+    if r.memory_format then knobs["memory format " .. r.memory_format] = true end
+    if r.pin_memory == 1 then knobs["pinned host memory"] = true end
+  end
+  if next(knobs) then doc:para("**Framework settings recorded:** " .. md.esc(list_join(sorted_keys(knobs))) .. ".") end
   local data = {}
   for _, r in ipairs(D.runs) do
     local c = type(r.config) == "table" and r.config or {}
@@ -349,7 +358,28 @@ function M.variability(ctx)
     end
   end
   doc:para(env_lines)
+  M.unstable(ctx)
   doc:para(md.placeholder("Comment on virtualization noise (environment details in §7)."))
+end
+
+-- Runs whose timed iterations never reached a steady state (issue 15: stable = 0), with their drift.
+function M.unstable(ctx)
+  local names, known = {}, 0
+  for _, r in ipairs(ctx.D.ok) do
+    if r.stable ~= nil then known = known + 1 end
+    if r.stable == 0 then
+      names[#names + 1] = md.code(r.label) .. (type(r.drift) == "number" and (" (drift " .. md.pct(r.drift, 1) .. ")") or "")
+    end
+  end
+  if known == 0 then return end
+  if #names == 0 then
+    ctx.doc:para(string.format("All %d runs with a steady-state verdict reached one (drift between the halves of " ..
+      "their timed iterations within the limit).", known))
+  else
+    ctx.doc:para(string.format("Unstable runs (%d of %d with a verdict; drift = change of the mean iteration time " ..
+      "from the first to the second half): %s. They are averaged like the others; Table 2's Stable column counts " ..
+      "them.", #names, known, table.concat(names, ", ")))
+  end
 end
 
 return M

@@ -313,3 +313,54 @@ TEST_CASE("run ids are 128-bit hex and unique; content hashes are stable and ord
   CHECK(rlx::store::content_hash(Json(1)) == "af63ac4c86019afc");
   CHECK(rlx::store::utc_now().size() == 20);
 }
+
+TEST_CASE("merging reports runs whose slot is held; as_repeats keeps ok ones as further repeats") {
+  std::string a = tmp_db("slot-a.db"), b = tmp_db("slot-b.db"), out = tmp_db("slot-out.db");
+  {
+    Store sa(a);
+    add_run(sa, "a1", "e", "s", 1, 2);
+    add_run(sa, "a2", "e", "s", 2, 2);
+    sa.exec("UPDATE runs SET status = 'failed' WHERE id = 'a2'");
+    Store sb(b);
+    add_run(sb, "b1", "e", "s", 1, 3);  // ok, slot held by ok a1
+    add_run(sb, "b2", "e", "s", 2, 3);  // ok, slot held by failed a2: replaces it
+    add_run(sb, "b3", "e", "s", 3, 1);  // a free slot
+    sb.exec("UPDATE runs SET label = 'lab_m_fp32_bs2_run1' WHERE id = 'b1'");
+  }
+  {
+    Store o(out);
+    o.merge_from(a);
+    auto st = o.merge_from(b);
+    REQUIRE(st.conflicts.size() == 2);
+    CHECK(st.conflicts[0].id == "b1");
+    CHECK(st.conflicts[0].held_id == "a1");
+    CHECK(st.conflicts[0].action == "skipped");
+    CHECK(st.conflicts[1].id == "b2");
+    CHECK(st.conflicts[1].held_status == "failed");
+    CHECK(st.conflicts[1].action == "replaced");
+    CHECK(st.runs == 2);  // b2 and b3
+    CHECK(count(o, "runs") == 3);
+    CHECK(o.query("SELECT count(*) AS n FROM samples WHERE run_id = 'a2'")[0]["n"] == 0);
+    CHECK(o.query("SELECT count(*) AS n FROM samples WHERE run_id = 'b1'")[0]["n"] == 0);
+  }
+  std::string out2 = tmp_db("slot-out2.db");
+  Store o(out2);
+  o.merge_from(a);
+  rlx::store::MergeOptions keep;
+  keep.as_repeats = true;
+  auto st = o.merge_from(b, keep);
+  REQUIRE(st.conflicts.size() == 2);
+  // b1's slot (repeat 1) is held by ok a1: the configuration's repeats go up to 3 in b, so b1
+  // becomes repeat 4 and its label's _run1 becomes _run4.
+  CHECK(st.conflicts[0].action == "kept");
+  CHECK(st.conflicts[0].new_repeat == 4);
+  CHECK(st.conflicts[0].new_label == "lab_m_fp32_bs2_run4");
+  CHECK(st.runs == 3);
+  CHECK(o.query("SELECT \"repeat\" AS r, label FROM runs WHERE id = 'b1'")[0]["r"] == 4);
+  CHECK(o.query("SELECT count(*) AS n FROM samples WHERE run_id = 'b1'")[0]["n"] == 3);
+  auto again = o.merge_from(b, keep);
+  CHECK(again.conflicts.empty());
+  CHECK(again.runs + again.samples == 0);
+  CHECK(count(o, "runs") == 4);
+  CHECK(o.integrity_check() == "ok");
+}
