@@ -37,6 +37,16 @@ void decades(double lo, double hi, int& k0, int& k1) {
   k0 = static_cast<int>(std::ceil(std::log10(lo) - 1e-9));
   k1 = static_cast<int>(std::floor(std::log10(hi) + 1e-9));
 }
+// Decades between labelled ticks: every one up to 9, every other one up to 18, then the 1-2-5
+// step that keeps the labels to at most 9, so an axis spanning 600 decades (a roofline fed 1e-300
+// and 1e300) gets a handful of ticks instead of hundreds of overlapping ones.
+int decade_step(int decades) {
+  if (decades <= 9) return 1;
+  if (decades <= 18) return 2;
+  for (int p = 1;; p *= 10)
+    for (int m : {1, 2, 5})
+      if (decades <= 9 * m * p) return m * p;
+}
 bool in_range(double v, double lo, double hi) {
   const double eps = 1e-9 * std::max(std::fabs(lo), std::fabs(hi));
   return v >= lo - eps && v <= hi + eps;
@@ -57,10 +67,11 @@ std::vector<Tick> Axis::major_ticks() const {
     int k0, k1;
     decades(lo_, hi_, k0, k1);
     const int n = k1 - k0 + 1;
-    // Many decades: label every other one so labels never collide.
-    const int every = n > 9 ? 2 : 1;
-    for (int k = k0; k <= k1; ++k) {
-      if ((k - k0) % every != 0) continue;
+    const int every = decade_step(n);
+    // Wide steps sit on multiples of the step (1e-200, 1e-100, 1, 1e100), not on the first decade.
+    const int first = every > 2 ? static_cast<int>(std::ceil(static_cast<double>(k0) / every)) * every : k0;
+    for (int k = first; k <= k1; ++k) {
+      if ((k - first) % every != 0) continue;
       const double v = std::pow(10.0, k);
       out.push_back({v, si_label(v)});
     }
@@ -124,7 +135,10 @@ std::string si_label(double v) {
   }
   static const char* suffix[] = {"", "k", "M", "G", "T", "P", "E"};
   int e3 = static_cast<int>(std::floor(std::log10(a) / 3 + 1e-12));
-  if (e3 > 6) e3 = 6;
+  if (e3 > 6) {  // beyond exa: "1e+28", not "1e+10E"
+    std::snprintf(buf, sizeof buf, "%.3g", v);
+    return buf;
+  }
   double m = v / std::pow(10.0, 3 * e3);
   // 999.97k would print as "1e+03k": carry into the next suffix.
   if (std::fabs(m) >= 999.95 && e3 < 6) {

@@ -38,3 +38,4 @@ rlx_e2e(NAME "slurm: rlx shard needs run or collect" EXIT 2 ARGS shard go x.json
 rlx_e2e(NAME "slurm: collect keeps one ok run per slot across two nodes of one label"
   ARGS run tests/slurm/collect.lua STDOUT "collect ok")
 rlx_script_test("slurm: rlx submit without sbatch says where to run it" tests/slurm/no_sbatch.sh $<TARGET_FILE:rlx>)
+rlx_script_test("slurm: shards run and collected by hand (fake sbatch)" tests/slurm/by_hand.sh $<TARGET_FILE:rlx>)

@@ -127,10 +127,29 @@ function M.environments(ctx)
     rows, {"l", "l", "r", "l", "r", "r", "r", "l"}))
 end
 
--- Measured FLOPs/bytes per iteration of a run: its measured DRAM point already holds them
--- (rlx.roofline.for_run divides the counters by the counted iterations).
-local function measured_per_iter(_, _, p)
-  return p.flops, p.bytes
+-- What the counters of a run measured: its measured DRAM point when it has one, else the
+-- derived totals of any counter source (an imported ncu CSV attaches counters without a point).
+-- Returns {source, flops, bytes, iterations} or nil.
+local function measured(D, run)
+  local derived = data.derived_counters(D, run)
+  local source, totals
+  for s, c in pairs(derived) do
+    if type(c.flops) == "number" and c.flops > 0 and type(c.dram_bytes) == "number" and c.dram_bytes > 0 and
+        (not source or s < source) then
+      source, totals = s, c
+    end
+  end
+  local m
+  for _, q in ipairs(D.points[run.id] or {}) do
+    -- A measured point already holds FLOPs and bytes per iteration (rlx.roofline.for_run).
+    if q.level == "dram" and q.source == "measured" then m = {flops = q.flops, bytes = q.bytes, per_iteration = true} end
+  end
+  if not m and totals then m = {flops = totals.flops, bytes = totals.dram_bytes} end
+  if not m then return nil end
+  m.source = source or "counters"
+  m.iterations = run.counter_iters or (totals and totals.iterations)
+  if type(m.iterations) ~= "number" or m.iterations <= 0 then m.iterations = nil end
+  return m
 end
 
 function M.counters(ctx)
@@ -139,15 +158,16 @@ function M.counters(ctx)
   local rows = {}
   for _, r in ipairs(D.ok) do
     local c = D.complexity[r.id]
-    local p
-    for _, q in ipairs(D.points[r.id] or {}) do if q.level == "dram" and q.source == "measured" then p = q end end
-    if p and c then
-      local f, b = measured_per_iter(D, r, p)
+    local m = c and measured(D, r)
+    if m then
+      local f = m.per_iteration and m.flops or (m.iterations and m.flops and m.flops / m.iterations)
+      local b = m.per_iteration and m.bytes or (m.iterations and m.bytes and m.bytes / m.iterations)
       local est_ai = c.ai or (c.train_flops and c.bytes and c.train_flops / c.bytes)
-      rows[#rows + 1] = {md.code(r.label), md.sig(c.train_flops and c.train_flops / 1e9, 4), md.sig(f and f / 1e9, 4),
-        (f and c.train_flops) and string.format("%.2f", f / c.train_flops) or "-", md.sig(c.bytes and c.bytes / 1e9, 4),
-        md.sig(b and b / 1e9, 4), (b and c.bytes) and string.format("%.2f", b / c.bytes) or "-", md.fixed(est_ai, 2),
-        md.fixed(p.ai, 2)}
+      rows[#rows + 1] = {md.code(r.label), md.esc(m.source), md.sig(c.train_flops and c.train_flops / 1e9, 4),
+        md.sig(f and f / 1e9, 4), (f and c.train_flops) and string.format("%.2f", f / c.train_flops) or "-",
+        md.sig(c.bytes and c.bytes / 1e9, 4), md.sig(b and b / 1e9, 4),
+        (b and c.bytes) and string.format("%.2f", b / c.bytes) or "-", md.fixed(est_ai, 2),
+        md.fixed(m.flops / m.bytes, 2)}
     end
   end
   if #rows == 0 then
@@ -157,10 +177,12 @@ function M.counters(ctx)
     ctx.missing[#ctx.missing + 1] = "no hardware counters: no measured FLOPs or bytes, every roofline point estimated"
     return
   end
-  doc:para("Per training iteration (G = 1e9; measured = counters over the counted iterations ÷ their number, " ..
-    "'-' where the number of counted iterations is not stored; AI is a ratio and needs no count):")
-  doc:para(md.table({"Run", "FLOPs est. (G)", "FLOPs meas. (G)", "meas. / est.", "Bytes est. (GB)", "Bytes meas. (GB)",
-    "meas. / est.", "AI est.", "AI meas."}, rows, {"l", "r", "r", "r", "r", "r", "r", "r", "r"}))
+  doc:para("Per training iteration (G = 1e9). Measured = the counters' FLOPs and DRAM bytes over the counted " ..
+    "iterations ÷ their number; '-' where that number is not stored (an imported Nsight CSV covers whatever " ..
+    "the profiler captured). AI is a ratio and needs no count:")
+  doc:para(md.table({"Run", "Counters", "FLOPs est. (G)", "FLOPs meas. (G)", "meas. / est.", "Bytes est. (GB)",
+    "Bytes meas. (GB)", "meas. / est.", "AI est.", "AI meas."}, rows,
+    {"l", "l", "r", "r", "r", "r", "r", "r", "r", "r"}))
 end
 
 function M.memory(ctx)

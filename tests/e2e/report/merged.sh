@@ -37,7 +37,7 @@ has '`envA_resnet18_fp32_bs4_run2` (drift 12.0 %)' "$md"
 has '| envA | cpu | resnet18 | fp32, bf16 | 4, 16 | 1 / 5 | 3 | interleaved | 8 / 1 |' "$md"
 # Imported counters on envB run 1: 2.4 GFLOP and 1 GB over 2 iterations -> 1.2 G, 0.5 GB per iteration:
 # 1.2/0.938952204 = 1.28, 0.5/0.371029888 = 1.35, AI 2.40.
-has '| `envB_resnet18_fp32_bs4_run1` | 0.9390 | 1.200 | 1.28 | 0.3710 | 0.5000 | 1.35 | 2.53 | 2.40 |' "$md"
+has '| `envB_resnet18_fp32_bs4_run1` | ncu | 0.9390 | 1.200 | 1.28 | 0.3710 | 0.5000 | 1.35 | 2.53 | 2.40 |' "$md"
 # Memory: estimate 136340152 B, measured RSS 2x that: 136.3 vs 272.7 MB, 2.00x.
 has '| envA | resnet18 | fp32 | 4 | 136.3 | 272.7 | process peak RSS | 2.00× | [^R1] |' "$md"
 has 'envA, resnet18, fp32: memory-bound at batch 4 (AI 2.53) → compute-bound at batch 16' "$md"

@@ -134,6 +134,33 @@ TEST_CASE("linear axis ticks are 1-2-5 steps and y axes grow upwards", "[plottin
   CHECK(hi == Approx(10000));
 }
 
+// Issue 17 item 19: peaks of 1e-300 and points at 1e300 drew hundreds of overlapping ticks.
+TEST_CASE("a log axis over hundreds of decades has a handful of ticks", "[plotting]") {
+  const Axis a(Scale::Log10, 1e-301, 1e301);  // 603 decades: a label every 100 decades, on multiples of 100
+  const auto t = a.major_ticks();
+  REQUIRE(t.size() == 7);
+  CHECK(t[0].label == "1e-300");
+  CHECK(t[1].label == "1e-200");
+  CHECK(t[3].label == "1");
+  CHECK(t[6].label == "1e+300");
+  CHECK(a.minor_ticks().empty());
+  // 20 decades (1 .. 1e19): every 5th from 1 (1, 1e5, 1e10, 1e15); 12 decades: every other one.
+  CHECK(Axis(Scale::Log10, 1, 1e19).major_ticks().size() == 4);
+  CHECK(Axis(Scale::Log10, 1, 1e11).major_ticks().size() == 6);
+  CHECK(si_label(1e28) == "1e+28");
+  CHECK(si_label(2e18) == "2E");
+}
+
+TEST_CASE("a roofline with extreme peaks and points still draws bounded axes", "[plotting]") {
+  RooflineSpec r;
+  r.roofs = {{"DRAM", 1e-300}};
+  r.ceilings = {{"peak", 1e-300}};
+  r.points = {{1e300, 1e300, "x", "m", "fp32"}};
+  const Layout L = roofline_chart(r, tmp("extreme.png"));
+  CHECK(L.x.major_ticks().size() <= 9);
+  CHECK(L.y.major_ticks().size() <= 9);
+}
+
 TEST_CASE("SI tick labels", "[plotting]") {
   CHECK(si_label(0) == "0");
   CHECK(si_label(1) == "1");
