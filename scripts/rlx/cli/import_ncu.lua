@@ -78,23 +78,20 @@ local function attach(o, s)
   local ok, db = pcall(rlx.db.open, o.db, {create = false})
   if not ok then rlx.fail(1, "rlx import-ncu: " .. clean(db)) end
   local run = find_run(db, o)
+  -- Without the number of iterations the CSV covers, totals cannot be put per iteration: the
+  -- counters are stored, but no roofline point (main says how to get one).
   local n = o.iterations or run.counter_iters
-  if type(n) ~= "number" or n < 1 then
-    db:close()
-    rlx.fail(1, string.format("rlx import-ncu: run '%s' has no counted iterations (it ran before counted " ..
-      "iterations existed, or with counter_iters = 0): say how many training iterations %s covers with --iterations N",
-      o.run, o.file))
-  end
+  if type(n) ~= "number" or n < 1 then n = nil end
   local counters = counters_of(s, n)
   local points = {}
-  if run.status == "ok" and type(run.iter_s) == "table" and run.iter_s.mean then
+  if n and run.status == "ok" and type(run.iter_s) == "table" and run.iter_s.mean then
     points = rlx.roofline.for_run({iter_s = {mean = run.iter_s.mean}, precision = run.precision, counters = counters},
       {peaks = peaks_of(db, run)})
   end
   local stored = db:put_counters(run.id, counters, "ncu")
   local placed = #points > 0 and db:put_points(run.id, points) or 0
   db:close()
-  return stored, run.study, placed, points
+  return stored, run.study, placed, points, n
 end
 
 function M.main(...)
@@ -106,8 +103,8 @@ function M.main(...)
   if o.iterations and o.iterations < 1 then usage("--iterations must be >= 1, got " .. o.iterations) end
   local ok, s = pcall(rlx.counters.import_ncu, o.file)
   if not ok then rlx.fail(1, "rlx import-ncu: " .. clean(s):gsub("^rlx%.counters%.import_ncu: ", "")) end
-  local stored, study, placed, points
-  if o.run then stored, study, placed, points = attach(o, s) end
+  local stored, study, placed, points, iterations
+  if o.run then stored, study, placed, points, iterations = attach(o, s) end
   if o.json then
     if stored then s.stored = {run = o.run, study = study, rows = stored, roofline_points = points} end
     print(rlx.json.encode(s, 2))
@@ -130,7 +127,13 @@ function M.main(...)
     print(string.format("measured roofline point (ncu) %s: AI %.3g FLOP/byte, %.4g GFLOP/s%s", p.level, p.ai, p.gflops,
       p.bound and string.format(", %s-bound", p.bound) or ""))
   end
-  if stored and placed == 0 then print("no roofline point: the run has no timed iterations or the CSV no FLOPs and bytes") end
+  if stored and placed == 0 and not iterations then
+    io.stderr:write(string.format("rlx import-ncu: no roofline point for run '%s': it has no counted iterations (it " ..
+      "ran before they existed, or with counter_iters = 0); import again with --iterations N, the training " ..
+      "iterations %s covers\n", o.run, o.file))
+  elseif stored and placed == 0 then
+    print("no roofline point: the run has no timed iterations or the CSV no FLOPs and bytes")
+  end
   return 0
 end
 
