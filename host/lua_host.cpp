@@ -1,21 +1,27 @@
 // lua_host.cpp: creating the Lua state, loading rlx's modules, running chunks with tracebacks.
-// See lua_host.h for the startup order. Error objects: a string is a script error (exit 1, with
-// traceback); a table {exit_code = N, message = "..."} raised by rlx.fail() is a deliberate exit
-// (usage errors use 2) printed as one line without traceback.
+// See lua_host.h for the startup order. Error values: a table whose exit_code is 1-255 (rlx.fail,
+// usage errors 2, Ctrl-C 130) is a deliberate exit printed as its message, one line, without a
+// traceback; every other value (a string, a structured error {fn, message, where}, any table or
+// other value) is a script error: printed readably with a traceback, exit status 1.
 #include "lua_host.h"
 
+#include <atomic>
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <regex>
 #include <sstream>
 
 extern "C" {
 #include <lauxlib.h>
+#include <luajit.h>
 #include <lualib.h>
 }
 
+#include "bindings/lua_bind.h"
 #include "bindings/registry.h"
 #include "embedded_scripts.h"
 
@@ -67,26 +73,78 @@ void register_preloads(lua_State* L) {
   lua_pop(L, 2);
 }
 
-// Message handler: leaves strings with a traceback appended; leaves exit tables untouched.
-int traceback_handler(lua_State* L) {
-  if (lua_type(L, 1) == LUA_TTABLE) return 1;
-  const char* msg = lua_tostring(L, 1);
-  if (!msg) {
-    lua_pushfstring(L, "(error object is a %s value)", luaL_typename(L, 1));
-    msg = lua_tostring(L, -1);
+// Whether the error value at idx is a deliberate exit: a table whose exit_code is an integer from
+// 1 to 255 (rlx.fail, usage errors, Ctrl-C). It is printed as one line, without a traceback.
+bool is_exit(lua_State* L, int idx) {
+  if (lua_type(L, idx) != LUA_TTABLE) return false;
+  lua_getfield(L, idx, "exit_code");
+  double code = lua_type(L, -1) == LUA_TNUMBER ? lua_tonumber(L, -1) : 0;
+  lua_pop(L, 1);
+  return code >= 1 && code <= 255 && code == static_cast<int>(code);
+}
+
+// Pushes a readable text for any error value: strings as they are, tables through __tostring,
+// else their message field, else rlx.inspect; other values by type.
+void push_error_text(lua_State* L, int idx) {
+  idx = lua::abs_index(L, idx);
+  if (lua_type(L, idx) == LUA_TSTRING || lua_type(L, idx) == LUA_TNUMBER) {
+    lua_pushstring(L, lua_tostring(L, idx));
+    return;
   }
+  if (luaL_callmeta(L, idx, "__tostring") && lua_type(L, -1) == LUA_TSTRING) return;
+  if (lua_type(L, idx) == LUA_TTABLE) {
+    lua_getfield(L, idx, "message");
+    if (lua_type(L, -1) == LUA_TSTRING) return;
+    lua_pop(L, 1);
+    lua_getglobal(L, "rlx");
+    if (lua_type(L, -1) == LUA_TTABLE) {
+      lua_getfield(L, -1, "inspect");
+      lua_remove(L, -2);
+      lua_pushvalue(L, idx);
+      if (lua_pcall(L, 1, 1, 0) == 0 && lua_type(L, -1) == LUA_TSTRING) {
+        lua_pushfstring(L, "error object: %s", lua_tostring(L, -1));
+        lua_remove(L, -2);
+        return;
+      }
+    }
+    lua_pop(L, 1);
+  }
+  lua_pushfstring(L, "(error object is a %s value)", luaL_typename(L, idx));
+}
+
+// Message handler: leaves deliberate exits (see is_exit) untouched; turns every other error value
+// into readable text with a traceback appended.
+int traceback_handler(lua_State* L) {
+  if (is_exit(L, 1)) return 1;
+  push_error_text(L, 1);
   // luaL_traceback exists in LuaJIT 2.1.
-  luaL_traceback(L, L, msg, 1);
+  luaL_traceback(L, L, lua_tostring(L, -1), 1);
   return 1;
+}
+
+// The one lua_State of the process, for the SIGINT callback (see lua_host.h).
+std::atomic<lua_State*> g_state{nullptr};
+
+// Debug hook set by the SIGINT handler: stops running Lua code with the Ctrl-C exit error.
+void interrupt_hook(lua_State* L, lua_Debug*) {
+  lua_sethook(L, nullptr, 0, 0);
+  lua::push_error(L, "", "rlx: interrupted", kExitInterrupted, "");
+  lua_error(L);
 }
 
 }  // namespace
 
+void on_sigint() {
+  // lua_sethook only stores a few fields: safe from a signal handler (the standalone lua does it).
+  if (lua_State* L = g_state.load()) lua_sethook(L, interrupt_hook, LUA_MASKCALL | LUA_MASKRET | LUA_MASKCOUNT, 1);
+}
+
 bool parse_number(const std::string& s, double* out) {
-  if (s.empty()) return false;
-  char* end = nullptr;
-  double v = std::strtod(s.c_str(), &end);
-  if (end != s.c_str() + s.size()) return false;
+  // Decimal syntax only: strtod alone would also take hex, inf, nan and leading blanks.
+  static const std::regex decimal(R"([+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?)");
+  if (!std::regex_match(s, decimal)) return false;
+  double v = std::strtod(s.c_str(), nullptr);
+  if (!std::isfinite(v)) return false;
   *out = v;
   return true;
 }
@@ -94,11 +152,18 @@ bool parse_number(const std::string& s, double* out) {
 LuaHost::LuaHost() : L_(luaL_newstate()) {
   if (!L_) throw std::runtime_error("rlx: cannot create the Lua state (out of memory)");
   luaL_openlibs(L_);
+  // Lua runs in LuaJIT's interpreter: a debug hook (how Ctrl-C stops Lua, see on_sigint) never
+  // fires inside a JIT-compiled loop, so with the compiler on `while true do end` could not be
+  // interrupted. rlx's Lua only orchestrates (the work is in C++); a script that wants compiled
+  // speed may call jit.on() and loses Ctrl-C inside its hot loops (a second Ctrl-C still ends it).
+  luaJIT_setmode(L_, 0, LUAJIT_MODE_ENGINE | LUAJIT_MODE_OFF);
   lua_newtable(L_);  // rlx
   lua_newtable(L_);  // rlx._core
   lua_setfield(L_, -2, "_core");
   lua_newtable(L_);
   lua_setfield(L_, -2, "params");
+  lua_newtable(L_);
+  lua_setfield(L_, -2, "params_text");
   lua_newtable(L_);
   lua_setfield(L_, -2, "flags");
   lua_setglobal(L_, "rlx");
@@ -108,13 +173,18 @@ LuaHost::LuaHost() : L_(luaL_newstate()) {
   lua_getglobal(L_, "require");
   lua_pushstring(L_, "rlx");
   if (pcall_report(1, 0) != kExitOk) throw std::runtime_error("rlx: the built-in module 'rlx' failed to load");
+  g_state.store(L_);
 }
 
-LuaHost::~LuaHost() { lua_close(L_); }
+LuaHost::~LuaHost() {
+  g_state.store(nullptr);
+  lua_close(L_);
+}
 
 void LuaHost::set_params(const std::vector<std::pair<std::string, std::string>>& params) {
   lua_getglobal(L_, "rlx");
   lua_getfield(L_, -1, "params");
+  lua_getfield(L_, -2, "params_text");
   for (const auto& [k, v] : params) {
     double num = 0;
     if (parse_number(v, &num))
@@ -123,9 +193,11 @@ void LuaHost::set_params(const std::vector<std::pair<std::string, std::string>>&
       lua_pushboolean(L_, v == "true");
     else
       lua_pushlstring(L_, v.data(), v.size());
+    lua_setfield(L_, -3, k.c_str());
+    lua_pushlstring(L_, v.data(), v.size());
     lua_setfield(L_, -2, k.c_str());
   }
-  lua_pop(L_, 2);
+  lua_pop(L_, 3);
 }
 
 void LuaHost::set_flag(const char* name, bool value) {
@@ -159,20 +231,23 @@ int LuaHost::pcall_report(int nargs, int nresults) {
   int rc = lua_pcall(L_, nargs, nresults, base);
   lua_remove(L_, base);
   if (rc == 0) return kExitOk;
+  // After the handler the value is a deliberate exit (a table) or readable text.
   int code = kExitScriptError;
-  if (lua_type(L_, -1) == LUA_TTABLE) {
+  if (is_exit(L_, -1)) {
     lua_getfield(L_, -1, "exit_code");
-    if (lua_isnumber(L_, -1)) code = static_cast<int>(lua_tointeger(L_, -1));
+    code = static_cast<int>(lua_tointeger(L_, -1));
     lua_pop(L_, 1);
-    lua_getfield(L_, -1, "message");
-    const char* m = lua_tostring(L_, -1);
-    if (m && *m) std::cerr << m << "\n";
-    lua_pop(L_, 1);
+    lua_getfield(L_, -1, "message");  // a deliberate exit prints its message alone
+    if (lua_type(L_, -1) != LUA_TSTRING) {
+      lua_pop(L_, 1);
+      lua_pushfstring(L_, "rlx: exit status %d (the error gave no message)", code);
+    }
   } else {
-    const char* m = lua_tostring(L_, -1);
-    std::cerr << (m ? m : "(error without message)") << "\n";
+    push_error_text(L_, -1);
   }
-  lua_pop(L_, 1);
+  const char* m = lua_tostring(L_, -1);
+  if (m && *m) std::cerr << m << "\n";
+  lua_pop(L_, 2);
   return code;
 }
 

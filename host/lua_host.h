@@ -5,7 +5,9 @@
 // names a directory, a loader that reads scripts/rlx/... from there so edits need no rebuild),
 // then require("rlx"), which builds the public tables from the natives.
 // Errors: every chunk runs under a message handler that appends a traceback; run_* print
-// "file:line: message" and the traceback to stderr and return the exit code the CLI uses.
+// "file:line: message" and the traceback to stderr and return the exit code the CLI uses (1 for
+// any script error; a deliberate exit's own code, 1-255, printed as one line). Ctrl-C: on_sigint
+// below stops running Lua code with exit 130; C++ loops poll util::interrupted().
 #pragma once
 
 #include <string>
@@ -48,7 +50,15 @@ class LuaHost {
   lua_State* L_;
 };
 
-// Parses "21" and "2.5" as numbers, everything else stays a string.
+// Parses a decimal number such as "21", "-2.5" or "1e3"; everything else ("0x10", "inf", "nan",
+// "1e999", " 5", "") stays a string. --set values that parse become numbers in rlx.params; the
+// text as typed stays in rlx.params_text, for values that are names (labels) whatever they look
+// like.
 bool parse_number(const std::string& s, double* out);
+
+// The SIGINT callback (util::install_sigint_handler): async-signal-safe; sets a Lua debug hook on
+// the live state that raises {exit_code = 130, message = "rlx: interrupted"} at the next
+// instruction, as the standalone lua interpreter does.
+void on_sigint();
 
 }  // namespace rlx::host

@@ -187,7 +187,7 @@ int cmd_repl(const std::vector<std::string>& a) {
 int main(int argc, char** argv) {
   // Allocator thresholds and OpenBLAS threads for training loops (engine/util/process_tuning.h).
   rlx::util::tune_process_for_training();
-  rlx::util::install_sigint_handler();
+  rlx::util::install_sigint_handler(rlx::host::on_sigint);
   std::vector<std::string> args(argv + 1, argv + argc);
   try {
     if (args.empty()) {

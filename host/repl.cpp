@@ -3,9 +3,14 @@
 // history (~/.rlx_history) and Tab completion of rlx.* names (completion asks rlx.repl.complete,
 // on this same thread). With stdin not a terminal it reads plain lines and prints no prompts;
 // the exit status is then 1 if any chunk failed, so `... | rlx repl` can be used in scripts.
+// Ctrl-C during an evaluation stops it (the Lua interrupt hook, lua_host.h) and returns to the
+// prompt with the globals kept; Ctrl-C at the prompt discards the line being typed.
 #include "repl.h"
 
 #include <unistd.h>
+
+#include <cerrno>
+#include <csignal>
 
 #include <cstdlib>
 #include <cstring>
@@ -18,12 +23,47 @@ extern "C" {
 #include <lauxlib.h>
 }
 
+#include "util/interrupt.h"
+
 namespace rlx::host {
 
 namespace {
 
 LuaHost* g_host = nullptr;  // completion callbacks have no user pointer
 std::vector<std::string> g_matches;
+bool g_prompt_interrupted = false;  // Ctrl-C at the prompt: discard the line being typed
+
+// libedit's character reader: a Ctrl-C at the prompt interrupts read() (SIGINT is installed
+// without SA_RESTART in the REPL) and ends the line, which the loop then discards.
+int read_char(FILE*) {
+  for (;;) {
+    unsigned char c = 0;
+    ssize_t n = read(STDIN_FILENO, &c, 1);
+    if (n == 1) return c;
+    if (n < 0 && errno == EINTR) {
+      if (!util::interrupted()) continue;
+      g_prompt_interrupted = true;
+      return '\n';
+    }
+    return EOF;
+  }
+}
+
+// SIGINT must interrupt a blocking read at the prompt instead of restarting it.
+void sigint_without_restart() {
+  struct sigaction sa {};
+  if (sigaction(SIGINT, nullptr, &sa) == 0) {
+    sa.sa_flags &= ~SA_RESTART;
+    sigaction(SIGINT, &sa, nullptr);
+  }
+}
+
+// After an evaluation or a prompt: the Ctrl-C has been handled, so neither the flag (polled by
+// C++ loops) nor a pending Lua hook may carry over to the next line.
+void forget_interrupt(lua_State* L) {
+  lua_sethook(L, nullptr, 0, 0);
+  util::clear_interrupt();
+}
 
 // Calls rlx.repl.<fn>(arg) and returns its first result as a string ("" on error).
 std::string call_repl(LuaHost& host, const char* fn, const std::string& arg) {
@@ -77,6 +117,9 @@ int run_repl(LuaHost& host) {
     rl_readline_name = const_cast<char*>("rlx");
     rl_basic_word_break_characters = const_cast<char*>(" \t\n\"\\'`@$><=;|&{(,+-*/%^#~[]");
     rl_attempted_completion_function = complete;
+    rl_catch_signals = 0;
+    rl_getc_function = read_char;
+    sigint_without_restart();
     using_history();
     read_history(hist.c_str());
     std::cout << "rlx " << "repl: Lua with rlx loaded; Ctrl-D exits, Tab completes rlx.* names\n";
@@ -98,6 +141,12 @@ int run_repl(LuaHost& host) {
       }
       line = raw;
       free(raw);
+      if (g_prompt_interrupted) {  // Ctrl-C at the prompt clears the line (and any continuation)
+        g_prompt_interrupted = false;
+        forget_interrupt(host.state());
+        buffer.clear();
+        continue;
+      }
     } else if (!std::getline(std::cin, line)) {
       break;
     }
@@ -107,6 +156,7 @@ int run_repl(LuaHost& host) {
       continue;
     }
     std::string status = call_repl(host, "eval", buffer);
+    forget_interrupt(host.state());  // Ctrl-C during evaluation ends it, back at the prompt
     if (status == "incomplete") continue;
     if (tty) {
       add_history(buffer.c_str());

@@ -8,36 +8,11 @@
 #include <cmath>
 
 #include "store/store.h"
+#include "store/transaction.h"
 
 namespace rlx::store {
 
 namespace {
-
-// BEGIN IMMEDIATE ... COMMIT, rolled back when the scope is left by an exception.
-class Transaction {
- public:
-  Transaction(Store& s, const char* what) : s_(s) {
-    if (s_.in_transaction())
-      throw Error(fmt::format("rlx.db: {} cannot run inside an open transaction (database '{}')", what, s_.path()));
-    s_.begin();
-  }
-  ~Transaction() {
-    if (!done_) try {
-        s_.rollback();
-      } catch (...) {
-      }
-  }
-  void commit() {
-    s_.commit();
-    done_ = true;
-  }
-  Transaction(const Transaction&) = delete;
-  Transaction& operator=(const Transaction&) = delete;
-
- private:
-  Store& s_;
-  bool done_ = false;
-};
 
 Json text_or_null(const Json& v) {
   if (v.is_string()) return v;
@@ -96,6 +71,15 @@ void Store::put_study(const std::string& name) {
 }
 
 std::string Store::put_run(RunRecord run) {
+  prepare_run(run);
+  // A trained run is never thrown away because another process holds the lock: wait it out.
+  Transaction tx(*this, "put_run", true);
+  insert_run(run);
+  tx.commit();
+  return run.id;
+}
+
+void Store::prepare_run(RunRecord& run) {
   if (run.study.empty() || run.environment_id.empty() || run.label.empty())
     throw Error("rlx.db: put_run needs the run's study, environment id and label");
   if (run.repeat < 1) throw Error(fmt::format("rlx.db: put_run: repeat must be >= 1, got {}", run.repeat));
@@ -113,6 +97,14 @@ std::string Store::put_run(RunRecord run) {
     if (!run.columns.contains(name) || run.columns[name].is_null()) run.columns[name] = v;
   if (!run.columns.contains("finished_at") || run.columns["finished_at"].is_null())
     run.columns["finished_at"] = utc_now();
+}
+
+void Store::insert_run(const RunRecord& given) {
+  RunRecord run = given;
+  // Replacing this run's own claim: keep when it was claimed and which attempt it is.
+  for (const auto& claim : query("SELECT claimed_at, attempt FROM runs WHERE id = ?", Json::array({run.id})))
+    for (const char* k : {"claimed_at", "attempt"})
+      if (!run.columns.contains(k) || run.columns[k].is_null()) run.columns[k] = claim[k];
   std::string key = content_hash(run.config);
   std::string cols = "id, study, environment_id, label, config_key, config, repeat, status, result";
   std::string marks = "?, ?, ?, ?, ?, ?, ?, ?, ?";
@@ -124,7 +116,6 @@ std::string Store::put_run(RunRecord run) {
     marks += ", ?";
     p.push_back(checked_column(c, run.columns.value(c.name, Json())));
   }
-  Transaction tx(*this, "put_run");
   exec("DELETE FROM runs WHERE study = ? AND environment_id = ? AND config_key = ? AND repeat = ?",
        Json::array({run.study, run.environment_id, key, run.repeat}));
   exec(fmt::format("INSERT INTO runs ({}) VALUES ({})", cols, marks), p);
@@ -148,8 +139,6 @@ std::string Store::put_run(RunRecord run) {
                       info.dump(-1, ' ', false, Json::error_handler_t::replace)}));
   }
   for (const auto& pt : run.roofline) insert_point(run.id, pt, run.config.value("precision", Json("")));
-  tx.commit();
-  return run.id;
 }
 
 long long Store::insert_point(const std::string& run_id, const Json& pt, const Json& default_precision) {

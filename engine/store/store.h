@@ -48,6 +48,31 @@ struct OpenOptions {
   int migrate_to = -1;
 };
 
+// How Store::claim treats a slot that already holds a row.
+struct ClaimOptions {
+  bool force = false;          // redo an ok slot (trained without a claim row; replaced at the end)
+  bool retry_crashed = false;  // claim a crashed slot again (by default it is skipped)
+  // A running claim of another host cannot be checked: it is taken over once older than this
+  // many seconds (0 = never). Claims of this host are checked by process id and start time.
+  long long stale_after_s = 0;
+};
+
+// What Store::claim found: "claimed" (this process trains the slot; id is the claim row's, empty
+// when force redoes an ok slot), "done" (ok already), "busy" (a live process has claimed it),
+// or "crashed" (a process died training it; holder says which). crashed_now: this call found the
+// dead claim and marked it crashed.
+struct Claim {
+  std::string state;
+  std::string id;
+  int attempt = 1;
+  Json holder;  // the slot's row when not claimed (status, pid, host, claimed_at, ...)
+  bool crashed_now = false;
+};
+
+// Is process pid, claimed at claimed_at (UTC ISO 8601), still running on this host? False when
+// no such process exists or it started after the claim (the pid was reused).
+bool claim_process_alive(long long pid, const std::string& claimed_at);
+
 // Filters of Store::runs; unset fields match everything.
 struct RunFilter {
   std::optional<std::string> study, model, precision, device, status, env, label;
@@ -113,6 +138,9 @@ class Store {
   // Transactions: begin() takes the write lock at once (BEGIN IMMEDIATE), so two writers queue
   // on the busy timeout instead of failing at commit.
   void begin();
+  // begin(), but when another process holds the write lock past the busy timeout, keeps waiting
+  // (a note on stderr each time the timeout passes) instead of failing.
+  void begin_waiting();
   void commit();
   void rollback();
   bool in_transaction();
@@ -158,6 +186,11 @@ class Store {
   Json study_counters(const std::string& study);
   // Every complexity row of the study's runs: the columns plus info decoded.
   Json study_complexity(const std::string& study);
+  // Claims a slot before training, in its own transaction (claims.cpp; see ClaimOptions).
+  Claim claim(RunRecord slot, const ClaimOptions& options = {});
+  // Deletes a running claim of this process (its run was interrupted); a no-op when the row is
+  // no longer a running claim with this id.
+  void release_claim(const std::string& id);
   // The row holding a slot ({id, status, label, pid, host, claimed_at, attempt}) or null.
   Json slot(const std::string& study, const std::string& environment_id, const std::string& config_key, int repeat);
   // The seed of the latest random-order sweep of a study in an environment.
@@ -175,6 +208,8 @@ class Store {
  private:
   [[noreturn]] void fail(const std::string& what, const std::exception& e) const;
   void setup_and_migrate(int target);
+  void prepare_run(RunRecord& run);       // checks and fills a record (id, finished_at, process)
+  void insert_run(const RunRecord& run);  // writes it, replacing its slot; inside a transaction
   // merge_from's handling of input runs whose slot is held (merge_slots.cpp); inside its
   // transaction, before the runs are copied.
   void resolve_slot_conflicts(const MergeOptions& options, MergeStats& stats);

@@ -80,11 +80,11 @@ int measure(lua_State* L) {
     collector->on_iteration_begin(i);
     lua_pushvalue(L, 1);
     if (lua_pcall(L, 0, 0, 0) != 0) {
-      std::string msg = lua_tostring(L, -1) ? lua_tostring(L, -1) : "error in the measured function";
-      lua_pop(L, 1);
+      // Close the collector, then re-raise the function's error value unchanged (a Ctrl-C or
+      // rlx.fail keeps its exit code; a script error keeps its position and fields).
       collector->on_iteration_end(i);
       collector->on_measured_end();
-      throw lua::Error("rlx.counters.measure: the measured function failed: " + msg);
+      throw lua::Rethrow();
     }
     collector->on_iteration_end(i);
   }

@@ -201,6 +201,41 @@ int put_points(lua_State* L) {
   return 1;
 }
 
+// claim{study=, environment_id=, label=, run=, config=, columns=, force=, retry_crashed=,
+// stale_after_s=} -> {state = "claimed"|"done"|"busy"|"crashed", id=, attempt=, holder=, crashed_now=}.
+int claim(lua_State* L) {
+  auto& s = conn(L, "conn:claim", "{...}");
+  lua::Options o(L, 2, "conn:claim",
+                 {"study", "environment_id", "label", "run", "config", "columns", "force", "retry_crashed",
+                  "stale_after_s"});
+  store::RunRecord r = store::run_record(o.json("config"), nlohmann::json::object());
+  r.study = o.required_str("study");
+  r.environment_id = o.required_str("environment_id");
+  r.label = o.required_str("label");
+  r.repeat = static_cast<int>(o.integer("run", 1, 1));
+  r.columns.erase("error");
+  nlohmann::json cols = o.json("columns");
+  if (!cols.is_null() && !cols.is_object()) o.fail("columns", "must be a table of runs columns");
+  if (cols.is_object())
+    for (const auto& [k, v] : cols.items()) r.columns[k] = v;
+  store::ClaimOptions co;
+  co.force = o.boolean("force", false);
+  co.retry_crashed = o.boolean("retry_crashed", false);
+  co.stale_after_s = o.integer("stale_after_s", 0, 0);
+  store::Claim c = s.claim(std::move(r), co);
+  nlohmann::json out = {{"state", c.state}, {"attempt", c.attempt}, {"holder", c.holder},
+                        {"crashed_now", c.crashed_now}};
+  if (!c.id.empty()) out["id"] = c.id;
+  lua::push_json(L, out);
+  return 1;
+}
+
+int release_claim(lua_State* L) {
+  auto& s = conn(L, "conn:release_claim", "id");
+  s.release_claim(str_arg(L, 2, "conn:release_claim", "claim id"));
+  return 0;
+}
+
 // put_counters(run_id, counters [, default_source]) -> rows written.
 int put_counters(lua_State* L) {
   auto& s = conn(L, "conn:put_counters", "run_id, counters [, source]");
@@ -401,7 +436,8 @@ void open_db(lua_State* L) {
                                     {"last_sweep_seed", lua::guarded<last_sweep_seed>},
                                     {"study_environments", lua::guarded<study_environments>},
                                     {"study_counters", lua::guarded<study_counters>},
-                                    {"study_complexity", lua::guarded<study_complexity>}});
+                                    {"study_complexity", lua::guarded<study_complexity>},
+                                    {"claim", lua::guarded<claim>}, {"release_claim", lua::guarded<release_claim>}});
     lua_setfield(L, -2, "__index");
     lua_pushcfunction(L, lua::guarded<close>);
     lua_setfield(L, -2, "__gc");

@@ -1,6 +1,8 @@
 // bind_host.cpp: rlx._core.host: what this binary is (versions of rlx and every library it was
-// built with, whether CUDA and CUPTI support are compiled in), which Lua modules it embeds, and
-// JSON text <-> Lua values (rlx.json).
+// built with, whether CUDA and CUPTI support are compiled in), which Lua modules it embeds,
+// JSON text <-> Lua values (rlx.json, the one JSON codec), and the pieces of lua_bind.h that Lua
+// modules share with the bindings: the caller's position, the structured error metatable and the
+// option checker (rlx.options).
 #include <cairo.h>
 #include <fmt/format.h>
 #include <sqlite3.h>
@@ -79,11 +81,27 @@ int json_decode(lua_State* L) {
   return 1;
 }
 
+// where() -> "file:line" of the first caller outside rlx's own modules (lua_bind.h), or nil.
+int where(lua_State* L) {
+  std::string w = lua::caller_where(L);
+  if (w.size() < 2) return 0;
+  lua_pushlstring(L, w.data(), w.size() - 2);
+  return 1;
+}
+
+// error_metatable() -> the metatable structured errors share (its __tostring is in C++).
+int error_metatable(lua_State* L) {
+  lua::push_error_metatable(L);
+  return 1;
+}
+
 }  // namespace
 
 void open_host(lua_State* L) {
   lua::register_module(L, "host", {{"versions", lua::guarded<versions>}, {"modules", lua::guarded<modules>},
-                                 {"json_encode", lua::guarded<json_encode>}, {"json_decode", lua::guarded<json_decode>}});
+                                 {"json_encode", lua::guarded<json_encode>}, {"json_decode", lua::guarded<json_decode>},
+                                 {"where", lua::guarded<where>}, {"error_metatable", lua::guarded<error_metatable>},
+                                 {"check_options", lua::guarded<lua::check_options>}});
 }
 
 }  // namespace rlx::bindings

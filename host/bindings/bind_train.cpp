@@ -1,7 +1,7 @@
 // bind_train.cpp: rlx._core.train, the training run of engine/train. Reads and checks the options
 // (each error names its option), creates a counters collector when asked, runs the trainer and
-// returns its result as a table. Ctrl-C during a run becomes the error object
-// {exit_code = 130, message = "rlx: interrupted"}, raised after every C++ scope has ended.
+// returns its result as a table. Ctrl-C during a run throws util::Interrupted, which guarded turns
+// into the error {exit_code = 130, message = "rlx: interrupted"} (lua_bind.h).
 #include <fmt/format.h>
 
 #include <cmath>
@@ -15,7 +15,6 @@
 #include "train/devices.h"
 #include "train/progress.h"
 #include "train/trainer.h"
-#include "util/interrupt.h"
 
 namespace rlx::bindings {
 namespace {
@@ -160,25 +159,8 @@ nlohmann::json run_train(lua_State* L) {
 
 // train{...} -> result table (see docs/lua-api/train.md)
 int train_fn(lua_State* L) {
-  bool interrupted = false;
-  {
-    nlohmann::json out;
-    try {
-      out = run_train(L);
-    } catch (const util::Interrupted&) {
-      interrupted = true;
-    }
-    if (!interrupted) {
-      lua::push_json(L, out);
-      return 1;
-    }
-  }
-  lua_newtable(L);
-  lua_pushinteger(L, 130);
-  lua_setfield(L, -2, "exit_code");
-  lua_pushstring(L, "rlx: interrupted");
-  lua_setfield(L, -2, "message");
-  return lua_error(L);
+  lua::push_json(L, run_train(L));
+  return 1;
 }
 
 // devices() -> {{kind=, id=, name=, memory_bytes=, threads=}, ...}

@@ -3,10 +3,12 @@
 #include "lua_bind.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <fmt/format.h>
 
 #include "embedded_scripts.h"
+#include "util/interrupt.h"
 
 namespace rlx::lua {
 
@@ -47,6 +49,106 @@ std::string caller_where(lua_State* L) {
     if (!is_builtin_source(ar.source)) return where;
   }
   return first;
+}
+
+// ---- structured errors ------------------------------------------------------------------------
+
+void split_fn(const std::string& text, std::string* fn, std::string* message) {
+  size_t colon = text.find(": ");
+  bool named = colon != std::string::npos && colon > 0;
+  for (size_t i = 0; named && i < colon; ++i) {
+    unsigned char c = static_cast<unsigned char>(text[i]);
+    named = std::isalnum(c) || c == '_' || c == '.' || c == ':';
+  }
+  *fn = named ? text.substr(0, colon) : "";
+  *message = named ? text.substr(colon + 2) : text;
+}
+
+Error::Error(const std::string& text) : std::runtime_error(text) { split_fn(text, &fn, &message); }
+
+Error::Error(std::string fn_, std::string message_, int exit_code_)
+    : std::runtime_error(fn_.empty() ? message_ : fn_ + ": " + message_),
+      fn(std::move(fn_)),
+      message(std::move(message_)),
+      exit_code(exit_code_) {}
+
+namespace {
+
+// A string field of the table at idx, or "" when absent or not a string.
+std::string string_field(lua_State* L, int idx, const char* key) {
+  lua_getfield(L, idx, key);
+  std::string v = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : "";
+  lua_pop(L, 1);
+  return v;
+}
+
+// __tostring of a structured error: "where: fn: message", leaving out the parts that are absent.
+int error_tostring(lua_State* L) {
+  std::string text = string_field(L, 1, "where");
+  if (!text.empty()) text += ": ";
+  std::string fn = string_field(L, 1, "fn");
+  if (!fn.empty()) text += fn + ": ";
+  text += string_field(L, 1, "message");
+  lua_pushlstring(L, text.data(), text.size());
+  return 1;
+}
+
+}  // namespace
+
+void push_error_metatable(lua_State* L) {
+  if (luaL_newmetatable(L, "rlx.Error")) {
+    lua_pushcfunction(L, error_tostring);
+    lua_setfield(L, -2, "__tostring");
+    lua_pushstring(L, "rlx.Error");
+    lua_setfield(L, -2, "__name");
+  }
+}
+
+void push_error(lua_State* L, const std::string& fn, const std::string& message, int exit_code,
+                const std::string& where) {
+  lua_createtable(L, 0, 4);
+  if (!fn.empty()) {
+    lua_pushlstring(L, fn.data(), fn.size());
+    lua_setfield(L, -2, "fn");
+  }
+  lua_pushlstring(L, message.data(), message.size());
+  lua_setfield(L, -2, "message");
+  if (!where.empty()) {
+    lua_pushlstring(L, where.data(), where.size());
+    lua_setfield(L, -2, "where");
+  }
+  if (exit_code != 0) {
+    lua_pushinteger(L, exit_code);
+    lua_setfield(L, -2, "exit_code");
+  }
+  push_error_metatable(L);
+  lua_setmetatable(L, -2);
+}
+
+CaughtError describe_exception(const std::exception& e) {
+  CaughtError c;
+  if (dynamic_cast<const Rethrow*>(&e)) {
+    c.rethrow = true;
+  } else if (dynamic_cast<const util::Interrupted*>(&e)) {
+    c.message = "rlx: interrupted";
+    c.exit_code = 130;
+  } else if (const auto* err = dynamic_cast<const Error*>(&e)) {
+    c.fn = err->fn;
+    c.message = err->message;
+    c.exit_code = err->exit_code;
+  } else {
+    split_fn(e.what(), &c.fn, &c.message);
+  }
+  return c;
+}
+
+void push_caught(lua_State* L, const CaughtError& caught) {
+  if (caught.rethrow) return;
+  // Ctrl-C ended the C++ work: the Lua-side interrupt hook must not fire a second time.
+  if (caught.exit_code == 130) lua_sethook(L, nullptr, 0, 0);
+  std::string where = caller_where(L);
+  if (where.size() >= 2) where.resize(where.size() - 2);  // "file:line" without ": "
+  push_error(L, caught.fn, caught.message, caught.exit_code, where);
 }
 
 const char* type_name(lua_State* L, int idx) { return lua_typename(L, lua_type(L, idx)); }
@@ -183,7 +285,8 @@ static std::string int_requirement(long long min_value) {
 }
 
 static long long check_int(const Options& o, const char* key, double v, long long min_value) {
-  if (!std::isfinite(v) || std::floor(v) != v || v < static_cast<double>(min_value))
+  // 2^63 is the first double a long long cannot hold.
+  if (!std::isfinite(v) || std::floor(v) != v || v < static_cast<double>(min_value) || v >= 9.2233720368547758e18)
     o.fail(key, fmt::format("must be {}, got {}", int_requirement(min_value), v));
   return static_cast<long long>(v);
 }
@@ -253,19 +356,16 @@ std::vector<long long> Options::int_list(const char* key, long long min_value) c
   int n = static_cast<int>(lua_objlen(L_, -1));
   for (int i = 1; i <= n; ++i) {
     lua_rawgeti(L_, -1, i);
-    if (lua_type(L_, -1) != LUA_TNUMBER) {
-      std::string got = describe(L_, -1);
-      lua_pop(L_, 2);
-      fail(key, fmt::format("must be an array of integers, element {} is {}", i, got));
-    }
     double v = lua_tonumber(L_, -1);
+    bool is_int = lua_type(L_, -1) == LUA_TNUMBER && std::isfinite(v) && std::floor(v) == v &&
+                  v >= static_cast<double>(min_value) && v < 9.2233720368547758e18;
+    std::string got = is_int ? "" : describe(L_, -1);
     lua_pop(L_, 1);
-    try {
-      out.push_back(check_int(*this, key, v, min_value));
-    } catch (...) {
+    if (!is_int) {
       lua_pop(L_, 1);
-      throw;
+      fail(key, fmt::format("element {} must be {}, got {}", i, int_requirement(min_value), got));
     }
+    out.push_back(static_cast<long long>(v));
   }
   lua_pop(L_, 1);
   return out;
@@ -294,7 +394,7 @@ std::vector<std::string> Options::str_list(const char* key) const {
     if (lua_type(L_, -1) != LUA_TSTRING) {
       std::string got = describe(L_, -1);
       lua_pop(L_, 2);
-      fail(key, fmt::format("must be an array of strings, element {} is {}", i, got));
+      fail(key, fmt::format("element {} must be a string, got {}", i, got));
     }
     out.emplace_back(lua_tostring(L_, -1));
     lua_pop(L_, 1);
@@ -314,6 +414,139 @@ nlohmann::json Options::json(const char* key) const {
   }
   lua_pop(L_, 1);
   return j;
+}
+
+// ---- option tables checked against a spec (rlx.options.check) ---------------------------------
+
+namespace {
+
+// The spec entry of one option, as rlx.options.check documents it.
+struct OptionSpec {
+  std::string type = "any";
+  bool required = false;
+  std::optional<double> min;
+  std::vector<std::string> one_of;
+};
+
+OptionSpec read_spec(lua_State* L, int idx) {
+  OptionSpec s;
+  lua_getfield(L, idx, "type");
+  if (lua_type(L, -1) == LUA_TSTRING) s.type = lua_tostring(L, -1);
+  lua_getfield(L, idx, "required");
+  s.required = lua_toboolean(L, -1);
+  lua_getfield(L, idx, "min");
+  if (lua_type(L, -1) == LUA_TNUMBER) s.min = lua_tonumber(L, -1);
+  lua_getfield(L, idx, "one_of");
+  if (lua_type(L, -1) == LUA_TTABLE) {
+    int n = static_cast<int>(lua_objlen(L, -1));
+    for (int i = 1; i <= n; ++i) {
+      lua_rawgeti(L, -1, i);
+      if (lua_type(L, -1) == LUA_TSTRING) s.one_of.emplace_back(lua_tostring(L, -1));
+      lua_pop(L, 1);
+    }
+  }
+  lua_pop(L, 4);
+  return s;
+}
+
+long long min_int(const OptionSpec& s) {
+  return s.min ? static_cast<long long>(std::ceil(*s.min)) : LLONG_MIN;
+}
+
+// What a required option must be, for "option 'x' is required (...)".
+std::string requirement(const OptionSpec& s) {
+  if (!s.one_of.empty()) return "one of " + join(s.one_of);
+  if (s.type == "integer") return int_requirement(min_int(s));
+  if (s.type == "number") return s.min ? fmt::format("a number >= {}", *s.min) : "a number";
+  if (s.type == "string") return "a string";
+  if (s.type == "boolean") return "true or false";
+  if (s.type == "int_list") return "an integer or an array of integers";
+  if (s.type == "string_list") return "a string or an array of strings";
+  if (s.type == "table") return "a table";
+  if (s.type == "function") return "a function";
+  return "a value";
+}
+
+void push_strings(lua_State* L, const std::vector<std::string>& v) {
+  lua_createtable(L, static_cast<int>(v.size()), 0);
+  for (size_t i = 0; i < v.size(); ++i) {
+    lua_pushlstring(L, v[i].data(), v[i].size());
+    lua_rawseti(L, -2, static_cast<int>(i + 1));
+  }
+}
+
+// Pushes the checked value of option `key` (present in the options table).
+void push_checked(lua_State* L, const Options& o, const char* key, const OptionSpec& s) {
+  if (s.type == "integer") {
+    lua_pushnumber(L, static_cast<lua_Number>(*o.opt_integer(key, min_int(s))));
+  } else if (s.type == "number") {
+    o.push(key);
+    bool ok = lua_type(L, -1) == LUA_TNUMBER && (!s.min || lua_tonumber(L, -1) >= *s.min);
+    if (!ok) {
+      std::string got = describe(L, -1);
+      lua_pop(L, 1);
+      o.fail(key, fmt::format("must be {}, got {}", requirement(s), got));
+    }
+  } else if (s.type == "string" && !s.one_of.empty()) {
+    std::string v = o.choice(key, "", s.one_of);
+    lua_pushlstring(L, v.data(), v.size());
+  } else if (s.type == "string") {
+    std::string v = *o.opt_str(key);
+    lua_pushlstring(L, v.data(), v.size());
+  } else if (s.type == "boolean") {
+    lua_pushboolean(L, o.boolean(key, false));
+  } else if (s.type == "int_list") {
+    auto v = o.int_list(key, min_int(s));
+    lua_createtable(L, static_cast<int>(v.size()), 0);
+    for (size_t i = 0; i < v.size(); ++i) {
+      lua_pushnumber(L, static_cast<lua_Number>(v[i]));
+      lua_rawseti(L, -2, static_cast<int>(i + 1));
+    }
+  } else if (s.type == "string_list") {
+    auto v = o.str_list(key);
+    for (const auto& x : v)
+      if (!s.one_of.empty() && std::find(s.one_of.begin(), s.one_of.end(), x) == s.one_of.end())
+        o.fail(key, fmt::format("must be one of {}, got \"{}\"", join(s.one_of), x));
+    push_strings(L, v);
+  } else {
+    int t = o.push(key);
+    bool ok = s.type == "any" || (s.type == "table" && t == LUA_TTABLE) || (s.type == "function" && t == LUA_TFUNCTION);
+    if (!ok) {
+      std::string got = describe(L, -1);
+      lua_pop(L, 1);
+      o.fail(key, fmt::format("must be {}, got {}", requirement(s), got));
+    }
+  }
+}
+
+}  // namespace
+
+int check_options(lua_State* L) {
+  const std::string fname = check_string(L, 1, "rlx.options.check");
+  if (lua_type(L, 3) != LUA_TTABLE) throw Error("rlx.options.check: the spec (argument 3) must be a table");
+  std::vector<std::string> keys;
+  lua_pushnil(L);
+  while (lua_next(L, 3) != 0) {
+    lua_pop(L, 1);
+    if (lua_type(L, -1) == LUA_TSTRING) keys.emplace_back(lua_tostring(L, -1));
+  }
+  std::sort(keys.begin(), keys.end());
+  Options o = Options::optional(L, 2, fname, keys);
+  lua_createtable(L, 0, static_cast<int>(keys.size()));
+  for (const auto& key : keys) {
+    lua_getfield(L, 3, key.c_str());
+    OptionSpec s = read_spec(L, lua_gettop(L));
+    if (o.has(key.c_str())) {
+      push_checked(L, o, key.c_str(), s);
+    } else if (s.required) {
+      o.fail(key.c_str(), "is required (" + requirement(s) + ")");
+    } else {
+      lua_getfield(L, -1, "default");
+    }
+    lua_setfield(L, -3, key.c_str());
+    lua_pop(L, 1);  // the spec entry
+  }
+  return 1;
 }
 
 // ---- json <-> Lua -----------------------------------------------------------------------------

@@ -25,27 +25,68 @@ extern "C" {
 
 namespace rlx::lua {
 
-// A user-facing error raised by a binding; the message should name the problem and the fix.
+// A user-facing error raised by a binding. It reaches Lua as a structured error table
+// {fn =, message =, where =, exit_code =} (see push_error): fn is the public function that failed
+// ("rlx.train"), message says what is wrong and how to fix it, where is the caller's "file:line",
+// exit_code is absent for script errors (exit status 1) or the status of a deliberate exit.
+// Error("rlx.train: option 'batch' ...") splits a leading "name: " off as fn.
 struct Error : std::runtime_error {
-  using std::runtime_error::runtime_error;
+  explicit Error(const std::string& text);
+  Error(std::string fn, std::string message, int exit_code = 0);
+  std::string fn;
+  std::string message;
+  int exit_code = 0;  // 0: a script error (uncaught, the program exits 1)
+};
+
+// Thrown by a binding that has left a Lua error value on top of the stack (for example the error
+// of a Lua callback it called with lua_pcall): guarded re-raises that value unchanged, so a
+// Ctrl-C or rlx.fail exit inside a callback keeps its exit code.
+struct Rethrow : std::exception {
+  const char* what() const noexcept override { return "(a Lua error value is on the stack)"; }
 };
 
 // "file:line: " of the first Lua frame that is not one of rlx's embedded modules, or "" if none.
+// The one caller-position helper: Lua code reaches it as rlx._core.host.where().
 std::string caller_where(lua_State* L);
 
-// Runs F; a std::exception escaping it becomes a Lua error "file:line: message". The message is
-// copied onto the Lua stack before lua_error so no C++ object is alive when Lua unwinds.
+// Splits "name: message" into fn and message when the prefix is a function name such as
+// "rlx.train" or "study:sweep" (letters, digits, '_', '.', ':'); otherwise fn stays empty.
+void split_fn(const std::string& text, std::string* fn, std::string* message);
+
+// Pushes the metatable every structured error shares (registry "rlx.Error", with __tostring
+// giving "where: fn: message").
+void push_error_metatable(lua_State* L);
+
+// Pushes a structured error table; where is the caller's position unless given.
+void push_error(lua_State* L, const std::string& fn, const std::string& message, int exit_code,
+                const std::string& where);
+
+// What guarded raises for a caught exception, captured before any Lua call is made.
+struct CaughtError {
+  std::string fn, message;
+  int exit_code = 0;
+  bool rethrow = false;  // the value to raise is already on the stack
+};
+CaughtError describe_exception(const std::exception& e);
+// Pushes the structured error for `caught` (unless it is a rethrow) and clears any pending
+// interrupt hook; the caller then calls lua_error with no C++ object alive in its frame.
+void push_caught(lua_State* L, const CaughtError& caught);
+
+// Runs F; a std::exception escaping it becomes a structured Lua error located at the caller's
+// line (util::Interrupted becomes {exit_code = 130, message = "rlx: interrupted"}). Everything
+// with a destructor is out of scope when lua_error runs. Lua errors raised inside F by the Lua API
+// itself unwind through F's C++ frames: that needs LuaJIT's external unwinding, which the build
+// checks (cmake/CheckLuaJITUnwinding.cmake, docs/architecture.md).
 template <int (*F)(lua_State*)>
 int guarded(lua_State* L) {
   {
-    std::string msg;
+    CaughtError caught;
     try {
       return F(L);
     } catch (const std::exception& e) {
-      msg = e.what();
+      caught = describe_exception(e);
     }
-    std::string full = caller_where(L) + msg;
-    lua_pushlstring(L, full.data(), full.size());
+    push_caught(L, caught);
   }
   return lua_error(L);
 }
@@ -108,6 +149,11 @@ class Options {
   std::string fname_;
   std::vector<std::string> valid_;
 };
+
+// rlx.options.check(fname, opts, spec) for functions written in Lua: the same checks and messages
+// as Options (a spec entry is {type =, required =, default =, min =, one_of =}); returns a new
+// table with defaults filled in. Registered as rlx._core.host.check_options.
+int check_options(lua_State* L);
 
 // json <-> Lua. Objects become tables with string keys, arrays become sequences (1-based), null
 // becomes nil. A Lua table whose keys are exactly 1..n is an array; an empty table is an empty

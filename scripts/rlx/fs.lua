@@ -23,7 +23,10 @@ function M.write_output(cmd, path, text, opts)
     return path
   end
   local ok, err = pcall(core.write_atomic, path, text, opts)
-  if not ok then rlx.fail(1, cmd .. ": " .. tostring(err):gsub("^.-rlx%.fs%.write_atomic: ", "")) end
+  if not ok then
+    rlx.errors.pass_exits(err)
+    rlx.fail(1, cmd .. ": " .. rlx.errors.text_without(err, "rlx.fs.write_atomic"))
+  end
   return path
 end
 

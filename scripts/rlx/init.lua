@@ -7,38 +7,33 @@
 local rlx = _G.rlx
 package.loaded["rlx"] = rlx
 
+local errors = require("rlx.errors")
 local options = require("rlx.options")
 
 --- Versions of rlx and the libraries it was built with; cuda/cupti are nil when not compiled in.
 function rlx.version()
   local v = rlx._core.host.versions()
   v.gpus = {}
-  local ok, devices = pcall(function() return rlx.devices() end)
-  if ok and type(devices) == "table" then
-    for _, d in ipairs(devices) do
-      if d.kind == "cuda" then v.gpus[#v.gpus + 1] = d.name .. " (" .. d.id .. ")" end
-    end
+  for _, d in ipairs(rlx.devices()) do
+    if d.kind == "cuda" then v.gpus[#v.gpus + 1] = d.name .. " (" .. d.id .. ")" end
   end
   return v
 end
 
 --- The devices this machine can train on: {kind = "cpu"|"cuda", id = "cpu"|"cuda:0", name, ...}.
-function rlx.devices()
-  local core = rlx._core.train
-  if core.devices then return core.devices() end
-  return {{kind = "cpu", id = "cpu", name = "cpu"}}
-end
+function rlx.devices() return rlx._core.train.devices() end
 
---- Raises an error that ends the program with `code` and prints `message` without a traceback.
+--- Raises an error that ends the program with `code` (1-255) and prints `message` alone, without
+--- a traceback (a structured error with exit_code set: see rlx.errors).
 function rlx.fail(code, message)
-  if type(code) ~= "number" or code ~= math.floor(code) or code < 0 or code > 255 then
-    options.raise("rlx.fail: the exit status (argument 1) must be an integer from 0 to 255, got " ..
+  if type(code) ~= "number" or code ~= math.floor(code) or code < 1 or code > 255 then
+    options.raise("rlx.fail: the exit status (argument 1) must be an integer from 1 to 255, got " ..
       (type(code) == "number" and tostring(code) or type(code)) .. " (usage errors use 2)")
   end
   if type(message) ~= "string" then
     options.raise("rlx.fail: the message (argument 2) must be a string, got " .. type(message))
   end
-  error({exit_code = code, message = message}, 0)
+  error(errors.new{message = message, where = errors.where(), exit_code = code}, 0)
 end
 
 local INSPECT_SPEC = {
@@ -63,5 +58,11 @@ setmetatable(rlx, {
   end,
 })
 
+-- rlx.params holds the --set values; rlx.params.declare (scripts/rlx/params.lua) checks them.
+setmetatable(rlx.params, {__index = function(_, key)
+  if key == "declare" then return require("rlx.params").declare end
+end})
+
 rlx.options = options
+rlx.errors = errors
 return rlx

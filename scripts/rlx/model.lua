@@ -48,8 +48,8 @@ function M.max_batch(opts)
   end
   local ok, one = pcall(at, 1)
   if not ok then
-    local msg = tostring(one):gsub("^[^:]*:%d+: ", ""):gsub("^rlx%.model%.summary: ", "")
-    rlx.options.raise("rlx.model.max_batch: " .. msg)
+    rlx.errors.pass_exits(one)
+    rlx.errors.raise("rlx.model.max_batch", rlx.errors.text_without(one, "rlx.model.summary"))
   end
   local two = at(2)
   local per_image = two - one

@@ -80,6 +80,7 @@ function M.markdown(D, opts)
     figure_warnings = opts.figure_warnings or {}, TRAIN_FACTOR = M.TRAIN_FACTOR, title = opts.title,
     dir = opts.dir, rlx_version = opts.rlx_version, describe = describe, counter_summary = counter_summary(D)}
   ctx.ref = make_ref(ctx)
+  if #D.ok == 0 then ctx.missing[1] = "no successful runs: nothing was measured" end
   local sections = require("rlx.report.sections")
   local body = ctx.doc
   sections.abstract(ctx)

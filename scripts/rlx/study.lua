@@ -30,13 +30,15 @@ function M.open(opts)
     label = {type = "string"},
     zone = {type = "string"},
     instance_type = {type = "string"},
+    busy_timeout_ms = {type = "integer", min = 0},
   })
   if o.name == "" or o.name:find("[/\\]") then
     options.raise(string.format("rlx.study: option 'name' must be a non-empty name without '/', got %q", o.name))
   end
   local path = o.db or ("results/" .. o.name .. ".db")
   local self = setmetatable({name = o.name, path = path}, Study)
-  self.db = rlx.db.open(path, {create_directories = true})  -- results/ is made on first use
+  -- results/ is made on first use
+  self.db = rlx.db.open(path, {create_directories = true, busy_timeout_ms = o.busy_timeout_ms})
   self.env = rlx.env.capture{label = o.label, zone = o.zone, instance_type = o.instance_type}
   self.env_id = self.env.id
   if self.env.gpu_unusable then
@@ -93,6 +95,10 @@ local SWEEP_SPEC = {
   trainer = {type = "function"},
   quiet = {type = "boolean", default = false},
   only = {type = "string_list"},
+  retry_crashed = {type = "boolean", default = false},
+  stale_after_s = {type = "integer", min = 0, default = 0},
+  memory_check = {type = "boolean", default = true},
+  memory_available = {type = "function"},
   order = {type = "string", one_of = {"interleaved", "random", "grouped"}, default = "interleaved"},
   order_seed = {type = "integer", min = 0},
 }
@@ -206,7 +212,7 @@ local function fmt_duration(s)
   return string.format("%.1f s", s)
 end
 
-function Study:_dry_run(items)
+function Study:_dry_run(items, o)
   local todo, skipped, total, unknown = 0, 0, 0, 0
   print(string.format("study %s (%s), environment %s: %d runs in the matrix", self.name, self.path, self.env.label, #items))
   for i, it in ipairs(items) do
@@ -215,6 +221,10 @@ function Study:_dry_run(items)
       what, skipped = "not in this shard", skipped + 1
     elseif it.done then
       what, skipped = "skip (done)", skipped + 1
+    elseif it.status == "crashed" and not (o.retry_crashed or o.force) then
+      what, skipped = "skip (crashed before; retry_crashed = true retries it)", skipped + 1
+    elseif it.status == "running" and not o.force then
+      what, skipped = "skip (claimed by a process: training now, or crashed)", skipped + 1
     else
       todo = todo + 1
       local est = self.db:estimate_s(it.config)
@@ -234,7 +244,9 @@ function Study:_dry_run(items)
 end
 
 -- Complexity from rlx.model.summary when the models module provides it (cached per shape).
-function Study:_complexity(config, cache)
+-- quiet: no warning and nothing cached on failure (the memory check asks before training; only
+-- a run that trained warns that its complexity is missing).
+function Study:_complexity(config, cache, quiet)
   local key = table.concat({config.model, config.batch, tostring(config.input), tostring(config.classes),
     config.precision}, "|")
   if cache[key] ~= nil then return cache[key] or nil end
@@ -244,9 +256,10 @@ function Study:_complexity(config, cache)
     local ok, s = pcall(model.summary, {model = config.model, batch = config.batch, input = config.input,
       classes = config.classes, precision = config.precision, layers = false})
     if ok and type(s) == "table" then summary = s
+    elseif quiet then return nil
     elseif not ok and not cache["warned:" .. config.model] then
       cache["warned:" .. config.model] = true
-      warn("no complexity for " .. config.model .. ": " .. tostring(s):gsub("^[^:]*:%d+: ", ""))
+      warn("no complexity for " .. config.model .. ": " .. rlx.errors.text(rlx.errors.pass_exits(s)))
     end
   end
   cache[key] = summary
@@ -288,12 +301,13 @@ end
 function Study:sweep(opts)
   local o = options.check("study:sweep", opts, SWEEP_SPEC)
   local items = self:_plan(o)
-  if rlx.flags and rlx.flags.dry_run then return self:_dry_run(items) end
+  if rlx.flags and rlx.flags.dry_run then return self:_dry_run(items, o) end
   local trainer = o.trainer or rlx.train
   if not is_callable(trainer) then
     options.raise("study:sweep: rlx.train is not available in this build; pass trainer = function(opts) ... end")
   end
-  local stats = {planned = #items, ran = 0, skipped = 0, failed = 0, ok = 0, not_in_shard = 0, labels = {}}
+  local stats = {planned = #items, ran = 0, skipped = 0, failed = 0, ok = 0, not_in_shard = 0, busy = 0,
+    crashed = 0, labels = {}}
   local cache = {}
   for i, it in ipairs(items) do
     if it.not_in_shard then
@@ -301,36 +315,93 @@ function Study:sweep(opts)
     elseif it.done then
       stats.skipped = stats.skipped + 1
     else
-      local train_opts = {}
-      for k, v in pairs(it.config) do train_opts[k] = v end
-      train_opts.label = it.label
-      if not o.quiet then
-        io.stderr:write(string.format("[%d/%d] %s\n", i, #items, it.label))
-      end
-      local started, t0 = rlx.db.now(), now_s()
-      local ok, result = pcall(trainer, train_opts)
-      if not ok then
-        -- Ctrl-C (and rlx.fail) arrive as {exit_code=...}: nothing of this run is stored.
-        if type(result) == "table" and result.exit_code then error(result, 0) end
-        result = {ok = false, error = tostring(result)}
-      elseif type(result) ~= "table" then
-        result = {ok = false, error = "the trainer returned " .. type(result) .. " instead of a result table"}
-      end
-      local wall = now_s() - t0
-      local complexity = result.ok and self:_complexity(it.config, cache) or nil
-      local points = result.ok and roofline_rows(result, self:_roofline_peaks(it.config.device), complexity) or {}
-      self:store_run(it.config, result, {run = it.run, label = it.label, started_at = started, total_s = wall,
-        complexity = complexity, roofline = points, sweep_order = it.order, sweep_seed = it.seed,
-        position = it.position})
-      stats.ran = stats.ran + 1
-      if result.ok then stats.ok = stats.ok + 1 else
-        stats.failed = stats.failed + 1
-        warn(string.format("%s failed: %s", it.label, tostring(result.error)))
-      end
-      stats.labels[#stats.labels + 1] = it.label
+      self:_sweep_slot(o, it, string.format("[%d/%d]", i, #items), trainer, stats, cache)
     end
   end
+  if stats.crashed > 0 then
+    warn(string.format("%d slot(s) crashed in an earlier attempt and were skipped; rerun with " ..
+      "study:sweep{retry_crashed = true, ...} to try them again", stats.crashed))
+  end
   return stats
+end
+
+-- Claims one slot (its own transaction), trains it unless another process has it or it crashed
+-- before, and stores the result over the claim.
+function Study:_sweep_slot(o, it, counter, trainer, stats, cache)
+  local claim = self.db:claim{study = self.name, environment_id = self.env_id, label = it.label, run = it.run,
+    config = plain_data(it.config, 0), force = o.force, retry_crashed = o.retry_crashed,
+    stale_after_s = o.stale_after_s,
+    columns = {sweep_order = it.order, sweep_seed = it.seed, position = it.position}}
+  local h = claim.holder or {}
+  if claim.crashed_now then warn(string.format("%s: %s", it.label, tostring(h.error))) end
+  if claim.state == "done" then
+    stats.skipped = stats.skipped + 1
+    return
+  elseif claim.state == "busy" then
+    stats.busy = stats.busy + 1
+    if not o.quiet then
+      io.stderr:write(string.format("%s %s: being trained by process %s on %s (claimed at %s); left to it\n", counter,
+        it.label, tostring(h.pid), tostring(h.host), tostring(h.claimed_at)))
+    end
+    return
+  elseif claim.state == "crashed" then
+    stats.crashed = stats.crashed + 1
+    if not o.quiet then io.stderr:write(string.format("%s %s: crashed before, skipped\n", counter, it.label)) end
+    return
+  end
+  if not o.quiet then io.stderr:write(string.format("%s %s\n", counter, it.label)) end
+  local started, t0 = rlx.db.now(), now_s()
+  local result = self:_memory_refusal(o, it, cache)
+  if not result then
+    local train_opts = {}
+    for k, v in pairs(it.config) do train_opts[k] = v end
+    train_opts.label = it.label
+    local ok
+    ok, result = pcall(trainer, train_opts)
+    if not ok then
+      -- Ctrl-C (and rlx.fail) arrive as {exit_code=...}: nothing of this run is stored and its
+      -- claim is withdrawn, so a rerun trains the slot again.
+      if type(result) == "table" and result.exit_code then
+        if claim.id then pcall(self.db.release_claim, self.db, claim.id) end
+        error(result, 0)
+      end
+      result = {ok = false, error = tostring(result)}
+    elseif type(result) ~= "table" then
+      result = {ok = false, error = "the trainer returned " .. type(result) .. " instead of a result table"}
+    end
+  end
+  local wall = now_s() - t0
+  local complexity = result.ok and self:_complexity(it.config, cache) or nil
+  local points = result.ok and roofline_rows(result, self:_roofline_peaks(it.config.device), complexity) or {}
+  self:store_run(it.config, result, {run = it.run, label = it.label, started_at = started, total_s = wall,
+    complexity = complexity, roofline = points, sweep_order = it.order, sweep_seed = it.seed,
+    position = it.position, id = claim.id, attempt = claim.attempt})
+  stats.ran = stats.ran + 1
+  if result.ok then stats.ok = stats.ok + 1 else
+    stats.failed = stats.failed + 1
+    warn(string.format("%s failed: %s", it.label, tostring(result.error)))
+  end
+  stats.labels[#stats.labels + 1] = it.label
+end
+
+local function gb(bytes) return string.format("%.2f GB", bytes / 1e9) end
+
+-- A failed result when the model's memory estimate (rlx.model.summary's memory_bytes) does not
+-- fit in the memory available here (rlx.memory: MemAvailable and cgroup limits), else nil. Only
+-- for CPU runs: a GPU's memory is its own. o.memory_check = false skips it.
+function Study:_memory_refusal(o, it, cache)
+  if o.memory_check == false or (it.config.device or "cpu") ~= "cpu" then return nil end
+  local c = self:_complexity(it.config, cache, true)
+  local need = c and tonumber(c.memory_bytes)
+  if not need then return nil end
+  local m = (o.memory_available or rlx.memory.available)()
+  if not m.available_bytes or need <= m.available_bytes then return nil end
+  local where = m.cgroup and string.format(" (cgroup %s limit %s, %s in use)", m.cgroup, gb(m.cgroup_limit_bytes),
+    gb(m.cgroup_usage_bytes)) or ""
+  return {ok = false, error = string.format("not enough memory: %s at batch %s needs about %s (rlx.model.summary's " ..
+    "estimate) but %s is available%s; not trained. Lower the batch size or the input size, or pass " ..
+    "memory_check = false to try anyway", tostring(it.config.model), tostring(it.config.batch), gb(need),
+    gb(m.available_bytes), where)}
 end
 
 -- The JSON-able part of a value: functions, userdata and threads (a model object, a callback)
@@ -358,6 +429,7 @@ function Study:store_run(config, result, opts)
     run = {type = "integer", min = 1, default = 1}, label = {type = "string"}, started_at = {type = "string"},
     total_s = {type = "number"}, complexity = {type = "table"}, roofline = {type = "table"},
     sweep_order = {type = "string"}, sweep_seed = {type = "integer"}, position = {type = "integer", min = 1},
+    id = {type = "string"}, attempt = {type = "integer", min = 1},
   })
   if type(config.model) ~= "string" then
     options.raise("study:store_run: config.model must be a model name (string), got " .. type(config.model))
@@ -366,8 +438,9 @@ function Study:store_run(config, result, opts)
   return self.db:put_run{study = self.name, environment_id = self.env_id, label = label, run = o.run,
     config = plain_data(config, 0), result = plain_data(result, 0), complexity = plain_data(o.complexity, 0),
     roofline = plain_data(o.roofline, 0),
+    id = o.id,
     columns = {started_at = o.started_at or rlx.db.now(), total_s = o.total_s, sweep_order = o.sweep_order,
-      sweep_seed = o.sweep_seed, position = o.position}}
+      sweep_seed = o.sweep_seed, position = o.position, attempt = o.attempt}}
 end
 
 local RUN_FILTERS = {"model", "precision", "batch", "device", "status", "env", "label", "run", "samples"}

@@ -42,7 +42,7 @@ rlx_api_matrix_ok("rlx.options.check fills defaults and lists"
 rlx_api_matrix_err("rlx.options.check wrong type" "rlx.options.check('f', {a = 'x'}, {a = {type = 'integer'}})"
   "f: option 'a' must be an integer, got \"x\"")
 rlx_api_matrix_err("rlx.options.check missing key" "rlx.options.check('f', {}, {a = {type = 'integer', required = true}})"
-  "f: option 'a' is required \\(integer\\)")
+  "f: option 'a' is required \\(an integer\\)")
 rlx_api_matrix_err("rlx.options.check not a table" "rlx.options.check('f', 5, {})"
   "f: expected a table of options, got number")
 rlx_api_matrix_err("rlx.options.check one_of" "rlx.options.check('f', {p = 'z'}, {p = {type = 'string', one_of = {'x', 'y'}}})"
@@ -129,7 +129,7 @@ rlx_api_matrix_err("rlx.peaks.measure unknown device" "rlx.peaks.measure{device 
 rlx_api_matrix_err("rlx.peaks.define not a table" "rlx.peaks.define('A100')"
   "rlx\\.peaks\\.define: expected a table of options, got string")
 rlx_api_matrix_err("rlx.peaks.define missing name" "rlx.peaks.define{source = 'y', fp32_gflops = 1}"
-  "rlx\\.peaks\\.define: option 'name' is required \\(string\\)")
+  "rlx\\.peaks\\.define: option 'name' is required \\(a string\\)")
 
 # ---- rlx.roofline -------------------------------------------------------------------------------
 rlx_api_matrix_ok("rlx.roofline.compute_roof, memory_roof, precision_of"
@@ -217,7 +217,7 @@ api_study(2)
 rlx_api_matrix_err("study:plan wrong type" "${ST} s:plan{models = 5}"
   "study:plan: option 'models' must be a string or an array of strings, got 5")
 api_study(3)
-rlx_api_matrix_err("study:plan missing models" "${ST} s:plan{batch = 2}" "study:plan: option 'models' is required \\(string_list\\)")
+rlx_api_matrix_err("study:plan missing models" "${ST} s:plan{batch = 2}" "study:plan: option 'models' is required \\(a string or an array of strings\\)")
 api_study(4)
 rlx_api_matrix_err("study:plan unknown option" "${ST} s:plan{models = 'a', bacth = 2}"
   "study:plan: unknown option 'bacth' \\(valid options: batch, classes, .*, weight_decay, workers\\)")
@@ -253,7 +253,7 @@ rlx_api_matrix_err("study:attach_counters counters of the wrong type" "${ST} s:a
   "study:attach_counters: expected a counters table, got number")
 api_study(14)
 rlx_api_matrix_err("study:points source of the wrong value" "${ST} s:points{source = 'guess'}"
-  "study:points: option 'source' must be one of measured, estimated, got \"guess\"")
+  "study:points: option 'source' must be one of estimated, measured, got \"guess\"")
 api_study(15)
 rlx_api_matrix_err("study:points level of the wrong type" "${ST} s:points{level = 3}"
   "study:points: option 'level' must be a string, got 3")
@@ -271,7 +271,7 @@ api_study(19)
 rlx_api_matrix_err("study:figures wrong type" "${ST} s:figures{dir = 5}" "rlx\\.figures\\.draw: option 'dir' must be a string, got 5")
 api_study(20)
 rlx_api_matrix_err("study:figures fixed without precision" "${ST} s:figures{fixed = {model = 'm', batch = 2}}"
-  "rlx\\.figures\\.draw: option 'fixed': option 'precision' is required \\(string\\)")
+  "rlx\\.figures\\.draw: option 'fixed': option 'precision' is required \\(a string\\)")
 api_study(21)
 rlx_api_matrix_err("study:figures directory over a file (C++ exception path)" "${ST} s:figures{dir = 'CMakeLists.txt/figs'}"
   "rlx\\.plot\\.mkdir: cannot create directory 'CMakeLists\\.txt/figs': Not a directory")
@@ -393,7 +393,7 @@ rlx_api_matrix_err("rlx.json.encode indent of the wrong type" "rlx.json.encode({
 rlx_api_matrix_err("rlx.json.encode fractional indent" "rlx.json.encode({a = 1}, 1.5)"
   "rlx\\.json\\.encode: the indent \\(argument 2\\) must be an integer >= 0 \\(spaces per level\\) or nil \\(one line\\), got 1\\.5")
 rlx_api_matrix_err("rlx.fail code of the wrong type" "rlx.fail('x', 'msg')"
-  "rlx\\.fail: the exit status \\(argument 1\\) must be an integer from 0 to 255, got string \\(usage errors use 2\\)")
+  "rlx\\.fail: the exit status \\(argument 1\\) must be an integer from 1 to 255, got string \\(usage errors use 2\\)")
 rlx_api_matrix_err("rlx.fail without a message" "rlx.fail(3)"
   "rlx\\.fail: the message \\(argument 2\\) must be a string, got nil")
 rlx_api_matrix_err("rlx.train.summary_line of a string" "rlx.train.summary_line('x')"

@@ -59,3 +59,28 @@ add_test(NAME "e2e: host: repl --db opens the database and its study"
   WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
 set_tests_properties("e2e: host: repl --db opens the database and its study" PROPERTIES
   ENVIRONMENT "RLX_TEST_TMP=${RLX_TEST_TMP};HOME=${RLX_TEST_TMP}")
+
+# Every uncaught error value is printed readably and exits 1-255, never 0 (issue 17 item 10).
+rlx_e2e(NAME "host: an error table without message is printed" ARGS -e "error({code = 5})" EXIT 1
+  STDERR "^error object: \\{code = 5\\}\nstack traceback:")
+rlx_e2e(NAME "host: an error table with __tostring is printed through it" ARGS -e
+  "error(setmetatable({}, {__tostring = function() return 'custom text' end}))" EXIT 1 STDERR "^custom text\n")
+rlx_e2e(NAME "host: error exit_code 0 does not exit 0" ARGS -e "error({exit_code = 0})" EXIT 1
+  STDERR "^error object: \\{exit_code = 0\\}\n")
+rlx_e2e(NAME "host: error exit_code 256 does not exit 0" ARGS -e "error({exit_code = 256})" EXIT 1
+  STDERR "^error object: \\{exit_code = 256\\}\n")
+rlx_e2e(NAME "host: rlx.fail refuses status 0" ARGS -e "rlx.fail(0, 'ok?')" EXIT 1
+  STDERR "rlx\\.fail: the exit status \\(argument 1\\) must be an integer from 1 to 255, got 0")
+# Binding errors are structured: fn, message, where; tostring gives "where: fn: message".
+rlx_e2e(NAME "host: a binding error is a structured table" ARGS -e
+  "local ok, e = pcall(rlx.json.decode, '{bad') print(e.fn, e.message, e.where, e.exit_code, tostring(e))"
+  STDOUT "^rlx\\.json\\.decode\tinvalid JSON at byte 2\t\\(command line\\):1\tnil\t\\(command line\\):1: rlx\\.json\\.decode: invalid JSON at byte 2\n$")
+rlx_e2e(NAME "host: a Lua-level error is structured the same way" ARGS -e
+  "local ok, e = pcall(rlx.options.check, 'f', {a = 'x'}, {a = {type = 'integer'}}) print(e.fn, e.message, e.where)"
+  STDOUT "^f\toption 'a' must be an integer, got \"x\"\t\\(command line\\):1\n$")
+
+# Ctrl-C stops running Lua (exit 130), inside pcall too, and in the REPL returns to reading.
+add_test(NAME "e2e: host: SIGINT interrupts running Lua"
+  COMMAND bash ${H}/interrupt.sh $<TARGET_FILE:rlx>)
+set_tests_properties("e2e: host: SIGINT interrupts running Lua" PROPERTIES
+  ENVIRONMENT "RLX_TEST_TMP=${RLX_TEST_TMP};HOME=${RLX_TEST_TMP}")

@@ -8,7 +8,7 @@ rlx_e2e(NAME "peaks: roofline.point wrong type" EXIT 1
   STDERR "\\(command line\\):1: rlx\\.roofline\\.point: option 'flops' must be a number, got \"many\"")
 rlx_e2e(NAME "peaks: roofline.point missing key" EXIT 1
   ARGS -e "rlx.roofline.point{flops = 1, bytes = 1, peak_flops = 1, peak_bw = 1}"
-  STDERR "\\(command line\\):1: rlx\\.roofline\\.point: option 'seconds' is required \\(number\\)")
+  STDERR "\\(command line\\):1: rlx\\.roofline\\.point: option 'seconds' is required \\(a number\\)")
 rlx_e2e(NAME "peaks: roofline.point unknown key" EXIT 1
   ARGS -e "rlx.roofline.point{flops = 1, bytes = 1, seconds = 1, peak_flops = 1, peak_bw = 1, peak_gbps = 2}"
   STDERR "rlx\\.roofline\\.point: unknown option 'peak_gbps' \\(valid options: bytes, ceiling, flops, level, peak_bw, peak_flops, peaks, precision, seconds\\)")
@@ -22,7 +22,7 @@ rlx_e2e(NAME "peaks: roofline.point peaks table without the precision" EXIT 1
   STDERR "rlx\\.roofline\\.point: the peaks table has no 'bf16_tensor_gflops' field")
 rlx_e2e(NAME "peaks: roofline.point unknown precision" EXIT 1
   ARGS -e "rlx.roofline.point{flops = 1, bytes = 1, seconds = 1, peak_flops = 1, peak_bw = 1, precision = 'fp8'}"
-  STDERR "option 'precision' must be one of fp32, fp64, tf32, fp16, bf16, got \"fp8\"")
+  STDERR "option 'precision' must be one of bf16, fp16, fp32, fp64, tf32, got \"fp8\"")
 rlx_e2e(NAME "peaks: roofline.ceilings of a datasheet entry"
   ARGS -e "for _, c in ipairs(rlx.roofline.ceilings(rlx.peaks.datasheet('NVIDIA A100-SXM4-40GB'))) do io.write(c.name, '=', string.format('%g', c.value), ' ') end"
   STDOUT "^bf16_tensor_gflops=3\\.12e\\+14 fp16_tensor_gflops=3\\.12e\\+14 tf32_tensor_gflops=1\\.56e\\+14 fp16_gflops=7\\.8e\\+13 bf16_gflops=3\\.9e\\+13 fp32_gflops=1\\.95e\\+13 fp64_tensor_gflops=1\\.95e\\+13 fp64_gflops=9\\.7e\\+12 dram_gbps=1\\.555e\\+12 $")
@@ -46,7 +46,7 @@ rlx_e2e(NAME "peaks: datasheet entries, matching, define" ARGS run ${P}/datashee
 rlx_e2e(NAME "peaks: datasheet wrong type" EXIT 1 ARGS -e "rlx.peaks.datasheet(42)"
   STDERR "\\(command line\\):1: rlx\\.peaks\\.datasheet: expected a device name \\(string\\), got number")
 rlx_e2e(NAME "peaks: define missing source" EXIT 1 ARGS -e "rlx.peaks.define{name = 'x', fp32_gflops = 1}"
-  STDERR "rlx\\.peaks\\.define: option 'source' is required \\(string\\)")
+  STDERR "rlx\\.peaks\\.define: option 'source' is required \\(a string\\)")
 rlx_e2e(NAME "peaks: define unknown key" EXIT 1 ARGS -e "rlx.peaks.define{name = 'x', source = 'y', fp32_tflops = 1}"
   STDERR "rlx\\.peaks\\.define: unknown option 'fp32_tflops' \\(valid options: architecture, bf16_gflops, ")
 rlx_e2e(NAME "peaks: define wrong type" EXIT 1 ARGS -e "rlx.peaks.define{name = 'x', source = 'y', dram_gbps = '900'}"

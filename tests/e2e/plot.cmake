@@ -11,7 +11,7 @@ rlx_e2e(NAME "plot: roofline above-roof point is flagged" ARGS -e
 rlx_e2e(NAME "plot: roofline wrong type" ARGS -e "rlx.plot.roofline{points = 5, out = 'x.png', peak_gflops = 1, peak_gbps = 1}"
   EXIT 1 STDERR "^\\(command line\\):1: rlx\\.plot\\.roofline: option 'points' must be a table, got 5\n")
 rlx_e2e(NAME "plot: roofline missing out" ARGS -e "rlx.plot.roofline{peak_gflops = 1}"
-  EXIT 1 STDERR "^\\(command line\\):1: rlx\\.plot\\.roofline: option 'out' is required \\(string\\)\n")
+  EXIT 1 STDERR "^\\(command line\\):1: rlx\\.plot\\.roofline: option 'out' is required \\(a string\\)\n")
 rlx_e2e(NAME "plot: roofline unknown option" ARGS -e "rlx.plot.roofline{colour = 1, out = 'x.png'}"
   EXIT 1 STDERR "^\\(command line\\):1: rlx\\.plot\\.roofline: unknown option 'colour' \\(valid options: arrows, ceilings, color_by, ")
 rlx_e2e(NAME "plot: roofline without roofs" ARGS -e "rlx.plot.roofline{out = 'x.png', peak_gflops = 1}"

@@ -31,7 +31,7 @@ rlx_e2e(NAME "report: html of a non-string" ARGS -e "rlx.report.html(5)"
 rlx_e2e(NAME "report: GFM table to HTML" ARGS -e "io.write(rlx.report.html('| a | b |\\n| --- | ---: |\\n| x | 1 |\\n'))"
   STDOUT "<table>\n<thead>\n<tr>\n<th>a</th>\n<th align=\"right\">b</th>\n</tr>\n</thead>\n<tbody>\n<tr>\n<td>x</td>\n<td align=\"right\">1</td>\n</tr>\n</tbody>\n</table>\n$")
 rlx_e2e(NAME "report: figures as SVG and PDF (issue 15 item 7)" ARGS run ${R}/formats.lua
-  STDOUT "^svg\tthroughput_env-e\\.svg\t<svg\npdf\tthroughput_env-e\\.pdf\t%PDF\nbad\trlx\\.figures\\.draw: option 'format' must be one of png, svg, pdf")
+  STDOUT "^svg\tthroughput_env-e\\.svg\t<svg\npdf\tthroughput_env-e\\.pdf\t%PDF\nbad\trlx\\.figures\\.draw: option 'format' must be one of pdf, png, svg")
 
 # rlx.stats pieces the report rests on. t975 at a fractional df below 30 used to fall through to
 # the normal quantile (1.960); it interpolates in 1/df: 3.182 + (2.776 - 3.182)(1/3 - 1/3.5)/(1/12).

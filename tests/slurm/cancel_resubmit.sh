@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # cancel_resubmit.sh RLX: the same small study submitted as 4 array tasks of 2 slots; task 3
 # stores its first slot and is cancelled with scancel while its second is in progress (held by the
-# study's --set hold=, the slot read from a --dry-run of the same submission). The collect job still
+# study's --set hold=, the slot read from a --dry-run of the same submission); submitting again
+# meanwhile submits nothing (its slots are queued). The collect job still
 # runs (afterany) and merges 7 ok runs; rlx status names 1 missing slot; submitting the same
 # command again submits exactly that slot, and then the study has 8 ok runs and nothing else.
 RLX=${1:?usage: cancel_resubmit.sh RLX}
@@ -22,6 +23,10 @@ until [ -s held.txt ] || [ "$SECONDS" -ge "$end" ]; do sleep 1; done
 check "task 3 stored its first slot and reached the held one within 180 s" \
   '[ "$(cat held.txt 2>/dev/null)" = "$HELD" ] &&
    [ "$(sql "$(dirname "$M1")/task-3.db" "SELECT label FROM runs WHERE status = '"'ok'"'")" = "$FIRST" ]'
+"${SUBMIT[@]}" >submit_busy.txt 2>&1
+check "while task 3 runs, submitting again submits nothing: each slot is stored ok or queued" \
+  'grep -Eq "8 slots planned, [0-7] stored ok, [1-8] queued in earlier submissions, 0 to submit" submit_busy.txt &&
+   grep -q "nothing to submit" submit_busy.txt && [ "$(ls -1d results/shards/study/*/ | wc -l)" = 1 ]'
 scancel "${ARRAY}_3"
 wait_gone 240 "$ARRAY" "$COLLECT"
 check "array and collect job finished within 240 s" '[ $? -eq 0 ]'

@@ -13,11 +13,27 @@
 --   local o = args.parse(cmd, {...})   -- nil when --help was printed
 -- Types: string (default), number, integer, int_list ("16,32,64"), boolean (no value),
 -- multi (repeatable string, collected into an array).
+-- Errors of a command: args.usage_error(name, msg) for bad arguments (exit 2, "Try 'rlx NAME
+-- --help'."), args.fail(name, err [, opts]) for an error caught from the library (exit 1, or 2 with
+-- opts.usage; opts.fn names the library function the command called, left out of the text).
+local errors = require("rlx.errors")
 local M = {}
 
-local function usage_error(cmd, msg)
-  rlx.fail(2, string.format("rlx %s: %s\nTry 'rlx %s --help'.", cmd.name, msg, cmd.name))
+--- Ends the program with a usage error: "rlx NAME: msg" and "Try 'rlx NAME --help'.", exit 2.
+function M.usage_error(name, msg)
+  rlx.fail(2, string.format("rlx %s: %s\nTry 'rlx %s --help'.", name, msg, name))
 end
+
+--- Ends the program for an error err caught with pcall: "rlx NAME: <error text>" (no position),
+--- exit 1; with opts.usage it is a usage error (exit 2). Exits (Ctrl-C, rlx.fail) pass unchanged.
+function M.fail(name, err, opts)
+  errors.pass_exits(err)
+  local text = errors.text_without(err, opts and opts.fn)
+  if opts and opts.usage then M.usage_error(name, text) end
+  rlx.fail(1, "rlx " .. name .. ": " .. text)
+end
+
+local function usage_error(cmd, msg) M.usage_error(cmd.name, msg) end
 
 function M.help_text(cmd)
   local lines = {"usage: " .. cmd.usage, ""}

@@ -18,13 +18,13 @@ function M.main(...)
   local o = args.parse(cmd, {...})
   if not o then return 0 end
   if not o.list then
-    rlx.fail(2, "rlx counters: nothing to do: use --list\nTry 'rlx counters --help'.")
+    args.usage_error("counters", "nothing to do: use --list")
   end
   if o.device ~= "cpu" and o.device ~= "cuda" and not tostring(o.device):match("^cuda:%d+$") then
-    rlx.fail(2, string.format("rlx counters: --device must be cpu, cuda or cuda:N, got '%s'\nTry 'rlx counters --help'.", o.device))
+    args.usage_error("counters", string.format("--device must be cpu, cuda or cuda:N, got '%s'", o.device))
   end
   local ok, l = pcall(rlx.counters.list, {device = o.device, chip = o.chip})
-  if not ok then rlx.fail(1, "rlx counters: " .. tostring(l):gsub("^[^:]*:%d+: ", "")) end
+  if not ok then args.fail("counters", l) end
   if o.json then
     print(rlx.json.encode(l, 2))
   else

@@ -13,7 +13,7 @@ local cmd = {name = "export", usage = "rlx export DB [--csv FILE] [--json FILE] 
     {"csv", "--csv", metavar = "FILE", help = "write one CSV row per run"},
     {"json", "--json", metavar = "FILE", help = "write every run with its details as JSON"},
     {"study", "--study", help = "only this study"},
-    {"status", "--status", type = "choice", choices = {"ok", "failed", "running"}, help = "only runs with this status"},
+    {"status", "--status", type = "choice", choices = {"ok", "failed", "running", "crashed"}, help = "only runs with this status"},
   },
   positionals = {{"db"}}}
 
@@ -92,12 +92,12 @@ function M.main(...)
   local o = args.parse(cmd, {...})
   if not o then return 0 end
   if not o.csv and not o.json then
-    rlx.fail(2, "rlx export: say what to write: --csv FILE and/or --json FILE\nTry 'rlx export --help'.")
+    args.usage_error("export", "say what to write: --csv FILE and/or --json FILE")
   end
   check_outputs(o)
   local db = require("rlx.cli.runs").open_readonly("export", o.db)
   local ok, rows = pcall(require("rlx.study").query_runs, db, {status = o.status, samples = o.json ~= nil}, o.study)
-  if not ok then rlx.fail(1, "rlx export: " .. tostring(rows):gsub("^[^:]*:%d+: ", "")) end
+  if not ok then args.fail("export", rows) end
   local inputs = {not_same_as = {o.db}}
   if o.csv then rlx.fs.write_output("rlx export", o.csv, M.csv_text(rows), inputs) end
   if o.json then rlx.fs.write_output("rlx export", o.json, rlx.db.encode(details(db, rows), true) .. "\n", inputs) end

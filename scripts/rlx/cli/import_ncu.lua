@@ -24,8 +24,7 @@ local cmd = {name = "import-ncu", usage = "rlx import-ncu FILE.csv [--run LABEL 
   },
   positionals = {{"file"}}}
 
-local function usage(msg) rlx.fail(2, "rlx import-ncu: " .. msg .. "\nTry 'rlx import-ncu --help'.") end
-local function clean(err) return (tostring(err):gsub("^[^:]*:%d+: ", "")) end
+local function usage(msg) args.usage_error("import-ncu", msg) end
 
 -- The counters table stored with a run: the totals in base units, and the derived quantities;
 -- derived.iterations is how many training iterations the CSV covers.
@@ -76,7 +75,7 @@ end
 -- iteration (totals / the iterations the CSV covers) over the run's mean timed iteration.
 local function attach(o, s)
   local ok, db = pcall(rlx.db.open, o.db, {create = false})
-  if not ok then rlx.fail(1, "rlx import-ncu: " .. clean(db)) end
+  if not ok then args.fail("import-ncu", db) end
   local run = find_run(db, o)
   -- Without the number of iterations the CSV covers, totals cannot be put per iteration: the
   -- counters are stored, but no roofline point (main says how to get one).
@@ -102,7 +101,7 @@ function M.main(...)
   if o.iterations and not o.run then usage("--iterations is only used with --run LABEL") end
   if o.iterations and o.iterations < 1 then usage("--iterations must be >= 1, got " .. o.iterations) end
   local ok, s = pcall(rlx.counters.import_ncu, o.file)
-  if not ok then rlx.fail(1, "rlx import-ncu: " .. clean(s):gsub("^rlx%.counters%.import_ncu: ", "")) end
+  if not ok then args.fail("import-ncu", s, {fn = "rlx.counters.import_ncu"}) end
   local stored, study, placed, points, iterations
   if o.run then stored, study, placed, points, iterations = attach(o, s) end
   if o.json then

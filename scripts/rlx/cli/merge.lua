@@ -17,7 +17,6 @@ local cmd = {name = "merge", usage = "rlx merge OUT.db IN.db...",
       help = "keep an ok run whose slot holds another ok run as a further repeat"}},
   positionals = {{"files", rest = true}}}
 
-local function clean(err) return (tostring(err):gsub("^[^:]*:%d+: ", "")) end
 
 --- One line for an input run whose slot OUT already held (conn:merge_from's conflicts): skipped
 --- runs on stderr always, replaced and kept ones on stdout unless quiet.
@@ -41,13 +40,13 @@ function M.main(...)
   local o = args.parse(cmd, {...})
   if not o then return 0 end
   o.out = table.remove(o.rest, 1)
-  if #o.rest == 0 then rlx.fail(2, "rlx merge: missing IN.db (rlx merge OUT.db IN.db...)\nTry 'rlx merge --help'.") end
+  if #o.rest == 0 then args.usage_error("merge", "missing IN.db (rlx merge OUT.db IN.db...)") end
   local ok, out = pcall(rlx.db.open, o.out)
-  if not ok then rlx.fail(1, "rlx merge: " .. clean(out)) end
+  if not ok then args.fail("merge", out) end
   local total, skipped = 0, 0
   for _, path in ipairs(o.rest) do
     local ok2, st = pcall(out.merge_from, out, path, {as_repeats = o.as_repeats})
-    if not ok2 then rlx.fail(1, "rlx merge: " .. clean(st)) end
+    if not ok2 then args.fail("merge", st) end
     total = total + st.runs
     for _, c in ipairs(st.conflicts) do
       if c.action == "skipped" then skipped = skipped + 1 end

@@ -61,7 +61,10 @@ local function load_model(name)
     local chunk, err = loadfile(name)
     if not chunk then rlx.fail(2, "rlx models: cannot load " .. name .. ": " .. err) end
     local ok, model = pcall(chunk)
-    if not ok then rlx.fail(1, "rlx models: " .. name .. ": " .. tostring(model)) end
+    if not ok then
+      rlx.errors.pass_exits(model)
+      rlx.fail(1, "rlx models: " .. name .. ": " .. rlx.errors.text(model))
+    end
     if type(model) ~= "table" then
       rlx.fail(2, "rlx models: " .. name .. " must return a model table, got a " .. type(model))
     end
@@ -99,8 +102,7 @@ function M.main(...)
   local ok, first = pcall(rlx.model.summary, {model = model, batch = o.batch[1], input = o.input,
     classes = o.classes, precision = o.precision, layers = o.layers or false})
   if not ok then
-    local msg = tostring(first):gsub("^[^:]*:%d+: ", ""):gsub("^rlx%.model%.summary: ", "")
-    rlx.fail(2, "rlx models: " .. msg)
+    args.fail("models", first, {usage = true, fn = "rlx.model.summary"})
   end
   local batches = {}
   for _, b in ipairs(o.batch) do

@@ -64,10 +64,7 @@ function M.main(...)
   end
   local ok, p = pcall(rlx.peaks.measure, {device = o.device, repeats = o.repeats, quick = o.quick or nil,
     threads = o.threads, only = only, clock = o.device == "cpu" and o.clock or nil})
-  if not ok then
-    if type(p) == "table" then error(p, 0) end
-    rlx.fail(1, "rlx peaks: " .. tostring(p):gsub("^[^:]*:%d+: ", ""))
-  end
+  if not ok then args.fail("peaks", p) end
   if o.db then
     local name = o.db:match("([^/]+)%.db$") or o.db:match("([^/]+)$") or "peaks"
     local study = rlx.study{name = name, db = o.db}

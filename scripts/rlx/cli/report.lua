@@ -23,7 +23,12 @@ local cmd = {name = "report", usage = "rlx report DB [--out DIR] [--study NAME] 
     "  chromium --headless --screenshot=report.png --window-size=1200,4000 DIR/report.html\n" ..
     "Find what is left to write: grep -n 'TO WRITE' DIR/report.md (docs/report.md)."}
 
-local function clean(err) return (tostring(err):gsub("^[^:]*:%d+: ", ""):gsub("^rlx%.report%.%w+: ", "")) end
+-- The error's text without position, and without the rlx.report.* function this command called.
+local function clean(err)
+  rlx.errors.pass_exits(err)
+  if rlx.errors.is(err) and tostring(err.fn):match("^rlx%.report%.") then return tostring(err.message) end
+  return rlx.errors.text(err)
+end
 
 local function render(o)
   local ok, out = pcall(rlx.report.render, {markdown = o.db, out = o.out, title = o.title})

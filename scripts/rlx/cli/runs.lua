@@ -22,7 +22,7 @@ local cmd = {name = "runs", usage = "rlx runs DB [options]",
 --- Opens a database for reading, turning an error into a one-line exit naming the file.
 function M.open_readonly(name, path)
   local ok, conn = pcall(rlx.db.open, path, {readonly = true})
-  if not ok then rlx.fail(1, string.format("rlx %s: %s", name, tostring(conn):gsub("^[^:]*:%d+: ", ""))) end
+  if not ok then args.fail(name, conn) end
   return conn
 end
 
@@ -73,7 +73,7 @@ function M.main(...)
   if not o then return 0 end
   local db = M.open_readonly("runs", o.db)
   local ok, rows = pcall(require("rlx.study").query_runs, db, o, o.study)
-  if not ok then rlx.fail(1, "rlx runs: " .. tostring(rows):gsub("^[^:]*:%d+: ", "")) end
+  if not ok then args.fail("runs", rows) end
   if o.json then
     print(rlx.db.encode(rows, true))
     return 0

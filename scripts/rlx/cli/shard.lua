@@ -23,7 +23,7 @@ function M.main(...)
     if o.task then rlx.fail(2, "rlx shard collect: unexpected argument '" .. o.task .. "'") end
     return shard.collect(o.manifest)
   end
-  rlx.fail(2, "rlx shard: unknown action '" .. o.action .. "' (run or collect)\nTry 'rlx shard --help'.")
+  args.usage_error("shard", "unknown action '" .. o.action .. "' (run or collect)")
 end
 
 return M

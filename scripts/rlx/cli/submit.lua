@@ -36,11 +36,11 @@ function M.main(...)
   if not o then return 0 end
   o.script_args = o.rest
   if o.tasks and o.tasks < 1 then
-    rlx.fail(2, "rlx submit: --tasks needs a whole number >= 1, got " .. tostring(o.tasks) .. "\nTry 'rlx submit --help'.")
+    args.usage_error("submit", "--tasks needs a whole number >= 1, got " .. tostring(o.tasks))
   end
   for _, kv in ipairs(o.set) do
     if not kv:match("^[^=]+=") then
-      rlx.fail(2, "rlx submit: --set expects key=value, got '" .. kv .. "'\nTry 'rlx submit --help'.")
+      args.usage_error("submit", "--set expects key=value, got '" .. kv .. "'")
     end
   end
   if not io.open(o.script, "r") then rlx.fail(2, "rlx submit: no script '" .. o.script .. "'") end

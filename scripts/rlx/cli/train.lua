@@ -91,7 +91,7 @@ function M.main(...)
   local o = args.parse(cmd, {...})
   if not o then return 0 end
   if not o.model then
-    rlx.fail(2, "rlx train: --model (or --arch) is required, e.g. --model resnet18\nTry 'rlx train --help'.")
+    args.usage_error("train", "--model (or --arch) is required, e.g. --model resnet18")
   end
   local opts = {
     model = model_option(o.model), batch = o.batch, warmup = o.warmup, iters = o.iters,
@@ -105,12 +105,8 @@ function M.main(...)
     pin_memory = o.pin_memory or nil,
   }
   local ok, r = pcall(rlx.train, opts)
-  if not ok then
-    if type(r) == "table" then error(r, 0) end  -- Ctrl-C: {exit_code = 130, ...}
-    -- An invalid value is a usage error; drop the "file:line: " of the call inside this module.
-    local msg = tostring(r):gsub("^[^:]*:%d+: ", ""):gsub("^rlx%.train: ", "")
-    rlx.fail(2, "rlx train: " .. msg .. "\nTry 'rlx train --help'.")
-  end
+  -- An invalid value is a usage error (Ctrl-C passes through with its own exit code).
+  if not ok then args.fail("train", r, {usage = true, fn = "rlx.train"}) end
   if o.json then
     print(rlx.json.encode(r, 2))
   elseif r.ok then
@@ -122,7 +118,7 @@ function M.main(...)
   if o.db then store(o, opts, r) end
   if o.log_dir then
     local logged, err = pcall(rlx.train.append_metrics_csv, o.log_dir, r)
-    if not logged then rlx.fail(1, "rlx train: " .. tostring(err):gsub("^[^:]*:%d+: ", "")) end
+    if not logged then args.fail("train", err) end
   end
   return 0
 end

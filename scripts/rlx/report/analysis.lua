@@ -91,6 +91,10 @@ function M.environments(ctx)
   local D, doc = ctx.D, ctx.doc
   doc:para("### 6.2 Across environments")
   local envs = require("rlx.report.sections").env_keys(D)
+  if #envs == 0 then
+    doc:para("No successful runs: no ratios between environments.")
+    return
+  end
   if #envs < 2 then
     doc:para(string.format("One environment (%s): no ratios between environments (combine databases with " ..
       "%s).", md.esc(envs[1] or "none"), md.code("rlx merge")))

@@ -253,6 +253,23 @@ function M.complexity(ctx)
   doc:para(md.table({"Model", "Precision", "Batch", "Forward FLOPs / batch (G)", "Training FLOPs / iteration (G)",
     "Activations (MB)", "Parameters (MB)", "Optimizer (MB)", "Training memory (MB)", "Bytes / iteration (GB)",
     "AI (FLOP/byte)"}, brows, {"l", "l", "r", "r", "r", "r", "r", "r", "r", "r", "r"}))
+  local cmds, seen = {}, {}
+  for _, k in ipairs(order_b) do
+    local e = per_batch[k]
+    local key = table.concat({e.r.model, tostring(e.input), tostring(e.r.precision)}, "|")
+    if not seen[key] then
+      seen[key] = {model = e.r.model, input = e.input, precision = e.r.precision, batches = {},
+        classes = type(e.r.config) == "table" and e.r.config.classes or nil}
+      cmds[#cmds + 1] = seen[key]
+    end
+    table.insert(seen[key].batches, tostring(e.r.batch))
+  end
+  local lines = {}
+  for _, c in ipairs(cmds) do
+    lines[#lines + 1] = "- " .. md.code(string.format("rlx models %s --batch %s --input %s%s --precision %s", c.model,
+      table.concat(c.batches, ","), tostring(c.input), c.classes and (" --classes " .. c.classes) or "", c.precision))
+  end
+  doc:para("The same numbers, layer by layer (add " .. md.code("--layers") .. "):"):para(lines)
   doc:para(md.placeholder("4–6 sentences: which models stress memory most, and how that shapes their " ..
     "arithmetic intensity and bandwidth sensitivity."))
   doc:para("---")

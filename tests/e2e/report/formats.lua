@@ -14,4 +14,4 @@ for _, fmt in ipairs({"svg", "pdf"}) do
   print(fmt, path:match("[^/]+$"), fmt == "svg" and body:match("<svg") or body:sub(1, 4))
 end
 local ok, err = pcall(s.figures, s, {format = "jpg"})
-print("bad", (tostring(err):gsub("^[^:]*:%d+: ", "")))
+print("bad", rlx.errors.text(err))

@@ -113,7 +113,7 @@ fails(function() rlx.env.id(nil) end, "rlx.env.id: expected an environment table
 fails(function() rlx.env.capture{label = "a b"} end, "option 'label' must be letters, digits", "env label chars")
 
 -- rlx.study with a fake trainer: 2 models x 2 batches x 2 repeats = 8 runs of 3 samples.
-fails(function() rlx.study{} end, "rlx.study: option 'name' is required (string)", "study missing name")
+fails(function() rlx.study{} end, "rlx.study: option 'name' is required (a string)", "study missing name")
 fails(function() rlx.study{name = "a/b"} end, "option 'name' must be a non-empty name without '/'", "study name")
 fails(function() rlx.study{name = "x", dbb = "y"} end, "rlx.study: unknown option 'dbb'", "study unknown")
 local study = rlx.study{name = "fake", db = tmp .. "/fake.db", label = "e2e"}
@@ -156,7 +156,7 @@ eq(type(e2) == "table" and e2.exit_code, 130, "Ctrl-C object re-raised")
 eq(#study:runs{model = "m3"}, 0, "interrupted run discarded")
 fails(function() study:sweep{models = {"m1"}, bacth = 2} end, "study:sweep: unknown option 'bacth'", "sweep unknown")
 fails(function() study:sweep{batch = 2} end, "study:sweep: option 'models' is required", "sweep missing")
-fails(function() study:sweep{models = {"m1"}, batch = 0} end, "option 'batch' element 1 must be an integer >= 1, got 0", "sweep batch")
+fails(function() study:sweep{models = {"m1"}, batch = 0} end, "option 'batch' must be an integer >= 1, got 0", "sweep batch")
 fails(function() study:store_run("x", {}) end, "study:store_run: expected a config table, got string", "store_run type")
 fails(function() study:store_run({batch = 2}, {}) end, "study:store_run: config.model must be a model name", "store_run model")
 fails(function() study:store_run({model = "m"}, {ok = true}, {runn = 1}) end, "study:store_run: unknown option 'runn'", "store_run unknown")
@@ -164,7 +164,7 @@ fails(function() study:points{levle = "dram"} end, "study:points: unknown option
 fails(function() study:peaks(1) end, "study:peaks: expected a device name (string), got number", "peaks type")
 fails(function() study:store_peaks("x") end, "study:store_peaks: expected a peaks table, got string", "store_peaks type")
 fails(function() study:runs{model = 3} end, "study:runs: option 'model' must be a string, got 3", "runs type")
-fails(function() study:runs{status = "great"} end, "option 'status' must be one of ok, failed, running", "runs status")
+fails(function() study:runs{status = "great"} end, "option 'status' must be one of crashed, failed, ok, running", "runs status")
 
 -- Peaks and counters through the API other modules use.
 eq(study:peaks("cpu"), nil, "no peaks yet")
@@ -243,7 +243,7 @@ eq(pos["o_m1_fp32_bs2_run2"], 1, "position 1"); eq(pos["o_m1_fp32_bs2_run1"], 4,
 grid.order_seed = nil
 eq(labels(ordered:plan(grid)), r7, "a rerun without a seed reuses the stored one")
 fails(function() ordered:plan{models = {"m1"}, order = "sorted"} end,
-  "option 'order' must be one of interleaved, random, grouped", "bad order")
+  "option 'order' must be one of grouped, interleaved, random", "bad order")
 fails(function() ordered:plan{models = {"m1"}, order_seed = 3} end,
   "option 'order_seed' applies to order = \"random\" only", "seed without random")
 -- Interleaved resume: kill nothing, but a rerun after a partial sweep runs only what is missing.
@@ -287,4 +287,42 @@ eq(inter:ensure_peaks("cuda", {quiet = true}), nil, "a failed measurement is a w
 rlx.peaks.measure = measure
 fails(function() inter:ensure_peaks(1) end, "study:ensure_peaks: expected a device kind", "ensure_peaks type")
 fails(function() inter:summary{quite = true} end, "study:summary: unknown option 'quite'", "summary unknown")
+
+-- rlx.memory.available from a fake /proc and /sys: MemAvailable 2,000,000 kB = 2.048 GB; the
+-- cgroup v2 "job" allows 1 GB with 0.4 GB in use (0.6 GB left), its parent has no limit ("max").
+local root = tmp .. "/memroot"
+local function put(path, text)
+  os.execute("mkdir -p '" .. (root .. path):match("^(.*)/[^/]*$") .. "'")
+  local fh = io.open(root .. path, "w"); fh:write(text); fh:close()
+end
+put("/proc/meminfo", "MemTotal: 4000000 kB\nMemFree: 100 kB\nMemAvailable: 2000000 kB\n")
+put("/proc/self/cgroup", "0::/job\n")
+put("/sys/fs/cgroup/memory.max", "max\n"); put("/sys/fs/cgroup/memory.current", "900000000\n")
+put("/sys/fs/cgroup/job/memory.max", "1000000000\n"); put("/sys/fs/cgroup/job/memory.current", "400000000\n")
+local mem = rlx.memory.available{root = root}
+eq(mem.mem_available_bytes, 2048000000, "MemAvailable"); eq(mem.cgroup, "v2", "cgroup v2")
+eq(mem.available_bytes, 600000000, "cgroup room"); eq(mem.cgroup_limit_bytes, 1000000000, "cgroup limit")
+-- cgroup v1: limit 3 GB, 0.5 GB used: 2.5 GB of room, more than MemAvailable.
+put("/proc/self/cgroup", "4:memory:/slurm/job1\n0::/\n")
+put("/sys/fs/cgroup/memory/slurm/job1/memory.limit_in_bytes", "3000000000\n")
+put("/sys/fs/cgroup/memory/slurm/job1/memory.usage_in_bytes", "500000000\n")
+mem = rlx.memory.available{root = root}
+eq(mem.cgroup, "v1", "cgroup v1"); eq(mem.available_bytes, 2048000000, "MemAvailable is smaller")
+
+-- A CPU run whose memory estimate does not fit is refused before training and stored as failed.
+local memstudy = rlx.study{name = "mem", db = tmp .. "/mem.db", label = "o"}
+local trained = 0
+local rm = memstudy:sweep{models = {"resnet18"}, batch = {2}, input = 32, classes = 10, iters = 1, warmup = 0,
+  quiet = true, trainer = function(o) trained = trained + 1; return trainer(o) end,
+  memory_available = function() return {available_bytes = 1e6, cgroup = "v2", cgroup_limit_bytes = 2e6,
+    cgroup_usage_bytes = 1e6} end}
+eq(trained, 0, "refused before training"); eq(rm.failed, 1, "refusal stored as failed")
+local refused = memstudy:runs{}[1]
+assert(refused.error:find("not enough memory: resnet18 at batch 2 needs about ", 1, true) and
+  refused.error:find("but 0.00 GB is available (cgroup v2 limit 0.00 GB, 0.00 GB in use); not trained", 1, true),
+  refused.error)
+local rm2 = memstudy:sweep{models = {"resnet18"}, batch = {2}, input = 32, classes = 10, iters = 1, warmup = 0,
+  quiet = true, trainer = function(o) trained = trained + 1; return trainer(o) end, memory_check = false,
+  memory_available = function() return {available_bytes = 1e6} end}
+eq(trained, 1, "memory_check = false trains anyway"); eq(rm2.ok, 1, "and stores it")
 print("api ok")

@@ -14,6 +14,13 @@ TEST_CASE("set values that look like numbers become numbers") {
   CHECK_FALSE(rlx::host::parse_number("21x", &v));
   CHECK_FALSE(rlx::host::parse_number("", &v));
   CHECK_FALSE(rlx::host::parse_number("resnet50", &v));
+  // Only decimal numbers: what strtod also accepts stays a string (issue 16, issue 17 item 12).
+  for (const char* s : {"inf", "-inf", "nan", "NaN", "0x10", " 5", "5 ", "1e999", "infinity", "1e", "."})
+    CHECK_FALSE(rlx::host::parse_number(s, &v));
+  CHECK(rlx::host::parse_number("-0.5", &v));
+  CHECK(v == -0.5);
+  CHECK(rlx::host::parse_number(".5", &v));
+  CHECK(v == 0.5);
 }
 
 TEST_CASE("embedded modules are named after their files") {
@@ -37,4 +44,9 @@ TEST_CASE("the host exposes rlx as a global and as require('rlx')") {
                         "=test") == rlx::host::kExitOk);
   CHECK(host.run_string("error('x')", "=test") == rlx::host::kExitScriptError);
   CHECK(host.run_string("rlx.fail(2, 'usage')", "=test") == rlx::host::kExitUsage);
+  // --set values keep their text in rlx.params_text (labels are names, whatever they look like).
+  host.set_params({{"env", "4090"}, {"x", "0x10"}});
+  CHECK(host.run_string("assert(rlx.params.env == 4090 and rlx.params_text.env == '4090')\n"
+                        "assert(rlx.params.x == '0x10')",
+                        "=test") == rlx::host::kExitOk);
 }

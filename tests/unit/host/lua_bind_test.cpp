@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include "lua_bind.h"
+#include "util/interrupt.h"
 
 using rlx::lua::Options;
 
@@ -14,14 +15,26 @@ struct State {
   lua_State* L = luaL_newstate();
   State() { luaL_openlibs(L); }
   ~State() { lua_close(L); }
-  // Runs code as chunk "@test.lua"; returns "" on success or the error message.
+  // Runs code as chunk "@test.lua"; returns "" on success or the error as text (a structured
+  // error through its __tostring).
   std::string run(const std::string& code) {
     if (luaL_loadbuffer(L, code.data(), code.size(), "@test.lua") != 0 || lua_pcall(L, 0, 0, 0) != 0) {
+      if (luaL_callmeta(L, -1, "__tostring")) lua_replace(L, -2);
       std::string msg = lua_tostring(L, -1) ? lua_tostring(L, -1) : "(non-string error)";
       lua_pop(L, 1);
       return msg;
     }
     return "";
+  }
+  // The field of the error a chunk raised (the error must be a table).
+  std::string error_field(const std::string& code, const char* key) {
+    std::string out = "(no error)";
+    if (luaL_loadbuffer(L, code.data(), code.size(), "@test.lua") != 0 || lua_pcall(L, 0, 0, 0) != 0) {
+      lua_getfield(L, -1, key);
+      out = lua_tostring(L, -1) ? lua_tostring(L, -1) : "(nil)";
+      lua_pop(L, 2);
+    }
+    return out;
   }
 };
 
@@ -55,6 +68,15 @@ int calls_back_into_lua(lua_State* L) {
   return 0;
 }
 
+int throws_interrupted(lua_State*) { throw rlx::util::Interrupted(); }
+
+// Calls argument 1 under lua_pcall and re-raises its error value unchanged.
+int calls_protected(lua_State* L) {
+  lua_pushvalue(L, 1);
+  if (lua_pcall(L, 0, 0, 0) != 0) throw rlx::lua::Rethrow();
+  return 0;
+}
+
 void reg(State& s, const char* name, lua_CFunction f) {
   lua_pushcfunction(s.L, f);
   lua_setglobal(s.L, name);
@@ -66,6 +88,34 @@ TEST_CASE("a C++ exception becomes a Lua error at the caller's line") {
   State s;
   reg(s, "boom", rlx::lua::guarded<throws_runtime_error>);
   CHECK(s.run("local x = 1\n\nboom()\n") == "test.lua:3: disk on fire: check the cable");
+}
+
+TEST_CASE("a binding error is a structured table: fn, message, where, exit_code") {
+  State s;
+  reg(s, "train", rlx::lua::guarded<train_like>);
+  reg(s, "boom", rlx::lua::guarded<throws_runtime_error>);
+  CHECK(s.error_field("\ntrain{model='x', batch=0}", "fn") == "rlx.train");
+  CHECK(s.error_field("\ntrain{model='x', batch=0}", "message") == "option 'batch' must be an integer >= 1, got 0");
+  CHECK(s.error_field("\ntrain{model='x', batch=0}", "where") == "test.lua:2");
+  CHECK(s.error_field("train{model='x', batch=0}", "exit_code") == "(nil)");
+  // A message whose first words are not a function name keeps them: no fn.
+  CHECK(s.error_field("boom()", "fn") == "(nil)");
+  CHECK(s.error_field("boom()", "message") == "disk on fire: check the cable");
+}
+
+TEST_CASE("Ctrl-C inside a binding becomes exit 130") {
+  State s;
+  reg(s, "interrupted", rlx::lua::guarded<throws_interrupted>);
+  CHECK(s.error_field("interrupted()", "exit_code") == "130");
+  CHECK(s.error_field("interrupted()", "message") == "rlx: interrupted");
+}
+
+TEST_CASE("a Lua error inside a callback is re-raised unchanged (Rethrow)") {
+  State s;
+  reg(s, "call_protected", rlx::lua::guarded<calls_protected>);
+  CHECK(s.error_field("call_protected(function() error({exit_code = 130, message = 'stop'}) end)", "exit_code") ==
+        "130");
+  CHECK(s.run("call_protected(function() error('plain', 0) end)") == "plain");
 }
 
 TEST_CASE("options: values, defaults and exact error messages") {
