@@ -110,3 +110,11 @@ rlx_e2e(NAME "peaks: measure cuda in a CPU-only build (C++ exception)" EXIT 1 AR
 rlx_e2e(NAME "peaks: cli --device cuda without CUDA" EXIT 1 ARGS peaks --device cuda
   STDERR "^rlx peaks: rlx\\.peaks\\.measure: device 'cuda' needs rlx built against a CUDA LibTorch")
 endif()
+# The GEMM peak reports the threads the product ran on (the BLAS's own count for fp32): with one
+# LibTorch thread, one, whatever OpenBLAS build (the OpenMP one follows LibTorch, the pthreads one
+# is set to one thread for training).
+rlx_e2e(NAME "peaks: gemm reports the threads it ran on"
+  ARGS -e "local p = rlx.peaks.measure{quick = true, repeats = 1, only = {'gemm_fp32', 'gemm_bf16'}, threads = 1} print(p.gemm_threads.gemm_fp32_gflops, p.gemm_threads.gemm_bf16_gflops, p.method.gemm_fp32_gflops:match(', 1 threads %(LibTorch set to 1%)') ~= nil)"
+  STDOUT "^1\t1\ttrue\n$")
+rlx_e2e(NAME "peaks: cli prints the gemm threads" ARGS peaks --quick --repeats 1 --only gemm_fp32 --threads 1
+  STDOUT "GEMM fp32 .* on 1 thread\n")
