@@ -1,89 +1,190 @@
-// ncu_import.cpp: the Nsight Compute raw-CSV reader (see ncu_import.h). ncu's raw page has one
-// column per metric and a few identification columns ("ID", "Process ID", "Kernel Name", ...);
-// the second row holds each metric's unit ("Kbyte", "nsecond", ...), empty for the others.
+// ncu_import.cpp: the Nsight Compute CSV reader (see ncu_import.h). Two layouts:
+// - raw (`ncu --csv --page raw`): one row per kernel launch, one column per metric, the row after
+//   the header holds each metric's unit;
+// - details (`ncu --csv`, `ncu --import report.ncu-rep --csv`): one row per metric per launch with
+//   "Metric Name", "Metric Unit" and "Metric Value" columns; rows of a launch are consecutive.
+// Both stream: lines are read one at a time and summed into fixed-size slots, so memory depends
+// on the distinct metrics and on at most kMaxKernelNames kernel names, not on the file's size.
 #include "counters/ncu_import.h"
 
 #include <fmt/format.h>
 
 #include <cerrno>
 #include <cmath>
-#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <istream>
+#include <limits>
 #include <map>
 #include <set>
 #include <sstream>
+#include <unordered_map>
 #include <vector>
 
 #include "counters/metrics.h"
+#include "counters/ncu_csv.h"
 
 namespace rlx::counters {
-
 namespace {
+
+// Kernel names kept apart in per_kernel; launches of further names are summed into one entry.
+constexpr size_t kMaxKernelNames = 2000;
+// Distinct metrics and processes a file may have (far above what ncu writes).
+constexpr size_t kMaxMetrics = 4096;
+constexpr size_t kMaxProcesses = 65536;
+constexpr double kAbsent = std::numeric_limits<double>::quiet_NaN();
 
 [[noreturn]] void fail(const std::string& path, int line, const std::string& what) {
   throw NcuFormatError(fmt::format("{}:{}: {}", path, line, what));
 }
 
-// Splits one CSV line (RFC 4180 quoting, "" inside quotes is a quote). Returns false on an
-// unterminated quote.
-bool split_csv(const std::string& line, std::vector<std::string>& out) {
-  out.clear();
-  std::string cur;
-  bool quoted = false, was_quoted = false;
-  for (size_t i = 0; i < line.size(); ++i) {
-    char c = line[i];
-    if (quoted) {
-      if (c == '"') {
-        if (i + 1 < line.size() && line[i + 1] == '"') {
-          cur += '"';
-          ++i;
-        } else {
-          quoted = false;
-        }
-      } else {
-        cur += c;
-      }
-    } else if (c == '"') {
-      quoted = was_quoted = true;
-    } else if (c == ',') {
-      out.push_back(cur);
-      cur.clear();
-      was_quoted = false;
-    } else {
-      cur += c;
-    }
-  }
-  (void)was_quoted;
-  out.push_back(cur);
-  return !quoted;
-}
-
 // ncu writes metric names as unit__counter.rollup; identification columns have no "__".
-bool is_metric_column(const std::string& name) { return name.find("__") != std::string::npos; }
+bool is_metric_name(const std::string& name) { return name.find("__") != std::string::npos; }
 
 bool is_additive(const std::string& name) {
   return name.size() > 4 && name.compare(name.size() - 4, 4, ".sum") == 0;
 }
 
-// "1,234,567.5" -> 1234567.5; false for anything else that is not a plain number.
-bool parse_number(std::string s, double& out) {
-  std::string t;
-  for (char c : s) {
-    if (c != ',' && c != ' ') t += c;
+// Lines of the file with their numbers; skips blank lines and ncu's own log lines ("==PROF==",
+// "==WARNING==", ...), keeping the first few warnings and errors for the summary.
+class Lines {
+ public:
+  Lines(std::istream& in, std::string path) : in_(in), path_(std::move(path)) {}
+  bool next(std::vector<std::string>& fields) {
+    std::string line;
+    while (std::getline(in_, line)) {
+      ++number_;
+      if (!line.empty() && line.back() == '\r') line.pop_back();
+      if (line.empty()) continue;
+      if (line.rfind("==", 0) == 0) {
+        if (line.rfind("==PROF==", 0) != 0 && messages_.size() < 10) messages_.push_back(line);
+        continue;
+      }
+      if (!ncu::split_csv(line, fields)) fail(path_, number_, "unterminated quoted field");
+      return true;
+    }
+    return false;
   }
-  if (t.empty()) return false;
-  char* end = nullptr;
-  errno = 0;
-  out = std::strtod(t.c_str(), &end);
-  return end && *end == '\0' && errno == 0 && std::isfinite(out);
+  int number() const { return number_; }
+  const std::string& path() const { return path_; }
+  const std::vector<std::string>& messages() const { return messages_; }
+
+ private:
+  std::istream& in_;
+  std::string path_;
+  int number_ = 0;
+  std::vector<std::string> messages_;
+};
+
+// "column \"dram__bytes_read.sum\"" (raw page: the column is the metric), or
+// "column \"Metric Value\" of metric \"dram__bytes_read.sum\"" (details page).
+std::string cell(const std::string& column, const std::string& metric) {
+  return column == metric ? fmt::format("column \"{}\"", column)
+                          : fmt::format("column \"{}\" of metric \"{}\"", column, metric);
 }
 
-struct KernelSum {
-  std::string name;
-  long long count = 0;
-  std::map<std::string, double> values;
+// A unit and a value checked against what the metric counts; the value in base units.
+double checked_value(const Lines& lines, const std::string& column, const std::string& metric,
+                     const std::string& unit, const std::string& raw) {
+  double v = 0;
+  if (!ncu::parse_number(raw, v))
+    fail(lines.path(), lines.number(),
+         fmt::format("{}: value \"{}\" is not a number as ncu writes it (digits, '.' for decimals, ',' only "
+                     "between groups of three: export with LC_ALL=C)",
+                     cell(column, metric), raw));
+  if (v < 0)
+    fail(lines.path(), lines.number(),
+         fmt::format("{}: value \"{}\" is negative; a sum of {} cannot be", cell(column, metric), raw,
+                     ncu::kind_name(ncu::expected_kind(metric))));
+  return v * parse_unit(unit).factor;
+}
+
+// Refuses a unit that is unknown or of another kind than the metric counts.
+void check_unit(const Lines& lines, int line, const std::string& column, const std::string& metric,
+                const std::string& unit) {
+  const ncu::UnitKind want = ncu::expected_kind(metric);
+  const ncu::UnitKind got = ncu::unit_kind(unit);
+  if (got == ncu::UnitKind::unknown)
+    fail(lines.path(), line,
+         fmt::format("{}: unit \"{}\" is not a unit ncu writes (for {}: {})", cell(column, metric), unit,
+                     ncu::kind_name(want), ncu::kind_examples(want)));
+  if (got != want)
+    fail(lines.path(), line,
+         fmt::format("{}: unit \"{}\" is {}, but the metric counts {} ({})", cell(column, metric), unit,
+                     ncu::kind_name(got), ncu::kind_name(want), ncu::kind_examples(want)));
+}
+
+// Sums launches per kernel name and in total, one slot per metric.
+class Aggregator {
+ public:
+  // The slot of a metric (checked unit `unit`), made on first sight.
+  size_t slot(const std::string& metric, const std::string& unit, const Lines& lines) {
+    auto [it, added] = slot_of_.emplace(metric, names_.size());
+    if (added) {
+      if (names_.size() >= kMaxMetrics)
+        fail(lines.path(), lines.number(), fmt::format("more than {} distinct metrics", kMaxMetrics));
+      names_.push_back(metric);
+      bases_.push_back(parse_unit(unit).base);
+      total_.push_back(kAbsent);
+    }
+    return it->second;
+  }
+
+  void begin_launch(const std::string& kernel, const std::string& pid) {
+    ++launches_;
+    if (!pid.empty() && processes_.size() < kMaxProcesses) processes_.insert(pid);
+    auto it = index_.find(kernel);
+    if (it == index_.end() && kernels_.size() < kMaxKernelNames) {
+      it = index_.emplace(kernel, kernels_.size()).first;
+      kernels_.push_back({kernel, 0, {}});
+    }
+    current_ = it == index_.end() ? &other_ : &kernels_[it->second];
+    ++current_->count;
+  }
+
+  void add(size_t slot, double v) {
+    add_to(total_, slot, v);
+    add_to(current_->values, slot, v);
+  }
+
+  // A metric rlx does not sum, listed once in order of first sight.
+  void skip(const std::string& metric) {
+    if (skipped_.size() < kMaxMetrics && skipped_seen_.insert(metric).second) skipped_.push_back(metric);
+  }
+
+  nlohmann::json result(const Lines& lines, bool has_pid, const char* format) const;
+
+ private:
+  struct Kernel {
+    std::string name;
+    long long count;
+    std::vector<double> values;  // per slot; NaN = never seen
+  };
+  static void add_to(std::vector<double>& v, size_t slot, double x) {
+    if (v.size() <= slot) v.resize(slot + 1, kAbsent);
+    v[slot] = std::isnan(v[slot]) ? x : v[slot] + x;
+  }
+  std::map<std::string, double> named(const std::vector<double>& v) const {
+    std::map<std::string, double> m;
+    for (size_t i = 0; i < v.size(); ++i)
+      if (!std::isnan(v[i])) m[names_[i]] = v[i];
+    return m;
+  }
+  nlohmann::json kernel_json(const Kernel& k) const;
+
+  std::vector<std::string> names_;
+  std::vector<std::string> bases_;  // base unit of each slot ("byte", "second", "inst", "")
+  std::unordered_map<std::string, size_t> slot_of_;
+  std::vector<double> total_;
+  std::vector<Kernel> kernels_;
+  std::unordered_map<std::string, size_t> index_;
+  Kernel other_{"", 0, {}};
+  Kernel* current_ = &other_;
+  std::set<std::string> processes_;
+  std::vector<std::string> skipped_;
+  std::set<std::string> skipped_seen_;
+  long long launches_ = 0;
 };
 
 // The summary fields every result (total and per kernel) carries, 0 when the inputs are absent.
@@ -94,139 +195,180 @@ void put_summary(nlohmann::json& j, const nlohmann::json& derived) {
   }
 }
 
-}  // namespace
+nlohmann::json Aggregator::kernel_json(const Kernel& k) const {
+  nlohmann::json e;
+  e["name"] = k.name;
+  e["count"] = k.count;
+  const auto values = named(k.values);
+  e["values"] = values.empty() ? nlohmann::json::object() : nlohmann::json(values);
+  put_summary(e, derive(values));
+  return e;
+}
 
-nlohmann::json parse_ncu_csv(const std::string& text, const std::string& path) {
-  std::istringstream in(text);
-  std::string line;
-  int lineno = 0;
-  std::vector<std::string> header, fields;
-  int header_line = 0;
-  // ncu may print its own log lines ("==PROF== ...", "==WARNING== ...") before the table.
-  while (std::getline(in, line)) {
-    ++lineno;
-    if (!line.empty() && line.back() == '\r') line.pop_back();
-    if (line.empty() || line.rfind("==", 0) == 0) continue;
-    if (!split_csv(line, header)) fail(path, lineno, "unterminated quoted field");
-    header_line = lineno;
-    break;
-  }
-  if (header_line == 0) fail(path, lineno == 0 ? 1 : lineno, "no header row: the file is empty (expected the output of ncu --csv --page raw)");
-  int kernel_col = -1, pid_col = -1;
-  for (size_t i = 0; i < header.size(); ++i) {
-    if (header[i] == "Kernel Name") kernel_col = static_cast<int>(i);
-    if (header[i] == "Process ID") pid_col = static_cast<int>(i);
-  }
-  bool any_metric = false;
-  for (const auto& h : header) any_metric = any_metric || is_metric_column(h);
-  if (kernel_col < 0 || !any_metric) {
-    fail(path, header_line, "no header row with a \"Kernel Name\" column and metric columns (expected the output of "
-                            "ncu --csv --page raw)");
-  }
-  // Units row: every identification column empty. A first data row in its place is an error,
-  // since without units "1,024" could be bytes or Kbytes.
-  std::vector<UnitScale> scale(header.size());
-  std::vector<std::string> unit_raw(header.size());
-  int units_line = 0;
-  while (std::getline(in, line)) {
-    ++lineno;
-    if (!line.empty() && line.back() == '\r') line.pop_back();
-    if (line.empty() || line.rfind("==", 0) == 0) continue;
-    units_line = lineno;
-    break;
-  }
-  if (units_line == 0) fail(path, lineno + 1, "missing units row after the header (ncu --csv --page raw writes one)");
-  if (!split_csv(line, fields)) fail(path, units_line, "unterminated quoted field");
-  if (fields.size() != header.size()) {
-    fail(path, units_line, fmt::format("ragged row: {} fields, the header has {}", fields.size(), header.size()));
-  }
-  if (!fields[kernel_col].empty()) {
-    fail(path, units_line, "missing units row: line " + std::to_string(units_line) +
-                               " is a kernel row (ncu --csv --page raw writes the units on the line after the header)");
-  }
-  std::vector<size_t> metric_cols;
-  std::vector<std::string> skipped;
-  for (size_t i = 0; i < header.size(); ++i) {
-    if (!is_metric_column(header[i])) continue;
-    unit_raw[i] = fields[i];
-    scale[i] = parse_unit(fields[i]);
-    if (is_additive(header[i])) metric_cols.push_back(i);
-    else skipped.push_back(header[i]);
-  }
-
-  std::vector<KernelSum> kernels;
-  std::map<std::string, size_t> kernel_index;
-  std::map<std::string, double> total;
-  std::set<std::string> processes;
-  long long launches = 0;
-  while (std::getline(in, line)) {
-    ++lineno;
-    if (!line.empty() && line.back() == '\r') line.pop_back();
-    if (line.empty() || line.rfind("==", 0) == 0) continue;
-    if (!split_csv(line, fields)) fail(path, lineno, "unterminated quoted field");
-    if (fields.size() != header.size()) {
-      fail(path, lineno, fmt::format("ragged row: {} fields, the header has {}", fields.size(), header.size()));
-    }
-    const std::string& kname = fields[kernel_col];
-    if (kname.empty()) fail(path, lineno, "empty \"Kernel Name\"");
-    auto [it, added] = kernel_index.emplace(kname, kernels.size());
-    if (added) kernels.push_back({kname, 0, {}});
-    KernelSum& k = kernels[it->second];
-    ++k.count;
-    ++launches;
-    if (pid_col >= 0) processes.insert(fields[pid_col]);
-    for (size_t c : metric_cols) {
-      const std::string& raw = fields[c];
-      // ncu writes n/a for a metric it could not collect on this kernel: not a value, not an error.
-      if (raw == "n/a" || raw.empty()) continue;
-      double v;
-      if (!parse_number(raw, v)) {
-        fail(path, lineno, fmt::format("non-numeric value \"{}\" in metric column \"{}\"", raw, header[c]));
-      }
-      v *= scale[c].factor;
-      k.values[header[c]] += v;
-      total[header[c]] += v;
-    }
-  }
-
+nlohmann::json Aggregator::result(const Lines& lines, bool has_pid, const char* format) const {
+  const auto total = named(total_);
   nlohmann::json units = nlohmann::json::object();
-  for (size_t c : metric_cols) units[header[c]] = scale[c].base;
+  for (size_t i = 0; i < names_.size(); ++i) units[names_[i]] = bases_[i];
   nlohmann::json r;
-  r["path"] = path;
+  r["path"] = lines.path();
   r["source"] = "ncu";
-  r["kernels"] = launches;
-  r["processes"] = pid_col >= 0 ? static_cast<long long>(processes.size()) : (launches > 0 ? 1 : 0);
+  r["format"] = format;
+  r["kernels"] = launches_;
+  r["processes"] = has_pid ? static_cast<long long>(processes_.size()) : (launches_ > 0 ? 1 : 0);
   r["values"] = total.empty() ? nlohmann::json::object() : nlohmann::json(total);
   r["units"] = units;
   nlohmann::json derived = derive(total);
   nlohmann::json missing = derived.contains("missing") ? derived["missing"] : nlohmann::json::array();
   derived.erase("missing");
-  derived["kernels"] = launches;
+  derived["kernels"] = launches_;
   r["derived"] = derived;
   put_summary(r, derived);
   r["missing"] = missing;
-  r["skipped_metrics"] = skipped;
+  r["skipped_metrics"] = skipped_;
   nlohmann::json per = nlohmann::json::array();
-  for (const auto& k : kernels) {
-    nlohmann::json e;
-    e["name"] = k.name;
-    e["count"] = k.count;
-    e["values"] = k.values.empty() ? nlohmann::json::object() : nlohmann::json(k.values);
-    put_summary(e, derive(k.values));
-    per.push_back(e);
+  for (const auto& k : kernels_) per.push_back(kernel_json(k));
+  if (other_.count > 0) {
+    Kernel other = other_;
+    other.name = fmt::format("(launches of kernel names beyond the first {})", kMaxKernelNames);
+    per.push_back(kernel_json(other));
+    r["per_kernel_other_launches"] = other_.count;
   }
   r["per_kernel"] = per;
+  if (!lines.messages().empty()) r["ncu_messages"] = lines.messages();
   return r;
+}
+
+int column(const std::vector<std::string>& header, const char* name) {
+  for (size_t i = 0; i < header.size(); ++i)
+    if (header[i] == name) return static_cast<int>(i);
+  return -1;
+}
+
+void check_width(const Lines& lines, const std::vector<std::string>& fields, size_t width) {
+  if (fields.size() != width)
+    fail(lines.path(), lines.number(), fmt::format("ragged row: {} fields, the header has {}", fields.size(), width));
+}
+
+// The raw page: metric columns, a units row, one row per launch.
+nlohmann::json read_raw(Lines& lines, const std::vector<std::string>& header, int header_line) {
+  const int kernel_col = column(header, "Kernel Name"), pid_col = column(header, "Process ID");
+  std::map<std::string, size_t> seen;
+  for (size_t i = 0; i < header.size(); ++i) {
+    if (!is_metric_name(header[i])) continue;
+    auto [it, added] = seen.emplace(header[i], i);
+    if (!added)
+      fail(lines.path(), header_line,
+           fmt::format("metric \"{}\" appears twice (columns {} and {}): ncu writes each metric once, and one "
+                       "metric in two units cannot be summed",
+                       header[i], it->second + 1, i + 1));
+  }
+  std::vector<std::string> units;
+  if (!lines.next(units))
+    fail(lines.path(), lines.number() + 1, "missing units row after the header (ncu --csv --page raw writes one)");
+  check_width(lines, units, header.size());
+  if (!units[kernel_col].empty())
+    fail(lines.path(), lines.number(),
+         fmt::format("missing units row: line {} is a kernel row (ncu --csv --page raw writes the units on the line "
+                     "after the header)",
+                     lines.number()));
+  Aggregator agg;
+  std::vector<std::pair<size_t, size_t>> additive;  // column, slot
+  for (size_t i = 0; i < header.size(); ++i) {
+    if (!is_metric_name(header[i])) continue;
+    if (!is_additive(header[i])) {
+      agg.skip(header[i]);
+      continue;
+    }
+    check_unit(lines, lines.number(), header[i], header[i], units[i]);
+    additive.emplace_back(i, agg.slot(header[i], units[i], lines));
+  }
+  std::vector<std::string> fields;
+  while (lines.next(fields)) {
+    check_width(lines, fields, header.size());
+    if (fields[kernel_col].empty()) fail(lines.path(), lines.number(), "empty \"Kernel Name\"");
+    agg.begin_launch(fields[kernel_col], pid_col >= 0 ? fields[pid_col] : "");
+    for (const auto& [c, slot] : additive) {
+      // ncu writes n/a for a metric it could not collect on this kernel: not a value, not an error.
+      if (fields[c] == "n/a" || fields[c].empty()) continue;
+      agg.add(slot, checked_value(lines, header[c], header[c], units[c], fields[c]));
+    }
+  }
+  return agg.result(lines, pid_col >= 0, "raw");
+}
+
+// The details page: one row per metric per launch.
+nlohmann::json read_details(Lines& lines, const std::vector<std::string>& header) {
+  const int kernel_col = column(header, "Kernel Name"), pid_col = column(header, "Process ID"),
+            id_col = column(header, "ID"), name_col = column(header, "Metric Name"),
+            unit_col = column(header, "Metric Unit"), value_col = column(header, "Metric Value");
+  if (name_col < 0 || unit_col < 0 || value_col < 0)
+    fail(lines.path(), lines.number(),
+         "a details table needs \"Metric Name\", \"Metric Unit\" and \"Metric Value\" columns (ncu --csv writes them)");
+  Aggregator agg;
+  std::string launch;                                        // ID and process of the current launch
+  std::map<size_t, std::pair<int, std::string>> in_launch;  // slot -> line, unit (duplicates)
+  std::vector<std::string> f;
+  while (lines.next(f)) {
+    check_width(lines, f, header.size());
+    if (f[kernel_col].empty()) fail(lines.path(), lines.number(), "empty \"Kernel Name\"");
+    const std::string pid = pid_col >= 0 ? f[pid_col] : "";
+    const std::string key = (id_col >= 0 ? f[id_col] : f[kernel_col]) + '\x1f' + pid;
+    if (key != launch) {
+      launch = key;
+      in_launch.clear();
+      agg.begin_launch(f[kernel_col], pid);
+    }
+    const std::string& metric = f[name_col];
+    if (!is_metric_name(metric) || !is_additive(metric)) {
+      agg.skip(metric);
+      continue;
+    }
+    if (f[value_col] == "n/a" || f[value_col].empty()) continue;
+    check_unit(lines, lines.number(), "Metric Unit", metric, f[unit_col]);
+    const size_t slot = agg.slot(metric, f[unit_col], lines);
+    auto [it, added] = in_launch.emplace(slot, std::make_pair(lines.number(), f[unit_col]));
+    if (!added)
+      fail(lines.path(), lines.number(),
+           fmt::format("metric \"{}\" appears twice for launch ID {} (lines {} and {}, units \"{}\" and \"{}\"): ncu "
+                       "writes each metric once per launch",
+                       metric, id_col >= 0 ? f[id_col] : "?", it->second.first, lines.number(), it->second.second,
+                       f[unit_col]));
+    agg.add(slot, checked_value(lines, "Metric Value", metric, f[unit_col], f[value_col]));
+  }
+  return agg.result(lines, pid_col >= 0, "details");
+}
+
+}  // namespace
+
+nlohmann::json parse_ncu_stream(std::istream& in, const std::string& path) {
+  Lines lines(in, path);
+  std::vector<std::string> header;
+  if (!lines.next(header))
+    fail(path, std::max(lines.number(), 1),
+         "no header row: the file is empty (expected the output of ncu --csv, or ncu --csv --page raw)");
+  const int header_line = lines.number();
+  bool any_metric = false;
+  for (const auto& h : header) any_metric = any_metric || is_metric_name(h);
+  if (column(header, "Kernel Name") >= 0 && column(header, "Metric Name") >= 0) return read_details(lines, header);
+  if (column(header, "Kernel Name") < 0 || !any_metric)
+    fail(path, header_line,
+         "no header row with a \"Kernel Name\" column and metric columns (expected the output of ncu --csv, or ncu "
+         "--csv --page raw)");
+  return read_raw(lines, header, header_line);
+}
+
+nlohmann::json parse_ncu_csv(const std::string& text, const std::string& path) {
+  std::istringstream in(text);
+  return parse_ncu_stream(in, path);
 }
 
 nlohmann::json import_ncu_file(const std::string& path) {
   std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) throw NcuFormatError(fmt::format("cannot read {}: it is a directory", path));
+  if (std::filesystem::is_directory(path, ec))
+    throw NcuFormatError(fmt::format("cannot read {}: it is a directory", path));
   std::ifstream f(path, std::ios::binary);
   if (!f) throw NcuFormatError(fmt::format("cannot open {}: {}", path, std::strerror(errno)));
-  std::ostringstream ss;
-  ss << f.rdbuf();
-  return parse_ncu_csv(ss.str(), path);
+  return parse_ncu_stream(f, path);
 }
 
 }  // namespace rlx::counters

@@ -25,7 +25,9 @@ std::string directory_of(const std::string& path) {
   return parent.empty() ? "." : parent;
 }
 
-bool writable_dir(const std::string& dir) { return ::access(dir.c_str(), W_OK) == 0; }
+bool writable_dir(const std::string& dir) {
+  return ::access(dir.c_str(), W_OK) == 0;
+}
 
 bool non_empty_file(const std::string& path) {
   std::error_code ec;
@@ -55,10 +57,11 @@ std::string read_only_uri(const std::string& path) {
   const bool pending_wal = non_empty_file(path + "-wal");
   const bool immutable = !writable_dir(dir) && !pending_wal;
   if (!writable_dir(dir) && pending_wal && !fs::exists(path + "-shm"))
-    throw Error(fmt::format("rlx.db: cannot read '{0}': it has changes in its write-ahead log '{0}-wal' that SQLite "
-                            "can read only by creating '{0}-shm', and the directory '{1}' is not writable; copy "
-                            "'{0}' and '{0}-wal' together to a writable directory and read the copy",
-                            path, dir));
+    throw Error(
+        fmt::format("rlx.db: cannot read '{0}': it has changes in its write-ahead log '{0}-wal' that SQLite "
+                    "can read only by creating '{0}-shm', and the directory '{1}' is not writable; copy "
+                    "'{0}' and '{0}-wal' together to a writable directory and read the copy",
+                    path, dir));
   return "file:" + uri_path(path) + "?mode=ro" + (immutable ? "&immutable=1" : "");
 }
 
@@ -67,54 +70,63 @@ void prepare_parent(const std::string& path, bool create_directories) {
   std::error_code ec;
   if (parent.empty() || fs::is_directory(parent, ec)) return;
   if (fs::exists(parent, ec))
-    throw Error(fmt::format("rlx.db: cannot create database '{}': '{}' is not a directory", path, parent.string()));
+    throw Error(
+        fmt::format("rlx.db: cannot create database '{}': '{}' is not a directory", path, parent.string()));
   if (!create_directories)
-    throw Error(fmt::format("rlx.db: cannot create database '{}': the directory '{}' does not exist (create it "
-                            "first, or check the path)",
-                            path, parent.string()));
+    throw Error(
+        fmt::format("rlx.db: cannot create database '{}': the directory '{}' does not exist (create it "
+                    "first, or check the path)",
+                    path, parent.string()));
   fs::create_directories(parent, ec);
   if (ec)
-    throw Error(fmt::format("rlx.db: cannot create the directory '{}' for database '{}': {}", parent.string(), path,
-                            ec.message()));
+    throw Error(fmt::format("rlx.db: cannot create the directory '{}' for database '{}': {}", parent.string(),
+                            path, ec.message()));
 }
 
-std::string open_failure(const std::string& path, int sqlite_code, const std::string& sqlite_message, bool readonly) {
+std::string open_failure(const std::string& path, int sqlite_code, const std::string& sqlite_message,
+                         bool readonly) {
   const int code = sqlite_code & 0xff;
   if (code == SQLITE_NOTADB || code == SQLITE_CORRUPT)
-    return fmt::format("rlx.db: '{}' is not a usable SQLite database ({}); is it the right file, or was it damaged? "
-                       "Restore it or start a new database",
-                       path, sqlite_message);
+    return fmt::format(
+        "rlx.db: '{}' is not a usable SQLite database ({}); is it the right file, or was it damaged? "
+        "Restore it or start a new database",
+        path, sqlite_message);
   if (code != SQLITE_READONLY && code != SQLITE_CANTOPEN && code != SQLITE_PERM)
     return fmt::format("rlx.db: cannot open database '{}': {}", path, sqlite_message);
   const std::string dir = directory_of(path);
   if (::access(path.c_str(), R_OK) != 0)
-    return fmt::format("rlx.db: cannot read '{}': the file is not readable by this user (check its permissions)", path);
+    return fmt::format(
+        "rlx.db: cannot read '{}': the file is not readable by this user (check its permissions)", path);
   if (readonly)
-    return fmt::format("rlx.db: cannot read '{}': {} (the directory '{}' is {}writable)", path, sqlite_message, dir,
-                       writable_dir(dir) ? "" : "not ");
-  return fmt::format("rlx.db: '{}' is read-only for this user (the file or its directory '{}' is not writable: {}); "
-                     "open it with readonly=true to query it",
-                     path, dir, sqlite_message);
+    return fmt::format("rlx.db: cannot read '{}': {} (the directory '{}' is {}writable)", path,
+                       sqlite_message, dir, writable_dir(dir) ? "" : "not ");
+  return fmt::format(
+      "rlx.db: '{}' is read-only for this user (the file or its directory '{}' is not writable: {}); "
+      "open it with readonly=true to query it",
+      path, dir, sqlite_message);
 }
 
 std::string not_rlx_database(const std::string& path, long long tables) {
   std::error_code ec;
   const std::string what = fs::file_size(path, ec) == 0 && !ec ? "the file is empty (0 bytes)"
-                           : tables == 0 ? "an SQLite database with no tables"
-                                         : fmt::format("an SQLite database with {} tables of its own and no rlx schema "
-                                                       "version",
-                                                       tables);
-  return fmt::format("rlx.db: '{}' is not an rlx database: {}; give the path of a study database (rlx run writes "
-                     "results/<study>.db)",
-                     path, what);
+                           : tables == 0
+                               ? "an SQLite database with no tables"
+                               : fmt::format(
+                                     "an SQLite database with {} tables of its own and no rlx schema "
+                                     "version",
+                                     tables);
+  return fmt::format(
+      "rlx.db: '{}' is not an rlx database: {}; give the path of a study database (rlx run writes "
+      "results/<study>.db)",
+      path, what);
 }
 
 TempCopy::TempCopy(const std::string& source, const std::string& near) {
   std::string name = directory_of(near) + "/." + fs::path(near).filename().string() + ".merge-input-XXXXXX";
   const int fd = ::mkstemp(name.data());
   if (fd < 0)
-    throw Error(fmt::format("rlx.db: cannot create a temporary copy of '{}' next to '{}' to upgrade it: {}", source,
-                            near, std::strerror(errno)));
+    throw Error(fmt::format("rlx.db: cannot create a temporary copy of '{}' next to '{}' to upgrade it: {}",
+                            source, near, std::strerror(errno)));
   ::close(fd);
   path_ = name;
   const std::string error = backup(source, path_);
@@ -128,7 +140,8 @@ TempCopy::TempCopy(const std::string& source, const std::string& near) {
 std::string TempCopy::backup(const std::string& source, const std::string& target) {
   sqlite3 *src = nullptr, *dst = nullptr;
   std::string error;
-  if (sqlite3_open_v2(read_only_uri(source).c_str(), &src, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, nullptr) != SQLITE_OK) {
+  if (sqlite3_open_v2(read_only_uri(source).c_str(), &src, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, nullptr) !=
+      SQLITE_OK) {
     error = sqlite3_errmsg(src);
   } else if (sqlite3_open_v2(target.c_str(), &dst, SQLITE_OPEN_READWRITE, nullptr) != SQLITE_OK) {
     error = sqlite3_errmsg(dst);
@@ -144,7 +157,9 @@ std::string TempCopy::backup(const std::string& source, const std::string& targe
   return error;
 }
 
-TempCopy::~TempCopy() { remove_files(); }
+TempCopy::~TempCopy() {
+  remove_files();
+}
 
 void TempCopy::remove_files() noexcept {
   if (path_.empty()) return;

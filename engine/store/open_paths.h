@@ -21,7 +21,8 @@ void prepare_parent(const std::string& path, bool create_directories);
 
 // Why a file that SQLite could not read or open is unusable, from the SQLite error code: the
 // message for Error, naming the file (and its directory when permissions are the cause).
-std::string open_failure(const std::string& path, int sqlite_code, const std::string& sqlite_message, bool readonly);
+std::string open_failure(const std::string& path, int sqlite_code, const std::string& sqlite_message,
+                         bool readonly);
 
 // The message for a file that SQLite reads but that has no rlx schema: zero bytes, an empty
 // SQLite database, or one with other tables (`tables` of them).

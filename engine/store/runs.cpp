@@ -138,18 +138,37 @@ void Store::insert_run(const RunRecord& given) {
                       number_or_null(c.value("activation_bytes", Json())),
                       info.dump(-1, ' ', false, Json::error_handler_t::replace)}));
   }
-  for (const auto& pt : run.roofline) {
-    if (!pt.is_object()) continue;
-    Json precision = pt.value("precision", run.config.value("precision", Json("")));
-    exec("INSERT OR REPLACE INTO roofline_points (run_id, level, precision, flops, bytes, seconds, ai, gflops, "
-         "attainable_gflops, bound, efficiency, source) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-         Json::array({run.id, text_or_null(pt.value("level", Json("dram"))), text_or_null(precision),
-                      number_or_null(pt.value("flops", Json())), number_or_null(pt.value("bytes", Json())),
-                      number_or_null(pt.value("seconds", Json())), number_or_null(pt.value("ai", Json())),
-                      number_or_null(pt.value("gflops", Json())), number_or_null(pt.value("attainable_gflops", Json())),
-                      text_or_null(pt.value("bound", Json())), number_or_null(pt.value("efficiency", Json())),
-                      pt.value("source", Json()) == "measured" ? "measured" : "estimated"}));
-  }
+  for (const auto& pt : run.roofline) insert_point(run.id, pt, run.config.value("precision", Json("")));
+}
+
+long long Store::insert_point(const std::string& run_id, const Json& pt, const Json& default_precision) {
+  if (!pt.is_object()) return 0;
+  Json precision = pt.value("precision", default_precision);
+  return exec("INSERT OR REPLACE INTO roofline_points (run_id, level, precision, flops, bytes, seconds, ai, gflops, "
+              "attainable_gflops, bound, efficiency, source, counters_source) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
+              "?, ?)",
+              Json::array({run_id, text_or_null(pt.value("level", Json("dram"))), text_or_null(precision),
+                           number_or_null(pt.value("flops", Json())), number_or_null(pt.value("bytes", Json())),
+                           number_or_null(pt.value("seconds", Json())), number_or_null(pt.value("ai", Json())),
+                           number_or_null(pt.value("gflops", Json())),
+                           number_or_null(pt.value("attainable_gflops", Json())), text_or_null(pt.value("bound", Json())),
+                           number_or_null(pt.value("efficiency", Json())),
+                           pt.value("source", Json()) == "measured" ? "measured" : "estimated",
+                           text_or_null(pt.value("counters_source", Json()))}));
+}
+
+long long Store::put_points(const std::string& run_id, const Json& points) {
+  if (!points.is_array()) throw Error("rlx.db: put_points needs an array of roofline point rows");
+  Transaction tx(*this, "put_points");
+  long long n = 0;
+  // One point per run and level: a point imported later (measured) replaces the sweep's (estimated).
+  for (const auto& pt : points)
+    if (pt.is_object())
+      exec("DELETE FROM roofline_points WHERE run_id = ? AND level = ?",
+           Json::array({run_id, text_or_null(pt.value("level", Json("dram")))}));
+  for (const auto& pt : points) n += insert_point(run_id, pt, Json(""));
+  tx.commit();
+  return n;
 }
 
 long long Store::put_counters(const std::string& run_id, const std::vector<Counter>& counters) {

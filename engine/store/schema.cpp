@@ -164,10 +164,16 @@ CREATE INDEX runs_label ON runs(label);
 CREATE INDEX runs_model ON runs(model, precision, batch);
 )sql";
 
+// Version 4: a measured roofline point names the counters it came from (cupti, perf_event, or
+// ncu for counters imported with rlx import-ncu), so figures and Table 2 can say so.
+const char* kV4 = R"sql(
+ALTER TABLE roofline_points ADD COLUMN counters_source TEXT;
+)sql";
+
 }  // namespace
 
 const std::vector<std::string>& migrations() {
-  static const std::vector<std::string> steps = {kV1, kV2, kV3};
+  static const std::vector<std::string> steps = {kV1, kV2, kV3, kV4};
   return steps;
 }
 

@@ -161,6 +161,10 @@ class Store {
   // hash, repeat) held; fills finished_at and this process's columns (process_columns()) when
   // absent. Returns the run's id.
   std::string put_run(RunRecord run);
+  // Stores roofline points of a stored run, replacing its points at the same levels (one point per
+  // run and level), e.g. the measured point of counters imported later (rlx import-ncu) replaces
+  // the sweep's estimate; returns the rows written.
+  long long put_points(const std::string& run_id, const Json& points);
   // Adds (or replaces, by name and source) counters of a stored run; returns the rows written.
   long long put_counters(const std::string& run_id, const std::vector<Counter>& counters);
   // Stores every numeric field of a peaks table (spread: a number or name -> fraction; units:
@@ -210,6 +214,8 @@ class Store {
   // transaction, before the runs are copied.
   void resolve_slot_conflicts(const MergeOptions& options, MergeStats& stats);
   SQLite::Database& db();
+  // One roofline_points row (INSERT OR REPLACE), precision defaulting to the run's; rows written.
+  long long insert_point(const std::string& run_id, const Json& point, const Json& default_precision);
   std::string path_;
   bool readonly_ = false;
   std::unique_ptr<SQLite::Database> db_;

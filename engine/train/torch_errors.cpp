@@ -47,15 +47,18 @@ std::string batch_norm_of_one(const std::string& line) {
   static const std::regex size("got input size \\[([0-9, ]+)\\]");
   std::smatch m;
   const std::string shape = std::regex_search(line, m, size) ? " [" + m[1].str() + "]" : "";
-  return "training with batch norm needs batch >= 2: a batch norm layer got one value per channel (input" + shape +
-         "), which has no variance to normalize by; use batch >= 2, or a larger input so the feature map is more "
+  return "training with batch norm needs batch >= 2: a batch norm layer got one value per channel (input" +
+         shape +
+         "), which has no variance to normalize by; use batch >= 2, or a larger input so the feature map is "
+         "more "
          "than 1x1";
 }
 
 }  // namespace
 
 bool is_out_of_memory(const std::string& message) {
-  return message.find("out of memory") != std::string::npos || message.find("can't allocate memory") != std::string::npos ||
+  return message.find("out of memory") != std::string::npos ||
+         message.find("can't allocate memory") != std::string::npos ||
          message.find("Cannot allocate memory") != std::string::npos;
 }
 
@@ -63,7 +66,8 @@ std::string describe_torch_error(const std::string& message) {
   const std::string line = first_line(message);
   if (line.find("CUDA out of memory") != std::string::npos) return cuda_oom(line);
   if (is_out_of_memory(line)) return host_oom(line);
-  if (line.find("Expected more than 1 value per channel when training") != std::string::npos) return batch_norm_of_one(line);
+  if (line.find("Expected more than 1 value per channel when training") != std::string::npos)
+    return batch_norm_of_one(line);
   return "LibTorch error: " + line;
 }
 

@@ -17,7 +17,9 @@ namespace rlx::util {
 
 namespace {
 
-std::string errno_text(int err) { return std::strerror(err); }
+std::string errno_text(int err) {
+  return std::strerror(err);
+}
 
 std::string directory_of(const std::string& path) {
   const auto slash = path.find_last_of('/');
@@ -31,7 +33,9 @@ std::string base_of(const std::string& path) {
   return slash == std::string::npos ? path : path.substr(slash + 1);
 }
 
-bool starts_with(const std::string& s, const char* prefix) { return s.rfind(prefix, 0) == 0; }
+bool starts_with(const std::string& s, const char* prefix) {
+  return s.rfind(prefix, 0) == 0;
+}
 
 // The process umask without changing it (umask(2) can only be read by setting it, which races
 // with other threads creating files); Linux >= 4.7 shows it in /proc/self/status.
@@ -56,7 +60,8 @@ std::string resolve_link(const std::string& path) {
 }  // namespace
 
 bool same_file(const std::string& a, const std::string& b) {
-  struct stat sa {}, sb {};
+  struct stat sa {
+  }, sb{};
   if (::stat(a.c_str(), &sa) != 0 || ::stat(b.c_str(), &sb) != 0) return false;
   return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
 }
@@ -75,7 +80,8 @@ AtomicFile::AtomicFile(const std::string& target, const std::vector<std::string>
   refuse_same_file(target, not_same_as);
   struct stat st {};
   const bool exists = ::stat(target.c_str(), &st) == 0;
-  if (exists && S_ISDIR(st.st_mode)) throw std::runtime_error("cannot write '" + target + "': it is a directory");
+  if (exists && S_ISDIR(st.st_mode))
+    throw std::runtime_error("cannot write '" + target + "': it is a directory");
   // Devices, FIFOs and /dev/stdout-style names (which may point at the shell's redirection file)
   // are written in place: renaming over them is impossible or would detach the shell's file.
   direct_ = exists && (!S_ISREG(st.st_mode) || starts_with(target, "/dev/") || starts_with(target, "/proc/"));
@@ -153,7 +159,8 @@ void AtomicFile::commit() {
   committed_ = true;
 }
 
-void write_file_atomic(const std::string& path, std::string_view content, const std::vector<std::string>& not_same_as) {
+void write_file_atomic(const std::string& path, std::string_view content,
+                       const std::vector<std::string>& not_same_as) {
   AtomicFile f(path, not_same_as);
   f.write(content);
   f.commit();

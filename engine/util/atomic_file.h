@@ -52,9 +52,9 @@ class AtomicFile {
  private:
   [[noreturn]] void fail(const std::string& what, int err);
   void discard() noexcept;
-  std::string target_;    // what the user named (for messages)
-  std::string final_;     // where the file ends up (symlinks resolved)
-  std::string temp_;      // temporary file in final_'s directory; empty when direct_
+  std::string target_;  // what the user named (for messages)
+  std::string final_;   // where the file ends up (symlinks resolved)
+  std::string temp_;    // temporary file in final_'s directory; empty when direct_
   int fd_ = -1;
   bool direct_ = false;
   bool committed_ = false;

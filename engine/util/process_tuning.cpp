@@ -103,7 +103,9 @@ BlasInfo blas_info() {
   if (config != nullptr && config() != nullptr) b.config = config();
   const int p = parallel();
   b.threading = p == 0 ? "sequential" : p == 1 ? "pthreads" : p == 2 ? "openmp" : "unknown";
-  auto* threads = symbol<int (*)()>("openblas_get_num_threads");
+  // The OpenMP build runs a product on the calling thread's OpenMP thread count (what
+  // at::set_num_threads set); its own count is only updated by calls that use more than one.
+  auto* threads = symbol<int (*)()>(p == 2 ? "omp_get_max_threads" : "openblas_get_num_threads");
   if (threads != nullptr) b.threads = threads();
   return b;
 }

@@ -27,7 +27,7 @@ struct BlasInfo {
   std::string name;     // "OpenBLAS", or "unknown" (not OpenBLAS: no openblas_* symbols)
   std::string config;   // openblas_get_config(), e.g. "OpenBLAS 0.3.21 DYNAMIC_ARCH ... MAX_THREADS=64"
   std::string threading;  // "openmp", "pthreads", "sequential" or "unknown"
-  int threads = -1;     // threads OpenBLAS runs a large product on now; -1 = unknown
+  int threads = -1;     // threads OpenBLAS runs a large product on now, from this thread; -1 = unknown
 };
 BlasInfo blas_info();
 

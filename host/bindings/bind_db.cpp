@@ -193,6 +193,14 @@ int put_run(lua_State* L) {
   return 1;
 }
 
+// put_points(run_id, points) -> rows written (roofline point rows as rlx.roofline.for_run makes).
+int put_points(lua_State* L) {
+  auto& s = conn(L, "conn:put_points", "run_id, points");
+  std::string id = str_arg(L, 2, "conn:put_points", "run id");
+  lua_pushnumber(L, static_cast<double>(s.put_points(id, lua::to_json(L, 3, "conn:put_points: points"))));
+  return 1;
+}
+
 // claim{study=, environment_id=, label=, run=, config=, columns=, force=, retry_crashed=,
 // stale_after_s=} -> {state = "claimed"|"done"|"busy"|"crashed", id=, attempt=, holder=, crashed_now=}.
 int claim(lua_State* L) {
@@ -420,6 +428,7 @@ void open_db(lua_State* L) {
                                     {"put_environment", lua::guarded<put_environment>},
                                     {"put_study", lua::guarded<put_study>}, {"put_run", lua::guarded<put_run>},
                                     {"put_counters", lua::guarded<put_counters>},
+                                    {"put_points", lua::guarded<put_points>},
                                     {"put_peaks", lua::guarded<put_peaks>}, {"peaks", lua::guarded<peaks>},
                                     {"runs", lua::guarded<runs>}, {"points", lua::guarded<points>},
                                     {"slot", lua::guarded<slot>}, {"run_id_by_label", lua::guarded<run_id_by_label>},

@@ -12,7 +12,8 @@ constexpr const char* kWriteAtomic = "rlx.fs.write_atomic";
 // write_atomic(path, text [, {not_same_as = path or {paths}}]) -> path
 int write_atomic(lua_State* L) {
   const std::string path = lua::check_string(L, 1, kWriteAtomic);
-  if (path.empty()) throw lua::Error(std::string(kWriteAtomic) + ": argument 1 (the path) is empty: give a file name");
+  if (path.empty())
+    throw lua::Error(std::string(kWriteAtomic) + ": argument 1 (the path) is empty: give a file name");
   const std::string text = lua::check_string(L, 2, kWriteAtomic);
   const auto o = lua::Options::optional(L, 3, kWriteAtomic, {"not_same_as"});
   const auto inputs = o.str_list("not_same_as");
@@ -36,7 +37,8 @@ int same_file(lua_State* L) {
 }  // namespace
 
 void open_fs(lua_State* L) {
-  lua::register_module(L, "fs", {{"write_atomic", lua::guarded<write_atomic>}, {"same_file", lua::guarded<same_file>}});
+  lua::register_module(
+      L, "fs", {{"write_atomic", lua::guarded<write_atomic>}, {"same_file", lua::guarded<same_file>}});
 }
 
 }  // namespace rlx::bindings

@@ -7,6 +7,8 @@
 #include <cmath>
 #include <memory>
 #include <regex>
+#include <thread>
+#include <algorithm>
 
 #include "counters/collector.h"
 #include "counters/profiler_range.h"
@@ -26,6 +28,17 @@ double non_negative(const lua::Options& o, const char* key, double def, bool all
   const double v = o.number(key, def);
   if (!std::isfinite(v) || v < 0 || (!allow_zero && v == 0))
     o.fail(key, fmt::format("must be a number {} 0, got {}", allow_zero ? ">=" : ">", v));
+  return v;
+}
+
+// A count of threads to start: more than 8 per hardware thread only thrashes the machine (a
+// --threads 100000 once spawned thousands of threads), so it is refused with the limit named.
+int64_t thread_count(const lua::Options& o, const char* key, int64_t def) {
+  const long long v = o.integer(key, def, 0);
+  const long long hw = std::max(1u, std::thread::hardware_concurrency());
+  const long long limit = 8 * hw;
+  if (v > limit)
+    o.fail(key, fmt::format("must be at most {} (8 per hardware thread; this machine has {}), got {}", limit, hw, v));
   return v;
 }
 
@@ -68,9 +81,9 @@ train::TrainConfig read_config(lua_State* L, const lua::Options& o, bool& want_c
   c.data = o.str("data", c.data);
   if (c.data.empty()) o.fail("data", "must be \"synthetic\" or a dataset folder, got \"\"");
   c.augment = o.boolean("augment", c.augment);
-  c.workers = o.integer("workers", c.workers, 0);
+  c.workers = thread_count(o, "workers", c.workers);
   c.prefetch = o.integer("prefetch", c.prefetch, 1);
-  c.threads = o.integer("threads", c.threads, 0);
+  c.threads = thread_count(o, "threads", c.threads);
   if (o.has("memory_format"))  // absent: the model's default (channels_last for convolutional models)
     c.memory_format = o.choice("memory_format", "", {"channels_last", "contiguous"});
   c.grad_accum = o.integer("grad_accum", c.grad_accum, 1);

@@ -22,15 +22,43 @@ function M.id(env)
   return rlx.db.hash(stable)
 end
 
--- --set env=NAME, else $RLX_ENV, else the container kind ("docker") inside a container (its host
--- name changes on every start), else the short host name.
-local function default_label(env)
-  local name = rlx.params and type(rlx.params.env) == "string" and rlx.params.env or os.getenv("RLX_ENV")
-  if not name or name == "" then
-    name = (env.container and env.container ~= "none") and env.container or tostring(env.host or "local")
-    name = name:match("^[^.]+") or "local"
+-- A short name for the hardware: the GPU model when there is one ("NVIDIA GeForce RTX 4090" ->
+-- "rtx4090", "NVIDIA H100 80GB HBM3" -> "h100", "Tesla T4" -> "t4"), else the CPU family and core
+-- count ("AMD EPYC 7B13" with 2 cores -> "epyc-2c", "Intel(R) Xeon(R) CPU @ 2.20GHz" -> "xeon-2c").
+-- Never the container or virtualization kind: that names no machine.
+function M.hardware_label(env)
+  local gpu = type(env.gpu_name) == "string" and env.gpu_name:lower() or nil
+  if gpu and gpu ~= "" then
+    gpu = gpu:gsub("nvidia", ""):gsub("geforce", ""):gsub("tesla", ""):gsub("%(r%)", ""):gsub("%(tm%)", "")
+    local model = gpu:match("rtx%s*%d+%s*%a*") or gpu:match("gtx%s*%d+") or gpu:match("[ahlbvtpk]%d+%a?") or
+      gpu:match("%w+")
+    if model then return (model:gsub("%s+", "")) end
   end
+  local cpu = type(env.cpu_model) == "string" and env.cpu_model:lower() or ""
+  local family
+  for _, f in ipairs({"epyc", "xeon", "ryzen", "threadripper", "opteron", "core", "celeron", "pentium", "atom",
+    "graviton", "neoverse", "ampere", "apple"}) do
+    if cpu:find(f, 1, true) then family = f break end
+  end
+  family = family or (cpu:match("%a+") or (env.arch or "cpu"))
+  local cores = tonumber(env.cpu_cores) or tonumber(env.cpu_threads)
+  return family .. (cores and ("-" .. math.floor(cores) .. "c") or "")
+end
+
+-- --set env=NAME (its text as typed: --set env=4090 is the label "4090"), else $RLX_ENV, else the
+-- hardware (M.hardware_label).
+local function default_label(env)
+  local text = rlx.params_text and rlx.params_text.env
+  local name = text or os.getenv("RLX_ENV")
+  if not name or name == "" then name = M.hardware_label(env) end
   return (name:gsub("[^%w%-%.]", "-"))
+end
+
+--- Whether a label was given by the user (--set env=, $RLX_ENV) rather than made from hardware.
+function M.label_given()
+  local text = rlx.params_text and rlx.params_text.env
+  local envvar = os.getenv("RLX_ENV")
+  return (text ~= nil and text ~= "") or (envvar ~= nil and envvar ~= "")
 end
 
 --- Why the GPU the driver reports (env.gpus, from nvidia-smi or /proc/driver/nvidia) cannot be

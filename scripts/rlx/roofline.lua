@@ -159,9 +159,12 @@ local function row(peaks, precision, level, flops, bytes, seconds, source)
 end
 
 --- Roofline rows of one training run: from measured counters (result.counters.derived: flops,
---- dram_bytes, l2_bytes) when present, else from the analytic complexity (train_flops and bytes
---- per iteration) over the measured seconds per iteration (result.iter_s.mean). Each row is tagged
---- source = "measured" or "estimated". Without peaks the rows have ai and gflops but no roofs.
+--- dram_bytes, l2_bytes over `iterations` counted iterations) when present, else from the analytic
+--- complexity (train_flops and bytes per iteration). Either way the time is the mean *timed*
+--- iteration (result.iter_s.mean): counted iterations run after the timed ones with counters
+--- active, so their own time is never a speed. Each row is tagged source = "measured" (with
+--- counters_source = "cupti", "perf_event" or "ncu") or "estimated". Without peaks the rows have
+--- ai and gflops but no roofs.
 function M.for_run(result, opts)
   if type(result) ~= "table" then
     options.raise("rlx.roofline.for_run: expected a run result table, got " .. type(result))
@@ -176,22 +179,19 @@ function M.for_run(result, opts)
   local precision = M.precision_of(o.precision or result.precision or cfg.precision)
   local iter_s = type(result.iter_s) == "table" and result.iter_s.mean or nil
   local rows = {}
-  local derived = type(result.counters) == "table" and type(result.counters.derived) == "table" and
-    result.counters.derived or nil
-  if derived and type(derived.flops) == "number" and derived.flops > 0 then
-    -- Counter totals cover the counted iterations: their own seconds when reported, else the
-    -- iteration count times the mean iteration time.
-    local seconds = derived.seconds
-    if type(seconds) ~= "number" or seconds <= 0 then
-      local n = derived.iterations or result.counters.iterations or result.iters or cfg.iters
-      if type(n) == "number" and n > 0 and iter_s then seconds = n * iter_s end
-    end
-    if type(seconds) == "number" and seconds > 0 then
-      for _, lv in ipairs({{"dram", "dram_bytes"}, {"l2", "l2_bytes"}}) do
-        local b = derived[lv[2]]
-        if type(b) == "number" and b > 0 then
-          rows[#rows + 1] = row(peaks, precision, lv[1], derived.flops, b, seconds, "measured")
-        end
+  local counters = type(result.counters) == "table" and result.counters or nil
+  local derived = counters and type(counters.derived) == "table" and counters.derived or nil
+  -- Results from before counted iterations have no count: their counters covered the timed ones.
+  local n = derived and (derived.iterations or counters.iterations or result.iters or cfg.iters) or nil
+  if derived and type(derived.flops) == "number" and derived.flops > 0 and type(n) == "number" and n > 0 and
+    iter_s and iter_s > 0 then
+    -- Counter totals cover n counted iterations: per iteration, over the mean timed iteration.
+    for _, lv in ipairs({{"dram", "dram_bytes"}, {"l2", "l2_bytes"}}) do
+      local b = derived[lv[2]]
+      if type(b) == "number" and b > 0 then
+        local r = row(peaks, precision, lv[1], derived.flops / n, b / n, iter_s, "measured")
+        r.counters_source = type(counters.source) == "string" and counters.source or nil
+        rows[#rows + 1] = r
       end
     end
   end

@@ -40,6 +40,19 @@ function M.open(opts)
   -- results/ is made on first use
   self.db = rlx.db.open(path, {create_directories = true, busy_timeout_ms = o.busy_timeout_ms})
   self.env = rlx.env.capture{label = o.label, zone = o.zone, instance_type = o.instance_type}
+  -- A database made before labels came from the hardware keeps its label ("docker", a host
+  -- name): the same machine and software under a stored label is that stored environment.
+  if not o.label and not rlx.env.label_given() then
+    for _, row in ipairs(self.db:query("SELECT id, label FROM environments WHERE label <> ?", self.env.label)) do
+      local candidate = {}
+      for k, v in pairs(self.env) do candidate[k] = v end
+      candidate.label = row.label
+      if rlx.env.id(candidate) == row.id then
+        self.env.label, self.env.id = row.label, row.id
+        break
+      end
+    end
+  end
   self.env_id = self.env.id
   if self.env.gpu_unusable then
     io.stderr:write("rlx.study: WARNING: the GPU here is not used: " .. self.env.gpu_unusable .. "\n")

@@ -12,7 +12,7 @@ rlx_e2e(NAME "counters: import_ncu wrong type" ARGS -e "rlx.counters.import_ncu(
   STDERR "^\\(command line\\):1: rlx\\.counters\\.import_ncu: argument 1 must be a string, got number")
 rlx_e2e(NAME "counters: import_ncu malformed file names file and line" ARGS -e
   "rlx.counters.import_ncu('${F}/malformed/non_numeric.csv')" EXIT 1
-  STDERR "^\\(command line\\):1: rlx\\.counters\\.import_ncu: .*non_numeric\\.csv:4: non-numeric value \"12\\.5us\" in metric column \"gpu__time_duration\\.sum\"")
+  STDERR "^\\(command line\\):1: rlx\\.counters\\.import_ncu: .*non_numeric\\.csv:4: column \"gpu__time_duration\\.sum\": value \"12\\.5us\" is not a number as ncu writes it")
 rlx_e2e(NAME "counters: import_ncu missing file" ARGS -e "rlx.counters.import_ncu('/nonexistent/x.csv')" EXIT 1
   STDERR "rlx\\.counters\\.import_ncu: cannot open /nonexistent/x\\.csv: No such file or directory")
 
@@ -63,11 +63,20 @@ rlx_e2e(NAME "counters: import-ncu --json" ARGS import-ncu ${F}/two_processes.cs
   STDOUT "\"flops_fp32\": 4021060")
 rlx_e2e(NAME "counters: import-ncu malformed" ARGS import-ncu ${F}/malformed/ragged.csv EXIT 1
   STDERR "^rlx import-ncu: .*ragged\\.csv:4: ragged row: 27 fields, the header has 28\n$")
+rlx_e2e(NAME "counters: import-ncu reads the details page of ncu --csv" ARGS import-ncu ${F}/details_seed002.csv
+  STDOUT "details_seed002\\.csv: 3 kernel launches \\(2 distinct\\), 1 process.*flops_fp32 +5\\.37136e\\+08 FLOP.*dram_bytes +5\\.3255e\\+06 byte.*seconds +0\\.001524 s")
+rlx_e2e(NAME "counters: import-ncu refuses bytes in seconds" ARGS import-ncu ${F}/malformed/bytes_in_time.csv EXIT 1
+  STDERR "^rlx import-ncu: .*bytes_in_time\\.csv:2: column \"dram__bytes_read\\.sum\": unit \"usecond\" is a time, but the metric counts bytes")
+rlx_e2e(NAME "counters: import-ncu --iterations needs --run" ARGS import-ncu ${F}/two_processes.csv --iterations 2 EXIT 2
+  STDERR "rlx import-ncu: --iterations is only used with --run LABEL")
+rlx_e2e(NAME "counters: import-ncu --db of a missing database" ARGS import-ncu ${F}/two_processes.csv --run x --db /nonexistent/dir/x.db EXIT 1
+  STDERR "^rlx import-ncu: ")
 rlx_e2e(NAME "counters: import-ncu without a file" ARGS import-ncu EXIT 2 STDERR "rlx import-ncu: missing FILE")
 rlx_e2e(NAME "counters: import-ncu --run needs --db" ARGS import-ncu ${F}/two_processes.csv --run x EXIT 2
   STDERR "rlx import-ncu: --run needs --db PATH")
-rlx_e2e(NAME "counters: import-ncu --run attaches to the run" ARGS run ${C}/attach.lua
-  STDOUT "stored 27 counters with run 'r18-b2' \\(study 'ncu-test'\\).*dram__bytes_read\\.sum\t6\\.657e\\+06\tbyte\tncu\ndram_bytes\t1\\.0407e\\+07\tbyte\tncu:derived\nflops_fp32\t4\\.02106e\\+06\tflop\tncu:derived\nseconds\t0\\.000233\tsecond\tncu:derived\n$")
+rlx_e2e(NAME "counters: import-ncu --run attaches to the run with a measured roofline point" ARGS run ${C}/attach.lua
+  STDERR "rlx import-ncu: no roofline point for run 'old': it has no counted iterations .*import again with --iterations N"
+  STDOUT "stored 28 counters with run 'r18-b2' \\(study 'ncu-test'\\).*measured roofline point \\(ncu\\) dram: AI 0\\.789 FLOP/byte, 0\\.04108 GFLOP/s\nmeasured roofline point \\(ncu\\) l2: AI 0\\.329 FLOP/byte.*dram__bytes_read\\.sum\t6\\.657e\\+06\tbyte\tncu\ndram_bytes\t1\\.0407e\\+07\tbyte\tncu:derived\nflops_fp32\t4\\.02106e\\+06\tflop\tncu:derived\niterations\t2\tcount\tncu:derived\nseconds\t0\\.000233\tsecond\tncu:derived\nr18-b2\tdram\tncu\t4\\.10775e\\+06 5\\.2035e\\+06 0\\.789421 0\\.04107753\t0\\.1\n.*stored 27 counters with run 'old'.*old points\t1\n.*old\t2\\.05388e\\+06 0\\.01026938\n$")
 rlx_e2e(NAME "counters: import-ncu --run with an unknown label" ARGS run ${C}/missing_label.lua EXIT 1
   STDERR "^rlx import-ncu: no run labelled 'nope' in .*counters_missing_label\\.db; list the labels with: rlx runs ")
 

@@ -84,3 +84,32 @@ add_test(NAME "e2e: host: SIGINT interrupts running Lua"
   COMMAND bash ${H}/interrupt.sh $<TARGET_FILE:rlx>)
 set_tests_properties("e2e: host: SIGINT interrupts running Lua" PROPERTIES
   ENVIRONMENT "RLX_TEST_TMP=${RLX_TEST_TMP};HOME=${RLX_TEST_TMP}")
+
+# Runaway and out-of-range input (issue 17 items 6 and 12): refused with the limit named, exit 2.
+rlx_e2e(NAME "host: thread counts far above the hardware threads are refused" ARGS train --model resnet18 --threads 100000
+  EXIT 2 STDERR "^rlx train: option 'threads' must be at most [0-9]+ \\(8 per hardware thread; this machine has [0-9]+\\), got 100000\n")
+rlx_e2e(NAME "host: an integer flag beyond 2^53 is refused" ARGS train --model resnet18 --batch-size 99999999999999999999999
+  EXIT 2 STDERR "^rlx train: --batch-size is out of range: 99999999999999999999999 \\(at most 9007199254740992\\)\n")
+rlx_e2e(NAME "host: hex is not a number in an integer flag" ARGS models resnet18 --batch 0x10
+  EXIT 2 STDERR "^rlx models: --batch expects integers separated by commas, got '0x10'")
+
+# Environment labels come from the hardware, never the container kind (issue 15 item 5); a
+# database whose environment was stored under another label keeps it; --set env= stays a string.
+rlx_e2e(NAME "host: default environment label from the hardware" ARGS -e
+  "print(rlx.env.hardware_label{gpu_name = 'NVIDIA GeForce RTX 4090'}, rlx.env.hardware_label{gpu_name = 'NVIDIA H100 80GB HBM3'}, rlx.env.hardware_label{cpu_model = 'AMD EPYC 7B13', cpu_cores = 2}, rlx.env.hardware_label{cpu_model = 'Intel(R) Xeon(R) CPU @ 2.20GHz', cpu_cores = 2}, rlx.env.capture{}.label ~= rlx.env.capture{}.container)"
+  STDOUT "^rtx4090\th100\tepyc-2c\txeon-2c\ttrue\n$")
+rlx_e2e(NAME "host: an old database keeps its environment label" ARGS -e
+  "local t = os.getenv('RLX_TEST_TMP') os.remove(t .. '/oldlabel.db') os.remove(t .. '/newlabel.db') rlx.study{name = 't', db = t .. '/oldlabel.db', label = 'docker'}:close() print(rlx.study{name = 't', db = t .. '/oldlabel.db'}.env.label, rlx.study{name = 't', db = t .. '/newlabel.db'}.env.label ~= 'docker')"
+  STDOUT "^docker\ttrue\n$")
+rlx_e2e(NAME "host: --set env=4090 is the label 4090" ARGS -e "print(rlx.env.capture{}.label)" --set env=4090
+  STDOUT "^4090\n$")
+
+# rlx.params.declare (issue 16 item 4): bad values exit 2 naming the key; --help lists them.
+rlx_e2e(NAME "host: all.lua --help lists its parameters" ARGS run experiments/all.lua --help
+  STDOUT "^usage: rlx run experiments/all\\.lua.*\n  iters=INTEGER +measured iterations.*scale=SMOKE\\|DEFAULT\\|FULL")
+rlx_e2e(NAME "host: a declared parameter with a bad value exits 2" ARGS run experiments/all.lua --set scale=huge
+  EXIT 2 STDERR "^experiments/all\\.lua: --set scale= must be one of smoke, default, full, got 'huge'\nTry 'rlx run experiments/all\\.lua --help'\\.\n$")
+rlx_e2e(NAME "host: a declared integer parameter refuses hex" ARGS run experiments/all.lua --set iters=0x10
+  EXIT 2 STDERR "^experiments/all\\.lua: --set iters= must be an integer >= 1, got '0x10'\n")
+rlx_e2e(NAME "host: an undeclared parameter exits 2" ARGS run experiments/all.lua --set bogus=1
+  EXIT 2 STDERR "^experiments/all\\.lua: unknown parameter 'bogus' \\(valid: counters, db, ")

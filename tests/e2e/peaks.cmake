@@ -33,7 +33,7 @@ rlx_e2e(NAME "peaks: roofline.attainable" ARGS -e "print(rlx.roofline.attainable
 rlx_e2e(NAME "peaks: roofline.attainable wrong type" EXIT 1 ARGS -e "rlx.roofline.attainable('x', 1, 1)"
   STDERR "\\(command line\\):1: rlx\\.roofline\\.attainable: argument 1 must be a number, got string")
 rlx_e2e(NAME "peaks: roofline.for_run measured and estimated" ARGS run ${P}/for_run.lua STDOUT
-  "^estimated dram fp32 ai=10\\.00 gflops=20\\.00 attainable=50\\.00 bound=memory eff=0\\.400\nrows\t1\nestimated dram bf16 ai=80\\.00 gflops=80\\.00 attainable=40\\.00 bound=compute eff=2\\.000\nrows\t1\nmeasured dram fp32 ai=20\\.00 gflops=20\\.00 attainable=100\\.00 bound=compute eff=0\\.200\nmeasured l2 fp32 ai=5\\.00 gflops=20\\.00 attainable=nil bound=nil eff=nil\nrows\t2\nmeasured dram fp32 ai=20\\.00 gflops=20\\.00 attainable=100\\.00 bound=compute eff=0\\.200\nrows\t1\nestimated dram fp32 ai=10\\.00 gflops=20\\.00 attainable=nil bound=nil eff=nil\nrows\t1\nrows\t0\n$")
+  "^estimated dram fp32 ai=10\\.00 gflops=20\\.00 attainable=50\\.00 bound=memory eff=0\\.400\nrows\t1\nestimated dram bf16 ai=80\\.00 gflops=80\\.00 attainable=40\\.00 bound=compute eff=2\\.000\nrows\t1\nmeasured dram fp32 ai=20\\.00 gflops=40\\.00 attainable=100\\.00 bound=compute eff=0\\.400\nmeasured l2 fp32 ai=5\\.00 gflops=40\\.00 attainable=nil bound=nil eff=nil\nrows\t2\nmeasured dram fp32 ai=20\\.00 gflops=20\\.00 attainable=100\\.00 bound=compute eff=0\\.200\nrows\t1\nestimated dram fp32 ai=10\\.00 gflops=20\\.00 attainable=50\\.00 bound=memory eff=0\\.400\nrows\t1\nncu\nestimated dram fp32 ai=10\\.00 gflops=20\\.00 attainable=nil bound=nil eff=nil\nrows\t1\nrows\t0\n$")
 rlx_e2e(NAME "peaks: roofline.for_run unknown key" EXIT 1 ARGS -e "rlx.roofline.for_run({}, {peak = {}})"
   STDERR "rlx\\.roofline\\.for_run: unknown option 'peak' \\(valid options: complexity, peaks, precision\\)")
 rlx_e2e(NAME "peaks: roofline.for_run wrong type" EXIT 1 ARGS -e "rlx.roofline.for_run('run')"
@@ -110,3 +110,11 @@ rlx_e2e(NAME "peaks: measure cuda in a CPU-only build (C++ exception)" EXIT 1 AR
 rlx_e2e(NAME "peaks: cli --device cuda without CUDA" EXIT 1 ARGS peaks --device cuda
   STDERR "^rlx peaks: rlx\\.peaks\\.measure: device 'cuda' needs rlx built against a CUDA LibTorch")
 endif()
+# The GEMM peak reports the threads the product ran on (the BLAS's own count for fp32): with one
+# LibTorch thread, one, whatever OpenBLAS build (the OpenMP one follows LibTorch, the pthreads one
+# is set to one thread for training).
+rlx_e2e(NAME "peaks: gemm reports the threads it ran on"
+  ARGS -e "local p = rlx.peaks.measure{quick = true, repeats = 1, only = {'gemm_fp32', 'gemm_bf16'}, threads = 1} print(p.gemm_threads.gemm_fp32_gflops, p.gemm_threads.gemm_bf16_gflops, p.method.gemm_fp32_gflops:match(', 1 threads %(LibTorch set to 1%)') ~= nil)"
+  STDOUT "^1\t1\ttrue\n$")
+rlx_e2e(NAME "peaks: cli prints the gemm threads" ARGS peaks --quick --repeats 1 --only gemm_fp32 --threads 1
+  STDOUT "GEMM fp32 .* on 1 thread\n")

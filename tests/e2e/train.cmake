@@ -142,3 +142,11 @@ rlx_e2e(NAME "train: append_metrics_csv refuses a failed result" ARGS -e "rlx.tr
   STDERR "rlx.train.append_metrics_csv: argument 2 must be a successful result of rlx.train \\(ok = true\\), got ok = false")
 rlx_e2e(NAME "train: append_metrics_csv wrong directory type" ARGS -e "rlx.train.append_metrics_csv(3, {ok = true})" EXIT 1
   STDERR "rlx.train.append_metrics_csv: the directory \\(argument 1\\) must be a non-empty string, got number")
+add_test(NAME "e2e: train: --db stores the run for import-ncu"
+  COMMAND bash ${T}/train_db.sh $<TARGET_FILE:rlx> ${T}/tiny_model.lua ${CMAKE_SOURCE_DIR}/tests/fixtures/ncu/two_processes.csv
+  WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+set_tests_properties("e2e: train: --db stores the run for import-ncu" PROPERTIES
+  ENVIRONMENT "RLX_TEST_TMP=${RLX_TEST_TMP};HOME=${RLX_TEST_TMP}" PASS_REGULAR_EXPRESSION "^ok\n$")
+rlx_e2e(NAME "train: study runs store the memory_format used"
+  ARGS -e "local p = os.getenv('RLX_TEST_TMP') .. '/train_mf_store.db' os.remove(p) local s = rlx.study{name = 'mf', db = p} local o = {models = {'resnet18'}, batch = {2}, iters = 1, warmup = 0, input = 16, classes = 3, threads = 1, quiet = true} s:sweep(o) o.memory_format = 'contiguous' s:sweep(o) for _, r in ipairs(s.db:query('SELECT label, memory_format FROM runs ORDER BY label')) do print(r.label:match('resnet18.*$'), r.memory_format) end"
+  STDOUT "^resnet18_fp32_bs2_run1\tchannels_last\nresnet18_fp32_contiguous_bs2_run1\tcontiguous\n$")

@@ -57,10 +57,26 @@ function M.help_text(cmd)
   return table.concat(lines, "\n") .. "\n"
 end
 
+-- A decimal number (no hex, inf or nan) that fits: integers up to 2^53, where doubles stop
+-- counting exactly, and finite numbers.
+local function decimal(raw)
+  if type(raw) ~= "string" or not (raw:match("^[+-]?%d+%.?%d*$") or raw:match("^[+-]?%d*%.?%d+[eE][+-]?%d+$") or
+    raw:match("^[+-]?%d+%.?%d*[eE][+-]?%d+$") or raw:match("^[+-]?%.%d+$")) then
+    return nil
+  end
+  local n = tonumber(raw)
+  if not n or n ~= n or n == math.huge or n == -math.huge then return nil end
+  return n
+end
+local MAX_INT = 2 ^ 53
+
 local function convert(cmd, o, raw)
   local t = o.type or "string"
   if t == "number" or t == "integer" then
-    local n = tonumber(raw)
+    local n = decimal(raw)
+    if n and t == "integer" and math.abs(n) > MAX_INT then
+      usage_error(cmd, string.format("%s is out of range: %s (at most %d)", o[2], raw, MAX_INT))
+    end
     if not n or (t == "integer" and n ~= math.floor(n)) then
       usage_error(cmd, string.format("%s expects %s, got '%s'", o[2], t == "integer" and "an integer" or "a number", raw))
     end
@@ -68,7 +84,10 @@ local function convert(cmd, o, raw)
   elseif t == "int_list" then
     local list = {}
     for part in tostring(raw):gmatch("[^,]+") do
-      local n = tonumber(part)
+      local n = decimal(part)
+      if n and math.abs(n) > MAX_INT then
+        usage_error(cmd, string.format("%s is out of range: %s (at most %d)", o[2], part, MAX_INT))
+      end
       if not n or n ~= math.floor(n) then
         usage_error(cmd, string.format("%s expects integers separated by commas, got '%s'", o[2], raw))
       end

@@ -40,15 +40,16 @@ function M.table2(db, rows)
     if r.status == "ok" then
       local p = points[r.id] or {}
       ok[#ok + 1] = {env = r.env, model = r.model, precision = r.precision, batch = r.batch,
-        images_per_s = r.images_per_s, gflops = p.gflops, ai = p.ai, bound = p.bound}
+        images_per_s = r.images_per_s, gflops = p.gflops, ai = p.ai, bound = p.bound, unstable = r.stable == 0}
     end
   end
   local groups = rlx.stats.mean_sd(ok, {"images_per_s", "gflops", "ai"}, {digits = 1})
-  local bounds = {}
+  local bounds, unstable = {}, {}
   for _, r in ipairs(ok) do
     local key = table.concat({tostring(r.env), r.model, r.precision, tostring(r.batch)}, "|")
     bounds[key] = bounds[key] or {}
     if r.bound then bounds[key][r.bound] = (bounds[key][r.bound] or 0) + 1 end
+    if r.unstable then unstable[key] = (unstable[key] or 0) + 1 end
   end
   local lines = {"| Env | Model | Precision | Batch | n | Images/s | Attained GFLOP/s | AI | Bound |",
     "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"}
@@ -57,8 +58,10 @@ function M.table2(db, rows)
     local best, count = "-", 0
     for b, c in pairs(bounds[key] or {}) do if c > count or (c == count and b < best) then best, count = b, c end end
     local function cell(v) return v ~= "" and v or "-" end
-    lines[#lines + 1] = string.format("| %s | %s | %s | %s | %d | %s | %s | %s | %s |", g.env, g.model, g.precision,
-      tostring(g.batch), g.n, cell(g.images_per_s), cell(g.gflops), cell(g.ai), best)
+    -- Repeats without a steady state (stored stable = 0) are counted in n and marked.
+    local n = unstable[key] and string.format("%d (%d unstable)", g.n, unstable[key]) or tostring(g.n)
+    lines[#lines + 1] = string.format("| %s | %s | %s | %s | %s | %s | %s | %s | %s |", g.env, g.model, g.precision,
+      tostring(g.batch), n, cell(g.images_per_s), cell(g.gflops), cell(g.ai), best)
   end
   return lines
 end

@@ -48,6 +48,8 @@ local cmd = {name = "train",
     {"pin_memory", "--pin-memory", type = "boolean", help = "page-locked batches, asynchronous copies (CUDA with --data)"},
     {"label", "--label", help = "free text stored with the result"},
     {"log_dir", "--log-dir", metavar = "DIR", help = "append the run to DIR/metrics.csv (seed 000's columns)"},
+    {"db", "--db", metavar = "PATH", help = "store the run in this study database (rlx import-ncu --run LABEL attaches to it)"},
+    {"study", "--study", metavar = "NAME", default = "train", help = "the study the run is stored in (with --db)"},
     {"json", "--json", type = "boolean", help = "print the whole result as one JSON object"},
   },
   epilog = "Example: rlx train --arch resnet18 --batch-size 16 --warmup-iters 2 --iters 10 --input 64"}
@@ -59,6 +61,21 @@ local function model_option(name)
     return chunk()
   end
   return name
+end
+
+-- Stores the run (with its roofline points, measured when it has counters) in study o.study of
+-- o.db, as a sweep stores each of its runs.
+local function store(o, opts, r)
+  local ok, err = pcall(function()
+    local st = rlx.study{name = o.study, db = o.db}
+    local config = {}
+    for k, v in pairs(opts) do config[k] = v end
+    config.model = r.model
+    local points = rlx.roofline.for_run(r, {peaks = st:_roofline_peaks(r.device)})
+    st:store_run(config, r, {label = r.label, roofline = points})
+    st:close()
+  end)
+  if not ok then rlx.fail(1, "rlx train: storing the run in " .. o.db .. " failed: " .. tostring(err):gsub("^[^:]*:%d+: ", "")) end
 end
 
 -- --channels-last is run_train.py's flag; it may not contradict --memory-format.
@@ -98,6 +115,7 @@ function M.main(...)
     io.stderr:write("rlx train: ", r.error, "\n")  -- once, on stderr (not also in a stdout summary)
   end
   if not r.ok then return 1 end
+  if o.db then store(o, opts, r) end
   if o.log_dir then
     local logged, err = pcall(rlx.train.append_metrics_csv, o.log_dir, r)
     if not logged then args.fail("train", err) end

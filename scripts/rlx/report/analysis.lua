@@ -145,7 +145,8 @@ local function measured(D, run)
   end
   local m
   for _, q in ipairs(D.points[run.id] or {}) do
-    if q.level == "dram" and q.source == "measured" then m = {flops = q.flops, bytes = q.bytes} end
+    -- A measured point already holds FLOPs and bytes per iteration (rlx.roofline.for_run).
+    if q.level == "dram" and q.source == "measured" then m = {flops = q.flops, bytes = q.bytes, per_iteration = true} end
   end
   if not m and totals then m = {flops = totals.flops, bytes = totals.dram_bytes} end
   if not m then return nil end
@@ -163,8 +164,8 @@ function M.counters(ctx)
     local c = D.complexity[r.id]
     local m = c and measured(D, r)
     if m then
-      local f = m.iterations and m.flops and m.flops / m.iterations
-      local b = m.iterations and m.bytes and m.bytes / m.iterations
+      local f = m.per_iteration and m.flops or (m.iterations and m.flops and m.flops / m.iterations)
+      local b = m.per_iteration and m.bytes or (m.iterations and m.bytes and m.bytes / m.iterations)
       local est_ai = c.ai or (c.train_flops and c.bytes and c.train_flops / c.bytes)
       rows[#rows + 1] = {md.code(r.label), md.esc(m.source), md.sig(c.train_flops and c.train_flops / 1e9, 4),
         md.sig(f and f / 1e9, 4), (f and c.train_flops) and string.format("%.2f", f / c.train_flops) or "-",

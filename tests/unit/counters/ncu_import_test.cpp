@@ -1,6 +1,9 @@
-// ncu_import_test.cpp: the Nsight Compute raw-CSV import on fixtures in ncu's format
-// (tests/fixtures/ncu), with sums worked by hand from the fixture's cells, and malformed files.
+// ncu_import_test.cpp: the Nsight Compute CSV import on fixtures in ncu's formats (raw page and
+// details page, tests/fixtures/ncu), with sums worked by hand from the fixture's cells, malformed
+// files, and the values ncu never writes (issue 17 item 9: units, locales, duplicates, negatives).
 #include <catch2/catch.hpp>
+
+#include <sstream>
 
 #include "counters/ncu_import.h"
 
@@ -89,12 +92,14 @@ TEST_CASE("ncu import: quoted quotes and commas in kernel names") {
 TEST_CASE("ncu import: malformed files name the file and line") {
   std::string dir = fixture("malformed/");
   CHECK(error_of(dir + "empty.csv") == dir + "empty.csv:1: no header row: the file is empty (expected the output of "
-                                              "ncu --csv --page raw)");
+                                              "ncu --csv, or ncu --csv --page raw)");
   CHECK(error_of(dir + "no_header.csv") == dir + "no_header.csv:1: no header row with a \"Kernel Name\" column and "
-                                                  "metric columns (expected the output of ncu --csv --page raw)");
+                                                  "metric columns (expected the output of ncu --csv, or ncu --csv --page "
+                                                  "raw)");
   CHECK(error_of(dir + "ragged.csv") == dir + "ragged.csv:4: ragged row: 27 fields, the header has 28");
   CHECK(error_of(dir + "non_numeric.csv") ==
-        dir + "non_numeric.csv:4: non-numeric value \"12.5us\" in metric column \"gpu__time_duration.sum\"");
+        dir + "non_numeric.csv:4: column \"gpu__time_duration.sum\": value \"12.5us\" is not a number as ncu writes it "
+              "(digits, '.' for decimals, ',' only between groups of three: export with LC_ALL=C)");
   CHECK(error_of(dir + "no_units.csv") ==
         dir + "no_units.csv:2: missing units row: line 2 is a kernel row (ncu --csv --page raw writes the units on the "
               "line after the header)");
@@ -117,4 +122,118 @@ TEST_CASE("ncu import: header without units row at end of file") {
   } catch (const NcuFormatError& e) {
     CHECK(std::string(e.what()) == "u.csv:2: missing units row after the header (ncu --csv --page raw writes one)");
   }
+}
+
+namespace {
+// A raw-page CSV with one metric column: header, units row, one kernel row.
+std::string raw1(const std::string& metric, const std::string& unit, const std::string& value) {
+  return "\"ID\",\"Kernel Name\",\"" + metric + "\"\n\"\",\"\",\"" + unit + "\"\n\"0\",\"k\",\"" + value + "\"\n";
+}
+std::string parse_error(const std::string& csv) {
+  try {
+    parse_ncu_csv(csv, "x.csv");
+  } catch (const NcuFormatError& e) {
+    return e.what();
+  }
+  return "no error";
+}
+}  // namespace
+
+TEST_CASE("ncu import: the details page of ncu --csv / --import x.ncu-rep --csv, ==PROF== lines included") {
+  auto s = import_ncu_file(fixture("details_seed002.csv"));
+  CHECK(s["format"] == "details");
+  CHECK(s["kernels"].get<long long>() == 3);
+  CHECK(s["processes"].get<long long>() == 1);
+  // Kbyte 1,024.50 + Mbyte 2.50 + Kbyte 1,000 = 1,024,500 + 2,500,000 + 1,000,000 bytes.
+  CHECK(s["dram_read_bytes"].get<double>() == Approx(4524500.0));
+  // byte 512 + Kbyte 800 + byte 488.
+  CHECK(s["dram_write_bytes"].get<double>() == Approx(801000.0));
+  // usecond 12.25 + msecond 1.50 + usecond 11.75 = 1.524 ms.
+  CHECK(s["seconds"].get<double>() == Approx(1.524e-3));
+  // fadd 65,536 x2 + 1,000; fmul 65,536 x2 + 2,000; ffma 268,435,456: 132,072 + 133,072 + 2 x 268,435,456.
+  CHECK(s["flops_fp32"].get<double>() == Approx(537136056.0));
+  CHECK(s["units"]["dram__bytes_read.sum"] == "byte");
+  CHECK(s["units"]["gpu__time_duration.sum"] == "second");
+  auto skipped = s["skipped_metrics"].get<std::vector<std::string>>();
+  CHECK(skipped == std::vector<std::string>{"Registers Per Thread", "dram__throughput.avg.pct_of_peak_sustained_elapsed",
+                                            "sm__throughput.avg.pct_of_peak_sustained_elapsed"});  // first seen first
+  const auto& k = s["per_kernel"];
+  REQUIRE(k.size() == 2);
+  CHECK(k[0]["count"].get<long long>() == 2);
+  CHECK(k[0]["seconds"].get<double>() == Approx(24e-6));
+  CHECK(k[1]["count"].get<long long>() == 1);
+  CHECK(k[1]["flops_fp32"].get<double>() == Approx(1000 + 2000 + 2 * 268435456.0));
+  CHECK_FALSE(s.contains("ncu_messages"));
+}
+
+TEST_CASE("ncu import: unknown units and units of the wrong kind are refused, naming row, column and value") {
+  CHECK(parse_error(raw1("dram__bytes_read.sum", "furlong", "1")) ==
+        "x.csv:2: column \"dram__bytes_read.sum\": unit \"furlong\" is not a unit ncu writes (for bytes: byte, "
+        "Kbyte, Mbyte, Gbyte, Tbyte)");
+  CHECK(parse_error(raw1("dram__bytes_read.sum", "usecond", "1")) ==
+        "x.csv:2: column \"dram__bytes_read.sum\": unit \"usecond\" is a time, but the metric counts bytes (byte, "
+        "Kbyte, Mbyte, Gbyte, Tbyte)");
+  CHECK(parse_error(raw1("gpu__time_duration.sum", "Kbyte", "1")) ==
+        "x.csv:2: column \"gpu__time_duration.sum\": unit \"Kbyte\" is bytes, but the metric counts a time "
+        "(nsecond, usecond, msecond, second)");
+  CHECK(parse_error(raw1("smsp__sass_thread_inst_executed_op_ffma_pred_on.sum", "Gbyte/second", "1")) ==
+        "x.csv:2: column \"smsp__sass_thread_inst_executed_op_ffma_pred_on.sum\": unit \"Gbyte/second\" is a rate, "
+        "but the metric counts a count (inst, cycle, sector, warp, or none)");
+  // The details page names the unit column and the metric.
+  const std::string head =
+      "\"ID\",\"Kernel Name\",\"Metric Name\",\"Metric Unit\",\"Metric Value\"\n";
+  CHECK(parse_error(head + "\"0\",\"k\",\"dram__bytes_write.sum\",\"nsecond\",\"5\"\n") ==
+        "x.csv:2: column \"Metric Unit\" of metric \"dram__bytes_write.sum\": unit \"nsecond\" is a time, but the "
+        "metric counts bytes (byte, Kbyte, Mbyte, Gbyte, Tbyte)");
+  // Units of metrics rlx does not sum (ratios, display names) are not its business.
+  CHECK(parse_error(raw1("sm__throughput.avg.pct_of_peak_sustained_elapsed", "furlong", "1")) == "no error");
+}
+
+TEST_CASE("ncu import: locale-mangled numbers and negative sums are refused") {
+  CHECK(parse_error(raw1("dram__bytes_read.sum", "byte", "1.000,5")) ==
+        "x.csv:3: column \"dram__bytes_read.sum\": value \"1.000,5\" is not a number as ncu writes it (digits, '.' "
+        "for decimals, ',' only between groups of three: export with LC_ALL=C)");
+  CHECK_THAT(parse_error(raw1("dram__bytes_read.sum", "byte", "1,2,3")),
+             Catch::StartsWith("x.csv:3: column \"dram__bytes_read.sum\": value \"1,2,3\" is not a number"));
+  CHECK_THAT(parse_error(raw1("dram__bytes_read.sum", "byte", "9,00")), Catch::Contains("value \"9,00\" is not"));
+  CHECK(parse_error(raw1("dram__bytes_read.sum", "Kbyte", "-5")) ==
+        "x.csv:3: column \"dram__bytes_read.sum\": value \"-5\" is negative; a sum of bytes cannot be");
+  // What ncu does write still parses.
+  CHECK(parse_ncu_csv(raw1("dram__bytes_read.sum", "Kbyte", "1,234,567.5"), "x.csv")["dram_read_bytes"] ==
+        Approx(1234567500.0));
+  CHECK(parse_ncu_csv(raw1("dram__bytes_read.sum", "byte", "1.5e+06"), "x.csv")["dram_read_bytes"] == Approx(1.5e6));
+}
+
+TEST_CASE("ncu import: a metric given twice (in two units) is refused, not summed") {
+  CHECK(parse_error("\"ID\",\"Kernel Name\",\"dram__bytes_read.sum\",\"dram__bytes_read.sum\"\n"
+                    "\"\",\"\",\"Kbyte\",\"byte\"\n\"0\",\"k\",\"1\",\"1000\"\n") ==
+        "x.csv:1: metric \"dram__bytes_read.sum\" appears twice (columns 3 and 4): ncu writes each metric once, and "
+        "one metric in two units cannot be summed");
+  CHECK(parse_error("\"ID\",\"Kernel Name\",\"Metric Name\",\"Metric Unit\",\"Metric Value\"\n"
+                    "\"7\",\"k\",\"dram__bytes_read.sum\",\"Kbyte\",\"1\"\n"
+                    "\"7\",\"k\",\"dram__bytes_read.sum\",\"byte\",\"1000\"\n") ==
+        "x.csv:3: metric \"dram__bytes_read.sum\" appears twice for launch ID 7 (lines 2 and 3, units \"Kbyte\" and "
+        "\"byte\"): ncu writes each metric once per launch");
+  // The same metric in the next launch is that launch's value.
+  auto s = parse_ncu_csv("\"ID\",\"Kernel Name\",\"Metric Name\",\"Metric Unit\",\"Metric Value\"\n"
+                         "\"7\",\"k\",\"dram__bytes_read.sum\",\"Kbyte\",\"1\"\n"
+                         "\"8\",\"k\",\"dram__bytes_read.sum\",\"byte\",\"1000\"\n",
+                         "x.csv");
+  CHECK(s["kernels"] == 2);
+  CHECK(s["dram_read_bytes"] == Approx(2000.0));
+}
+
+TEST_CASE("ncu import: memory stays bounded with 200k distinct kernel names") {
+  // A stream of 200,000 launches with distinct names: the first 2000 are kept apart, the rest
+  // summed into one entry; the totals still cover every launch.
+  std::ostringstream csv;
+  csv << "\"ID\",\"Kernel Name\",\"dram__bytes_read.sum\"\n\"\",\"\",\"byte\"\n";
+  for (int i = 0; i < 200000; ++i) csv << '"' << i << "\",\"kernel_" << i << "\",\"2\"\n";
+  auto s = parse_ncu_csv(csv.str(), "big.csv");
+  CHECK(s["kernels"] == 200000);
+  CHECK(s["dram_read_bytes"] == Approx(400000.0));
+  REQUIRE(s["per_kernel"].size() == 2001);
+  CHECK(s["per_kernel"][2000]["count"] == 198000);
+  CHECK(s["per_kernel"][2000]["dram_read_bytes"] == Approx(396000.0));
+  CHECK(s["per_kernel_other_launches"] == 198000);
 }

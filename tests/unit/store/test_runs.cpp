@@ -171,6 +171,33 @@ TEST_CASE("put_run writes a run with its children and runs reads it back") {
   CHECK_FALSE(s.run_id_by_label("s", "nope"));
 }
 
+TEST_CASE("put_points gives a stored run a measured point, tagged with its counters' source") {
+  Store s(tmp_db("points.db"));
+  add_env(s);
+  RunRecord r = record("m1", 2, 1);
+  r.roofline = Json::array({{{"level", "dram"}, {"ai", 10}, {"gflops", 3.5}, {"source", "estimated"}}});
+  const std::string id = s.put_run(r);
+  // An ncu import later: 2e10 FLOP and 1e9 B per iteration over a 0.5 s timed iteration.
+  const Json measured = Json::array({{{"level", "dram"}, {"precision", "fp32"}, {"flops", 2e10}, {"bytes", 1e9},
+                                      {"seconds", 0.5}, {"ai", 20}, {"gflops", 40}, {"source", "measured"},
+                                      {"counters_source", "ncu"}}});
+  CHECK(s.put_points(id, measured) == 1);
+  rlx::store::PointFilter pf;
+  pf.source = "measured";
+  auto pts = s.points(pf);
+  REQUIRE(pts.size() == 1);
+  CHECK(pts[0]["counters_source"] == "ncu");
+  CHECK(pts[0]["gflops"] == 40.0);
+  // One point per run and level: the measured point replaced the estimate; importing again
+  // replaces it, never duplicates it.
+  CHECK(count(s, "SELECT count(*) AS n FROM roofline_points") == 1);
+  CHECK(s.put_points(id, measured) == 1);
+  CHECK(count(s, "SELECT count(*) AS n FROM roofline_points") == 1);
+  pf.source = "estimated";
+  CHECK(s.points(pf).empty());
+  CHECK_THROWS_WITH(s.put_points(id, Json::object()), Catch::Contains("put_points needs an array"));
+}
+
 TEST_CASE("a slot holds one run: put_run replaces it with its children") {
   Store s(tmp_db("replace.db"));
   add_env(s);
@@ -287,7 +314,7 @@ TEST_CASE("the latest random-order seed of a study is found again") {
   CHECK(s.last_sweep_seed("s", "env1") == 4242);
 }
 
-TEST_CASE("a version 2 database migrates to version 3 keeping runs and their children") {
+TEST_CASE("a version 2 database migrates to the current version keeping runs and their children") {
   std::string path = tmp_db("v2.db");
   {
     rlx::store::OpenOptions o;
@@ -306,7 +333,7 @@ TEST_CASE("a version 2 database migrates to version 3 keeping runs and their chi
     CHECK_THROWS_WITH(old.exec("UPDATE runs SET status = 'crashed'"), Catch::Contains("CHECK"));
   }
   Store s(path);
-  CHECK(s.schema_version() == 3);
+  CHECK(s.schema_version() == 4);
   CHECK(s.query("PRAGMA foreign_keys")[0]["foreign_keys"] == 1);
   auto rows = s.runs({});
   REQUIRE(rows.size() == 1);

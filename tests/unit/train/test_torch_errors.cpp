@@ -15,7 +15,8 @@ TEST_CASE("host out of memory: the size asked for, without the enforce text") {
   CHECK(is_out_of_memory(torch));
   // 1e12 images x 3 x 224 x 224 x 4 bytes = 6.02112e17 bytes = 602112000 GB.
   CHECK(describe_torch_error(torch) ==
-        "out of memory: the host could not allocate 602112000000000000 bytes (602112000 GB) (lower batch or input)");
+        "out of memory: the host could not allocate 602112000000000000 bytes (602112000 GB) (lower batch or "
+        "input)");
   CHECK(describe_torch_error(torch + "\nException raised from ...") == describe_torch_error(torch));
 }
 
@@ -24,13 +25,17 @@ TEST_CASE("CUDA out of memory: the size and the GPU") {
       "CUDA out of memory. Tried to allocate 20.00 MiB (GPU 0; 7.79 GiB total capacity; 6.10 GiB already "
       "allocated; 5.44 MiB free; 6.32 GiB reserved in total by PyTorch)";
   CHECK(is_out_of_memory(torch));
-  CHECK(describe_torch_error(torch) == "out of memory: the GPU could not allocate 20.00 MiB (GPU 0) (lower batch or input)");
+  CHECK(describe_torch_error(torch) ==
+        "out of memory: the GPU could not allocate 20.00 MiB (GPU 0) (lower batch or input)");
 }
 
 TEST_CASE("a batch norm layer with one value per channel names batch >= 2") {
-  CHECK(describe_torch_error("Expected more than 1 value per channel when training, got input size [1, 576, 1, 1]") ==
-        "training with batch norm needs batch >= 2: a batch norm layer got one value per channel (input [1, 576, 1, "
-        "1]), which has no variance to normalize by; use batch >= 2, or a larger input so the feature map is more "
+  CHECK(describe_torch_error(
+            "Expected more than 1 value per channel when training, got input size [1, 576, 1, 1]") ==
+        "training with batch norm needs batch >= 2: a batch norm layer got one value per channel (input [1, "
+        "576, 1, "
+        "1]), which has no variance to normalize by; use batch >= 2, or a larger input so the feature map is "
+        "more "
         "than 1x1");
 }
 

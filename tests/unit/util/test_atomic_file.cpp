@@ -31,10 +31,14 @@ std::string slurp(const fs::path& p) {
   return s.str();
 }
 
-void spit(const fs::path& p, const std::string& text) { std::ofstream(p, std::ios::binary) << text; }
+void spit(const fs::path& p, const std::string& text) {
+  std::ofstream(p, std::ios::binary) << text;
+}
 
 // Names in the directory other than the ones expected: a leftover temporary file shows up here.
-size_t entries(const fs::path& dir) { return static_cast<size_t>(std::distance(fs::directory_iterator(dir), {})); }
+size_t entries(const fs::path& dir) {
+  return static_cast<size_t>(std::distance(fs::directory_iterator(dir), {}));
+}
 
 std::string error_of(const std::function<void()>& f) {
   try {
@@ -65,7 +69,8 @@ TEST_CASE("write_file_atomic replaces an existing file and keeps its mode") {
   fs::permissions(d / "out.txt", fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read);
   write_file_atomic((d / "out.txt").string(), "new");
   CHECK(slurp(d / "out.txt") == "new");
-  CHECK(fs::status(d / "out.txt").permissions() == (fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read));
+  CHECK(fs::status(d / "out.txt").permissions() ==
+        (fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read));
   CHECK(entries(d) == 1);
 }
 
@@ -129,5 +134,6 @@ TEST_CASE("a missing directory is an error and is not created") {
 
 TEST_CASE("a directory as the target is an error") {
   const auto d = fresh_dir("isdir");
-  CHECK(error_of([&] { write_file_atomic(d.string(), "x"); }) == "cannot write '" + d.string() + "': it is a directory");
+  CHECK(error_of([&] { write_file_atomic(d.string(), "x"); }) ==
+        "cannot write '" + d.string() + "': it is a directory");
 }
