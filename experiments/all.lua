@@ -14,27 +14,27 @@
 -- warmup=, iters=, input=, repeats= (override the scale), counters=false (no CUPTI on CUDA).
 local here = debug.getinfo(1, "S").source:match("^@(.*)/[^/]*$") or "experiments"
 local M = dofile(here .. "/matrix.lua")
-local P = rlx.params or {}
+local P = rlx.params.declare{
+  scale = {one_of = {"smoke", "default", "full"}, default = "default", help = "fidelity against time (matrix.lua)"},
+  warmup = {type = "integer", min = 0, help = "warm-up iterations (overrides the scale)"},
+  iters = {type = "integer", min = 1, help = "measured iterations (overrides the scale)"},
+  input = {type = "integer", min = 1, help = "image side in pixels (overrides the scale)"},
+  repeats = {type = "integer", min = 1, help = "repeats per configuration (overrides the scale)"},
+  counters = {type = "boolean", default = true, help = "hardware counters on CUDA"},
+  devices = {help = "device kinds to run, e.g. cpu,cuda (default: all)"},
+  name = {default = "p1-roofline", help = "study name"},
+  db = {help = "database file (default results/<name>.db)"},
+  figures = {default = "figures", help = "figures folder"},
+  label = {help = "environment label (default: from the hardware)"},
+  env = {help = "environment label, as RLX_ENV (rlx.env.capture)"},
+}
 local dry = rlx.flags and rlx.flags.dry_run
 
-local scale_name = P.scale or "default"
-local base = M.scale[scale_name]
-if not base then
-  local names = {}
-  for k in pairs(M.scale) do names[#names + 1] = k end
-  table.sort(names)
-  rlx.fail(2, string.format("experiments/all.lua: unknown scale '%s' (valid: %s)", tostring(scale_name),
-    table.concat(names, ", ")))
-end
+local scale_name = P.scale
 local S = {}
-for k, v in pairs(base) do S[k] = v end
+for k, v in pairs(M.scale[scale_name]) do S[k] = v end
 for _, k in ipairs({"warmup", "iters", "input", "repeats"}) do
-  if P[k] ~= nil then
-    if type(P[k]) ~= "number" or P[k] < 0 or P[k] ~= math.floor(P[k]) then
-      rlx.fail(2, string.format("experiments/all.lua: --set %s= needs a whole number, got '%s'", k, tostring(P[k])))
-    end
-    S[k] = P[k]
-  end
+  if P[k] ~= nil then S[k] = P[k] end
 end
 if P.counters == false then S.counters = false end
 
@@ -45,10 +45,30 @@ if P.devices then
 end
 
 local started = os.time()
-local study = rlx.study{name = P.name or "p1-roofline", db = P.db, label = P.label}
+local study = rlx.study{name = P.name, db = P.db, label = P.label}
 print(string.format("study %s in %s, environment '%s'", study.name, study.path, study.env.label or "?"))
 print(string.format("scale %s: %dx%d synthetic images, %d warm-up + %d measured iterations, %d repeats",
   scale_name, S.input, S.input, S.warmup, S.iters, S.repeats))
+
+-- Per-environment batch sizes and precisions (seed 001's matrix): experiments/envs/<name>.lua, found
+-- by the environment label, else by the GPU's hardware label (rtx4090, h100, ...); without one the
+-- device kind's lists in matrix.lua apply.
+local function environment_lists(kind, dev)
+  local names = {study.env.label}
+  if kind == "cuda" and dev.name then names[2] = rlx.env.hardware_label{gpu_name = dev.name} end
+  for _, name in ipairs(names) do
+    local path = here .. "/envs/" .. name .. ".lua"
+    local f = io.open(path, "r")
+    if f then
+      f:close()
+      local lists = dofile(path)
+      if lists.kind == kind then
+        print(string.format("batch sizes and precisions from experiments/envs/%s.lua", name))
+        return {batch = lists.batch, precision = lists.precision}
+      end
+    end
+  end
+end
 
 local devices = rlx.devices()
 local summary = {}
@@ -64,7 +84,12 @@ for _, dev in ipairs(devices) do
   else
     print(string.format("== %s: %s", dev.id or kind, dev.name or kind))
     study:ensure_peaks(kind, {quick = S.peaks_quick == true})
-    local stats = dofile(script)(study, dev, M, S)
+    local lists = environment_lists(kind, dev)
+    local matrix = M
+    if lists then
+      matrix = setmetatable({[kind] = lists}, {__index = M})
+    end
+    local stats = dofile(script)(study, dev, matrix, S)
     summary[#summary + 1] = {device = dev.id or kind, stats = stats}
     if type(stats) == "table" and stats.planned and not dry then
       print(string.format("%s: %d planned, %d ran (%d ok, %d failed), %d already done", dev.id or kind,

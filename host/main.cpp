@@ -34,6 +34,7 @@ Commands:
 struct Common {
   std::vector<std::pair<std::string, std::string>> params;
   bool dry_run = false;
+  bool help = false;
 };
 
 int usage_error(const std::string& msg, const char* cmd = nullptr) {
@@ -104,12 +105,15 @@ int cmd_run(const std::vector<std::string>& a) {
   std::vector<std::string> script_args;
   for (size_t i = 0; i < a.size(); ++i) {
     std::string err;
-    if (a[i] == "-h" || a[i] == "--help") {
+    if ((a[i] == "-h" || a[i] == "--help") && !file.empty()) {
+      c.help = true;  // the script's own help: rlx.params.declare prints its parameters
+    } else if (a[i] == "-h" || a[i] == "--help") {
       std::cout << "usage: rlx run FILE.lua [--set key=value]... [--dry-run] [-- script args]\n\n"
                    "Runs FILE.lua with the rlx global loaded. --set values reach the script as\n"
                    "rlx.params (numbers become numbers, true/false booleans); arguments after --\n"
                    "reach it as rlx.args (and arg). --dry-run sets rlx.flags.dry_run: study sweeps\n"
-                   "list their matrix instead of running it.\n";
+                   "list their matrix instead of running it. FILE.lua --help lists the script's\n"
+                   "parameters when it declares them (rlx.params.declare).\n";
       return kExitOk;
     } else if (a[i] == "--set" || a[i].rfind("--set=", 0) == 0) {
       if (!take_set(a, i, c, err)) return usage_error(err, "run");
@@ -130,6 +134,7 @@ int cmd_run(const std::vector<std::string>& a) {
   LuaHost host;
   host.set_params(c.params);
   host.set_flag("dry_run", c.dry_run);
+  host.set_flag("help", c.help);
   host.set_args(file, script_args);
   return host.run_file(file);
 }

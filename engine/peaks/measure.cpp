@@ -249,7 +249,11 @@ nlohmann::json measure_cpu(const MeasureOptions& o) {
     const std::string fig = std::string("gemm_") + dtype;
     if (!wants(o, fig)) continue;
     const bool bf16 = std::string(dtype) == "bf16";
-    const int n = o.quick ? (bf16 ? 256 : 512) : (bf16 ? 1024 : 2048);
+    // Quick mode keeps the full sizes and only shortens the timing: below ~1024 LibTorch 1.13's
+    // bf16 mm leaves oneDNN's AMX/AVX512-BF16 kernels (n=256 measured 5 GFLOP/s against 268 at
+    // n=1024 on a Sapphire Rapids VM), and fp32 at n=512 read 37 against 102 GFLOP/s at n=2048,
+    // so a quick roof sat far below the points drawn under it.
+    const int n = bf16 ? 1024 : 2048;
     const GemmTiming g = torch_cpu_gemm(dtype, n, nt, runs, target_s);
     record(out, fig + "_gflops", rates(g.seconds, 2.0 * double(n) * n * n),
            fmt::format("LibTorch mm {}x{}x{} in {} on {}, 2*n^3 FLOP, back to back for ~{} s per repeat, {} threads "

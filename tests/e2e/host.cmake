@@ -103,3 +103,17 @@ rlx_e2e(NAME "host: an old database keeps its environment label" ARGS -e
   STDOUT "^docker\ttrue\n$")
 rlx_e2e(NAME "host: --set env=4090 is the label 4090" ARGS -e "print(rlx.env.capture{}.label)" --set env=4090
   STDOUT "^4090\n$")
+
+# rlx.params.declare (issue 16 item 4): bad values exit 2 naming the key; --help lists them.
+rlx_e2e(NAME "host: all.lua --help lists its parameters" ARGS run experiments/all.lua --help
+  STDOUT "^usage: rlx run experiments/all\\.lua.*\n  iters=INTEGER +measured iterations.*scale=SMOKE\\|DEFAULT\\|FULL")
+rlx_e2e(NAME "host: a declared parameter with a bad value exits 2" ARGS run experiments/all.lua --set scale=huge
+  EXIT 2 STDERR "^experiments/all\\.lua: --set scale= must be one of smoke, default, full, got 'huge'\nTry 'rlx run experiments/all\\.lua --help'\\.\n$")
+rlx_e2e(NAME "host: a declared integer parameter refuses hex" ARGS run experiments/all.lua --set iters=0x10
+  EXIT 2 STDERR "^experiments/all\\.lua: --set iters= must be an integer >= 1, got '0x10'\n")
+rlx_e2e(NAME "host: an undeclared parameter exits 2" ARGS run experiments/all.lua --set bogus=1
+  EXIT 2 STDERR "^experiments/all\\.lua: unknown parameter 'bogus' \\(valid: counters, db, ")
+add_test(NAME "e2e: host: all.lua takes per-environment lists from experiments/envs"
+  COMMAND bash ${H}/env_lists.sh $<TARGET_FILE:rlx>)
+set_tests_properties("e2e: host: all.lua takes per-environment lists from experiments/envs" PROPERTIES
+  ENVIRONMENT "RLX_TEST_TMP=${RLX_TEST_TMP};RLX_SOURCE_DIR=${CMAKE_SOURCE_DIR};HOME=${RLX_TEST_TMP}")
