@@ -50,6 +50,26 @@ print(string.format("study %s in %s, environment '%s'", study.name, study.path, 
 print(string.format("scale %s: %dx%d synthetic images, %d warm-up + %d measured iterations, %d repeats",
   scale_name, S.input, S.input, S.warmup, S.iters, S.repeats))
 
+-- Per-environment batch sizes and precisions (seed 001's matrix): experiments/envs/<name>.lua, found
+-- by the environment label, else by the GPU's hardware label (rtx4090, h100, ...); without one the
+-- device kind's lists in matrix.lua apply.
+local function environment_lists(kind, dev)
+  local names = {study.env.label}
+  if kind == "cuda" and dev.name then names[2] = rlx.env.hardware_label{gpu_name = dev.name} end
+  for _, name in ipairs(names) do
+    local path = here .. "/envs/" .. name .. ".lua"
+    local f = io.open(path, "r")
+    if f then
+      f:close()
+      local lists = dofile(path)
+      if lists.kind == kind then
+        print(string.format("batch sizes and precisions from experiments/envs/%s.lua", name))
+        return {batch = lists.batch, precision = lists.precision}
+      end
+    end
+  end
+end
+
 local devices = rlx.devices()
 local summary = {}
 for _, dev in ipairs(devices) do
@@ -64,7 +84,12 @@ for _, dev in ipairs(devices) do
   else
     print(string.format("== %s: %s", dev.id or kind, dev.name or kind))
     study:ensure_peaks(kind, {quick = S.peaks_quick == true})
-    local stats = dofile(script)(study, dev, M, S)
+    local lists = environment_lists(kind, dev)
+    local matrix = M
+    if lists then
+      matrix = setmetatable({[kind] = lists}, {__index = M})
+    end
+    local stats = dofile(script)(study, dev, matrix, S)
     summary[#summary + 1] = {device = dev.id or kind, stats = stats}
     if type(stats) == "table" and stats.planned and not dry then
       print(string.format("%s: %d planned, %d ran (%d ok, %d failed), %d already done", dev.id or kind,

@@ -15,6 +15,7 @@
 
 #include <fmt/format.h>
 
+#include <cstdint>
 #include <stdexcept>
 
 namespace rlx::models {
@@ -38,9 +39,35 @@ const char* precision_name(Precision p) {
 
 namespace {
 
+// The estimates are int64. A batch or input large enough to overflow one is refused (summarize
+// turns this into a message naming the limit) instead of wrapping into a negative count.
+struct Overflow : std::overflow_error {
+  Overflow() : std::overflow_error("int64 overflow") {}
+};
+
+int64_t mul(int64_t a, int64_t b) {
+  int64_t r = 0;
+  if (__builtin_mul_overflow(a, b, &r)) throw Overflow();
+  return r;
+}
+template <class... More>
+int64_t mul(int64_t a, int64_t b, More... more) {
+  return mul(mul(a, b), more...);
+}
+int64_t add(int64_t a, int64_t b) {
+  int64_t r = 0;
+  if (__builtin_add_overflow(a, b, &r)) throw Overflow();
+  return r;
+}
+template <class... More>
+int64_t add(int64_t a, int64_t b, More... more) {
+  return add(add(a, b), more...);
+}
+void acc(int64_t& total, int64_t v) { total = add(total, v); }
+
 int64_t numel(const Shape& s) {
   int64_t n = 1;
-  for (int64_t d : s) n *= d;
+  for (int64_t d : s) n = mul(n, d);
   return n;
 }
 
@@ -48,7 +75,8 @@ int64_t numel(const Shape& s) {
 // (PyTorch: window i spans [floor(i*in/out), ceil((i+1)*in/out))).
 int64_t adaptive_window_sum(int64_t in, int64_t out) {
   int64_t sum = 0;
-  for (int64_t i = 0; i < out; ++i) sum += ((i + 1) * in + out - 1) / out - (i * in) / out;
+  for (int64_t i = 0; i < out; ++i)
+    acc(sum, (add(mul(i + 1, in), out) - 1) / out - mul(i, in) / out);
   return sum;
 }
 
@@ -63,28 +91,28 @@ struct Walker {
   // Fills the byte fields and adds the layer to the totals.
   void finish(LayerCost& c, bool does_backward, int64_t saved_read_bytes) {
     const int64_t a = act_bytes();
-    c.input_bytes = batch * numel(c.input) * a;
-    c.output_bytes = batch * numel(c.output) * a;
-    if (c.kind == "add") c.input_bytes *= 2;  // two summands
+    c.input_bytes = mul(batch, numel(c.input), a);
+    c.output_bytes = mul(batch, numel(c.output), a);
+    if (c.kind == "add") c.input_bytes = mul(c.input_bytes, 2);  // two summands
     const bool view = c.kind == "flatten";
     c.saved_bytes = (view || c.in_place) ? 0 : c.output_bytes;
-    if (c.kind == "maxpool") c.saved_bytes += batch * numel(c.output) * 8;  // int64 argmax
-    if (c.kind == "dropout") c.saved_bytes += batch * numel(c.output);      // 1-byte mask
-    int64_t traffic = view ? 0 : c.input_bytes + c.weight_bytes + c.output_bytes;
+    if (c.kind == "maxpool") acc(c.saved_bytes, mul(batch, numel(c.output), 8));  // int64 argmax
+    if (c.kind == "dropout") acc(c.saved_bytes, mul(batch, numel(c.output)));     // 1-byte mask
+    int64_t traffic = view ? 0 : add(c.input_bytes, c.weight_bytes, c.output_bytes);
     if (does_backward && !view && c.kind != "add") {
-      traffic += c.output_bytes + saved_read_bytes;              // grad out, saved tensor
-      if (c.input_grad) traffic += c.input_bytes + (c.params ? c.weight_bytes : 0);
-      traffic += c.trainable_params * 4;                          // fp32 weight gradient
+      acc(traffic, add(c.output_bytes, saved_read_bytes));             // grad out, saved tensor
+      if (c.input_grad) acc(traffic, add(c.input_bytes, c.params ? c.weight_bytes : 0));
+      acc(traffic, mul(c.trainable_params, 4));                         // fp32 weight gradient
     }
     c.traffic_bytes = traffic;
-    s.params += c.params;
-    s.trainable_params += c.trainable_params;
-    s.buffers += c.buffers;
-    s.forward_macs += c.macs;
-    s.elementwise_flops += c.elementwise_flops;
-    s.backward_flops += c.backward_flops;
-    s.layer_traffic_bytes += c.traffic_bytes;
-    s.activation_bytes += c.saved_bytes;
+    acc(s.params, c.params);
+    acc(s.trainable_params, c.trainable_params);
+    acc(s.buffers, c.buffers);
+    acc(s.forward_macs, c.macs);
+    acc(s.elementwise_flops, c.elementwise_flops);
+    acc(s.backward_flops, c.backward_flops);
+    acc(s.layer_traffic_bytes, c.traffic_bytes);
+    acc(s.activation_bytes, c.saved_bytes);
     s.layers.push_back(c);
   }
 
@@ -103,58 +131,58 @@ struct Walker {
     bool conv_like = false;
     switch (l.kind) {
       case LayerKind::conv: {
-        const int64_t per_out = (in[0] / l.groups) * l.kernel * l.kernel;
-        c.params = l.out * per_out + (l.bias ? l.out : 0);
-        c.macs = n_out * per_out;
+        const int64_t per_out = mul(in[0] / l.groups, l.kernel, l.kernel);
+        c.params = add(mul(l.out, per_out), l.bias ? l.out : 0);
+        c.macs = mul(n_out, per_out);
         c.elementwise_flops = l.bias ? n_out : 0;
         conv_like = true;
         break;
       }
       case LayerKind::linear:
-        c.params = n_in * n_out + (l.bias ? n_out : 0);
-        c.macs = n_in * n_out;
+        c.params = add(mul(n_in, n_out), l.bias ? n_out : 0);
+        c.macs = mul(n_in, n_out);
         c.elementwise_flops = l.bias ? n_out : 0;
         conv_like = true;
         break;
       case LayerKind::batchnorm:
-        c.params = 2 * in[0];
-        c.buffers = 2 * in[0] + 1;  // running mean, running var, num_batches_tracked
-        c.elementwise_flops = 5 * n_in;
-        s.buffer_bytes += 2 * in[0] * 4 + 8;
+        c.params = mul(2, in[0]);
+        c.buffers = add(mul(2, in[0]), 1);  // running mean, running var, num_batches_tracked
+        c.elementwise_flops = mul(5, n_in);
+        acc(s.buffer_bytes, add(mul(2, in[0], 4), 8));
         break;
       case LayerKind::relu: c.elementwise_flops = n_in; break;
-      case LayerKind::relu6: c.elementwise_flops = 2 * n_in; break;
+      case LayerKind::relu6: c.elementwise_flops = mul(2, n_in); break;
       case LayerKind::dropout: c.elementwise_flops = n_in; break;
-      case LayerKind::maxpool: c.elementwise_flops = n_out * (l.kernel * l.kernel - 1); break;
-      case LayerKind::avgpool: c.elementwise_flops = n_out * l.kernel * l.kernel; break;
+      case LayerKind::maxpool: c.elementwise_flops = mul(n_out, mul(l.kernel, l.kernel) - 1); break;
+      case LayerKind::avgpool: c.elementwise_flops = mul(n_out, l.kernel, l.kernel); break;
       case LayerKind::adaptive_avgpool:
         c.elementwise_flops =
-            in[0] * adaptive_window_sum(in[1], l.out) * adaptive_window_sum(in[2], l.out);
+            mul(in[0], adaptive_window_sum(in[1], l.out), adaptive_window_sum(in[2], l.out));
         break;
       default: break;
     }
-    c.flops = 2 * c.macs;
+    c.flops = mul(2, c.macs);
     c.trainable_params = (l.trainable && !frozen) ? c.params : 0;
     if (conv_like) {
-      c.weight_bytes = c.params * low_bytes();
-      s.conv_linear_params += c.params;
+      c.weight_bytes = mul(c.params, low_bytes());
+      acc(s.conv_linear_params, c.params);
     } else {
-      c.weight_bytes = c.params * 4;
+      c.weight_bytes = mul(c.params, 4);
     }
     const bool trainable = c.trainable_params > 0;
     const bool does_backward = grad || trainable;
     if (conv_like) {
-      c.backward_flops = (trainable ? 2 * c.macs + c.elementwise_flops : 0) +
-                         (grad ? 2 * c.macs : 0);
+      c.backward_flops = add(trainable ? add(mul(2, c.macs), c.elementwise_flops) : 0,
+                             grad ? mul(2, c.macs) : 0);
     } else if (does_backward) {
       c.backward_flops = c.elementwise_flops;
     }
     // What backward reads besides the output gradient: relu/relu6 their output, dropout its
     // mask, the others their input.
-    int64_t saved_read = batch * n_in * act_bytes();
+    int64_t saved_read = mul(batch, n_in, act_bytes());
     if (l.kind == LayerKind::relu || l.kind == LayerKind::relu6)
-      saved_read = batch * n_out * act_bytes();
-    if (l.kind == LayerKind::dropout) saved_read = batch * n_out;
+      saved_read = mul(batch, n_out, act_bytes());
+    if (l.kind == LayerKind::dropout) saved_read = mul(batch, n_out);
     finish(c, does_backward, saved_read);
     grad = does_backward;
   }
@@ -211,32 +239,63 @@ Summary compute(const ModelSpec& spec, int64_t batch, Precision precision) {
   bool grad = false;  // the input batch needs no gradient
   w.walk(spec.layers, {spec.channels, spec.input, spec.input}, grad, "", false);
   const bool low = precision != Precision::fp32;
-  s.forward_flops = 2 * s.forward_macs;
+  s.forward_flops = mul(2, s.forward_macs);
   // SGD with momentum and weight decay, per trainable parameter: g += wd*p (2), buf = m*buf + g
   // (2), p -= lr*buf (2); with amp one more multiply to unscale the gradient.
-  s.optimizer_flops = s.trainable_params * (precision == Precision::amp ? 7 : 6);
-  s.train_flops = batch * (s.forward_flops + s.elementwise_flops + s.backward_flops) +
-                  s.optimizer_flops;
+  s.optimizer_flops = mul(s.trainable_params, precision == Precision::amp ? 7 : 6);
+  s.train_flops = add(mul(batch, add(s.forward_flops, s.elementwise_flops, s.backward_flops)),
+                      s.optimizer_flops);
   // Optimizer reads p, g, buf and writes p, buf (fp32); low precision re-casts the conv/linear
   // weights every iteration (read fp32, write 2 bytes).
-  s.optimizer_traffic_bytes = s.trainable_params * 4 * 5 + (low ? s.conv_linear_params * 6 : 0);
-  s.bytes = s.layer_traffic_bytes + s.optimizer_traffic_bytes;
+  s.optimizer_traffic_bytes =
+      add(mul(s.trainable_params, 4, 5), low ? mul(s.conv_linear_params, 6) : 0);
+  s.bytes = add(s.layer_traffic_bytes, s.optimizer_traffic_bytes);
   s.ai = s.bytes > 0 ? static_cast<double>(s.train_flops) / static_cast<double>(s.bytes) : 0.0;
-  s.param_bytes = s.params * 4;
-  s.grad_bytes = s.trainable_params * 4;
-  s.momentum_bytes = s.trainable_params * 4;
-  s.weight_copy_bytes = low ? s.conv_linear_params * 2 : 0;
+  s.param_bytes = mul(s.params, 4);
+  s.grad_bytes = mul(s.trainable_params, 4);
+  s.momentum_bytes = mul(s.trainable_params, 4);
+  s.weight_copy_bytes = low ? mul(s.conv_linear_params, 2) : 0;
   // The input batch arrives in fp32 whatever the precision.
-  s.activation_bytes += batch * spec.channels * spec.input * spec.input * 4;
-  s.memory_bytes = s.param_bytes + s.grad_bytes + s.momentum_bytes + s.buffer_bytes +
-                   s.weight_copy_bytes + s.activation_bytes;
+  acc(s.activation_bytes, mul(batch, spec.channels, spec.input, spec.input, 4));
+  s.memory_bytes = add(s.param_bytes, s.grad_bytes, s.momentum_bytes, s.buffer_bytes,
+                       s.weight_copy_bytes, s.activation_bytes);
   return s;
+}
+
+// Whether every estimate at `batch` fits in int64.
+bool fits(const ModelSpec& spec, int64_t batch) {
+  try {
+    compute(spec, batch, Precision::fp32);
+    compute(spec, batch, Precision::amp);
+    compute(spec, batch, Precision::bf16);
+    return true;
+  } catch (const Overflow&) {
+    return false;
+  }
+}
+
+// The message for a batch (or input) whose estimates overflow int64: names the limit and, when
+// batch 1 fits, the largest batch that does (bisection; each step is one walk of the model).
+std::string overflow_message(const ModelSpec& spec, int64_t batch) {
+  const std::string limit = fmt::format("the int64 limit {}", INT64_MAX);
+  if (!fits(spec, 1))
+    return fmt::format("input {} is too large: {} at batch 1 exceeds {}; use a smaller input",
+                       spec.input, spec.name, limit);
+  int64_t lo = 1, hi = batch;  // fits(lo), !fits(hi)
+  while (hi - lo > 1) {
+    const int64_t mid = lo + (hi - lo) / 2;
+    (fits(spec, mid) ? lo : hi) = mid;
+  }
+  return fmt::format("batch {} is too large: {} at input {} exceeds {} FLOPs or bytes; the "
+                     "largest batch is {}",
+                     batch, spec.name, spec.input, limit, lo);
 }
 
 }  // namespace
 
 Summary summarize(const ModelSpec& spec, int64_t batch, Precision precision) {
   if (batch < 1) throw std::invalid_argument(fmt::format("batch must be >= 1, got {}", batch));
+  if (!fits(spec, batch)) throw std::invalid_argument(overflow_message(spec, batch));
   Summary s = compute(spec, batch, precision);
   s.memory_fp32_bytes = precision == Precision::fp32
                             ? s.memory_bytes

@@ -97,7 +97,8 @@ local function roofline_rows(study, level, runs_by_id)
     if r and type(p.ai) == "number" and p.ai > 0 and type(p.gflops) == "number" and p.gflops > 0 then
       rows[#rows + 1] = {level = p.level, ai = p.ai, gflops = p.gflops, source = p.source, roof_precision = p.precision,
         model = r.model, precision = r.precision, batch = r.batch, device = r.device, run = r.run, env = r.env,
-        environment_id = r.environment_id, gpu_name = r.gpu_name}
+        environment_id = r.environment_id, gpu_name = r.gpu_name, stable = r.stable,
+        counters_source = p.counters_source}
     end
   end
   sort_rows(rows)
@@ -241,9 +242,11 @@ local function roofline_figures(study, points, dir, out, opts, warnings)
         local k = table.concat({p.model, p.precision, p.batch}, "|")
         if not agg[k] then
           agg[k] = {model = p.model, precision = p.precision, batch = p.batch, env = env, ai = {}, gflops = {},
-            source = p.source}
+            source = p.counters_source and (p.source .. " (" .. p.counters_source .. ")") or p.source}
           order[#order + 1] = k
         end
+        -- A repeat without a steady state (stored stable = 0) marks its point with "*".
+        agg[k].unstable = agg[k].unstable or p.stable == 0
         table.insert(agg[k].ai, p.ai)
         table.insert(agg[k].gflops, p.gflops)
       end
@@ -253,12 +256,13 @@ local function roofline_figures(study, points, dir, out, opts, warnings)
       warnings[#warnings + 1] = "roofline_" .. env .. ": no peaks stored for " .. env ..
         " (measure them with: rlx peaks --db " .. study.path .. "); roofline skipped"
     else
-      local pts, sources = {}, {}
+      local pts, sources, any_unstable = {}, {}, false
       for _, k in ipairs(order) do
         local a = agg[k]
         pts[#pts + 1] = {model = a.model, precision = a.precision, batch = a.batch, env = env,
-          ai = (mean_sd(a.ai)), gflops = (mean_sd(a.gflops)), label = "bs" .. a.batch}
+          ai = (mean_sd(a.ai)), gflops = (mean_sd(a.gflops)), label = "bs" .. a.batch .. (a.unstable and "*" or "")}
         sources[a.source or "?"] = true
+        any_unstable = any_unstable or a.unstable
       end
       -- Same colours and shapes as the throughput figure: models and precisions in study order.
       table.sort(pts, function(a, b)
@@ -273,7 +277,8 @@ local function roofline_figures(study, points, dir, out, opts, warnings)
       local ok, err = pcall(rlx.plot.roofline, {points = pts, peaks = pk, arrows = true, out = path,
         title = "Roofline: " .. env .. " (" .. kind_of(first.device) .. ")",
         subtitle = "roofs: " .. (pk_source == "datasheet" and "datasheet" or (pk.source or "measured")) ..
-          " peaks; points: " .. table.concat(src, "+") .. " (DRAM traffic), mean over repeats",
+          " peaks; points: " .. table.concat(src, "+") .. " (DRAM traffic), mean over repeats" ..
+          (any_unstable and "; * = a repeat not steady" or ""),
         width = opts.width, height = opts.height})
       if ok then out[#out + 1] = {figure = "C", env = env, path = path}
       else warnings[#warnings + 1] = "roofline_" .. env .. ": " .. tostring(err) end

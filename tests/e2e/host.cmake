@@ -113,3 +113,7 @@ rlx_e2e(NAME "host: a declared integer parameter refuses hex" ARGS run experimen
   EXIT 2 STDERR "^experiments/all\\.lua: --set iters= must be an integer >= 1, got '0x10'\n")
 rlx_e2e(NAME "host: an undeclared parameter exits 2" ARGS run experiments/all.lua --set bogus=1
   EXIT 2 STDERR "^experiments/all\\.lua: unknown parameter 'bogus' \\(valid: counters, db, ")
+add_test(NAME "e2e: host: all.lua takes per-environment lists from experiments/envs"
+  COMMAND bash ${H}/env_lists.sh $<TARGET_FILE:rlx>)
+set_tests_properties("e2e: host: all.lua takes per-environment lists from experiments/envs" PROPERTIES
+  ENVIRONMENT "RLX_TEST_TMP=${RLX_TEST_TMP};RLX_SOURCE_DIR=${CMAKE_SOURCE_DIR};HOME=${RLX_TEST_TMP}")

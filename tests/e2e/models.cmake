@@ -37,6 +37,18 @@ rlx_e2e(NAME "models: cli bad precision" EXIT 2 ARGS models resnet18 --precision
   STDERR "rlx models: --precision must be one of fp32, amp, bf16, got 'fp8'")
 rlx_e2e(NAME "models: cli bad batch" EXIT 2 ARGS models resnet18 --batch 0
   STDERR "rlx models: --batch sizes must be >= 1, got 0")
+# Issue 17 item 12: estimates are int64; a batch or input that overflows one is refused, never
+# printed as a negative count.
+rlx_e2e(NAME "models: cli batch beyond int64 estimates" EXIT 2 ARGS models resnet18 --batch 1e12
+  STDERR "rlx models: batch 1000000000000 is too large: resnet18 at input 224 exceeds the int64 limit 9223372036854775807 FLOPs or bytes; the largest batch is [0-9]+")
+rlx_e2e(NAME "models: cli later batch beyond int64" EXIT 2 ARGS models resnet18 --batch 16,1e12
+  STDERR "batch 1000000000000 is too large")
+rlx_e2e(NAME "models: summary batch beyond int64" EXIT 1
+  ARGS -e "rlx.model.summary{model = 'resnet18', batch = 1e15}"
+  STDERR "rlx\\.model\\.summary: batch 1000000000000000 is too large: resnet18 at input 224 exceeds the int64 limit")
+rlx_e2e(NAME "models: summary input beyond int64" EXIT 1
+  ARGS -e "rlx.model.summary{model = 'resnet18', input = 1e9}"
+  STDERR "rlx\\.model\\.summary: input 1000000000 is too large: resnet18 at batch 1 exceeds the int64 limit 9223372036854775807; use a smaller input")
 rlx_e2e(NAME "models: a Lua-defined model trains and summarises" ARGS run ${M}/train_tiny.lua
   STDOUT "^true\ttiny\t918\n$")
 rlx_e2e(NAME "models: max_batch worked by hand" ARGS run ${M}/max_batch.lua STDOUT "^2\t1\t1\t0\t0\ntrue\ttrue\n$")

@@ -106,8 +106,12 @@ function M.main(...)
   end
   local batches = {}
   for _, b in ipairs(o.batch) do
-    local s = b == o.batch[1] and first or rlx.model.summary{model = model, batch = b,
-      input = o.input, classes = o.classes, precision = o.precision, layers = false}
+    local s = first
+    if b ~= o.batch[1] then
+      ok, s = pcall(rlx.model.summary, {model = model, batch = b, input = o.input,
+        classes = o.classes, precision = o.precision, layers = false})
+      if not ok then args.fail("models", s, {usage = true, fn = "rlx.model.summary"}) end
+    end
     batches[#batches + 1] = {batch = b, train_flops = s.train_flops, bytes = s.bytes, ai = s.ai,
       memory_bytes = s.memory_bytes, memory_fp32_bytes = s.memory_fp32_bytes,
       memory_amp_bytes = s.memory_amp_bytes, activation_bytes = s.activation_bytes}

@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# experiments/all.lua takes an environment's batch sizes and precisions from experiments/envs/<label>.lua
+# (issue 16 item 5): a copy of experiments/ with one more ~1-line environment file, planned with --dry-run.
+set -eu
+rlx=$1
+tmp=$(mktemp -d "${RLX_TEST_TMP:-/tmp}/env_lists.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+cp -r "$RLX_SOURCE_DIR/experiments" "$tmp/experiments"
+printf 'return {kind = "cpu", batch = {8}, precision = {"fp32"}}\n' >"$tmp/experiments/envs/tiny.lua"
+out=$("$rlx" run "$tmp/experiments/all.lua" --dry-run --set scale=smoke --set label=tiny --set db="$tmp/t.db" 2>&1)
+echo "$out" | grep -q "batch sizes and precisions from experiments/envs/tiny.lua" || { echo "$out"; exit 1; }
+# 3 models x batch 8 x fp32 x 2 repeats (smoke) = 6 runs.
+echo "$out" | grep -q "environment tiny: 6 runs in the matrix" || { echo "$out"; exit 1; }
+echo ok

@@ -1,0 +1,48 @@
+# libFuzzer targets (issue 17 item 20), built with Debian's clang (clang-14 + libclang-rt-14-dev)
+# apart from the main build: each target compiles the sources it fuzzes with
+# -fsanitize=fuzzer,address,undefined so libFuzzer sees their coverage. Each runs for a bounded
+# time over its seed corpus (tests/fuzz/corpus/<target>) in ctest label "fuzz", which the normal
+# suite includes. Where clang cannot build a fuzzer the targets are skipped with a reason.
+find_program(RLX_FUZZ_CLANG NAMES clang++-14 clang++)
+set(RLX_FUZZ_SECONDS 30 CACHE STRING "seconds each fuzz target runs in the test suite")
+set(RLX_FUZZ_OK FALSE)
+if(RLX_FUZZ_CLANG)
+  file(WRITE ${CMAKE_BINARY_DIR}/fuzz_probe.cpp
+    "#include <cstddef>\n#include <cstdint>\nextern \"C\" int LLVMFuzzerTestOneInput(const uint8_t*, size_t) { return 0; }\n")
+  execute_process(COMMAND ${RLX_FUZZ_CLANG} -fsanitize=fuzzer ${CMAKE_BINARY_DIR}/fuzz_probe.cpp
+    -o ${CMAKE_BINARY_DIR}/fuzz_probe RESULT_VARIABLE probe_rc OUTPUT_QUIET ERROR_QUIET)
+  if(probe_rc EQUAL 0)
+    set(RLX_FUZZ_OK TRUE)
+  endif()
+endif()
+if(NOT RLX_FUZZ_OK)
+  message(STATUS "fuzz targets skipped: no clang with -fsanitize=fuzzer (install clang-14 libclang-rt-14-dev)")
+  return()
+endif()
+
+# rlx_fuzz_target(NAME name SOURCES files... [LIBS flags...]): builds fuzz_<name> with clang and
+# adds the test "fuzz: <name>" running it for RLX_FUZZ_SECONDS over corpus/<name>.
+function(rlx_fuzz_target)
+  cmake_parse_arguments(F "" "NAME" "SOURCES;LIBS" ${ARGN})
+  set(exe ${CMAKE_BINARY_DIR}/fuzz/fuzz_${F_NAME})
+  list(TRANSFORM F_SOURCES PREPEND ${CMAKE_SOURCE_DIR}/)
+  add_custom_command(OUTPUT ${exe}
+    COMMAND ${CMAKE_COMMAND} -E make_directory ${CMAKE_BINARY_DIR}/fuzz
+    COMMAND ${RLX_FUZZ_CLANG} -std=c++20 -O1 -g -fsanitize=fuzzer,address,undefined
+      -I${CMAKE_SOURCE_DIR}/engine ${F_SOURCES} ${F_LIBS} -o ${exe}
+    DEPENDS ${F_SOURCES} COMMENT "Building fuzz target ${F_NAME} with ${RLX_FUZZ_CLANG}" VERBATIM)
+  add_custom_target(fuzz_${F_NAME} ALL DEPENDS ${exe})
+  add_test(NAME "fuzz: ${F_NAME}"
+    COMMAND bash ${CMAKE_SOURCE_DIR}/tests/fuzz/run.sh ${exe} ${CMAKE_SOURCE_DIR}/tests/fuzz/corpus/${F_NAME}
+      ${RLX_FUZZ_SECONDS})
+  set_tests_properties("fuzz: ${F_NAME}" PROPERTIES LABELS fuzz TIMEOUT 300)
+endfunction()
+
+rlx_fuzz_target(NAME ncu_csv
+  SOURCES tests/fuzz/ncu_csv_fuzz.cpp engine/counters/ncu_import.cpp engine/counters/ncu_csv.cpp
+    engine/counters/metrics.cpp
+  LIBS -lfmt)
+rlx_fuzz_target(NAME model_spec
+  SOURCES tests/fuzz/model_spec_fuzz.cpp engine/models/model_spec.cpp engine/models/spec_json.cpp
+    engine/models/builtins.cpp
+  LIBS -lfmt)
