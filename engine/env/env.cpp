@@ -16,6 +16,7 @@
 #include <ctime>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <optional>
 #include <set>
 #include <sstream>
@@ -69,6 +70,60 @@ std::string unquote(std::string s) {
   return s;
 }
 
+// ARM's ids in /proc/cpuinfo (MIDR fields), from Arm's and the vendors' technical reference
+// manuals: the implementers and cores rlx is likely to meet (Graviton, Ampere, Grace, Raspberry Pi).
+std::string arm_implementer_name(const std::string& id) {
+  static const std::map<std::string, std::string> kNames = {
+      {"0x41", "ARM"}, {"0x42", "Broadcom"}, {"0x46", "Fujitsu"}, {"0x48", "HiSilicon"},
+      {"0x4e", "NVIDIA"}, {"0x51", "Qualcomm"}, {"0x61", "Apple"}, {"0xc0", "Ampere"}};
+  auto it = kNames.find(id);
+  return it == kNames.end() ? "" : it->second;
+}
+
+std::string arm_core_name(const std::string& implementer, const std::string& part) {
+  if (implementer != "0x41") return "";
+  static const std::map<std::string, std::string> kArm = {
+      {"0xd03", "Cortex-A53"}, {"0xd04", "Cortex-A35"},   {"0xd05", "Cortex-A55"},
+      {"0xd07", "Cortex-A57"}, {"0xd08", "Cortex-A72"},   {"0xd09", "Cortex-A73"},
+      {"0xd0a", "Cortex-A75"}, {"0xd0b", "Cortex-A76"},   {"0xd0c", "Neoverse-N1"},
+      {"0xd40", "Neoverse-V1"}, {"0xd49", "Neoverse-N2"}, {"0xd4f", "Neoverse-V2"}};
+  auto it = kArm.find(part);
+  return it == kArm.end() ? "" : it->second;
+}
+
+// "ARM Neoverse-N1" from the implementer and part ids; the raw ids when the core is not known.
+std::string arm_cpu_name(const std::string& implementer, const std::string& part) {
+  const std::string vendor = arm_implementer_name(implementer);
+  const std::string core = arm_core_name(implementer, part);
+  if (!vendor.empty() && !core.empty()) return vendor + " " + core;
+  return fmt::format("{} part {}", vendor.empty() ? "ARM implementer " + implementer : vendor,
+                     part);
+}
+
+}  // namespace
+
+std::string cpu_model_from_cpuinfo(const std::string& cpuinfo_text) {
+  std::string model_name, implementer, part, processor, hardware;
+  std::istringstream in(cpuinfo_text);
+  std::string line;
+  while (std::getline(in, line)) {
+    std::string key;
+    const std::string val = field(line, ':', &key);
+    std::string* slot = key == "model name"        ? &model_name
+                        : key == "CPU implementer" ? &implementer
+                        : key == "CPU part"        ? &part
+                        : key == "Processor"       ? &processor  // "processor" (lower case) is an index
+                        : key == "Hardware"        ? &hardware
+                                                   : nullptr;
+    if (slot && slot->empty()) *slot = val;
+  }
+  if (!model_name.empty()) return model_name;
+  if (!implementer.empty() && !part.empty()) return arm_cpu_name(implementer, part);
+  return !processor.empty() ? processor : hardware;
+}
+
+namespace {
+
 void cpu_info(const std::string& root, Json& out) {
   auto text = read_file(root + "/proc/cpuinfo");
   long threads = 0;
@@ -82,7 +137,6 @@ void cpu_info(const std::string& root, Json& out) {
       std::string key;
       std::string val = field(line, ':', &key);
       if (key == "processor") ++threads;
-      else if (key == "model name" && model.empty()) model = val;
       else if ((key == "flags" || key == "Features") && flags.empty()) flags = val;
       else if (key == "physical id") { phys = val; sockets.insert(val); }
       else if (key == "core id") cores.insert({phys, val});
@@ -92,6 +146,7 @@ void cpu_info(const std::string& root, Json& out) {
     long online = sysconf(_SC_NPROCESSORS_ONLN);
     if (online > 0) threads = online;
   }
+  if (text) model = cpu_model_from_cpuinfo(*text);
   out["cpu_model"] = model.empty() ? Json(nullptr) : Json(model);
   out["cpu_threads"] = threads > 0 ? Json(threads) : Json(nullptr);
   // Without topology lines (some VMs, ARM) each thread counts as a core: the best local answer.

@@ -27,9 +27,15 @@ struct Sources {
 // storage {root_fs, root_bytes}, label, captured_at.
 nlohmann::json capture(const std::string& label, const Sources& src = {});
 
-// capture()'s cpu_model alone: /proc/cpuinfo's "model name", "" when it has none (ARM kernels).
-// Cheap: reads one file (devices() uses it; capture() is the full record).
+// capture()'s cpu_model alone, "" when /proc/cpuinfo names no CPU. Cheap: reads one file (the
+// trainer's devices() and the peaks' records use it; capture() is the full record).
 std::string cpu_model(const Sources& src = {});
+
+// The CPU's name from the text of /proc/cpuinfo, the one parser rlx has: x86's "model name";
+// on ARM (whose kernels usually print no "model name") the "CPU implementer"/"CPU part" ids
+// decoded for common cores ("ARM Neoverse-N1"; unknown ids as "ARM implementer 0x41 part
+// 0xd4f"), else the "Processor" or "Hardware" line; "" when none is there.
+std::string cpu_model_from_cpuinfo(const std::string& cpuinfo_text);
 
 // Parses "32K", "1024 kB", "8M" (cache sizes, meminfo) into bytes; -1 when unparsable.
 long long parse_size_bytes(const std::string& text);

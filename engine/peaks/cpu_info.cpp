@@ -18,6 +18,7 @@
 #include <thread>
 #include <utility>
 
+#include "env/env.h"
 #include "peaks/cpu.h"
 #include "util/interrupt.h"
 #include "util/sysconf_caches.h"
@@ -152,16 +153,10 @@ std::vector<int> one_cpu_per_core() {
   return out;
 }
 
+// engine/env owns the /proc/cpuinfo parser (x86 and ARM); this only names the fallback.
 std::string cpu_model_name() {
-  std::ifstream f("/proc/cpuinfo");
-  std::string line;
-  while (std::getline(f, line)) {
-    if (line.rfind("model name", 0) == 0) {
-      auto colon = line.find(':');
-      if (colon != std::string::npos) return line.substr(line.find_first_not_of(" \t", colon + 1));
-    }
-  }
-  return "unknown CPU";
+  const std::string model = env::cpu_model();
+  return model.empty() ? "unknown CPU" : model;
 }
 
 // CPU time the calling thread has run, in seconds.

@@ -110,3 +110,43 @@ TEST_CASE("capture on this machine finds the basics") {
   CHECK(e["host"].is_string());
   CHECK(e["kernel"].is_string());
 }
+
+// The one /proc/cpuinfo parser (issue 16): x86 names its CPU in "model name"; aarch64 kernels
+// give only MIDR ids (implementer 0x41 = Arm, part 0xd0c = Neoverse-N1, as on AWS Graviton2);
+// older 32-bit ARM kernels a "Processor" line; some boards only "Hardware".
+TEST_CASE("cpu_model_from_cpuinfo names x86 and ARM CPUs") {
+  using rlx::env::cpu_model_from_cpuinfo;
+  CHECK(cpu_model_from_cpuinfo("processor\t: 0\nvendor_id\t: GenuineIntel\n"
+                               "model name\t: Intel(R) Xeon(R) Platinum 8375C CPU @ 2.90GHz\n"
+                               "flags\t\t: fpu avx2\n\nprocessor\t: 1\n"
+                               "model name\t: Intel(R) Xeon(R) Platinum 8375C CPU @ 2.90GHz\n") ==
+        "Intel(R) Xeon(R) Platinum 8375C CPU @ 2.90GHz");
+  const std::string graviton2 =
+      "processor\t: 0\nBogoMIPS\t: 243.75\nFeatures\t: fp asimd evtstrm aes pmull sha1 sha2 crc32\n"
+      "CPU implementer\t: 0x41\nCPU architecture: 8\nCPU variant\t: 0x3\nCPU part\t: 0xd0c\n"
+      "CPU revision\t: 1\n\nprocessor\t: 1\nCPU implementer\t: 0x41\nCPU part\t: 0xd0c\n";
+  CHECK(cpu_model_from_cpuinfo(graviton2) == "ARM Neoverse-N1");
+  CHECK(cpu_model_from_cpuinfo("processor\t: 0\nCPU implementer\t: 0x41\nCPU part\t: 0xfff\n") ==
+        "ARM part 0xfff");
+  CHECK(cpu_model_from_cpuinfo("processor\t: 0\nCPU implementer\t: 0x99\nCPU part\t: 0x001\n") ==
+        "ARM implementer 0x99 part 0x001");
+  CHECK(cpu_model_from_cpuinfo("Processor\t: ARMv7 Processor rev 5 (v7l)\nprocessor\t: 0\n"
+                               "Hardware\t: BCM2835\n") == "ARMv7 Processor rev 5 (v7l)");
+  CHECK(cpu_model_from_cpuinfo("processor\t: 0\nHardware\t: Qualcomm Technologies, Inc SM8150\n") ==
+        "Qualcomm Technologies, Inc SM8150");
+  CHECK(cpu_model_from_cpuinfo("processor\t: 0\n").empty());
+  CHECK(cpu_model_from_cpuinfo("").empty());
+}
+
+TEST_CASE("capture reads an ARM machine's CPU name through the same parser") {
+  fs::path r = fs::path(RLX_TEST_TMP) / "env-fake-arm";
+  fs::remove_all(r);
+  write(r / "proc/cpuinfo", "processor\t: 0\nFeatures\t: fp asimd\nCPU implementer\t: 0x41\n"
+                            "CPU part\t: 0xd4f\n\nprocessor\t: 1\nCPU implementer\t: 0x41\n"
+                            "CPU part\t: 0xd4f\n");
+  rlx::env::Sources src;
+  src.root = r.string();
+  src.run_nvidia_smi = false;
+  CHECK(rlx::env::cpu_model(src) == "ARM Neoverse-V2");
+  CHECK(rlx::env::capture("arm", src)["cpu_model"] == "ARM Neoverse-V2");
+}
