@@ -116,6 +116,11 @@ struct MergeStats {
   std::vector<MergeConflict> conflicts;  // one per input run whose slot was held
 };
 
+// Store::count_runs: all runs and the ok ones.
+struct RunCounts {
+  long long n = 0, ok = 0;
+};
+
 class Store {
  public:
   explicit Store(const std::string& path, OpenOptions opts = {});
@@ -186,6 +191,21 @@ class Store {
   Json study_counters(const std::string& study);
   // Every complexity row of the study's runs: the columns plus info decoded.
   Json study_complexity(const std::string& study);
+  // ---- Small reads of the Lua modules (study_reads.cpp).
+  // Every run's slot and status: {id, study, env (the environment's label), config_key, run
+  // (the repeat), status}; only the runs that are not ok with only_not_ok (Slurm shards).
+  Json slot_statuses(bool only_not_ok = false);
+  // Deletes these runs with their children, in one transaction; returns the runs deleted.
+  long long delete_runs(const std::vector<std::string>& ids);
+  // Runs of a study (every study when empty), and how many of them are ok.
+  RunCounts count_runs(const std::string& study = "");
+  // {id, label} of each environment whose label differs from this one.
+  Json environments_except(const std::string& label);
+  // A run's {counters (ordered by source, name), roofline_points (by level), complexity (its
+  // decoded info, or null)}, as rlx export writes them.
+  Json run_details(const std::string& run_id);
+  // Every study's name, sorted.
+  std::vector<std::string> study_names();
   // Claims a slot before training, in its own transaction (claims.cpp; see ClaimOptions).
   Claim claim(RunRecord slot, const ClaimOptions& options = {});
   // Deletes a running claim of this process (its run was interrupted); a no-op when the row is

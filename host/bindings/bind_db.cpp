@@ -349,6 +349,56 @@ int last_sweep_seed(lua_State* L) {
   return 1;
 }
 
+// ---- Small reads of the Lua modules (store.h, study_reads.cpp); options tables only.
+// slot_statuses{not_ok=} -> {{id, study, env, config_key, run, status}, ...}.
+int slot_statuses(lua_State* L) {
+  auto& s = conn(L, "conn:slot_statuses", "{...}");
+  auto o = lua::Options::optional(L, 2, "conn:slot_statuses", {"not_ok"});
+  lua::push_json(L, s.slot_statuses(o.boolean("not_ok", false)));
+  return 1;
+}
+
+// delete_runs{ids={...}} -> the number of runs deleted.
+int delete_runs(lua_State* L) {
+  auto& s = conn(L, "conn:delete_runs", "{ids = {...}}");
+  lua::Options o(L, 2, "conn:delete_runs", {"ids"});
+  lua_pushnumber(L, static_cast<double>(s.delete_runs(o.str_list("ids"))));
+  return 1;
+}
+
+// count_runs{study=} -> {n = runs, ok = ok runs}; every study without one.
+int count_runs(lua_State* L) {
+  auto& s = conn(L, "conn:count_runs", "{...}");
+  auto o = lua::Options::optional(L, 2, "conn:count_runs", {"study"});
+  auto c = s.count_runs(o.str("study", ""));
+  lua::push_json(L, nlohmann::json{{"n", c.n}, {"ok", c.ok}});
+  return 1;
+}
+
+// environments_except{label=} -> {{id, label}, ...} of the other labels.
+int environments_except(lua_State* L) {
+  auto& s = conn(L, "conn:environments_except", "{label = ...}");
+  lua::Options o(L, 2, "conn:environments_except", {"label"});
+  lua::push_json(L, s.environments_except(o.required_str("label")));
+  return 1;
+}
+
+// run_details{id=} -> {counters, roofline_points, complexity}.
+int run_details(lua_State* L) {
+  auto& s = conn(L, "conn:run_details", "{id = ...}");
+  lua::Options o(L, 2, "conn:run_details", {"id"});
+  lua::push_json(L, s.run_details(o.required_str("id")));
+  return 1;
+}
+
+// study_names() -> sorted names.
+int study_names(lua_State* L) {
+  auto& s = conn(L, "conn:study_names");
+  lua::Options::optional(L, 2, "conn:study_names", {});
+  lua::push_json(L, nlohmann::json(s.study_names()));
+  return 1;
+}
+
 // estimate_s(config) -> seconds, or nil when no comparable run is stored.
 int estimate_s(lua_State* L) {
   auto& s = conn(L, "conn:estimate_s", "config");
@@ -434,6 +484,12 @@ void open_db(lua_State* L) {
                                     {"study_environments", lua::guarded<study_environments>},
                                     {"study_counters", lua::guarded<study_counters>},
                                     {"study_complexity", lua::guarded<study_complexity>},
+                                    {"slot_statuses", lua::guarded<slot_statuses>},
+                                    {"delete_runs", lua::guarded<delete_runs>},
+                                    {"count_runs", lua::guarded<count_runs>},
+                                    {"environments_except", lua::guarded<environments_except>},
+                                    {"run_details", lua::guarded<run_details>},
+                                    {"study_names", lua::guarded<study_names>},
                                     {"claim", lua::guarded<claim>}, {"release_claim", lua::guarded<release_claim>}});
     lua_setfield(L, -2, "__index");
     lua_pushcfunction(L, lua::guarded<close>);

@@ -149,8 +149,7 @@ function M.slot_states(paths)
   for _, path in ipairs(paths) do
     local ok, db = pcall(rlx.db.open, path, {readonly = true})
     if ok then
-      local qok, rows = pcall(db.query, db, [[SELECT r.study, e.label AS env, r.config_key, r."repeat" AS run, r.status
-          FROM runs r JOIN environments e ON e.id = r.environment_id]])
+      local qok, rows = pcall(db.slot_statuses, db)
       if qok then
         for _, r in ipairs(rows) do
           local key = M.slot_key(r.study, r.env, r.config_key, r.run)

@@ -76,14 +76,12 @@ end
 -- before merging (the unique slot index would otherwise keep the stale row and skip the ok one) and
 -- after (attempts from another node of the same environment label).
 local function drop_superseded(db, ok)
-  local rows = db:query([[SELECT r.id, r.study, e.label AS env, r.config_key, r."repeat" AS run FROM runs r
-      JOIN environments e ON e.id = r.environment_id WHERE r.status <> 'ok']])
-  db:transaction(function()
-    for _, r in ipairs(rows) do
-      local s = ok[S.slot_key(r.study, r.env, r.config_key, r.run)]
-      if s and s.ok > 0 then db:exec("DELETE FROM runs WHERE id = ?", r.id) end
-    end
-  end)
+  local ids = {}
+  for _, r in ipairs(db:slot_statuses{not_ok = true}) do
+    local s = ok[S.slot_key(r.study, r.env, r.config_key, r.run)]
+    if s and s.ok > 0 then ids[#ids + 1] = r.id end
+  end
+  db:delete_runs{ids = ids}
 end
 
 -- Draws the figures of every study of the submission, and the report when this rlx has one.
@@ -124,7 +122,7 @@ function M.collect(manifest_path)
     for _, p in ipairs(shards) do all[#all + 1] = p end
     return all
   end)())
-  local before = db:first("SELECT count(*) AS n FROM runs WHERE study = ?", m.study).n
+  local before = db:count_runs{study = m.study}.n
   drop_superseded(db, everywhere)
   local bad = 0
   for _, path in ipairs(shards) do
@@ -135,7 +133,7 @@ function M.collect(manifest_path)
     end
   end
   drop_superseded(db, S.slot_states({m.db}))
-  local counts = db:first("SELECT count(*) AS n, sum(status = 'ok') AS ok FROM runs WHERE study = ?", m.study)
+  local counts = db:count_runs{study = m.study}
   print(string.format("collect: merged %d shard databases of %s into %s: study %s has %d runs (%d ok), %d before " ..
     "(failed or interrupted attempts of a slot stored ok stay in their shards only)", #shards - bad, root, m.db,
     m.study, counts.n, counts.ok or 0, before))

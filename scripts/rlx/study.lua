@@ -43,7 +43,7 @@ function M.open(opts)
   -- A database made before labels came from the hardware keeps its label ("docker", a host
   -- name): the same machine and software under a stored label is that stored environment.
   if not o.label and not rlx.env.label_given() then
-    for _, row in ipairs(self.db:query("SELECT id, label FROM environments WHERE label <> ?", self.env.label)) do
+    for _, row in ipairs(self.db:environments_except{label = self.env.label}) do
       local candidate = {}
       for k, v in pairs(self.env) do candidate[k] = v end
       candidate.label = row.label

@@ -80,10 +80,8 @@ end
 
 local function details(db, rows)
   for _, r in ipairs(rows) do
-    r.counters = db:query("SELECT name, value, unit, source FROM counters WHERE run_id = ? ORDER BY source, name", r.id)
-    r.roofline_points = db:query("SELECT * FROM roofline_points WHERE run_id = ? ORDER BY level", r.id)
-    local c = db:first("SELECT info FROM complexity WHERE run_id = ?", r.id)
-    r.complexity = c and c.info and rlx.db.decode(c.info) or nil
+    local d = db:run_details{id = r.id}
+    r.counters, r.roofline_points, r.complexity = d.counters, d.roofline_points, d.complexity
   end
   return rows
 end

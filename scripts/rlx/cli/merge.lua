@@ -58,7 +58,7 @@ function M.main(...)
         st.roofline_points))
     end
   end
-  local n = out:first("SELECT count(*) AS n FROM runs").n
+  local n = out:count_runs().n
   if not o.quiet then
     print(string.format("%s: %d runs in all (%d new%s)", o.out, n, total,
       skipped > 0 and string.format(", %d skipped: their slots were taken", skipped) or ""))

@@ -39,8 +39,7 @@ end
 
 -- The study to report: --study, else the only one in the database.
 local function pick_study(db, o)
-  local names = {}
-  for _, r in ipairs(db:query("SELECT name FROM studies ORDER BY name")) do names[#names + 1] = r.name end
+  local names = db:study_names()
   if o.study then
     for _, n in ipairs(names) do if n == o.study then return n end end
     rlx.fail(1, string.format("rlx report: no study '%s' in %s (studies: %s)", o.study, o.db,

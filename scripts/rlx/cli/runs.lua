@@ -88,8 +88,9 @@ function M.main(...)
   end
   local width = 5
   for _, r in ipairs(rows) do width = math.max(width, #r.label) end
-  local head = string.format("%-" .. width .. "s  %-6s  %10s  %18s  %9s  %-20s  %s", "label", "status", "images/s",
-    "iter ms (mean±sd)", "seconds", "finished", "error")
+  -- memory_format: two runs that differ only in layout would otherwise print the same
+  local head = string.format("%-" .. width .. "s  %-6s  %-13s  %10s  %18s  %9s  %-20s  %s", "label", "status",
+    "memory_format", "images/s", "iter ms (mean±sd)", "seconds", "finished", "error")
   print(head)
   print(string.rep("-", #head))
   local n_ok = 0
@@ -98,8 +99,8 @@ function M.main(...)
     local iter = type(r.iter_mean_s) == "number" and
       string.format("%.3f ± %s", r.iter_mean_s * 1e3, f(r.iter_sd_s and r.iter_sd_s * 1e3, "%.3f")) or "-"
     local err = r.error and tostring(r.error):gsub("\n.*", ""):sub(1, 60) or ""
-    print(string.format("%-" .. width .. "s  %-6s  %10s  %18s  %9s  %-20s  %s", r.label, r.status,
-      f(r.images_per_s, "%.2f"), iter, f(r.seconds, "%.3f"), r.finished_at or "-", err))
+    print(string.format("%-" .. width .. "s  %-6s  %-13s  %10s  %18s  %9s  %-20s  %s", r.label, r.status,
+      r.memory_format or "-", f(r.images_per_s, "%.2f"), iter, f(r.seconds, "%.3f"), r.finished_at or "-", err))
   end
   print(string.format("%d runs (%d ok, %d not ok)", #rows, n_ok, #rows - n_ok))
   return 0
