@@ -1,1 +1,0 @@
-// Keeps placeholder libraries non-empty.
