@@ -435,18 +435,15 @@ int now(lua_State* L) {
   lua_pushstring(L, store::utc_now().c_str());
   return 1;
 }
+// rlx.db.encode(value [, pretty]) / decode(text): aliases of rlx.json's codec (lua_bind.h);
+// pretty = true is rlx.json.encode's indent 2.
 int encode(lua_State* L) {
-  bool pretty = lua_toboolean(L, 2) != 0;
-  std::string s = lua::to_json(L, 1, "rlx.db.encode").dump(pretty ? 2 : -1, ' ', false,
-                                                           nlohmann::json::error_handler_t::replace);
+  const std::string s = lua::encode_json(L, 1, "rlx.db.encode", lua_toboolean(L, 2) ? 2 : -1);
   lua_pushlstring(L, s.data(), s.size());
   return 1;
 }
 int decode(lua_State* L) {
-  std::string text = lua::check_string(L, 1, "rlx.db.decode");
-  auto j = nlohmann::json::parse(text, nullptr, false);
-  if (j.is_discarded()) throw lua::Error("rlx.db.decode: the text is not valid JSON");
-  lua::push_json(L, j);
+  lua::decode_json(L, 1, "rlx.db.decode");
   return 1;
 }
 // Seconds on a monotonic clock (differences time a run; the origin means nothing).

@@ -61,23 +61,15 @@ int modules(lua_State* L) {
 
 // json_encode(value [, indent]): any Lua value without functions, as JSON text.
 int json_encode(lua_State* L) {
-  nlohmann::json j = lua::to_json(L, 1, "rlx.json.encode");
-  int indent = lua_isnumber(L, 2) ? static_cast<int>(lua_tointeger(L, 2)) : -1;
-  std::string text = j.dump(indent, ' ', false, nlohmann::json::error_handler_t::replace);
+  const int indent = lua_isnumber(L, 2) ? static_cast<int>(lua_tointeger(L, 2)) : -1;
+  const std::string text = lua::encode_json(L, 1, "rlx.json.encode", indent);
   lua_pushlstring(L, text.data(), text.size());
   return 1;
 }
 
 // json_decode(text): the Lua value; a parse error names the byte offset.
 int json_decode(lua_State* L) {
-  std::string text = lua::check_string(L, 1, "rlx.json.decode");
-  nlohmann::json j;
-  try {
-    j = nlohmann::json::parse(text);
-  } catch (const nlohmann::json::parse_error& e) {
-    throw lua::Error(fmt::format("rlx.json.decode: invalid JSON at byte {}", e.byte));
-  }
-  lua::push_json(L, j);
+  lua::decode_json(L, 1, "rlx.json.decode");
   return 1;
 }
 

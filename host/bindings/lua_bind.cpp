@@ -672,6 +672,21 @@ static nlohmann::json to_json_depth(lua_State* L, int idx, const std::string& wh
 
 nlohmann::json to_json(lua_State* L, int idx, const std::string& what) { return to_json_depth(L, idx, what, 0); }
 
+std::string encode_json(lua_State* L, int idx, const std::string& fname, int indent) {
+  return to_json(L, idx, fname).dump(indent, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+void decode_json(lua_State* L, int idx, const char* fname) {
+  const std::string text = check_string(L, idx, fname);
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(text);
+  } catch (const nlohmann::json::parse_error& e) {
+    throw Error(fmt::format("{}: invalid JSON at byte {}", fname, e.byte));
+  }
+  push_json(L, j);
+}
+
 std::string check_string(lua_State* L, int arg, const char* fname) {
   if (lua_type(L, arg) != LUA_TSTRING)
     throw Error(fmt::format("{}: argument {} must be a string, got {}", fname, arg, type_name(L, arg)));

@@ -160,6 +160,11 @@ int check_options(lua_State* L);
 // object. Functions and userdata cannot be converted and raise Error naming `what`.
 void push_json(lua_State* L, const nlohmann::json& j);
 nlohmann::json to_json(lua_State* L, int idx, const std::string& what = "value");
+// The one JSON codec, behind rlx.json.encode/decode and their aliases rlx.db.encode/decode
+// (`fname` names the caller in errors). encode_json: the value at `idx` as text, one line when
+// indent < 0; decode_json pushes the value of the text at `idx` (an error names the byte offset).
+std::string encode_json(lua_State* L, int idx, const std::string& fname, int indent);
+void decode_json(lua_State* L, int idx, const char* fname);
 
 // Absolute stack index (Lua 5.1 has no lua_absindex).
 int abs_index(lua_State* L, int idx);

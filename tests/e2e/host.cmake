@@ -113,7 +113,15 @@ rlx_e2e(NAME "host: a declared integer parameter refuses hex" ARGS run experimen
   EXIT 2 STDERR "^experiments/all\\.lua: --set iters= must be an integer >= 1, got '0x10'\n")
 rlx_e2e(NAME "host: an undeclared parameter exits 2" ARGS run experiments/all.lua --set bogus=1
   EXIT 2 STDERR "^experiments/all\\.lua: unknown parameter 'bogus' \\(valid: counters, db, ")
-add_test(NAME "e2e: host: all.lua takes per-environment lists from experiments/envs"
+# rlx.experiment.pick (issue 16 item 5): the environment label first, then the GPU's hardware label,
+# then the device kind; a file for another kind is passed over. Seed 001's lists per environment.
+rlx_e2e(NAME "experiment: pick chooses the environment script by label, GPU, then kind" ARGS -e
+  "local p = rlx.experiment.pick local function show(kind, labels) local path, name, e = p('experiments', kind, labels) print(name, table.concat(e.batch, '/'), table.concat(e.precision, '+'), tostring(e.counters)) end show('cuda', {'gcp', 'rtx4090'}) show('cuda', {'mybox', rlx.env.hardware_label{gpu_name = 'NVIDIA GeForce RTX 4090'}}) show('cuda', {'mybox', 'h100'}) show('cpu', {'rtx4090'}) show('cpu', {nil, nil}) print(p('experiments', 'mps', {'gcp'}) == nil)"
+  STDOUT "^gcp\t32/64/128\tfp32\\+amp\ttrue\nrtx4090\t64/128/256\tfp32\\+amp\ttrue\ncuda\t64/128/256\tfp32\\+amp\ttrue\ncpu\t16/32/64\tfp32\\+bf16\tnil\ncpu\t16/32/64\tfp32\\+bf16\tnil\ntrue\n$")
+rlx_e2e(NAME "experiment: run refuses an unknown option" ARGS -e
+  "rlx.experiment.run({}, {dir = 'experiments', matrix = {}, scale = {}, retry = true})"
+  EXIT 1 STDERR "unknown option 'retry'")
+add_test(NAME "e2e: host: all.lua takes per-environment lists from experiments/<label>.lua"
   COMMAND bash ${H}/env_lists.sh $<TARGET_FILE:rlx>)
-set_tests_properties("e2e: host: all.lua takes per-environment lists from experiments/envs" PROPERTIES
+set_tests_properties("e2e: host: all.lua takes per-environment lists from experiments/<label>.lua" PROPERTIES
   ENVIRONMENT "RLX_TEST_TMP=${RLX_TEST_TMP};RLX_SOURCE_DIR=${CMAKE_SOURCE_DIR};HOME=${RLX_TEST_TMP}")
