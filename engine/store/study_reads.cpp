@@ -8,9 +8,10 @@
 namespace rlx::store {
 
 Json Store::slot_statuses(bool only_not_ok) {
-  return query(std::string("SELECT r.id, r.study, e.label AS env, r.config_key, r.\"repeat\" AS run, r.status "
-                           "FROM runs r JOIN environments e ON e.id = r.environment_id") +
-               (only_not_ok ? " WHERE r.status <> 'ok'" : ""));
+  return query(
+      std::string("SELECT r.id, r.study, e.label AS env, r.config_key, r.\"repeat\" AS run, r.status "
+                  "FROM runs r JOIN environments e ON e.id = r.environment_id") +
+      (only_not_ok ? " WHERE r.status <> 'ok'" : ""));
 }
 
 long long Store::delete_runs(const std::vector<std::string>& ids) {
@@ -39,7 +40,8 @@ Json Store::environments_except(const std::string& label) {
 Json Store::run_details(const std::string& run_id) {
   const Json p = Json::array({run_id});
   Json out = Json::object();
-  out["counters"] = query("SELECT name, value, unit, source FROM counters WHERE run_id = ? ORDER BY source, name", p);
+  out["counters"] =
+      query("SELECT name, value, unit, source FROM counters WHERE run_id = ? ORDER BY source, name", p);
   out["roofline_points"] = query("SELECT * FROM roofline_points WHERE run_id = ? ORDER BY level", p);
   Json c = query("SELECT info FROM complexity WHERE run_id = ?", p);
   out["complexity"] = nullptr;
@@ -52,7 +54,8 @@ Json Store::run_details(const std::string& run_id) {
 
 std::vector<std::string> Store::study_names() {
   std::vector<std::string> names;
-  for (const auto& r : query("SELECT name FROM studies ORDER BY name")) names.push_back(r["name"].get<std::string>());
+  for (const auto& r : query("SELECT name FROM studies ORDER BY name"))
+    names.push_back(r["name"].get<std::string>());
   return names;
 }
 

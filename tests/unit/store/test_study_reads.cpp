@@ -23,11 +23,14 @@ std::string fresh_db(const std::string& name) {
   return p.string();
 }
 
-RunRecord run(const std::string& study, const std::string& env, const std::string& label, int batch, bool ok) {
+RunRecord run(const std::string& study, const std::string& env, const std::string& label, int batch,
+              bool ok) {
   Json config = {{"model", "m"}, {"precision", "fp32"}, {"batch", batch}, {"device", "cpu"}};
   Json result = {{"ok", ok}, {"images_per_s", 10.0}};
-  if (ok) result["counters"] = {{"source", "perf"}, {"values", {{"cycles", 5.0e9}, {"instructions", 8.0e9}}}};
-  else result["error"] = "out of memory";
+  if (ok)
+    result["counters"] = {{"source", "perf"}, {"values", {{"cycles", 5.0e9}, {"instructions", 8.0e9}}}};
+  else
+    result["error"] = "out of memory";
   RunRecord r = rlx::store::run_record(config, result);
   r.study = study;
   r.environment_id = env;
