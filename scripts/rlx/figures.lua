@@ -14,7 +14,8 @@
 local options = require("rlx.options")
 local M = {}
 
-local function kind_of(device) return (tostring(device or "cpu")):match("^cuda") and "cuda" or "cpu" end
+local data = require("rlx.report.data")
+local kind_of = data.kind_of
 local function safe(name) return (tostring(name):gsub("[^%w%._%-]", "_")) end
 
 local function mean_sd(xs)
@@ -37,8 +38,7 @@ local function ordered(rows, key)
   return out
 end
 
-local MODEL_ORDER = {resnet50 = 1, vgg16 = 2, mobilenet_v2 = 3}
-local PRECISION_ORDER = {fp32 = 1, bf16 = 2, amp = 3, fp16 = 4}
+local MODEL_ORDER, PRECISION_ORDER = data.MODEL_ORDER, data.PRECISION_ORDER
 local function by_order(order)
   return function(a, b)
     local x, y = order[a] or 99, order[b] or 99
@@ -47,18 +47,11 @@ local function by_order(order)
   end
 end
 
--- The "environment" of a figure: env label, plus the device kind when the env has several.
+-- The "environment" of a figure: the report's environment key (rlx.report.data), so the report
+-- links the figures by the same name.
 local function env_keys(runs)
-  local kinds = {}
-  for _, r in ipairs(runs) do
-    kinds[r.env] = kinds[r.env] or {}
-    kinds[r.env][kind_of(r.device)] = true
-  end
-  for _, r in ipairs(runs) do
-    local n = 0
-    for _ in pairs(kinds[r.env]) do n = n + 1 end
-    r.fig_env = n > 1 and (r.env .. "_" .. kind_of(r.device)) or r.env
-  end
+  data.assign_env_keys(runs)
+  for _, r in ipairs(runs) do r.fig_env = r.env_key end
 end
 
 -- Rows in the figures' order: environment, device, model, precision, batch, repeat.

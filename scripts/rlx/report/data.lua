@@ -12,8 +12,10 @@ local M = {}
 local function kind_of(device) return (tostring(device or "cpu")):match("^cuda") and "cuda" or "cpu" end
 M.kind_of = kind_of
 
+-- The seed's order of models and precisions (fp32 first), shared with the figures and sections.
 local MODEL_ORDER = {resnet50 = 1, vgg16 = 2, mobilenet_v2 = 3}
 local PRECISION_ORDER = {fp32 = 1, bf16 = 2, amp = 3, fp16 = 4}
+M.MODEL_ORDER, M.PRECISION_ORDER = MODEL_ORDER, PRECISION_ORDER
 local function rank(order, v) return order[v] or 99 end
 
 --- Orders rows by env, model (seed order), precision (fp32 first), batch, repeat.
@@ -36,8 +38,9 @@ function M.sort_rows(rows)
   return rows
 end
 
--- The environment key a report (and the figures) group by: the env label, suffixed with the device
--- kind when one environment ran both CPU and CUDA sweeps.
+-- The environment key a report and the figures group by (figure file names use it, so the report's
+-- links match): the env label, suffixed with the device kind when one environment ran both CPU and
+-- CUDA sweeps. Sets r.kind and r.env_key on every row.
 local function assign_env_keys(runs)
   local kinds = {}
   for _, r in ipairs(runs) do
@@ -51,6 +54,7 @@ local function assign_env_keys(runs)
     r.env_key = n > 1 and (r.env .. "_" .. r.kind) or r.env
   end
 end
+M.assign_env_keys = assign_env_keys
 
 -- The environments of the runs, with the device kinds each ran.
 local function environments(db, name, runs)

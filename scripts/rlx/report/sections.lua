@@ -17,7 +17,7 @@ local function sorted_keys(set, cmp)
 end
 
 local function num_sort(a, b) return a < b end
-local PRECISION_ORDER = {fp32 = 1, bf16 = 2, amp = 3, fp16 = 4}
+local PRECISION_ORDER = require("rlx.report.data").PRECISION_ORDER
 local function precision_first(a, b)
   local x, y = PRECISION_ORDER[a] or 99, PRECISION_ORDER[b] or 99
   if x ~= y then return x < y end
