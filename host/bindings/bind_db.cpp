@@ -166,6 +166,24 @@ int put_study(lua_State* L) {
   return 0;
 }
 
+// The slot fields put_run and claim share: the record built from config (and result), its study,
+// environment, label and repeat, with `columns` (any runs column by name) set over it.
+store::RunRecord slot_record(lua::Options& o, const nlohmann::json& result) {
+  store::RunRecord r = store::run_record(o.json("config"), result);
+  r.study = o.required_str("study");
+  r.environment_id = o.required_str("environment_id");
+  r.label = o.required_str("label");
+  r.repeat = static_cast<int>(o.integer("run", 1, 1));
+  return r;
+}
+
+void set_columns(lua::Options& o, store::RunRecord& r) {
+  nlohmann::json cols = o.json("columns");
+  if (!cols.is_null() && !cols.is_object()) o.fail("columns", "must be a table of runs columns");
+  if (cols.is_object())
+    for (const auto& [k, v] : cols.items()) r.columns[k] = v;
+}
+
 // put_run{study=, environment_id=, label=, run= (the repeat), config=, result=, columns=, complexity=,
 // roofline=, id=} -> id. The record comes from store::run_record(config, result); columns
 // (any runs column by name) are set over it.
@@ -174,17 +192,10 @@ int put_run(lua_State* L) {
   lua::Options o(L, 2, "conn:put_run",
                  {"study", "environment_id", "label", "run", "config", "result", "columns", "complexity",
                   "roofline", "id", "status"});
-  store::RunRecord r = store::run_record(o.json("config"), o.json("result"));
-  r.study = o.required_str("study");
-  r.environment_id = o.required_str("environment_id");
-  r.label = o.required_str("label");
-  r.repeat = static_cast<int>(o.integer("run", 1, 1));
+  store::RunRecord r = slot_record(o, o.json("result"));
   r.id = o.str("id", "");
   r.status = o.str("status", r.status);
-  nlohmann::json cols = o.json("columns");
-  if (!cols.is_null() && !cols.is_object()) o.fail("columns", "must be a table of runs columns");
-  if (cols.is_object())
-    for (const auto& [k, v] : cols.items()) r.columns[k] = v;
+  set_columns(o, r);
   r.complexity = o.json("complexity");
   nlohmann::json roof = o.json("roofline");
   if (roof.is_array()) r.roofline = roof;
@@ -208,16 +219,9 @@ int claim(lua_State* L) {
   lua::Options o(L, 2, "conn:claim",
                  {"study", "environment_id", "label", "run", "config", "columns", "force", "retry_crashed",
                   "stale_after_s"});
-  store::RunRecord r = store::run_record(o.json("config"), nlohmann::json::object());
-  r.study = o.required_str("study");
-  r.environment_id = o.required_str("environment_id");
-  r.label = o.required_str("label");
-  r.repeat = static_cast<int>(o.integer("run", 1, 1));
+  store::RunRecord r = slot_record(o, nlohmann::json::object());
   r.columns.erase("error");
-  nlohmann::json cols = o.json("columns");
-  if (!cols.is_null() && !cols.is_object()) o.fail("columns", "must be a table of runs columns");
-  if (cols.is_object())
-    for (const auto& [k, v] : cols.items()) r.columns[k] = v;
+  set_columns(o, r);
   store::ClaimOptions co;
   co.force = o.boolean("force", false);
   co.retry_crashed = o.boolean("retry_crashed", false);
