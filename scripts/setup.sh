@@ -15,6 +15,9 @@ PACKAGES=(
   libcmark-gfm-dev libcmark-gfm-extensions-dev
   libopenblas0-openmp
   python3-torch python3-torchvision likwid linux-perf poppler-utils
+  # The report's browser test (headless Chromium), the libFuzzer targets (tests/fuzz), and the
+  # allocators bench/allocators.sh compares.
+  chromium clang libclang-rt-14-dev libjemalloc2 libtcmalloc-minimal4
   # Slurm and munge: the tests start a throw-away single-node cluster (tests/slurm/cluster.sh);
   # no system daemon is configured or needed.
   slurm-wlm munge iproute2
