@@ -12,7 +12,6 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
-#include <regex>
 #include <sstream>
 
 extern "C" {
@@ -139,16 +138,6 @@ void on_sigint() {
   if (lua_State* L = g_state.load()) lua_sethook(L, interrupt_hook, LUA_MASKCALL | LUA_MASKRET | LUA_MASKCOUNT, 1);
 }
 
-bool parse_number(const std::string& s, double* out) {
-  // Decimal syntax only: strtod alone would also take hex, inf, nan and leading blanks.
-  static const std::regex decimal(R"([+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?)");
-  if (!std::regex_match(s, decimal)) return false;
-  double v = std::strtod(s.c_str(), nullptr);
-  if (!std::isfinite(v)) return false;
-  *out = v;
-  return true;
-}
-
 LuaHost::LuaHost() : L_(luaL_newstate()) {
   if (!L_) throw std::runtime_error("rlx: cannot create the Lua state (out of memory)");
   luaL_openlibs(L_);
@@ -185,18 +174,7 @@ void LuaHost::set_params(const std::vector<std::pair<std::string, std::string>>&
   lua_getglobal(L_, "rlx");
   lua_getfield(L_, -1, "params");
   lua_getfield(L_, -2, "params_text");
-  for (const auto& [k, v] : params) {
-    double num = 0;
-    if (parse_number(v, &num))
-      lua_pushnumber(L_, num);
-    else if (v == "true" || v == "false")
-      lua_pushboolean(L_, v == "true");
-    else
-      lua_pushlstring(L_, v.data(), v.size());
-    lua_setfield(L_, -3, k.c_str());
-    lua_pushlstring(L_, v.data(), v.size());
-    lua_setfield(L_, -2, k.c_str());
-  }
+  push_set_params(L_, -2, -1, params);
   lua_pop(L_, 3);
 }
 

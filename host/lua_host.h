@@ -13,6 +13,8 @@
 #include <string>
 #include <vector>
 
+#include "set_args.h"
+
 extern "C" {
 #include <lua.h>
 }
@@ -50,11 +52,7 @@ class LuaHost {
   lua_State* L_;
 };
 
-// Parses a decimal number such as "21", "-2.5" or "1e3"; everything else ("0x10", "inf", "nan",
-// "1e999", " 5", "") stays a string. --set values that parse become numbers in rlx.params; the
-// text as typed stays in rlx.params_text, for values that are names (labels) whatever they look
-// like.
-bool parse_number(const std::string& s, double* out);
+// parse_number and the typing of --set values: set_args.h.
 
 // The SIGINT callback (util::install_sigint_handler): async-signal-safe; sets a Lua debug hook on
 // the live state that raises {exit_code = 130, message = "rlx: interrupted"} at the next

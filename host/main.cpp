@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "lua_host.h"
+#include "set_args.h"
 #include "util/interrupt.h"
 #include "util/process_tuning.h"
 #include "repl.h"
@@ -43,25 +44,8 @@ int usage_error(const std::string& msg, const char* cmd = nullptr) {
   return kExitUsage;
 }
 
-// Parses "--set k=v" / "--set=k=v"; returns false and sets err on malformed input.
 bool take_set(const std::vector<std::string>& a, size_t& i, Common& c, std::string& err) {
-  std::string kv;
-  if (a[i] == "--set") {
-    if (i + 1 >= a.size()) {
-      err = "--set needs key=value";
-      return false;
-    }
-    kv = a[++i];
-  } else {
-    kv = a[i].substr(6);
-  }
-  auto eq = kv.find('=');
-  if (eq == std::string::npos || eq == 0) {
-    err = "--set expects key=value, got '" + kv + "'";
-    return false;
-  }
-  c.params.emplace_back(kv.substr(0, eq), kv.substr(eq + 1));
-  return true;
+  return rlx::host::take_set_arg(a, i, c.params, err);
 }
 
 void print_help(LuaHost& host) {
@@ -91,8 +75,9 @@ Environment:
   RLX_SCRIPTS_DIR  load rlx's Lua modules from this scripts/ directory instead of the copies
                    built into the binary (edit scripts/rlx/*.lua without rebuilding)
   OPENBLAS_NUM_THREADS, MALLOC_MMAP_THRESHOLD_, MALLOC_TRIM_THRESHOLD_, GLIBC_TUNABLES
-                   when set, rlx keeps its hands off; otherwise it limits OpenBLAS to 1 thread
-                   and keeps freed training buffers in the process ('rlx version' shows it)
+                   when set, rlx keeps its hands off; otherwise it keeps freed training buffers
+                   in the process and runs OpenBLAS on the training's threads (OpenMP build) or
+                   on 1 thread (pthreads build); 'rlx version' shows what it did
 
 Exit status: 0 success, 1 script error, 2 usage error.
 Documentation: docs/getting-started.md, docs/cli.md, docs/lua-api.md

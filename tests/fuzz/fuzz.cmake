@@ -1,10 +1,10 @@
 # libFuzzer targets (issue 17 item 20), built with Debian's clang (clang-14 + libclang-rt-14-dev)
 # apart from the main build: each target compiles the sources it fuzzes with
 # -fsanitize=fuzzer,address,undefined so libFuzzer sees their coverage. Each runs for a bounded
-# time over its seed corpus (tests/fuzz/corpus/<target>) in ctest label "fuzz", which the normal
-# suite includes. Where clang cannot build a fuzzer the targets are skipped with a reason.
+# time over its seed corpus (tests/fuzz/corpus/<target>, plus tests/fuzz/<target>.dict when there
+# is one) in ctest label "fuzz", which the normal suite includes. Where clang cannot build a fuzzer the targets are skipped with a reason.
 find_program(RLX_FUZZ_CLANG NAMES clang++-14 clang++)
-set(RLX_FUZZ_SECONDS 30 CACHE STRING "seconds each fuzz target runs in the test suite")
+set(RLX_FUZZ_SECONDS 60 CACHE STRING "seconds each fuzz target runs in the test suite")
 set(RLX_FUZZ_OK FALSE)
 if(RLX_FUZZ_CLANG)
   file(WRITE ${CMAKE_BINARY_DIR}/fuzz_probe.cpp
@@ -20,21 +20,25 @@ if(NOT RLX_FUZZ_OK)
   return()
 endif()
 
-# rlx_fuzz_target(NAME name SOURCES files... [LIBS flags...]): builds fuzz_<name> with clang and
-# adds the test "fuzz: <name>" running it for RLX_FUZZ_SECONDS over corpus/<name>.
+# rlx_fuzz_target(NAME name SOURCES files... [FLAGS flags...] [LIBS flags...]): builds fuzz_<name>
+# with clang and adds the test "fuzz: <name>" running it for RLX_FUZZ_SECONDS over corpus/<name>.
 function(rlx_fuzz_target)
-  cmake_parse_arguments(F "" "NAME" "SOURCES;LIBS" ${ARGN})
+  cmake_parse_arguments(F "" "NAME" "SOURCES;FLAGS;LIBS" ${ARGN})
   set(exe ${CMAKE_BINARY_DIR}/fuzz/fuzz_${F_NAME})
   list(TRANSFORM F_SOURCES PREPEND ${CMAKE_SOURCE_DIR}/)
   add_custom_command(OUTPUT ${exe}
     COMMAND ${CMAKE_COMMAND} -E make_directory ${CMAKE_BINARY_DIR}/fuzz
     COMMAND ${RLX_FUZZ_CLANG} -std=c++20 -O1 -g -fsanitize=fuzzer,address,undefined
-      -I${CMAKE_SOURCE_DIR}/engine ${F_SOURCES} ${F_LIBS} -o ${exe}
+      -I${CMAKE_SOURCE_DIR}/engine ${F_FLAGS} ${F_SOURCES} ${F_LIBS} -o ${exe}
     DEPENDS ${F_SOURCES} COMMENT "Building fuzz target ${F_NAME} with ${RLX_FUZZ_CLANG}" VERBATIM)
   add_custom_target(fuzz_${F_NAME} ALL DEPENDS ${exe})
+  set(dict "")
+  if(EXISTS ${CMAKE_SOURCE_DIR}/tests/fuzz/${F_NAME}.dict)
+    set(dict ${CMAKE_SOURCE_DIR}/tests/fuzz/${F_NAME}.dict)  # tokens the target's input is made of
+  endif()
   add_test(NAME "fuzz: ${F_NAME}"
     COMMAND bash ${CMAKE_SOURCE_DIR}/tests/fuzz/run.sh ${exe} ${CMAKE_SOURCE_DIR}/tests/fuzz/corpus/${F_NAME}
-      ${RLX_FUZZ_SECONDS})
+      ${RLX_FUZZ_SECONDS} ${dict})
   set_tests_properties("fuzz: ${F_NAME}" PROPERTIES LABELS fuzz TIMEOUT 300)
 endfunction()
 
@@ -46,3 +50,16 @@ rlx_fuzz_target(NAME model_spec
   SOURCES tests/fuzz/model_spec_fuzz.cpp engine/models/model_spec.cpp engine/models/spec_json.cpp
     engine/models/builtins.cpp
   LIBS -lfmt)
+rlx_fuzz_target(NAME jpeg
+  SOURCES tests/fuzz/jpeg_fuzz.cpp engine/train/image.cpp
+  LIBS -lturbojpeg)
+rlx_fuzz_target(NAME cifar
+  SOURCES tests/fuzz/cifar_fuzz.cpp engine/train/dataset.cpp engine/train/image.cpp
+  LIBS -lturbojpeg -lfmt -lpthread)
+list(TRANSFORM LUAJIT_INCLUDE_DIRS PREPEND -I OUTPUT_VARIABLE RLX_FUZZ_LUAJIT_INCLUDES)
+# --set: the host's argument parsing and typing (no bindings, no LibTorch) with LuaJIT running
+# scripts/rlx/params.lua from the source tree.
+rlx_fuzz_target(NAME set_params
+  SOURCES tests/fuzz/set_params_fuzz.cpp host/set_args.cpp
+  FLAGS -I${CMAKE_SOURCE_DIR}/host ${RLX_FUZZ_LUAJIT_INCLUDES} -DRLX_SOURCE_DIR="${CMAKE_SOURCE_DIR}"
+  LIBS -lluajit-5.1)

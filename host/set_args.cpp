@@ -1,0 +1,65 @@
+// set_args.cpp: see set_args.h.
+#include "set_args.h"
+
+#include <cmath>
+#include <cstdlib>
+#include <regex>
+
+namespace rlx::host {
+
+bool take_set_arg(const std::vector<std::string>& args, size_t& i, SetPairs& out, std::string& err) {
+  std::string kv;
+  if (args[i] == "--set") {
+    if (i + 1 >= args.size()) {
+      err = "--set needs key=value";
+      return false;
+    }
+    kv = args[++i];
+  } else {
+    kv = args[i].substr(6);  // after "--set="
+  }
+  const auto eq = kv.find('=');
+  if (eq == std::string::npos || eq == 0) {
+    err = "--set expects key=value, got '" + kv + "'";
+    return false;
+  }
+  if (kv.compare(0, eq, "declare") == 0 && eq == 7) {
+    // rlx.params.declare is the function a script checks its parameters with; a value stored
+    // under that name would hide it ("attempt to call field 'declare' (a number value)").
+    err = "--set declare=...: 'declare' is reserved (rlx.params.declare); give the parameter another name";
+    return false;
+  }
+  out.emplace_back(kv.substr(0, eq), kv.substr(eq + 1));
+  return true;
+}
+
+bool parse_number(const std::string& s, double* out) {
+  // Decimal syntax only: strtod alone would also take hex, inf, nan and leading blanks.
+  static const std::regex decimal(R"([+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?)");
+  if (!std::regex_match(s, decimal)) return false;
+  const double v = std::strtod(s.c_str(), nullptr);
+  if (!std::isfinite(v)) return false;
+  *out = v;
+  return true;
+}
+
+void push_set_params(lua_State* L, int params_index, int text_index, const SetPairs& params) {
+  params_index = params_index < 0 ? lua_gettop(L) + params_index + 1 : params_index;
+  text_index = text_index < 0 ? lua_gettop(L) + text_index + 1 : text_index;
+  for (const auto& [k, v] : params) {
+    double num = 0;
+    lua_pushlstring(L, k.data(), k.size());
+    if (parse_number(v, &num))
+      lua_pushnumber(L, num);
+    else if (v == "true" || v == "false")
+      lua_pushboolean(L, v == "true");
+    else
+      lua_pushlstring(L, v.data(), v.size());
+    lua_rawset(L, params_index);
+    lua_pushlstring(L, k.data(), k.size());
+    lua_pushlstring(L, v.data(), v.size());
+    lua_rawset(L, text_index);
+  }
+}
+
+}  // namespace rlx::host
