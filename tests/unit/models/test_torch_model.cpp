@@ -2,10 +2,12 @@
 // buffers the summary counts, runs forward and backward, follows the initialisation rules and
 // uses torchvision's parameter names. Small inputs keep it fast.
 // REQUIRE, not CHECK: LibTorch's headers bring glog, whose CHECK macro replaces Catch's.
-#include <catch2/catch.hpp>
-
+// LibTorch first: glog (through LibTorch) defines its own CHECK, which aborts; Catch2 included
+// afterwards redefines CHECK as the assertion that reports and goes on.
 #include "models/complexity.h"
 #include "models/torch_model.h"
+
+#include <catch2/catch.hpp>
 
 using namespace rlx::models;
 using json = nlohmann::json;

@@ -1,9 +1,11 @@
 // test_memory_format.cpp: the default memory layout per model kind and its conversion of 4-D
 // weights (train/memory_format.h), on real LibTorch modules.
-#include <catch2/catch.hpp>
-
+// LibTorch first: glog (through LibTorch) defines its own CHECK, which aborts; Catch2 included
+// afterwards redefines CHECK as the assertion that reports and goes on.
 #include "models/torch_model.h"
 #include "train/memory_format.h"
+
+#include <catch2/catch.hpp>
 
 using namespace rlx;
 
