@@ -57,6 +57,7 @@ def main():
     p.add_argument("--warmup", type=int, default=2)
     p.add_argument("--threads", type=int, default=2)
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--lr", type=float, default=0.1, help="learning rate (rlx train's default 0.1)")
     p.add_argument("--memory-format", choices=["contiguous", "channels_last"], default="contiguous")
     p.add_argument("--precision", choices=["fp32", "bf16"], default="fp32")
     p.add_argument("--malloc", choices=["default", "rlx"], default="default",
@@ -73,7 +74,7 @@ def main():
     fmt = torch.channels_last if a.memory_format == "channels_last" else torch.contiguous_format
     model = model.to(memory_format=fmt)
     model.train()
-    opt = torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9, weight_decay=1e-4)
+    opt = torch.optim.SGD(model.parameters(), lr=a.lr, momentum=0.9, weight_decay=1e-4)
     x = torch.randn(a.batch, 3, a.input, a.input).contiguous(memory_format=fmt)
     y = torch.randint(0, a.classes, (a.batch,))
     samples = []

@@ -31,11 +31,17 @@ class ResidualBlock : public torch::nn::Module {
   std::vector<Step> body;
   std::shared_ptr<SeqBlock> projection;  // null: identity shortcut
   LayerKind after = LayerKind::flatten;  // relu / relu6 after the add; flatten = none
+  // The body ends in a batch norm, whose output no backward reads: the shortcut is added into it
+  // in place (as torchvision's ResNet blocks do, `out += identity`), saving a tensor per block.
+  bool add_in_place = false;
   torch::Tensor forward(torch::Tensor x) {
     torch::Tensor y = x;
     for (auto& s : body) y = s(y);
-    y = y + (projection ? projection->forward(x) : x);
-    // The sum is a fresh tensor that no backward needs, so the activation may run in place.
+    if (add_in_place)
+      y.add_(projection ? projection->forward(x) : x);
+    else
+      y = y + (projection ? projection->forward(x) : x);
+    // The sum is a tensor that no backward needs, so the activation may run in place.
     if (after == LayerKind::relu) y = torch::relu_(y);
     if (after == LayerKind::relu6) y = relu6(y, true);
     return y;
@@ -146,6 +152,7 @@ void add_steps(torch::nn::Module& owner, std::vector<Step>& steps, const std::ve
           add_steps(*m->projection, m->projection->steps, l.projection, t, spec);
         }
         m->after = l.after;
+        m->add_in_place = !l.body.empty() && l.body.back().kind == LayerKind::batchnorm;
         freeze_if_needed(*m, l);
         steps.push_back([m](torch::Tensor x) { return m->forward(x); });
         break;

@@ -5,12 +5,11 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <cstdlib>
-#include <stdexcept>
 #include <cmath>
+#include <cstdlib>
 #include <fstream>
-#include <iterator>
 #include <memory>
+#include <stdexcept>
 
 namespace rlx::train {
 namespace {
@@ -86,9 +85,14 @@ std::optional<Image> decode_jpeg(const std::vector<uint8_t>& bytes, int min_side
 }
 
 std::optional<Image> decode_jpeg_file(const std::string& path, int min_side, int64_t max_pixels) {
-  std::ifstream in(path, std::ios::binary);
+  // One read of the whole file (a stream iterator copies byte by byte: 4 % of the loader's time).
+  std::ifstream in(path, std::ios::binary | std::ios::ate);
   if (!in) return std::nullopt;
-  std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::streamoff size = in.tellg();
+  if (size <= 0) return std::nullopt;
+  std::vector<uint8_t> bytes(static_cast<size_t>(size));
+  in.seekg(0);
+  if (!in.read(reinterpret_cast<char*>(bytes.data()), size)) return std::nullopt;
   return decode_jpeg(bytes, min_side, max_pixels);
 }
 
@@ -139,27 +143,67 @@ void resample(const Image& image, const Rect& from, int out, bool flip, float* d
   const size_t plane = static_cast<size_t>(out) * out;
   const double sx = from.w / out, sy = from.h / out;
   const int maxx = image.width - 1, maxy = image.height - 1;
+  // Every output column samples the same two source columns with the same weight in every row,
+  // so they are worked out once per image (indexed by destination column, which is where the flip
+  // happens), and the rows only interpolate. Normalization is one multiply-add per value:
+  // (v / 255 - mean) / std = v * scale + bias.
+  struct Column {
+    size_t x0, x1;  // byte offsets of the two source pixels in a row
+    float wx;
+  };
+  std::vector<Column> columns(static_cast<size_t>(out));
+  for (int ox = 0; ox < out; ++ox) {
+    const double fx = std::clamp(from.x + (ox + 0.5) * sx - 0.5, 0.0, static_cast<double>(maxx));
+    const int x0 = static_cast<int>(fx);
+    const int x1 = std::min(x0 + 1, maxx);
+    const int dx = flip ? out - 1 - ox : ox;
+    columns[static_cast<size_t>(dx)] = {static_cast<size_t>(x0) * 3, static_cast<size_t>(x1) * 3,
+                                        static_cast<float>(fx - x0)};
+  }
+  float scale[3], bias[3];
+  for (int c = 0; c < 3; ++c) {
+    scale[c] = static_cast<float>(1.0 / (255.0 * kStd[c]));
+    bias[c] = static_cast<float>(-kMean[c] / kStd[c]);
+  }
+  // Rows: the horizontal pass of a source row gives 3 x out floats (planar), and consecutive
+  // output rows mostly read the same two source rows (always, when the crop is enlarged), so the
+  // last two are kept.
+  const size_t row_bytes = static_cast<size_t>(image.width) * 3;
+  const size_t row_floats = static_cast<size_t>(3) * out;
+  std::vector<float> rows(2 * row_floats);
+  int cached[2] = {-1, -1};
+  const auto horizontal = [&](int y, float* h) {
+    const uint8_t* src = image.rgb.data() + static_cast<size_t>(y) * row_bytes;
+    for (int dx = 0; dx < out; ++dx) {
+      const Column& col = columns[static_cast<size_t>(dx)];
+      for (int c = 0; c < 3; ++c) {
+        const float a = src[col.x0 + c], b = src[col.x1 + c];
+        h[static_cast<size_t>(c) * out + dx] = a + (b - a) * col.wx;
+      }
+    }
+  };
+  // The horizontal pass of row y, computed unless one of the two slots holds it; the slot holding
+  // `keep` is not overwritten.
+  const auto row = [&](int y, int keep) -> const float* {
+    for (int s = 0; s < 2; ++s)
+      if (cached[s] == y) return &rows[s * row_floats];
+    const int s = cached[0] == keep ? 1 : 0;
+    horizontal(y, &rows[s * row_floats]);
+    cached[s] = y;
+    return &rows[s * row_floats];
+  };
   for (int oy = 0; oy < out; ++oy) {
     const double fy = std::clamp(from.y + (oy + 0.5) * sy - 0.5, 0.0, static_cast<double>(maxy));
     const int y0 = static_cast<int>(fy);
     const int y1 = std::min(y0 + 1, maxy);
-    const double wy = fy - y0;
-    for (int ox = 0; ox < out; ++ox) {
-      const double fx = std::clamp(from.x + (ox + 0.5) * sx - 0.5, 0.0, static_cast<double>(maxx));
-      const int x0 = static_cast<int>(fx);
-      const int x1 = std::min(x0 + 1, maxx);
-      const double wx = fx - x0;
-      const uint8_t* p00 = &image.rgb[(static_cast<size_t>(y0) * image.width + x0) * 3];
-      const uint8_t* p01 = &image.rgb[(static_cast<size_t>(y0) * image.width + x1) * 3];
-      const uint8_t* p10 = &image.rgb[(static_cast<size_t>(y1) * image.width + x0) * 3];
-      const uint8_t* p11 = &image.rgb[(static_cast<size_t>(y1) * image.width + x1) * 3];
-      const int dx = flip ? out - 1 - ox : ox;
-      for (int c = 0; c < 3; ++c) {
-        const double top = p00[c] + (p01[c] - p00[c]) * wx;
-        const double bottom = p10[c] + (p11[c] - p10[c]) * wx;
-        const double v = (top + (bottom - top) * wy) / 255.0;
-        dst[c * plane + static_cast<size_t>(oy) * out + dx] = static_cast<float>((v - kMean[c]) / kStd[c]);
-      }
+    const float wy = static_cast<float>(fy - y0);
+    const float* top = row(y0, y1);
+    const float* bottom = row(y1, y0);
+    for (int c = 0; c < 3; ++c) {
+      const float* t = top + static_cast<size_t>(c) * out;
+      const float* b = bottom + static_cast<size_t>(c) * out;
+      float* d = dst + static_cast<size_t>(c) * plane + static_cast<size_t>(oy) * out;
+      for (int dx = 0; dx < out; ++dx) d[dx] = (t[dx] + (b[dx] - t[dx]) * wy) * scale[c] + bias[c];
     }
   }
 }

@@ -29,6 +29,7 @@
 #include "train/memory_format.h"
 #include "train/process_usage.h"
 #include "train/progress.h"
+#include "train/sgd.h"
 #include "train/torch_errors.h"
 #include "train/torch_scopes.h"
 #include "train/trainer.h"
@@ -235,8 +236,12 @@ class Stepper {
     net_->train();
     for (auto& p : net_->parameters())
       if (p.requires_grad()) params_.push_back(p);
-    optimizer_.emplace(params_,
-                       torch::optim::SGDOptions(c.lr).momentum(c.momentum).weight_decay(c.weight_decay));
+    // CPU: the one-pass update (train/sgd.h); CUDA keeps torch's SGD, which the gradient scaler drives.
+    if (!dev.cuda && OnePassSgd::supports(params_))
+      one_pass_sgd_.emplace(params_, SgdSettings{c.lr, c.momentum, c.weight_decay});
+    else
+      optimizer_.emplace(params_,
+                         torch::optim::SGDOptions(c.lr).momentum(c.momentum).weight_decay(c.weight_decay));
 #ifdef RLX_HAVE_TORCH_CUDA
     if (c.precision == "amp") scaler_.emplace(dev.device);
 #endif
@@ -247,7 +252,7 @@ class Stepper {
                    .contiguous(memory_format_);
       syn_y_ = torch::randint(0, data.classes, {c.batch}, torch::dtype(torch::kLong).device(dev.device));
     }
-    optimizer_->zero_grad();
+    zero_grad();
   }
 
   // The next batch on the device; its wait includes the host-to-device copy.
@@ -339,8 +344,19 @@ class Stepper {
       return;
     }
 #endif
-    optimizer_->step();
-    optimizer_->zero_grad();
+    if (one_pass_sgd_) {
+      one_pass_sgd_->step();
+    } else {
+      optimizer_->step();
+    }
+    zero_grad();
+  }
+
+  void zero_grad() {
+    if (one_pass_sgd_)
+      one_pass_sgd_->zero_grad();
+    else
+      optimizer_->zero_grad();
   }
 
   const TrainConfig& c_;
@@ -351,7 +367,8 @@ class Stepper {
   std::string memory_format_name_;  // "channels_last" or "contiguous"
   std::shared_ptr<models::Net> net_;
   std::vector<torch::Tensor> params_;
-  std::optional<torch::optim::SGD> optimizer_;
+  std::optional<torch::optim::SGD> optimizer_;  // CUDA
+  std::optional<OnePassSgd> one_pass_sgd_;      // CPU
 #ifdef RLX_HAVE_TORCH_CUDA
   std::optional<GradScaler> scaler_;
 #endif

@@ -22,6 +22,10 @@
 
 namespace rlx::train {
 
+// How the optimizer step runs (train/sgd.h), for `rlx version` and the stored environment.
+inline constexpr const char* kOptimizerNote =
+    "sgd: one pass per parameter on CPU, gradients dropped rather than zeroed (torch::optim::SGD on CUDA)";
+
 struct TrainConfig {
   nlohmann::json model = "resnet18";  // a built-in name or a model description (models::from_option)
   int64_t batch = 32;

@@ -22,12 +22,15 @@ extern "C" {
 #include <cupti_version.h>
 #endif
 
+#include "train/trainer.h"
 #include "util/process_tuning.h"
 
 namespace rlx::bindings {
 namespace {
 
 int versions(lua_State* L) {
+  std::vector<std::string> tuning = util::process_tuning_notes();
+  tuning.emplace_back(train::kOptimizerNote);
   nlohmann::json v = {
       {"rlx", RLX_VERSION},
       {"torch", fmt::format("{}.{}.{}", TORCH_VERSION_MAJOR, TORCH_VERSION_MINOR, TORCH_VERSION_PATCH)},
@@ -39,7 +42,7 @@ int versions(lua_State* L) {
       {"compiler", RLX_COMPILER},
       {"build_type", RLX_BUILD_TYPE},
       {"torch_cuda", RLX_TORCH_CUDA != 0},
-      {"tuning", util::process_tuning_notes()},
+      {"tuning", tuning},
   };
 #ifdef RLX_HAVE_CUPTI
   v["cuda"] = fmt::format("{}.{}", CUDA_VERSION / 1000, CUDA_VERSION % 1000 / 10);

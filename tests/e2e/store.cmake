@@ -44,4 +44,4 @@ rlx_e2e(NAME "store: rlx.db.open of a read-only database refuses writes" EXIT 1
 # The environment records the process settings and where each cache size came from.
 rlx_e2e(NAME "store: env records process tuning and cache sources"
   ARGS -e "local e = rlx.env.capture() local ok = #e.cpu_caches > 0 for _, c in ipairs(e.cpu_caches) do ok = ok and (c.source == 'sysfs' or c.source == 'sysconf') end print(#e.process_tuning, e.process_tuning[1]:match('^malloc: ') ~= nil, ok)"
-  STDOUT "^2\ttrue\ttrue\n$")
+  STDOUT "^3\ttrue\ttrue\n$")
