@@ -197,13 +197,27 @@ void Frame::finish() {
             HAlign::Center, VAlign::Bottom, 90, false, kInk);
   double ty = pad;
   if (!spec_.title.empty()) {
-    c_.text(spec_.title, (L.plot_x0 + L.plot_x1) / 2, ty, kTitlePt, HAlign::Center, VAlign::Top, 0, true, kInk);
+    draw_heading(spec_.title, ty, kTitlePt, true, kInk);
     ty += c_.text_height(kTitlePt) + 0.2 * pad;
   }
-  if (!spec_.subtitle.empty())
-    c_.text(spec_.subtitle, (L.plot_x0 + L.plot_x1) / 2, ty, kSubtitlePt, HAlign::Center, VAlign::Top, 0, false,
-            Color{0.35, 0.35, 0.35, 1});
+  if (!spec_.subtitle.empty()) draw_heading(spec_.subtitle, ty, kSubtitlePt, false, Color{0.35, 0.35, 0.35, 1});
   draw_legend();
+}
+
+// Centred over the plot area, but moved (and, when wider than the figure, made smaller) so that
+// no part of the text falls outside the figure: a long subtitle centred over a plot with a legend
+// on its right was cut off at both edges.
+void Frame::draw_heading(const std::string& text, double y, double size_pt, bool bold, const Color& color) {
+  const Layout& L = layout_;
+  const double pad = kPadPt * c_.pt(), room = L.width - 2 * pad;
+  double width = c_.text_width(text, size_pt, bold);
+  // Hinted glyph advances do not shrink in proportion to the size, so measure again after scaling.
+  for (int attempt = 0; attempt < 8 && width > room && width > 0; ++attempt) {
+    size_pt *= 0.98 * room / width;
+    width = c_.text_width(text, size_pt, bold);
+  }
+  const double centre = std::clamp((L.plot_x0 + L.plot_x1) / 2, pad + width / 2, L.width - pad - width / 2);
+  c_.text(text, centre, y, size_pt, HAlign::Center, VAlign::Top, 0, bold, color);
 }
 
 void Frame::draw_legend() {

@@ -69,6 +69,7 @@ class Frame {
 
  private:
   void draw_legend();
+  void draw_heading(const std::string& text, double y, double size_pt, bool bold, const Color& color);
   Canvas& c_;
   ChartSpec spec_;
   std::vector<LegendEntry> legend_;

@@ -345,3 +345,22 @@ TEST_CASE("a figure too small for its text says its size and the plot area it wo
   CHECK_THROWS_WITH(line_chart(cs, {series("a", {1, 2}, {1, 2})}, tmp("small.png")),
                     Catch::StartsWith("a 100x100 figure is too small for its labels and legend (the plot area would be "));
 }
+
+TEST_CASE("a title or subtitle wider than the plot stays inside the figure", "[plotting]") {
+  // Centred over the plot area, this subtitle (about 1,500 px at 10 pt and 150 dpi) would run past
+  // both edges of a 1,200 px figure with a legend; it is moved and scaled to fit, so the outermost
+  // columns of the heading band stay white, while the text itself is drawn.
+  RooflineSpec s = sample_roofline();
+  s.chart.subtitle = std::string(200, 'M');
+  const Layout L = roofline_chart(s, tmp("wide_subtitle.png"));
+  Png png(tmp("wide_subtitle.png"));
+  int ink_left = 0, ink_right = 0, ink = 0;
+  for (int y = 0; y < static_cast<int>(L.plot_y0); ++y) {
+    ink_left += dist(png.rgb(0, y), 0xFFFFFF) > 40 || dist(png.rgb(5, y), 0xFFFFFF) > 40;
+    ink_right += dist(png.rgb(png.width() - 1, y), 0xFFFFFF) > 40 || dist(png.rgb(png.width() - 6, y), 0xFFFFFF) > 40;
+    for (int x = 0; x < png.width(); ++x) ink += dist(png.rgb(x, y), 0xFFFFFF) > 40;
+  }
+  CHECK(ink_left == 0);
+  CHECK(ink_right == 0);
+  CHECK(ink > 1000);
+}
