@@ -1,6 +1,6 @@
 # End-to-end tests of the hardware counters (issue 8): rlx.counters, rlx counters --list and
 # rlx import-ncu on the fixtures in tests/fixtures/ncu (sums worked by hand in
-# tests/unit/counters/ncu_import_test.cpp).
+# tests/unit/counters/test_ncu_import.cpp).
 set(C ${CMAKE_SOURCE_DIR}/tests/e2e/counters)
 set(F ${CMAKE_SOURCE_DIR}/tests/fixtures/ncu)
 

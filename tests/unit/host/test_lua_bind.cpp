@@ -1,4 +1,4 @@
-// lua_bind_test.cpp: the binding helpers every native function relies on: exception conversion
+// test_lua_bind.cpp: the binding helpers every native function relies on: exception conversion
 // with the caller's position, the options checker's exact messages, json <-> Lua conversion, and
 // that C++ destructors run when a Lua error unwinds through C++ frames (LuaJIT must be built with
 // external unwinding; if it is not, these tests fail instead of the program leaking).

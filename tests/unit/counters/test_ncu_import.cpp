@@ -1,4 +1,4 @@
-// ncu_import_test.cpp: the Nsight Compute CSV import on fixtures in ncu's formats (raw page and
+// test_ncu_import.cpp: the Nsight Compute CSV import on fixtures in ncu's formats (raw page and
 // details page, tests/fixtures/ncu), with sums worked by hand from the fixture's cells, malformed
 // files, and the values ncu never writes (issue 17 item 9: units, locales, duplicates, negatives).
 #include <catch2/catch.hpp>

@@ -1,4 +1,4 @@
-// host_test.cpp: the Lua host itself: --set value parsing, embedded modules with real chunk names,
+// test_host.cpp: the Lua host itself: --set value parsing, embedded modules with real chunk names,
 // and require("rlx") returning the global.
 #include <catch2/catch.hpp>
 

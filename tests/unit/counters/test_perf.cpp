@@ -1,4 +1,4 @@
-// perf_test.cpp: the perf_event CPU collector. This VM refuses hardware events; the test accepts
+// test_perf.cpp: the perf_event CPU collector. This VM refuses hardware events; the test accepts
 // either outcome per event but requires that a refused event carries its reason and that the
 // software events still count (a section that faults pages in must show page faults).
 #include <catch2/catch.hpp>

@@ -1,4 +1,4 @@
-// cupti_test.cpp: the CUPTI backend on a machine without a GPU: it is compiled in, the host API
+// test_cupti.cpp: the CUPTI backend on a machine without a GPU: it is compiled in, the host API
 // validates metric names and counts passes for GH100 and GA100 from the chip name alone, and a
 // collector for a cuda device reports the missing driver instead of failing.
 #include <catch2/catch.hpp>

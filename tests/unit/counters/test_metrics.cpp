@@ -1,4 +1,4 @@
-// metrics_test.cpp: the unit conversion and the derived-quantity formulas of engine/counters on
+// test_metrics.cpp: the unit conversion and the derived-quantity formulas of engine/counters on
 // inputs worked by hand.
 #include <catch2/catch.hpp>
 

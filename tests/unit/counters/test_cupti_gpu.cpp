@@ -1,4 +1,4 @@
-// cupti_gpu_test.cpp: the CUPTI target half on a real GPU, with a kernel of known work: every
+// test_cupti_gpu.cpp: the CUPTI target half on a real GPU, with a kernel of known work: every
 // thread runs N dependent FP32 FMAs, so ffma = threads x N exactly and flops_fp32 = 2 x that. The
 // kernel is PTX text JIT-compiled by the driver (no nvcc at build time) and the driver is loaded
 // with dlopen like the backend does. Without a driver (the CPU build machines) the test only says
