@@ -44,10 +44,6 @@ int usage_error(const std::string& msg, const char* cmd = nullptr) {
   return kExitUsage;
 }
 
-bool take_set(const std::vector<std::string>& a, size_t& i, Common& c, std::string& err) {
-  return rlx::host::take_set_arg(a, i, c.params, err);
-}
-
 void print_help(LuaHost& host) {
   std::cout << kUsage;
   // Subcommands written in Lua describe themselves with a `summary` field.
@@ -101,7 +97,7 @@ int cmd_run(const std::vector<std::string>& a) {
                    "parameters when it declares them (rlx.params.declare).\n";
       return kExitOk;
     } else if (a[i] == "--set" || a[i].rfind("--set=", 0) == 0) {
-      if (!take_set(a, i, c, err)) return usage_error(err, "run");
+      if (!rlx::host::take_set_arg(a, i, c.params, err)) return usage_error(err, "run");
     } else if (a[i] == "--dry-run") {
       c.dry_run = true;
     } else if (a[i] == "--") {
@@ -135,7 +131,7 @@ int cmd_eval(const std::vector<std::string>& a) {
       code += (have_code ? "\n" : "") + a[++i];
       have_code = true;
     } else if (a[i] == "--set" || a[i].rfind("--set=", 0) == 0) {
-      if (!take_set(a, i, c, err)) return usage_error(err);
+      if (!rlx::host::take_set_arg(a, i, c.params, err)) return usage_error(err);
     } else {
       return usage_error("unexpected argument '" + a[i] + "' after -e");
     }
@@ -158,7 +154,7 @@ int cmd_repl(const std::vector<std::string>& a) {
                    "the global `db` (see rlx.db.open). Reads stdin when it is not a terminal.\n";
       return kExitOk;
     } else if (a[i] == "--set" || a[i].rfind("--set=", 0) == 0) {
-      if (!take_set(a, i, c, err)) return usage_error(err, "repl");
+      if (!rlx::host::take_set_arg(a, i, c.params, err)) return usage_error(err, "repl");
     } else if (a[i] == "--db") {
       if (i + 1 >= a.size()) return usage_error("--db needs a path", "repl");
       c.params.emplace_back("db", a[++i]);

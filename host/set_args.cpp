@@ -23,13 +23,14 @@ bool take_set_arg(const std::vector<std::string>& args, size_t& i, SetPairs& out
     err = "--set expects key=value, got '" + kv + "'";
     return false;
   }
-  if (kv.compare(0, eq, "declare") == 0 && eq == 7) {
+  std::string key = kv.substr(0, eq);
+  if (key == "declare") {
     // rlx.params.declare is the function a script checks its parameters with; a value stored
     // under that name would hide it ("attempt to call field 'declare' (a number value)").
     err = "--set declare=...: 'declare' is reserved (rlx.params.declare); give the parameter another name";
     return false;
   }
-  out.emplace_back(kv.substr(0, eq), kv.substr(eq + 1));
+  out.emplace_back(std::move(key), kv.substr(eq + 1));
   return true;
 }
 

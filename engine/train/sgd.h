@@ -7,8 +7,9 @@
 // each reading and writing the whole parameter set, and its zero_grad() writes zeros over every
 // gradient before backward adds into them. Here each element is read and written once per step,
 // and zero_grad() drops the gradients so backward writes fresh ones (PyTorch 2's
-// zero_grad(set_to_none=True) default): for ResNet-50's 25.6 M parameters that is about 0.6 GB of
-// memory traffic less per step, for VGG-16's 138 M about 3 GB (docs/benchmarks.md, "SGD").
+// zero_grad(set_to_none=True) default): five tensor passes instead of about eleven, so for
+// ResNet-50's 25.6 M parameters about 0.6 GB of memory traffic less per step, for VGG-16's 138 M
+// about 3 GB (docs/training.md; measured in docs/benchmarks.md, "What changed in rlx on 2026-11-24").
 // Results equal torch::optim::SGD's to within float rounding (ATen fuses some multiply-adds).
 #pragma once
 
