@@ -6,6 +6,9 @@
 # round of each and the ratios rlx / Python (>= 1.0 means rlx is at least as fast). On a machine
 # shared with other work the wall-clock figure swings with the load; CPU time per image does not.
 #
+# PY_ARGS adds options to the Python loop: PY_ARGS="--memory-format channels_last --malloc rlx" gives it
+# rlx's settings (the like-for-like comparison of the two loops).
+#
 #   bench/train_vs_pytorch.sh RLX MODEL BATCH [INPUT=64] [ITERS=10] [WARMUP=2] [THREADS=2] [ROUNDS=3]
 #   bench/train_vs_pytorch.sh build/rlx resnet18 16 64
 set -euo pipefail
@@ -18,13 +21,13 @@ field() { tr -d '\n' | sed -n "s/.*\"$1\": *\([0-9.eE+-]*\).*/\1/p" | head -1; }
 cpu_per_image() { awk -v u="$1" -v s="$2" -v n="$((batch * iters))" 'BEGIN{printf "%.5f", (u + s) / n}'; }
 
 best_rlx=0; best_py=0; cpu_rlx=1e9; cpu_py=1e9
-echo "model=$model batch=$batch input=${input}x${input} iters=$iters warmup=$warmup threads=$threads rounds=$rounds"
+echo "model=$model batch=$batch input=${input}x${input} iters=$iters warmup=$warmup threads=$threads rounds=$rounds python: ${PY_ARGS:-defaults}"
 printf "%-6s %12s %12s %16s %16s\n" round "rlx img/s" "python img/s" "rlx cpu-s/img" "python cpu-s/img"
 for r in $(seq 1 "$rounds"); do
   a=$("$rlx" train --model "$model" --batch-size "$batch" --input "$input" --iters "$iters" \
         --warmup-iters "$warmup" --threads "$threads" --device cpu --json)
   b=$(/usr/bin/python3 "$here/train_loop.py" --model "$model" --batch "$batch" --input "$input" \
-        --iters "$iters" --warmup "$warmup" --threads "$threads")
+        --iters "$iters" --warmup "$warmup" --threads "$threads" ${PY_ARGS:-})
   ai=$(field images_per_s <<<"$a"); bi=$(field images_per_s <<<"$b")
   ac=$(cpu_per_image "$(field user_s <<<"$a")" "$(field sys_s <<<"$a")")
   bc=$(cpu_per_image "$(field user_s <<<"$b")" "$(field sys_s <<<"$b")")
