@@ -12,6 +12,7 @@
 -- Everything is read from study.db through the store's reads, so figures can be redrawn at any time from a stored
 -- (or merged) database without rerunning anything.
 local options = require("rlx.options")
+local errors = require("rlx.errors")
 local M = {}
 
 local data = require("rlx.report.data")
@@ -306,7 +307,7 @@ end
 --- path=, ...}}, warnings = {...}}; a figure that cannot be drawn (no peaks, no runs) is a warning.
 function M.draw(study, opts)
   if type(study) ~= "table" or not study.db then
-    options.raise("rlx.figures.draw: expected a study (rlx.study{...}), got " .. type(study))
+    errors.raise("rlx.figures.draw", "expected a study (rlx.study{...}), got " .. type(study))
   end
   local o = options.check("rlx.figures.draw", opts, {
     dir = {type = "string", default = "figures"}, level = {type = "string", default = "dram"},

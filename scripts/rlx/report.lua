@@ -10,6 +10,7 @@
 -- report.html is rendered from report.md by libcmark-gfm (C++, engine/report) with every figure
 -- embedded, so it is one file that opens anywhere.
 local options = require("rlx.options")
+local errors = require("rlx.errors")
 local md = require("rlx.report.md")
 local core = rlx._core.report
 
@@ -20,9 +21,7 @@ M.TRAIN_FACTOR = 2
 
 --- Markdown -> HTML fragment.
 function M.html(markdown)
-  if type(markdown) ~= "string" then
-    options.raise("rlx.report.html: expected Markdown text (a string), got " .. type(markdown))
-  end
+  errors.expect("rlx.report.html", markdown, "string", "Markdown text (a string)")
   return core.html(markdown)
 end
 
@@ -140,11 +139,11 @@ function M.write(source, opts)
   elseif type(source) == "userdata" then
     db, name, path = source, o.study, source:path()
   else
-    options.raise("rlx.report.write: expected a study (rlx.study{...}) or a database (rlx.db.open), got " ..
+    errors.raise("rlx.report.write", "expected a study (rlx.study{...}) or a database (rlx.db.open), got " ..
       type(source))
   end
   if o.figures:find("^/") or o.figures:find("%.%.") then
-    options.raise("rlx.report.write: option 'figures' must be a folder inside dir (relative, no '..'), got '" ..
+    errors.raise("rlx.report.write", "option 'figures' must be a folder inside dir (relative, no '..'), got '" ..
       o.figures .. "'")
   end
   rlx.plot.mkdir(o.dir)
@@ -170,7 +169,7 @@ function M.render(opts)
   local o = options.check("rlx.report.render", opts, {markdown = {type = "string", required = true},
     out = {type = "string"}, title = {type = "string"}})
   local f, err = io.open(o.markdown, "rb")
-  if not f then options.raise("rlx.report.render: cannot read '" .. o.markdown .. "': " .. tostring(err)) end
+  if not f then errors.raise("rlx.report.render", "cannot read '" .. o.markdown .. "': " .. tostring(err)) end
   local text = f:read("*a")
   f:close()
   local dir = o.markdown:match("^(.*)/[^/]*$") or "."
