@@ -57,6 +57,10 @@ local function make_ref(ctx)
       local cmd = string.format("rlx runs %s --env %s --model %s --precision %s --batch %s", ctx.D.path or "DB",
         g.env, g.model, tostring(g.precision), tostring(g.batch))
       if g.env_key ~= g.env then cmd = cmd .. " --device " .. tostring(g.device) end
+      -- Two input sizes of one configuration: the command lists this row's only.
+      for _, f in ipairs(ctx.D.varying or {}) do
+        if f.name == "input" then cmd = cmd .. " --input " .. g.config.input end
+      end
       if ctx.D.study then cmd = cmd .. " --study " .. ctx.D.study end
       ctx.ref_list[#ctx.ref_list + 1] = string.format("[^%s]: %s: %s. Show them: %s", id, ctx.describe(g),
         table.concat(labels, ", "), md.code(cmd))

@@ -9,7 +9,7 @@ rlx_e2e(NAME "report: small real study, cells computed from the stored values" A
 # each with its own n, and one figure series per input (never averaged together).
 rlx_e2e(NAME "report: two input sizes in one database stay apart (rows, n, figure series)"
   ARGS run ${R}/scales.lua
-  STDOUT "^(ok\t[^\n]*\n){21}$")
+  STDOUT "^(ok\t[^\n]*\n){25}$")
 # Issue 21: unsteady and contended runs left out of the means with their reason, CV > 10 % reasons,
 # the noise floor table and question 3, and a precision-targeted protocol stated everywhere.
 rlx_e2e(NAME "report: unsteady and contended runs, noise floor, protocol statements"
