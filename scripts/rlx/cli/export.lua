@@ -13,7 +13,7 @@ local cmd = {name = "export", usage = "rlx export DB [--csv FILE] [--json FILE] 
     {"csv", "--csv", metavar = "FILE", help = "write one CSV row per run"},
     {"json", "--json", metavar = "FILE", help = "write every run with its details as JSON"},
     {"study", "--study", help = "only this study"},
-    {"status", "--status", type = "choice", choices = {"ok", "failed", "running", "crashed"}, help = "only runs with this status"},
+    {"status", "--status", one_of = {"ok", "failed", "running", "crashed"}, help = "only runs with this status"},
   },
   positionals = {{"db"}}}
 
