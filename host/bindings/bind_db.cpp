@@ -78,6 +78,16 @@ int query(lua_State* L) {
   return 1;
 }
 
+// _query(sql, ...) -> rows, column names in SELECT order (scripts/rlx/db.lua makes them a frame).
+int query_columns(lua_State* L) {
+  auto& s = conn(L, "conn:query", "sql, ...");
+  std::string sql = text_arg(L, "conn:query", "SQL");
+  std::vector<std::string> columns;
+  lua::push_json(L, s.query(sql, params_from(L, 3, "conn:query"), &columns));
+  lua::push_json(L, columns);
+  return 2;
+}
+
 // first(sql, ...) -> the first row of query, or nil.
 int first(lua_State* L) {
   auto& s = conn(L, "conn:first", "sql, ...");
@@ -467,7 +477,7 @@ void open_db(lua_State* L) {
   if (luaL_newmetatable(L, kConnMeta)) {
     lua_newtable(L);
     int methods = lua_gettop(L);
-    lua::set_functions(L, methods, {{"query", lua::guarded<query>}, {"first", lua::guarded<first>},
+    lua::set_functions(L, methods, {{"query", lua::guarded<query>}, {"_query", lua::guarded<query_columns>}, {"first", lua::guarded<first>},
                                     {"exec", lua::guarded<exec>},
                                     {"begin", lua::guarded<begin>}, {"commit", lua::guarded<commit>},
                                     {"rollback", lua::guarded<rollback>},
