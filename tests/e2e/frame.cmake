@@ -69,3 +69,9 @@ rlx_e2e(NAME "termimg: a forced protocol draws the plot inline" ARGS -e
   STDOUT "/inline\\.png\n\\x1b_Gf=100,a=T,c=100,m=1\\x3biVBORw0KGgo")
 set_tests_properties("e2e: termimg: a forced protocol draws the plot inline" PROPERTIES
   ENVIRONMENT "RLX_TEST_TMP=${RLX_TEST_TMP};HOME=${RLX_TEST_TMP};RLX_INLINE_IMAGES=kitty")
+# Sixel: the PNG (1200x800) scaled to 800 pixels wide (100 columns x 8), encoded (plotting/sixel.cpp).
+rlx_e2e(NAME "termimg: a forced sixel draws the plot scaled" ARGS -e
+  "rlx.frame{{x = 1, y = 2}, {x = 2, y = 3}}:plot{x = 'x', y = 'y', out = os.getenv('RLX_TEST_TMP') .. '/inline_sixel.png'}"
+  STDOUT "/inline_sixel\\.png\n\\x1bPq\"1\\x3b1\\x3b800\\x3b533#[0-9]+\\x3b2\\x3b.*\\x1b\\\\\n$")
+set_tests_properties("e2e: termimg: a forced sixel draws the plot scaled" PROPERTIES
+  ENVIRONMENT "RLX_TEST_TMP=${RLX_TEST_TMP};HOME=${RLX_TEST_TMP};RLX_INLINE_IMAGES=sixel")
