@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "env/blas_kernel.h"
 #include "lua_host.h"
 #include "set_args.h"
 #include "util/interrupt.h"
@@ -70,6 +71,10 @@ Global:
 Environment:
   RLX_SCRIPTS_DIR  load rlx's Lua modules from this scripts/ directory instead of the copies
                    built into the binary (edit scripts/rlx/*.lua without rebuilding)
+  OPENBLAS_CORETYPE, RLX_BLAS_AUTO
+                   OpenBLAS's kernel set: when OpenBLAS fell back to a generic one on a CPU
+                   whose flags allow better, rlx restarts itself with OPENBLAS_CORETYPE set
+                   and checks it; yours is always kept; RLX_BLAS_AUTO=0 turns this off
   OPENBLAS_NUM_THREADS, MALLOC_MMAP_THRESHOLD_, MALLOC_TRIM_THRESHOLD_, GLIBC_TUNABLES
                    when set, rlx keeps its hands off; otherwise it keeps freed training buffers
                    in the process and runs OpenBLAS on the training's threads (OpenMP build) or
@@ -171,6 +176,10 @@ int cmd_repl(const std::vector<std::string>& a) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // First, before anything uses the BLAS: a better OpenBLAS kernel than the one it chose may mean
+  // re-executing this binary with OPENBLAS_CORETYPE set (engine/env/blas_kernel.h). The exec keeps
+  // the pid, the open files and the signal mask, so callers see one process.
+  rlx::env::select_blas_kernel_at_start(argv);
   // Allocator thresholds and OpenBLAS threads for training loops (engine/util/process_tuning.h).
   rlx::util::tune_process_for_training();
   rlx::util::install_sigint_handler(rlx::host::on_sigint);

@@ -13,6 +13,7 @@
 #include <functional>
 #include <stdexcept>
 
+#include "env/blas_kernel.h"
 #include "peaks/measure.h"
 #include "util/interrupt.h"
 #include "util/process_tuning.h"
@@ -61,7 +62,8 @@ GemmTiming torch_cpu_gemm(const std::string& dtype, int n, int threads, int repe
   const util::BlasInfo blas = util::blas_info();
   if (dtype == "fp32" && blas.threads > 0) {
     out.threads_used = blas.threads;
-    out.library = blas.name + " (" + blas.threading + " build)";
+    const std::string core = env::blas_kernel().core;
+    out.library = blas.name + " (" + blas.threading + " build" + (core.empty() ? "" : ", " + core + " kernels") + ")";
   } else {
     out.threads_used = at::get_num_threads();
     out.library = dtype == "fp32" ? "the BLAS (" + blas.name + ")" : "LibTorch (oneDNN)";

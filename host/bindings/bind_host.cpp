@@ -23,6 +23,7 @@ extern "C" {
 #include <cupti_version.h>
 #endif
 
+#include "env/blas_kernel.h"
 #include "train/trainer.h"
 #include "util/process_tuning.h"
 
@@ -45,6 +46,11 @@ int versions(lua_State* L) {
       {"torch_cuda", RLX_TORCH_CUDA != 0},
       {"tuning", tuning},
   };
+  const env::BlasKernel& k = env::blas_kernel();
+  const util::BlasInfo blas = util::blas_info();
+  v["blas"] = {{"name", blas.name},       {"config", blas.config},   {"threading", blas.threading},
+               {"core", k.core},          {"set_by", k.set_by},      {"openblas_choice", k.openblas_choice},
+               {"checked", k.checked},    {"check", k.check_detail}, {"reason", k.reason}};
 #ifdef RLX_HAVE_CUPTI
   v["cuda"] = fmt::format("{}.{}", CUDA_VERSION / 1000, CUDA_VERSION % 1000 / 10);
   v["cupti"] = fmt::format("{}", CUPTI_API_VERSION);

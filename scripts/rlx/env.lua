@@ -99,6 +99,13 @@ function M.capture(opts)
   -- Allocator and BLAS-thread settings change throughput (docs/benchmarks.md), so they are part of
   -- the environment and of its id.
   env.process_tuning = v.tuning
+  -- The OpenBLAS kernel set decides the fp32 GEMM rate (5x between Prescott and SkylakeX on one
+  -- CPU): part of the environment and its id. The check's error figure is left out (not an identity).
+  if type(v.blas) == "table" then
+    env.blas = {name = v.blas.name, threading = v.blas.threading, core = v.blas.core ~= "" and v.blas.core or nil,
+      set_by = v.blas.set_by, openblas_choice = v.blas.openblas_choice ~= "" and v.blas.openblas_choice or nil,
+      reason = v.blas.reason}
+  end
   local ok, devices = pcall(rlx.devices)
   env.devices = {}
   if ok and type(devices) == "table" then
@@ -207,6 +214,7 @@ function M.markdown(env)
   row("LuaJIT", env.luajit)
   row("SQLite", env.sqlite)
   row("Compiler", env.compiler)
+  row("BLAS kernel", type(env.blas) == "table" and env.blas.reason or nil)
   row("Process settings", env.process_tuning and #env.process_tuning > 0 and table.concat(env.process_tuning, "; ") or nil)
   row("Python", "not used (rlx embeds LuaJIT)")
   add("")

@@ -10,11 +10,17 @@
 --   figures/roofline_E.png         C: roofline with the environment's peaks and the runs' points
 --   figures/ai_vs_batch_M.png      D: arithmetic intensity vs batch per precision and environment
 -- Everything is read from study.db through the store's reads, so figures can be redrawn at any time from a stored
--- (or merged) database without rerunning anything.
+-- (or merged) database without rerunning anything. Like the report, figures never mix configurations
+-- (rlx.report.configs): runs that differ in input size, protocol, data, memory format or threads are
+-- separate series (A, D) or points (C), with the differing field in the legend; B shows one full
+-- configuration; every subtitle states the scale and protocol read from the runs; unsteady or
+-- contended runs are left out of A's and C's means. Each entry of draw's files keeps the options
+-- it drew (plot = {series = ..., subtitle = ...}) so tests can check what a figure shows.
 local options = require("rlx.options")
 local M = {}
 
 local data = require("rlx.report.data")
+local configs = require("rlx.report.configs")
 local kind_of = data.kind_of
 local function safe(name) return (tostring(name):gsub("[^%w%._%-]", "_")) end
 
@@ -91,7 +97,7 @@ local function roofline_rows(study, level, runs_by_id)
       rows[#rows + 1] = {level = p.level, ai = p.ai, gflops = p.gflops, source = p.source, roof_precision = p.precision,
         model = r.model, precision = r.precision, batch = r.batch, device = r.device, run = r.run, env = r.env,
         environment_id = r.environment_id, gpu_name = r.gpu_name, stable = r.stable,
-        counters_source = p.counters_source}
+        counters_source = p.counters_source, r = r}
     end
   end
   sort_rows(rows)
@@ -125,40 +131,74 @@ local function peaks_for(study, peaks, run)
   return nil
 end
 
--- A: throughput vs batch per environment.
-local function throughput_figures(runs, dir, out, opts)
+-- A subtitle: the figure's own text, then the scale and protocol of its runs (read from them, so a
+-- redraw from any database states the truth), then the caller's note.
+local function subtitle(text, runs, opts)
+  local parts = {text}
+  local scale = configs.scale_text(runs)
+  if scale ~= "" then parts[#parts + 1] = scale end
+  if opts.note then parts[#parts + 1] = opts.note end
+  return table.concat(parts, "; ")
+end
+
+-- The configurations (beyond model, precision, batch) of runs, smaller input first: {key, ...}.
+local function config_keys(runs)
+  local seen, out = {}, {}
+  for _, r in ipairs(runs) do
+    local c = configs.of(r)
+    if not seen[c.key] then seen[c.key] = tonumber(c.input) or 0; out[#out + 1] = c.key end
+  end
+  table.sort(out, function(a, b) if seen[a] ~= seen[b] then return seen[a] < seen[b] end return a < b end)
+  return out
+end
+
+-- A: throughput vs batch per environment, one series per model, precision and configuration.
+local function throughput_figures(runs, dir, out, opts, varying)
   for _, env in ipairs(ordered(runs, function(r) return r.fig_env end)) do
-    local groups, models, precs = {}, {}, {}
-    local repeats = 0
+    local groups, models, precs, env_runs = {}, {}, {}, {}
     for _, r in ipairs(runs) do
       if r.fig_env == env then
-        local key = r.model .. "\0" .. r.precision
-        groups[key] = groups[key] or {model = r.model, precision = r.precision, batches = {}}
+        env_runs[#env_runs + 1] = r
+        local key = r.model .. "\0" .. r.precision .. "\0" .. configs.of(r).key
+        groups[key] = groups[key] or {model = r.model, precision = r.precision, run = r, batches = {}}
         local g = groups[key].batches
         g[r.batch] = g[r.batch] or {}
-        table.insert(g[r.batch], r.images_per_s)
-        repeats = math.max(repeats, #g[r.batch])
+        table.insert(g[r.batch], r)
         models[r.model], precs[r.precision] = true, true
       end
     end
-    local mlist, plist = {}, {}
+    local mlist, plist, clist = {}, {}, config_keys(env_runs)
     for m in pairs(models) do mlist[#mlist + 1] = m end
     for p in pairs(precs) do plist[#plist + 1] = p end
     table.sort(mlist, by_order(MODEL_ORDER))
     table.sort(plist, by_order(PRECISION_ORDER))
-    local series = {}
+    local series, repeats, left, marked = {}, 0, 0, false
     for mi, m in ipairs(mlist) do
       for pi, p in ipairs(plist) do
-        local g = groups[m .. "\0" .. p]
-        if g then
-          local xs = {}
-          for b in pairs(g.batches) do xs[#xs + 1] = b end
-          table.sort(xs)
-          local ys, sds = {}, {}
-          for i, b in ipairs(xs) do ys[i], sds[i] = mean_sd(g.batches[b]) end
-          -- Colour says the model, marker and dash say the precision.
-          series[#series + 1] = {label = m .. " " .. p, x = xs, y = ys, sd = sds, color = mi, marker = pi,
-            dashed = pi > 1}
+        for ci, ck in ipairs(clist) do
+          local g = groups[m .. "\0" .. p .. "\0" .. ck]
+          if g then
+            local xs = {}
+            for b in pairs(g.batches) do xs[#xs + 1] = b end
+            table.sort(xs)
+            local ys, sds, ns, all_marked = {}, {}, {}, false
+            for i, b in ipairs(xs) do
+              -- Unsteady or contended repeats stay out of the mean and its error bar.
+              local used, flagged, all = configs.split(g.batches[b])
+              local v = {}
+              for _, r in ipairs(used) do v[#v + 1] = r.images_per_s end
+              ys[i], sds[i] = mean_sd(v)
+              ns[i] = #v
+              repeats = math.max(repeats, #v)
+              if all then all_marked = true else left = left + #flagged end
+            end
+            marked = marked or all_marked
+            local extra = configs.short(varying, g.run)
+            -- Colour says the model; marker and dash say the precision and the configuration.
+            series[#series + 1] = {label = m .. " " .. p .. (extra ~= "" and (" " .. extra) or "") ..
+              (all_marked and (" " .. configs.MARK) or ""), x = xs, y = ys, sd = sds, n = ns, color = mi,
+              marker = (pi - 1) * #clist + ci, dashed = pi > 1 or ci > 1}
+          end
         end
       end
     end
@@ -172,39 +212,61 @@ local function throughput_figures(runs, dir, out, opts)
     end
     local yscale = (hi > 0 and hi / lo > 10) and "log" or "linear"
     local path = dir .. "/throughput_env-" .. safe(env) .. "." .. opts.format
-    rlx.plot.throughput{series = series, out = path, title = "Training throughput vs batch size: " .. env,
-      subtitle = string.format("mean ± 1 SD over %d repeat%s%s%s", repeats, repeats == 1 and "" or "s",
-        yscale == "log" and "; log scale" or "", opts.note and ("; " .. opts.note) or ""),
+    local plot = {series = series, out = path, title = "Training throughput vs batch size: " .. env,
+      subtitle = subtitle(string.format("mean ± 1 SD over %d repeat%s%s%s%s", repeats, repeats == 1 and "" or "s",
+        left > 0 and string.format(" (%d unsteady or contended left out)", left) or "",
+        marked and ("; " .. configs.MARK .. " every repeat unsteady or contended") or "",
+        yscale == "log" and "; log scale" or ""), env_runs, opts),
       yscale = yscale,
       width = opts.width, height = opts.height}
-    out[#out + 1] = {figure = "A", env = env, path = path}
+    rlx.plot.throughput(plot)
+    out[#out + 1] = {figure = "A", env = env, path = path, plot = plot}
   end
 end
 
 -- B: one configuration across environments. The default config is the one found in the most
 -- environments, preferring resnet50, fp32 and the largest batch (seed 001: ResNet-50 bs128 FP32).
-local function variance_figure(runs, dir, out, opts, warnings)
+-- The rest of the configuration (input, protocol, ...) is one too: the one with the most
+-- environments, then the largest input, then the most runs.
+local function variance_figure(runs, dir, out, opts, warnings, varying)
   local fixed = opts.fixed
-  if not fixed then
-    local envs_of = {}
-    for _, r in ipairs(runs) do
-      local k = r.model .. "|" .. r.precision .. "|" .. r.batch
-      envs_of[k] = envs_of[k] or {model = r.model, precision = r.precision, batch = r.batch, envs = {}, n = 0}
-      if not envs_of[k].envs[r.fig_env] then envs_of[k].envs[r.fig_env] = true; envs_of[k].n = envs_of[k].n + 1 end
-    end
-    local best
-    for _, c in pairs(envs_of) do
-      local function score(x)
-        return x.n * 1e6 + (x.model == "resnet50" and 1e5 or 0) + (x.precision == "fp32" and 1e4 or 0) + x.batch
-      end
-      if not best or score(c) > score(best) then best = c end
-    end
-    fixed = best
-  end
-  if not fixed then warnings[#warnings + 1] = "variance_fixed_config: no runs to compare"; return end
-  local groups, idx = {}, {}
+  local candidates = {}
   for _, r in ipairs(runs) do
-    if r.model == fixed.model and r.precision == fixed.precision and r.batch == fixed.batch then
+    if not fixed or (r.model == fixed.model and r.precision == fixed.precision and r.batch == fixed.batch) then
+      local k = table.concat({r.model, r.precision, r.batch, configs.of(r).key}, "|")
+      candidates[k] = candidates[k] or {model = r.model, precision = r.precision, batch = r.batch,
+        config = configs.of(r).key, input = tonumber(configs.of(r).input) or 0, run = r, envs = {}, n = 0, runs = 0}
+      local c = candidates[k]
+      if not c.envs[r.fig_env] then c.envs[r.fig_env] = true; c.n = c.n + 1 end
+      c.runs = c.runs + 1
+    end
+  end
+  local best
+  local function score(x)
+    return x.n * 1e6 + (fixed and 0 or ((x.model == "resnet50" and 1e5 or 0) + (x.precision == "fp32" and 1e4 or 0)
+      + x.batch))
+  end
+  for _, c in pairs(candidates) do
+    if not best or score(c) > score(best) or (score(c) == score(best) and (c.input > best.input or
+        (c.input == best.input and (c.runs > best.runs or (c.runs == best.runs and c.config < best.config))))) then
+      best = c
+    end
+  end
+  if not best then
+    if fixed then
+      warnings[#warnings + 1] = string.format("variance_fixed_config: no ok runs of %s %s bs%s", fixed.model,
+        fixed.precision, fixed.batch)
+    else
+      warnings[#warnings + 1] = "variance_fixed_config: no runs to compare"
+    end
+    return
+  end
+  fixed = best
+  local groups, idx, chosen = {}, {}, {}
+  for _, r in ipairs(runs) do
+    if r.model == fixed.model and r.precision == fixed.precision and r.batch == fixed.batch and
+        configs.of(r).key == fixed.config then
+      chosen[#chosen + 1] = r
       if not idx[r.fig_env] then
         groups[#groups + 1] = {label = r.fig_env, values = {}}
         idx[r.fig_env] = #groups
@@ -212,36 +274,63 @@ local function variance_figure(runs, dir, out, opts, warnings)
       table.insert(groups[idx[r.fig_env]].values, r.images_per_s)
     end
   end
-  if #groups == 0 then
-    warnings[#warnings + 1] = string.format("variance_fixed_config: no ok runs of %s %s bs%s", fixed.model, fixed.precision, fixed.batch)
-    return
-  end
+  local flagged = 0
+  for _, r in ipairs(chosen) do if #configs.flags(r) > 0 then flagged = flagged + 1 end end
   local path = dir .. "/variance_fixed_config." .. opts.format
-  rlx.plot.variability{groups = groups, out = path, xlabel = "Environment",
-    title = string.format("Run-to-run variability: %s, %s, batch %d", fixed.model, fixed.precision, fixed.batch),
-    subtitle = "box: quartiles and median; whiskers: 1.5 IQR; dots: one per repeat",
+  local extra = configs.describe(varying, fixed.run)
+  local plot = {groups = groups, out = path, xlabel = "Environment",
+    title = string.format("Run-to-run variability: %s, %s, batch %d%s", fixed.model, fixed.precision, fixed.batch,
+      extra ~= "" and (", " .. extra) or ""),
+    subtitle = subtitle("box: quartiles and median; whiskers: 1.5 IQR; dots: one per repeat" ..
+      (flagged > 0 and string.format(" (%d unsteady or contended)", flagged) or ""), chosen, opts),
     width = opts.width, height = opts.height}
-  out[#out + 1] = {figure = "B", path = path, config = fixed}
+  rlx.plot.variability(plot)
+  out[#out + 1] = {figure = "B", path = path, config = {model = fixed.model, precision = fixed.precision,
+    batch = fixed.batch}, plot = plot}
 end
 
--- C: roofline per environment, one point per configuration (mean over repeats).
-local function roofline_figures(study, points, dir, out, opts, warnings)
+-- The mean of field over the points of runs the means use (configs.split), and whether any run
+-- was left out (or, when every run was flagged, kept).
+local function used_mean(pts, field)
+  local runs, by_run = {}, {}
+  for _, p in ipairs(pts) do runs[#runs + 1] = p.r; by_run[p.r] = p end
+  local used, flagged = configs.split(runs)
+  local xs = {}
+  for _, r in ipairs(used) do xs[#xs + 1] = by_run[r][field] end
+  return (mean_sd(xs)), #flagged > 0
+end
+
+-- Arrows from each fp32 point to the points of the same model, batch and configuration in another
+-- precision (rlx.plot.related_arrows would join points of two input sizes).
+local function config_arrows(pts)
+  local base, arrows = {}, {}
+  local function key(p) return table.concat({p.model, tostring(p.batch), p.config_key}, "|") end
+  for i, p in ipairs(pts) do if p.precision == "fp32" then base[key(p)] = i end end
+  for i, p in ipairs(pts) do
+    local from = base[key(p)]
+    if from and from ~= i then arrows[#arrows + 1] = {from = from, to = i} end
+  end
+  return arrows
+end
+
+-- C: roofline per environment, one point per configuration (mean over the used repeats).
+local function roofline_figures(study, points, dir, out, opts, warnings, varying)
   local peaks = stored_peaks(study)
   for _, env in ipairs(ordered(points, function(r) return r.fig_env end)) do
-    local agg, order, first = {}, {}, nil
+    local agg, order, first, env_runs = {}, {}, nil, {}
     for _, p in ipairs(points) do
       if p.fig_env == env then
         first = first or p
-        local k = table.concat({p.model, p.precision, p.batch}, "|")
+        env_runs[#env_runs + 1] = p.r
+        local k = table.concat({p.model, p.precision, p.batch, configs.of(p.r).key}, "|")
         if not agg[k] then
-          agg[k] = {model = p.model, precision = p.precision, batch = p.batch, env = env, ai = {}, gflops = {},
+          agg[k] = {model = p.model, precision = p.precision, batch = p.batch, env = env, pts = {},
+            config_key = configs.of(p.r).key, input = tonumber(configs.of(p.r).input) or 0,
+            extra = configs.short(varying, p.r),
             source = p.counters_source and (p.source .. " (" .. p.counters_source .. ")") or p.source}
           order[#order + 1] = k
         end
-        -- A repeat without a steady state (stored stable = 0) marks its point with "*".
-        agg[k].unstable = agg[k].unstable or p.stable == 0
-        table.insert(agg[k].ai, p.ai)
-        table.insert(agg[k].gflops, p.gflops)
+        table.insert(agg[k].pts, p)
       end
     end
     local pk, pk_source = peaks_for(study, peaks, first)
@@ -252,52 +341,66 @@ local function roofline_figures(study, points, dir, out, opts, warnings)
       local pts, sources, any_unstable = {}, {}, false
       for _, k in ipairs(order) do
         local a = agg[k]
-        pts[#pts + 1] = {model = a.model, precision = a.precision, batch = a.batch, env = env,
-          ai = (mean_sd(a.ai)), gflops = (mean_sd(a.gflops)), label = "bs" .. a.batch .. (a.unstable and "*" or "")}
+        -- A point with unsteady or contended repeats left out of its mean is marked "*".
+        local ai, flagged = used_mean(a.pts, "ai")
+        pts[#pts + 1] = {model = a.model, precision = a.precision, batch = a.batch, env = env, ai = ai,
+          gflops = (used_mean(a.pts, "gflops")), config_key = a.config_key, input = a.input,
+          label = "bs" .. a.batch .. (a.extra ~= "" and (" " .. a.extra) or "") .. (flagged and "*" or "")}
         sources[a.source or "?"] = true
-        any_unstable = any_unstable or a.unstable
+        any_unstable = any_unstable or flagged
       end
       -- Same colours and shapes as the throughput figure: models and precisions in study order.
       table.sort(pts, function(a, b)
         if a.model ~= b.model then return by_order(MODEL_ORDER)(a.model, b.model) end
         if a.precision ~= b.precision then return by_order(PRECISION_ORDER)(a.precision, b.precision) end
-        return a.batch < b.batch
+        if a.batch ~= b.batch then return a.batch < b.batch end
+        if a.input ~= b.input then return a.input < b.input end
+        return a.config_key < b.config_key
       end)
       local src = {}
       for s in pairs(sources) do src[#src + 1] = s end
       table.sort(src)
       local path = dir .. "/roofline_" .. safe(env) .. "." .. opts.format
-      local ok, err = pcall(rlx.plot.roofline, {points = pts, peaks = pk, arrows = true, out = path,
+      local plot = {points = pts, peaks = pk, arrows = config_arrows(pts), out = path,
         title = "Roofline: " .. env .. " (" .. kind_of(first.device) .. ")",
-        subtitle = "roofs: " .. (pk_source == "datasheet" and "datasheet" or (pk.source or "measured")) ..
+        subtitle = subtitle("roofs: " .. (pk_source == "datasheet" and "datasheet" or (pk.source or "measured")) ..
           " peaks; points: " .. table.concat(src, "+") .. " (DRAM traffic), mean over repeats" ..
-          (any_unstable and "; * = a repeat not steady" or ""),
-        width = opts.width, height = opts.height})
-      if ok then out[#out + 1] = {figure = "C", env = env, path = path}
+          (any_unstable and "; * = unsteady or contended repeats left out" or ""), env_runs, opts),
+        width = opts.width, height = opts.height}
+      local ok, err = pcall(rlx.plot.roofline, plot)
+      if ok then out[#out + 1] = {figure = "C", env = env, path = path, plot = plot}
       else warnings[#warnings + 1] = "roofline_" .. env .. ": " .. tostring(err) end
     end
   end
 end
 
--- D: arithmetic intensity vs batch per model.
-local function ai_figures(points, dir, out, opts)
+-- D: arithmetic intensity vs batch per model, one line per environment, precision and (when the
+-- study holds several) configuration.
+local function ai_figures(points, dir, out, opts, varying)
   local models = ordered(points, function(r) return r.model end)
   table.sort(models, by_order(MODEL_ORDER))
   for _, m in ipairs(models) do
-    local pts = {}
+    local pts, runs = {}, {}
     for _, p in ipairs(points) do
-      if p.model == m then pts[#pts + 1] = {model = m, batch = p.batch, ai = p.ai, precision = p.precision, env = p.fig_env} end
+      if p.model == m then
+        runs[#runs + 1] = p.r
+        pts[#pts + 1] = {model = m, batch = p.batch, ai = p.ai, precision = p.precision, env = p.fig_env,
+          config = configs.short(varying, p.r), input = tonumber(configs.of(p.r).input) or 0}
+      end
     end
     table.sort(pts, function(a, b)
       if a.env ~= b.env then return a.env < b.env end
       if a.precision ~= b.precision then return by_order(PRECISION_ORDER)(a.precision, b.precision) end
+      if a.input ~= b.input then return a.input < b.input end
+      if a.config ~= b.config then return a.config < b.config end
       return a.batch < b.batch
     end)
     local path = dir .. "/ai_vs_batch_" .. safe(m) .. "." .. opts.format
-    rlx.plot.ai_vs_batch{points = pts, model = m, by = {"env", "precision"}, out = path,
-      title = "Arithmetic intensity vs batch size: " .. m, subtitle = "DRAM level, mean over repeats",
-      width = opts.width, height = opts.height}
-    out[#out + 1] = {figure = "D", model = m, path = path}
+    local plot = {points = pts, model = m, by = #varying > 0 and {"env", "precision", "config"} or {"env", "precision"},
+      out = path, title = "Arithmetic intensity vs batch size: " .. m,
+      subtitle = subtitle("DRAM level, mean over repeats", runs, opts), width = opts.width, height = opts.height}
+    rlx.plot.ai_vs_batch(plot)
+    out[#out + 1] = {figure = "D", model = m, path = path, plot = plot}
   end
 end
 
@@ -321,16 +424,18 @@ function M.draw(study, opts)
   rlx.plot.mkdir(o.dir)
   local files, warnings = {}, {}
   local runs, runs_by_id = ok_runs(study)
+  -- The configuration fields the study's runs differ in: named in legends and point labels.
+  local varying = configs.varying(runs)
   if #runs == 0 then
     warnings[#warnings + 1] = "no successful runs in study '" .. study.name .. "': nothing to draw"
   else
-    throughput_figures(runs, o.dir, files, o)
-    variance_figure(runs, o.dir, files, o, warnings)
+    throughput_figures(runs, o.dir, files, o, varying)
+    variance_figure(runs, o.dir, files, o, warnings, varying)
   end
   local points = roofline_rows(study, o.level, runs_by_id)
   if #points > 0 then
-    roofline_figures(study, points, o.dir, files, o, warnings)
-    ai_figures(points, o.dir, files, o)
+    roofline_figures(study, points, o.dir, files, o, warnings, varying)
+    ai_figures(points, o.dir, files, o, varying)
   elseif #runs > 0 then
     warnings[#warnings + 1] = "no roofline points at level '" .. o.level .. "': rooflines and AI figures skipped"
   end

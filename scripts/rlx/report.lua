@@ -35,9 +35,15 @@ local function write_file(path, text, inputs)
   return rlx.fs.write_atomic(path, text, {not_same_as = inputs})
 end
 
-local function describe(g)
-  return string.format("%s, %s, %s, batch %s", md.esc(g.env_key), md.esc(g.model), md.esc(g.precision),
-    tostring(g.batch))
+-- "env, model, precision, batch N" plus the configuration fields this study's rows differ in
+-- (rlx.report.configs: e.g. "input 48x48"), so two scales never read alike.
+local function describer(D)
+  local configs = require("rlx.report.configs")
+  return function(g)
+    local extra = configs.describe(D.varying or {}, g.runs[1])
+    return string.format("%s, %s, %s, batch %s", md.esc(g.env_key), md.esc(g.model), md.esc(g.precision),
+      tostring(g.batch)) .. (extra ~= "" and (", " .. md.esc(extra)) or "")
+  end
 end
 
 -- The footnote of a row: its runs and the rlx runs command that lists them.
@@ -53,7 +59,7 @@ local function make_ref(ctx)
         g.env, g.model, tostring(g.precision), tostring(g.batch))
       if g.env_key ~= g.env then cmd = cmd .. " --device " .. tostring(g.device) end
       if ctx.D.study then cmd = cmd .. " --study " .. ctx.D.study end
-      ctx.ref_list[#ctx.ref_list + 1] = string.format("[^%s]: %s: %s. Show them: %s", id, describe(g),
+      ctx.ref_list[#ctx.ref_list + 1] = string.format("[^%s]: %s: %s. Show them: %s", id, ctx.describe(g),
         table.concat(labels, ", "), md.code(cmd))
     end
     return "[^" .. id .. "]"
@@ -78,7 +84,7 @@ function M.markdown(D, opts)
   opts = opts or {}
   local ctx = {D = D, doc = md.doc(), missing = {}, refs = {}, ref_list = {}, figures = opts.figures or {},
     figure_warnings = opts.figure_warnings or {}, TRAIN_FACTOR = M.TRAIN_FACTOR, title = opts.title,
-    dir = opts.dir, rlx_version = opts.rlx_version, describe = describe, counter_summary = counter_summary(D)}
+    dir = opts.dir, rlx_version = opts.rlx_version, describe = describer(D), counter_summary = counter_summary(D)}
   ctx.ref = make_ref(ctx)
   if #D.ok == 0 then ctx.missing[1] = "no successful runs: nothing was measured" end
   local sections = require("rlx.report.sections")

@@ -130,3 +130,17 @@ add_test(NAME "e2e: host: all.lua takes per-environment lists from experiments/<
   COMMAND bash ${H}/env_lists.sh $<TARGET_FILE:rlx>)
 set_tests_properties("e2e: host: all.lua takes per-environment lists from experiments/<label>.lua" PROPERTIES
   ENVIRONMENT "RLX_TEST_TMP=${RLX_TEST_TMP};RLX_SOURCE_DIR=${CMAKE_SOURCE_DIR};HOME=${RLX_TEST_TMP}")
+
+# The OpenBLAS kernel choice and its re-exec (engine/env/blas_kernel.h); and the SIGINT, stdin and
+# exit-code tests once more with the re-exec in the way.
+add_test(NAME "e2e: host: OpenBLAS kernel choice, re-exec and numerical check"
+  COMMAND bash ${H}/blas_kernel.sh $<TARGET_FILE:rlx>)
+set_tests_properties("e2e: host: OpenBLAS kernel choice, re-exec and numerical check" PROPERTIES
+  ENVIRONMENT "RLX_TEST_TMP=${RLX_TEST_TMP};HOME=${RLX_TEST_TMP}" SKIP_RETURN_CODE 77)
+add_test(NAME "e2e: host: SIGINT interrupts running Lua after the BLAS re-exec"
+  COMMAND bash ${H}/interrupt.sh $<TARGET_FILE:rlx>)
+set_tests_properties("e2e: host: SIGINT interrupts running Lua after the BLAS re-exec" PROPERTIES
+  ENVIRONMENT "RLX_TEST_TMP=${RLX_TEST_TMP};HOME=${RLX_TEST_TMP};RLX_TEST_BLAS_CORENAME=Prescott")
+rlx_e2e(NAME "host: the environment records the BLAS kernel and why"
+  ARGS -e "local e = rlx.env.capture() print(e.blas.name, e.blas.reason == rlx.version().blas.reason, e.blas.check, rlx.env.markdown(e):match('| BLAS kernel | ([^|]+) |') == e.blas.reason)"
+  STDOUT "^OpenBLAS\ttrue\tnil\ttrue\n$")
