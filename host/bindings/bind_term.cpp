@@ -17,10 +17,10 @@ int width(lua_State* L) {
 
 // query(sequence, end_char, timeout_ms) -> the terminal's reply up to end_char, or nil.
 int query(lua_State* L) {
-  const std::string seq = lua::check_string(L, 1, "rlx._core.term.query");
-  const std::string end = lua::check_string(L, 2, "rlx._core.term.query");
-  const int timeout = static_cast<int>(lua::check_number(L, 3, "rlx._core.term.query"));
-  if (end.size() != 1) throw lua::Error("rlx._core.term.query: the end (argument 2) must be one character");
+  const std::string seq = lua::check_string(L, 1);
+  const std::string end = lua::check_string(L, 2);
+  const int timeout = static_cast<int>(lua::check_number(L, 3));
+  if (end.size() != 1) throw lua::Error("the end (argument 2) must be one character");
   const auto reply = host::terminal_query(seq, end[0], timeout);
   if (!reply) return 0;
   lua_pushlstring(L, reply->data(), reply->size());

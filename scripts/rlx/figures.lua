@@ -17,6 +17,7 @@
 -- contended runs are left out of A's and C's means. Each entry of draw's files keeps the options
 -- it drew (plot = {series = ..., subtitle = ...}) so tests can check what a figure shows.
 local options = require("rlx.options")
+local errors = require("rlx.errors")
 local M = {}
 
 local data = require("rlx.report.data")
@@ -409,7 +410,7 @@ end
 --- path=, ...}}, warnings = {...}}; a figure that cannot be drawn (no peaks, no runs) is a warning.
 function M.draw(study, opts)
   if type(study) ~= "table" or not study.db then
-    options.raise("rlx.figures.draw: expected a study (rlx.study{...}), got " .. type(study))
+    errors.raise("rlx.figures.draw", "expected a study (rlx.study{...}), got " .. type(study))
   end
   local o = options.check("rlx.figures.draw", opts, {
     dir = {type = "string", default = "figures"}, level = {type = "string", default = "dram"},

@@ -38,9 +38,7 @@ function M.is(v) return type(v) == "table" and getmetatable(v) == mt end
 --- (optional); caption: a line printed above the table (optional).
 function M.new(rows, columns, caption)
   if rows == nil then rows = {} end
-  if type(rows) ~= "table" then
-    errors.raise("rlx.frame", "expected an array of records (tables of column = value), got " .. type(rows))
-  end
+  errors.expect("rlx.frame", rows, "table", "an array of records (tables of column = value)")
   local meta = getmetatable(rows)
   if meta ~= nil and meta ~= mt then
     errors.raise("rlx.frame", "the table already has a metatable; pass a plain array of records")
@@ -554,9 +552,7 @@ end
 --- in full precision, nested values as JSON), atomically (rlx.fs.write_atomic). Returns path.
 function Frame:to_csv(path)
   check_self(self, "to_csv", '("file.csv")')
-  if type(path) ~= "string" or path == "" then
-    errors.raise("rows:to_csv", "expected the output path (a string), got " .. type(path))
-  end
+  errors.expect("rows:to_csv", path, "string", "the output path (a string)")
   local cols = show.columns(self)
   local header = {}
   for i, c in ipairs(cols) do header[i] = csv_field(c) end

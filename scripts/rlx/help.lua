@@ -13,9 +13,8 @@ local M = {}
 -- that every other public function has an entry).
 local BUILDING_BLOCK = "a building block of rlx's own modules (described where it is defined)"
 M.UNDOCUMENTED = {
-  ["rlx.errors.new"] = BUILDING_BLOCK, ["rlx.errors.split"] = BUILDING_BLOCK,
-  ["rlx.errors.is_exit"] = BUILDING_BLOCK, ["rlx.errors.text_without"] = BUILDING_BLOCK,
-  ["rlx.errors.where"] = BUILDING_BLOCK, ["rlx.options.where"] = BUILDING_BLOCK,
+  ["rlx.errors.new"] = BUILDING_BLOCK, ["rlx.errors.is_exit"] = BUILDING_BLOCK,
+  ["rlx.errors.where"] = BUILDING_BLOCK,
   ["rlx.env.label_given"] = BUILDING_BLOCK,
   ["rlx.study.query_runs"] = "rlx runs' query; study:runs{...} is the public form",
   ["rlx.report.markdown"] = "the report's Markdown from loaded data; rlx.report.write is the public form",

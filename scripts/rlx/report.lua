@@ -10,6 +10,7 @@
 -- report.html is rendered from report.md by libcmark-gfm (C++, engine/report) with every figure
 -- embedded, so it is one file that opens anywhere.
 local options = require("rlx.options")
+local errors = require("rlx.errors")
 local md = require("rlx.report.md")
 local core = rlx._core.report
 
@@ -20,9 +21,7 @@ M.TRAIN_FACTOR = 2
 
 --- Markdown -> HTML fragment.
 function M.html(markdown)
-  if type(markdown) ~= "string" then
-    options.raise("rlx.report.html: expected Markdown text (a string), got " .. type(markdown))
-  end
+  errors.expect("rlx.report.html", markdown, "string", "Markdown text (a string)")
   return core.html(markdown)
 end
 
@@ -58,6 +57,10 @@ local function make_ref(ctx)
       local cmd = string.format("rlx runs %s --env %s --model %s --precision %s --batch %s", ctx.D.path or "DB",
         g.env, g.model, tostring(g.precision), tostring(g.batch))
       if g.env_key ~= g.env then cmd = cmd .. " --device " .. tostring(g.device) end
+      -- Two input sizes of one configuration: the command lists this row's only.
+      for _, f in ipairs(ctx.D.varying or {}) do
+        if f.name == "input" then cmd = cmd .. " --input " .. g.config.input end
+      end
       if ctx.D.study then cmd = cmd .. " --study " .. ctx.D.study end
       ctx.ref_list[#ctx.ref_list + 1] = string.format("[^%s]: %s: %s. Show them: %s", id, ctx.describe(g),
         table.concat(labels, ", "), md.code(cmd))
@@ -146,11 +149,11 @@ function M.write(source, opts)
   elseif type(source) == "userdata" then
     db, name, path = source, o.study, source:path()
   else
-    options.raise("rlx.report.write: expected a study (rlx.study{...}) or a database (rlx.db.open), got " ..
+    errors.raise("rlx.report.write", "expected a study (rlx.study{...}) or a database (rlx.db.open), got " ..
       type(source))
   end
   if o.figures:find("^/") or o.figures:find("%.%.") then
-    options.raise("rlx.report.write: option 'figures' must be a folder inside dir (relative, no '..'), got '" ..
+    errors.raise("rlx.report.write", "option 'figures' must be a folder inside dir (relative, no '..'), got '" ..
       o.figures .. "'")
   end
   rlx.plot.mkdir(o.dir)
@@ -176,7 +179,7 @@ function M.render(opts)
   local o = options.check("rlx.report.render", opts, {markdown = {type = "string", required = true},
     out = {type = "string"}, title = {type = "string"}})
   local f, err = io.open(o.markdown, "rb")
-  if not f then options.raise("rlx.report.render: cannot read '" .. o.markdown .. "': " .. tostring(err)) end
+  if not f then errors.raise("rlx.report.render", "cannot read '" .. o.markdown .. "': " .. tostring(err)) end
   local text = f:read("*a")
   f:close()
   local dir = o.markdown:match("^(.*)/[^/]*$") or "."

@@ -321,9 +321,7 @@ end
 --- "N rows" line), caption (a line above the table).
 function M.format(rows, opts)
   local o = options.check("rlx.show", opts, SPEC)
-  if type(rows) ~= "table" then
-    errors.raise("rlx.show", "expected an array of records (tables with string keys), got " .. type(rows))
-  end
+  errors.expect("rlx.show", rows, "table", "an array of records (tables with string keys)")
   for i, r in ipairs(rows) do
     if type(r) ~= "table" then
       errors.raise("rlx.show", string.format("row %d must be a table of column = value, got %s", i, type(r)))

@@ -36,17 +36,35 @@ wait_for() {
   done
   fail "timed out waiting for /$1/ after marker $MARK"
 }
+# Waits until the REPL has read every line typed so far and is idle at an empty prompt: one
+# "rlx>" line per line read plus the empty one, last. Nothing is typed ahead while it evaluates
+# (the terminal would echo it in cooked mode).
+TYPED=0
+wait_idle() {
+  for _ in $(seq 1 300); do
+    local text
+    text=$(pane | sed 's/[[:space:]]*$//' | sed '/^$/d')
+    if [ "$(tail -1 <<<"$text")" = "rlx>" ] && [ "$(grep -c '^rlx>' <<<"$text")" -gt "$TYPED" ]; then return 0; fi
+    sleep 0.2
+  done
+  fail "timed out waiting for an idle prompt (marker $MARK)"
+}
+type_line() {
+  tmux -S "$SOCK" send-keys -t rlx -l -- "$1"; tmux -S "$SOCK" send-keys -t rlx Enter
+  TYPED=$((TYPED + 1))
+}
 # Types one line, preceded by a marker comment so each step's output can be cut out of the pane.
 step() {
+  wait_idle
   MARK=$1
-  tmux -S "$SOCK" send-keys -t rlx -l -- "-- $MARK"; tmux -S "$SOCK" send-keys -t rlx Enter
-  tmux -S "$SOCK" send-keys -t rlx -l -- "$2"; tmux -S "$SOCK" send-keys -t rlx Enter
+  type_line "-- $MARK"
+  wait_idle
+  type_line "$2"
 }
 out() { pane | sed -n "/^rlx> -- $MARK\$/,\$p" | sed '1,2d'; }
 
 MARK=start
-tmux -S "$SOCK" send-keys -t rlx -l -- "-- start"; tmux -S "$SOCK" send-keys -t rlx Enter
-wait_for '^rlx> ?$'
+wait_idle
 
 # 1. study:runs{} is a table: a header with model and images_per_s, 12 runs, every line <= 80;
 #    the columns with one value in every run on a line of their own, the others left out named.
@@ -95,12 +113,13 @@ wait_for "^$T/p\\.png\$"
 
 # 5. Tab completion on a frame: r:gr<Tab> becomes r:group_by, then the line is finished by hand.
 step frame 'r = study:runs{}'
-wait_for '^rlx> ?$'
+wait_idle
 MARK=complete
-tmux -S "$SOCK" send-keys -t rlx -l -- "-- complete"; tmux -S "$SOCK" send-keys -t rlx Enter
+type_line "-- complete"
+wait_idle
 tmux -S "$SOCK" send-keys -t rlx -l -- 'r:gr'; tmux -S "$SOCK" send-keys -t rlx Tab
 wait_for '^rlx> r:group_by$'
-tmux -S "$SOCK" send-keys -t rlx -l -- '{"batch"}:agg{n = "count"}'; tmux -S "$SOCK" send-keys -t rlx Enter
+type_line '{"batch"}:agg{n = "count"}'
 wait_for '^2 rows$'
 out >"$T/complete.txt"
 grep -Eq '^ +2 +6$' "$T/complete.txt" || fail "completed group_by result: $(cat "$T/complete.txt")"

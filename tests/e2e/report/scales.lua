@@ -106,3 +106,24 @@ check("B: one configuration", #B.groups == 1 and #B.groups[1].values == 2 and B.
   ~= nil, B.title)
 -- The report's own copies carry the scale too (it draws them the same way).
 check("report's figures", #out.figures == #fig.files, #out.figures)
+
+-- The footnote's command lists exactly its row's runs (--input), and rlx runs --summary gives one
+-- row per input too.
+local exe = require("rlx.slurm").executable()
+local function run(cmdline)
+  local p = assert(io.popen(cmdline .. " 2>&1"))
+  local t = p:read("*a")
+  p:close()
+  return t
+end
+local cmd48 = md:match("input 48x48: [^\n]-Show them: `([^`]+)`")
+local listed = run("'" .. exe .. "' " .. cmd48:gsub("^rlx ", ""))
+check("footnote command lists its row's runs", cmd48:find("--input 48", 1, true) ~= nil and
+  listed:find("\n2 runs %(2 ok, 0 not ok%)\n$") ~= nil, cmd48 .. "\n" .. listed)
+local summary = run("'" .. exe .. "' runs '" .. dir .. "/scales.db' --summary")
+local sum_rows = 0
+for input in summary:gmatch("\n| cpuenv | resnet18 | fp32 | 2 | (%d+) | %d") do
+  sum_rows = sum_rows + 1
+  check("summary row at input " .. input, input == "32" or input == "48", summary)
+end
+check("summary: one row per input", sum_rows == 2 and summary:find("| Batch | Input | n |", 1, true) ~= nil, summary)
