@@ -71,14 +71,14 @@ int modules(lua_State* L) {
 // json_encode(value [, indent]): any Lua value without functions, as JSON text.
 int json_encode(lua_State* L) {
   const int indent = lua_isnumber(L, 2) ? static_cast<int>(lua_tointeger(L, 2)) : -1;
-  const std::string text = lua::encode_json(L, 1, "rlx.json.encode", indent);
+  const std::string text = lua::encode_json(L, 1, indent);
   lua_pushlstring(L, text.data(), text.size());
   return 1;
 }
 
 // json_decode(text): the Lua value; a parse error names the byte offset.
 int json_decode(lua_State* L) {
-  lua::decode_json(L, 1, "rlx.json.decode");
+  lua::decode_json(L, 1);
   return 1;
 }
 
@@ -96,13 +96,24 @@ int error_metatable(lua_State* L) {
   return 1;
 }
 
+// exit_ok() -> the value that, raised, ends the program with status 0 (lua_bind.h push_exit_ok).
+int exit_ok(lua_State* L) {
+  lua::push_exit_ok(L);
+  return 1;
+}
+
 }  // namespace
 
 void open_host(lua_State* L) {
-  lua::register_module(L, "host", {{"versions", lua::guarded<versions>}, {"modules", lua::guarded<modules>},
-                                 {"json_encode", lua::guarded<json_encode>}, {"json_decode", lua::guarded<json_decode>},
-                                 {"where", lua::guarded<where>}, {"error_metatable", lua::guarded<error_metatable>},
-                                 {"check_options", lua::guarded<lua::check_options>}});
+  lua::register_module(L, "host",
+                       {{"versions", lua::guarded<versions>},
+                        {"modules", lua::guarded<modules>},
+                        {"json_encode", lua::guarded<json_encode>, "rlx.json.encode"},
+                        {"json_decode", lua::guarded<json_decode>, "rlx.json.decode"},
+                        {"where", lua::guarded<where>},
+                        {"error_metatable", lua::guarded<error_metatable>},
+                        {"exit_ok", lua::guarded<exit_ok>},
+                        {"check_options", lua::guarded<lua::check_options>, "rlx.options.check"}});
 }
 
 }  // namespace rlx::bindings

@@ -2,6 +2,7 @@
 -- with what only the running rlx knows (library versions from rlx.version(), devices from
 -- rlx.devices()). rlx.env.markdown() renders seed 000's logs/env_info.md, filled in.
 local options = require("rlx.options")
+local errors = require("rlx.errors")
 local core = rlx._core.env
 
 local M = {}
@@ -13,7 +14,7 @@ local VOLATILE = {captured_at = true, id = true}
 --- container the host name is left out: it is usually the container's id, new on every start,
 --- and would stop a restarted container from resuming its study.
 function M.id(env)
-  if type(env) ~= "table" then options.raise("rlx.env.id: expected an environment table, got " .. type(env)) end
+  errors.expect("rlx.env.id", env, "table", "an environment table")
   local stable = {}
   local in_container = env.container ~= nil and env.container ~= "none"
   for k, v in pairs(env) do
@@ -87,7 +88,7 @@ function M.capture(opts)
     label = {type = "string"}, zone = {type = "string"}, instance_type = {type = "string"},
   })
   if o.label and not o.label:match("^[%w][%w%-%.]*$") then
-    options.raise(string.format("rlx.env.capture: option 'label' must be letters, digits, '-' or '.' (it " ..
+    errors.raise("rlx.env.capture", string.format("option 'label' must be letters, digits, '-' or '.' (it " ..
       "starts every run label), got %q", o.label))
   end
   local env = core.capture(o.label or "")
@@ -141,7 +142,7 @@ local function or_unknown(v) if v == nil or v == "" then return "unknown" end re
 
 --- Seed 000's logs/env_info.md for this environment, as Markdown text.
 function M.markdown(env)
-  if type(env) ~= "table" then options.raise("rlx.env.markdown: expected an environment table, got " .. type(env)) end
+  errors.expect("rlx.env.markdown", env, "table", "an environment table")
   local L = {}
   local function add(s) L[#L + 1] = s end
   local function row(k, v) add(string.format("| %s | %s |", k, or_unknown(v))) end

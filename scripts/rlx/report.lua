@@ -10,6 +10,7 @@
 -- report.html is rendered from report.md by libcmark-gfm (C++, engine/report) with every figure
 -- embedded, so it is one file that opens anywhere.
 local options = require("rlx.options")
+local errors = require("rlx.errors")
 local md = require("rlx.report.md")
 local core = rlx._core.report
 
@@ -20,9 +21,7 @@ M.TRAIN_FACTOR = 2
 
 --- Markdown -> HTML fragment.
 function M.html(markdown)
-  if type(markdown) ~= "string" then
-    options.raise("rlx.report.html: expected Markdown text (a string), got " .. type(markdown))
-  end
+  errors.expect("rlx.report.html", markdown, "string", "Markdown text (a string)")
   return core.html(markdown)
 end
 
@@ -36,9 +35,9 @@ local function write_file(path, text, inputs)
 end
 
 -- "env, model, precision, batch N" plus the configuration fields this study's rows differ in
--- (rlx.report.configs: e.g. "input 48x48"), so two scales never read alike.
+-- (rlx.results.configs: e.g. "input 48x48"), so two scales never read alike.
 local function describer(D)
-  local configs = require("rlx.report.configs")
+  local configs = require("rlx.results.configs")
   return function(g)
     local extra = configs.describe(D.varying or {}, g.runs[1])
     return string.format("%s, %s, %s, batch %s", md.esc(g.env_key), md.esc(g.model), md.esc(g.precision),
@@ -82,7 +81,7 @@ local function counter_summary(D)
   return "stored from " .. table.concat(list, ", ") .. " (counted iterations are not the timed ones)"
 end
 
---- The report's Markdown for loaded data D (rlx.report.data.load), the figures drawn for it
+--- The report's Markdown for loaded data D (rlx.results.data.load), the figures drawn for it
 --- ({figure=, env=, model=, rel=}) and the figures' warnings. Returns text, ctx.
 function M.markdown(D, opts)
   opts = opts or {}
@@ -114,9 +113,10 @@ end
 
 local function basename(p) return (p:match("([^/]+)$")) end
 
--- The study's figures drawn into dir/figures (PNG, embedded in the HTML), with relative links.
-local function draw_figures(source, dir, figures_rel, quiet)
-  local fig = require("rlx.figures").draw(source, {dir = dir .. "/" .. figures_rel, quiet = true, format = "png"})
+-- The figures of loaded data D drawn into dir/figures (PNG, embedded in the HTML), with relative
+-- links.
+local function draw_figures(D, dir, figures_rel, quiet)
+  local fig = require("rlx.figures").draw_loaded(D, {dir = dir .. "/" .. figures_rel, quiet = true, format = "png"})
   local files = {}
   for _, f in ipairs(fig.files) do
     local copy = {}
@@ -150,16 +150,16 @@ function M.write(source, opts)
   elseif type(source) == "userdata" then
     db, name, path = source, o.study, source:path()
   else
-    options.raise("rlx.report.write: expected a study (rlx.study{...}) or a database (rlx.db.open), got " ..
+    errors.raise("rlx.report.write", "expected a study (rlx.study{...}) or a database (rlx.db.open), got " ..
       type(source))
   end
   if o.figures:find("^/") or o.figures:find("%.%.") then
-    options.raise("rlx.report.write: option 'figures' must be a folder inside dir (relative, no '..'), got '" ..
+    errors.raise("rlx.report.write", "option 'figures' must be a folder inside dir (relative, no '..'), got '" ..
       o.figures .. "'")
   end
   rlx.plot.mkdir(o.dir)
-  local D = require("rlx.report.data").load(db, name, path)
-  local figures, warnings = draw_figures({db = db, name = name, path = path}, o.dir, o.figures, o.quiet)
+  local D = require("rlx.results.data").load(db, name, path)
+  local figures, warnings = draw_figures(D, o.dir, o.figures, o.quiet)
   local text, ctx = M.markdown(D, {figures = figures, figure_warnings = warnings, title = o.title, dir = o.dir,
     rlx_version = rlx._core.host.versions().rlx})
   local out = {markdown = o.dir .. "/report.md", figures = figures, warnings = warnings, missing = ctx.missing}
@@ -180,7 +180,7 @@ function M.render(opts)
   local o = options.check("rlx.report.render", opts, {markdown = {type = "string", required = true},
     out = {type = "string"}, title = {type = "string"}})
   local f, err = io.open(o.markdown, "rb")
-  if not f then options.raise("rlx.report.render: cannot read '" .. o.markdown .. "': " .. tostring(err)) end
+  if not f then errors.raise("rlx.report.render", "cannot read '" .. o.markdown .. "': " .. tostring(err)) end
   local text = f:read("*a")
   f:close()
   local dir = o.markdown:match("^(.*)/[^/]*$") or "."

@@ -107,6 +107,10 @@ rlx_e2e(NAME "host: --set env=4090 is the label 4090" ARGS -e "print(rlx.env.cap
 # rlx.params.declare (issue 16 item 4): bad values exit 2 naming the key; --help lists them.
 rlx_e2e(NAME "host: all.lua --help lists its parameters" ARGS run experiments/all.lua --help
   STDOUT "^usage: rlx run experiments/all\\.lua.*\n  iters=INTEGER +measured iterations.*scale=SMOKE\\|DEFAULT\\|FULL")
+# Issue 25 finding 7: a script without rlx.params.declare is not run by --help (it trained).
+rlx_e2e(NAME "host: run SCRIPT --help does not run a script that declares no parameters"
+  ARGS run ${H}/no_declare.lua --help
+  STDOUT "^usage: rlx run [^\n]*no_declare\\.lua \\[--set key=value\\]\\.\\.\\. .*declares no parameters .*It was not run\\.\n$")
 rlx_e2e(NAME "host: a declared parameter with a bad value exits 2" ARGS run experiments/all.lua --set scale=huge
   EXIT 2 STDERR "^experiments/all\\.lua: --set scale= must be one of smoke, default, full, got 'huge'\nTry 'rlx run experiments/all\\.lua --help'\\.\n$")
 rlx_e2e(NAME "host: a declared integer parameter refuses hex" ARGS run experiments/all.lua --set iters=0x10

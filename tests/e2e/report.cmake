@@ -23,7 +23,7 @@ add_test(NAME "e2e: report: report.html in headless Chromium"
 set_tests_properties("e2e: report: report.html in headless Chromium" PROPERTIES SKIP_RETURN_CODE 77)
 
 rlx_e2e(NAME "report: missing database" ARGS report ${RLX_TEST_TMP}/no-such.db
-  EXIT 1 STDERR "^rlx report: rlx\\.db: no database at '.*no-such\\.db' \\(check the path\\)\n$")
+  EXIT 1 STDERR "^rlx report: no database at '.*no-such\\.db' \\(check the path\\)\n$")
 rlx_e2e(NAME "report: missing argument" ARGS report EXIT 2 STDERR "rlx report: ")
 rlx_e2e(NAME "report: unknown option of study:report" ARGS -e
   "local s = rlx.study{name = 'x', db = os.getenv('RLX_TEST_TMP') .. '/report_opt.db'} s:report{dri = 'x'}"
@@ -36,7 +36,7 @@ rlx_e2e(NAME "report: figures folder outside dir" ARGS -e
   EXIT 1 STDERR "rlx\\.report\\.write: option 'figures' must be a folder inside dir \\(relative, no '\\.\\.'\\), got '\\.\\./f'")
 rlx_e2e(NAME "report: render a Markdown file with a missing image" ARGS -e
   "local p = os.getenv('RLX_TEST_TMP') .. '/report_bad.md' local f = io.open(p, 'w') f:write('# T\\n\\n![x](figures/none.png)\\n') f:close() rlx.report.render{markdown = p}"
-  EXIT 1 STDERR "^\\(command line\\):1: report page: cannot read the image 'figures/none\\.png'")
+  EXIT 1 STDERR "^\\(command line\\):1: rlx\\.report\\.page: cannot read the image 'figures/none\\.png'")
 rlx_e2e(NAME "report: html of a non-string" ARGS -e "rlx.report.html(5)"
   EXIT 1 STDERR "^\\(command line\\):1: rlx\\.report\\.html: expected Markdown text \\(a string\\), got number\n")
 rlx_e2e(NAME "report: GFM table to HTML" ARGS -e "io.write(rlx.report.html('| a | b |\\n| --- | ---: |\\n| x | 1 |\\n'))"

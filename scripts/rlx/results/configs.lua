@@ -1,4 +1,4 @@
--- rlx.report.configs: what a stored run's numbers mean, read from the run itself (issue 21):
+-- rlx.results.configs: what a stored run's numbers mean, read from the run itself (issue 21):
 --   * its full configuration beyond env, model, precision and batch: device, input size, data,
 --     memory format, threads and measurement protocol. Reports and figures group by all of it, so
 --     two scales of one study in one database never share a row, a series or a CI;
