@@ -9,9 +9,10 @@
 --   figures/variance_fixed_config.png  B: per-repeat images/s of one config across environments
 --   figures/roofline_E.png         C: roofline with the environment's peaks and the runs' points
 --   figures/ai_vs_batch_M.png      D: arithmetic intensity vs batch per precision and environment
--- Everything is read from study.db through the store's reads, so figures can be redrawn at any time from a stored
--- (or merged) database without rerunning anything. Like the report, figures never mix configurations
--- (rlx.report.configs): runs that differ in input size, protocol, data, memory format or threads are
+-- Everything is read from study.db by rlx.results.data (the report's reads too), so figures can be
+-- redrawn at any time from a stored (or merged) database without rerunning anything; the report draws
+-- them from the data it loaded (draw_loaded). Like the report, figures never mix configurations
+-- (rlx.results.configs): runs that differ in input size, protocol, data, memory format or threads are
 -- separate series (A, D) or points (C), with the differing field in the legend; B shows one full
 -- configuration; every subtitle states the scale and protocol read from the runs; unsteady or
 -- contended runs are left out of A's and C's means. Each entry of draw's files keeps the options
@@ -20,22 +21,16 @@ local options = require("rlx.options")
 local errors = require("rlx.errors")
 local M = {}
 
-local data = require("rlx.report.data")
-local configs = require("rlx.report.configs")
+local data = require("rlx.results.data")
+local configs = require("rlx.results.configs")
+local stats = require("rlx.stats")
 local kind_of = data.kind_of
 local function safe(name) return (tostring(name):gsub("[^%w%._%-]", "_")) end
 
-local function mean_sd(xs)
-  local n, s = #xs, 0
-  for _, x in ipairs(xs) do s = s + x end
-  local m = s / n
-  if n < 2 then return m, 0 end
-  local ss = 0
-  for _, x in ipairs(xs) do ss = ss + (x - m) ^ 2 end
-  return m, math.sqrt(ss / (n - 1))
-end
+-- Mean and sample SD of a list of numbers (SD 0 for one value).
+local function mean_sd(xs) return stats.mean(xs), stats.sd(xs) or 0 end
 
--- Keys in order of first appearance in rows (rows come sorted by sort_rows).
+-- Keys in order of first appearance in rows (rows come in rlx.results.data's order).
 local function ordered(rows, key)
   local seen, out = {}, {}
   for _, r in ipairs(rows) do
@@ -54,74 +49,26 @@ local function by_order(order)
   end
 end
 
--- The "environment" of a figure: the report's environment key (rlx.report.data), so the report
--- links the figures by the same name.
-local function env_keys(runs)
-  data.assign_env_keys(runs)
-  for _, r in ipairs(runs) do r.fig_env = r.env_key end
-end
-
--- Rows in the figures' order: environment, device, model, precision, batch, repeat.
-local SORT_KEYS = {"env", "device", "model", "precision", "batch", "run"}
-local function sort_rows(rows)
-  table.sort(rows, function(a, b)
-    for _, k in ipairs(SORT_KEYS) do
-      local x, y = a[k], b[k]
-      if x ~= y then
-        if type(x) == "number" and type(y) == "number" then return x < y end
-        return tostring(x) < tostring(y)
-      end
-    end
-    return false
-  end)
-  return rows
-end
-
--- The study's ok runs (through the store's conn:runs), by id and those with a throughput.
-local function ok_runs(study)
-  local rows, by_id = {}, {}
-  for _, r in ipairs(study.db:runs{study = study.name, status = "ok"}) do
-    by_id[r.id] = r
-    if type(r.images_per_s) == "number" then rows[#rows + 1] = r end
-  end
-  sort_rows(rows)
-  env_keys(rows)
-  return rows, by_id
-end
-
--- Roofline points of ok runs at one memory level, each with its run's fields.
-local function roofline_rows(study, level, runs_by_id)
-  local rows = {}
-  for _, p in ipairs(study.db:points{study = study.name, level = level}) do
-    local r = runs_by_id[p.run_id]
-    if r and type(p.ai) == "number" and p.ai > 0 and type(p.gflops) == "number" and p.gflops > 0 then
-      rows[#rows + 1] = {level = p.level, ai = p.ai, gflops = p.gflops, source = p.source, roof_precision = p.precision,
-        model = r.model, precision = r.precision, batch = r.batch, device = r.device, run = r.run, env = r.env,
-        environment_id = r.environment_id, gpu_name = r.gpu_name, stable = r.stable,
-        counters_source = p.counters_source, r = r}
-    end
-  end
-  sort_rows(rows)
-  env_keys(rows)
-  return rows
-end
-
--- Latest stored peaks per environment id and device kind: {[env_id] = {cpu = {...}, cuda = {...}}}.
-local function stored_peaks(study)
-  local out = {}
-  for _, e in ipairs(study.db:study_environments(study.name)) do
-    for _, kind in ipairs({"cpu", "cuda"}) do
-      local p = study.db:peaks(e.id, kind)
-      if p then
-        out[e.id] = out[e.id] or {}
-        out[e.id][kind] = p
+-- The figures' rows from loaded data D: the ok runs with a throughput, and the roofline points of
+-- ok runs at one memory level, each with its run's fields (r = the run). Both keep D's order, and
+-- group by D's environment key (env_key), so the report links the figures by the same name.
+local function rows_of(D, level)
+  local runs, points = {}, {}
+  for _, r in ipairs(D.ok) do
+    if type(r.images_per_s) == "number" then runs[#runs + 1] = r end
+    for _, p in ipairs(D.points[r.id] or {}) do
+      if p.level == level and type(p.ai) == "number" and p.ai > 0 and type(p.gflops) == "number" and p.gflops > 0 then
+        points[#points + 1] = {level = p.level, ai = p.ai, gflops = p.gflops, source = p.source,
+          roof_precision = p.precision, model = r.model, precision = r.precision, batch = r.batch, device = r.device,
+          run = r.run, env = r.env, env_key = r.env_key, environment_id = r.environment_id, gpu_name = r.gpu_name,
+          stable = r.stable, counters_source = p.counters_source, r = r}
       end
     end
   end
-  return out
+  return runs, points
 end
 
-local function peaks_for(study, peaks, run)
+local function peaks_for(peaks, run)
   local k = kind_of(run.device)
   local p = peaks[run.environment_id] and peaks[run.environment_id][k]
   if p then return p, "measured" end
@@ -155,10 +102,10 @@ end
 
 -- A: throughput vs batch per environment, one series per model, precision and configuration.
 local function throughput_figures(runs, dir, out, opts, varying)
-  for _, env in ipairs(ordered(runs, function(r) return r.fig_env end)) do
+  for _, env in ipairs(ordered(runs, function(r) return r.env_key end)) do
     local groups, models, precs, env_runs = {}, {}, {}, {}
     for _, r in ipairs(runs) do
-      if r.fig_env == env then
+      if r.env_key == env then
         env_runs[#env_runs + 1] = r
         local key = r.model .. "\0" .. r.precision .. "\0" .. configs.of(r).key
         groups[key] = groups[key] or {model = r.model, precision = r.precision, run = r, batches = {}}
@@ -238,7 +185,7 @@ local function variance_figure(runs, dir, out, opts, warnings, varying)
       candidates[k] = candidates[k] or {model = r.model, precision = r.precision, batch = r.batch,
         config = configs.of(r).key, input = tonumber(configs.of(r).input) or 0, run = r, envs = {}, n = 0, runs = 0}
       local c = candidates[k]
-      if not c.envs[r.fig_env] then c.envs[r.fig_env] = true; c.n = c.n + 1 end
+      if not c.envs[r.env_key] then c.envs[r.env_key] = true; c.n = c.n + 1 end
       c.runs = c.runs + 1
     end
   end
@@ -268,11 +215,11 @@ local function variance_figure(runs, dir, out, opts, warnings, varying)
     if r.model == fixed.model and r.precision == fixed.precision and r.batch == fixed.batch and
         configs.of(r).key == fixed.config then
       chosen[#chosen + 1] = r
-      if not idx[r.fig_env] then
-        groups[#groups + 1] = {label = r.fig_env, values = {}}
-        idx[r.fig_env] = #groups
+      if not idx[r.env_key] then
+        groups[#groups + 1] = {label = r.env_key, values = {}}
+        idx[r.env_key] = #groups
       end
-      table.insert(groups[idx[r.fig_env]].values, r.images_per_s)
+      table.insert(groups[idx[r.env_key]].values, r.images_per_s)
     end
   end
   local flagged = 0
@@ -315,12 +262,11 @@ local function config_arrows(pts)
 end
 
 -- C: roofline per environment, one point per configuration (mean over the used repeats).
-local function roofline_figures(study, points, dir, out, opts, warnings, varying)
-  local peaks = stored_peaks(study)
-  for _, env in ipairs(ordered(points, function(r) return r.fig_env end)) do
+local function roofline_figures(D, points, dir, out, opts, warnings, varying)
+  for _, env in ipairs(ordered(points, function(r) return r.env_key end)) do
     local agg, order, first, env_runs = {}, {}, nil, {}
     for _, p in ipairs(points) do
-      if p.fig_env == env then
+      if p.env_key == env then
         first = first or p
         env_runs[#env_runs + 1] = p.r
         local k = table.concat({p.model, p.precision, p.batch, configs.of(p.r).key}, "|")
@@ -334,10 +280,10 @@ local function roofline_figures(study, points, dir, out, opts, warnings, varying
         table.insert(agg[k].pts, p)
       end
     end
-    local pk, pk_source = peaks_for(study, peaks, first)
+    local pk, pk_source = peaks_for(D.peaks, first)
     if not pk then
       warnings[#warnings + 1] = "roofline_" .. env .. ": no peaks stored for " .. env ..
-        " (measure them with: rlx peaks --db " .. study.path .. "); roofline skipped"
+        " (measure them with: rlx peaks --db " .. tostring(D.path) .. "); roofline skipped"
     else
       local pts, sources, any_unstable = {}, {}, false
       for _, k in ipairs(order) do
@@ -385,7 +331,7 @@ local function ai_figures(points, dir, out, opts, varying)
     for _, p in ipairs(points) do
       if p.model == m then
         runs[#runs + 1] = p.r
-        pts[#pts + 1] = {model = m, batch = p.batch, ai = p.ai, precision = p.precision, env = p.fig_env,
+        pts[#pts + 1] = {model = m, batch = p.batch, ai = p.ai, precision = p.precision, env = p.env_key,
           config = configs.short(varying, p.r), input = tonumber(configs.of(p.r).input) or 0}
       end
     end
@@ -405,37 +351,33 @@ local function ai_figures(points, dir, out, opts, varying)
   end
 end
 
---- Draws every figure of the study into opts.dir (default "figures") as opts.format (png, svg or
---- pdf; default png). Returns {files = {{figure=,
---- path=, ...}}, warnings = {...}}; a figure that cannot be drawn (no peaks, no runs) is a warning.
-function M.draw(study, opts)
-  if type(study) ~= "table" or not study.db then
-    errors.raise("rlx.figures.draw", "expected a study (rlx.study{...}), got " .. type(study))
-  end
-  local o = options.check("rlx.figures.draw", opts, {
-    dir = {type = "string", default = "figures"}, level = {type = "string", default = "dram"},
-    fixed = {type = "table"}, width = {type = "integer", min = 100}, height = {type = "integer", min = 100},
-    note = {type = "string"}, quiet = {type = "boolean", default = false},
-    format = {type = "string", one_of = {"png", "svg", "pdf"}, default = "png"},
-  })
+local DRAW_SPEC = {
+  dir = {type = "string", default = "figures"}, level = {type = "string", default = "dram"},
+  fixed = {type = "table"}, width = {type = "integer", min = 100}, height = {type = "integer", min = 100},
+  note = {type = "string"}, quiet = {type = "boolean", default = false},
+  format = {type = "string", one_of = {"png", "svg", "pdf"}, default = "png"},
+}
+
+--- Draws every figure of loaded data D (rlx.results.data.load) into opts.dir (options as draw's).
+function M.draw_loaded(D, opts)
+  local o = options.check("rlx.figures.draw", opts, DRAW_SPEC)
   if o.fixed then
     options.check("rlx.figures.draw: option 'fixed'", o.fixed, {model = {type = "string", required = true},
       precision = {type = "string", required = true}, batch = {type = "integer", required = true}})
   end
   rlx.plot.mkdir(o.dir)
   local files, warnings = {}, {}
-  local runs, runs_by_id = ok_runs(study)
+  local runs, points = rows_of(D, o.level)
   -- The configuration fields the study's runs differ in: named in legends and point labels.
   local varying = configs.varying(runs)
   if #runs == 0 then
-    warnings[#warnings + 1] = "no successful runs in study '" .. study.name .. "': nothing to draw"
+    warnings[#warnings + 1] = "no successful runs in study '" .. tostring(D.study) .. "': nothing to draw"
   else
     throughput_figures(runs, o.dir, files, o, varying)
     variance_figure(runs, o.dir, files, o, warnings, varying)
   end
-  local points = roofline_rows(study, o.level, runs_by_id)
   if #points > 0 then
-    roofline_figures(study, points, o.dir, files, o, warnings, varying)
+    roofline_figures(D, points, o.dir, files, o, warnings, varying)
     ai_figures(points, o.dir, files, o, varying)
   elseif #runs > 0 then
     warnings[#warnings + 1] = "no roofline points at level '" .. o.level .. "': rooflines and AI figures skipped"
@@ -444,6 +386,16 @@ function M.draw(study, opts)
     for _, w in ipairs(warnings) do io.stderr:write("rlx.figures: " .. w .. "\n") end
   end
   return {files = files, warnings = warnings}
+end
+
+--- Draws every figure of the study into opts.dir (default "figures") as opts.format (png, svg or
+--- pdf; default png). Returns {files = {{figure=,
+--- path=, ...}}, warnings = {...}}; a figure that cannot be drawn (no peaks, no runs) is a warning.
+function M.draw(study, opts)
+  if type(study) ~= "table" or not study.db then
+    errors.raise("rlx.figures.draw", "expected a study (rlx.study{...}), got " .. type(study))
+  end
+  return M.draw_loaded(data.load(study.db, study.name, study.path), opts)
 end
 
 return M

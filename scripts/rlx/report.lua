@@ -35,9 +35,9 @@ local function write_file(path, text, inputs)
 end
 
 -- "env, model, precision, batch N" plus the configuration fields this study's rows differ in
--- (rlx.report.configs: e.g. "input 48x48"), so two scales never read alike.
+-- (rlx.results.configs: e.g. "input 48x48"), so two scales never read alike.
 local function describer(D)
-  local configs = require("rlx.report.configs")
+  local configs = require("rlx.results.configs")
   return function(g)
     local extra = configs.describe(D.varying or {}, g.runs[1])
     return string.format("%s, %s, %s, batch %s", md.esc(g.env_key), md.esc(g.model), md.esc(g.precision),
@@ -81,7 +81,7 @@ local function counter_summary(D)
   return "stored from " .. table.concat(list, ", ") .. " (counted iterations are not the timed ones)"
 end
 
---- The report's Markdown for loaded data D (rlx.report.data.load), the figures drawn for it
+--- The report's Markdown for loaded data D (rlx.results.data.load), the figures drawn for it
 --- ({figure=, env=, model=, rel=}) and the figures' warnings. Returns text, ctx.
 function M.markdown(D, opts)
   opts = opts or {}
@@ -113,9 +113,10 @@ end
 
 local function basename(p) return (p:match("([^/]+)$")) end
 
--- The study's figures drawn into dir/figures (PNG, embedded in the HTML), with relative links.
-local function draw_figures(source, dir, figures_rel, quiet)
-  local fig = require("rlx.figures").draw(source, {dir = dir .. "/" .. figures_rel, quiet = true, format = "png"})
+-- The figures of loaded data D drawn into dir/figures (PNG, embedded in the HTML), with relative
+-- links.
+local function draw_figures(D, dir, figures_rel, quiet)
+  local fig = require("rlx.figures").draw_loaded(D, {dir = dir .. "/" .. figures_rel, quiet = true, format = "png"})
   local files = {}
   for _, f in ipairs(fig.files) do
     local copy = {}
@@ -157,8 +158,8 @@ function M.write(source, opts)
       o.figures .. "'")
   end
   rlx.plot.mkdir(o.dir)
-  local D = require("rlx.report.data").load(db, name, path)
-  local figures, warnings = draw_figures({db = db, name = name, path = path}, o.dir, o.figures, o.quiet)
+  local D = require("rlx.results.data").load(db, name, path)
+  local figures, warnings = draw_figures(D, o.dir, o.figures, o.quiet)
   local text, ctx = M.markdown(D, {figures = figures, figure_warnings = warnings, title = o.title, dir = o.dir,
     rlx_version = rlx._core.host.versions().rlx})
   local out = {markdown = o.dir .. "/report.md", figures = figures, warnings = warnings, missing = ctx.missing}

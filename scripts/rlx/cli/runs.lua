@@ -30,12 +30,12 @@ function M.open_readonly(name, path)
 end
 
 --- Seed 001's Table 2 as Markdown lines: ok runs grouped by their full configuration (env, model,
---- precision, batch and the rest of rlx.report.configs: input, protocol, data, ...; a column is added
+--- precision, batch and the rest of rlx.results.configs: input, protocol, data, ...; a column is added
 --- for a field the rows differ in), with images/s, attained GFLOP/s and AI (DRAM roofline point,
 --- measured preferred) as mean ± SD and the bound most repeats share. Unsteady or contended runs are
 --- left out of the means and counted after n (all kept, marked, when every run of the row is).
 function M.table2(db, rows)
-  local configs = require("rlx.report.configs")
+  local configs = require("rlx.results.configs")
   local stats = rlx.stats
   local points = {}
   for _, p in ipairs(db:points{level = "dram"}) do
@@ -100,8 +100,8 @@ function M.main(...)
   local ok, rows = pcall(require("rlx.study").query_runs, db, o, o.study)
   if not ok then args.fail("runs", rows) end
   if o.input then
-    -- The input size a run used (rlx.report.configs: column, result, config, else 224).
-    local configs, kept = require("rlx.report.configs"), {}
+    -- The input size a run used (rlx.results.configs: column, result, config, else 224).
+    local configs, kept = require("rlx.results.configs"), {}
     for _, r in ipairs(rows) do if configs.of(r).input == tostring(o.input) then kept[#kept + 1] = r end end
     rows = kept
   end

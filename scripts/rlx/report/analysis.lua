@@ -3,9 +3,9 @@
 -- FLOPs/bytes and memory, and memory- to compute-bound transitions across batch sizes.
 local md = require("rlx.report.md")
 local compute = require("rlx.report.compute")
-local data = require("rlx.report.data")
+local data = require("rlx.results.data")
 local stats = require("rlx.stats")
-local configs = require("rlx.report.configs")
+local configs = require("rlx.results.configs")
 local sections = require("rlx.report.sections")
 local lead_cells, lead_headers, extend = sections.lead_cells, sections.lead_headers, sections.extend
 local M = {}

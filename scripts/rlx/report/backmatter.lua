@@ -3,7 +3,7 @@
 -- checklist and the appendices (runs behind each row, failed runs, formulas, counters).
 local md = require("rlx.report.md")
 local compute = require("rlx.report.compute")
-local configs = require("rlx.report.configs")
+local configs = require("rlx.results.configs")
 local M = {}
 
 local function join(parts, sep)

@@ -1,9 +1,9 @@
--- rlx.report.compute: the numbers behind each row of a report, from the rows rlx.report.data read:
+-- rlx.report.compute: the numbers behind each row of a report, from the rows rlx.results.data read:
 -- throughput statistics per group of repeats (unsteady or contended repeats left out, M.used), and
 -- roofline placement against the same roofs the figures draw (stored peaks of the environment,
 -- else the GPU's datasheet entry).
 local stats = require("rlx.stats")
-local configs = require("rlx.report.configs")
+local configs = require("rlx.results.configs")
 local M = {}
 
 local function values(runs, field)
@@ -16,7 +16,7 @@ local function values(runs, field)
 end
 M.values = values
 
---- The runs a group's means use: its unflagged runs (rlx.report.configs.flags: unsteady or
+--- The runs a group's means use: its unflagged runs (rlx.results.configs.flags: unsteady or
 --- contended runs are left out), or all of them when every run is flagged (then all_flagged).
 --- Returns used, flagged ({run, flags}), all_flagged.
 function M.used(g)
@@ -74,7 +74,7 @@ function M.roofline(D, g)
   local ai, gf, sources, labels = {}, {}, {}, {}
   local points = {}
   for _, r in ipairs((M.used(g))) do
-    local p = require("rlx.report.data").point_of(D, r)
+    local p = require("rlx.results.data").point_of(D, r)
     if p and type(p.ai) == "number" and p.ai > 0 and type(p.gflops) == "number" then points[#points + 1] = p end
   end
   local measured = false

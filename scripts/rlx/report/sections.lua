@@ -1,11 +1,11 @@
 -- rlx.report.sections: report.md's front half in seed 001's order: title, abstract, §1 questions,
 -- §2 experiment design, §3 model complexity (Table 1), §4 measurement (throughput, variability),
--- §5 roofline. Each function appends to ctx.doc; numbers come from ctx.D (rlx.report.data) through
+-- §5 roofline. Each function appends to ctx.doc; numbers come from ctx.D (rlx.results.data) through
 -- rlx.report.compute; what the data cannot support is a marked placeholder (md.placeholder).
 local md = require("rlx.report.md")
 local compute = require("rlx.report.compute")
 local stats = require("rlx.stats")
-local configs = require("rlx.report.configs")
+local configs = require("rlx.results.configs")
 local M = {}
 
 local function list_join(t) return table.concat(t, ", ") end
@@ -18,7 +18,7 @@ local function sorted_keys(set, cmp)
 end
 
 local function num_sort(a, b) return a < b end
-local PRECISION_ORDER = require("rlx.report.data").PRECISION_ORDER
+local PRECISION_ORDER = require("rlx.results.data").PRECISION_ORDER
 local function precision_first(a, b)
   local x, y = PRECISION_ORDER[a] or 99, PRECISION_ORDER[b] or 99
   if x ~= y then return x < y end
@@ -35,7 +35,7 @@ local function env_keys(D)
 end
 M.env_keys = env_keys
 
--- Whether the ok runs differ in configuration field `name` (rlx.report.configs.varying).
+-- Whether the ok runs differ in configuration field `name` (rlx.results.configs.varying).
 local function varies(D, name)
   for _, f in ipairs(D.varying or {}) do if f.name == name then return true end end
   return false
@@ -168,7 +168,7 @@ local function scales(D, key)
 end
 
 -- §2: the run matrix actually stored, per environment and scale; the protocol and image size are
--- read from the runs (rlx.report.configs), so an old database still states what it measured.
+-- read from the runs (rlx.results.configs), so an old database still states what it measured.
 function M.design(ctx)
   local D, doc = ctx.D, ctx.doc
   doc:para("## 2. Experiment Design")
