@@ -128,8 +128,8 @@ end
 --- noise floor's CV) against the workload's (the median CV across repeats).
 function M.verdict(s)
   if not s.floor_cv then
-    return string.format("%s: no noise floor recorded (a database from an rlx before issue 21), so the " ..
-      "machine's own variation cannot be told from the workload's%s.", md.esc(s.key),
+    return string.format("%s: %s noise-floor probe stored with these runs, so the machine's own variation cannot " ..
+      "be told from the workload's%s.", md.esc(s.key), #s.floors == 0 and "no" or "a single",
       s.median_cv and (" (median CV across repeats " .. md.pct(s.median_cv, 1) .. ")") or "")
   end
   if not s.median_cv then
@@ -165,18 +165,20 @@ function M.section(ctx)
         "not recorded",
       s.records > 0 and string.format("%d / %d", s.contended, s.records) or "not recorded", stop_cell(s)}
   end
-  doc:para("**Noise floor and contention.** Before each run rlx times a fixed FMA kernel (the noise floor: it " ..
-    "measures the machine, not the workload) and records the CPU time other processes took during the timed " ..
-    "iterations. Unsteady runs (failed steady-state verdict) and runs flagged as contended are left out of " ..
-    "every mean (docs/report.md):")
+  local any_floor = false
+  for _, s in ipairs(sums) do any_floor = any_floor or #s.floors > 0 end
+  doc:para("**Noise floor and contention.** The noise floor is a fixed FMA kernel timed just before each run: it " ..
+    "measures the machine, not the workload. Contention is the CPU time other processes took during a run's timed " ..
+    "iterations. " .. (any_floor and "" or "These runs carry no noise floor (rlx stores one with each run since issue 21). ") .. "Unsteady runs (failed steady-state verdict) and runs flagged as " ..
+    "contended are left out of every mean (docs/report.md):")
   doc:para(md.table({"Env", "Noise floor GFLOP/s (min / median / max)", "Noise floor CV", "Median CV across repeats",
     "Steady runs", "Contended runs", "Stopped by"}, rows, {"l", "r", "r", "r", "r", "r", "l"}))
   local lines = {}
   for _, s in ipairs(sums) do lines[#lines + 1] = "- " .. M.verdict(s) end
   doc:para("**Machine vs workload (question 3).**"):para(lines)
-  local any_floor = false
-  for _, s in ipairs(sums) do any_floor = any_floor or s.floor_cv ~= nil end
-  if not any_floor then
+  local any_cv = false
+  for _, s in ipairs(sums) do any_cv = any_cv or s.floor_cv ~= nil end
+  if not any_cv then
     ctx.missing[#ctx.missing + 1] = "no noise floor recorded: the machine's variation is not separated from the " ..
       "workload's"
   end

@@ -83,13 +83,16 @@ end
 
 --- The configuration of a run beyond env, model, precision and batch, each field a string:
 --- {device, input, data, memory_format, threads, protocol, protocol_text, key}.
+-- Cache per run row, weak-keyed so rows stay plain (rlx runs --json prints them as they are).
+local cache = setmetatable({}, {__mode = "k"})
+
 function M.of(r)
-  if r._config then return r._config end
+  if cache[r] then return cache[r] end
   local p = M.protocol(r)
   local c = {device = tostring(r.device or "cpu"), input = tostring(input_of(r)), data = data_of(r),
     memory_format = memory_format_of(r), threads = threads_of(r), protocol = protocol_key(p), p = p}
   c.key = table.concat({c.device, c.input, c.data, c.memory_format, c.threads, c.protocol}, "|")
-  r._config = c
+  cache[r] = c
   return c
 end
 
