@@ -47,7 +47,7 @@ rlx_e2e(NAME "help: every public function has a help entry" ARGS -e
   "local m, s = rlx.help.missing() print('missing: ' .. table.concat(m, ', ')) print('stale: ' .. table.concat(s, ', '))"
   STDOUT "^missing: \nstale: \n$")
 rlx_e2e(NAME "help: help(rlx.train) prints its section, batch included" ARGS -e "rlx.help(rlx.train)"
-  STDOUT "^## rlx\\.train\\(options\\) -> result\n.*\\| `batch` \\| `32` \\|.*\\(docs/lua-api/train\\.md\\)")
+  STDOUT "^## rlx\\.train\\(options\\) -> result\n.*\n- `batch` \\(default `32`\\): images per iteration .*\\(docs/lua-api/train\\.md\\)")
 rlx_e2e(NAME "help: by value, a method of a study" ARGS -e
   "rlx.help(rlx.study{name = 'h', db = os.getenv('RLX_TEST_TMP') .. '/help_study.db'}.runs)"
   STDOUT "^## study:runs\\{\\.\\.\\.\\} -> rows\n")
