@@ -181,26 +181,39 @@ local function throughput_figures(runs, dir, out, opts)
   end
 end
 
--- B: one configuration across environments. The default config is the one found in the most
--- environments, preferring resnet50, fp32 and the largest batch (seed 001: ResNet-50 bs128 FP32).
-local function variance_figure(runs, dir, out, opts, warnings)
-  local fixed = opts.fixed
-  if not fixed then
-    local envs_of = {}
-    for _, r in ipairs(runs) do
-      local k = r.model .. "|" .. r.precision .. "|" .. r.batch
-      envs_of[k] = envs_of[k] or {model = r.model, precision = r.precision, batch = r.batch, envs = {}, n = 0}
-      if not envs_of[k].envs[r.fig_env] then envs_of[k].envs[r.fig_env] = true; envs_of[k].n = envs_of[k].n + 1 end
-    end
-    local best
-    for _, c in pairs(envs_of) do
-      local function score(x)
-        return x.n * 1e6 + (x.model == "resnet50" and 1e5 or 0) + (x.precision == "fp32" and 1e4 or 0) + x.batch
-      end
-      if not best or score(c) > score(best) then best = c end
-    end
-    fixed = best
+-- B: one configuration across environments. By default seed 000's fixed configuration
+-- (M.SEED_FIXED: ResNet-50, fp32, batch 128) when the runs have it, else the nearest stored one:
+-- the same model, then the same precision, then the batch closest to 128 (by ratio), then the one
+-- found in the most environments, then the larger batch. The chosen config says which it is
+-- (seed = true, or nearest_to = the seed's), and the figure's subtitle names it.
+M.SEED_FIXED = {model = "resnet50", precision = "fp32", batch = 128}
+
+local function seed_distance(c)
+  local s = M.SEED_FIXED
+  return (c.model == s.model and 0 or 4) + (c.precision == s.precision and 0 or 2) +
+    math.abs(math.log(c.batch / s.batch) / math.log(2)) / 100
+end
+
+function M.fixed_config(runs)
+  local envs_of, best = {}, nil
+  for _, r in ipairs(runs) do
+    local k = r.model .. "|" .. r.precision .. "|" .. r.batch
+    envs_of[k] = envs_of[k] or {model = r.model, precision = r.precision, batch = r.batch, envs = {}, n = 0}
+    if not envs_of[k].envs[r.fig_env] then envs_of[k].envs[r.fig_env] = true; envs_of[k].n = envs_of[k].n + 1 end
   end
+  for _, c in pairs(envs_of) do
+    local dc, db = seed_distance(c), best and seed_distance(best)
+    if not best or dc < db or (dc == db and (c.n > best.n or (c.n == best.n and c.batch > best.batch))) then best = c end
+  end
+  if not best then return nil end
+  local s = M.SEED_FIXED
+  if best.model == s.model and best.precision == s.precision and best.batch == s.batch then best.seed = true
+  else best.nearest_to = s end
+  return best
+end
+
+local function variance_figure(runs, dir, out, opts, warnings)
+  local fixed = opts.fixed or M.fixed_config(runs)
   if not fixed then warnings[#warnings + 1] = "variance_fixed_config: no runs to compare"; return end
   local groups, idx = {}, {}
   for _, r in ipairs(runs) do
@@ -219,7 +232,9 @@ local function variance_figure(runs, dir, out, opts, warnings)
   local path = dir .. "/variance_fixed_config." .. opts.format
   rlx.plot.variability{groups = groups, out = path, xlabel = "Environment",
     title = string.format("Run-to-run variability: %s, %s, batch %d", fixed.model, fixed.precision, fixed.batch),
-    subtitle = "box: quartiles and median; whiskers: 1.5 IQR; dots: one per repeat",
+    subtitle = (fixed.seed and "seed 000's fixed configuration; " or (fixed.nearest_to and string.format(
+      "nearest stored to seed 000's %s %s bs%d; ", fixed.nearest_to.model, fixed.nearest_to.precision,
+      fixed.nearest_to.batch) or "")) .. "box: quartiles and median; whiskers: 1.5 IQR; dots: one per repeat",
     width = opts.width, height = opts.height}
   out[#out + 1] = {figure = "B", path = path, config = fixed}
 end
