@@ -39,25 +39,27 @@ const EmbeddedScript* find_embedded(const std::string& module) {
   return nullptr;
 }
 
-// package.preload loader: upvalue 1 is the module name. Loads the source from RLX_SCRIPTS_DIR
-// when set, else from the embedded copy; the chunk name is the file's path in the source tree.
-int preload_loader(lua_State* L) {
-  std::string module = lua_tostring(L, lua_upvalueindex(1));
-  const EmbeddedScript* s = find_embedded(module);
-  if (!s) return luaL_error(L, "rlx: no embedded module '%s'", module.c_str());
-  int rc;
+// Loads the source of embedded module s from RLX_SCRIPTS_DIR when set, else from the embedded copy;
+// the chunk name is the file's path in the source tree. Pushes the chunk or the load error.
+int load_source(lua_State* L, const EmbeddedScript& s) {
   if (const char* dir = scripts_dir()) {
     // RLX_SCRIPTS_DIR is the scripts/ directory of a source tree; chunk names stay real paths.
-    std::string rel = std::string(s->path).substr(std::strlen("scripts/"));
-    std::string path = std::string(dir) + "/" + rel;
-    rc = luaL_loadfile(L, path.c_str());
-  } else {
-    std::string chunk = std::string("@") + s->path;
-    rc = luaL_loadbuffer(L, s->source, s->size, chunk.c_str());
+    const std::string path = std::string(dir) + "/" + (s.path + std::strlen("scripts/"));
+    return luaL_loadfile(L, path.c_str());
   }
-  if (rc != 0) return lua_error(L);
-  lua_pushstring(L, module.c_str());
-  lua_call(L, 1, 1);
+  const std::string chunk = std::string("@") + s.path;
+  return luaL_loadbuffer(L, s.source, s.size, chunk.c_str());
+}
+
+// package.preload loader, registered with the module name as its name (lua::push_native): loads
+// and runs the module. Runs under guarded, and no C++ object is alive when an error is raised: a
+// file missing under RLX_SCRIPTS_DIR or a syntax error (Rethrow), or the module's own error.
+int preload_loader(lua_State* L) {
+  const EmbeddedScript* s = find_embedded(lua::fn_name(L));
+  if (!s) throw lua::Error("no such embedded module");
+  if (load_source(L, *s) != 0) throw lua::Rethrow();  // the loader's message is on the stack
+  lua_pushstring(L, s->module);
+  lua_call(L, 1, 1);  // the module's own error unwinds from where it happened (for the traceback)
   return 1;
 }
 
@@ -65,17 +67,27 @@ void register_preloads(lua_State* L) {
   lua_getglobal(L, "package");
   lua_getfield(L, -1, "preload");
   for (const auto& s : embedded_scripts()) {
-    lua_pushstring(L, s.module);
-    lua_pushcclosure(L, preload_loader, 1);
+    lua::push_native(L, lua::guarded<preload_loader>, s.module);
     lua_setfield(L, -2, s.module);
   }
   lua_pop(L, 2);
 }
 
+// Whether the error value at idx is rlx.errors.exit_ok()'s (lua::push_exit_ok): status 0, silent.
+bool is_exit_ok(lua_State* L, int idx) {
+  if (lua_type(L, idx) != LUA_TTABLE) return false;
+  idx = lua::abs_index(L, idx);
+  lua::push_exit_ok(L);
+  const bool same = lua_rawequal(L, idx, -1);
+  lua_pop(L, 1);
+  return same;
+}
+
 // Whether the error value at idx is a deliberate exit: a table whose exit_code is an integer from
-// 1 to 255 (rlx.fail, usage errors, Ctrl-C). It is printed as one line, without a traceback.
+// 1 to 255 (rlx.fail, usage errors, Ctrl-C), printed as one line without a traceback, or exit_ok.
 bool is_exit(lua_State* L, int idx) {
   if (lua_type(L, idx) != LUA_TTABLE) return false;
+  if (is_exit_ok(L, idx)) return true;
   lua_getfield(L, idx, "exit_code");
   double code = lua_type(L, -1) == LUA_TNUMBER ? lua_tonumber(L, -1) : 0;
   lua_pop(L, 1);
@@ -211,6 +223,11 @@ int LuaHost::pcall_report(int nargs, int nresults) {
   if (rc == 0) return kExitOk;
   // After the handler the value is a deliberate exit (a table) or readable text.
   int code = kExitScriptError;
+  if (is_exit_ok(L_, -1)) {
+    lua_pop(L_, 1);
+    for (int i = 0; i < nresults; ++i) lua_pushnil(L_);  // as a call that returned nothing
+    return kExitOk;
+  }
   if (is_exit(L_, -1)) {
     lua_getfield(L_, -1, "exit_code");
     code = static_cast<int>(lua_tointeger(L_, -1));

@@ -25,13 +25,14 @@ enum ExitCode { kExitOk = 0, kExitScriptError = 1, kExitUsage = 2, kExitInterrup
 
 class LuaHost {
  public:
-  // params: `--set k=v` pairs (values that parse as numbers become numbers); args: script args.
+  // Creates the state and loads rlx (see the startup order above); throws if that fails.
   LuaHost();
   ~LuaHost();
   LuaHost(const LuaHost&) = delete;
   LuaHost& operator=(const LuaHost&) = delete;
 
   lua_State* state() { return L_; }
+  // `--set k=v` pairs: rlx.params (values that parse as numbers become numbers) and rlx.params_text.
   void set_params(const std::vector<std::pair<std::string, std::string>>& params);
   void set_flag(const char* name, bool value);  // rlx.flags.<name>, e.g. dry_run
   void set_args(const std::string& script, const std::vector<std::string>& args);
@@ -42,10 +43,11 @@ class LuaHost {
   int run_module_main(const std::string& module, const std::vector<std::string>& args);
   // Runs the function on top of the stack with nargs arguments under the traceback handler;
   // on error prints it and returns the exit code, leaving nothing on the stack. nresults as
-  // lua_pcall.
+  // lua_pcall. rlx.errors.exit_ok() returns kExitOk with nresults nils, as if nothing was returned.
   int pcall_report(int nargs, int nresults);
 
-  // Whether a module of that name is embedded (or present under RLX_SCRIPTS_DIR).
+  // Whether a module of that name is embedded in the binary (RLX_SCRIPTS_DIR replaces the source
+  // of embedded modules only: it adds none).
   bool has_module(const std::string& module) const;
 
  private:

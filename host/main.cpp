@@ -4,16 +4,18 @@
 // Exit codes: 0 success, 1 script error, 2 usage error.
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <iostream>
+#include <sstream>
 #include <string>
 #include <vector>
 
+#include "env/blas_kernel.h"
 #include "lua_host.h"
+#include "repl.h"
 #include "set_args.h"
 #include "util/interrupt.h"
 #include "util/process_tuning.h"
-#include "repl.h"
-#include "embedded_scripts.h"
 
 using rlx::host::kExitOk;
 using rlx::host::kExitUsage;
@@ -44,6 +46,17 @@ int usage_error(const std::string& msg, const char* cmd = nullptr) {
   return kExitUsage;
 }
 
+// Whether the script at path calls rlx.params.declare (or cannot be read: running it reports
+// that). `rlx run FILE --help` runs only such a script, whose declare lists the parameters and
+// ends the program; any other script would do its work instead of showing help.
+bool declares_params(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) return true;
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str().find("params.declare") != std::string::npos;
+}
+
 void print_help(LuaHost& host) {
   std::cout << kUsage;
   // Subcommands written in Lua describe themselves with a `summary` field.
@@ -70,6 +83,10 @@ Global:
 Environment:
   RLX_SCRIPTS_DIR  load rlx's Lua modules from this scripts/ directory instead of the copies
                    built into the binary (edit scripts/rlx/*.lua without rebuilding)
+  OPENBLAS_CORETYPE, RLX_BLAS_AUTO
+                   OpenBLAS's kernel set: when OpenBLAS fell back to a generic one on a CPU
+                   whose flags allow better, rlx restarts itself with OPENBLAS_CORETYPE set
+                   and checks it; yours is always kept; RLX_BLAS_AUTO=0 turns this off
   OPENBLAS_NUM_THREADS, MALLOC_MMAP_THRESHOLD_, MALLOC_TRIM_THRESHOLD_, GLIBC_TUNABLES
                    when set, rlx keeps its hands off; otherwise it keeps freed training buffers
                    in the process and runs OpenBLAS on the training's threads (OpenMP build) or
@@ -112,6 +129,13 @@ int cmd_run(const std::vector<std::string>& a) {
     }
   }
   if (file.empty()) return usage_error("run needs a script: rlx run FILE.lua", "run");
+  if (c.help && !declares_params(file)) {
+    std::cout << "usage: rlx run " << file << " [--set key=value]... [--dry-run] [-- script args]\n\n"
+              << file
+              << " declares no parameters (rlx.params.declare lists them here); its comments\n"
+                 "may say which --set keys it reads. It was not run.\n";
+    return kExitOk;
+  }
   LuaHost host;
   host.set_params(c.params);
   host.set_flag("dry_run", c.dry_run);
@@ -171,6 +195,10 @@ int cmd_repl(const std::vector<std::string>& a) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // First, before anything uses the BLAS: a better OpenBLAS kernel than the one it chose may mean
+  // re-executing this binary with OPENBLAS_CORETYPE set (engine/env/blas_kernel.h). The exec keeps
+  // the pid, the open files and the signal mask, so callers see one process.
+  rlx::env::select_blas_kernel_at_start(argv);
   // Allocator thresholds and OpenBLAS threads for training loops (engine/util/process_tuning.h).
   rlx::util::tune_process_for_training();
   rlx::util::install_sigint_handler(rlx::host::on_sigint);

@@ -289,11 +289,12 @@ void draw_series(Canvas& c, const Frame& f, const Series& s, const Color& color,
              VAlign::Baseline, 0, false, Color{0.25, 0.25, 0.25, 1});
 }
 
-void validate_series(const std::vector<Series>& series, Scale xscale, Scale yscale, const std::string& what) {
-  if (series.empty()) throw std::invalid_argument(what + ": nothing to draw: give at least one series");
+void validate_series(const std::vector<Series>& series, Scale xscale, Scale yscale) {
+  if (series.empty()) throw std::invalid_argument("nothing to draw: give at least one series");
   for (size_t k = 0; k < series.size(); ++k) {
     const auto& s = series[k];
-    const std::string name = what + ": series " + std::to_string(k + 1) + (s.label.empty() ? "" : " ('" + s.label + "')");
+    const std::string name =
+        "series " + std::to_string(k + 1) + (s.label.empty() ? "" : " ('" + s.label + "')");
     if (s.x.size() != s.y.size())
       throw std::invalid_argument(name + " has " + std::to_string(s.x.size()) + " x values and " +
                                   std::to_string(s.y.size()) + " y values: give one y per x");
@@ -313,7 +314,7 @@ void validate_series(const std::vector<Series>& series, Scale xscale, Scale ysca
 }
 
 Layout line_chart(const ChartSpec& spec, const std::vector<Series>& series, const std::string& path) {
-  validate_series(series, spec.xscale, spec.yscale, "line chart");
+  validate_series(series, spec.xscale, spec.yscale);
   Canvas c(path, spec.width, spec.height, spec.dpi);
   std::vector<double> xs, ys;
   for (const auto& s : series)

@@ -91,6 +91,6 @@ Layout line_chart(const ChartSpec& spec, const std::vector<Series>& series, cons
 
 // Checks a series: equal lengths, finite values, positive values on log axes. Throws naming the
 // series (by label or index) and the fix.
-void validate_series(const std::vector<Series>& series, Scale xscale, Scale yscale, const std::string& what);
+void validate_series(const std::vector<Series>& series, Scale xscale, Scale yscale);
 
 }  // namespace rlx::plot

@@ -27,7 +27,7 @@ Layout throughput_chart(ChartSpec spec, const std::vector<Series>& series, const
   for (const auto& s : series) xs.insert(s.x.begin(), s.x.end());
   const bool logx = !xs.empty() && *xs.begin() > 0 && *xs.rbegin() / *xs.begin() >= 4;
   spec.xscale = logx ? Scale::Log10 : Scale::Linear;
-  validate_series(series, spec.xscale, spec.yscale, "throughput chart");
+  validate_series(series, spec.xscale, spec.yscale);
   if (spec.xticks.empty()) spec.xticks.assign(xs.begin(), xs.end());
   std::vector<double> xv(xs.begin(), xs.end()), yv;
   for (const auto& s : series)
@@ -74,15 +74,15 @@ double quantile(std::vector<double> v, double q) {
 }
 
 Layout variability_chart(ChartSpec spec, const std::vector<Group>& groups, const std::string& path) {
-  if (groups.empty()) throw std::invalid_argument("variability chart: nothing to draw: give at least one group");
+  if (groups.empty()) throw std::invalid_argument("nothing to draw: give at least one group");
   std::vector<double> all, ticks;
   std::vector<std::string> names;
   for (size_t g = 0; g < groups.size(); ++g) {
     if (groups[g].values.empty())
-      throw std::invalid_argument("variability chart: group '" + groups[g].label + "' has no values");
+      throw std::invalid_argument("group '" + groups[g].label + "' has no values");
     for (double v : groups[g].values) {
       if (!std::isfinite(v))
-        throw std::invalid_argument("variability chart: group '" + groups[g].label + "' has a value that is not finite");
+        throw std::invalid_argument("group '" + groups[g].label + "' has a value that is not finite");
       all.push_back(v);
     }
     ticks.push_back(g + 1.0);

@@ -45,25 +45,26 @@ double max_roof(const RooflineSpec& s) {
 
 void validate(const RooflineSpec& s) {
   if (s.roofs.empty() || s.ceilings.empty())
-    throw std::invalid_argument("roofline: needs at least one memory roof (GB/s) and one compute ceiling (GFLOP/s): "
-                                "pass peak_bw= and peak_flops=, or roofs=/peaks=");
+    throw std::invalid_argument(
+        "needs at least one memory roof (GB/s) and one compute ceiling (GFLOP/s): "
+        "pass peak_bw= and peak_flops=, or roofs=/peaks=");
   for (const auto& r : s.roofs)
     if (!(r.gbytes_per_s > 0) || !std::isfinite(r.gbytes_per_s))
-      throw std::invalid_argument("roofline: memory roof '" + r.label + "' must be a positive GB/s value");
+      throw std::invalid_argument("memory roof '" + r.label + "' must be a positive GB/s value");
   for (const auto& c : s.ceilings)
     if (!(c.gflops > 0) || !std::isfinite(c.gflops))
-      throw std::invalid_argument("roofline: compute ceiling '" + c.label + "' must be a positive GFLOP/s value");
+      throw std::invalid_argument("compute ceiling '" + c.label + "' must be a positive GFLOP/s value");
   for (size_t i = 0; i < s.points.size(); ++i) {
     const auto& p = s.points[i];
     if (!(p.ai > 0) || !(p.gflops > 0) || !std::isfinite(p.ai) || !std::isfinite(p.gflops))
-      throw std::invalid_argument("roofline: point " + std::to_string(i + 1) +
+      throw std::invalid_argument("point " + std::to_string(i + 1) +
                                   (p.label.empty() ? "" : " ('" + p.label + "')") +
-                                  " needs positive finite ai and gflops, got ai " + si_label(p.ai) + ", gflops " +
-                                  si_label(p.gflops));
+                                  " needs positive finite ai and gflops, got ai " + si_label(p.ai) +
+                                  ", gflops " + si_label(p.gflops));
   }
   for (const auto& a : s.arrows)
     if (a.from >= s.points.size() || a.to >= s.points.size())
-      throw std::invalid_argument("roofline: an arrow refers to point " + std::to_string(std::max(a.from, a.to) + 1) +
+      throw std::invalid_argument("an arrow refers to point " + std::to_string(std::max(a.from, a.to) + 1) +
                                   " but there are " + std::to_string(s.points.size()) + " points");
 }
 
@@ -125,7 +126,7 @@ Axis snapped_log_axis(const std::vector<double>& v, std::optional<double> lo_o, 
   };
   lo = lo_o.value_or(down(lo));
   hi = hi_o.value_or(up(hi));
-  if (!(lo > 0 && lo < hi)) throw std::invalid_argument("roofline: axis limits must satisfy 0 < min < max");
+  if (!(lo > 0 && lo < hi)) throw std::invalid_argument("axis limits must satisfy 0 < min < max");
   return Axis(Scale::Log10, lo, hi);
 }
 

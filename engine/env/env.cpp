@@ -461,6 +461,27 @@ Json capture(const std::string& label, const Sources& src) {
   return out;
 }
 
+std::set<std::string> cpu_flags_from_cpuinfo(const std::string& cpuinfo_text) {
+  std::set<std::string> out;
+  std::istringstream in(cpuinfo_text);
+  std::string line;
+  while (std::getline(in, line)) {
+    std::string key;
+    const std::string val = field(line, ':', &key);
+    if (key != "flags" && key != "Features") continue;
+    std::istringstream words(val);
+    std::string w;
+    while (words >> w) out.insert(w);
+    break;
+  }
+  return out;
+}
+
+std::set<std::string> cpu_flags(const Sources& src) {
+  auto text = read_file(src.root + "/proc/cpuinfo");
+  return text ? cpu_flags_from_cpuinfo(*text) : std::set<std::string>{};
+}
+
 std::string cpu_model(const Sources& src) {
   Json out;
   cpu_info(src.root, out);

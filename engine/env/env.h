@@ -9,6 +9,7 @@
 #pragma once
 
 #include <nlohmann/json.hpp>
+#include <set>
 #include <string>
 
 namespace rlx::env {
@@ -30,6 +31,11 @@ nlohmann::json capture(const std::string& label, const Sources& src = {});
 // capture()'s cpu_model alone, "" when /proc/cpuinfo names no CPU. Cheap: reads one file (the
 // trainer's devices() and the peaks' records use it; capture() is the full record).
 std::string cpu_model(const Sources& src = {});
+
+// The words of the first "flags" (x86) or "Features" (ARM) line of /proc/cpuinfo: what the kernel
+// lets this process use (a VM may hide features the CPU model has). Empty when there is none.
+std::set<std::string> cpu_flags(const Sources& src = {});
+std::set<std::string> cpu_flags_from_cpuinfo(const std::string& cpuinfo_text);
 
 // The CPU's name from the text of /proc/cpuinfo, the one parser rlx has: x86's "model name";
 // on ARM (whose kernels usually print no "model name") the "CPU implementer"/"CPU part" ids

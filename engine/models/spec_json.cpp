@@ -222,19 +222,18 @@ ModelSpec from_json(const json& description, int64_t classes, int64_t input) {
                                                  "linear_init"};
   for (auto f = d.begin(); f != d.end(); ++f)
     if (std::find(valid.begin(), valid.end(), f.key()) == valid.end())
-      throw std::invalid_argument(fmt::format("model: unknown field '{}' (valid fields: {})",
-                                              f.key(), fmt::join(valid, ", ")));
+      throw std::invalid_argument(
+          fmt::format("unknown model field '{}' (valid fields: {})", f.key(), fmt::join(valid, ", ")));
   ModelSpec m;
   m.name = "custom";
   if (d.contains("name")) {
     if (!d["name"].is_string() || d["name"].get<std::string>().empty())
-      throw std::invalid_argument("model: field 'name' must be a non-empty string, got " +
-                                  d["name"].dump());
+      throw std::invalid_argument("model field 'name' must be a non-empty string, got " + d["name"].dump());
     m.name = d["name"].get<std::string>();
   }
   if (d.contains("channels")) {
     if (!d["channels"].is_number_integer() || d["channels"].get<int64_t>() < 1)
-      throw std::invalid_argument("model: field 'channels' must be an integer >= 1, got " +
+      throw std::invalid_argument("model field 'channels' must be an integer >= 1, got " +
                                   d["channels"].dump());
     m.channels = d["channels"].get<int64_t>();
   }
@@ -243,8 +242,8 @@ ModelSpec from_json(const json& description, int64_t classes, int64_t input) {
     const bool is_string = !d.contains(key) || d[key].is_string();
     const std::string v = is_string ? d.value(key, def) : std::string();
     if (!is_string || (v != a && v != b))
-      throw std::invalid_argument(fmt::format("model: field '{}' must be \"{}\" or \"{}\", got {}",
-                                              key, a, b, d[key].dump()));
+      throw std::invalid_argument(
+          fmt::format("model field '{}' must be \"{}\" or \"{}\", got {}", key, a, b, d[key].dump()));
     return v;
   };
   m.conv_init = choice("conv_init", "kaiming", "kaiming", "default") == "kaiming"
@@ -254,7 +253,7 @@ ModelSpec from_json(const json& description, int64_t classes, int64_t input) {
                       ? LinearInit::normal_001
                       : LinearInit::torch_default;
   if (!d.contains("layers"))
-    throw std::invalid_argument("model: field 'layers' is required (a list of layers)");
+    throw std::invalid_argument("model field 'layers' is required (a list of layers)");
   m.layers = read_list(d["layers"], "layers", false);
   m.classes = classes;
   m.input = input;

@@ -222,7 +222,7 @@ double fma_kernel(Isa isa, bool fp64, std::int64_t iters, double mul, double add
     case Isa::avx2_fma: return fp64 ? fma_avx2_f64(iters, mul, add, start) : fma_avx2_f32(iters, mul, add, start);
     case Isa::scalar: return fp64 ? fma_scalar<double>(iters, mul, add, start) : fma_scalar<float>(iters, mul, add, start);
   }
-  throw std::logic_error("fma_kernel: unknown ISA");
+  throw std::logic_error("the FMA kernel has no code for this ISA");
 }
 
 double fma_flops(Isa isa, bool fp64, std::int64_t iters) {
@@ -249,7 +249,7 @@ double read_kernel(Isa isa, const double* data, std::size_t n, std::int64_t pass
     case Isa::avx2_fma: return read_avx2(data, n, passes);
     case Isa::scalar: return read_scalar(data, n, passes);
   }
-  throw std::logic_error("read_kernel: unknown ISA");
+  throw std::logic_error("the read kernel has no code for this ISA");
 }
 
 }  // namespace rlx::peaks

@@ -27,8 +27,8 @@ void validate_only(const std::vector<std::string>& only, const std::vector<std::
     if (std::find(valid.begin(), valid.end(), f) == valid.end()) {
       std::string list;
       for (const auto& v : valid) list += (list.empty() ? "" : ", ") + v;
-      throw std::invalid_argument(fmt::format("rlx.peaks.measure: unknown figure '{}' for device {} (valid: {})", f,
-                                              device, list));
+      throw std::invalid_argument(
+          fmt::format("unknown figure '{}' for device {} (valid: {})", f, device, list));
     }
   }
 }
@@ -78,7 +78,7 @@ std::int64_t calibrate(std::int64_t units, double target, const std::function<vo
 }  // namespace
 
 Stat summarize(const std::vector<double>& r) {
-  if (r.empty()) throw std::invalid_argument("summarize: no values");
+  if (r.empty()) throw std::invalid_argument("no values to summarize");
   std::vector<double> v = r;
   std::sort(v.begin(), v.end());
   Stat s;
@@ -119,19 +119,19 @@ void drop_cache_levels_not_above_dram(nlohmann::json& out) {
 }
 
 nlohmann::json measure_cpu(const MeasureOptions& o) {
-  if (o.repeats < 1) throw std::invalid_argument("rlx.peaks.measure: repeats must be >= 1");
+  if (o.repeats < 1) throw std::invalid_argument("repeats must be >= 1");
   validate_only(o.only, cpu_figures(), "cpu");
   const auto start = Clock::now();
   const Isa isa = o.isa.empty() ? detect_isa() : parse_isa(o.isa);
   if (isa != Isa::scalar && detect_isa() != Isa::avx512 && isa != detect_isa()) {
-    throw std::invalid_argument("rlx.peaks.measure: this CPU does not support ISA '" + o.isa +
+    throw std::invalid_argument("this CPU does not support ISA '" + o.isa +
                                 "' (detected: " + isa_name(detect_isa()) + ")");
   }
   std::vector<int> cpus = one_cpu_per_core();
   if (o.threads > 0) {
     if (o.threads > int(cpus.size())) {
-      throw std::invalid_argument(fmt::format("rlx.peaks.measure: threads={} but this process may use {} cores",
-                                              o.threads, cpus.size()));
+      throw std::invalid_argument(
+          fmt::format("threads={} but this process may use {} cores", o.threads, cpus.size()));
     }
     cpus.resize(o.threads);
   }
@@ -140,7 +140,7 @@ nlohmann::json measure_cpu(const MeasureOptions& o) {
   const double target_s = o.quick ? 0.02 : 0.2;
   const auto caches = cpu_caches();
   if (o.clock != "cpu" && o.clock != "wall") {
-    throw std::invalid_argument("rlx.peaks.measure: clock must be \"cpu\" or \"wall\", got \"" + o.clock + "\"");
+    throw std::invalid_argument("clock must be \"cpu\" or \"wall\", got \"" + o.clock + "\"");
   }
   const bool cpu_clock = o.clock == "cpu";
 

@@ -12,9 +12,9 @@ namespace rlx::peaks {
 namespace {
 
 void require(double v, const char* name, bool allow_zero) {
-  if (!std::isfinite(v)) throw std::invalid_argument(std::string("roofline: ") + name + " must be a finite number");
+  if (!std::isfinite(v)) throw std::invalid_argument(std::string(name) + " must be a finite number");
   if (v < 0 || (!allow_zero && v == 0)) {
-    throw std::invalid_argument(std::string("roofline: ") + name + (allow_zero ? " must be >= 0" : " must be > 0") +
+    throw std::invalid_argument(std::string(name) + (allow_zero ? " must be >= 0" : " must be > 0") +
                                 ", got " + std::to_string(v));
   }
 }
@@ -51,13 +51,13 @@ std::vector<std::string> compute_field_candidates(const std::string& precision) 
   if (precision == "tf32" || precision == "fp16" || precision == "bf16") {
     return {precision + "_tensor_gflops", precision + "_gflops", "gemm_" + precision + "_gflops"};
   }
-  throw std::invalid_argument("roofline: unknown precision '" + precision +
+  throw std::invalid_argument("unknown precision '" + precision +
                               "' (valid precisions: fp32, fp64, tf32, fp16, bf16)");
 }
 
 std::string memory_field(const std::string& level) {
   if (level == "dram" || level == "l1" || level == "l2" || level == "l3") return level + "_gbps";
-  throw std::invalid_argument("roofline: unknown memory level '" + level + "' (valid levels: dram, l1, l2, l3)");
+  throw std::invalid_argument("unknown memory level '" + level + "' (valid levels: dram, l1, l2, l3)");
 }
 
 std::vector<Ceiling> ceilings_from_fields(const std::vector<PeakField>& fields) {

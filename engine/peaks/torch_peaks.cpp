@@ -13,6 +13,7 @@
 #include <functional>
 #include <stdexcept>
 
+#include "env/blas_kernel.h"
 #include "peaks/measure.h"
 #include "util/interrupt.h"
 #include "util/process_tuning.h"
@@ -36,7 +37,8 @@ struct ThreadsGuard {
 }  // namespace
 
 GemmTiming torch_cpu_gemm(const std::string& dtype, int n, int threads, int repeats, double target_s) {
-  if (dtype != "fp32" && dtype != "bf16") throw std::invalid_argument("torch gemm: dtype must be fp32 or bf16");
+  if (dtype != "fp32" && dtype != "bf16")
+    throw std::invalid_argument("the torch GEMM runs fp32 or bf16 only");
   ThreadsGuard guard(threads);
   const auto st = dtype == "bf16" ? at::kBFloat16 : at::kFloat;
   at::Tensor a = at::randn({n, n}).to(st), b = at::randn({n, n}).to(st), c = at::empty({n, n}, a.options());
@@ -61,7 +63,8 @@ GemmTiming torch_cpu_gemm(const std::string& dtype, int n, int threads, int repe
   const util::BlasInfo blas = util::blas_info();
   if (dtype == "fp32" && blas.threads > 0) {
     out.threads_used = blas.threads;
-    out.library = blas.name + " (" + blas.threading + " build)";
+    const std::string core = env::blas_kernel().core;
+    out.library = blas.name + " (" + blas.threading + " build" + (core.empty() ? "" : ", " + core + " kernels") + ")";
   } else {
     out.threads_used = at::get_num_threads();
     out.library = dtype == "fp32" ? "the BLAS (" + blas.name + ")" : "LibTorch (oneDNN)";
@@ -111,13 +114,14 @@ void record(nlohmann::json& out, const std::string& field, const std::vector<dou
 
 nlohmann::json measure_cuda(const MeasureOptions& o) {
   if (!torch_cuda_available()) {
-    throw std::runtime_error("rlx.peaks.measure: no CUDA device is visible (check nvidia-smi and "
-                             "CUDA_VISIBLE_DEVICES), or use device='cpu'");
+    throw std::runtime_error(
+        "no CUDA device is visible (check nvidia-smi and "
+        "CUDA_VISIBLE_DEVICES), or use device='cpu'");
   }
   for (const auto& f : o.only) {
     bool ok = false;
     for (const auto& v : cuda_figures()) ok = ok || v == f;
-    if (!ok) throw std::invalid_argument("rlx.peaks.measure: unknown figure '" + f + "' for device cuda");
+    if (!ok) throw std::invalid_argument("unknown figure '" + f + "' for device cuda");
   }
   auto wants = [&](const std::string& f) {
     if (o.only.empty()) return true;
@@ -173,8 +177,9 @@ nlohmann::json measure_cuda(const MeasureOptions& o) {
 bool torch_cuda_available() { return false; }
 
 nlohmann::json measure_cuda(const MeasureOptions&) {
-  throw std::runtime_error("rlx.peaks.measure: device 'cuda' needs rlx built against a CUDA LibTorch "
-                           "(this build's LibTorch is CPU-only); use device='cpu'");
+  throw std::runtime_error(
+      "device 'cuda' needs rlx built against a CUDA LibTorch "
+      "(this build's LibTorch is CPU-only); use device='cpu'");
 }
 
 #endif

@@ -29,10 +29,10 @@ struct IterFree {
 std::unique_ptr<cmark_parser, ParserFree> make_parser() {
   cmark_gfm_core_extensions_ensure_registered();
   std::unique_ptr<cmark_parser, ParserFree> parser(cmark_parser_new(kParseOptions));
-  if (!parser) throw Error("markdown: cannot create the cmark-gfm parser (out of memory)");
+  if (!parser) throw Error("cannot create the cmark-gfm parser (out of memory)");
   for (const char* name : kExtensions) {
     cmark_syntax_extension* ext = cmark_find_syntax_extension(name);
-    if (!ext) throw Error(std::string("markdown: libcmark-gfm has no '") + name + "' extension");
+    if (!ext) throw Error(std::string("libcmark-gfm has no '") + name + "' extension");
     cmark_parser_attach_syntax_extension(parser.get(), ext);
   }
   return parser;
@@ -56,7 +56,7 @@ std::string markdown_to_html(std::string_view markdown,
   auto parser = make_parser();
   cmark_parser_feed(parser.get(), markdown.data(), markdown.size());
   std::unique_ptr<cmark_node, NodeFree> doc(cmark_parser_finish(parser.get()));
-  if (!doc) throw Error("markdown: cmark-gfm could not parse the document");
+  if (!doc) throw Error("cmark-gfm could not parse the document");
   if (image_url) rewrite_images(doc.get(), image_url);
   char* html = cmark_render_html(doc.get(), kRenderOptions, cmark_parser_get_syntax_extensions(parser.get()));
   std::string out = html ? html : "";

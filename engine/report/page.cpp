@@ -67,13 +67,14 @@ std::string read_image(const std::filesystem::path& path, const std::string& as_
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     throw Error(
-        fmt::format("report page: cannot read the image '{}' ({}): check that the file exists "
+        fmt::format("cannot read the image '{}' ({}): check that the file exists "
                     "(figures are drawn next to report.md) or fix the path in the Markdown",
                     as_written, path.string()));
   }
   std::ostringstream bytes;
   bytes << in.rdbuf();
-  if (in.bad()) throw Error(fmt::format("report page: error while reading the image '{}'", path.string()));
+  if (in.bad())
+    throw Error(fmt::format("error while reading the image '{}' for the report page", path.string()));
   return bytes.str();
 }
 
@@ -114,7 +115,7 @@ std::string image_mime_type(const std::string& path) {
   if (ext == ".svg") return "image/svg+xml";
   if (ext == ".webp") return "image/webp";
   throw Error(
-      fmt::format("report page: cannot embed '{}': not an image type a browser shows inline "
+      fmt::format("cannot embed '{}': not an image type a browser shows inline "
                   "(use .png, .jpg, .gif, .svg or .webp; draw figures with format = \"png\")",
                   path));
 }

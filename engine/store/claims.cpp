@@ -89,8 +89,10 @@ void Store::begin_waiting() {
       if (code != SQLITE_BUSY && code != SQLITE_LOCKED) throw;
     }
     auto waited = std::chrono::duration_cast<std::chrono::seconds>(std::chrono::steady_clock::now() - start);
-    fmt::print(stderr, "rlx.db: '{}' is locked by another process ({} s so far); waiting for it so that the run "
-               "is not lost\n", path_, waited.count());
+    fmt::print(stderr,
+               "rlx: '{}' is locked by another process ({} s so far); waiting for it so that the run "
+               "is not lost\n",
+               path_, waited.count());
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
   }
 }

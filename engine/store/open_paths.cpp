@@ -58,7 +58,7 @@ std::string read_only_uri(const std::string& path) {
   const bool immutable = !writable_dir(dir) && !pending_wal;
   if (!writable_dir(dir) && pending_wal && !fs::exists(path + "-shm"))
     throw Error(
-        fmt::format("rlx.db: cannot read '{0}': it has changes in its write-ahead log '{0}-wal' that SQLite "
+        fmt::format("cannot read '{0}': it has changes in its write-ahead log '{0}-wal' that SQLite "
                     "can read only by creating '{0}-shm', and the directory '{1}' is not writable; copy "
                     "'{0}' and '{0}-wal' together to a writable directory and read the copy",
                     path, dir));
@@ -70,17 +70,16 @@ void prepare_parent(const std::string& path, bool create_directories) {
   std::error_code ec;
   if (parent.empty() || fs::is_directory(parent, ec)) return;
   if (fs::exists(parent, ec))
-    throw Error(
-        fmt::format("rlx.db: cannot create database '{}': '{}' is not a directory", path, parent.string()));
+    throw Error(fmt::format("cannot create database '{}': '{}' is not a directory", path, parent.string()));
   if (!create_directories)
     throw Error(
-        fmt::format("rlx.db: cannot create database '{}': the directory '{}' does not exist (create it "
+        fmt::format("cannot create database '{}': the directory '{}' does not exist (create it "
                     "first, or check the path)",
                     path, parent.string()));
   fs::create_directories(parent, ec);
   if (ec)
-    throw Error(fmt::format("rlx.db: cannot create the directory '{}' for database '{}': {}", parent.string(),
-                            path, ec.message()));
+    throw Error(fmt::format("cannot create the directory '{}' for database '{}': {}", parent.string(), path,
+                            ec.message()));
 }
 
 std::string open_failure(const std::string& path, int sqlite_code, const std::string& sqlite_message,
@@ -88,20 +87,20 @@ std::string open_failure(const std::string& path, int sqlite_code, const std::st
   const int code = sqlite_code & 0xff;
   if (code == SQLITE_NOTADB || code == SQLITE_CORRUPT)
     return fmt::format(
-        "rlx.db: '{}' is not a usable SQLite database ({}); is it the right file, or was it damaged? "
+        "'{}' is not a usable SQLite database ({}); is it the right file, or was it damaged? "
         "Restore it or start a new database",
         path, sqlite_message);
   if (code != SQLITE_READONLY && code != SQLITE_CANTOPEN && code != SQLITE_PERM)
-    return fmt::format("rlx.db: cannot open database '{}': {}", path, sqlite_message);
+    return fmt::format("cannot open database '{}': {}", path, sqlite_message);
   const std::string dir = directory_of(path);
   if (::access(path.c_str(), R_OK) != 0)
-    return fmt::format(
-        "rlx.db: cannot read '{}': the file is not readable by this user (check its permissions)", path);
+    return fmt::format("cannot read '{}': the file is not readable by this user (check its permissions)",
+                       path);
   if (readonly)
-    return fmt::format("rlx.db: cannot read '{}': {} (the directory '{}' is {}writable)", path,
-                       sqlite_message, dir, writable_dir(dir) ? "" : "not ");
+    return fmt::format("cannot read '{}': {} (the directory '{}' is {}writable)", path, sqlite_message, dir,
+                       writable_dir(dir) ? "" : "not ");
   return fmt::format(
-      "rlx.db: '{}' is read-only for this user (the file or its directory '{}' is not writable: {}); "
+      "'{}' is read-only for this user (the file or its directory '{}' is not writable: {}); "
       "open it with readonly=true to query it",
       path, dir, sqlite_message);
 }
@@ -116,7 +115,7 @@ std::string not_rlx_database(const std::string& path, long long tables) {
                                      "version",
                                      tables);
   return fmt::format(
-      "rlx.db: '{}' is not an rlx database: {}; give the path of a study database (rlx run writes "
+      "'{}' is not an rlx database: {}; give the path of a study database (rlx run writes "
       "results/<study>.db)",
       path, what);
 }
@@ -125,14 +124,14 @@ TempCopy::TempCopy(const std::string& source, const std::string& near) {
   std::string name = directory_of(near) + "/." + fs::path(near).filename().string() + ".merge-input-XXXXXX";
   const int fd = ::mkstemp(name.data());
   if (fd < 0)
-    throw Error(fmt::format("rlx.db: cannot create a temporary copy of '{}' next to '{}' to upgrade it: {}",
-                            source, near, std::strerror(errno)));
+    throw Error(fmt::format("cannot create a temporary copy of '{}' next to '{}' to upgrade it: {}", source,
+                            near, std::strerror(errno)));
   ::close(fd);
   path_ = name;
   const std::string error = backup(source, path_);
   if (!error.empty()) {
     remove_files();
-    throw Error(fmt::format("rlx.db: cannot copy '{}' to upgrade it: {}", source, error));
+    throw Error(fmt::format("cannot copy '{}' to upgrade it: {}", source, error));
   }
 }
 

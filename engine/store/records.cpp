@@ -39,7 +39,7 @@ namespace {
 const RunColumn& column_named(const std::string& name) {
   for (const auto& c : run_columns())
     if (name == c.name) return c;
-  throw Error(fmt::format("rlx.db: '{}' is not a runs column", name));
+  throw Error(fmt::format("'{}' is not a runs column", name));
 }
 
 const char* type_text(ColumnType t) {
@@ -100,8 +100,8 @@ Json checked_column(const RunColumn& column, const Json& value) {
       if (value.is_string()) return value;
       break;
   }
-  throw Error(fmt::format("rlx.db: run column '{}' must be {}, got {}", column.name, type_text(column.type),
-                          value.dump()));
+  throw Error(
+      fmt::format("run column '{}' must be {}, got {}", column.name, type_text(column.type), value.dump()));
 }
 
 std::vector<Counter> counters_from(const Json& counters, const std::string& default_source) {

@@ -43,7 +43,7 @@ const char* kIterFields[] = {"mean", "sd", "median", "min", "max", "p5", "p95"};
 
 void Store::put_environment(const Json& env) {
   if (!env.is_object() || !env.contains("id") || !env["id"].is_string())
-    throw Error("rlx.db: put_environment needs an environment table with its id (rlx.env.capture's)");
+    throw Error("the environment table has no id: pass an environment as captured (it carries its id)");
   const char* text_cols[] = {"host",  "os",    "kernel", "arch",     "cpu_model",      "gpu_name",
                              "gpu_driver", "cudnn", "torch",  "luajit",   "compiler",       "rlx",
                              "virtualization", "container", "cloud_zone", "instance_type"};
@@ -81,15 +81,15 @@ std::string Store::put_run(RunRecord run) {
 
 void Store::prepare_run(RunRecord& run) {
   if (run.study.empty() || run.environment_id.empty() || run.label.empty())
-    throw Error("rlx.db: put_run needs the run's study, environment id and label");
-  if (run.repeat < 1) throw Error(fmt::format("rlx.db: put_run: repeat must be >= 1, got {}", run.repeat));
+    throw Error("a run needs its study, environment id and label");
+  if (run.repeat < 1) throw Error(fmt::format("repeat must be >= 1, got {}", run.repeat));
   if (run.status != "ok" && run.status != "failed" && run.status != "running" && run.status != "crashed")
-    throw Error(fmt::format("rlx.db: put_run: status must be ok, failed, running or crashed, got '{}'", run.status));
-  if (!run.columns.is_object()) throw Error("rlx.db: put_run: columns must be an object");
+    throw Error(fmt::format("status must be ok, failed, running or crashed, got '{}'", run.status));
+  if (!run.columns.is_object()) throw Error("columns must be an object");
   for (const auto& [name, v] : run.columns.items()) {
     bool known = false;
     for (const auto& c : run_columns()) known = known || name == c.name;
-    if (!known) throw Error(fmt::format("rlx.db: put_run: '{}' is not a runs column", name));
+    if (!known) throw Error(fmt::format("'{}' is not a runs column", name));
   }
   if (run.id.empty()) run.id = new_run_id();
   const Json process = process_columns();
@@ -158,7 +158,7 @@ long long Store::insert_point(const std::string& run_id, const Json& pt, const J
 }
 
 long long Store::put_points(const std::string& run_id, const Json& points) {
-  if (!points.is_array()) throw Error("rlx.db: put_points needs an array of roofline point rows");
+  if (!points.is_array()) throw Error("the points must be an array of roofline point rows");
   Transaction tx(*this, "put_points");
   long long n = 0;
   // One point per run and level: a point imported later (measured) replaces the sweep's (estimated).
@@ -183,7 +183,7 @@ long long Store::put_counters(const std::string& run_id, const std::vector<Count
 
 long long Store::put_peaks(const std::string& environment_id, const std::string& device, const std::string& source,
                            const Json& peaks) {
-  if (!peaks.is_object()) throw Error("rlx.db: put_peaks needs a peaks table");
+  if (!peaks.is_object()) throw Error("the peaks must be a table of peak figures");
   Json spread = peaks.value("spread", Json());
   Json units = peaks.value("units", Json());
   std::string at = utc_now();

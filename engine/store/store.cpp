@@ -43,13 +43,13 @@ const char* kMergeTables[] = {"environments", "studies", "runs", "samples",
 }  // namespace
 
 Store::Store(const std::string& path, OpenOptions opts) : path_(path), readonly_(opts.readonly) {
-  if (path.empty()) throw Error("rlx.db: empty database path; pass a file name such as results/study.db");
+  if (path.empty()) throw Error("empty database path; pass a file name such as results/study.db");
   std::error_code ec;
   bool exists = fs::exists(path, ec);
   if (!exists && (opts.readonly || !opts.create))
-    throw Error(fmt::format("rlx.db: no database at '{}' (check the path)", path));
+    throw Error(fmt::format("no database at '{}' (check the path)", path));
   if (exists && fs::is_directory(path, ec))
-    throw Error(fmt::format("rlx.db: '{}' is a directory, not a database file", path));
+    throw Error(fmt::format("'{}' is a directory, not a database file", path));
   if (!exists) prepare_parent(path, opts.create_directories);
   // Read-only opens go through a mode=ro URI (immutable on read-only media, see open_paths.h);
   // OPEN_URI on writable connections lets merge_from ATTACH its input the same way.
@@ -82,9 +82,10 @@ Store::Store(const std::string& path, OpenOptions opts) : path_(path), readonly_
   }
   if (version > current_schema_version()) {
     db_.reset();
-    throw Error(fmt::format("rlx.db: '{}' was written by a newer rlx (schema version {}, this rlx knows up to {}); "
-                            "upgrade rlx to use it",
-                            path, version, current_schema_version()));
+    throw Error(
+        fmt::format("'{}' was written by a newer rlx (schema version {}, this rlx knows up to {}); "
+                    "upgrade rlx to use it",
+                    path, version, current_schema_version()));
   }
   try {
     db_->exec("PRAGMA foreign_keys = ON");
@@ -144,11 +145,11 @@ void Store::setup_and_migrate(int target) {
 Store::~Store() = default;
 
 void Store::fail(const std::string& what, const std::exception& e) const {
-  throw Error(fmt::format("rlx.db: {} database '{}': {}", what, path_, e.what()));
+  throw Error(fmt::format("{} database '{}': {}", what, path_, e.what()));
 }
 
 SQLite::Database& Store::db() {
-  if (!db_) throw Error(fmt::format("rlx.db: database '{}' is closed", path_));
+  if (!db_) throw Error(fmt::format("database '{}' is closed", path_));
   return *db_;
 }
 
@@ -160,7 +161,7 @@ void bind_all(sqlite3_stmt* s, const Json& params, const std::string& path) {
   int expected = sqlite3_bind_parameter_count(s);
   int got = params.is_array() ? static_cast<int>(params.size()) : 0;
   if (expected != got)
-    throw Error(fmt::format("rlx.db: the statement has {} parameter(s) ('?'), {} value(s) given (database '{}')",
+    throw Error(fmt::format("the statement has {} parameter(s) ('?'), {} value(s) given (database '{}')",
                             expected, got, path));
   for (int i = 0; i < got; ++i) {
     const Json& v = params[static_cast<size_t>(i)];
@@ -183,7 +184,7 @@ void bind_all(sqlite3_stmt* s, const Json& params, const std::string& path) {
       }
     }
     if (rc != SQLITE_OK)
-      throw Error(fmt::format("rlx.db: cannot bind parameter {} (database '{}'): {}", idx, path, sqlite3_errstr(rc)));
+      throw Error(fmt::format("cannot bind parameter {} (database '{}'): {}", idx, path, sqlite3_errstr(rc)));
   }
 }
 
@@ -207,13 +208,14 @@ Json Store::query(const std::string& sql, const Json& params) {
   Stmt st;
   const char* tail = nullptr;
   if (sqlite3_prepare_v2(h, sql.c_str(), static_cast<int>(sql.size()), &st.s, &tail) != SQLITE_OK)
-    throw Error(fmt::format("rlx.db: bad SQL for database '{}': {}", path_, sqlite3_errmsg(h)));
-  if (!st.s) throw Error(fmt::format("rlx.db: empty SQL statement (database '{}')", path_));
+    throw Error(fmt::format("bad SQL for database '{}': {}", path_, sqlite3_errmsg(h)));
+  if (!st.s) throw Error(fmt::format("empty SQL statement (database '{}')", path_));
   for (const char* t = tail; t && *t; ++t) {
     if (!std::isspace(static_cast<unsigned char>(*t)) && *t != ';')
-      throw Error(fmt::format("rlx.db: one statement per call (database '{}'): text after the first ';' would be "
-                              "ignored; split it into several calls",
-                              path_));
+      throw Error(
+          fmt::format("one statement per call (database '{}'): text after the first ';' would be "
+                      "ignored; split it into several calls",
+                      path_));
   }
   bind_all(st.s, params, path_);
   Json rows = Json::array();
@@ -221,8 +223,7 @@ Json Store::query(const std::string& sql, const Json& params) {
   for (;;) {
     int rc = sqlite3_step(st.s);
     if (rc == SQLITE_DONE) break;
-    if (rc != SQLITE_ROW)
-      throw Error(fmt::format("rlx.db: database '{}': {}", path_, sqlite3_errmsg(h)));
+    if (rc != SQLITE_ROW) throw Error(fmt::format("database '{}': {}", path_, sqlite3_errmsg(h)));
     Json row = Json::object();
     for (int c = 0; c < ncol; ++c) row[sqlite3_column_name(st.s, c)] = column_value(st.s, c);
     rows.push_back(std::move(row));
@@ -240,7 +241,7 @@ void Store::exec_script(const std::string& sql) {
   if (sqlite3_exec(db().getHandle(), sql.c_str(), nullptr, nullptr, &err) != SQLITE_OK) {
     std::string msg = err ? err : "unknown error";
     sqlite3_free(err);
-    throw Error(fmt::format("rlx.db: database '{}': {}", path_, msg));
+    throw Error(fmt::format("database '{}': {}", path_, msg));
   }
 }
 
@@ -266,7 +267,7 @@ void Store::close() { db_.reset(); }
 MergeStats Store::merge_from(const std::string& other_path, const MergeOptions& options) {
   std::error_code ec;
   if (fs::exists(other_path, ec) && fs::exists(path_, ec) && fs::equivalent(other_path, path_, ec))
-    throw Error(fmt::format("rlx.db: cannot merge '{}' into itself; name other databases to merge in", other_path));
+    throw Error(fmt::format("cannot merge '{}' into itself; name other databases to merge in", other_path));
   // The input is only ever read: validated read-only, and an older schema is upgraded in a
   // temporary copy (removed on return) so its columns line up with this database's.
   int other_version = 0;
@@ -282,8 +283,7 @@ MergeStats Store::merge_from(const std::string& other_path, const MergeOptions& 
     o.create = false;
     Store(upgraded->path(), o).close();
   }
-  if (in_transaction())
-    throw Error(fmt::format("rlx.db: cannot merge into '{}' inside an open transaction", path_));
+  if (in_transaction()) throw Error(fmt::format("cannot merge into '{}' inside an open transaction", path_));
   exec("ATTACH DATABASE ? AS src", Json::array({read_only_uri(upgraded ? upgraded->path() : other_path)}));
   MergeStats stats;
   long long* counts[] = {&stats.environments, &stats.studies, &stats.runs,  &stats.samples,

@@ -14,7 +14,7 @@ class Transaction {
  public:
   Transaction(Store& s, const char* what, bool wait_for_lock = false) : s_(s) {
     if (s_.in_transaction())
-      throw Error(fmt::format("rlx.db: {} cannot run inside an open transaction (database '{}')", what, s_.path()));
+      throw Error(fmt::format("{} cannot run inside an open transaction (database '{}')", what, s_.path()));
     if (wait_for_lock) s_.begin_waiting();
     else s_.begin();
   }

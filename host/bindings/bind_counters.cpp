@@ -15,12 +15,8 @@ namespace {
 
 // import_ncu(path) -> summary (engine/counters/ncu_import.h).
 int import_ncu(lua_State* L) {
-  const std::string path = lua::check_string(L, 1, "rlx.counters.import_ncu");
-  try {
-    lua::push_json(L, counters::import_ncu_file(path));
-  } catch (const counters::NcuFormatError& e) {
-    throw lua::Error(std::string("rlx.counters.import_ncu: ") + e.what());
-  }
+  const std::string path = lua::check_string(L, 1);
+  lua::push_json(L, counters::import_ncu_file(path));
   return 1;
 }
 
@@ -46,7 +42,7 @@ auto with_option(const lua::Options& o, const char* key, F&& f) {
 
 // list{device = "cpu", chip = nil} -> {device, source, available, reason, metrics = {...}, ...}
 int list(lua_State* L) {
-  auto o = lua::Options::optional(L, 1, "rlx.counters.list", {"device", "chip"});
+  auto o = lua::Options::optional(L, 1, {"device", "chip"});
   const std::string device = o.str("device", "cpu");
   const std::string chip = o.str("chip", "");
   nlohmann::json j = with_option(o, chip.empty() ? "device" : "chip", [&] {
@@ -64,12 +60,8 @@ int list(lua_State* L) {
 // available(device = "cpu") -> {device, source, available, reason}
 int available(lua_State* L) {
   std::string device = "cpu";
-  if (!lua_isnoneornil(L, 1)) device = lua::check_string(L, 1, "rlx.counters.available");
-  try {
-    lua::push_json(L, counters::availability(device));
-  } catch (const std::invalid_argument& e) {
-    throw lua::Error(std::string("rlx.counters.available: ") + e.what());
-  }
+  if (!lua_isnoneornil(L, 1)) device = lua::check_string(L, 1);
+  lua::push_json(L, counters::availability(device));
   return 1;
 }
 
@@ -77,10 +69,9 @@ int available(lua_State* L) {
 // iters times, each call one measured iteration.
 int measure(lua_State* L) {
   if (lua_type(L, 1) != LUA_TFUNCTION) {
-    throw lua::Error(std::string("rlx.counters.measure: argument 1 must be the function to measure, got ") +
-                     lua::type_name(L, 1));
+    throw lua::Error(std::string("argument 1 must be the function to measure, got ") + lua::type_name(L, 1));
   }
-  lua::Options o = lua::Options::optional(L, 2, "rlx.counters.measure", {"device", "groups", "iters"});
+  lua::Options o = lua::Options::optional(L, 2, {"device", "groups", "iters"});
   const std::string device = o.str("device", "cpu");
   const auto groups = o.str_list("groups");
   const int iters = static_cast<int>(o.integer("iters", 1, 1));

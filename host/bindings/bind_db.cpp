@@ -23,38 +23,40 @@ struct Conn {
 
 // The connection a method was called on. conn.query(sql) (a '.' for a ':') passes the SQL where
 // the connection belongs: say so, with the call as it should be written (`usage`: its arguments).
-Conn* conn_of(lua_State* L, const char* fname, const char* usage) {
+Conn* conn_of(lua_State* L, const char* usage) {
   auto* c = static_cast<Conn*>(luaL_testudata(L, 1, kConnMeta));
-  if (!c) throw lua::Error(fmt::format("{}: called with '.' instead of ':' (use {}({}))", fname, fname, usage));
+  if (!c)
+    throw lua::Error(fmt::format("called with '.' instead of ':' (use {}({}))", lua::fn_name(L), usage));
   return c;
 }
 
-store::Store& conn(lua_State* L, const char* fname, const char* usage = "") {
-  Conn* c = conn_of(L, fname, usage);
-  if (!c->store) throw lua::Error(fmt::format("{}: the connection is closed; open the database again with rlx.db.open", fname));
+store::Store& conn(lua_State* L, const char* usage = "") {
+  Conn* c = conn_of(L, usage);
+  if (!c->store) throw lua::Error("the connection is closed; open the database again with rlx.db.open");
   return *c->store;
 }
 
 // The method's first argument (Lua argument 2, after the connection), which must be a string.
-std::string text_arg(lua_State* L, const char* fname, const char* what) {
+std::string text_arg(lua_State* L, const char* what) {
   if (lua_type(L, 2) != LUA_TSTRING)
-    throw lua::Error(fmt::format("{}: the {} (argument 1) must be a string, got {}", fname, what,
+    throw lua::Error(fmt::format("the {} (argument 1) must be a string, got {}", what,
                                  lua_isnoneornil(L, 2) ? "nil" : lua::type_name(L, 2)));
   size_t n = 0;
   const char* s = lua_tolstring(L, 2, &n);
   return std::string(s, n);
 }
 
-nlohmann::json params_from(lua_State* L, int first, const char* fname) {
+nlohmann::json params_from(lua_State* L, int first) {
   nlohmann::json p = nlohmann::json::array();
   for (int i = first; i <= lua_gettop(L); ++i)
-    p.push_back(lua::to_json(L, i, fmt::format("{}: parameter {}", fname, i - first + 1)));
+    p.push_back(lua::to_json(L, i, fmt::format("parameter {}", i - first + 1)));
   return p;
 }
 
 int open(lua_State* L) {
-  std::string path = lua::check_string(L, 1, "rlx.db.open");
-  auto o = lua::Options::optional(L, 2, "rlx.db.open", {"readonly", "create", "create_directories", "busy_timeout_ms", "migrate_to"});
+  std::string path = lua::check_string(L, 1);
+  auto o = lua::Options::optional(
+      L, 2, {"readonly", "create", "create_directories", "busy_timeout_ms", "migrate_to"});
   store::OpenOptions opts;
   opts.readonly = o.boolean("readonly", false);
   opts.create = o.boolean("create", true);
@@ -72,59 +74,68 @@ int open(lua_State* L) {
 }
 
 int query(lua_State* L) {
-  auto& s = conn(L, "conn:query", "sql, ...");
-  std::string sql = text_arg(L, "conn:query", "SQL");
-  lua::push_json(L, s.query(sql, params_from(L, 3, "conn:query")));
+  auto& s = conn(L, "sql, ...");
+  std::string sql = text_arg(L, "SQL");
+  lua::push_json(L, s.query(sql, params_from(L, 3)));
   return 1;
 }
 
 // first(sql, ...) -> the first row of query, or nil.
 int first(lua_State* L) {
-  auto& s = conn(L, "conn:first", "sql, ...");
-  std::string sql = text_arg(L, "conn:first", "SQL");
-  const nlohmann::json rows = s.query(sql, params_from(L, 3, "conn:first"));
+  auto& s = conn(L, "sql, ...");
+  std::string sql = text_arg(L, "SQL");
+  const nlohmann::json rows = s.query(sql, params_from(L, 3));
   if (rows.is_array() && !rows.empty()) lua::push_json(L, rows[0]);
   else lua_pushnil(L);
   return 1;
 }
 
 int exec(lua_State* L) {
-  auto& s = conn(L, "conn:exec", "sql, ...");
-  std::string sql = text_arg(L, "conn:exec", "SQL");
-  lua_pushnumber(L, static_cast<double>(s.exec(sql, params_from(L, 3, "conn:exec"))));
+  auto& s = conn(L, "sql, ...");
+  std::string sql = text_arg(L, "SQL");
+  lua_pushnumber(L, static_cast<double>(s.exec(sql, params_from(L, 3))));
   return 1;
 }
 
-int begin(lua_State* L) { conn(L, "conn:begin").begin(); return 0; }
-int commit(lua_State* L) { conn(L, "conn:commit").commit(); return 0; }
-int rollback(lua_State* L) { conn(L, "conn:rollback").rollback(); return 0; }
+int begin(lua_State* L) {
+  conn(L).begin();
+  return 0;
+}
+int commit(lua_State* L) {
+  conn(L).commit();
+  return 0;
+}
+int rollback(lua_State* L) {
+  conn(L).rollback();
+  return 0;
+}
 int in_transaction(lua_State* L) {
-  lua_pushboolean(L, conn(L, "conn:in_transaction").in_transaction());
+  lua_pushboolean(L, conn(L).in_transaction());
   return 1;
 }
 int path(lua_State* L) {
-  lua_pushstring(L, conn(L, "conn:path").path().c_str());
+  lua_pushstring(L, conn(L).path().c_str());
   return 1;
 }
 int schema_version(lua_State* L) {
-  lua_pushinteger(L, conn(L, "conn:schema_version").schema_version());
+  lua_pushinteger(L, conn(L).schema_version());
   return 1;
 }
 int integrity_check(lua_State* L) {
-  lua_pushstring(L, conn(L, "conn:integrity_check").integrity_check().c_str());
+  lua_pushstring(L, conn(L).integrity_check().c_str());
   return 1;
 }
 int readonly(lua_State* L) {
-  lua_pushboolean(L, conn(L, "conn:readonly").readonly());
+  lua_pushboolean(L, conn(L).readonly());
   return 1;
 }
 
 // merge_from(path [, {as_repeats = bool}]) -> {environments=, studies=, runs=, ..., conflicts = {
 // {id, label, study, status, held_id, held_label, held_status, action, new_repeat, new_label}}}.
 int merge_from(lua_State* L) {
-  auto& s = conn(L, "conn:merge_from", "path [, {as_repeats = true}]");
-  std::string other = text_arg(L, "conn:merge_from", "path of the database to merge");
-  auto o = lua::Options::optional(L, 3, "conn:merge_from", {"as_repeats"});
+  auto& s = conn(L, "path [, {as_repeats = true}]");
+  std::string other = text_arg(L, "path of the database to merge");
+  auto o = lua::Options::optional(L, 3, {"as_repeats"});
   store::MergeOptions mo;
   mo.as_repeats = o.boolean("as_repeats", false);
   auto st = s.merge_from(other, mo);
@@ -147,22 +158,22 @@ int merge_from(lua_State* L) {
 
 // ---- The study API (store.h, runs.cpp): Lua tables in, json across, plain tables out.
 
-std::string str_arg(lua_State* L, int idx, const char* fname, const char* what) {
+std::string str_arg(lua_State* L, int idx, const char* what) {
   if (lua_type(L, idx) != LUA_TSTRING)
-    throw lua::Error(fmt::format("{}: the {} (argument {}) must be a string, got {}", fname, what, idx - 1,
-                                 lua::type_name(L, idx)));
+    throw lua::Error(
+        fmt::format("the {} (argument {}) must be a string, got {}", what, idx - 1, lua::type_name(L, idx)));
   return lua_tostring(L, idx);
 }
 
 int put_environment(lua_State* L) {
-  auto& s = conn(L, "conn:put_environment", "env");
-  s.put_environment(lua::to_json(L, 2, "conn:put_environment: env"));
+  auto& s = conn(L, "env");
+  s.put_environment(lua::to_json(L, 2, "env"));
   return 0;
 }
 
 int put_study(lua_State* L) {
-  auto& s = conn(L, "conn:put_study", "name");
-  s.put_study(str_arg(L, 2, "conn:put_study", "study name"));
+  auto& s = conn(L, "name");
+  s.put_study(str_arg(L, 2, "study name"));
   return 0;
 }
 
@@ -188,8 +199,8 @@ void set_columns(lua::Options& o, store::RunRecord& r) {
 // roofline=, id=} -> id. The record comes from store::run_record(config, result); columns
 // (any runs column by name) are set over it.
 int put_run(lua_State* L) {
-  auto& s = conn(L, "conn:put_run", "{...}");
-  lua::Options o(L, 2, "conn:put_run",
+  auto& s = conn(L, "{...}");
+  lua::Options o(L, 2,
                  {"study", "environment_id", "label", "run", "config", "result", "columns", "complexity",
                   "roofline", "id", "status"});
   store::RunRecord r = slot_record(o, o.json("result"));
@@ -206,17 +217,17 @@ int put_run(lua_State* L) {
 
 // put_points(run_id, points) -> rows written (roofline point rows as rlx.roofline.for_run makes).
 int put_points(lua_State* L) {
-  auto& s = conn(L, "conn:put_points", "run_id, points");
-  std::string id = str_arg(L, 2, "conn:put_points", "run id");
-  lua_pushnumber(L, static_cast<double>(s.put_points(id, lua::to_json(L, 3, "conn:put_points: points"))));
+  auto& s = conn(L, "run_id, points");
+  std::string id = str_arg(L, 2, "run id");
+  lua_pushnumber(L, static_cast<double>(s.put_points(id, lua::to_json(L, 3, "points"))));
   return 1;
 }
 
 // claim{study=, environment_id=, label=, run=, config=, columns=, force=, retry_crashed=,
 // stale_after_s=} -> {state = "claimed"|"done"|"busy"|"crashed", id=, attempt=, holder=, crashed_now=}.
 int claim(lua_State* L) {
-  auto& s = conn(L, "conn:claim", "{...}");
-  lua::Options o(L, 2, "conn:claim",
+  auto& s = conn(L, "{...}");
+  lua::Options o(L, 2,
                  {"study", "environment_id", "label", "run", "config", "columns", "force", "retry_crashed",
                   "stale_after_s"});
   store::RunRecord r = slot_record(o, nlohmann::json::object());
@@ -235,42 +246,41 @@ int claim(lua_State* L) {
 }
 
 int release_claim(lua_State* L) {
-  auto& s = conn(L, "conn:release_claim", "id");
-  s.release_claim(str_arg(L, 2, "conn:release_claim", "claim id"));
+  auto& s = conn(L, "id");
+  s.release_claim(str_arg(L, 2, "claim id"));
   return 0;
 }
 
 // put_counters(run_id, counters [, default_source]) -> rows written.
 int put_counters(lua_State* L) {
-  auto& s = conn(L, "conn:put_counters", "run_id, counters [, source]");
-  std::string id = str_arg(L, 2, "conn:put_counters", "run id");
-  std::string source = lua_isnoneornil(L, 4) ? "" : str_arg(L, 4, "conn:put_counters", "source");
-  auto counters = store::counters_from(lua::to_json(L, 3, "conn:put_counters: counters"), source);
+  auto& s = conn(L, "run_id, counters [, source]");
+  std::string id = str_arg(L, 2, "run id");
+  std::string source = lua_isnoneornil(L, 4) ? "" : str_arg(L, 4, "source");
+  auto counters = store::counters_from(lua::to_json(L, 3, "counters"), source);
   lua_pushnumber(L, static_cast<double>(s.put_counters(id, counters)));
   return 1;
 }
 
 int put_peaks(lua_State* L) {
-  auto& s = conn(L, "conn:put_peaks", "environment_id, device, source, peaks");
-  std::string env = str_arg(L, 2, "conn:put_peaks", "environment id");
-  std::string device = str_arg(L, 3, "conn:put_peaks", "device");
-  std::string source = str_arg(L, 4, "conn:put_peaks", "source");
-  lua_pushnumber(L, static_cast<double>(s.put_peaks(env, device, source, lua::to_json(L, 5, "conn:put_peaks: peaks"))));
+  auto& s = conn(L, "environment_id, device, source, peaks");
+  std::string env = str_arg(L, 2, "environment id");
+  std::string device = str_arg(L, 3, "device");
+  std::string source = str_arg(L, 4, "source");
+  lua_pushnumber(L, static_cast<double>(s.put_peaks(env, device, source, lua::to_json(L, 5, "peaks"))));
   return 1;
 }
 
 int peaks(lua_State* L) {
-  auto& s = conn(L, "conn:peaks", "environment_id, device");
-  lua::push_json(L, s.peaks(str_arg(L, 2, "conn:peaks", "environment id"), str_arg(L, 3, "conn:peaks", "device")));
+  auto& s = conn(L, "environment_id, device");
+  lua::push_json(L, s.peaks(str_arg(L, 2, "environment id"), str_arg(L, 3, "device")));
   return 1;
 }
 
 // runs{study=, model=, precision=, batch=, device=, status=, env=, label=, run=, samples=}.
 int runs(lua_State* L) {
-  auto& s = conn(L, "conn:runs", "{...}");
-  auto o = lua::Options::optional(L, 2, "conn:runs",
-                                  {"study", "model", "precision", "batch", "device", "status", "env", "label", "run",
-                                   "samples"});
+  auto& s = conn(L, "{...}");
+  auto o = lua::Options::optional(
+      L, 2, {"study", "model", "precision", "batch", "device", "status", "env", "label", "run", "samples"});
   store::RunFilter f;
   f.study = o.opt_str("study");
   f.model = o.opt_str("model");
@@ -288,8 +298,8 @@ int runs(lua_State* L) {
 
 // points{study=, level=, env=, model=, source=}.
 int points(lua_State* L) {
-  auto& s = conn(L, "conn:points", "{...}");
-  auto o = lua::Options::optional(L, 2, "conn:points", {"study", "level", "env", "model", "source"});
+  auto& s = conn(L, "{...}");
+  auto o = lua::Options::optional(L, 2, {"study", "level", "env", "model", "source"});
   store::PointFilter f;
   f.study = o.opt_str("study");
   f.level = o.opt_str("level");
@@ -302,52 +312,50 @@ int points(lua_State* L) {
 
 // study_environments / study_counters / study_complexity([study]): a report's reads (store.h);
 // no study (nil) reads every study.
-std::string optional_study(lua_State* L, const char* fname) {
-  return lua_isnoneornil(L, 2) ? std::string() : lua::check_string(L, 2, fname);
+std::string optional_study(lua_State* L) {
+  return lua_isnoneornil(L, 2) ? std::string() : lua::check_string(L, 2);
 }
 
 int study_environments(lua_State* L) {
-  auto& s = conn(L, "conn:study_environments", "[study]");
-  lua::push_json(L, s.study_environments(optional_study(L, "conn:study_environments")));
+  auto& s = conn(L, "[study]");
+  lua::push_json(L, s.study_environments(optional_study(L)));
   return 1;
 }
 
 int study_counters(lua_State* L) {
-  auto& s = conn(L, "conn:study_counters", "[study]");
-  lua::push_json(L, s.study_counters(optional_study(L, "conn:study_counters")));
+  auto& s = conn(L, "[study]");
+  lua::push_json(L, s.study_counters(optional_study(L)));
   return 1;
 }
 
 int study_complexity(lua_State* L) {
-  auto& s = conn(L, "conn:study_complexity", "[study]");
-  lua::push_json(L, s.study_complexity(optional_study(L, "conn:study_complexity")));
+  auto& s = conn(L, "[study]");
+  lua::push_json(L, s.study_complexity(optional_study(L)));
   return 1;
 }
 
 // slot(study, environment_id, config_key, repeat) -> the row holding the slot, or nil.
 int slot(lua_State* L) {
-  auto& s = conn(L, "conn:slot", "study, environment_id, config_key, repeat");
-  std::string study = str_arg(L, 2, "conn:slot", "study");
-  std::string env = str_arg(L, 3, "conn:slot", "environment id");
-  std::string key = str_arg(L, 4, "conn:slot", "configuration key");
-  int repeat = static_cast<int>(lua::check_number(L, 5, "conn:slot"));
+  auto& s = conn(L, "study, environment_id, config_key, repeat");
+  std::string study = str_arg(L, 2, "study");
+  std::string env = str_arg(L, 3, "environment id");
+  std::string key = str_arg(L, 4, "configuration key");
+  int repeat = static_cast<int>(lua::check_number(L, 5));
   lua::push_json(L, s.slot(study, env, key, repeat));
   return 1;
 }
 
 int run_id_by_label(lua_State* L) {
-  auto& s = conn(L, "conn:run_id_by_label", "study, label");
-  auto id = s.run_id_by_label(str_arg(L, 2, "conn:run_id_by_label", "study"),
-                              str_arg(L, 3, "conn:run_id_by_label", "label"));
+  auto& s = conn(L, "study, label");
+  auto id = s.run_id_by_label(str_arg(L, 2, "study"), str_arg(L, 3, "label"));
   if (id) lua_pushlstring(L, id->data(), id->size());
   else lua_pushnil(L);
   return 1;
 }
 
 int last_sweep_seed(lua_State* L) {
-  auto& s = conn(L, "conn:last_sweep_seed", "study, environment_id");
-  auto seed = s.last_sweep_seed(str_arg(L, 2, "conn:last_sweep_seed", "study"),
-                                str_arg(L, 3, "conn:last_sweep_seed", "environment id"));
+  auto& s = conn(L, "study, environment_id");
+  auto seed = s.last_sweep_seed(str_arg(L, 2, "study"), str_arg(L, 3, "environment id"));
   if (seed) lua_pushnumber(L, static_cast<double>(*seed));
   else lua_pushnil(L);
   return 1;
@@ -356,24 +364,24 @@ int last_sweep_seed(lua_State* L) {
 // ---- Small reads of the Lua modules (store.h, study_reads.cpp); options tables only.
 // slot_statuses{not_ok=} -> {{id, study, env, config_key, run, status}, ...}.
 int slot_statuses(lua_State* L) {
-  auto& s = conn(L, "conn:slot_statuses", "{...}");
-  auto o = lua::Options::optional(L, 2, "conn:slot_statuses", {"not_ok"});
+  auto& s = conn(L, "{...}");
+  auto o = lua::Options::optional(L, 2, {"not_ok"});
   lua::push_json(L, s.slot_statuses(o.boolean("not_ok", false)));
   return 1;
 }
 
 // delete_runs{ids={...}} -> the number of runs deleted.
 int delete_runs(lua_State* L) {
-  auto& s = conn(L, "conn:delete_runs", "{ids = {...}}");
-  lua::Options o(L, 2, "conn:delete_runs", {"ids"});
+  auto& s = conn(L, "{ids = {...}}");
+  lua::Options o(L, 2, {"ids"});
   lua_pushnumber(L, static_cast<double>(s.delete_runs(o.str_list("ids"))));
   return 1;
 }
 
 // count_runs{study=} -> {n = runs, ok = ok runs}; every study without one.
 int count_runs(lua_State* L) {
-  auto& s = conn(L, "conn:count_runs", "{...}");
-  auto o = lua::Options::optional(L, 2, "conn:count_runs", {"study"});
+  auto& s = conn(L, "{...}");
+  auto o = lua::Options::optional(L, 2, {"study"});
   auto c = s.count_runs(o.str("study", ""));
   lua::push_json(L, nlohmann::json{{"n", c.n}, {"ok", c.ok}});
   return 1;
@@ -381,32 +389,32 @@ int count_runs(lua_State* L) {
 
 // environments_except{label=} -> {{id, label}, ...} of the other labels.
 int environments_except(lua_State* L) {
-  auto& s = conn(L, "conn:environments_except", "{label = ...}");
-  lua::Options o(L, 2, "conn:environments_except", {"label"});
+  auto& s = conn(L, "{label = ...}");
+  lua::Options o(L, 2, {"label"});
   lua::push_json(L, s.environments_except(o.required_str("label")));
   return 1;
 }
 
 // run_details{id=} -> {counters, roofline_points, complexity}.
 int run_details(lua_State* L) {
-  auto& s = conn(L, "conn:run_details", "{id = ...}");
-  lua::Options o(L, 2, "conn:run_details", {"id"});
+  auto& s = conn(L, "{id = ...}");
+  lua::Options o(L, 2, {"id"});
   lua::push_json(L, s.run_details(o.required_str("id")));
   return 1;
 }
 
 // study_names() -> sorted names.
 int study_names(lua_State* L) {
-  auto& s = conn(L, "conn:study_names");
-  lua::Options::optional(L, 2, "conn:study_names", {});
+  auto& s = conn(L);
+  lua::Options::optional(L, 2, {});
   lua::push_json(L, nlohmann::json(s.study_names()));
   return 1;
 }
 
 // estimate_s(config) -> seconds, or nil when no comparable run is stored.
 int estimate_s(lua_State* L) {
-  auto& s = conn(L, "conn:estimate_s", "config");
-  nlohmann::json config = lua::to_json(L, 2, "conn:estimate_s: config");
+  auto& s = conn(L, "config");
+  nlohmann::json config = lua::to_json(L, 2, "config");
   auto est = s.estimate_s(store::content_hash(config), config);
   if (est) lua_pushnumber(L, *est);
   else lua_pushnil(L);
@@ -414,7 +422,7 @@ int estimate_s(lua_State* L) {
 }
 
 int close(lua_State* L) {
-  Conn* c = conn_of(L, "conn:close", "");
+  Conn* c = conn_of(L, "");
   delete c->store;
   c->store = nullptr;
   return 0;
@@ -432,7 +440,7 @@ int new_id(lua_State* L) {
   return 1;
 }
 int hash(lua_State* L) {
-  lua_pushstring(L, store::content_hash(lua::to_json(L, 1, "rlx.db.hash")).c_str());
+  lua_pushstring(L, store::content_hash(lua::to_json(L, 1)).c_str());
   return 1;
 }
 int now(lua_State* L) {
@@ -442,12 +450,12 @@ int now(lua_State* L) {
 // rlx.db.encode(value [, pretty]) / decode(text): aliases of rlx.json's codec (lua_bind.h);
 // pretty = true is rlx.json.encode's indent 2.
 int encode(lua_State* L) {
-  const std::string s = lua::encode_json(L, 1, "rlx.db.encode", lua_toboolean(L, 2) ? 2 : -1);
+  const std::string s = lua::encode_json(L, 1, lua_toboolean(L, 2) ? 2 : -1);
   lua_pushlstring(L, s.data(), s.size());
   return 1;
 }
 int decode(lua_State* L) {
-  lua::decode_json(L, 1, "rlx.db.decode");
+  lua::decode_json(L, 1);
   return 1;
 }
 // Seconds on a monotonic clock (differences time a run; the origin means nothing).
@@ -467,34 +475,44 @@ void open_db(lua_State* L) {
   if (luaL_newmetatable(L, kConnMeta)) {
     lua_newtable(L);
     int methods = lua_gettop(L);
-    lua::set_functions(L, methods, {{"query", lua::guarded<query>}, {"first", lua::guarded<first>},
-                                    {"exec", lua::guarded<exec>},
-                                    {"begin", lua::guarded<begin>}, {"commit", lua::guarded<commit>},
-                                    {"rollback", lua::guarded<rollback>},
-                                    {"in_transaction", lua::guarded<in_transaction>},
-                                    {"path", lua::guarded<path>}, {"schema_version", lua::guarded<schema_version>},
-                                    {"integrity_check", lua::guarded<integrity_check>},
-                                    {"readonly", lua::guarded<readonly>},
-                                    {"merge_from", lua::guarded<merge_from>}, {"close", lua::guarded<close>},
-                                    {"put_environment", lua::guarded<put_environment>},
-                                    {"put_study", lua::guarded<put_study>}, {"put_run", lua::guarded<put_run>},
-                                    {"put_counters", lua::guarded<put_counters>},
-                                    {"put_points", lua::guarded<put_points>},
-                                    {"put_peaks", lua::guarded<put_peaks>}, {"peaks", lua::guarded<peaks>},
-                                    {"runs", lua::guarded<runs>}, {"points", lua::guarded<points>},
-                                    {"slot", lua::guarded<slot>}, {"run_id_by_label", lua::guarded<run_id_by_label>},
-                                    {"estimate_s", lua::guarded<estimate_s>},
-                                    {"last_sweep_seed", lua::guarded<last_sweep_seed>},
-                                    {"study_environments", lua::guarded<study_environments>},
-                                    {"study_counters", lua::guarded<study_counters>},
-                                    {"study_complexity", lua::guarded<study_complexity>},
-                                    {"slot_statuses", lua::guarded<slot_statuses>},
-                                    {"delete_runs", lua::guarded<delete_runs>},
-                                    {"count_runs", lua::guarded<count_runs>},
-                                    {"environments_except", lua::guarded<environments_except>},
-                                    {"run_details", lua::guarded<run_details>},
-                                    {"study_names", lua::guarded<study_names>},
-                                    {"claim", lua::guarded<claim>}, {"release_claim", lua::guarded<release_claim>}});
+    lua::set_functions(L, methods, "conn:",
+                       {{"query", lua::guarded<query>},
+                        {"first", lua::guarded<first>},
+                        {"exec", lua::guarded<exec>},
+                        {"begin", lua::guarded<begin>},
+                        {"commit", lua::guarded<commit>},
+                        {"rollback", lua::guarded<rollback>},
+                        {"in_transaction", lua::guarded<in_transaction>},
+                        {"path", lua::guarded<path>},
+                        {"schema_version", lua::guarded<schema_version>},
+                        {"integrity_check", lua::guarded<integrity_check>},
+                        {"readonly", lua::guarded<readonly>},
+                        {"merge_from", lua::guarded<merge_from>},
+                        {"close", lua::guarded<close>},
+                        {"put_environment", lua::guarded<put_environment>},
+                        {"put_study", lua::guarded<put_study>},
+                        {"put_run", lua::guarded<put_run>},
+                        {"put_counters", lua::guarded<put_counters>},
+                        {"put_points", lua::guarded<put_points>},
+                        {"put_peaks", lua::guarded<put_peaks>},
+                        {"peaks", lua::guarded<peaks>},
+                        {"runs", lua::guarded<runs>},
+                        {"points", lua::guarded<points>},
+                        {"slot", lua::guarded<slot>},
+                        {"run_id_by_label", lua::guarded<run_id_by_label>},
+                        {"estimate_s", lua::guarded<estimate_s>},
+                        {"last_sweep_seed", lua::guarded<last_sweep_seed>},
+                        {"study_environments", lua::guarded<study_environments>},
+                        {"study_counters", lua::guarded<study_counters>},
+                        {"study_complexity", lua::guarded<study_complexity>},
+                        {"slot_statuses", lua::guarded<slot_statuses>},
+                        {"delete_runs", lua::guarded<delete_runs>},
+                        {"count_runs", lua::guarded<count_runs>},
+                        {"environments_except", lua::guarded<environments_except>},
+                        {"run_details", lua::guarded<run_details>},
+                        {"study_names", lua::guarded<study_names>},
+                        {"claim", lua::guarded<claim>},
+                        {"release_claim", lua::guarded<release_claim>}});
     lua_setfield(L, -2, "__index");
     lua_pushcfunction(L, lua::guarded<close>);
     lua_setfield(L, -2, "__gc");

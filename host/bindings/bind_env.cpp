@@ -8,9 +8,9 @@ namespace rlx::bindings {
 namespace {
 
 int capture(lua_State* L) {
-  std::string label = lua_isnoneornil(L, 1) ? std::string() : lua::check_string(L, 1, "rlx._core.env.capture");
+  std::string label = lua_isnoneornil(L, 1) ? std::string() : lua::check_string(L, 1);
   env::Sources src;
-  if (!lua_isnoneornil(L, 2)) src.root = lua::check_string(L, 2, "rlx._core.env.capture");
+  if (!lua_isnoneornil(L, 2)) src.root = lua::check_string(L, 2);
   lua::push_json(L, env::capture(label, src));
   return 1;
 }

@@ -7,29 +7,21 @@
 namespace rlx::bindings {
 namespace {
 
-constexpr const char* kWriteAtomic = "rlx.fs.write_atomic";
-
 // write_atomic(path, text [, {not_same_as = path or {paths}}]) -> path
 int write_atomic(lua_State* L) {
-  const std::string path = lua::check_string(L, 1, kWriteAtomic);
-  if (path.empty())
-    throw lua::Error(std::string(kWriteAtomic) + ": argument 1 (the path) is empty: give a file name");
-  const std::string text = lua::check_string(L, 2, kWriteAtomic);
-  const auto o = lua::Options::optional(L, 3, kWriteAtomic, {"not_same_as"});
-  const auto inputs = o.str_list("not_same_as");
-  try {
-    util::write_file_atomic(path, text, inputs);
-  } catch (const std::runtime_error& e) {
-    throw lua::Error(std::string(kWriteAtomic) + ": " + e.what());
-  }
+  const std::string path = lua::check_string(L, 1);
+  if (path.empty()) throw lua::Error("argument 1 (the path) is empty: give a file name");
+  const std::string text = lua::check_string(L, 2);
+  const auto o = lua::Options::optional(L, 3, {"not_same_as"});
+  util::write_file_atomic(path, text, o.str_list("not_same_as"));
   lua_pushlstring(L, path.data(), path.size());
   return 1;
 }
 
 // same_file(a, b) -> boolean
 int same_file(lua_State* L) {
-  const std::string a = lua::check_string(L, 1, "rlx.fs.same_file");
-  const std::string b = lua::check_string(L, 2, "rlx.fs.same_file");
+  const std::string a = lua::check_string(L, 1);
+  const std::string b = lua::check_string(L, 2);
   lua_pushboolean(L, util::same_file(a, b));
   return 1;
 }

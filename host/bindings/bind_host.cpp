@@ -22,6 +22,7 @@ extern "C" {
 #include <cupti_version.h>
 #endif
 
+#include "env/blas_kernel.h"
 #include "train/trainer.h"
 #include "util/process_tuning.h"
 
@@ -44,6 +45,11 @@ int versions(lua_State* L) {
       {"torch_cuda", RLX_TORCH_CUDA != 0},
       {"tuning", tuning},
   };
+  const env::BlasKernel& k = env::blas_kernel();
+  const util::BlasInfo blas = util::blas_info();
+  v["blas"] = {{"name", blas.name},       {"config", blas.config},   {"threading", blas.threading},
+               {"core", k.core},          {"set_by", k.set_by},      {"openblas_choice", k.openblas_choice},
+               {"checked", k.checked},    {"check", k.check_detail}, {"reason", k.reason}};
 #ifdef RLX_HAVE_CUPTI
   v["cuda"] = fmt::format("{}.{}", CUDA_VERSION / 1000, CUDA_VERSION % 1000 / 10);
   v["cupti"] = fmt::format("{}", CUPTI_API_VERSION);
@@ -65,14 +71,14 @@ int modules(lua_State* L) {
 // json_encode(value [, indent]): any Lua value without functions, as JSON text.
 int json_encode(lua_State* L) {
   const int indent = lua_isnumber(L, 2) ? static_cast<int>(lua_tointeger(L, 2)) : -1;
-  const std::string text = lua::encode_json(L, 1, "rlx.json.encode", indent);
+  const std::string text = lua::encode_json(L, 1, indent);
   lua_pushlstring(L, text.data(), text.size());
   return 1;
 }
 
 // json_decode(text): the Lua value; a parse error names the byte offset.
 int json_decode(lua_State* L) {
-  lua::decode_json(L, 1, "rlx.json.decode");
+  lua::decode_json(L, 1);
   return 1;
 }
 
@@ -90,13 +96,24 @@ int error_metatable(lua_State* L) {
   return 1;
 }
 
+// exit_ok() -> the value that, raised, ends the program with status 0 (lua_bind.h push_exit_ok).
+int exit_ok(lua_State* L) {
+  lua::push_exit_ok(L);
+  return 1;
+}
+
 }  // namespace
 
 void open_host(lua_State* L) {
-  lua::register_module(L, "host", {{"versions", lua::guarded<versions>}, {"modules", lua::guarded<modules>},
-                                 {"json_encode", lua::guarded<json_encode>}, {"json_decode", lua::guarded<json_decode>},
-                                 {"where", lua::guarded<where>}, {"error_metatable", lua::guarded<error_metatable>},
-                                 {"check_options", lua::guarded<lua::check_options>}});
+  lua::register_module(L, "host",
+                       {{"versions", lua::guarded<versions>},
+                        {"modules", lua::guarded<modules>},
+                        {"json_encode", lua::guarded<json_encode>, "rlx.json.encode"},
+                        {"json_decode", lua::guarded<json_decode>, "rlx.json.decode"},
+                        {"where", lua::guarded<where>},
+                        {"error_metatable", lua::guarded<error_metatable>},
+                        {"exit_ok", lua::guarded<exit_ok>},
+                        {"check_options", lua::guarded<lua::check_options>, "rlx.options.check"}});
 }
 
 }  // namespace rlx::bindings

@@ -17,8 +17,7 @@ int list(lua_State* L) {
 
 // summary{model=, batch=1, input=224, classes=1000, precision="fp32", layers=true} -> table
 int summary(lua_State* L) {
-  lua::Options o(L, 1, "rlx.model.summary",
-                 {"model", "batch", "input", "classes", "precision", "layers"});
+  lua::Options o(L, 1, {"model", "batch", "input", "classes", "precision", "layers"});
   if (!o.has("model"))
     o.fail("model", "is required: a built-in name (rlx.model.list()) or a model table");
   const int type = o.push("model");
@@ -32,15 +31,9 @@ int summary(lua_State* L) {
   const int64_t classes = o.integer("classes", 1000, 1);
   const std::string precision = o.choice("precision", "fp32", {"fp32", "amp", "bf16"});
   const bool layers = o.boolean("layers", true);
-  nlohmann::json result;
-  try {
-    const models::ModelSpec spec = models::from_option(model, classes, input);
-    result = models::to_json(models::summarize(spec, batch, models::parse_precision(precision)),
-                             layers);
-  } catch (const std::invalid_argument& e) {
-    throw lua::Error(o.fname() + ": " + e.what());
-  }
-  lua::push_json(L, result);
+  const models::ModelSpec spec = models::from_option(model, classes, input);
+  lua::push_json(L,
+                 models::to_json(models::summarize(spec, batch, models::parse_precision(precision)), layers));
   return 1;
 }
 

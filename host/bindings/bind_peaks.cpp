@@ -11,7 +11,7 @@ namespace {
 
 // measure{device=, repeats=, quick=, threads=, only=, isa=, clock=} -> peaks table (see measure.h).
 int measure(lua_State* L) {
-  lua::Options o(L, 1, "rlx.peaks.measure", {"device", "repeats", "quick", "threads", "only", "isa", "clock"});
+  lua::Options o(L, 1, {"device", "repeats", "quick", "threads", "only", "isa", "clock"});
   const std::string device = o.choice("device", "cpu", {"cpu", "cuda"});
   peaks::MeasureOptions m;
   m.repeats = int(o.integer("repeats", 5, 1));
@@ -53,11 +53,11 @@ int cpu_info(lua_State* L) {
 // summarize(rates) -> {best, median, worst, spread_pct, repeats}: the statistic every figure uses.
 int summarize(lua_State* L) {
   luaL_checktype(L, 1, LUA_TTABLE);
-  const nlohmann::json j = lua::to_json(L, 1, "rlx.peaks.summarize: argument 1");
+  const nlohmann::json j = lua::to_json(L, 1, "argument 1");
   std::vector<double> v;
-  if (!j.is_array() || j.empty()) throw lua::Error("rlx.peaks.summarize: expected a non-empty array of numbers");
+  if (!j.is_array() || j.empty()) throw lua::Error("expected a non-empty array of numbers");
   for (const auto& x : j) {
-    if (!x.is_number()) throw lua::Error("rlx.peaks.summarize: expected a non-empty array of numbers");
+    if (!x.is_number()) throw lua::Error("expected a non-empty array of numbers");
     v.push_back(x.get<double>());
   }
   lua::push_json(L, peaks::to_json(peaks::summarize(v)));

@@ -62,12 +62,13 @@ const json& array_of(const lua::Options& o, const json& j, const char* key, bool
 
 double num(const lua::Options& o, const json& item, const std::string& where, const char* field, bool positive) {
   if (!item.contains(field) || !item[field].is_number())
-    throw lua::Error(o.fname() + ": " + where + " needs a number '" + field + "'" +
-                     (item.contains(field) ? std::string(", got ") + item[field].type_name() : ""));
+    throw lua::Error(o.fname(),
+                     where + " needs a number '" + field + "'" +
+                         (item.contains(field) ? std::string(", got ") + item[field].type_name() : ""));
   const double v = item[field].get<double>();
   if (!std::isfinite(v) || (positive && !(v > 0)))
-    throw lua::Error(o.fname() + ": " + where + " field '" + field + "' must be a positive finite number, got " +
-                     si_label(v));
+    throw lua::Error(o.fname(),
+                     where + " field '" + field + "' must be a positive finite number, got " + si_label(v));
   return v;
 }
 
@@ -83,18 +84,19 @@ std::vector<double> numbers(const lua::Options& o, const json& item, const std::
                             bool required) {
   std::vector<double> out;
   if (!item.contains(field) || item[field].is_null()) {
-    if (required) throw lua::Error(o.fname() + ": " + where + " needs an array of numbers '" + field + "'");
+    if (required) throw lua::Error(o.fname(), where + " needs an array of numbers '" + field + "'");
     return out;
   }
   const json& a = item[field];
   if (a.is_object() && a.empty()) return out;
-  if (!a.is_array()) throw lua::Error(o.fname() + ": " + where + " field '" + field + "' must be an array of numbers");
+  if (!a.is_array())
+    throw lua::Error(o.fname(), where + " field '" + field + "' must be an array of numbers");
   for (size_t i = 0; i < a.size(); ++i) {
     if (a[i].is_number()) out.push_back(a[i].get<double>());
     else if (a[i].is_null()) out.push_back(NAN);
     else
-      throw lua::Error(o.fname() + ": " + where + " field '" + field + "' element " + std::to_string(i + 1) +
-                       " must be a number, got " + a[i].type_name());
+      throw lua::Error(o.fname(), where + " field '" + field + "' element " + std::to_string(i + 1) +
+                                      " must be a number, got " + a[i].type_name());
   }
   return out;
 }
@@ -108,7 +110,7 @@ std::optional<Color> color_of(const lua::Options& o, const json& item, const std
     unsigned v = 0;
     if (s.size() == 7 && s[0] == '#' && std::sscanf(s.c_str() + 1, "%6x", &v) == 1) return rgb(v);
   }
-  throw lua::Error(o.fname() + ": " + where + " field 'color' must be \"#RRGGBB\" or a palette index >= 1");
+  throw lua::Error(o.fname(), where + " field 'color' must be \"#RRGGBB\" or a palette index >= 1");
 }
 
 std::optional<Marker> marker_of(const lua::Options& o, const json& item, const std::string& where) {
@@ -120,7 +122,7 @@ std::optional<Marker> marker_of(const lua::Options& o, const json& item, const s
     if (m.is_string() && m.get<std::string>() == marker_name(marker(i))) return marker(i);
     names += (i ? ", " : "") + std::string(marker_name(marker(i)));
   }
-  throw lua::Error(o.fname() + ": " + where + " field 'marker' must be one of " + names + " (or an index >= 1)");
+  throw lua::Error(o.fname(), where + " field 'marker' must be one of " + names + " (or an index >= 1)");
 }
 
 bool flag(const json& item, const char* field, bool def) {
@@ -129,14 +131,15 @@ bool flag(const json& item, const char* field, bool def) {
 
 std::vector<Series> read_series(const lua::Options& o) {
   const json j = o.json("series");
-  if (j.is_null()) throw lua::Error(o.fname() + ": option 'series' is required (an array of {label=, x=, y=, sd=})");
+  if (j.is_null())
+    throw lua::Error(o.fname(), "option 'series' is required (an array of {label=, x=, y=, sd=})");
   const json& arr = array_of(o, j, "series");
-  if (arr.empty()) throw lua::Error(o.fname() + ": option 'series' is empty: give at least one series");
+  if (arr.empty()) throw lua::Error(o.fname(), "option 'series' is empty: give at least one series");
   std::vector<Series> out;
   for (size_t k = 0; k < arr.size(); ++k) {
     const json& it = arr[k];
     const std::string where = "series[" + std::to_string(k + 1) + "]";
-    if (!it.is_object()) throw lua::Error(o.fname() + ": " + where + " must be a table {label=, x=, y=, sd=}");
+    if (!it.is_object()) throw lua::Error(o.fname(), where + " must be a table {label=, x=, y=, sd=}");
     Series s;
     s.label = text(it, "label");
     s.x = numbers(o, it, where, "x", true);
@@ -154,17 +157,14 @@ std::vector<Series> read_series(const lua::Options& o) {
   return out;
 }
 
-// Runs a chart call; its errors are re-raised under the Lua function's name ("rlx.plot.line: ...")
-// in place of the engine's own prefix ("line chart: ...").
+// Runs a chart call; its errors carry fname, the public function that drew (rlx.plot.scatter draws
+// through line): the chart's own messages name no function.
 template <typename F>
 Layout draw(const std::string& fname, F&& f) {
   try {
     return f();
   } catch (const std::exception& e) {
-    std::string msg = e.what();
-    for (const char* prefix : {"line chart: ", "throughput chart: ", "variability chart: ", "roofline: "})
-      if (msg.rfind(prefix, 0) == 0) msg = msg.substr(std::char_traits<char>::length(prefix));
-    throw lua::Error(fname + ": " + msg);
+    throw lua::Error(fname, e.what());
   }
 }
 
@@ -201,7 +201,7 @@ Scale scale_of(const lua::Options& o, const char* key) {
 }
 
 int roofline(lua_State* L) {
-  lua::Options o(L, 1, "rlx.plot.roofline", keys({"roofs", "ceilings", "points", "arrows", "color_title", "shape_title"}));
+  lua::Options o(L, 1, keys({"roofs", "ceilings", "points", "arrows", "color_title", "shape_title"}));
   RooflineSpec spec;
   spec.chart = chart_spec(o);
   const std::string out = o.required_str("out");
@@ -219,7 +219,8 @@ int roofline(lua_State* L) {
   const json& pa = array_of(o, points, "points", false);
   for (size_t i = 0; i < pa.size(); ++i) {
     const std::string where = "points[" + std::to_string(i + 1) + "]";
-    if (!pa[i].is_object()) throw lua::Error(o.fname() + ": " + where + " must be a table {ai=, gflops=, label=, ...}");
+    if (!pa[i].is_object())
+      throw lua::Error(o.fname(), where + " must be a table {ai=, gflops=, label=, ...}");
     spec.points.push_back({num(o, pa[i], where, "ai", true), num(o, pa[i], where, "gflops", true), text(pa[i], "label"),
                            text(pa[i], "color_key"), text(pa[i], "shape_key")});
   }
@@ -229,7 +230,7 @@ int roofline(lua_State* L) {
     const double from = num(o, aa[i], where, "from", true), to = num(o, aa[i], where, "to", true);
     if (from > static_cast<double>(spec.points.size()) || to > static_cast<double>(spec.points.size()) ||
         from != std::floor(from) || to != std::floor(to))
-      throw lua::Error(o.fname() + ": " + where + " must name points 1.." + std::to_string(spec.points.size()));
+      throw lua::Error(o.fname(), where + " must name points 1.." + std::to_string(spec.points.size()));
     spec.arrows.push_back({static_cast<size_t>(from) - 1, static_cast<size_t>(to) - 1});
   }
   push_layout(L, draw(o.fname(), [&] { return roofline_chart(spec, out); }));
@@ -246,7 +247,7 @@ int roofline(lua_State* L) {
 }
 
 int throughput(lua_State* L) {
-  lua::Options o(L, 1, "rlx.plot.throughput", keys({"series", "yscale"}));
+  lua::Options o(L, 1, keys({"series", "yscale"}));
   ChartSpec spec = chart_spec(o);
   spec.yscale = scale_of(o, "yscale");
   const std::string out = o.required_str("out");
@@ -259,9 +260,9 @@ int throughput(lua_State* L) {
 int line(lua_State* L) {
   const int name_type = lua_type(L, 2);
   if (name_type != LUA_TNONE && name_type != LUA_TNIL && name_type != LUA_TSTRING)
-    throw lua::Error(std::string("rlx._core.plot.line: argument 2 must be the caller's name (a string), got ") +
+    throw lua::Error(std::string("argument 2 must be the caller's name (a string), got ") +
                      lua::type_name(L, 2));
-  const std::string fname = name_type == LUA_TSTRING ? lua_tostring(L, 2) : "rlx.plot.line";
+  const std::string fname = name_type == LUA_TSTRING ? lua_tostring(L, 2) : lua::fn_name(L);
   lua::Options o(L, 1, fname, keys({"series", "xscale", "yscale", "xticks", "yticks", "kind"}));
   ChartSpec spec = chart_spec(o);
   const std::string out = o.required_str("out");
@@ -282,7 +283,7 @@ int line(lua_State* L) {
 }
 
 int variability(lua_State* L) {
-  lua::Options o(L, 1, "rlx.plot.variability", keys({"groups"}));
+  lua::Options o(L, 1, keys({"groups"}));
   ChartSpec spec = chart_spec(o);
   const std::string out = o.required_str("out");
   const json g = o.json("groups");
@@ -291,7 +292,7 @@ int variability(lua_State* L) {
   std::vector<Group> groups;
   for (size_t i = 0; i < ga.size(); ++i) {
     const std::string where = "groups[" + std::to_string(i + 1) + "]";
-    if (!ga[i].is_object()) throw lua::Error(o.fname() + ": " + where + " must be a table {label=, values={...}}");
+    if (!ga[i].is_object()) throw lua::Error(o.fname(), where + " must be a table {label=, values={...}}");
     groups.push_back({text(ga[i], "label"), numbers(o, ga[i], where, "values", true)});
   }
   return push_layout(L, draw(o.fname(), [&] { return variability_chart(spec, groups, out); }));
@@ -299,18 +300,18 @@ int variability(lua_State* L) {
 
 // pixel(path, x, y) -> "#rrggbb": the colour of one pixel of a PNG (for tests and checks).
 int pixel(lua_State* L) {
-  const std::string path = lua::check_string(L, 1, "rlx.plot.pixel");
-  const double x = lua::check_number(L, 2, "rlx.plot.pixel"), y = lua::check_number(L, 3, "rlx.plot.pixel");
+  const std::string path = lua::check_string(L, 1);
+  const double x = lua::check_number(L, 2), y = lua::check_number(L, 3);
   cairo_surface_t* s = cairo_image_surface_create_from_png(path.c_str());
   if (cairo_surface_status(s) != CAIRO_STATUS_SUCCESS) {
     cairo_surface_destroy(s);
-    throw lua::Error("rlx.plot.pixel: cannot read PNG '" + path + "': give the path of a PNG file");
+    throw lua::Error("cannot read PNG '" + path + "': give the path of a PNG file");
   }
   const int w = cairo_image_surface_get_width(s), h = cairo_image_surface_get_height(s);
   const int xi = static_cast<int>(x), yi = static_cast<int>(y);
   if (xi < 0 || yi < 0 || xi >= w || yi >= h) {
     cairo_surface_destroy(s);
-    throw lua::Error("rlx.plot.pixel: (" + std::to_string(xi) + ", " + std::to_string(yi) + ") is outside the " +
+    throw lua::Error("(" + std::to_string(xi) + ", " + std::to_string(yi) + ") is outside the " +
                      std::to_string(w) + "x" + std::to_string(h) + " image");
   }
   cairo_surface_flush(s);
@@ -338,24 +339,19 @@ int palette_colors(lua_State* L) {
 }
 
 int ticks(lua_State* L) {
-  lua::Options o(L, 1, "rlx.plot.ticks", {"scale", "min", "max"});
+  lua::Options o(L, 1, {"scale", "min", "max"});
   const Scale sc = scale_of(o, "scale");
   const double lo = o.required_number("min"), hi = o.required_number("max");
   // The axis's own checks, worded for the caller: which option is wrong and what to give instead.
   if (!std::isfinite(lo)) o.fail("min", fmt::format("must be a finite number, got {}", lo));
   if (!std::isfinite(hi)) o.fail("max", fmt::format("must be a finite number, got {}", hi));
   if (!(lo < hi))
-    throw lua::Error(fmt::format("rlx.plot.ticks: option 'min' must be less than 'max', got min {} and max {} ({})",
-                                 lo, hi, lo > hi ? "swap them" : "widen the range"));
+    throw lua::Error(fmt::format("option 'min' must be less than 'max', got min {} and max {} ({})", lo, hi,
+                                 lo > hi ? "swap them" : "widen the range"));
   if (sc == Scale::Log10 && !(lo > 0))
-    throw lua::Error(fmt::format(
-        "rlx.plot.ticks: a log axis needs min > 0, got min {} (give a positive min, or scale = \"linear\")", lo));
-  Axis a;
-  try {
-    a = Axis(sc, lo, hi);
-  } catch (const std::exception& e) {
-    throw lua::Error(std::string("rlx.plot.ticks: ") + e.what());
-  }
+    throw lua::Error(
+        fmt::format("a log axis needs min > 0, got min {} (give a positive min, or scale = \"linear\")", lo));
+  const Axis a(sc, lo, hi);
   lua_newtable(L);
   int i = 0;
   for (const auto& t : a.major_ticks()) {
@@ -370,12 +366,12 @@ int ticks(lua_State* L) {
 }
 // mkdir(path): creates a directory and its parents (figure directories); true when it exists.
 int make_dir(lua_State* L) {
-  const std::string path = lua::check_string(L, 1, "rlx.plot.mkdir");
+  const std::string path = lua::check_string(L, 1);
   std::error_code ec;
   std::filesystem::create_directories(path, ec);
   if (ec || !std::filesystem::is_directory(path))
-    throw lua::Error("rlx.plot.mkdir: cannot create directory '" + path + "': " +
-                     (ec ? ec.message() : std::string("a file of that name exists")));
+    throw lua::Error("cannot create directory '" + path +
+                     "': " + (ec ? ec.message() : std::string("a file of that name exists")));
   lua_pushboolean(L, 1);
   return 1;
 }

@@ -9,7 +9,7 @@ namespace {
 
 // html(markdown) -> the HTML fragment.
 int html(lua_State* L) {
-  const std::string md = lua::check_string(L, 1, "rlx.report.html");
+  const std::string md = lua::check_string(L, 1);
   const std::string out = report::markdown_to_html(md);
   lua_pushlstring(L, out.data(), out.size());
   return 1;
@@ -17,7 +17,7 @@ int html(lua_State* L) {
 
 // page{markdown=, title=, base_dir=, embed_images=} -> {html=, images={paths embedded}}
 int page(lua_State* L) {
-  lua::Options o(L, 1, "rlx.report.page", {"markdown", "title", "base_dir", "embed_images"});
+  lua::Options o(L, 1, {"markdown", "title", "base_dir", "embed_images"});
   report::PageOptions opts;
   opts.title = o.str("title", "rlx report");
   opts.base_dir = o.str("base_dir", ".");

@@ -13,7 +13,7 @@ namespace {
 // point{flops=, bytes=, seconds=, peak_flops=, peak_bw=} -> {ai, gflops, attainable_gflops,
 // ridge_ai, bound, efficiency, above_roof}
 int point(lua_State* L) {
-  lua::Options o(L, 1, "rlx.roofline.point", {"flops", "bytes", "seconds", "peak_flops", "peak_bw"});
+  lua::Options o(L, 1, {"flops", "bytes", "seconds", "peak_flops", "peak_bw"});
   peaks::RooflineInput in;
   in.flops = o.required_number("flops");
   in.bytes = o.required_number("bytes");
@@ -46,9 +46,9 @@ int point(lua_State* L) {
 // ceilings(peaks) -> array of {name, kind, label, value, unit}, compute roofs first, highest first.
 int ceilings(lua_State* L) {
   if (lua_type(L, 1) != LUA_TTABLE) {
-    throw lua::Error(std::string("rlx.roofline.ceilings: expected a peaks table, got ") + lua::type_name(L, 1));
+    throw lua::Error(std::string("expected a peaks table, got ") + lua::type_name(L, 1));
   }
-  const nlohmann::json j = lua::to_json(L, 1, "rlx.roofline.ceilings: peaks");
+  const nlohmann::json j = lua::to_json(L, 1, "peaks");
   std::vector<peaks::PeakField> fields;
   if (j.is_object()) {
     for (auto it = j.begin(); it != j.end(); ++it) {
@@ -66,20 +66,16 @@ int ceilings(lua_State* L) {
 
 // compute_fields(precision) -> candidate peaks fields, in order of preference.
 int compute_fields(lua_State* L) {
-  const std::string p = lua::check_string(L, 1, "rlx.roofline.compute_fields");
+  const std::string p = lua::check_string(L, 1);
   nlohmann::json out = nlohmann::json::array();
-  try {
-    for (const auto& f : peaks::compute_field_candidates(p)) out.push_back(f);
-  } catch (const std::invalid_argument& e) {
-    throw lua::Error(e.what());
-  }
+  for (const auto& f : peaks::compute_field_candidates(p)) out.push_back(f);
   lua::push_json(L, out);
   return 1;
 }
 
 // memory_field(level) -> "<level>_gbps"
 int memory_field(lua_State* L) {
-  const std::string level = lua::check_string(L, 1, "rlx.roofline.memory_field");
+  const std::string level = lua::check_string(L, 1);
   const std::string f = peaks::memory_field(level);
   lua_pushlstring(L, f.data(), f.size());
   return 1;
@@ -87,9 +83,9 @@ int memory_field(lua_State* L) {
 
 // attainable(ai, peak_flops, peak_bw) -> FLOP/s: the roof at one intensity (for drawing).
 int attainable(lua_State* L) {
-  const double ai = lua::check_number(L, 1, "rlx.roofline.attainable");
-  const double pf = lua::check_number(L, 2, "rlx.roofline.attainable");
-  const double pb = lua::check_number(L, 3, "rlx.roofline.attainable");
+  const double ai = lua::check_number(L, 1);
+  const double pf = lua::check_number(L, 2);
+  const double pb = lua::check_number(L, 3);
   lua_pushnumber(L, peaks::attainable_flops(ai, pf, pb));
   return 1;
 }

@@ -22,8 +22,6 @@
 namespace rlx::bindings {
 namespace {
 
-const char* const kFname = "rlx.train";
-
 // A number option that must be > 0 (or >= 0 when zero is allowed).
 double non_negative(const lua::Options& o, const char* key, double def, bool allow_zero) {
   const double v = o.number(key, def);
@@ -54,7 +52,7 @@ bool any_cuda_device() {
 void read_min_stable(lua_State* L, const lua::Options& o, train::TrainConfig& c) {
   const int type = o.push("min_stable");
   if (type == LUA_TTABLE) {
-    lua::Options t(L, lua_gettop(L), std::string(kFname) + ": option 'min_stable'", {"drift", "cv", "max_extra"});
+    lua::Options t = o.nested(lua_gettop(L), "min_stable", {"drift", "cv", "max_extra"});
     c.stability.max_drift = non_negative(t, "drift", c.stability.max_drift, false);
     c.stability.max_cv = non_negative(t, "cv", c.stability.max_cv, false);
     c.max_extra_iters = t.integer("max_extra", 0, 1);
@@ -122,20 +120,17 @@ train::TrainConfig read_config(lua_State* L, const lua::Options& o, bool& want_c
   if (mtype != LUA_TSTRING && mtype != LUA_TTABLE)
     o.fail("model", fmt::format("must be a model name or a model table, got a {}", lua_typename(L, mtype)));
   c.model = o.json("model");
-  try {
-    train::validate(c);
-  } catch (const std::invalid_argument& e) {
-    throw lua::Error(fmt::format("{}: {}", kFname, e.what()));
-  }
+  train::validate(c);
   return c;
 }
 
 nlohmann::json run_train(lua_State* L) {
-  lua::Options o(L, 1, kFname,
-                 {"model", "batch", "iters", "warmup", "device", "precision", "data", "augment", "workers",
-                  "prefetch", "threads", "memory_format", "grad_accum", "deterministic", "cudnn_benchmark",
-                  "nvtx", "lr", "momentum", "weight_decay", "seed", "input", "classes", "label", "counters",
-                  "progress", "counter_iters", "pin_memory", "min_stable"});
+  lua::Options o(
+      L, 1,
+      {"model",           "batch",   "iters",    "warmup",   "device",        "precision",  "data",
+       "augment",         "workers", "prefetch", "threads",  "memory_format", "grad_accum", "deterministic",
+       "cudnn_benchmark", "nvtx",    "lr",       "momentum", "weight_decay",  "seed",       "input",
+       "classes",         "label",   "counters", "progress", "counter_iters", "pin_memory", "min_stable"});
   bool want_counters = false;
   std::vector<std::string> groups;
   train::TrainConfig config = read_config(L, o, want_counters, groups);
@@ -145,7 +140,7 @@ nlohmann::json run_train(lua_State* L) {
     try {
       collector = counters::make_collector(dev, groups);
     } catch (const std::invalid_argument& e) {
-      throw lua::Error(fmt::format("{}: option 'counters': {}", kFname, e.what()));
+      throw lua::Error(fmt::format("option 'counters': {}", e.what()));
     }
   }
   if (collector && config.counter_iters == 0)
@@ -158,12 +153,7 @@ nlohmann::json run_train(lua_State* L) {
   if (cuda) observers.add(&profiler);
   observers.add(collector.get());
   if (!collector && config.counter_iters < 0) config.counter_iters = cuda && counters::cuda_tool_attached() ? 1 : 0;
-  train::TrainResult result;
-  try {
-    result = train::train(config, observers.empty() ? nullptr : &observers);
-  } catch (const std::invalid_argument& e) {
-    throw lua::Error(fmt::format("{}: {}", kFname, e.what()));
-  }
+  train::TrainResult result = train::train(config, observers.empty() ? nullptr : &observers);
   nlohmann::json out = train::to_json(config, result);
   if (collector && result.ok) out["counters"] = collector->result();
   if (cuda && result.ok && result.counter_iters > 0)
@@ -186,13 +176,8 @@ int devices_fn(lua_State* L) {
 // dataset(path) -> {kind, root, classes, images}: what a data source holds, opened as rlx.train
 // would open it (a study checks data= before planning anything).
 int dataset_fn(lua_State* L) {
-  const std::string path = lua::check_string(L, 1, "rlx.train.dataset");
-  std::unique_ptr<train::SampleSource> s;
-  try {
-    s = train::open_dataset(path);
-  } catch (const std::runtime_error& e) {
-    throw lua::Error(std::string("rlx.train.dataset: ") + e.what());
-  }
+  const std::string path = lua::check_string(L, 1);
+  const std::unique_ptr<train::SampleSource> s = train::open_dataset(path);
   lua::push_json(L, {{"kind", s->kind()},
                      {"root", s->root()},
                      {"classes", s->classes()},
@@ -204,7 +189,7 @@ int dataset_fn(lua_State* L) {
 
 void open_train(lua_State* L) {
   lua::register_module(L, "train",
-                       {{"train", lua::guarded<train_fn>},
+                       {{"train", lua::guarded<train_fn>, "rlx.train"},
                         {"devices", lua::guarded<devices_fn>},
                         {"dataset", lua::guarded<dataset_fn>}});
 }

@@ -53,24 +53,18 @@ std::string caller_where(lua_State* L) {
 
 // ---- structured errors ------------------------------------------------------------------------
 
-void split_fn(const std::string& text, std::string* fn, std::string* message) {
-  size_t colon = text.find(": ");
-  bool named = colon != std::string::npos && colon > 0;
-  for (size_t i = 0; named && i < colon; ++i) {
-    unsigned char c = static_cast<unsigned char>(text[i]);
-    named = std::isalnum(c) || c == '_' || c == '.' || c == ':';
-  }
-  *fn = named ? text.substr(0, colon) : "";
-  *message = named ? text.substr(colon + 2) : text;
-}
-
-Error::Error(const std::string& text) : std::runtime_error(text) { split_fn(text, &fn, &message); }
+Error::Error(const std::string& message) : std::runtime_error(message), message(message) {}
 
 Error::Error(std::string fn_, std::string message_, int exit_code_)
     : std::runtime_error(fn_.empty() ? message_ : fn_ + ": " + message_),
       fn(std::move(fn_)),
       message(std::move(message_)),
       exit_code(exit_code_) {}
+
+std::string fn_name(lua_State* L) {
+  // A C function without upvalues reads its upvalue 1 as none (LUA_TNONE), not garbage.
+  return lua_type(L, lua_upvalueindex(1)) == LUA_TSTRING ? lua_tostring(L, lua_upvalueindex(1)) : "";
+}
 
 namespace {
 
@@ -102,6 +96,15 @@ void push_error_metatable(lua_State* L) {
     lua_pushstring(L, "rlx.Error");
     lua_setfield(L, -2, "__name");
   }
+}
+
+void push_exit_ok(lua_State* L) {
+  lua_getfield(L, LUA_REGISTRYINDEX, "rlx.exit_ok");
+  if (lua_type(L, -1) == LUA_TTABLE) return;
+  lua_pop(L, 1);
+  push_error(L, "", "", 0, "");
+  lua_pushvalue(L, -1);
+  lua_setfield(L, LUA_REGISTRYINDEX, "rlx.exit_ok");
 }
 
 void push_error(lua_State* L, const std::string& fn, const std::string& message, int exit_code,
@@ -137,7 +140,7 @@ CaughtError describe_exception(const std::exception& e) {
     c.message = err->message;
     c.exit_code = err->exit_code;
   } else {
-    split_fn(e.what(), &c.fn, &c.message);
+    c.message = e.what();
   }
   return c;
 }
@@ -148,16 +151,23 @@ void push_caught(lua_State* L, const CaughtError& caught) {
   if (caught.exit_code == 130) lua_sethook(L, nullptr, 0, 0);
   std::string where = caller_where(L);
   if (where.size() >= 2) where.resize(where.size() - 2);  // "file:line" without ": "
-  push_error(L, caught.fn, caught.message, caught.exit_code, where);
+  // A deliberate exit (Ctrl-C) is no function's failure: it keeps an empty fn.
+  std::string fn = caught.fn.empty() && caught.exit_code == 0 ? fn_name(L) : caught.fn;
+  push_error(L, fn, caught.message, caught.exit_code, where);
 }
 
 const char* type_name(lua_State* L, int idx) { return lua_typename(L, lua_type(L, idx)); }
 
-void set_functions(lua_State* L, int table_idx, std::initializer_list<Function> fns) {
-  int t = lua_gettop(L) + 0;
-  table_idx = table_idx < 0 ? t + table_idx + 1 : table_idx;
+void push_native(lua_State* L, lua_CFunction fn, const std::string& public_name) {
+  lua_pushlstring(L, public_name.data(), public_name.size());
+  lua_pushcclosure(L, fn, 1);
+}
+
+void set_functions(lua_State* L, int table_idx, const std::string& prefix,
+                   std::initializer_list<Function> fns) {
+  table_idx = abs_index(L, table_idx);
   for (const auto& f : fns) {
-    lua_pushcfunction(L, f.fn);
+    push_native(L, f.fn, f.public_name ? std::string(f.public_name) : prefix + f.name);
     lua_setfield(L, table_idx, f.name);
   }
 }
@@ -166,15 +176,15 @@ void register_module(lua_State* L, const char* name, std::initializer_list<Funct
   lua_getglobal(L, "rlx");
   lua_getfield(L, -1, "_core");
   lua_newtable(L);
-  set_functions(L, -1, fns);
+  set_functions(L, -1, std::string("rlx.") + name + ".", fns);
   lua_setfield(L, -2, name);
   lua_pop(L, 2);
 }
 
 // ---- Options --------------------------------------------------------------------------------
 
-Options::Options(lua_State* L, int idx, std::string fname, std::vector<std::string> valid, bool)
-    : L_(L), idx_(idx), fname_(std::move(fname)), valid_(std::move(valid)) {
+Options::Options(lua_State* L, int idx, std::string fname, std::vector<std::string> valid, std::string prefix)
+    : L_(L), idx_(idx), fname_(std::move(fname)), prefix_(std::move(prefix)), valid_(std::move(valid)) {
   if (idx_ == 0) return;
   lua_pushnil(L_);
   while (lua_next(L_, idx_) != 0) {
@@ -182,15 +192,16 @@ Options::Options(lua_State* L, int idx, std::string fname, std::vector<std::stri
     if (lua_type(L_, -1) != LUA_TSTRING) {
       std::string key = describe(L_, -1);
       lua_pop(L_, 1);
-      throw Error(fmt::format("{}: option keys must be names, got {} (valid options: {})", fname_, key,
-                              join(valid_)));
+      throw Error(fname_, fmt::format("{}option keys must be names, got {} (valid options: {})", prefix_, key,
+                                      join(valid_)));
     }
     std::string key = lua_tostring(L_, -1);
     bool ok = false;
     for (const auto& v : valid_) ok = ok || v == key;
     if (!ok) {
       lua_pop(L_, 1);
-      throw Error(fmt::format("{}: unknown option '{}' (valid options: {})", fname_, key, join(valid_)));
+      throw Error(fname_,
+                  fmt::format("{}unknown option '{}' (valid options: {})", prefix_, key, join(valid_)));
     }
   }
 }
@@ -200,21 +211,33 @@ int abs_index(lua_State* L, int idx) {
 }
 
 Options::Options(lua_State* L, int arg, std::string fname, std::vector<std::string> valid)
-    : Options(L, check_table(L, arg, fname), fname, std::move(valid), true) {}
+    : Options(L, check_table(L, arg, fname), fname, std::move(valid), "") {}
+
+Options::Options(lua_State* L, int arg, std::vector<std::string> valid)
+    : Options(L, arg, "", std::move(valid)) {}
 
 int Options::check_table(lua_State* L, int arg, const std::string& fname) {
   if (lua_type(L, arg) != LUA_TTABLE)
-    throw Error(fmt::format("{}: expected a table of options, got {}", fname, type_name(L, arg)));
+    throw Error(fname, fmt::format("expected a table of options, got {}", type_name(L, arg)));
   return abs_index(L, arg);
 }
 
 Options Options::optional(lua_State* L, int arg, std::string fname, std::vector<std::string> valid) {
-  if (lua_isnoneornil(L, arg)) return Options(L, 0, std::move(fname), std::move(valid), true);
+  if (lua_isnoneornil(L, arg)) return Options(L, 0, std::move(fname), std::move(valid), "");
   return Options(L, arg, std::move(fname), std::move(valid));
 }
 
+Options Options::optional(lua_State* L, int arg, std::vector<std::string> valid) {
+  return optional(L, arg, "", std::move(valid));
+}
+
+Options Options::nested(int idx, const char* key, std::vector<std::string> valid) const {
+  return Options(L_, abs_index(L_, idx), fname_, std::move(valid),
+                 fmt::format("{}option '{}': ", prefix_, key));
+}
+
 void Options::fail(const char* key, const std::string& what) const {
-  throw Error(fmt::format("{}: option '{}' {}", fname_, key, what));
+  throw Error(fname_, fmt::format("{}option '{}' {}", prefix_, key, what));
 }
 
 int Options::push(const char* key) const {
@@ -407,7 +430,10 @@ nlohmann::json Options::json(const char* key) const {
   push(key);
   nlohmann::json j;
   try {
-    j = to_json(L_, -1, fmt::format("{}: option '{}'", fname_, key));
+    j = to_json(L_, -1, fmt::format("{}option '{}'", prefix_, key));
+  } catch (const Error& e) {
+    lua_pop(L_, 1);
+    throw Error(fname_, e.message);
   } catch (...) {
     lua_pop(L_, 1);
     throw;
@@ -522,8 +548,8 @@ void push_checked(lua_State* L, const Options& o, const char* key, const OptionS
 }  // namespace
 
 int check_options(lua_State* L) {
-  const std::string fname = check_string(L, 1, "rlx.options.check");
-  if (lua_type(L, 3) != LUA_TTABLE) throw Error("rlx.options.check: the spec (argument 3) must be a table");
+  const std::string fname = check_string(L, 1);
+  if (lua_type(L, 3) != LUA_TTABLE) throw Error("the spec (argument 3) must be a table");
   std::vector<std::string> keys;
   lua_pushnil(L);
   while (lua_next(L, 3) != 0) {
@@ -599,9 +625,10 @@ void push_json(lua_State* L, const nlohmann::json& j) {
   }
 }
 
+// what: "" or the value's name with ": " ("option 'points': "), put before each message.
 static nlohmann::json to_json_depth(lua_State* L, int idx, const std::string& what, int depth) {
   idx = abs_index(L, idx);
-  if (depth > 64) throw Error(what + ": table nested too deeply (or contains a cycle)");
+  if (depth > 64) throw Error(what + "table nested too deeply (or contains a cycle)");
   switch (lua_type(L, idx)) {
     case LUA_TNIL:
     case LUA_TNONE:
@@ -653,7 +680,7 @@ static nlohmann::json to_json_depth(lua_State* L, int idx, const std::string& wh
           key = fmt::format("{}", lua_tonumber(L, -2));
         } else {
           lua_pop(L, 2);
-          throw Error(what + ": table keys must be strings or numbers");
+          throw Error(what + "table keys must be strings or numbers");
         }
         try {
           obj[key] = to_json_depth(L, -1, what, depth + 1);
@@ -666,38 +693,40 @@ static nlohmann::json to_json_depth(lua_State* L, int idx, const std::string& wh
       return obj;
     }
     default:
-      throw Error(fmt::format("{}: cannot convert a {} to data", what, type_name(L, idx)));
+      throw Error(fmt::format("{}cannot convert a {} to data", what, type_name(L, idx)));
   }
 }
 
-nlohmann::json to_json(lua_State* L, int idx, const std::string& what) { return to_json_depth(L, idx, what, 0); }
-
-std::string encode_json(lua_State* L, int idx, const std::string& fname, int indent) {
-  return to_json(L, idx, fname).dump(indent, ' ', false, nlohmann::json::error_handler_t::replace);
+nlohmann::json to_json(lua_State* L, int idx, const std::string& what) {
+  return to_json_depth(L, idx, what.empty() ? what : what + ": ", 0);
 }
 
-void decode_json(lua_State* L, int idx, const char* fname) {
-  const std::string text = check_string(L, idx, fname);
+std::string encode_json(lua_State* L, int idx, int indent) {
+  return to_json(L, idx, "").dump(indent, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+void decode_json(lua_State* L, int idx) {
+  const std::string text = check_string(L, idx);
   nlohmann::json j;
   try {
     j = nlohmann::json::parse(text);
   } catch (const nlohmann::json::parse_error& e) {
-    throw Error(fmt::format("{}: invalid JSON at byte {}", fname, e.byte));
+    throw Error(fmt::format("invalid JSON at byte {}", e.byte));
   }
   push_json(L, j);
 }
 
-std::string check_string(lua_State* L, int arg, const char* fname) {
+std::string check_string(lua_State* L, int arg) {
   if (lua_type(L, arg) != LUA_TSTRING)
-    throw Error(fmt::format("{}: argument {} must be a string, got {}", fname, arg, type_name(L, arg)));
+    throw Error(fmt::format("argument {} must be a string, got {}", arg, type_name(L, arg)));
   size_t n = 0;
   const char* s = lua_tolstring(L, arg, &n);
   return std::string(s, n);
 }
 
-double check_number(lua_State* L, int arg, const char* fname) {
+double check_number(lua_State* L, int arg) {
   if (lua_type(L, arg) != LUA_TNUMBER)
-    throw Error(fmt::format("{}: argument {} must be a number, got {}", fname, arg, type_name(L, arg)));
+    throw Error(fmt::format("argument {} must be a number, got {}", arg, type_name(L, arg)));
   return lua_tonumber(L, arg);
 }
 

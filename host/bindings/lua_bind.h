@@ -1,8 +1,11 @@
 // lua_bind.h: the one boundary between C++ and Lua.
 //
-// Every native function is registered through guarded<F>, which turns a C++ exception into a Lua
-// error prefixed with the script position of the caller (the first frame outside rlx's own
-// built-in modules, so an error in rlx.train points at the user's script, not at scripts/rlx/).
+// Every native function is registered (register_module, set_functions) as a closure whose upvalue
+// is its public name ("rlx.peaks.measure", "conn:query") and runs through guarded<F>, which turns a
+// C++ exception into a structured Lua error: fn is that registered name, message the exception's
+// text (the engine throws plain messages: no function names, no "name: " prefixes), where the
+// script position of the caller (the first frame outside rlx's own built-in modules, so an error
+// in rlx.train points at the user's script, not at scripts/rlx/).
 // Options tables go through Options, which rejects unknown keys by name and lists the valid ones.
 // Values cross the boundary as nlohmann::json where a binding has no reason to do better: the
 // engine libraries return plain structs, the binding converts them to json, push_json builds the
@@ -29,9 +32,10 @@ namespace rlx::lua {
 // {fn =, message =, where =, exit_code =} (see push_error): fn is the public function that failed
 // ("rlx.train"), message says what is wrong and how to fix it, where is the caller's "file:line",
 // exit_code is absent for script errors (exit status 1) or the status of a deliberate exit.
-// Error("rlx.train: option 'batch' ...") splits a leading "name: " off as fn.
+// Error(message) leaves fn to guarded, which takes the registered name of the running native; name
+// fn only when the error belongs to another public function (rlx.options.check's caller).
 struct Error : std::runtime_error {
-  explicit Error(const std::string& text);
+  explicit Error(const std::string& message);
   Error(std::string fn, std::string message, int exit_code = 0);
   std::string fn;
   std::string message;
@@ -49,13 +53,19 @@ struct Rethrow : std::exception {
 // The one caller-position helper: Lua code reaches it as rlx._core.host.where().
 std::string caller_where(lua_State* L);
 
-// Splits "name: message" into fn and message when the prefix is a function name such as
-// "rlx.train" or "study:sweep" (letters, digits, '_', '.', ':'); otherwise fn stays empty.
-void split_fn(const std::string& text, std::string* fn, std::string* message);
+// The public name the running native was registered under (its closure's upvalue 1), or "" for
+// a C function pushed without one. Valid in the native's own frame (guarded<F> and F).
+std::string fn_name(lua_State* L);
 
 // Pushes the metatable every structured error shares (registry "rlx.Error", with __tostring
 // giving "where: fn: message").
 void push_error_metatable(lua_State* L);
+
+// Pushes the one "end the program with status 0" value (registry "rlx.exit_ok"): raised by
+// rlx.errors.exit_ok() (rlx run SCRIPT --help after listing the parameters), it passes every
+// rlx.errors.pass_exits and the host ends with status 0, printing nothing, through its normal exit
+// path (lua_close runs; os.exit would skip it). Only this identical value exits 0.
+void push_exit_ok(lua_State* L);
 
 // Pushes a structured error table; where is the caller's position unless given.
 void push_error(lua_State* L, const std::string& fn, const std::string& message, int exit_code,
@@ -68,8 +78,9 @@ struct CaughtError {
   bool rethrow = false;  // the value to raise is already on the stack
 };
 CaughtError describe_exception(const std::exception& e);
-// Pushes the structured error for `caught` (unless it is a rethrow) and clears any pending
-// interrupt hook; the caller then calls lua_error with no C++ object alive in its frame.
+// Pushes the structured error for `caught` (unless it is a rethrow), its fn the running native's
+// registered name when the exception named none, and clears any pending interrupt hook; the
+// caller then calls lua_error with no C++ object alive in its frame.
 void push_caught(lua_State* L, const CaughtError& caught);
 
 // Runs F; a std::exception escaping it becomes a structured Lua error located at the caller's
@@ -91,28 +102,43 @@ int guarded(lua_State* L) {
   return lua_error(L);
 }
 
+// One native: its field name, the function (guarded<F>), and the public name its errors carry
+// when that is not the default (register_module: "rlx.<module>.<name>"; set_functions: prefix+name).
 struct Function {
   const char* name;
   lua_CFunction fn;
+  const char* public_name = nullptr;
 };
 
-// Creates rlx._core[name] = { functions... }. The global rlx and rlx._core must exist.
+// Pushes fn as a closure whose upvalue 1 is public_name (what fn_name returns inside it).
+void push_native(lua_State* L, lua_CFunction fn, const std::string& public_name);
+
+// Creates rlx._core[name] = { functions... }, each registered as "rlx.<name>.<field>" unless it
+// names its public_name. The global rlx and rlx._core must exist.
 void register_module(lua_State* L, const char* name, std::initializer_list<Function> fns);
 
-// Sets fields of the table at table_idx.
-void set_functions(lua_State* L, int table_idx, std::initializer_list<Function> fns);
+// Sets fields of the table at table_idx, each registered as prefix + field ("conn:" + "query")
+// unless it names its public_name.
+void set_functions(lua_State* L, int table_idx, const std::string& prefix,
+                   std::initializer_list<Function> fns);
 
 // Type name for messages: "nil", "number", "string", "table", ...
 const char* type_name(lua_State* L, int idx);
 
-// Checks that argument `arg` (1-based) is a table of options for `fname` and reads it. Unknown
-// keys are an error naming the key and the valid keys; every getter checks the value's type and
-// names the option in its message ("rlx.train: option 'batch' must be an integer >= 1, got 0").
+// Checks that argument `arg` (1-based) is a table of options of the running native and reads it.
+// Unknown keys are an error naming the key and the valid keys; every getter checks the value's
+// type and names the option in its message ("rlx.train: option 'batch' must be an integer >= 1,
+// got 0"; fn is the native's registered name, or fname where one is given).
 class Options {
  public:
+  Options(lua_State* L, int arg, std::vector<std::string> valid);
   Options(lua_State* L, int arg, std::string fname, std::vector<std::string> valid);
   // Same, but a nil / absent argument counts as an empty table.
+  static Options optional(lua_State* L, int arg, std::vector<std::string> valid);
   static Options optional(lua_State* L, int arg, std::string fname, std::vector<std::string> valid);
+  // The table at stack index idx, the value of this table's option `key` (a table of options
+  // itself): its messages start "option 'key': ".
+  Options nested(int idx, const char* key, std::vector<std::string> valid) const;
 
   bool has(const char* key) const;
   std::string str(const char* key, const std::string& def) const;
@@ -142,11 +168,12 @@ class Options {
   int index() const { return idx_; }
 
  private:
-  Options(lua_State* L, int idx, std::string fname, std::vector<std::string> valid, bool);
+  Options(lua_State* L, int idx, std::string fname, std::vector<std::string> valid, std::string prefix);
   static int check_table(lua_State* L, int arg, const std::string& fname);
   lua_State* L_;
   int idx_;  // absolute stack index of the table, or 0 for "no table"
-  std::string fname_;
+  std::string fname_;   // "" for the running native's registered name
+  std::string prefix_;  // before every message: "" or "option 'key': " (nested)
   std::vector<std::string> valid_;
 };
 
@@ -157,20 +184,21 @@ int check_options(lua_State* L);
 
 // json <-> Lua. Objects become tables with string keys, arrays become sequences (1-based), null
 // becomes nil. A Lua table whose keys are exactly 1..n is an array; an empty table is an empty
-// object. Functions and userdata cannot be converted and raise Error naming `what`.
+// object. Functions and userdata cannot be converted and raise Error naming `what` (the value:
+// "argument 1", "option 'points'"; the function is the native's registered name).
 void push_json(lua_State* L, const nlohmann::json& j);
-nlohmann::json to_json(lua_State* L, int idx, const std::string& what = "value");
-// The one JSON codec, behind rlx.json.encode/decode and their aliases rlx.db.encode/decode
-// (`fname` names the caller in errors). encode_json: the value at `idx` as text, one line when
-// indent < 0; decode_json pushes the value of the text at `idx` (an error names the byte offset).
-std::string encode_json(lua_State* L, int idx, const std::string& fname, int indent);
-void decode_json(lua_State* L, int idx, const char* fname);
+nlohmann::json to_json(lua_State* L, int idx, const std::string& what = "");
+// The one JSON codec, behind rlx.json.encode/decode and their aliases rlx.db.encode/decode.
+// encode_json: the value at `idx` as text, one line when indent < 0; decode_json pushes the value
+// of the text at `idx` (an error names the byte offset).
+std::string encode_json(lua_State* L, int idx, int indent);
+void decode_json(lua_State* L, int idx);
 
 // Absolute stack index (Lua 5.1 has no lua_absindex).
 int abs_index(lua_State* L, int idx);
 
-// Plain argument helpers for positional arguments; errors name fname and the argument number.
-std::string check_string(lua_State* L, int arg, const char* fname);
-double check_number(lua_State* L, int arg, const char* fname);
+// Plain argument helpers for positional arguments; errors name the argument number.
+std::string check_string(lua_State* L, int arg);
+double check_number(lua_State* L, int arg);
 
 }  // namespace rlx::lua

@@ -1,6 +1,7 @@
 -- rlx.counters: hardware counters. CUPTI range profiling on NVIDIA GPUs and perf_event on the CPU
 -- (engine/counters, used by rlx.train{counters=true}), and the import of Nsight Compute's raw CSV.
 -- Everything is in base units: bytes, seconds, FLOPs (docs/counters.md has the formulas).
+local errors = require("rlx.errors")
 local core = rlx._core.counters
 
 local M = {}
@@ -49,13 +50,11 @@ end
 --- The lines `rlx counters --list` prints for a list() result.
 function M.format_list(l)
   local fname = "rlx.counters.format_list"
-  if type(l) ~= "table" then
-    rlx.options.raise(fname .. ": expected the table rlx.counters.list returns, got " .. type(l))
-  end
+  errors.expect(fname, l, "table", "the table rlx.counters.list returns")
   for _, f in ipairs({{"device", "string"}, {"source", "string"}, {"metrics", "table", true}}) do
     if type(l[f[1]]) ~= f[2] and not (f[3] and l[f[1]] == nil) then
-      rlx.options.raise(string.format("%s: field '%s' must be a %s, got %s (pass the table rlx.counters.list returns)",
-        fname, f[1], f[2], type(l[f[1]])))
+      errors.raise(fname, string.format("field '%s' must be a %s, got %s (pass the table rlx.counters.list returns)",
+        f[1], f[2], type(l[f[1]])))
     end
   end
   local lines = {}

@@ -6,16 +6,14 @@
 --
 -- Parameters are always bound ('?'), never spliced into the SQL text. Opening migrates an older
 -- schema; a file that is not an rlx database, or is read-only when writing, fails naming the file.
-local options = require("rlx.options")
+local errors = require("rlx.errors")
 local core = rlx._core.db
 
 local M = {}
 
 --- Opens (creating when missing, unless create=false or readonly=true) the database at path.
 function M.open(path, opts)
-  if type(path) ~= "string" then
-    options.raise("rlx.db.open: expected a database path (a string), got " .. type(path))
-  end
+  errors.expect("rlx.db.open", path, "string", "a database path (a string)")
   return core.open(path, opts)
 end
 
@@ -28,11 +26,9 @@ local methods = conn_mt.__index
 --- (the error, a Ctrl-C error object included, is re-raised unchanged). Returns fn's results.
 function methods.transaction(conn, fn, ...)
   if getmetatable(conn) ~= conn_mt then
-    options.raise("conn:transaction: called with '.' instead of ':' (use conn:transaction(fn, ...))")
+    errors.raise("conn:transaction", "called with '.' instead of ':' (use conn:transaction(fn, ...))")
   end
-  if type(fn) ~= "function" then
-    options.raise("conn:transaction: expected a function, got " .. type(fn))
-  end
+  errors.expect("conn:transaction", fn, "function", "a function")
   conn:begin()
   local res = {pcall(fn, ...)}
   if not res[1] then

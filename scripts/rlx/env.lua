@@ -2,6 +2,7 @@
 -- with what only the running rlx knows (library versions from rlx.version(), devices from
 -- rlx.devices()). rlx.env.markdown() renders seed 000's logs/env_info.md, filled in.
 local options = require("rlx.options")
+local errors = require("rlx.errors")
 local core = rlx._core.env
 
 local M = {}
@@ -13,7 +14,7 @@ local VOLATILE = {captured_at = true, id = true}
 --- container the host name is left out: it is usually the container's id, new on every start,
 --- and would stop a restarted container from resuming its study.
 function M.id(env)
-  if type(env) ~= "table" then options.raise("rlx.env.id: expected an environment table, got " .. type(env)) end
+  errors.expect("rlx.env.id", env, "table", "an environment table")
   local stable = {}
   local in_container = env.container ~= nil and env.container ~= "none"
   for k, v in pairs(env) do
@@ -87,7 +88,7 @@ function M.capture(opts)
     label = {type = "string"}, zone = {type = "string"}, instance_type = {type = "string"},
   })
   if o.label and not o.label:match("^[%w][%w%-%.]*$") then
-    options.raise(string.format("rlx.env.capture: option 'label' must be letters, digits, '-' or '.' (it " ..
+    errors.raise("rlx.env.capture", string.format("option 'label' must be letters, digits, '-' or '.' (it " ..
       "starts every run label), got %q", o.label))
   end
   local env = core.capture(o.label or "")
@@ -99,6 +100,13 @@ function M.capture(opts)
   -- Allocator and BLAS-thread settings change throughput (docs/benchmarks.md), so they are part of
   -- the environment and of its id.
   env.process_tuning = v.tuning
+  -- The OpenBLAS kernel set decides the fp32 GEMM rate (5x between Prescott and SkylakeX on one
+  -- CPU): part of the environment and its id. The check's error figure is left out (not an identity).
+  if type(v.blas) == "table" then
+    env.blas = {name = v.blas.name, threading = v.blas.threading, core = v.blas.core ~= "" and v.blas.core or nil,
+      set_by = v.blas.set_by, openblas_choice = v.blas.openblas_choice ~= "" and v.blas.openblas_choice or nil,
+      reason = v.blas.reason}
+  end
   local ok, devices = pcall(rlx.devices)
   env.devices = {}
   if ok and type(devices) == "table" then
@@ -134,7 +142,7 @@ local function or_unknown(v) if v == nil or v == "" then return "unknown" end re
 
 --- Seed 000's logs/env_info.md for this environment, as Markdown text.
 function M.markdown(env)
-  if type(env) ~= "table" then options.raise("rlx.env.markdown: expected an environment table, got " .. type(env)) end
+  errors.expect("rlx.env.markdown", env, "table", "an environment table")
   local L = {}
   local function add(s) L[#L + 1] = s end
   local function row(k, v) add(string.format("| %s | %s |", k, or_unknown(v))) end
@@ -207,6 +215,7 @@ function M.markdown(env)
   row("LuaJIT", env.luajit)
   row("SQLite", env.sqlite)
   row("Compiler", env.compiler)
+  row("BLAS kernel", type(env.blas) == "table" and env.blas.reason or nil)
   row("Process settings", env.process_tuning and #env.process_tuning > 0 and table.concat(env.process_tuning, "; ") or nil)
   row("Python", "not used (rlx embeds LuaJIT)")
   add("")

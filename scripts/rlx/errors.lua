@@ -11,6 +11,7 @@
 --
 --   local errors = require("rlx.errors")
 --   errors.raise("rlx.thing", "option 'x' must be ...")     -- located at the user's call
+--   errors.expect("rlx.thing", path, "string", "a path (a string)")  -- argument checks
 --   local ok, err = pcall(f)
 --   if not ok then errors.pass_exits(err); print(errors.text(err)) end
 local core = rlx._core.host
@@ -31,21 +32,50 @@ end
 --- Whether err is a structured error.
 function M.is(err) return getmetatable(err) == mt end
 
---- Raises a structured error at the user's call site. opts.exit_code makes it a deliberate exit.
+--- Raises a structured error at the user's call site: fn is the public function that failed
+--- ("rlx.study", "study:sweep"), message what is wrong and how to fix it (no "fn: " in it).
+--- opts.exit_code makes it a deliberate exit.
 function M.raise(fn, message, opts)
-  error(M.new{fn = fn, message = tostring(message), where = M.where(), exit_code = opts and opts.exit_code}, 0)
+  if fn ~= nil and type(fn) ~= "string" then
+    M.raise("rlx.errors.raise", "the function name (argument 1) must be a string or nil, got " .. type(fn))
+  elseif type(message) ~= "string" then
+    M.raise("rlx.errors.raise", "the message (argument 2) must be a string, got " .. type(message))
+  end
+  error(M.new{fn = fn, message = message, where = M.where(), exit_code = opts and opts.exit_code}, 0)
 end
 
---- Splits "name: message" the way lua::split_fn does (C++), for messages written as one string.
-function M.split(text)
-  local fn, message = text:match("^([%w_%.:]+): (.*)$")
-  if fn then return fn, message end
-  return nil, text
+-- "string|nil" -> {string = true, ["nil"] = true}, memoized: expect runs on every call of an API.
+local wanted = {}
+local function want_set(types)
+  local set = wanted[types]
+  if not set then
+    set = {}
+    for t in types:gmatch("[^|]+") do set[t] = true end
+    wanted[types] = set
+  end
+  return set
 end
+
+--- The one argument checker of the Lua API, as vim.validate is Neovim's: unless type(value) is
+--- one of `types` ("table", or several as "string|nil"), raises "fn: expected <what>, got <type>"
+--- at the user's call. Returns value.
+---   errors.expect("rlx.db.open", path, "string", "a database path (a string)")
+function M.expect(fn, value, types, what)
+  if not want_set(types)[type(value)] then M.raise(fn, "expected " .. what .. ", got " .. type(value)) end
+  return value
+end
+
+-- The value that ends the program with status 0 (host/bindings/lua_bind.h, push_exit_ok).
+local EXIT_OK = core.exit_ok()
+
+--- Ends the program with status 0, printing nothing, through the host's exit path (databases are
+--- closed, Lua is shut down: os.exit would skip both). It is an exit: pass_exits lets it through.
+function M.exit_ok() error(EXIT_OK, 0) end
 
 --- Whether err ends the program rather than failing one operation: a deliberate exit (rlx.fail,
---- usage errors) or Ctrl-C. Code that catches errors with pcall must let these through.
+--- usage errors, exit_ok) or Ctrl-C. Code that catches errors with pcall must let these through.
 function M.is_exit(err)
+  if rawequal(err, EXIT_OK) then return true end
   if type(err) ~= "table" then return false end
   local code = rawget(err, "exit_code")
   return type(code) == "number" and code >= 1 and code <= 255 and code == math.floor(code)
@@ -74,10 +104,11 @@ function M.text(err)
   return tostring(err)
 end
 
---- Like text, but without the function name when it is fn (a CLI command that called fn says so
---- itself: "rlx train: option 'batch' ..." rather than "rlx train: rlx.train: option ...").
-function M.text_without(err, fn)
-  if M.is(err) and err.fn == fn then return tostring(err.message) end
+--- The message alone for structured errors (no function, no position), else text(err). A CLI
+--- command says what failed itself ("rlx train: option 'batch' ..."): the library function it
+--- called is an internal detail of the command.
+function M.message(err)
+  if M.is(err) then return tostring(err.message) end
   return M.text(err)
 end
 

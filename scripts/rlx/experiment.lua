@@ -137,7 +137,8 @@ function M.finish(study, opts)
     return
   end
   local S, dir = o.scale, o.figures
-  local note = S.name ~= "full" and string.format("scale %s (%dx%d input)", S.name, S.input, S.input) or nil
+  -- The figures state the input size and protocol themselves (read from the runs); the note names the preset.
+  local note = S.name ~= "full" and ("scale " .. S.name) or nil
   local fig = study:figures{dir = dir, note = note}
   print(string.format("figures in %s/:", dir))
   for _, file in ipairs(fig.files) do print("  " .. file.path) end

@@ -9,26 +9,28 @@
 --   figures/variance_fixed_config.png  B: per-repeat images/s of one config across environments
 --   figures/roofline_E.png         C: roofline with the environment's peaks and the runs' points
 --   figures/ai_vs_batch_M.png      D: arithmetic intensity vs batch per precision and environment
--- Everything is read from study.db through the store's reads, so figures can be redrawn at any time from a stored
--- (or merged) database without rerunning anything.
+-- Everything is read from study.db by rlx.results.data (the report's reads too), so figures can be
+-- redrawn at any time from a stored (or merged) database without rerunning anything; the report draws
+-- them from the data it loaded (draw_loaded). Like the report, figures never mix configurations
+-- (rlx.results.configs): runs that differ in input size, protocol, data, memory format or threads are
+-- separate series (A, D) or points (C), with the differing field in the legend; B shows one full
+-- configuration; every subtitle states the scale and protocol read from the runs; unsteady or
+-- contended runs are left out of A's and C's means. Each entry of draw's files keeps the options
+-- it drew (plot = {series = ..., subtitle = ...}) so tests can check what a figure shows.
 local options = require("rlx.options")
+local errors = require("rlx.errors")
 local M = {}
 
-local data = require("rlx.report.data")
+local data = require("rlx.results.data")
+local configs = require("rlx.results.configs")
+local stats = require("rlx.stats")
 local kind_of = data.kind_of
 local function safe(name) return (tostring(name):gsub("[^%w%._%-]", "_")) end
 
-local function mean_sd(xs)
-  local n, s = #xs, 0
-  for _, x in ipairs(xs) do s = s + x end
-  local m = s / n
-  if n < 2 then return m, 0 end
-  local ss = 0
-  for _, x in ipairs(xs) do ss = ss + (x - m) ^ 2 end
-  return m, math.sqrt(ss / (n - 1))
-end
+-- Mean and sample SD of a list of numbers (SD 0 for one value).
+local function mean_sd(xs) return stats.mean(xs), stats.sd(xs) or 0 end
 
--- Keys in order of first appearance in rows (rows come sorted by sort_rows).
+-- Keys in order of first appearance in rows (rows come in rlx.results.data's order).
 local function ordered(rows, key)
   local seen, out = {}, {}
   for _, r in ipairs(rows) do
@@ -47,74 +49,26 @@ local function by_order(order)
   end
 end
 
--- The "environment" of a figure: the report's environment key (rlx.report.data), so the report
--- links the figures by the same name.
-local function env_keys(runs)
-  data.assign_env_keys(runs)
-  for _, r in ipairs(runs) do r.fig_env = r.env_key end
-end
-
--- Rows in the figures' order: environment, device, model, precision, batch, repeat.
-local SORT_KEYS = {"env", "device", "model", "precision", "batch", "run"}
-local function sort_rows(rows)
-  table.sort(rows, function(a, b)
-    for _, k in ipairs(SORT_KEYS) do
-      local x, y = a[k], b[k]
-      if x ~= y then
-        if type(x) == "number" and type(y) == "number" then return x < y end
-        return tostring(x) < tostring(y)
-      end
-    end
-    return false
-  end)
-  return rows
-end
-
--- The study's ok runs (through the store's conn:runs), by id and those with a throughput.
-local function ok_runs(study)
-  local rows, by_id = {}, {}
-  for _, r in ipairs(study.db:runs{study = study.name, status = "ok"}) do
-    by_id[r.id] = r
-    if type(r.images_per_s) == "number" then rows[#rows + 1] = r end
-  end
-  sort_rows(rows)
-  env_keys(rows)
-  return rows, by_id
-end
-
--- Roofline points of ok runs at one memory level, each with its run's fields.
-local function roofline_rows(study, level, runs_by_id)
-  local rows = {}
-  for _, p in ipairs(study.db:points{study = study.name, level = level}) do
-    local r = runs_by_id[p.run_id]
-    if r and type(p.ai) == "number" and p.ai > 0 and type(p.gflops) == "number" and p.gflops > 0 then
-      rows[#rows + 1] = {level = p.level, ai = p.ai, gflops = p.gflops, source = p.source, roof_precision = p.precision,
-        model = r.model, precision = r.precision, batch = r.batch, device = r.device, run = r.run, env = r.env,
-        environment_id = r.environment_id, gpu_name = r.gpu_name, stable = r.stable,
-        counters_source = p.counters_source}
-    end
-  end
-  sort_rows(rows)
-  env_keys(rows)
-  return rows
-end
-
--- Latest stored peaks per environment id and device kind: {[env_id] = {cpu = {...}, cuda = {...}}}.
-local function stored_peaks(study)
-  local out = {}
-  for _, e in ipairs(study.db:study_environments(study.name)) do
-    for _, kind in ipairs({"cpu", "cuda"}) do
-      local p = study.db:peaks(e.id, kind)
-      if p then
-        out[e.id] = out[e.id] or {}
-        out[e.id][kind] = p
+-- The figures' rows from loaded data D: the ok runs with a throughput, and the roofline points of
+-- ok runs at one memory level, each with its run's fields (r = the run). Both keep D's order, and
+-- group by D's environment key (env_key), so the report links the figures by the same name.
+local function rows_of(D, level)
+  local runs, points = {}, {}
+  for _, r in ipairs(D.ok) do
+    if type(r.images_per_s) == "number" then runs[#runs + 1] = r end
+    for _, p in ipairs(D.points[r.id] or {}) do
+      if p.level == level and type(p.ai) == "number" and p.ai > 0 and type(p.gflops) == "number" and p.gflops > 0 then
+        points[#points + 1] = {level = p.level, ai = p.ai, gflops = p.gflops, source = p.source,
+          roof_precision = p.precision, model = r.model, precision = r.precision, batch = r.batch, device = r.device,
+          run = r.run, env = r.env, env_key = r.env_key, environment_id = r.environment_id, gpu_name = r.gpu_name,
+          stable = r.stable, counters_source = p.counters_source, r = r}
       end
     end
   end
-  return out
+  return runs, points
 end
 
-local function peaks_for(study, peaks, run)
+local function peaks_for(peaks, run)
   local k = kind_of(run.device)
   local p = peaks[run.environment_id] and peaks[run.environment_id][k]
   if p then return p, "measured" end
@@ -125,40 +79,74 @@ local function peaks_for(study, peaks, run)
   return nil
 end
 
--- A: throughput vs batch per environment.
-local function throughput_figures(runs, dir, out, opts)
-  for _, env in ipairs(ordered(runs, function(r) return r.fig_env end)) do
-    local groups, models, precs = {}, {}, {}
-    local repeats = 0
+-- A subtitle: the figure's own text, then the scale and protocol of its runs (read from them, so a
+-- redraw from any database states the truth), then the caller's note.
+local function subtitle(text, runs, opts)
+  local parts = {text}
+  local scale = configs.scale_text(runs)
+  if scale ~= "" then parts[#parts + 1] = scale end
+  if opts.note then parts[#parts + 1] = opts.note end
+  return table.concat(parts, "; ")
+end
+
+-- The configurations (beyond model, precision, batch) of runs, smaller input first: {key, ...}.
+local function config_keys(runs)
+  local seen, out = {}, {}
+  for _, r in ipairs(runs) do
+    local c = configs.of(r)
+    if not seen[c.key] then seen[c.key] = tonumber(c.input) or 0; out[#out + 1] = c.key end
+  end
+  table.sort(out, function(a, b) if seen[a] ~= seen[b] then return seen[a] < seen[b] end return a < b end)
+  return out
+end
+
+-- A: throughput vs batch per environment, one series per model, precision and configuration.
+local function throughput_figures(runs, dir, out, opts, varying)
+  for _, env in ipairs(ordered(runs, function(r) return r.env_key end)) do
+    local groups, models, precs, env_runs = {}, {}, {}, {}
     for _, r in ipairs(runs) do
-      if r.fig_env == env then
-        local key = r.model .. "\0" .. r.precision
-        groups[key] = groups[key] or {model = r.model, precision = r.precision, batches = {}}
+      if r.env_key == env then
+        env_runs[#env_runs + 1] = r
+        local key = r.model .. "\0" .. r.precision .. "\0" .. configs.of(r).key
+        groups[key] = groups[key] or {model = r.model, precision = r.precision, run = r, batches = {}}
         local g = groups[key].batches
         g[r.batch] = g[r.batch] or {}
-        table.insert(g[r.batch], r.images_per_s)
-        repeats = math.max(repeats, #g[r.batch])
+        table.insert(g[r.batch], r)
         models[r.model], precs[r.precision] = true, true
       end
     end
-    local mlist, plist = {}, {}
+    local mlist, plist, clist = {}, {}, config_keys(env_runs)
     for m in pairs(models) do mlist[#mlist + 1] = m end
     for p in pairs(precs) do plist[#plist + 1] = p end
     table.sort(mlist, by_order(MODEL_ORDER))
     table.sort(plist, by_order(PRECISION_ORDER))
-    local series = {}
+    local series, repeats, left, marked = {}, 0, 0, false
     for mi, m in ipairs(mlist) do
       for pi, p in ipairs(plist) do
-        local g = groups[m .. "\0" .. p]
-        if g then
-          local xs = {}
-          for b in pairs(g.batches) do xs[#xs + 1] = b end
-          table.sort(xs)
-          local ys, sds = {}, {}
-          for i, b in ipairs(xs) do ys[i], sds[i] = mean_sd(g.batches[b]) end
-          -- Colour says the model, marker and dash say the precision.
-          series[#series + 1] = {label = m .. " " .. p, x = xs, y = ys, sd = sds, color = mi, marker = pi,
-            dashed = pi > 1}
+        for ci, ck in ipairs(clist) do
+          local g = groups[m .. "\0" .. p .. "\0" .. ck]
+          if g then
+            local xs = {}
+            for b in pairs(g.batches) do xs[#xs + 1] = b end
+            table.sort(xs)
+            local ys, sds, ns, all_marked = {}, {}, {}, false
+            for i, b in ipairs(xs) do
+              -- Unsteady or contended repeats stay out of the mean and its error bar.
+              local used, flagged, all = configs.split(g.batches[b])
+              local v = {}
+              for _, r in ipairs(used) do v[#v + 1] = r.images_per_s end
+              ys[i], sds[i] = mean_sd(v)
+              ns[i] = #v
+              repeats = math.max(repeats, #v)
+              if all then all_marked = true else left = left + #flagged end
+            end
+            marked = marked or all_marked
+            local extra = configs.short(varying, g.run)
+            -- Colour says the model; marker and dash say the precision and the configuration.
+            series[#series + 1] = {label = m .. " " .. p .. (extra ~= "" and (" " .. extra) or "") ..
+              (all_marked and (" " .. configs.MARK) or ""), x = xs, y = ys, sd = sds, n = ns, color = mi,
+              marker = (pi - 1) * #clist + ci, dashed = pi > 1 or ci > 1}
+          end
         end
       end
     end
@@ -172,20 +160,24 @@ local function throughput_figures(runs, dir, out, opts)
     end
     local yscale = (hi > 0 and hi / lo > 10) and "log" or "linear"
     local path = dir .. "/throughput_env-" .. safe(env) .. "." .. opts.format
-    rlx.plot.throughput{series = series, out = path, title = "Training throughput vs batch size: " .. env,
-      subtitle = string.format("mean ± 1 SD over %d repeat%s%s%s", repeats, repeats == 1 and "" or "s",
-        yscale == "log" and "; log scale" or "", opts.note and ("; " .. opts.note) or ""),
+    local plot = {series = series, out = path, title = "Training throughput vs batch size: " .. env,
+      subtitle = subtitle(string.format("mean ± 1 SD over %d repeat%s%s%s%s", repeats, repeats == 1 and "" or "s",
+        left > 0 and string.format(" (%d unsteady or contended left out)", left) or "",
+        marked and ("; " .. configs.MARK .. " every repeat unsteady or contended") or "",
+        yscale == "log" and "; log scale" or ""), env_runs, opts),
       yscale = yscale,
       width = opts.width, height = opts.height}
-    out[#out + 1] = {figure = "A", env = env, path = path}
+    rlx.plot.throughput(plot)
+    out[#out + 1] = {figure = "A", env = env, path = path, plot = plot}
   end
 end
 
 -- B: one configuration across environments. By default seed 000's fixed configuration
 -- (M.SEED_FIXED: ResNet-50, fp32, batch 128) when the runs have it, else the nearest stored one:
--- the same model, then the same precision, then the batch closest to 128 (by ratio), then the one
--- found in the most environments, then the larger batch. The chosen config says which it is
--- (seed = true, or nearest_to = the seed's), and the figure's subtitle names it.
+-- the same model, then the same precision, then the batch closest to 128 (by ratio); ties go to
+-- the most environments, the larger batch, the largest input, the most runs. The rest of the
+-- configuration (input, protocol, ...) is one too. The figure's entry says which it is (config.seed
+-- = true, or config.nearest_to = the seed's) and its subtitle names it.
 M.SEED_FIXED = {model = "resnet50", precision = "fp32", batch = 128}
 
 local function seed_distance(c)
@@ -194,158 +186,231 @@ local function seed_distance(c)
     math.abs(math.log(c.batch / s.batch) / math.log(2)) / 100
 end
 
-function M.fixed_config(runs)
-  local envs_of, best = {}, nil
-  for _, r in ipairs(runs) do
-    local k = r.model .. "|" .. r.precision .. "|" .. r.batch
-    envs_of[k] = envs_of[k] or {model = r.model, precision = r.precision, batch = r.batch, envs = {}, n = 0}
-    if not envs_of[k].envs[r.fig_env] then envs_of[k].envs[r.fig_env] = true; envs_of[k].n = envs_of[k].n + 1 end
-  end
-  for _, c in pairs(envs_of) do
-    local dc, db = seed_distance(c), best and seed_distance(best)
-    if not best or dc < db or (dc == db and (c.n > best.n or (c.n == best.n and c.batch > best.batch))) then best = c end
-  end
-  if not best then return nil end
-  local s = M.SEED_FIXED
-  if best.model == s.model and best.precision == s.precision and best.batch == s.batch then best.seed = true
-  else best.nearest_to = s end
-  return best
+-- Whether candidate a is a better Figure B than b (lexicographic, see above).
+local function better(a, b, fixed)
+  local da, db = fixed and 0 or seed_distance(a), fixed and 0 or seed_distance(b)
+  if da ~= db then return da < db end
+  if a.n ~= b.n then return a.n > b.n end
+  if a.batch ~= b.batch then return a.batch > b.batch end
+  if a.input ~= b.input then return a.input > b.input end
+  if a.runs ~= b.runs then return a.runs > b.runs end
+  return a.config < b.config
 end
 
-local function variance_figure(runs, dir, out, opts, warnings)
-  local fixed = opts.fixed or M.fixed_config(runs)
-  if not fixed then warnings[#warnings + 1] = "variance_fixed_config: no runs to compare"; return end
-  local groups, idx = {}, {}
+-- The chosen configuration, with seed = true or nearest_to = the seed's (not when the caller fixed it).
+local function seed_config(c, given)
+  local s, out = M.SEED_FIXED, {model = c.model, precision = c.precision, batch = c.batch}
+  if given then return out end
+  if c.model == s.model and c.precision == s.precision and c.batch == s.batch then out.seed = true
+  else out.nearest_to = s end
+  return out
+end
+
+local function seed_note(c, given)
+  local cfg = seed_config(c, given)
+  if cfg.seed then return "seed 000's fixed configuration; " end
+  if cfg.nearest_to then
+    return string.format("nearest stored to seed 000's %s %s bs%d; ", cfg.nearest_to.model, cfg.nearest_to.precision,
+      cfg.nearest_to.batch)
+  end
+  return ""
+end
+
+local function variance_figure(runs, dir, out, opts, warnings, varying)
+  local fixed = opts.fixed
+  local candidates = {}
   for _, r in ipairs(runs) do
-    if r.model == fixed.model and r.precision == fixed.precision and r.batch == fixed.batch then
-      if not idx[r.fig_env] then
-        groups[#groups + 1] = {label = r.fig_env, values = {}}
-        idx[r.fig_env] = #groups
-      end
-      table.insert(groups[idx[r.fig_env]].values, r.images_per_s)
+    if not fixed or (r.model == fixed.model and r.precision == fixed.precision and r.batch == fixed.batch) then
+      local k = table.concat({r.model, r.precision, r.batch, configs.of(r).key}, "|")
+      candidates[k] = candidates[k] or {model = r.model, precision = r.precision, batch = r.batch,
+        config = configs.of(r).key, input = tonumber(configs.of(r).input) or 0, run = r, envs = {}, n = 0, runs = 0}
+      local c = candidates[k]
+      if not c.envs[r.env_key] then c.envs[r.env_key] = true; c.n = c.n + 1 end
+      c.runs = c.runs + 1
     end
   end
-  if #groups == 0 then
-    warnings[#warnings + 1] = string.format("variance_fixed_config: no ok runs of %s %s bs%s", fixed.model, fixed.precision, fixed.batch)
+  local best
+  for _, c in pairs(candidates) do
+    if not best or better(c, best, fixed) then best = c end
+  end
+  if not best then
+    if fixed then
+      warnings[#warnings + 1] = string.format("variance_fixed_config: no ok runs of %s %s bs%s", fixed.model,
+        fixed.precision, fixed.batch)
+    else
+      warnings[#warnings + 1] = "variance_fixed_config: no runs to compare"
+    end
     return
   end
+  fixed = best
+  local groups, idx, chosen = {}, {}, {}
+  for _, r in ipairs(runs) do
+    if r.model == fixed.model and r.precision == fixed.precision and r.batch == fixed.batch and
+        configs.of(r).key == fixed.config then
+      chosen[#chosen + 1] = r
+      if not idx[r.env_key] then
+        groups[#groups + 1] = {label = r.env_key, values = {}}
+        idx[r.env_key] = #groups
+      end
+      table.insert(groups[idx[r.env_key]].values, r.images_per_s)
+    end
+  end
+  local flagged = 0
+  for _, r in ipairs(chosen) do if #configs.flags(r) > 0 then flagged = flagged + 1 end end
   local path = dir .. "/variance_fixed_config." .. opts.format
-  rlx.plot.variability{groups = groups, out = path, xlabel = "Environment",
-    title = string.format("Run-to-run variability: %s, %s, batch %d", fixed.model, fixed.precision, fixed.batch),
-    subtitle = (fixed.seed and "seed 000's fixed configuration; " or (fixed.nearest_to and string.format(
-      "nearest stored to seed 000's %s %s bs%d; ", fixed.nearest_to.model, fixed.nearest_to.precision,
-      fixed.nearest_to.batch) or "")) .. "box: quartiles and median; whiskers: 1.5 IQR; dots: one per repeat",
+  local extra = configs.describe(varying, fixed.run)
+  local plot = {groups = groups, out = path, xlabel = "Environment",
+    title = string.format("Run-to-run variability: %s, %s, batch %d%s", fixed.model, fixed.precision, fixed.batch,
+      extra ~= "" and (", " .. extra) or ""),
+    subtitle = subtitle(seed_note(fixed, opts.fixed) .. "box: quartiles and median; whiskers: 1.5 IQR; " ..
+      "dots: one per repeat" .. (flagged > 0 and string.format(" (%d unsteady or contended)", flagged) or ""), chosen, opts),
     width = opts.width, height = opts.height}
-  out[#out + 1] = {figure = "B", path = path, config = fixed}
+  rlx.plot.variability(plot)
+  out[#out + 1] = {figure = "B", path = path, config = seed_config(fixed, opts.fixed), plot = plot}
 end
 
--- C: roofline per environment, one point per configuration (mean over repeats).
-local function roofline_figures(study, points, dir, out, opts, warnings)
-  local peaks = stored_peaks(study)
-  for _, env in ipairs(ordered(points, function(r) return r.fig_env end)) do
-    local agg, order, first = {}, {}, nil
+-- The mean of field over the points of runs the means use (configs.split), and whether any run
+-- was left out (or, when every run was flagged, kept).
+local function used_mean(pts, field)
+  local runs, by_run = {}, {}
+  for _, p in ipairs(pts) do runs[#runs + 1] = p.r; by_run[p.r] = p end
+  local used, flagged = configs.split(runs)
+  local xs = {}
+  for _, r in ipairs(used) do xs[#xs + 1] = by_run[r][field] end
+  return (mean_sd(xs)), #flagged > 0
+end
+
+-- Arrows from each fp32 point to the points of the same model, batch and configuration in another
+-- precision (rlx.plot.related_arrows would join points of two input sizes).
+local function config_arrows(pts)
+  local base, arrows = {}, {}
+  local function key(p) return table.concat({p.model, tostring(p.batch), p.config_key}, "|") end
+  for i, p in ipairs(pts) do if p.precision == "fp32" then base[key(p)] = i end end
+  for i, p in ipairs(pts) do
+    local from = base[key(p)]
+    if from and from ~= i then arrows[#arrows + 1] = {from = from, to = i} end
+  end
+  return arrows
+end
+
+-- C: roofline per environment, one point per configuration (mean over the used repeats).
+local function roofline_figures(D, points, dir, out, opts, warnings, varying)
+  for _, env in ipairs(ordered(points, function(r) return r.env_key end)) do
+    local agg, order, first, env_runs = {}, {}, nil, {}
     for _, p in ipairs(points) do
-      if p.fig_env == env then
+      if p.env_key == env then
         first = first or p
-        local k = table.concat({p.model, p.precision, p.batch}, "|")
+        env_runs[#env_runs + 1] = p.r
+        local k = table.concat({p.model, p.precision, p.batch, configs.of(p.r).key}, "|")
         if not agg[k] then
-          agg[k] = {model = p.model, precision = p.precision, batch = p.batch, env = env, ai = {}, gflops = {},
+          agg[k] = {model = p.model, precision = p.precision, batch = p.batch, env = env, pts = {},
+            config_key = configs.of(p.r).key, input = tonumber(configs.of(p.r).input) or 0,
+            extra = configs.short(varying, p.r),
             source = p.counters_source and (p.source .. " (" .. p.counters_source .. ")") or p.source}
           order[#order + 1] = k
         end
-        -- A repeat without a steady state (stored stable = 0) marks its point with "*".
-        agg[k].unstable = agg[k].unstable or p.stable == 0
-        table.insert(agg[k].ai, p.ai)
-        table.insert(agg[k].gflops, p.gflops)
+        table.insert(agg[k].pts, p)
       end
     end
-    local pk, pk_source = peaks_for(study, peaks, first)
+    local pk, pk_source = peaks_for(D.peaks, first)
     if not pk then
       warnings[#warnings + 1] = "roofline_" .. env .. ": no peaks stored for " .. env ..
-        " (measure them with: rlx peaks --db " .. study.path .. "); roofline skipped"
+        " (measure them with: rlx peaks --db " .. tostring(D.path) .. "); roofline skipped"
     else
       local pts, sources, any_unstable = {}, {}, false
       for _, k in ipairs(order) do
         local a = agg[k]
-        pts[#pts + 1] = {model = a.model, precision = a.precision, batch = a.batch, env = env,
-          ai = (mean_sd(a.ai)), gflops = (mean_sd(a.gflops)), label = "bs" .. a.batch .. (a.unstable and "*" or "")}
+        -- A point with unsteady or contended repeats left out of its mean is marked "*".
+        local ai, flagged = used_mean(a.pts, "ai")
+        pts[#pts + 1] = {model = a.model, precision = a.precision, batch = a.batch, env = env, ai = ai,
+          gflops = (used_mean(a.pts, "gflops")), config_key = a.config_key, input = a.input,
+          label = "bs" .. a.batch .. (a.extra ~= "" and (" " .. a.extra) or "") .. (flagged and "*" or "")}
         sources[a.source or "?"] = true
-        any_unstable = any_unstable or a.unstable
+        any_unstable = any_unstable or flagged
       end
       -- Same colours and shapes as the throughput figure: models and precisions in study order.
       table.sort(pts, function(a, b)
         if a.model ~= b.model then return by_order(MODEL_ORDER)(a.model, b.model) end
         if a.precision ~= b.precision then return by_order(PRECISION_ORDER)(a.precision, b.precision) end
-        return a.batch < b.batch
+        if a.batch ~= b.batch then return a.batch < b.batch end
+        if a.input ~= b.input then return a.input < b.input end
+        return a.config_key < b.config_key
       end)
       local src = {}
       for s in pairs(sources) do src[#src + 1] = s end
       table.sort(src)
       local path = dir .. "/roofline_" .. safe(env) .. "." .. opts.format
-      local ok, err = pcall(rlx.plot.roofline, {points = pts, peaks = pk, arrows = true, out = path,
+      local plot = {points = pts, peaks = pk, arrows = config_arrows(pts), out = path,
         title = "Roofline: " .. env .. " (" .. kind_of(first.device) .. ")",
-        subtitle = "roofs: " .. (pk_source == "datasheet" and "datasheet" or (pk.source or "measured")) ..
+        subtitle = subtitle("roofs: " .. (pk_source == "datasheet" and "datasheet" or (pk.source or "measured")) ..
           " peaks; points: " .. table.concat(src, "+") .. " (DRAM traffic), mean over repeats" ..
-          (any_unstable and "; * = a repeat not steady" or ""),
-        width = opts.width, height = opts.height})
-      if ok then out[#out + 1] = {figure = "C", env = env, path = path}
+          (any_unstable and "; * = unsteady or contended repeats left out" or ""), env_runs, opts),
+        width = opts.width, height = opts.height}
+      local ok, err = pcall(rlx.plot.roofline, plot)
+      if ok then out[#out + 1] = {figure = "C", env = env, path = path, plot = plot}
       else warnings[#warnings + 1] = "roofline_" .. env .. ": " .. tostring(err) end
     end
   end
 end
 
--- D: arithmetic intensity vs batch per model.
-local function ai_figures(points, dir, out, opts)
+-- D: arithmetic intensity vs batch per model, one line per environment, precision and (when the
+-- study holds several) configuration.
+local function ai_figures(points, dir, out, opts, varying)
   local models = ordered(points, function(r) return r.model end)
   table.sort(models, by_order(MODEL_ORDER))
   for _, m in ipairs(models) do
-    local pts = {}
+    local pts, runs = {}, {}
     for _, p in ipairs(points) do
-      if p.model == m then pts[#pts + 1] = {model = m, batch = p.batch, ai = p.ai, precision = p.precision, env = p.fig_env} end
+      if p.model == m then
+        runs[#runs + 1] = p.r
+        pts[#pts + 1] = {model = m, batch = p.batch, ai = p.ai, precision = p.precision, env = p.env_key,
+          config = configs.short(varying, p.r), input = tonumber(configs.of(p.r).input) or 0}
+      end
     end
     table.sort(pts, function(a, b)
       if a.env ~= b.env then return a.env < b.env end
       if a.precision ~= b.precision then return by_order(PRECISION_ORDER)(a.precision, b.precision) end
+      if a.input ~= b.input then return a.input < b.input end
+      if a.config ~= b.config then return a.config < b.config end
       return a.batch < b.batch
     end)
     local path = dir .. "/ai_vs_batch_" .. safe(m) .. "." .. opts.format
-    rlx.plot.ai_vs_batch{points = pts, model = m, by = {"env", "precision"}, out = path,
-      title = "Arithmetic intensity vs batch size: " .. m, subtitle = "DRAM level, mean over repeats",
-      width = opts.width, height = opts.height}
-    out[#out + 1] = {figure = "D", model = m, path = path}
+    local plot = {points = pts, model = m, by = #varying > 0 and {"env", "precision", "config"} or {"env", "precision"},
+      out = path, title = "Arithmetic intensity vs batch size: " .. m,
+      subtitle = subtitle("DRAM level, mean over repeats", runs, opts), width = opts.width, height = opts.height}
+    rlx.plot.ai_vs_batch(plot)
+    out[#out + 1] = {figure = "D", model = m, path = path, plot = plot}
   end
 end
 
---- Draws every figure of the study into opts.dir (default "figures") as opts.format (png, svg or
---- pdf; default png). Returns {files = {{figure=,
---- path=, ...}}, warnings = {...}}; a figure that cannot be drawn (no peaks, no runs) is a warning.
-function M.draw(study, opts)
-  if type(study) ~= "table" or not study.db then
-    options.raise("rlx.figures.draw: expected a study (rlx.study{...}), got " .. type(study))
-  end
-  local o = options.check("rlx.figures.draw", opts, {
-    dir = {type = "string", default = "figures"}, level = {type = "string", default = "dram"},
-    fixed = {type = "table"}, width = {type = "integer", min = 100}, height = {type = "integer", min = 100},
-    note = {type = "string"}, quiet = {type = "boolean", default = false},
-    format = {type = "string", one_of = {"png", "svg", "pdf"}, default = "png"},
-  })
+local DRAW_SPEC = {
+  dir = {type = "string", default = "figures"}, level = {type = "string", default = "dram"},
+  fixed = {type = "table"}, width = {type = "integer", min = 100}, height = {type = "integer", min = 100},
+  note = {type = "string"}, quiet = {type = "boolean", default = false},
+  format = {type = "string", one_of = {"png", "svg", "pdf"}, default = "png"},
+}
+
+--- Draws every figure of loaded data D (rlx.results.data.load) into opts.dir (options as draw's).
+function M.draw_loaded(D, opts)
+  local o = options.check("rlx.figures.draw", opts, DRAW_SPEC)
   if o.fixed then
     options.check("rlx.figures.draw: option 'fixed'", o.fixed, {model = {type = "string", required = true},
       precision = {type = "string", required = true}, batch = {type = "integer", required = true}})
   end
   rlx.plot.mkdir(o.dir)
   local files, warnings = {}, {}
-  local runs, runs_by_id = ok_runs(study)
+  local runs, points = rows_of(D, o.level)
+  -- The configuration fields the study's runs differ in: named in legends and point labels.
+  local varying = configs.varying(runs)
   if #runs == 0 then
-    warnings[#warnings + 1] = "no successful runs in study '" .. study.name .. "': nothing to draw"
+    warnings[#warnings + 1] = "no successful runs in study '" .. tostring(D.study) .. "': nothing to draw"
   else
-    throughput_figures(runs, o.dir, files, o)
-    variance_figure(runs, o.dir, files, o, warnings)
+    throughput_figures(runs, o.dir, files, o, varying)
+    variance_figure(runs, o.dir, files, o, warnings, varying)
   end
-  local points = roofline_rows(study, o.level, runs_by_id)
   if #points > 0 then
-    roofline_figures(study, points, o.dir, files, o, warnings)
-    ai_figures(points, o.dir, files, o)
+    roofline_figures(D, points, o.dir, files, o, warnings, varying)
+    ai_figures(points, o.dir, files, o, varying)
   elseif #runs > 0 then
     warnings[#warnings + 1] = "no roofline points at level '" .. o.level .. "': rooflines and AI figures skipped"
   end
@@ -353,6 +418,16 @@ function M.draw(study, opts)
     for _, w in ipairs(warnings) do io.stderr:write("rlx.figures: " .. w .. "\n") end
   end
   return {files = files, warnings = warnings}
+end
+
+--- Draws every figure of the study into opts.dir (default "figures") as opts.format (png, svg or
+--- pdf; default png). Returns {files = {{figure=,
+--- path=, ...}}, warnings = {...}}; a figure that cannot be drawn (no peaks, no runs) is a warning.
+function M.draw(study, opts)
+  if type(study) ~= "table" or not study.db then
+    errors.raise("rlx.figures.draw", "expected a study (rlx.study{...}), got " .. type(study))
+  end
+  return M.draw_loaded(data.load(study.db, study.name, study.path), opts)
 end
 
 return M

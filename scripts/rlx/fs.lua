@@ -25,7 +25,7 @@ function M.write_output(cmd, path, text, opts)
   local ok, err = pcall(core.write_atomic, path, text, opts)
   if not ok then
     rlx.errors.pass_exits(err)
-    rlx.fail(1, cmd .. ": " .. rlx.errors.text_without(err, "rlx.fs.write_atomic"))
+    rlx.fail(1, cmd .. ": " .. rlx.errors.message(err))
   end
   return path
 end

@@ -27,11 +27,11 @@ function rlx.devices() return rlx._core.train.devices() end
 --- a traceback (a structured error with exit_code set: see rlx.errors).
 function rlx.fail(code, message)
   if type(code) ~= "number" or code ~= math.floor(code) or code < 1 or code > 255 then
-    options.raise("rlx.fail: the exit status (argument 1) must be an integer from 1 to 255, got " ..
+    errors.raise("rlx.fail", "the exit status (argument 1) must be an integer from 1 to 255, got " ..
       (type(code) == "number" and tostring(code) or type(code)) .. " (usage errors use 2)")
   end
   if type(message) ~= "string" then
-    options.raise("rlx.fail: the message (argument 2) must be a string, got " .. type(message))
+    errors.raise("rlx.fail", "the message (argument 2) must be a string, got " .. type(message))
   end
   error(errors.new{message = message, where = errors.where(), exit_code = code}, 0)
 end

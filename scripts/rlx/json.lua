@@ -1,12 +1,12 @@
 -- rlx.json: JSON text <-> Lua values, through nlohmann::json in the host. encode(value, indent)
 -- (indent: spaces per level, or nil for one line); decode(text). Arrays are tables with keys
 -- 1..n; an empty table encodes as {}; nil fields are left out.
-local options = require("rlx.options")
+local errors = require("rlx.errors")
 local core = rlx._core.host
 
 local function encode(value, indent)
   if indent ~= nil and (type(indent) ~= "number" or indent ~= math.floor(indent) or indent < 0) then
-    options.raise("rlx.json.encode: the indent (argument 2) must be an integer >= 0 (spaces per level) or nil " ..
+    errors.raise("rlx.json.encode", "the indent (argument 2) must be an integer >= 0 (spaces per level) or nil " ..
       "(one line), got " .. (type(indent) == "number" and tostring(indent) or type(indent)))
   end
   return core.json_encode(value, indent)

@@ -7,6 +7,7 @@
 -- A model is a built-in name or a Lua table (docs/lua-api/model.md):
 --   {name="tiny", layers={{"conv", out=16, k=3, pad=1}, {"bn"}, {"relu"}, {"maxpool", k=2},
 --    {"flatten"}, {"linear"}}}
+local errors = require("rlx.errors")
 local core = rlx._core.model
 local M = {}
 
@@ -35,7 +36,7 @@ function M.max_batch(opts)
     precision = {type = "string", one_of = {"fp32", "amp", "bf16"}, default = "fp32"},
   })
   if (o.memory_gib == nil) == (o.memory_bytes == nil) then
-    rlx.options.raise("rlx.model.max_batch: give exactly one of 'memory_gib' and 'memory_bytes'")
+    errors.raise("rlx.model.max_batch", "give exactly one of 'memory_gib' and 'memory_bytes'")
   end
   local budget = o.memory_bytes or o.memory_gib * 2 ^ 30
   local function at(batch)
@@ -43,13 +44,13 @@ function M.max_batch(opts)
       precision = o.precision, layers = false}.memory_bytes
   end
   if type(o.model) ~= "string" and type(o.model) ~= "table" then
-    rlx.options.raise("rlx.model.max_batch: option 'model' must be a model name or a model table, got a " ..
+    errors.raise("rlx.model.max_batch", "option 'model' must be a model name or a model table, got a " ..
       type(o.model))
   end
   local ok, one = pcall(at, 1)
   if not ok then
     rlx.errors.pass_exits(one)
-    rlx.errors.raise("rlx.model.max_batch", rlx.errors.text_without(one, "rlx.model.summary"))
+    errors.raise("rlx.model.max_batch", errors.message(one))
   end
   local two = at(2)
   local per_image = two - one
@@ -61,12 +62,12 @@ end
 --- "64x56x56" for a shape array.
 function M.shape_string(shape)
   if type(shape) ~= "table" then
-    rlx.options.raise("rlx.model.shape_string: expected an array of dimensions such as {64, 56, 56}, got " ..
+    errors.raise("rlx.model.shape_string", "expected an array of dimensions such as {64, 56, 56}, got " ..
       type(shape))
   end
   for i, d in ipairs(shape) do
     if type(d) ~= "number" then
-      rlx.options.raise(string.format("rlx.model.shape_string: element %d must be a number, got %s", i, type(d)))
+      errors.raise("rlx.model.shape_string", string.format("element %d must be a number, got %s", i, type(d)))
     end
   end
   return table.concat(shape, "x")

@@ -13,21 +13,6 @@ local errors = require("rlx.errors")
 local core = rlx._core.host
 local M = {}
 
---- "file:line: " of the first stack frame outside rlx's own modules (the user's call site).
-function M.where()
-  local w = errors.where()
-  return w and (w .. ": ") or ""
-end
-
---- Raises msg ("fn: what is wrong") as a structured error located at the user's call site.
-function M.raise(msg)
-  if type(msg) ~= "string" then
-    msg = "rlx.options.raise: the message (argument 1) must be a string, got " .. type(msg)
-  end
-  local fn, message = errors.split(msg)
-  errors.raise(fn, message)
-end
-
 local function describe(v)
   if type(v) == "string" then return string.format("%q", v) end
   if type(v) == "number" or type(v) == "boolean" then return tostring(v) end
@@ -48,7 +33,7 @@ local TYPES = {number = true, integer = true, string = true, boolean = true, tab
 
 -- A misspelt spec ({typ = "string"}) would silently accept anything: reject it, naming the fix.
 local function check_spec(fname, spec)
-  local function bad(what) M.raise("rlx.options.check: " .. what) end
+  local function bad(what) errors.raise("rlx.options.check", what) end
   if type(fname) ~= "string" then
     bad("the function name (argument 1) must be a string, got " .. type(fname))
   end

@@ -9,6 +9,7 @@
 --   }
 -- Types: string (the default; the text as typed, so --set label=4090 is "4090"), integer, number,
 -- boolean (true/false). Keys not declared are refused, naming the declared ones.
+local errors = require("rlx.errors")
 local M = {}
 
 local SPEC_KEYS = {type = true, one_of = true, default = true, min = true, help = true}
@@ -69,24 +70,24 @@ local function value_of(key, s)
 end
 
 --- Checks rlx.params against spec and returns the values (defaults filled in). With
---- `rlx run SCRIPT --help` it prints the parameters and ends the program (status 0).
+--- `rlx run SCRIPT --help` it prints the parameters and ends the program (status 0, through the
+--- host's exit path: rlx.errors.exit_ok).
 function M.declare(spec)
-  if type(spec) ~= "table" then rlx.options.raise("rlx.params.declare: expected a table of parameters, got " .. type(spec)) end
+  errors.expect("rlx.params.declare", spec, "table", "a table of parameters")
   for k, s in pairs(spec) do
     if type(s) ~= "table" then
-      rlx.options.raise(string.format("rlx.params.declare: parameter '%s' must be a table such as {type = \"integer\"}", tostring(k)))
+      errors.raise("rlx.params.declare", string.format("parameter '%s' must be a table such as {type = \"integer\"}", tostring(k)))
     end
     for sk in pairs(s) do
       if not SPEC_KEYS[sk] then
-        rlx.options.raise(string.format("rlx.params.declare: parameter '%s' has unknown key '%s' (valid keys: %s)",
+        errors.raise("rlx.params.declare", string.format("parameter '%s' has unknown key '%s' (valid keys: %s)",
           tostring(k), tostring(sk), table.concat(sorted_keys(SPEC_KEYS), ", ")))
       end
     end
   end
   if rlx.flags and rlx.flags.help then
     print_help(spec)
-    io.stdout:flush()
-    os.exit(0)
+    errors.exit_ok()
   end
   local given = {}
   for k in pairs(rlx.params_text or {}) do given[k] = true end

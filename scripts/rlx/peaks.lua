@@ -2,6 +2,7 @@
 -- entries users add or override through define) and the measured peaks of this machine
 -- (rlx.peaks.measure, C++ in engine/peaks). Units are decimal: GFLOP/s and GB/s.
 local options = require("rlx.options")
+local errors = require("rlx.errors")
 local builtin = require("rlx.peaks_datasheet")
 local core = rlx._core.peaks
 
@@ -16,9 +17,7 @@ local user_entries = {}  -- from define, searched before the built-in table; the
 --- The form names are compared in: lower case, "nvidia"/"tesla"/"geforce" words dropped, '-' and
 --- '_' as spaces, runs of spaces collapsed. "Tesla V100-SXM2-16GB" -> "v100 sxm2 16gb".
 function M.normalize_name(name)
-  if type(name) ~= "string" then
-    options.raise("rlx.peaks.normalize_name: expected a device name (string), got " .. type(name))
-  end
+  errors.expect("rlx.peaks.normalize_name", name, "string", "a device name (string)")
   local s = " " .. name:lower():gsub("[-_]", " ") .. " "
   for _, word in ipairs({"nvidia", "tesla", "geforce"}) do s = s:gsub(" " .. word .. " ", " ") end
   return (s:gsub("%s+", " "):gsub("^ ", ""):gsub(" $", ""))
@@ -42,9 +41,7 @@ end
 --- and every `match` alias of an entry are normalized (normalize_name) and compared for equality;
 --- user entries (define) are searched first, newest first. Returns a copy.
 function M.datasheet(name)
-  if type(name) ~= "string" then
-    options.raise("rlx.peaks.datasheet: expected a device name (string), got " .. type(name))
-  end
+  errors.expect("rlx.peaks.datasheet", name, "string", "a device name (string)")
   local key = M.normalize_name(name)
   for i = #user_entries, 1, -1 do
     if matches(user_entries[i], key) then return copy(user_entries[i]) end
@@ -91,7 +88,7 @@ function M.define(entry)
   local any = false
   for _, f in ipairs(NUMBER_FIELDS) do any = any or (o[f] ~= nil and f ~= "memory_gb") end
   if not any then
-    options.raise("rlx.peaks.define: entry '" .. o.name .. "' has no peak figure (give at least one of " ..
+    errors.raise("rlx.peaks.define", "entry '" .. o.name .. "' has no peak figure (give at least one of " ..
       "fp32_gflops, dram_gbps, ...)")
   end
   o.origin = "user"
@@ -107,9 +104,7 @@ end
 --- Measures this machine's peaks (see docs/lua-api/peaks.md). CUDA results carry the matching
 --- datasheet entry as `datasheet` when there is one.
 function M.measure(opts)
-  if opts ~= nil and type(opts) ~= "table" then
-    options.raise("rlx.peaks.measure: expected a table of options, got " .. type(opts))
-  end
+  errors.expect("rlx.peaks.measure", opts, "table|nil", "a table of options")
   local p = core.measure(opts)
   p.source = "measured"
   -- Relative spread per figure, (best - worst) / best, in the form study:store_peaks stores.
@@ -123,9 +118,7 @@ end
 M.cpu_info = core.cpu_info
 --- best, median, worst, spread_pct and repeats of an array of rates (C++, engine/peaks).
 function M.summarize(rates)
-  if type(rates) ~= "table" then
-    options.raise("rlx.peaks.summarize: expected a non-empty array of numbers, got " .. type(rates))
-  end
+  errors.expect("rlx.peaks.summarize", rates, "table", "a non-empty array of numbers")
   return core.summarize(rates)
 end
 M.fields = NUMBER_FIELDS

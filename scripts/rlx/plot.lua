@@ -5,6 +5,7 @@
 -- in Lua: peaks tables to roofs and ceilings, colour and shape by any field, arrows between related
 -- points, and AI-vs-batch series from roofline points.
 local options = require("rlx.options")
+local errors = require("rlx.errors")
 local core = rlx._core.plot
 local M = {}
 
@@ -53,11 +54,11 @@ local precision_prefix = {amp = "fp16", fp16 = "fp16", bf16 = "bf16", fp32 = "fp
 --- bf16_gflops=, ...}); ceilings are limited to the precisions in `used` when any match.
 function M.roofs_from_peaks(peaks, used)
   if type(peaks) ~= "table" then
-    options.raise("rlx.plot.roofs_from_peaks: expected a peaks table ({dram_gbps=, fp32_gflops=, ...}), got " ..
+    errors.raise("rlx.plot.roofs_from_peaks", "expected a peaks table ({dram_gbps=, fp32_gflops=, ...}), got " ..
       type(peaks))
   end
   if used ~= nil and type(used) ~= "table" then
-    options.raise("rlx.plot.roofs_from_peaks: used (argument 2) must be a set of precisions such as " ..
+    errors.raise("rlx.plot.roofs_from_peaks", "used (argument 2) must be a set of precisions such as " ..
       "{fp32 = true} or nil, got " .. type(used))
   end
   local roofs, ceilings = {}, {}
@@ -106,7 +107,7 @@ function M.roofline(opts)
   local points = o.points or {}
   local used = {}
   for i, p in ipairs(points) do
-    if type(p) ~= "table" then options.raise(("rlx.plot.roofline: points[%d] must be a table {ai=, gflops=, ...}"):format(i)) end
+    if type(p) ~= "table" then errors.raise("rlx.plot.roofline", ("points[%d] must be a table {ai=, gflops=, ...}"):format(i)) end
     if p[o.shape_by] ~= nil then used[tostring(p[o.shape_by])] = true end
   end
   local roofs, ceilings = {}, {}
@@ -115,20 +116,20 @@ function M.roofline(opts)
   for _, c in ipairs(o.ceilings or {}) do ceilings[#ceilings + 1] = c end
   if o.peak_flops then
     if o.peak_flops < 1e6 then
-      options.raise(("rlx.plot.roofline: peak_flops is in FLOP/s and %g looks like GFLOP/s: pass peak_gflops=%g instead"):format(o.peak_flops, o.peak_flops))
+      errors.raise("rlx.plot.roofline", ("peak_flops is in FLOP/s and %g looks like GFLOP/s: pass peak_gflops=%g instead"):format(o.peak_flops, o.peak_flops))
     end
     ceilings[#ceilings + 1] = {label = "peak", gflops = o.peak_flops / 1e9}
   end
   if o.peak_gflops then ceilings[#ceilings + 1] = {label = "peak", gflops = o.peak_gflops} end
   if o.peak_bw then
     if o.peak_bw < 1e6 then
-      options.raise(("rlx.plot.roofline: peak_bw is in byte/s and %g looks like GB/s: pass peak_gbps=%g instead"):format(o.peak_bw, o.peak_bw))
+      errors.raise("rlx.plot.roofline", ("peak_bw is in byte/s and %g looks like GB/s: pass peak_gbps=%g instead"):format(o.peak_bw, o.peak_bw))
     end
     roofs[#roofs + 1] = {label = "DRAM", gbps = o.peak_bw / 1e9}
   end
   if o.peak_gbps then roofs[#roofs + 1] = {label = "DRAM", gbps = o.peak_gbps} end
   if #roofs == 0 or #ceilings == 0 then
-    options.raise("rlx.plot.roofline: no " .. (#roofs == 0 and "memory roof" or "compute ceiling") ..
+    errors.raise("rlx.plot.roofline", "no " .. (#roofs == 0 and "memory roof" or "compute ceiling") ..
       ": pass peak_bw= and peak_flops= (byte/s, FLOP/s), peak_gbps=/peak_gflops=, roofs=/ceilings=, or peaks=")
   end
   local native_points = {}
@@ -143,7 +144,7 @@ function M.roofline(opts)
   local arrows = o.arrows
   if arrows == true then arrows = M.related_arrows(points, o.shape_by)
   elseif arrows ~= nil and type(arrows) ~= "table" then
-    options.raise("rlx.plot.roofline: option 'arrows' must be true or an array of {from=, to=}, got " .. type(arrows))
+    errors.raise("rlx.plot.roofline", "option 'arrows' must be true or an array of {from=, to=}, got " .. type(arrows))
   end
   local n = copy_common(o, {roofs = roofs, ceilings = ceilings, points = native_points, arrows = arrows,
     color_title = o.color_by, shape_title = o.shape_by})
@@ -154,16 +155,16 @@ end
 --- (same model, batch and env; `shape_by` names the precision field).
 function M.related_arrows(points, shape_by)
   if type(points) ~= "table" then
-    options.raise("rlx.plot.related_arrows: expected an array of points {model=, batch=, precision=, ...}, got " ..
+    errors.raise("rlx.plot.related_arrows", "expected an array of points {model=, batch=, precision=, ...}, got " ..
       type(points))
   end
   if shape_by ~= nil and type(shape_by) ~= "string" then
-    options.raise("rlx.plot.related_arrows: shape_by (argument 2) must be a point field name (string) or nil, got " ..
+    errors.raise("rlx.plot.related_arrows", "shape_by (argument 2) must be a point field name (string) or nil, got " ..
       type(shape_by))
   end
   for i, p in ipairs(points) do
     if type(p) ~= "table" then
-      options.raise(string.format("rlx.plot.related_arrows: points[%d] must be a table {model=, batch=, precision=, ...}, got %s",
+      errors.raise("rlx.plot.related_arrows", string.format("points[%d] must be a table {model=, batch=, precision=, ...}, got %s",
         i, type(p)))
     end
   end
@@ -210,7 +211,7 @@ function M.ai_vs_batch(opts)
   local groups, order, batches = {}, {}, {}
   for i, p in ipairs(o.points) do
     if type(p) ~= "table" or type(p.ai) ~= "number" or type(p.batch) ~= "number" then
-      options.raise(("rlx.plot.ai_vs_batch: points[%d] needs numbers 'ai' and 'batch'"):format(i))
+      errors.raise("rlx.plot.ai_vs_batch", ("points[%d] needs numbers 'ai' and 'batch'"):format(i))
     end
     if o.model == nil or p.model == o.model then
       local parts = {}
@@ -224,7 +225,7 @@ function M.ai_vs_batch(opts)
     end
   end
   if #order == 0 then
-    options.raise("rlx.plot.ai_vs_batch: no points" .. (o.model and (" for model '" .. o.model .. "'") or "") ..
+    errors.raise("rlx.plot.ai_vs_batch", "no points" .. (o.model and (" for model '" .. o.model .. "'") or "") ..
       ": check the model name and that the study has roofline points")
   end
   local series = {}

@@ -44,7 +44,7 @@ function M.start(mode)
   if path == nil then return "ok" end
   local ok, conn = pcall(rlx.db.open, path, {create = false})
   if not ok then
-    io.stderr:write("rlx repl: --db ", tostring(path), ": ", require("rlx.errors").text(conn), "\n")
+    io.stderr:write("rlx repl: --db ", tostring(path), ": ", require("rlx.errors").message(conn), "\n")
     return "error"
   end
   _G.db = conn

@@ -10,6 +10,7 @@
 -- report.html is rendered from report.md by libcmark-gfm (C++, engine/report) with every figure
 -- embedded, so it is one file that opens anywhere.
 local options = require("rlx.options")
+local errors = require("rlx.errors")
 local md = require("rlx.report.md")
 local core = rlx._core.report
 
@@ -20,9 +21,7 @@ M.TRAIN_FACTOR = 2
 
 --- Markdown -> HTML fragment.
 function M.html(markdown)
-  if type(markdown) ~= "string" then
-    options.raise("rlx.report.html: expected Markdown text (a string), got " .. type(markdown))
-  end
+  errors.expect("rlx.report.html", markdown, "string", "Markdown text (a string)")
   return core.html(markdown)
 end
 
@@ -35,9 +34,15 @@ local function write_file(path, text, inputs)
   return rlx.fs.write_atomic(path, text, {not_same_as = inputs})
 end
 
-local function describe(g)
-  return string.format("%s, %s, %s, batch %s", md.esc(g.env_key), md.esc(g.model), md.esc(g.precision),
-    tostring(g.batch))
+-- "env, model, precision, batch N" plus the configuration fields this study's rows differ in
+-- (rlx.results.configs: e.g. "input 48x48"), so two scales never read alike.
+local function describer(D)
+  local configs = require("rlx.results.configs")
+  return function(g)
+    local extra = configs.describe(D.varying or {}, g.runs[1])
+    return string.format("%s, %s, %s, batch %s", md.esc(g.env_key), md.esc(g.model), md.esc(g.precision),
+      tostring(g.batch)) .. (extra ~= "" and (", " .. md.esc(extra)) or "")
+  end
 end
 
 -- The footnote of a row: its runs and the rlx runs command that lists them.
@@ -52,8 +57,12 @@ local function make_ref(ctx)
       local cmd = string.format("rlx runs %s --env %s --model %s --precision %s --batch %s", ctx.D.path or "DB",
         g.env, g.model, tostring(g.precision), tostring(g.batch))
       if g.env_key ~= g.env then cmd = cmd .. " --device " .. tostring(g.device) end
+      -- Two input sizes of one configuration: the command lists this row's only.
+      for _, f in ipairs(ctx.D.varying or {}) do
+        if f.name == "input" then cmd = cmd .. " --input " .. g.config.input end
+      end
       if ctx.D.study then cmd = cmd .. " --study " .. ctx.D.study end
-      ctx.ref_list[#ctx.ref_list + 1] = string.format("[^%s]: %s: %s. Show them: %s", id, describe(g),
+      ctx.ref_list[#ctx.ref_list + 1] = string.format("[^%s]: %s: %s. Show them: %s", id, ctx.describe(g),
         table.concat(labels, ", "), md.code(cmd))
     end
     return "[^" .. id .. "]"
@@ -72,13 +81,13 @@ local function counter_summary(D)
   return "stored from " .. table.concat(list, ", ") .. " (counted iterations are not the timed ones)"
 end
 
---- The report's Markdown for loaded data D (rlx.report.data.load), the figures drawn for it
+--- The report's Markdown for loaded data D (rlx.results.data.load), the figures drawn for it
 --- ({figure=, env=, model=, rel=}) and the figures' warnings. Returns text, ctx.
 function M.markdown(D, opts)
   opts = opts or {}
   local ctx = {D = D, doc = md.doc(), missing = {}, refs = {}, ref_list = {}, figures = opts.figures or {},
     figure_warnings = opts.figure_warnings or {}, TRAIN_FACTOR = M.TRAIN_FACTOR, title = opts.title,
-    dir = opts.dir, rlx_version = opts.rlx_version, describe = describe, counter_summary = counter_summary(D)}
+    dir = opts.dir, rlx_version = opts.rlx_version, describe = describer(D), counter_summary = counter_summary(D)}
   ctx.ref = make_ref(ctx)
   if #D.ok == 0 then ctx.missing[1] = "no successful runs: nothing was measured" end
   local sections = require("rlx.report.sections")
@@ -104,9 +113,10 @@ end
 
 local function basename(p) return (p:match("([^/]+)$")) end
 
--- The study's figures drawn into dir/figures (PNG, embedded in the HTML), with relative links.
-local function draw_figures(source, dir, figures_rel, quiet)
-  local fig = require("rlx.figures").draw(source, {dir = dir .. "/" .. figures_rel, quiet = true, format = "png"})
+-- The figures of loaded data D drawn into dir/figures (PNG, embedded in the HTML), with relative
+-- links.
+local function draw_figures(D, dir, figures_rel, quiet)
+  local fig = require("rlx.figures").draw_loaded(D, {dir = dir .. "/" .. figures_rel, quiet = true, format = "png"})
   local files = {}
   for _, f in ipairs(fig.files) do
     local copy = {}
@@ -140,16 +150,16 @@ function M.write(source, opts)
   elseif type(source) == "userdata" then
     db, name, path = source, o.study, source:path()
   else
-    options.raise("rlx.report.write: expected a study (rlx.study{...}) or a database (rlx.db.open), got " ..
+    errors.raise("rlx.report.write", "expected a study (rlx.study{...}) or a database (rlx.db.open), got " ..
       type(source))
   end
   if o.figures:find("^/") or o.figures:find("%.%.") then
-    options.raise("rlx.report.write: option 'figures' must be a folder inside dir (relative, no '..'), got '" ..
+    errors.raise("rlx.report.write", "option 'figures' must be a folder inside dir (relative, no '..'), got '" ..
       o.figures .. "'")
   end
   rlx.plot.mkdir(o.dir)
-  local D = require("rlx.report.data").load(db, name, path)
-  local figures, warnings = draw_figures({db = db, name = name, path = path}, o.dir, o.figures, o.quiet)
+  local D = require("rlx.results.data").load(db, name, path)
+  local figures, warnings = draw_figures(D, o.dir, o.figures, o.quiet)
   local text, ctx = M.markdown(D, {figures = figures, figure_warnings = warnings, title = o.title, dir = o.dir,
     rlx_version = rlx._core.host.versions().rlx})
   local out = {markdown = o.dir .. "/report.md", figures = figures, warnings = warnings, missing = ctx.missing}
@@ -170,7 +180,7 @@ function M.render(opts)
   local o = options.check("rlx.report.render", opts, {markdown = {type = "string", required = true},
     out = {type = "string"}, title = {type = "string"}})
   local f, err = io.open(o.markdown, "rb")
-  if not f then options.raise("rlx.report.render: cannot read '" .. o.markdown .. "': " .. tostring(err)) end
+  if not f then errors.raise("rlx.report.render", "cannot read '" .. o.markdown .. "': " .. tostring(err)) end
   local text = f:read("*a")
   f:close()
   local dir = o.markdown:match("^(.*)/[^/]*$") or "."

@@ -2,6 +2,7 @@
 -- roofline.cpp via rlx._core.roofline); this module picks the roofs out of a peaks table (by
 -- precision and memory level) and turns a training run into roofline rows (for_run).
 local options = require("rlx.options")
+local errors = require("rlx.errors")
 local core = rlx._core.roofline
 
 local M = {}
@@ -17,7 +18,7 @@ end
 
 local function peaks_arg(fname, p)
   if type(p) ~= "table" then
-    options.raise(fname .. ": expected a peaks table (rlx.peaks.measure, rlx.peaks.datasheet, study:peaks), got " ..
+    errors.raise(fname, "expected a peaks table (rlx.peaks.measure, rlx.peaks.datasheet, study:peaks), got " ..
       type(p))
   end
   return peaks_of(p)
@@ -26,11 +27,11 @@ end
 -- Checks a precision or memory level argument against the valid names, under the public name.
 local function one_of(fname, what, v, valid, argn)
   if type(v) ~= "string" then
-    options.raise(string.format("%s: the %s (argument %d) must be one of %s, got %s", fname, what, argn,
+    errors.raise(fname, string.format("the %s (argument %d) must be one of %s, got %s", what, argn,
       table.concat(valid, ", "), type(v)))
   end
   for _, x in ipairs(valid) do if x == v then return v end end
-  options.raise(string.format("%s: unknown %s '%s' (valid %ss: %s)", fname, what, v, what:gsub("^memory ", ""),
+  errors.raise(fname, string.format("unknown %s '%s' (valid %ss: %s)", what, v, what:gsub("^memory ", ""),
     table.concat(valid, ", ")))
 end
 
@@ -40,7 +41,7 @@ function M.compute_roof(peaks, precision, ceiling)
   local fname = "rlx.roofline.compute_roof"
   peaks = peaks_arg(fname, peaks)
   if ceiling ~= nil and type(ceiling) ~= "string" then
-    options.raise(fname .. ": the ceiling (argument 3) must be a peaks field name such as \"gemm_fp32_gflops\", got " ..
+    errors.raise(fname, "the ceiling (argument 3) must be a peaks field name such as \"gemm_fp32_gflops\", got " ..
       type(ceiling))
   end
   if ceiling == nil or precision ~= nil then one_of(fname, "precision", precision, M.PRECISIONS, 2) end
@@ -82,23 +83,23 @@ function M.point(opts)
     if not peak_flops then
       peak_flops, cfield = M.compute_roof(o.peaks, o.precision, o.ceiling)
       if not peak_flops then
-        options.raise(string.format("rlx.roofline.point: the peaks table has no '%s' field; give peak_flops= " ..
+        errors.raise("rlx.roofline.point", string.format("the peaks table has no '%s' field; give peak_flops= " ..
           "(FLOP/s) or a peaks table with it", cfield))
       end
     end
     if not peak_bw then
       peak_bw, mfield = M.memory_roof(o.peaks, o.level)
       if not peak_bw then
-        options.raise(string.format("rlx.roofline.point: the peaks table has no '%s' field; give peak_bw= " ..
+        errors.raise("rlx.roofline.point", string.format("the peaks table has no '%s' field; give peak_bw= " ..
           "(byte/s) or a peaks table with it", mfield))
       end
     end
   end
   if not peak_flops then
-    options.raise("rlx.roofline.point: option 'peak_flops' is required (FLOP/s), or give peaks= (a peaks table)")
+    errors.raise("rlx.roofline.point", "option 'peak_flops' is required (FLOP/s), or give peaks= (a peaks table)")
   end
   if not peak_bw then
-    options.raise("rlx.roofline.point: option 'peak_bw' is required (byte/s), or give peaks= (a peaks table)")
+    errors.raise("rlx.roofline.point", "option 'peak_bw' is required (byte/s), or give peaks= (a peaks table)")
   end
   local p = core.point{flops = o.flops, bytes = o.bytes, seconds = o.seconds, peak_flops = peak_flops,
     peak_bw = peak_bw}
@@ -111,9 +112,7 @@ end
 
 --- Every roof a peaks table knows: {name, kind = "compute"|"memory", label, value, unit}.
 function M.ceilings(peaks)
-  if type(peaks) ~= "table" then
-    options.raise("rlx.roofline.ceilings: expected a peaks table, got " .. type(peaks))
-  end
+  errors.expect("rlx.roofline.ceilings", peaks, "table", "a peaks table")
   return core.ceilings(peaks_of(peaks))
 end
 
@@ -166,9 +165,7 @@ end
 --- counters_source = "cupti", "perf_event" or "ncu") or "estimated". Without peaks the rows have
 --- ai and gflops but no roofs.
 function M.for_run(result, opts)
-  if type(result) ~= "table" then
-    options.raise("rlx.roofline.for_run: expected a run result table, got " .. type(result))
-  end
+  errors.expect("rlx.roofline.for_run", result, "table", "a run result table")
   local o = options.check("rlx.roofline.for_run", opts, {
     peaks = {type = "table"},
     complexity = {type = "table"},

@@ -2,12 +2,12 @@
 -- so a student's analysis/roofline.py, plot_roofline.py or notebook reads rlx's results unchanged.
 -- Every file and column is documented against the seed in docs/export-seed.md.
 --
---   local files = rlx.seed_layout.files(D)          -- D: rlx.report.data.load(db, study, path)
+--   local files = rlx.seed_layout.files(D)          -- D: rlx.results.data.load(db, study, path)
 --   rlx.seed_layout.write(db, {out = "kit", study = "p1-roofline", path = "results/p1.db"})
 --
--- Everything is read through rlx.report.data (the store's reads); nothing here touches SQL.
+-- Everything is read through rlx.results.data (the store's reads); nothing here touches SQL.
 local options = require("rlx.options")
-local data = require("rlx.report.data")
+local data = require("rlx.results.data")
 local compute = require("rlx.report.compute")
 
 local M = {}

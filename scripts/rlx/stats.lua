@@ -4,13 +4,14 @@
 -- statistics (numpy's default), and ci95 uses Student's t so three repeats get the wide interval
 -- they deserve. mean_sd groups rows (runs) and formats "mean ± SD" cells as in seed 001's Table 2.
 local options = require("rlx.options")
+local errors = require("rlx.errors")
 local M = {}
 
 local function numbers(fname, xs)
-  if type(xs) ~= "table" then options.raise(fname .. ": expected an array of numbers, got " .. type(xs)) end
+  errors.expect(fname, xs, "table", "an array of numbers")
   for i, x in ipairs(xs) do
     if type(x) ~= "number" then
-      options.raise(string.format("%s: element %d must be a number, got %s", fname, i, type(x)))
+      errors.raise(fname, string.format("element %d must be a number, got %s", i, type(x)))
     end
   end
   return xs
@@ -39,7 +40,7 @@ end
 function M.percentile(xs, p)
   numbers("rlx.stats.percentile", xs)
   if type(p) ~= "number" or p < 0 or p > 100 then
-    options.raise("rlx.stats.percentile: p must be a number in [0, 100], got " .. tostring(p))
+    errors.raise("rlx.stats.percentile", "p must be a number in [0, 100], got " .. tostring(p))
   end
   local n = #xs
   if n == 0 then return nil end
@@ -74,7 +75,7 @@ local T_BEYOND = {{30, 2.042}, {40, 2.021}, {60, 2.000}, {120, 1.980}, {math.hug
 --- The t quantile for a 95% interval with df degrees of freedom (table; interpolated in 1/df).
 function M.t975(df)
   if type(df) ~= "number" or df ~= df then
-    options.raise("rlx.stats.t975: df must be a number of degrees of freedom (n - 1), got " ..
+    errors.raise("rlx.stats.t975", "df must be a number of degrees of freedom (n - 1), got " ..
       (type(df) == "number" and tostring(df) or type(df)))
   end
   if df < 1 then return nil end
@@ -160,11 +161,11 @@ end
 --- field also mean, sd and text. Groups keep the order in which they first appear; rows whose
 --- value is not a number (failed runs) are left out of the statistics.
 function M.mean_sd(rows, fields, opts)
-  if type(rows) ~= "table" then options.raise("rlx.stats.mean_sd: expected an array of rows, got " .. type(rows)) end
+  errors.expect("rlx.stats.mean_sd", rows, "table", "an array of rows")
   local single = type(fields) == "string"
   if single then fields = {fields} end
   if type(fields) ~= "table" or #fields == 0 then
-    options.raise("rlx.stats.mean_sd: expected a field name or an array of field names, got " .. type(fields))
+    errors.raise("rlx.stats.mean_sd", "expected a field name or an array of field names, got " .. type(fields))
   end
   local o = options.check("rlx.stats.mean_sd", opts, {
     by = {type = "string_list", default = {"env", "model", "precision", "batch"}},

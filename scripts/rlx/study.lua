@@ -11,6 +11,7 @@
 -- a killed study continues where it stopped. A failed run (out of memory, say) is stored with its
 -- error and the sweep goes on; failed runs are tried again on the next rerun.
 local options = require("rlx.options")
+local errors = require("rlx.errors")
 
 local M = {}
 local Study = {}
@@ -36,7 +37,7 @@ function M.open(opts)
     busy_timeout_ms = {type = "integer", min = 0},
   })
   if o.name == "" or o.name:find("[/\\]") then
-    options.raise(string.format("rlx.study: option 'name' must be a non-empty name without '/', got %q", o.name))
+    errors.raise("rlx.study", string.format("option 'name' must be a non-empty name without '/', got %q", o.name))
   end
   local path = o.db or ("results/" .. o.name .. ".db")
   local self = setmetatable({name = o.name, path = path, price_per_hour = o.price_per_hour}, Study)
@@ -76,15 +77,15 @@ function M.label(env, model, precision, batch, n)
   local args = {env, model, precision, batch}
   for i, what in ipairs({"environment label", "model", "precision"}) do
     if type(args[i]) ~= "string" then
-      options.raise(string.format("rlx.study.label: the %s (argument %d) must be a string, got %s", what, i,
+      errors.raise("rlx.study.label", string.format("the %s (argument %d) must be a string, got %s", what, i,
         type(args[i])))
     end
   end
   if type(batch) ~= "number" and type(batch) ~= "string" then
-    options.raise("rlx.study.label: the batch size (argument 4) must be a number, got " .. type(batch))
+    errors.raise("rlx.study.label", "the batch size (argument 4) must be a number, got " .. type(batch))
   end
   if type(n) ~= "number" or n ~= math.floor(n) or n < 1 then
-    options.raise("rlx.study.label: the run number (argument 5) must be an integer >= 1, got " ..
+    errors.raise("rlx.study.label", "the run number (argument 5) must be an integer >= 1, got " ..
       (type(n) == "number" and tostring(n) or type(n)))
   end
   return make_label(env, model, precision, batch, n)
@@ -161,7 +162,7 @@ end
 
 function Study:_plan(o)
   if o.order_seed and o.order ~= "random" then
-    options.raise(string.format("study:sweep: option 'order_seed' applies to order = \"random\" only (order is %q)",
+    errors.raise("study:sweep", string.format("option 'order_seed' applies to order = \"random\" only (order is %q)",
       o.order))
   end
   local env_label = o.label or self.env.label
@@ -216,7 +217,7 @@ function Study:_mark_shard(items, only)
   end
   for _, l in ipairs(only) do
     if not known[l] then
-      options.raise(string.format("study:sweep: option 'only' names '%s', which is not in the plan (list the " ..
+      errors.raise("study:sweep", string.format("option 'only' names '%s', which is not in the plan (list the " ..
         "plan's labels with study:plan{...})", l))
     end
   end
@@ -320,7 +321,7 @@ function Study:sweep(opts)
   if rlx.flags and rlx.flags.dry_run then return self:_dry_run(items, o) end
   local trainer = o.trainer or rlx.train
   if not is_callable(trainer) then
-    options.raise("study:sweep: rlx.train is not available in this build; pass trainer = function(opts) ... end")
+    errors.raise("study:sweep", "rlx.train is not available in this build; pass trainer = function(opts) ... end")
   end
   local stats = {planned = #items, ran = 0, skipped = 0, failed = 0, ok = 0, not_in_shard = 0, busy = 0,
     crashed = 0, labels = {}}
@@ -377,7 +378,7 @@ function Study:_sweep_slot(o, it, counter, trainer, stats, cache)
     if not ok then
       -- Ctrl-C (and rlx.fail) arrive as {exit_code=...}: nothing of this run is stored and its
       -- claim is withdrawn, so a rerun trains the slot again.
-      if type(result) == "table" and result.exit_code then
+      if errors.is_exit(result) then
         if claim.id then pcall(self.db.release_claim, self.db, claim.id) end
         error(result, 0)
       end
@@ -439,8 +440,8 @@ end
 --- default 1), label, started_at, total_s, complexity, roofline (array of point rows),
 --- sweep_order, sweep_seed, position. Returns the id.
 function Study:store_run(config, result, opts)
-  if type(config) ~= "table" then options.raise("study:store_run: expected a config table, got " .. type(config)) end
-  if type(result) ~= "table" then options.raise("study:store_run: expected a result table, got " .. type(result)) end
+  errors.expect("study:store_run", config, "table", "a config table")
+  errors.expect("study:store_run", result, "table", "a result table")
   local o = options.check("study:store_run", opts, {
     run = {type = "integer", min = 1, default = 1}, label = {type = "string"}, started_at = {type = "string"},
     total_s = {type = "number"}, complexity = {type = "table"}, roofline = {type = "table"},
@@ -448,7 +449,7 @@ function Study:store_run(config, result, opts)
     id = {type = "string"}, attempt = {type = "integer", min = 1},
   })
   if type(config.model) ~= "string" then
-    options.raise("study:store_run: config.model must be a model name (string), got " .. type(config.model))
+    errors.raise("study:store_run", "config.model must be a model name (string), got " .. type(config.model))
   end
   local label = o.label or make_label(self.env.label, config.model, config.precision or "fp32", config.batch or "?", o.run)
   local stored = plain_data(result, 0)
@@ -494,13 +495,13 @@ end
 --- spread, a number or a table name -> relative spread) for this environment; device and source
 --- default to the table's own fields, else "cpu" and "measured". Returns the number of rows stored.
 function Study:store_peaks(peaks, opts)
-  if type(peaks) ~= "table" then options.raise("study:store_peaks: expected a peaks table, got " .. type(peaks)) end
+  errors.expect("study:store_peaks", peaks, "table", "a peaks table")
   local o = options.check("study:store_peaks", opts, {device = {type = "string"}, source = {type = "string"}})
   o.device = o.device or (type(peaks.device) == "string" and peaks.device) or "cpu"
   o.source = o.source or (type(peaks.source) == "string" and peaks.source) or "measured"
   local n = self.db:put_peaks(self.env_id, o.device, o.source, plain_data(peaks, 0))
   if n == 0 then
-    options.raise("study:store_peaks: the table has no numeric fields (expected e.g. dram_gbps, fp32_gflops)")
+    errors.raise("study:store_peaks", "the table has no numeric fields (expected e.g. dram_gbps, fp32_gflops)")
   end
   return n
 end
@@ -508,9 +509,7 @@ end
 --- The latest stored peaks of this environment for device ("cpu" or "cuda"): a table name -> value
 --- with spread, units, source and measured_at, or nil when none were stored.
 function Study:peaks(device)
-  if device ~= nil and type(device) ~= "string" then
-    options.raise("study:peaks: expected a device name (string), got " .. type(device))
-  end
+  errors.expect("study:peaks", device, "string|nil", "a device name (string)")
   return self.db:peaks(self.env_id, device or "cpu")
 end
 
@@ -521,9 +520,7 @@ local PEAK_SUMMARY = {"dram_gbps", "l3_gbps", "l2_gbps", "fp32_gflops", "gemm_fp
 --- measurement), quiet. Returns the peaks table, or nil when measuring failed (a warning says so;
 --- rooflines then fall back to datasheet figures). In a dry run nothing is measured.
 function Study:ensure_peaks(kind, opts)
-  if type(kind) ~= "string" then
-    options.raise("study:ensure_peaks: expected a device kind (\"cpu\" or \"cuda\"), got " .. type(kind))
-  end
+  errors.expect("study:ensure_peaks", kind, "string", "a device kind (\"cpu\" or \"cuda\")")
   local o = options.check("study:ensure_peaks", opts, {quick = {type = "boolean", default = false},
     quiet = {type = "boolean", default = false}})
   local have = self:peaks(kind)
@@ -531,7 +528,7 @@ function Study:ensure_peaks(kind, opts)
   if not o.quiet then io.stderr:write(string.format("measuring %s peaks (once per environment)...\n", kind)) end
   local ok, peaks = pcall(rlx.peaks.measure, {device = kind, quick = o.quick})
   if not ok or type(peaks) ~= "table" then
-    if type(peaks) == "table" and peaks.exit_code then error(peaks, 0) end
+    errors.pass_exits(peaks)
     warn("peaks measurement failed (rooflines will use datasheet figures if any): " .. tostring(peaks))
     return nil
   end
@@ -570,14 +567,12 @@ end
 --- units=, derived=}, an array of {name=, value=, unit=, source=}, or a flat table name -> number.
 --- Returns the number of rows stored; fails when no run has that label.
 function Study:attach_counters(label, counters, opts)
-  if type(label) ~= "string" then options.raise("study:attach_counters: expected a run label (string), got " .. type(label)) end
-  if type(counters) ~= "table" then
-    options.raise("study:attach_counters: expected a counters table, got " .. type(counters))
-  end
+  errors.expect("study:attach_counters", label, "string", "a run label (string)")
+  errors.expect("study:attach_counters", counters, "table", "a counters table")
   local o = options.check("study:attach_counters", opts, {source = {type = "string", default = "ncu"}})
   local id = self.db:run_id_by_label(self.name, label)
   if not id then
-    options.raise(string.format("study:attach_counters: no run labelled '%s' in study '%s' (%s); list the labels " ..
+    errors.raise("study:attach_counters", string.format("no run labelled '%s' in study '%s' (%s); list the labels " ..
       "with: rlx runs %s", label, self.name, self.path, self.path))
   end
   return self.db:put_counters(id, plain_data(counters, 0), o.source)
@@ -607,7 +602,7 @@ for name, usage in pairs(METHOD_USAGE) do
   local method = Study[name]
   Study[name] = function(self, ...)
     if getmetatable(self) ~= Study then
-      options.raise(string.format("study:%s: called with '.' instead of ':' (use study:%s%s)", name, name, usage))
+      errors.raise("study:" .. name, string.format("called with '.' instead of ':' (use study:%s%s)", name, usage))
     end
     return method(self, ...)
   end

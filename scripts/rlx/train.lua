@@ -4,13 +4,14 @@
 -- rlx.train{...} and rlx.train.run{...} are the same call. Invalid options raise an error naming
 -- the option; a run that cannot happen (no such device, missing dataset, out of memory) returns
 -- ok = false with `error`. Options, results and method: docs/lua-api/train.md, docs/training.md.
+local errors = require("rlx.errors")
 local core = rlx._core.train
 local M = {}
 
 --- Trains `iters` measured iterations after `warmup` unmeasured ones; returns the result table.
 function M.run(opts)
   if type(opts) ~= "table" then
-    rlx.options.raise("rlx.train: expected a table of options, got " .. type(opts) ..
+    errors.raise("rlx.train", "expected a table of options, got " .. type(opts) ..
       " (e.g. rlx.train{model = \"resnet18\", batch = 32})")
   end
   return core.train(opts)
@@ -30,13 +31,11 @@ end
 --- One line for people: "resnet18 cpu fp32 batch 32: 95.3 img/s (median 0.335 s/iter, 2 threads)".
 function M.summary_line(r)
   local fname = "rlx.train.summary_line"
-  if type(r) ~= "table" then
-    rlx.options.raise(fname .. ": expected the result table rlx.train returns, got " .. type(r))
-  end
+  errors.expect(fname, r, "table", "the result table rlx.train returns")
   local function need(field, v, want, what)
     if type(v) ~= want then
-      rlx.options.raise(string.format("%s: result field '%s' must be %s, got %s (pass the table rlx.train returns)",
-        fname, field, what, type(v)))
+      errors.raise(fname, string.format("result field '%s' must be %s, got %s (pass the table rlx.train returns)",
+        field, what, type(v)))
     end
   end
   need("ok", r.ok, "boolean", "true or false")
@@ -94,18 +93,18 @@ end
 function M.append_metrics_csv(dir, r)
   local fname = "rlx.train.append_metrics_csv"
   if type(dir) ~= "string" or dir == "" then
-    rlx.options.raise(fname .. ": the directory (argument 1) must be a non-empty string, got " .. type(dir))
+    errors.raise(fname, "the directory (argument 1) must be a non-empty string, got " .. type(dir))
   end
   if type(r) ~= "table" or r.ok ~= true then
-    rlx.options.raise(fname .. ": argument 2 must be a successful result of rlx.train (ok = true), got " ..
+    errors.raise(fname, "argument 2 must be a successful result of rlx.train (ok = true), got " ..
       (type(r) == "table" and "ok = " .. tostring(r.ok) or type(r)))
   end
   local path = dir .. "/metrics.csv"
   local header = table.concat(M.METRICS_CSV_COLUMNS, ",")
   local existing = first_line(path)
   if existing and existing ~= "" and existing ~= header then
-    rlx.options.raise(string.format("%s: %s has other columns (first line '%s', expected '%s'); use another log directory",
-      fname, path, existing:sub(1, 80), header))
+    errors.raise(fname, string.format("%s has other columns (first line '%s', expected '%s'); use another log directory",
+      path, existing:sub(1, 80), header))
   end
   local values = {rlx.db.now(), r.label, host_name(), r.device, r.model, r.precision, r.batch, r.warmup, r.iters,
     r.seconds, r.images_per_s}
@@ -114,13 +113,13 @@ function M.append_metrics_csv(dir, r)
   local text = ((existing == nil or existing == "") and header .. "\n" or "") .. table.concat(cells, ",") .. "\n"
   local f, err = io.open(path, "a")
   if not f then
-    rlx.options.raise(string.format("%s: cannot append to %s: %s (create the directory first)", fname, path, tostring(err)))
+    errors.raise(fname, string.format("cannot append to %s: %s (create the directory first)", path, tostring(err)))
   end
   f:setvbuf("full", #text + 64)  -- one buffer, one write(2) at close: the row lands whole
   local ok, werr = f:write(text)
   local closed, cerr = f:close()
   if not ok or not closed then
-    rlx.options.raise(string.format("%s: writing %s failed: %s", fname, path, tostring(werr or cerr)))
+    errors.raise(fname, string.format("writing %s failed: %s", path, tostring(werr or cerr)))
   end
   return path
 end

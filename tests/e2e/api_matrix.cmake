@@ -49,8 +49,10 @@ rlx_api_matrix_err("rlx.options.check one_of" "rlx.options.check('f', {p = 'z'},
   "f: option 'p' must be one of x, y, got \"z\"")
 rlx_api_matrix_err("rlx.options.check int_list element" "rlx.options.check('f', {b = {2, 0}}, {b = {type = 'int_list', min = 1}})"
   "f: option 'b' element 2 must be an integer >= 1, got 0")
-rlx_api_matrix_err("rlx.options.raise is located at the caller" "rlx.options.raise('f: broken, do x')"
+rlx_api_matrix_err("rlx.errors.raise is located at the caller" "rlx.errors.raise('f', 'broken, do x')"
   "f: broken, do x")
+rlx_api_matrix_err("rlx.errors.expect names the argument" "rlx.errors.expect('f', 5, 'string|nil', 'a path (a string)')"
+  "f: expected a path \\(a string\\), got number")
 
 # ---- rlx.model ----------------------------------------------------------------------------------
 rlx_api_matrix_err("rlx.model.summary not a table" "rlx.model.summary(42)"
@@ -87,16 +89,16 @@ rlx_api_matrix_err("rlx.db.open negative busy timeout" "${TMP} rlx.db.open(t .. 
   "rlx\\.db\\.open: option 'busy_timeout_ms' must be an integer >= 0, got -1")
 rlx_api_matrix_err("rlx.db.open create=false on a missing file (C++ exception path)"
   "${TMP} rlx.db.open(t .. '/api_db_missing.db', {create = false})"
-  "rlx\\.db: no database at '.*/api_db_missing\\.db' \\(check the path\\)")
+  "rlx\\.db\\.open: no database at '.*/api_db_missing\\.db' \\(check the path\\)")
 rlx_api_matrix_ok("conn:begin, rollback, commit, in_transaction, readonly"
   "${TMP} local c = rlx.db.open(fresh(t .. '/api_db_tx.db')) c:begin() local a = c:in_transaction() c:exec('INSERT INTO studies VALUES (?, ?)', 'tx', 'x') c:rollback() local n1 = c:first('SELECT count(*) AS n FROM studies').n c:begin() c:exec('INSERT INTO studies VALUES (?, ?)', 'tx', 'x') c:commit() local ro = rlx.db.open(t .. '/api_db_tx.db', {readonly = true}) print(a, c:in_transaction(), n1, ro:first('SELECT count(*) AS n FROM studies').n, c:readonly(), ro:readonly())"
   "true\tfalse\t0\t1\tfalse\ttrue")
 rlx_api_matrix_err("conn:query bad SQL (C++ exception path)" "${TMP} rlx.db.open(t .. '/api_db_sql.db'):query('SELEC 1')"
-  "rlx\\.db: bad SQL for database '.*/api_db_sql\\.db': near \"SELEC\": syntax error")
+  "conn:query: bad SQL for database '.*/api_db_sql\\.db': near \"SELEC\": syntax error")
 rlx_api_matrix_err("conn:commit without a transaction (C++ exception path)" "${TMP} rlx.db.open(t .. '/api_db_commit.db'):commit()"
-  "rlx\\.db: database '.*/api_db_commit\\.db': cannot commit - no transaction is active")
+  "conn:commit: database '.*/api_db_commit\\.db': cannot commit - no transaction is active")
 rlx_api_matrix_err("conn:begin inside a transaction" "${TMP} local c = rlx.db.open(t .. '/api_db_begin.db') c:begin() c:begin()"
-  "rlx\\.db: database '.*/api_db_begin\\.db': cannot start a transaction within a transaction")
+  "conn:begin: database '.*/api_db_begin\\.db': cannot start a transaction within a transaction")
 rlx_api_matrix_err("conn:begin on a closed connection" "${TMP} local c = rlx.db.open(t .. '/api_db_closed.db') c:close() c:begin()"
   "conn:begin: the connection is closed. open the database again with rlx\\.db\\.open")
 rlx_api_matrix_ok("conn:merge_from copies a study"
@@ -104,7 +106,7 @@ rlx_api_matrix_ok("conn:merge_from copies a study"
   "1\t0\ts1")
 rlx_api_matrix_err("conn:merge_from of a missing file (C++ exception path)"
   "${TMP} rlx.db.open(t .. '/api_db_merge.db'):merge_from(t .. '/api_db_nonexistent.db')"
-  "rlx\\.db: no database at '.*/api_db_nonexistent\\.db' \\(check the path\\)")
+  "conn:merge_from: no database at '.*/api_db_nonexistent\\.db' \\(check the path\\)")
 
 # ---- rlx.env ------------------------------------------------------------------------------------
 rlx_api_matrix_err("rlx.env.capture not a table" "rlx.env.capture('lab')"
@@ -207,7 +209,7 @@ rlx_api_matrix_err("rlx.plot.mkdir over a file (C++ exception path)" "rlx.plot.m
 rlx_api_matrix_err("rlx.study name of the wrong type" "rlx.study{name = 3}" "rlx\\.study: option 'name' must be a string, got 3")
 rlx_api_matrix_err("rlx.study not a table" "rlx.study('cpu')" "rlx\\.study: expected a table of options, got string")
 rlx_api_matrix_err("rlx.study on a file that is not a database (C++ exception path)" "rlx.study{name = 'x', db = 'CMakeLists.txt'}"
-  "rlx\\.db: 'CMakeLists\\.txt' is not a usable SQLite database \\(file is not a database\\). is it the right file, or was it damaged\\? Restore it or start a new database")
+  "rlx\\.db\\.open: 'CMakeLists\\.txt' is not a usable SQLite database \\(file is not a database\\). is it the right file, or was it damaged\\? Restore it or start a new database")
 rlx_api_matrix_ok("rlx.study.label" "print(rlx.study.label('gcp-a100', 'resnet50', 'amp', 64, 3))" "gcp-a100_resnet50_amp_bs64_run3")
 api_study(1)
 rlx_api_matrix_ok("study:plan lists the matrix in order"
@@ -343,8 +345,8 @@ rlx_api_matrix_err("rlx.options.check spec missing" "rlx.options.check('f', {}, 
   "rlx\\.options\\.check: the spec \\(argument 3\\) must be a table mapping each option name to \\{type = \\.\\.\\.\\}, got nil")
 rlx_api_matrix_err("rlx.options.check name of the wrong type" "rlx.options.check(nil, {}, {})"
   "rlx\\.options\\.check: the function name \\(argument 1\\) must be a string, got nil")
-rlx_api_matrix_err("rlx.options.raise without a message" "rlx.options.raise(nil)"
-  "rlx\\.options\\.raise: the message \\(argument 1\\) must be a string, got nil")
+rlx_api_matrix_err("rlx.errors.raise without a message" "rlx.errors.raise('f', nil)"
+  "rlx\\.errors\\.raise: the message \\(argument 2\\) must be a string, got nil")
 rlx_api_matrix_err("rlx.stats.t975 df of the wrong type" "rlx.stats.t975('x')"
   "rlx\\.stats\\.t975: df must be a number of degrees of freedom \\(n - 1\\), got string")
 rlx_api_matrix_err("rlx.peaks.normalize_name of a number" "rlx.peaks.normalize_name(42)"

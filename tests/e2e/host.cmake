@@ -107,6 +107,10 @@ rlx_e2e(NAME "host: --set env=4090 is the label 4090" ARGS -e "print(rlx.env.cap
 # rlx.params.declare (issue 16 item 4): bad values exit 2 naming the key; --help lists them.
 rlx_e2e(NAME "host: all.lua --help lists its parameters" ARGS run experiments/all.lua --help
   STDOUT "^usage: rlx run experiments/all\\.lua.*\n  iters=INTEGER +measured iterations.*scale=SMOKE\\|DEFAULT\\|FULL")
+# Issue 25 finding 7: a script without rlx.params.declare is not run by --help (it trained).
+rlx_e2e(NAME "host: run SCRIPT --help does not run a script that declares no parameters"
+  ARGS run ${H}/no_declare.lua --help
+  STDOUT "^usage: rlx run [^\n]*no_declare\\.lua \\[--set key=value\\]\\.\\.\\. .*declares no parameters .*It was not run\\.\n$")
 rlx_e2e(NAME "host: a declared parameter with a bad value exits 2" ARGS run experiments/all.lua --set scale=huge
   EXIT 2 STDERR "^experiments/all\\.lua: --set scale= must be one of smoke, default, full, got 'huge'\nTry 'rlx run experiments/all\\.lua --help'\\.\n$")
 rlx_e2e(NAME "host: a declared integer parameter refuses hex" ARGS run experiments/all.lua --set iters=0x10
@@ -130,3 +134,17 @@ add_test(NAME "e2e: host: all.lua takes per-environment lists from experiments/<
   COMMAND bash ${H}/env_lists.sh $<TARGET_FILE:rlx>)
 set_tests_properties("e2e: host: all.lua takes per-environment lists from experiments/<label>.lua" PROPERTIES
   ENVIRONMENT "RLX_TEST_TMP=${RLX_TEST_TMP};RLX_SOURCE_DIR=${CMAKE_SOURCE_DIR};HOME=${RLX_TEST_TMP}")
+
+# The OpenBLAS kernel choice and its re-exec (engine/env/blas_kernel.h); and the SIGINT, stdin and
+# exit-code tests once more with the re-exec in the way.
+add_test(NAME "e2e: host: OpenBLAS kernel choice, re-exec and numerical check"
+  COMMAND bash ${H}/blas_kernel.sh $<TARGET_FILE:rlx>)
+set_tests_properties("e2e: host: OpenBLAS kernel choice, re-exec and numerical check" PROPERTIES
+  ENVIRONMENT "RLX_TEST_TMP=${RLX_TEST_TMP};HOME=${RLX_TEST_TMP}" SKIP_RETURN_CODE 77)
+add_test(NAME "e2e: host: SIGINT interrupts running Lua after the BLAS re-exec"
+  COMMAND bash ${H}/interrupt.sh $<TARGET_FILE:rlx>)
+set_tests_properties("e2e: host: SIGINT interrupts running Lua after the BLAS re-exec" PROPERTIES
+  ENVIRONMENT "RLX_TEST_TMP=${RLX_TEST_TMP};HOME=${RLX_TEST_TMP};RLX_TEST_BLAS_CORENAME=Prescott")
+rlx_e2e(NAME "host: the environment records the BLAS kernel and why"
+  ARGS -e "local e = rlx.env.capture() print(e.blas.name, e.blas.reason == rlx.version().blas.reason, e.blas.check, rlx.env.markdown(e):match('| BLAS kernel | ([^|]+) |') == e.blas.reason)"
+  STDOUT "^OpenBLAS\ttrue\tnil\ttrue\n$")

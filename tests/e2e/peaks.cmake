@@ -108,7 +108,7 @@ if(NOT RLX_HAVE_TORCH_CUDA)
 rlx_e2e(NAME "peaks: measure cuda in a CPU-only build (C++ exception)" EXIT 1 ARGS -e "rlx.peaks.measure{device = 'cuda'}"
   STDERR "\\(command line\\):1: rlx\\.peaks\\.measure: device 'cuda' needs rlx built against a CUDA LibTorch \\(this build's LibTorch is CPU-only\\). use device='cpu'")
 rlx_e2e(NAME "peaks: cli --device cuda without CUDA" EXIT 1 ARGS peaks --device cuda
-  STDERR "^rlx peaks: rlx\\.peaks\\.measure: device 'cuda' needs rlx built against a CUDA LibTorch")
+  STDERR "^rlx peaks: device 'cuda' needs rlx built against a CUDA LibTorch")
 endif()
 # The GEMM peak reports the threads the product ran on (the BLAS's own count for fp32): with one
 # LibTorch thread, one, whatever OpenBLAS build (the OpenMP one follows LibTorch, the pthreads one

@@ -5,6 +5,17 @@ set(R ${CMAKE_SOURCE_DIR}/tests/e2e/report)
 rlx_e2e(NAME "report: small real study, cells computed from the stored values" ARGS run ${R}/small_study.lua
   STDOUT "^ok\tfp32 row of 4\\.1\nok\tbf16 row of 4\\.1\nok\tspeedup\nok\tTable 1\nok\troofline fp32\nok\tno AMP\nok\tone environment\nok\tfootnote\nhtml\treport\\.html\t4\n$")
 
+# Issue 21: a sweep at input 32 and another at input 48 into one database give one row per input,
+# each with its own n, and one figure series per input (never averaged together).
+rlx_e2e(NAME "report: two input sizes in one database stay apart (rows, n, figure series)"
+  ARGS run ${R}/scales.lua
+  STDOUT "^(ok\t[^\n]*\n){25}$")
+# Issue 21: unsteady and contended runs left out of the means with their reason, CV > 10 % reasons,
+# the noise floor table and question 3, and a precision-targeted protocol stated everywhere.
+rlx_e2e(NAME "report: unsteady and contended runs, noise floor, protocol statements"
+  ARGS run ${R}/flags.lua
+  STDOUT "^(ok\t[^\n]*\n){23}$")
+
 add_test(NAME "e2e: report: merged two-environment database, hand-worked figures, HTML tables and images"
   COMMAND bash ${R}/merged.sh $<TARGET_FILE:rlx> ${RLX_TEST_TMP} WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
 add_test(NAME "e2e: report: report.html in headless Chromium"
@@ -12,7 +23,7 @@ add_test(NAME "e2e: report: report.html in headless Chromium"
 set_tests_properties("e2e: report: report.html in headless Chromium" PROPERTIES SKIP_RETURN_CODE 77)
 
 rlx_e2e(NAME "report: missing database" ARGS report ${RLX_TEST_TMP}/no-such.db
-  EXIT 1 STDERR "^rlx report: rlx\\.db: no database at '.*no-such\\.db' \\(check the path\\)\n$")
+  EXIT 1 STDERR "^rlx report: no database at '.*no-such\\.db' \\(check the path\\)\n$")
 rlx_e2e(NAME "report: missing argument" ARGS report EXIT 2 STDERR "rlx report: ")
 rlx_e2e(NAME "report: unknown option of study:report" ARGS -e
   "local s = rlx.study{name = 'x', db = os.getenv('RLX_TEST_TMP') .. '/report_opt.db'} s:report{dri = 'x'}"
@@ -25,7 +36,7 @@ rlx_e2e(NAME "report: figures folder outside dir" ARGS -e
   EXIT 1 STDERR "rlx\\.report\\.write: option 'figures' must be a folder inside dir \\(relative, no '\\.\\.'\\), got '\\.\\./f'")
 rlx_e2e(NAME "report: render a Markdown file with a missing image" ARGS -e
   "local p = os.getenv('RLX_TEST_TMP') .. '/report_bad.md' local f = io.open(p, 'w') f:write('# T\\n\\n![x](figures/none.png)\\n') f:close() rlx.report.render{markdown = p}"
-  EXIT 1 STDERR "^\\(command line\\):1: report page: cannot read the image 'figures/none\\.png'")
+  EXIT 1 STDERR "^\\(command line\\):1: rlx\\.report\\.page: cannot read the image 'figures/none\\.png'")
 rlx_e2e(NAME "report: html of a non-string" ARGS -e "rlx.report.html(5)"
   EXIT 1 STDERR "^\\(command line\\):1: rlx\\.report\\.html: expected Markdown text \\(a string\\), got number\n")
 rlx_e2e(NAME "report: GFM table to HTML" ARGS -e "io.write(rlx.report.html('| a | b |\\n| --- | ---: |\\n| x | 1 |\\n'))"

@@ -19,18 +19,18 @@ set_tests_properties("e2e: store: resume_kill with rlx.train" PROPERTIES
   ENVIRONMENT "RLX_TEST_TMP=${RLX_TEST_TMP};HOME=${RLX_TEST_TMP}" SKIP_RETURN_CODE 77)
 
 rlx_e2e(NAME "store: rlx runs on a file that is not a database" EXIT 1 ARGS runs CMakeLists.txt
-  STDERR "rlx runs: rlx.db: 'CMakeLists.txt' is not a usable SQLite database")
+  STDERR "rlx runs: 'CMakeLists.txt' is not a usable SQLite database")
 rlx_e2e(NAME "store: rlx runs on a missing file" EXIT 1 ARGS runs no/such.db
-  STDERR "rlx runs: rlx.db: no database at 'no/such.db'")
+  STDERR "rlx runs: no database at 'no/such.db'")
 rlx_e2e(NAME "store: rlx runs needs DB" EXIT 2 ARGS runs STDERR "rlx runs: missing DB")
 rlx_e2e(NAME "store: rlx export needs --csv or --json" EXIT 2 ARGS export CMakeLists.txt
   STDERR "say what to write: --csv FILE and/or --json FILE")
 rlx_e2e(NAME "store: rlx export of a non-database" EXIT 1 ARGS export CMakeLists.txt --csv -
-  STDERR "rlx export: rlx.db: 'CMakeLists.txt' is not a usable SQLite database")
+  STDERR "rlx export: 'CMakeLists.txt' is not a usable SQLite database")
 rlx_e2e(NAME "store: rlx merge needs inputs" EXIT 2 ARGS merge out.db STDERR "missing IN.db")
 rlx_e2e(NAME "store: rlx merge of a non-database" EXIT 1
   ARGS -e "os.exit(require('rlx.cli.merge').main(os.getenv('RLX_TEST_TMP') .. '/store-merge-bad-out.db', 'CMakeLists.txt'))"
-  STDERR "rlx merge: rlx.db: 'CMakeLists.txt' is not a usable SQLite database")
+  STDERR "rlx merge: 'CMakeLists.txt' is not a usable SQLite database")
 rlx_e2e(NAME "store: rlx env prints env_info.md" ARGS env STDOUT "# Environment: .*\\| CPU model \\| .*\\| LibTorch \\| ")
 rlx_e2e(NAME "store: rlx env --json" ARGS env --json --label lab1 STDOUT "\"label\": \"lab1\".*\"memory_bytes\"")
 rlx_e2e(NAME "store: rlx env rejects a bad label" EXIT 1 ARGS env --label "a b"
@@ -39,7 +39,7 @@ rlx_e2e(NAME "store: rlx.study unknown option" EXIT 1 ARGS -e "rlx.study{name='x
   STDERR "rlx.study: unknown option 'bogus' \\(valid options: busy_timeout_ms, db, instance_type, label, name, price_per_hour, zone\\)")
 rlx_e2e(NAME "store: rlx.db.open of a read-only database refuses writes" EXIT 1
   ARGS -e "local p = os.getenv('RLX_TEST_TMP') .. '/store-ro.db' rlx.db.open(p):close() rlx.db.open(p, {readonly = true}):exec('DELETE FROM runs')"
-  STDERR "^\\(command line\\):1: rlx.db: database '.*/store-ro.db': attempt to write a readonly database")
+  STDERR "^\\(command line\\):1: conn:exec: database '.*/store-ro.db': attempt to write a readonly database")
 
 # The environment records the process settings and where each cache size came from.
 rlx_e2e(NAME "store: env records process tuning and cache sources"

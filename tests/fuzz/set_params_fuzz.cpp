@@ -20,13 +20,17 @@ extern "C" {
 
 namespace {
 
-// The parts of the rlx global that params.lua uses, then all.lua's declarations. A usage error
+// The parts of the rlx global and rlx.errors that params.lua uses, then all.lua's declarations. A usage error
 // becomes {exit_code = 2}; "ok" means the returned values have the declared types.
 const char* kCheck = R"(
 local params_lua, params, text = ...
 rlx = {params = params, params_text = text, flags = {}, args = {[0] = "fuzz.lua"},
-       options = {raise = function(m) error("raise: " .. m, 0) end},
        fail = function(code, m) error({exit_code = code, message = m}, 0) end}
+-- rlx.errors, as far as params.lua uses it: any raise is a bug in the checker (not a refusal).
+package.preload["rlx.errors"] = function()
+  return {raise = function(fn, m) error("raise: " .. fn .. ": " .. m, 0) end,
+          expect = function(_, v) return v end, exit_ok = function() error("exit_ok", 0) end}
+end
 local M = dofile(params_lua)
 -- As scripts/rlx/init.lua: rlx.params is the table of values, and declare is found through it.
 setmetatable(params, {__index = function(_, key) if key == "declare" then return M.declare end end})

@@ -15,7 +15,7 @@
 -- multi (repeatable string, collected into an array).
 -- Errors of a command: args.usage_error(name, msg) for bad arguments (exit 2, "Try 'rlx NAME
 -- --help'."), args.fail(name, err [, opts]) for an error caught from the library (exit 1, or 2 with
--- opts.usage; opts.fn names the library function the command called, left out of the text).
+-- opts.usage; the library function's name is left out of the text: the command is what failed).
 local errors = require("rlx.errors")
 local M = {}
 
@@ -24,11 +24,12 @@ function M.usage_error(name, msg)
   rlx.fail(2, string.format("rlx %s: %s\nTry 'rlx %s --help'.", name, msg, name))
 end
 
---- Ends the program for an error err caught with pcall: "rlx NAME: <error text>" (no position),
---- exit 1; with opts.usage it is a usage error (exit 2). Exits (Ctrl-C, rlx.fail) pass unchanged.
+--- Ends the program for an error err caught with pcall: "rlx NAME: <message>" (no position, no
+--- library function), exit 1; with opts.usage it is a usage error (exit 2). Exits (Ctrl-C,
+--- rlx.fail) pass unchanged.
 function M.fail(name, err, opts)
   errors.pass_exits(err)
-  local text = errors.text_without(err, opts and opts.fn)
+  local text = errors.message(err)
   if opts and opts.usage then M.usage_error(name, text) end
   rlx.fail(1, "rlx " .. name .. ": " .. text)
 end

@@ -64,7 +64,7 @@ local function load_model(name)
     local ok, model = pcall(chunk)
     if not ok then
       rlx.errors.pass_exits(model)
-      rlx.fail(1, "rlx models: " .. name .. ": " .. rlx.errors.text(model))
+      rlx.fail(1, "rlx models: " .. name .. ": " .. rlx.errors.message(model))
     end
     if type(model) ~= "table" then
       rlx.fail(2, "rlx models: " .. name .. " must return a model table, got a " .. type(model))

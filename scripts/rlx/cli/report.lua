@@ -23,16 +23,9 @@ local cmd = {name = "report", usage = "rlx report DB [--out DIR] [--study NAME] 
     "  chromium --headless --screenshot=report.png --window-size=1200,4000 DIR/report.html\n" ..
     "Find what is left to write: grep -n 'TO WRITE' DIR/report.md (docs/report.md)."}
 
--- The error's text without position, and without the rlx.report.* function this command called.
-local function clean(err)
-  rlx.errors.pass_exits(err)
-  if rlx.errors.is(err) and tostring(err.fn):match("^rlx%.report%.") then return tostring(err.message) end
-  return rlx.errors.text(err)
-end
-
 local function render(o)
   local ok, out = pcall(rlx.report.render, {markdown = o.db, out = o.out, title = o.title})
-  if not ok then rlx.fail(1, "rlx report: " .. clean(out)) end
+  if not ok then args.fail("report", out) end
   if not o.quiet then print("wrote " .. out) end
   return 0
 end
@@ -61,10 +54,7 @@ function M.main(...)
   local name = pick_study(db, o)
   local ok, r = pcall(rlx.report.write, db, {dir = o.out or "report", study = name, title = o.title,
     html = not o.no_html, quiet = o.quiet})
-  if not ok then
-    if type(r) == "table" and r.exit_code then error(r, 0) end
-    rlx.fail(1, "rlx report: " .. clean(r))
-  end
+  if not ok then args.fail("report", r) end
   if not o.quiet then
     print(string.format("wrote %s%s and %d figures (study %s)", r.markdown, r.html and (", " .. r.html) or "",
       #r.figures, name))

@@ -14,7 +14,9 @@ local cmd = {name = "runs", usage = "rlx runs DB [options]",
     {"status", "--status", type = "choice", choices = {"ok", "failed", "running", "crashed"},
       help = "ok, failed, running (claimed, training now) or crashed (its process died)"},
     {"env", "--env", help = "only this environment label"},
-    {"summary", "--summary", type = "boolean", help = "print seed 001's Table 2 (mean ± SD over repeats) as Markdown"},
+    {"input", "--input", type = "integer", help = "only runs at this input size (image side in pixels)"},
+    {"summary", "--summary", type = "boolean",
+      help = "print seed 001's Table 2 (mean ± SD over repeats, one row per configuration) as Markdown"},
     {"json", "--json", type = "boolean", help = "print JSON"},
   },
   positionals = {{"db"}}}
@@ -26,42 +28,62 @@ function M.open_readonly(name, path)
   return conn
 end
 
---- Seed 001's Table 2 as Markdown lines: ok runs grouped by env, model, precision and batch, with
---- images/s, attained GFLOP/s and AI (DRAM roofline point, measured preferred) as mean ± SD and
---- the bound most repeats share.
+--- Seed 001's Table 2 as Markdown lines: ok runs grouped by their full configuration (env, model,
+--- precision, batch and the rest of rlx.results.configs: input, protocol, data, ...; a column is added
+--- for a field the rows differ in), with images/s, attained GFLOP/s and AI (DRAM roofline point,
+--- measured preferred) as mean ± SD and the bound most repeats share. Unsteady or contended runs are
+--- left out of the means and counted after n (all kept, marked, when every run of the row is).
 function M.table2(db, rows)
+  local configs = require("rlx.results.configs")
+  local stats = rlx.stats
   local points = {}
   for _, p in ipairs(db:points{level = "dram"}) do
     local have = points[p.run_id]
     if not have or (have.source ~= "measured" and p.source == "measured") then points[p.run_id] = p end
   end
-  local ok = {}
+  local ok, groups, order = {}, {}, {}
   for _, r in ipairs(rows) do
     if r.status == "ok" then
-      local p = points[r.id] or {}
-      ok[#ok + 1] = {env = r.env, model = r.model, precision = r.precision, batch = r.batch,
-        images_per_s = r.images_per_s, gflops = p.gflops, ai = p.ai, bound = p.bound, unstable = r.stable == 0}
+      r.env_key = r.env
+      ok[#ok + 1] = r
+      local key = table.concat({tostring(r.env), r.model, tostring(r.precision), tostring(r.batch), configs.of(r).key}, "|")
+      if not groups[key] then groups[key] = {}; order[#order + 1] = key end
+      table.insert(groups[key], r)
     end
   end
-  local groups = rlx.stats.mean_sd(ok, {"images_per_s", "gflops", "ai"}, {digits = 1})
-  local bounds, unstable = {}, {}
-  for _, r in ipairs(ok) do
-    local key = table.concat({tostring(r.env), r.model, r.precision, tostring(r.batch)}, "|")
-    bounds[key] = bounds[key] or {}
-    if r.bound then bounds[key][r.bound] = (bounds[key][r.bound] or 0) + 1 end
-    if r.unstable then unstable[key] = (unstable[key] or 0) + 1 end
+  local varying = configs.varying(ok)
+  local head = {"Env", "Model", "Precision", "Batch"}
+  for _, h in ipairs(configs.headers(varying)) do head[#head + 1] = h end
+  for _, h in ipairs({"n", "Images/s", "Attained GFLOP/s", "AI", "Bound"}) do head[#head + 1] = h end
+  local rule = {}
+  for i = 1, #head do rule[i] = "---" end
+  local lines = {"| " .. table.concat(head, " | ") .. " |", "| " .. table.concat(rule, " | ") .. " |"}
+  local function cell(xs)
+    local m, sd = stats.mean(xs), stats.sd(xs)
+    if m == nil then return "-" end
+    return sd and string.format("%.1f ± %.1f", m, sd) or string.format("%.1f", m)
   end
-  local lines = {"| Env | Model | Precision | Batch | n | Images/s | Attained GFLOP/s | AI | Bound |",
-    "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"}
-  for _, g in ipairs(groups) do
-    local key = table.concat({tostring(g.env), g.model, g.precision, tostring(g.batch)}, "|")
+  for _, key in ipairs(order) do
+    local runs = groups[key]
+    local used, flagged, all = configs.split(runs)
+    local ips, gf, ai, bounds = {}, {}, {}, {}
+    for _, r in ipairs(used) do
+      local p = points[r.id] or {}
+      if type(r.images_per_s) == "number" then ips[#ips + 1] = r.images_per_s end
+      if type(p.gflops) == "number" then gf[#gf + 1] = p.gflops end
+      if type(p.ai) == "number" then ai[#ai + 1] = p.ai end
+      if p.bound then bounds[p.bound] = (bounds[p.bound] or 0) + 1 end
+    end
     local best, count = "-", 0
-    for b, c in pairs(bounds[key] or {}) do if c > count or (c == count and b < best) then best, count = b, c end end
-    local function cell(v) return v ~= "" and v or "-" end
-    -- Repeats without a steady state (stored stable = 0) are counted in n and marked.
-    local n = unstable[key] and string.format("%d (%d unstable)", g.n, unstable[key]) or tostring(g.n)
-    lines[#lines + 1] = string.format("| %s | %s | %s | %s | %s | %s | %s | %s | %s |", g.env, g.model, g.precision,
-      tostring(g.batch), n, cell(g.images_per_s), cell(g.gflops), cell(g.ai), best)
+    for b, c in pairs(bounds) do if c > count or (c == count and b < best) then best, count = b, c end end
+    local n = tostring(#ips)
+    if all then n = n .. " (all unsteady or contended " .. configs.MARK .. ")"
+    elseif #flagged > 0 then n = string.format("%s (%d unsteady or contended left out)", n, #flagged) end
+    local r = runs[1]
+    local cells = {tostring(r.env), r.model, tostring(r.precision), tostring(r.batch)}
+    for _, c in ipairs(configs.cells(varying, r)) do cells[#cells + 1] = c end
+    for _, c in ipairs({n, cell(ips), cell(gf), cell(ai), best}) do cells[#cells + 1] = c end
+    lines[#lines + 1] = "| " .. table.concat(cells, " | ") .. " |"
   end
   return lines
 end
@@ -74,6 +96,12 @@ function M.main(...)
   local db = M.open_readonly("runs", o.db)
   local ok, rows = pcall(require("rlx.study").query_runs, db, o, o.study)
   if not ok then args.fail("runs", rows) end
+  if o.input then
+    -- The input size a run used (rlx.results.configs: column, result, config, else 224).
+    local configs, kept = require("rlx.results.configs"), {}
+    for _, r in ipairs(rows) do if configs.of(r).input == tostring(o.input) then kept[#kept + 1] = r end end
+    rows = kept
+  end
   if o.json then
     print(rlx.db.encode(rows, true))
     return 0

@@ -75,7 +75,10 @@ local function store(o, opts, r)
     st:store_run(config, r, {label = r.label, roofline = points})
     st:close()
   end)
-  if not ok then rlx.fail(1, "rlx train: storing the run in " .. o.db .. " failed: " .. tostring(err):gsub("^[^:]*:%d+: ", "")) end
+  if not ok then
+    rlx.errors.pass_exits(err)  -- Ctrl-C while storing still exits 130
+    rlx.fail(1, "rlx train: storing the run in " .. o.db .. " failed: " .. rlx.errors.message(err))
+  end
 end
 
 -- --channels-last is run_train.py's flag; it may not contradict --memory-format.
@@ -106,7 +109,7 @@ function M.main(...)
   }
   local ok, r = pcall(rlx.train, opts)
   -- An invalid value is a usage error (Ctrl-C passes through with its own exit code).
-  if not ok then args.fail("train", r, {usage = true, fn = "rlx.train"}) end
+  if not ok then args.fail("train", r, {usage = true}) end
   if o.json then
     print(rlx.json.encode(r, 2))
   elseif r.ok then

@@ -1,12 +1,23 @@
 -- rlx version: prints what this binary is and what it can use on this machine.
 local args = require("rlx.cli.args")
-local M = {summary = "versions of rlx, LibTorch, LuaJIT, SQLite, Cairo, fmt; CUDA/CUPTI support; GPUs",
+local M = {summary = "versions of rlx, LibTorch, LuaJIT, SQLite, Cairo, fmt; CUDA/CUPTI support; GPUs; BLAS kernel",
   synopsis = "version [--json]"}
 
 local cmd = {name = "version", usage = "rlx version [--json]",
   description = "Prints the versions of rlx and the libraries it was built with, whether CUDA and\n" ..
-    "CUPTI support are compiled in, and which GPUs are visible.",
+    "CUPTI support are compiled in, which GPUs are visible, and which OpenBLAS kernel set fp32\n" ..
+    "products run on and why (rlx may have chosen a better one than OpenBLAS did: docs/cli.md).",
   options = {{"json", "--json", type = "boolean", help = "print one JSON object"}}}
+
+--- One line for the BLAS fp32 products run on: library, version, threading, and the kernel set
+--- with why it is the one in use (engine/env/blas_kernel.h).
+function M.blas_text(b)
+  if type(b) ~= "table" then return "unknown" end
+  if b.name ~= "OpenBLAS" then return tostring(b.name or "unknown") .. " (not OpenBLAS: no kernel choice)" end
+  local version = type(b.config) == "string" and b.config:match("^OpenBLAS (%S+)") or nil
+  return string.format("OpenBLAS%s, %s build; kernel %s", version and (" " .. version) or "", tostring(b.threading),
+    tostring(b.reason))
+end
 
 function M.main(...)
   local o = args.parse(cmd, {...})
@@ -25,6 +36,7 @@ function M.main(...)
   line("fmt", v.fmt)
   line("CUDA", v.cuda and ("toolkit " .. v.cuda .. " (CUPTI counters compiled in)") or "not built in")
   line("CUPTI", v.cupti and ("API " .. v.cupti) or "not built in")
+  line("BLAS", M.blas_text(v.blas))
   line("GPUs", #v.gpus > 0 and table.concat(v.gpus, ", ") or "none visible")
   for i, t in ipairs(v.tuning or {}) do line(i == 1 and "Tuning" or "", t) end
   return 0

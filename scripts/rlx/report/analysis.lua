@@ -3,14 +3,19 @@
 -- FLOPs/bytes and memory, and memory- to compute-bound transitions across batch sizes.
 local md = require("rlx.report.md")
 local compute = require("rlx.report.compute")
-local data = require("rlx.report.data")
+local data = require("rlx.results.data")
 local stats = require("rlx.stats")
+local configs = require("rlx.results.configs")
+local sections = require("rlx.report.sections")
+local lead_cells, lead_headers, extend = sections.lead_cells, sections.lead_headers, sections.extend
 local M = {}
 
-local function ci_text(r)
+-- mark: configs.MARK when a side's every run was flagged (its mean is not trustworthy).
+local function ci_text(r, mark)
   if not r then return "-" end
-  if not r.low then return string.format("%.2f×", r.ratio) end
-  return string.format("%.2f× (95%% CI [%.2f, %.2f])", r.ratio, r.low, r.high)
+  mark = mark or ""
+  if not r.low then return string.format("%.2f×", r.ratio) .. mark end
+  return string.format("%.2f× (95%% CI [%.2f, %.2f])", r.ratio, r.low, r.high) .. mark
 end
 M.ci_text = ci_text
 
@@ -27,44 +32,65 @@ function M.stable_cell(g)
 end
 
 function M.table2(ctx)
-  local rows = {}
-  for _, g in ipairs(ctx.D.groups) do
+  local D, rows, marked = ctx.D, {}, false
+  for _, g in ipairs(D.groups) do
     local t = compute.throughput(g)
-    local r = compute.roofline(ctx.D, g)
-    rows[#rows + 1] = {md.esc(g.env_key), md.esc(g.model), md.esc(g.precision), tostring(g.batch), tostring(t.n),
-      md.mean_sd_sig(t.mean, t.sd), r and md.mean_sd_sig(r.gflops, r.gflops_sd) or "-",
-      r and md.mean_sd_sig(r.ai, r.ai_sd) or "-", r and r.bound or "-", r and r.source or "-", M.stable_cell(g), ctx.ref(g)}
+    local r = compute.roofline(D, g)
+    marked = marked or t.all_flagged
+    rows[#rows + 1] = extend(lead_cells(D, g), {tostring(t.n), md.mean_sd_sig(t.mean, t.sd) .. t.mark,
+      r and (md.mean_sd_sig(r.gflops, r.gflops_sd) .. t.mark) or "-", r and md.mean_sd_sig(r.ai, r.ai_sd) or "-",
+      r and r.bound or "-", r and r.source or "-", M.stable_cell(g), md.esc(t.note), ctx.ref(g)})
   end
   ctx.doc:para("**Table 2 — Summary (mean ± SD over repeats)**")
-  ctx.doc:para(md.table({"Env", "Model", "Precision", "Batch", "n", "Images/s", "Attained GFLOP/s", "AI", "Bound",
-    "Source", "Stable", "Runs"}, rows, {"l", "l", "l", "r", "r", "r", "r", "r", "l", "l", "r", "l"}))
-  ctx.doc:para("Stable: runs of the row whose timed iterations reached a steady state / runs with a verdict " ..
-    "('-': not recorded).")
+  local h, a = lead_headers(D)
+  ctx.doc:para(md.table(extend(h, {"n", "Images/s", "Attained GFLOP/s", "AI", "Bound", "Source", "Stable",
+    "Left out", "Runs"}), rows, extend(a, {"r", "r", "r", "r", "l", "l", "r", "l", "l"})))
+  ctx.doc:para("n: runs averaged. Stable: runs of the row whose timed iterations reached a steady state / runs " ..
+    "with a verdict ('-': not recorded). Left out: unsteady or contended runs, not averaged (docs/report.md).")
+  if marked then sections.mark_legend(ctx) end
 end
 
--- Groups indexed by env key, model, precision, batch.
-local function index(D)
+-- Groups by their full configuration but `field` (precision or env_key), then that field's value:
+-- idx[configs.key(run, {[field] = true}) .. "\0" .. value]. The partner of a group differs from it
+-- in that field only.
+local function index(D, field)
   local idx = {}
-  for _, g in ipairs(D.groups) do idx[table.concat({g.env_key, g.model, tostring(g.precision), tostring(g.batch)}, "|")] = g end
+  for _, g in ipairs(D.groups) do idx[configs.key(g.runs[1], {[field] = true}) .. "\0" .. tostring(g[field])] = g end
   return idx
+end
+
+local function partner(idx, g, field, value)
+  return idx[configs.key(g.runs[1], {[field] = true}) .. "\0" .. tostring(value)]
+end
+
+local function config_cells(D, g)
+  local c = {}
+  for _, x in ipairs(configs.cells(D.varying or {}, g.runs[1])) do c[#c + 1] = md.esc(x) end
+  return c
+end
+
+local function mark_of(...)
+  for _, t in ipairs({...}) do if t.all_flagged then return " " .. configs.MARK end end
+  return ""
 end
 
 function M.precision(ctx)
   local D, doc = ctx.D, ctx.doc
   doc:para("### 6.1 Precision: fp32 → amp / bf16")
-  local idx = index(D)
+  -- Pairs share every configuration field but the precision.
+  local idx = index(D, "precision")
   local rows = {}
   for _, g in ipairs(D.groups) do
     if g.precision == "fp32" then
       for _, p in ipairs({"amp", "bf16"}) do
-        local h = idx[table.concat({g.env_key, g.model, p, tostring(g.batch)}, "|")]
+        local h = partner(idx, g, "precision", p)
         if h then
           local a, b = compute.throughput(h), compute.throughput(g)
           local r = stats.ratio_ci95(a.values, b.values)
           if r then
-            rows[#rows + 1] = {md.esc(g.env_key), md.esc(g.model), tostring(g.batch), p, md.sig(b.mean, 3),
-              md.sig(a.mean, 3), ci_text(r), r.df and md.fixed(r.df, 1) or "-",
-              string.format("%d + %d", r.n_a, r.n_b), ctx.ref(g) .. " " .. ctx.ref(h)}
+            local row = extend({md.esc(g.env_key), md.esc(g.model), tostring(g.batch)}, config_cells(D, g))
+            rows[#rows + 1] = extend(row, {p, md.sig(b.mean, 3), md.sig(a.mean, 3), ci_text(r, mark_of(a, b)),
+              r.df and md.fixed(r.df, 1) or "-", string.format("%d + %d", r.n_a, r.n_b), ctx.ref(g) .. " " .. ctx.ref(h)})
           end
         end
       end
@@ -83,8 +109,11 @@ function M.precision(ctx)
   end
   doc:para("Speedup = mean images/s in the lower precision ÷ mean images/s in fp32, with a 95% confidence " ..
     "interval over repeats (delta method, Welch–Satterthwaite degrees of freedom, Student's t; Appendix C):")
-  doc:para(md.table({"Env", "Model", "Batch", "Precision", "fp32 images/s", "images/s", "Speedup", "df", "n", "Runs"},
-    rows, {"l", "l", "r", "l", "r", "r", "r", "r", "r", "l"}))
+  local h = extend({"Env", "Model", "Batch"}, configs.headers(D.varying or {}))
+  local a = {"l", "l", "r"}
+  for _ = 4, #h do a[#a + 1] = "l" end
+  doc:para(md.table(extend(h, {"Precision", "fp32 images/s", "images/s", "Speedup", "df", "n", "Runs"}), rows,
+    extend(a, {"l", "r", "r", "r", "r", "r", "l"})))
 end
 
 function M.environments(ctx)
@@ -101,20 +130,21 @@ function M.environments(ctx)
     ctx.missing[#ctx.missing + 1] = "one environment: no cross-environment ratios"
     return
   end
-  local idx = index(D)
+  -- Pairs share every configuration field but the environment (input, protocol, data, ...).
+  local idx = index(D, "env_key")
   local rows = {}
   for i = 1, #envs do
     for j = i + 1, #envs do
       for _, g in ipairs(D.groups) do
         if g.env_key == envs[i] then
-          local h = idx[table.concat({envs[j], g.model, tostring(g.precision), tostring(g.batch)}, "|")]
+          local h = partner(idx, g, "env_key", envs[j])
           if h then
             local a, b = compute.throughput(g), compute.throughput(h)
             local r = stats.ratio_ci95(a.values, b.values)
             if r then
-              rows[#rows + 1] = {md.esc(g.model), md.esc(g.precision), tostring(g.batch),
-                md.esc(envs[i] .. " / " .. envs[j]), md.sig(a.mean, 3), md.sig(b.mean, 3), ci_text(r),
-                ctx.ref(g) .. " " .. ctx.ref(h)}
+              local row = extend({md.esc(g.model), md.esc(g.precision), tostring(g.batch)}, config_cells(D, g))
+              rows[#rows + 1] = extend(row, {md.esc(envs[i] .. " / " .. envs[j]), md.sig(a.mean, 3),
+                md.sig(b.mean, 3), ci_text(r, mark_of(a, b)), ctx.ref(g) .. " " .. ctx.ref(h)})
             end
           end
         end
@@ -126,9 +156,13 @@ function M.environments(ctx)
     ctx.missing[#ctx.missing + 1] = "no configuration shared by two environments: no cross-environment ratios"
     return
   end
-  doc:para("Ratio of mean images/s for the same model, precision and batch (95% CI as in §6.1):")
-  doc:para(md.table({"Model", "Precision", "Batch", "Envs (A / B)", "A images/s", "B images/s", "A / B", "Runs"},
-    rows, {"l", "l", "r", "l", "r", "r", "r", "l"}))
+  doc:para("Ratio of mean images/s for the same configuration (model, precision, batch, input, protocol, data, " ..
+    "memory format, threads; 95% CI as in §6.1):")
+  local h = extend({"Model", "Precision", "Batch"}, configs.headers(D.varying or {}))
+  local al = {"l", "l", "r"}
+  for _ = 4, #h do al[#al + 1] = "l" end
+  doc:para(md.table(extend(h, {"Envs (A / B)", "A images/s", "B images/s", "A / B", "Runs"}), rows,
+    extend(al, {"l", "r", "r", "r", "l"})))
 end
 
 -- What the counters of a run measured: its measured DRAM point when it has one, else the
@@ -206,8 +240,8 @@ function M.memory(ctx)
     end
     if c and c.memory_bytes and #meas > 0 then
       local m = stats.mean(meas)
-      rows[#rows + 1] = {md.esc(g.env_key), md.esc(g.model), md.esc(g.precision), tostring(g.batch), md.mb(c.memory_bytes),
-        md.mb(m), what, string.format("%.2f×", m / c.memory_bytes), ctx.ref(g)}
+      rows[#rows + 1] = extend(lead_cells(D, g), {md.mb(c.memory_bytes), md.mb(m), what,
+        string.format("%.2f×", m / c.memory_bytes), ctx.ref(g)})
     end
   end
   if #rows == 0 then
@@ -218,8 +252,9 @@ function M.memory(ctx)
   doc:para("Estimated training memory (parameters, gradients, momentum, buffers, saved activations; " ..
     "docs/complexity.md) against the measured peak, mean over repeats (MB = 1e6 bytes). A CPU's peak RSS " ..
     "also holds the runtime and libraries, so its ratio overstates the training state:")
-  doc:para(md.table({"Env", "Model", "Precision", "Batch", "Estimated (MB)", "Measured (MB)", "Measured as", "meas. / est.",
-    "Runs"}, rows, {"l", "l", "l", "r", "r", "r", "l", "r", "l"}))
+  local h, al = lead_headers(D)
+  doc:para(md.table(extend(h, {"Estimated (MB)", "Measured (MB)", "Measured as", "meas. / est.", "Runs"}), rows,
+    extend(al, {"r", "r", "l", "r", "l"})))
 end
 
 function M.transitions(ctx)
@@ -229,7 +264,7 @@ function M.transitions(ctx)
   for _, g in ipairs(D.groups) do
     local r = compute.roofline(D, g)
     if r and r.bound then
-      local k = table.concat({g.env_key, g.model, tostring(g.precision)}, "|")
+      local k = configs.key(g.runs[1], {batch = true})
       if not series[k] then series[k] = {}; order[#order + 1] = k end
       table.insert(series[k], {g = g, r = r})
     end
@@ -246,7 +281,9 @@ function M.transitions(ctx)
     for i = 2, #s do
       if s[i].r.bound ~= s[i - 1].r.bound then change = change or i end
     end
-    local head = string.format("- %s, %s, %s: ", md.esc(g0.env_key), md.esc(g0.model), md.esc(g0.precision))
+    local extra = configs.describe(D.varying or {}, g0.runs[1])
+    local head = string.format("- %s, %s, %s%s: ", md.esc(g0.env_key), md.esc(g0.model), md.esc(g0.precision),
+      extra ~= "" and (", " .. md.esc(extra)) or "")
     if change then
       local a, b = s[change - 1], s[change]
       lines[#lines + 1] = head .. string.format("%s-bound at batch %d (AI %.2f) → %s-bound at batch %d (AI %.2f); " ..

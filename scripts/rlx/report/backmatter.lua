@@ -3,6 +3,7 @@
 -- checklist and the appendices (runs behind each row, failed runs, formulas, counters).
 local md = require("rlx.report.md")
 local compute = require("rlx.report.compute")
+local configs = require("rlx.results.configs")
 local M = {}
 
 local function join(parts, sep)
@@ -93,10 +94,62 @@ function M.reproducibility(ctx)
   doc:para("---")
 end
 
+-- The seed's image side (seed 001: ImageNet-style 224x224).
+M.SEED_INPUT = 224
+
+--- Lines of §8 on the scale and protocol the ok runs were measured at, read from the runs: what the
+--- image size means (below the seed's 224x224 the arithmetic intensities collapse, so the bound
+--- verdicts are artefacts of the scale), the protocol, and the runs left out of the means.
+function M.scale_lines(D)
+  local runs = #D.ok > 0 and D.ok or D.runs
+  local lines, synthetic = {}, false
+  if #runs == 0 then return lines end
+  for _, input in ipairs(configs.inputs(runs)) do
+    local these = {}
+    for _, r in ipairs(runs) do if tonumber(configs.of(r).input) == input then these[#these + 1] = r end end
+    local data = {}
+    for _, r in ipairs(these) do data[configs.of(r).data] = true end
+    local what = {}
+    for d in pairs(data) do what[#what + 1] = d == "synthetic" and "synthetic images" or ("images from " .. md.code(d)) end
+    table.sort(what)
+    local head = string.format("- Scale: %dx%d %s (%d run%s).", input, input, table.concat(what, " and "), #these,
+      #these == 1 and "" or "s")
+    if input < M.SEED_INPUT then
+      local ratio = (M.SEED_INPUT / input) ^ 2
+      local frac = math.abs(ratio - math.floor(ratio + 0.5)) < 1e-9 and string.format("1/%d", math.floor(ratio + 0.5))
+        or string.format("1/%.1f", ratio)
+      head = head .. string.format(" That is %s of the seed's %dx%d pixels: the FLOPs per image shrink with the " ..
+        "pixels while the weights do not, so the arithmetic intensities collapse and the memory- or compute-bound " ..
+        "verdicts of §5 and §6.5 are artefacts of this scale, not findings about the models at %dx%d.", frac,
+        M.SEED_INPUT, M.SEED_INPUT, M.SEED_INPUT, M.SEED_INPUT)
+    elseif input == M.SEED_INPUT then
+      head = head .. " The seed's image size."
+    end
+    lines[#lines + 1] = head
+    synthetic = synthetic or data.synthetic
+  end
+  if synthetic then
+    lines[#lines + 1] = "- Data: synthetic images leave out reading and decoding images, so the throughput is the " ..
+      "training step's alone."
+  end
+  lines[#lines + 1] = "- Protocol: " .. md.esc(configs.protocol_text(runs)) .. "."
+  local unsteady, contended = 0, 0
+  for _, r in ipairs(D.ok) do
+    for _, f in ipairs(configs.flags(r)) do
+      if f.kind == "unsteady" then unsteady = unsteady + 1 else contended = contended + 1 end
+    end
+  end
+  if unsteady + contended > 0 then
+    lines[#lines + 1] = string.format("- %d of %d ok runs unsteady and %d contended: left out of every mean " ..
+      "(rows whose every run was flagged keep them, marked %s; §4.1).", unsteady, #D.ok, contended, configs.MARK)
+  end
+  return lines
+end
+
 function M.limitations(ctx)
   local D, doc = ctx.D, ctx.doc
   doc:para("## 8. Limitations & Future Work")
-  local lines, est = {}, 0
+  local lines, est = M.scale_lines(D), 0
   for _, g in ipairs(D.groups) do
     local r = compute.roofline(D, g)
     if r and r.source == "estimated" then est = est + 1 end

@@ -1,7 +1,9 @@
--- rlx.report.compute: the numbers behind each row of a report, from the rows rlx.report.data read:
--- throughput statistics per group of repeats, and roofline placement against the same roofs the
--- figures draw (stored peaks of the environment, else the GPU's datasheet entry).
+-- rlx.report.compute: the numbers behind each row of a report, from the rows rlx.results.data read:
+-- throughput statistics per group of repeats (unsteady or contended repeats left out, M.used), and
+-- roofline placement against the same roofs the figures draw (stored peaks of the environment,
+-- else the GPU's datasheet entry).
 local stats = require("rlx.stats")
+local configs = require("rlx.results.configs")
 local M = {}
 
 local function values(runs, field)
@@ -14,16 +16,29 @@ local function values(runs, field)
 end
 M.values = values
 
---- images/s and iteration time over a group's repeats: {n, mean, sd, cv, iter_mean_s, iter_sd_s,
---- within_cv (mean over runs of iter_sd_s / iter_mean_s)}.
+--- The runs a group's means use: its unflagged runs (rlx.results.configs.flags: unsteady or
+--- contended runs are left out), or all of them when every run is flagged (then all_flagged).
+--- Returns used, flagged ({run, flags}), all_flagged.
+function M.used(g)
+  if not g.used then g.used, g.flagged, g.all_flagged = configs.split(g.runs) end
+  return g.used, g.flagged, g.all_flagged
+end
+
+--- images/s and iteration time over a group's repeats that are not flagged (M.used): {n, mean, sd,
+--- cv, iter_mean_s, iter_sd_s, within_cv (mean over runs of iter_sd_s / iter_mean_s), n_all (runs of
+--- the group), flagged, all_flagged, mark (configs.MARK when every run was flagged, else ""),
+--- note (configs.note: what was left out and why)}.
 function M.throughput(g)
   if g.throughput then return g.throughput end
-  local ips = values(g.runs, "images_per_s")
-  local t = {values = ips, n = #ips, mean = stats.mean(ips), sd = stats.sd(ips), cv = stats.cv(ips)}
-  local it = values(g.runs, "iter_mean_s")
+  local used, flagged, all = M.used(g)
+  local ips = values(used, "images_per_s")
+  local t = {values = ips, n = #ips, mean = stats.mean(ips), sd = stats.sd(ips), cv = stats.cv(ips),
+    n_all = #g.runs, flagged = flagged, all_flagged = all, mark = all and (" " .. configs.MARK) or "",
+    note = configs.note(g.runs)}
+  local it = values(used, "iter_mean_s")
   t.iter_mean_s, t.iter_sd_s = stats.mean(it), stats.sd(it)
   local within = {}
-  for _, r in ipairs(g.runs) do
+  for _, r in ipairs(used) do
     if type(r.iter_sd_s) == "number" and type(r.iter_mean_s) == "number" and r.iter_mean_s > 0 then
       within[#within + 1] = r.iter_sd_s / r.iter_mean_s
     end
@@ -51,15 +66,15 @@ local function env_of(D, id)
 end
 M.env_of = env_of
 
---- Roofline placement of a group: mean AI and attained GFLOP/s over the repeats' DRAM points
+--- Roofline placement of a group: mean AI and attained GFLOP/s over the used repeats' DRAM points
 --- (measured preferred), the roofs of its precision, attainable = min(AI x BW, peak), bound,
 --- efficiency against the roof at its AI and against the peak. nil when no run has a point.
 function M.roofline(D, g)
   if g.roof ~= nil then return g.roof or nil end
   local ai, gf, sources, labels = {}, {}, {}, {}
   local points = {}
-  for _, r in ipairs(g.runs) do
-    local p = require("rlx.report.data").point_of(D, r)
+  for _, r in ipairs((M.used(g))) do
+    local p = require("rlx.results.data").point_of(D, r)
     if p and type(p.ai) == "number" and p.ai > 0 and type(p.gflops) == "number" then points[#points + 1] = p end
   end
   local measured = false

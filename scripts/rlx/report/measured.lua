@@ -1,33 +1,37 @@
 -- rlx.report.measured: the measurement tables seed 000 §11 asks for beyond throughput (§4.3-4.6 of
 -- report.md): where each iteration's time goes, achieved bandwidth, CPU counters (IPC, CPI, cache
--- misses), PCIe traffic and cost per 1,000 images; and Appendix E, the heaviest layers of each
--- model. Rows are rlx.report.data's groups (one per configuration, mean over its repeats); every
--- value is a stored run field or counter, or rlx.model.summary's per-layer complexity.
+-- misses), PCIe traffic and cost per 1,000 images. Rows are rlx.results.data's groups (one per full
+-- configuration, with sections.lead_cells' columns), means over the runs compute.used keeps (unsteady
+-- and contended runs left out); every value is a stored run field or counter.
 local md = require("rlx.report.md")
-local data = require("rlx.report.data")
+local data = require("rlx.results.data")
 local compute = require("rlx.report.compute")
+local sections = require("rlx.report.sections")
 local stats = require("rlx.stats")
 local M = {}
 
 local function num(v) return type(v) == "number" and v == v and v or nil end
 
--- Mean over a group's runs of f(run) (runs where f gives nil are left out), and how many counted.
+-- Mean over a group's used runs of f(run) (runs where f gives nil are left out), and how many counted.
 local function mean_of(g, f)
   local xs = {}
-  for _, r in ipairs(g.runs) do
+  for _, r in ipairs((compute.used(g))) do
     local v = num(f(r))
     if v then xs[#xs + 1] = v end
   end
   return stats.mean(xs), #xs
 end
 
-local function head(g) return {md.esc(g.env_key), md.esc(g.model), md.esc(g.precision), tostring(g.batch)} end
-
 local function row(g, cells, ctx)
-  local out = head(g)
-  for _, c in ipairs(cells) do out[#out + 1] = c end
+  local out = sections.extend(sections.lead_cells(ctx.D, g), cells)
   out[#out + 1] = ctx.ref(g)
   return out
+end
+
+-- A table whose rows start with sections.lead_cells: its headers and alignments after the lead ones.
+local function table_of(ctx, headers, align, rows)
+  local h, a = sections.lead_headers(ctx.D)
+  return md.table(sections.extend(h, headers), rows, sections.extend(a, align))
 end
 
 local function result_of(r) return type(r.result) == "table" and r.result or {} end
@@ -84,15 +88,15 @@ function M.time_breakdown(ctx)
     "(`getrusage`, as `/usr/bin/time` reports them); CPU / wall = (user + system) / wall seconds of that " ..
     "section: the cores kept busy. Peak memory: the CUDA allocator's peak on GPUs, the process's peak RSS " ..
     "on CPUs (" .. md.MEMORY_UNITS .. "):")
-  ctx.doc:para(md.table({"Env", "Model", "Precision", "Batch", "Iteration (ms)", "Compute (ms)", "Data wait (ms)",
-    "Data wait share", "User (s)", "System (s)", "CPU / wall", "Peak memory (MB)", "Peak memory (MiB)", "Measured as",
-    "Runs"}, rows, {"l", "l", "l", "r", "r", "r", "r", "r", "r", "r", "r", "r", "r", "l", "l"}))
+  ctx.doc:para(table_of(ctx, {"Iteration (ms)", "Compute (ms)", "Data wait (ms)", "Data wait share", "User (s)",
+    "System (s)", "CPU / wall", "Peak memory (MB)", "Peak memory (MiB)", "Measured as", "Runs"}, rows,
+    {"r", "r", "r", "r", "r", "r", "r", "r", "r", "l", "l"}))
 end
 
 -- The DRAM points of a group, measured ones when any run has one (as Table 2 does).
 local function dram_points(D, g)
   local pts, measured = {}, false
-  for _, r in ipairs(g.runs) do
+  for _, r in ipairs((compute.used(g))) do
     local p = data.point_of(D, r)
     if p and num(p.bytes) and num(p.seconds) and p.seconds > 0 then
       pts[#pts + 1] = p
@@ -132,8 +136,8 @@ function M.bandwidth(ctx)
     "`dram__bytes_read.sum + dram__bytes_write.sum`); **estimated** bytes are rlx's analytic minimum traffic " ..
     "(every tensor crossing the memory bus once per use, docs/complexity.md), so an estimated figure is a " ..
     "lower bound on the real traffic. Peak = the DRAM roof of §5:")
-  ctx.doc:para(md.table({"Env", "Model", "Precision", "Batch", "Bytes / iteration (GB)", "Achieved GB/s", "Bytes",
-    "Peak GB/s", "Of peak", "Runs"}, rows, {"l", "l", "l", "r", "r", "r", "l", "r", "r", "l"}))
+  ctx.doc:para(table_of(ctx, {"Bytes / iteration (GB)", "Achieved GB/s", "Bytes", "Peak GB/s", "Of peak", "Runs"},
+    rows, {"r", "r", "l", "r", "r", "l"}))
 end
 
 -- The counter values of a run from one source ("perf_event", ...): {name = value}.
@@ -153,7 +157,7 @@ function M.cpu_counters(ctx)
   local D, rows, software_only = ctx.D, {}, 0
   for _, g in ipairs(D.groups) do
     local ipc, cpi, miss_rate, mpki = {}, {}, {}, {}
-    for _, r in ipairs(g.runs) do
+    for _, r in ipairs((compute.used(g))) do
       local v = counter_values(D, r, "perf_event")
       if v and num(v.cycles) and num(v.instructions) and v.cycles > 0 and v.instructions > 0 then
         ipc[#ipc + 1], cpi[#cpi + 1] = v.instructions / v.cycles, v.cycles / v.instructions
@@ -176,8 +180,8 @@ function M.cpu_counters(ctx)
     ctx.doc:para("From `perf_event` hardware events over the counted iterations (user space; docs/counters.md): " ..
       "IPC = instructions ÷ cycles, CPI = cycles ÷ instructions, misses per 1,000 instructions, and misses ÷ " ..
       "references (the last-level cache, as `perf stat -e cache-misses,cache-references` counts it):")
-    ctx.doc:para(md.table({"Env", "Model", "Precision", "Batch", "IPC", "CPI", "Cache misses / 1k instructions",
-      "Cache miss rate", "Runs"}, rows, {"l", "l", "l", "r", "r", "r", "r", "r", "l"}))
+    ctx.doc:para(table_of(ctx, {"IPC", "CPI", "Cache misses / 1k instructions", "Cache miss rate", "Runs"}, rows,
+      {"r", "r", "r", "r", "l"}))
   elseif software_only > 0 then
     ctx.doc:para(string.format("No IPC, CPI or cache misses: %d run%s counted `perf_event` software events only. " ..
       "The CPU's hardware events (cycles, instructions, cache misses) could not be opened: a virtual machine whose " ..
@@ -198,7 +202,7 @@ function M.pcie(ctx)
   local D, rows = ctx.D, {}
   for _, g in ipairs(D.groups) do
     local per_it, rate, src = {}, {}, nil
-    for _, r in ipairs(g.runs) do
+    for _, r in ipairs((compute.used(g))) do
       for source, v in pairs(data.derived_counters(D, r)) do
         local n = num(v.iterations) or num(r.counter_iters)
         if num(v.pcie_bytes) and n and n > 0 then
@@ -222,8 +226,7 @@ function M.pcie(ctx)
   end
   ctx.doc:para("Host–device traffic per counted iteration (read + write, MB = 1e6 bytes) and over the timed " ..
     "iteration time (GB/s):")
-  ctx.doc:para(md.table({"Env", "Model", "Precision", "Batch", "PCIe MB / iteration", "PCIe GB/s", "Counters", "Runs"},
-    rows, {"l", "l", "l", "r", "r", "r", "l", "l"}))
+  ctx.doc:para(table_of(ctx, {"PCIe MB / iteration", "PCIe GB/s", "Counters", "Runs"}, rows, {"r", "r", "l", "l"}))
 end
 
 --- Cost per 1,000 images from each run's price per hour (rlx.study{price_per_hour =}).
@@ -244,8 +247,8 @@ function M.cost(ctx)
   ctx.doc:para("Cost per 1,000 images = price per hour × 1,000 ÷ (3,600 × images/s), from the price each run was " ..
     "stored with (`--set price_per_hour=`), in that price's currency; training time only (no start-up, no idle " ..
     "machine):")
-  ctx.doc:para(md.table({"Env", "Model", "Precision", "Batch", "Images/s", "Price / hour", "Cost / 1,000 images",
-    "Runs"}, rows, {"l", "l", "l", "r", "r", "r", "r", "l"}))
+  ctx.doc:para(table_of(ctx, {"Images/s", "Price / hour", "Cost / 1,000 images", "Runs"}, rows,
+    {"r", "r", "r", "l"}))
 end
 
 --- §4.3 to §4.7, in order.

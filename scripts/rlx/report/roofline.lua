@@ -98,11 +98,11 @@ function M.points(ctx)
     local r = compute.roofline(D, g)
     if r then
       if r.source == "measured" then measured = measured + 1 else estimated = estimated + 1 end
-      rows[#rows + 1] = {md.esc(g.env_key), md.esc(g.model), md.esc(g.precision), tostring(g.batch), r.source,
-        md.sig(r.ai, 3), md.sig(r.gflops, 3), md.sig(r.attainable_gflops, 3), r.bound or "-",
+      local sections = require("rlx.report.sections")
+      rows[#rows + 1] = sections.extend(sections.lead_cells(D, g), {r.source, md.sig(r.ai, 3), md.sig(r.gflops, 3), md.sig(r.attainable_gflops, 3), r.bound or "-",
         r.eff_roof and md.pct(r.eff_roof, 1) or "-", r.eff_peak and md.pct(r.eff_peak, 1) or "-",
         r.compute_field and md.esc(string.format("%s %s, %s %s (%s)", r.compute_field, md.sig(r.peak_gflops, 4),
-          r.memory_field, md.sig(r.peak_gbps, 4), r.roof_origin)) or "-", ctx.ref(g)}
+          r.memory_field, md.sig(r.peak_gbps, 4), r.roof_origin)) or "-", ctx.ref(g)})
     end
   end
   if #rows == 0 then
@@ -110,13 +110,15 @@ function M.points(ctx)
     ctx.missing[#ctx.missing + 1] = "no roofline points: no §5 table, no bounds"
     return
   end
-  doc:para("**Points** (DRAM level, mean over repeats). AI = FLOPs / bytes; attained = FLOPs / time; attainable " ..
+  doc:para("**Points** (DRAM level, mean over the repeats averaged in §4.1). AI = FLOPs / bytes; attained = FLOPs / time; attainable " ..
     "= min(AI × peak GB/s, peak GFLOP/s); bound = memory when AI < ridge (peak GFLOP/s ÷ peak GB/s); efficiency " ..
     "= attained / attainable (the roof at its AI) and attained / peak. Source: measured = hardware counters, " ..
     "estimated = rlx's analytic FLOPs and minimum bytes over the measured iteration time:")
-  doc:para(md.table({"Env", "Model", "Precision", "Batch", "Source", "AI (FLOP/byte)", "Attained GFLOP/s",
-    "Attainable GFLOP/s", "Bound", "% of roof", "% of peak", "Roofs (GFLOP/s, GB/s)", "Runs"}, rows,
-    {"l", "l", "l", "r", "l", "r", "r", "r", "l", "r", "r", "l", "l"}))
+  local sections = require("rlx.report.sections")
+  local h, a = sections.lead_headers(D)
+  doc:para(md.table(sections.extend(h, {"Source", "AI (FLOP/byte)", "Attained GFLOP/s", "Attainable GFLOP/s", "Bound",
+    "% of roof", "% of peak", "Roofs (GFLOP/s, GB/s)", "Runs"}), rows,
+    sections.extend(a, {"l", "r", "r", "r", "l", "r", "r", "l", "l"})))
   doc:para(string.format("%d point%s measured, %d estimated.", measured, measured == 1 and "" or "s", estimated))
 end
 

@@ -1,10 +1,11 @@
 -- rlx.report.sections: report.md's front half in seed 001's order: title, abstract, §1 questions,
 -- §2 experiment design, §3 model complexity (Table 1), §4 measurement (throughput, variability),
--- §5 roofline. Each function appends to ctx.doc; numbers come from ctx.D (rlx.report.data) through
+-- §5 roofline. Each function appends to ctx.doc; numbers come from ctx.D (rlx.results.data) through
 -- rlx.report.compute; what the data cannot support is a marked placeholder (md.placeholder).
 local md = require("rlx.report.md")
 local compute = require("rlx.report.compute")
 local stats = require("rlx.stats")
+local configs = require("rlx.results.configs")
 local M = {}
 
 local function list_join(t) return table.concat(t, ", ") end
@@ -17,7 +18,7 @@ local function sorted_keys(set, cmp)
 end
 
 local function num_sort(a, b) return a < b end
-local PRECISION_ORDER = require("rlx.report.data").PRECISION_ORDER
+local PRECISION_ORDER = require("rlx.results.data").PRECISION_ORDER
 local function precision_first(a, b)
   local x, y = PRECISION_ORDER[a] or 99, PRECISION_ORDER[b] or 99
   if x ~= y then return x < y end
@@ -33,6 +34,35 @@ local function env_keys(D)
   return out
 end
 M.env_keys = env_keys
+
+-- Whether the ok runs differ in configuration field `name` (rlx.results.configs.varying).
+local function varies(D, name)
+  for _, f in ipairs(D.varying or {}) do if f.name == name then return true end end
+  return false
+end
+
+-- A row's leading cells (env, model, precision, batch), then the fields the study's rows differ in.
+local function lead_cells(D, g)
+  local cells = {md.esc(g.env_key), md.esc(g.model), md.esc(g.precision), tostring(g.batch)}
+  for _, c in ipairs(configs.cells(D.varying or {}, g.runs[1])) do cells[#cells + 1] = md.esc(c) end
+  return cells
+end
+M.lead_cells = lead_cells
+
+-- Headers and alignments for lead_cells.
+local function lead_headers(D)
+  local h, a = {"Env", "Model", "Precision", "Batch"}, {"l", "l", "l", "r"}
+  for _, x in ipairs(configs.headers(D.varying or {})) do h[#h + 1] = x; a[#a + 1] = "l" end
+  return h, a
+end
+M.lead_headers = lead_headers
+
+-- Appends cells to a list (in place) and returns it.
+local function extend(t, more)
+  for _, x in ipairs(more) do t[#t + 1] = x end
+  return t
+end
+M.extend = extend
 
 local function figure(ctx, letter, env_or_model)
   for _, f in ipairs(ctx.figures) do
@@ -122,37 +152,57 @@ function M.introduction(ctx)
   doc:para("---")
 end
 
--- §2: the run matrix actually stored, per environment.
+-- The scales of an environment's runs (input, data and protocol: one run matrix row each), in order.
+local function scales(D, key)
+  local out, idx = {}, {}
+  for _, r in ipairs(D.runs) do
+    if r.env_key == key then
+      local c = configs.of(r)
+      local k = table.concat({c.input, c.data, c.protocol}, "|")
+      if not idx[k] then idx[k] = #out + 1; out[#out + 1] = {input = tonumber(c.input) or 0, key = k, runs = {}} end
+      table.insert(out[idx[k]].runs, r)
+    end
+  end
+  table.sort(out, function(a, b) if a.input ~= b.input then return a.input < b.input end return a.key < b.key end)
+  return out
+end
+
+-- §2: the run matrix actually stored, per environment and scale; the protocol and image size are
+-- read from the runs (rlx.results.configs), so an old database still states what it measured.
 function M.design(ctx)
   local D, doc = ctx.D, ctx.doc
   doc:para("## 2. Experiment Design")
   doc:para(md.placeholder("Hypothesis: what you expected and why."))
   local rows = {}
   for _, key in ipairs(env_keys(D)) do
-    local models, precs, batches, iters, repeats, orders = {}, {}, {}, {}, {}, {}
-    local ok, failed, backend = 0, 0, nil
-    for _, r in ipairs(D.runs) do
-      if r.env_key == key then
+    for _, sc in ipairs(scales(D, key)) do
+      local models, precs, batches, repeats, orders = {}, {}, {}, {}, {}
+      local ok, failed, backend = 0, 0, nil
+      for _, r in ipairs(sc.runs) do
         models[r.model] = true
         precs[r.precision or "?"] = true
         if r.batch then batches[r.batch] = true end
-        if r.iters then iters[string.format("%s / %s", tostring(r.warmup or "default"), tostring(r.iters))] = true end
         repeats[r.run] = true
         if r.sweep_order then orders[r.sweep_order] = true end
         backend = backend or r.kind
         if r.status == "ok" then ok = ok + 1 elseif r.status == "failed" then failed = failed + 1 end
       end
+      local nrep = 0
+      for _ in pairs(repeats) do nrep = nrep + 1 end
+      local c = configs.of(sc.runs[1])
+      rows[#rows + 1] = {md.esc(key), backend, md.esc(c.input .. "x" .. c.input .. " " .. c.data),
+        md.esc(list_join(sorted_keys(models))), md.esc(list_join(sorted_keys(precs, precision_first))),
+        list_join(sorted_keys(batches, num_sort)), md.esc(configs.protocol_cell(sc.runs)), tostring(nrep),
+        next(orders) and md.esc(list_join(sorted_keys(orders))) or "-", string.format("%d / %d", ok, failed)}
     end
-    local nrep = 0
-    for _ in pairs(repeats) do nrep = nrep + 1 end
-    rows[#rows + 1] = {md.esc(key), backend, md.esc(list_join(sorted_keys(models))),
-      md.esc(list_join(sorted_keys(precs, precision_first))),
-      list_join(sorted_keys(batches, num_sort)), md.esc(list_join(sorted_keys(iters))), tostring(nrep),
-      next(orders) and md.esc(list_join(sorted_keys(orders))) or "-", string.format("%d / %d", ok, failed)}
   end
   doc:para("**Run matrix** (as stored):")
-  doc:para(md.table({"Env", "Backend", "Models", "Precision", "Batch sizes", "Iters (warmup / measured)", "Repeats",
-    "Order", "Runs ok / failed"}, rows, {"l", "l", "l", "l", "l", "l", "r", "l", "r"}))
+  doc:para(md.table({"Env", "Backend", "Input", "Models", "Precision", "Batch sizes",
+    "Iters (warm-up / timed)", "Repeats", "Order", "Runs ok / failed"}, rows,
+    {"l", "l", "l", "l", "l", "l", "l", "r", "l", "r"}))
+  doc:para("Iters: fixed counts as warm-up / timed iterations; \"until 95 % CI ≤ x %\" = timed until the 95 % " ..
+    "confidence interval of the mean iteration time was within ±x %, with the warm-up and timed counts the runs " ..
+    "used in brackets (docs/training.md).")
   doc:para("Order: interleaved = repeat 1 of every configuration, then repeat 2, ...; grouped = the repeats of " ..
     "a configuration back to back; random = shuffled with a stored seed (docs/study.md).")
   local knobs = {}
@@ -164,17 +214,18 @@ function M.design(ctx)
   local data = {}
   for _, r in ipairs(#D.ok > 0 and D.ok or D.runs) do
     local c = type(r.config) == "table" and r.config or {}
+    local rc = configs.of(r)
     local res = type(r.result) == "table" and r.result or {}
-    local what = c.data and ("images from " .. md.code(c.data) .. (res.dataset_size and string.format(" (%s, %d " ..
-      "images in %d classes)", tostring(res.data_kind), res.dataset_size, res.dataset_classes or 0) or "")) or
-      "synthetic images (rlx's generator, no dataset)"
-    local k = string.format("%s, input %sx%s, %s classes", what, tostring(c.input or 224), tostring(c.input or 224),
-      tostring(c.classes or "default"))
+    local what = rc.data ~= "synthetic" and ("images from " .. md.code(rc.data) .. (res.dataset_size and
+      string.format(" (%s, %d images in %d classes)", tostring(res.data_kind), res.dataset_size,
+        res.dataset_classes or 0) or "")) or "synthetic images (rlx's generator, no dataset)"
+    local k = string.format("%s, input %sx%s, %s classes", what, rc.input, rc.input, tostring(c.classes or "default"))
     data[k] = true
   end
   doc:para("**Dataset.** " .. (next(data) and list_join(sorted_keys(data)) or "no runs") .. ".")
   doc:para("**Timing & profiling.** rlx times every measured iteration on a monotonic clock (CUDA: synchronized " ..
     "events), after the warm-up iterations; images/s = batch / mean iteration time (docs/training.md). " ..
+    "Protocol: " .. md.esc(#D.runs > 0 and configs.protocol_text(D.runs) or "no runs") .. ". " ..
     "Counters: " .. ctx.counter_summary .. ".")
   doc:para("---")
 end
@@ -248,17 +299,22 @@ function M.complexity(ctx)
     local e = per_batch[k]
     local c, b = e.c, e.r.batch or 0
     local opt = (c.grad_bytes or 0) + (c.momentum_bytes or 0)
-    brows[#brows + 1] = {md.esc(e.r.model), md.esc(e.r.precision), tostring(b),
-      md.sig(c.forward_flops and c.forward_flops * b / 1e9, 4), md.sig(c.train_flops and c.train_flops / 1e9, 4),
+    brows[#brows + 1] = {md.esc(e.r.model), md.esc(e.r.precision), tostring(b)}
+    if varies(ctx.D, "input") then brows[#brows][4] = tostring(e.input) end
+    extend(brows[#brows], {md.sig(c.forward_flops and c.forward_flops * b / 1e9, 4), md.sig(c.train_flops and c.train_flops / 1e9, 4),
       md.mb(c.activation_bytes), md.mb(c.param_bytes or (c.params and c.params * 4)), md.mb(opt > 0 and opt or nil),
-      md.mb(c.memory_bytes), md.mib(c.memory_bytes), md.sig(c.bytes and c.bytes / 1e9, 4), md.fixed(c.ai, 2)}
+      md.mb(c.memory_bytes), md.mib(c.memory_bytes), md.sig(c.bytes and c.bytes / 1e9, 4), md.fixed(c.ai, 2)})
   end
   doc:para("**Table 1b — per batch size** (memory in MB, as `rlx models` prints it, and the training memory in " ..
     "MiB too: " .. md.MEMORY_UNITS .. "; optimizer = gradients + SGD momentum; bytes = minimum DRAM traffic per " ..
     "iteration, GB = 1e9):")
-  doc:para(md.table({"Model", "Precision", "Batch", "Forward FLOPs / batch (G)", "Training FLOPs / iteration (G)",
+  local bh = {"Model", "Precision", "Batch", "Forward FLOPs / batch (G)", "Training FLOPs / iteration (G)",
     "Activations (MB)", "Parameters (MB)", "Optimizer (MB)", "Training memory (MB)", "Training memory (MiB)",
-    "Bytes / iteration (GB)", "AI (FLOP/byte)"}, brows, {"l", "l", "r", "r", "r", "r", "r", "r", "r", "r", "r", "r"}))
+    "Bytes / iteration (GB)", "AI (FLOP/byte)"}
+  local ba = {"l", "l", "r", "r", "r", "r", "r", "r", "r", "r", "r", "r"}
+  -- Two input sizes of one model, precision and batch: an Input column tells the rows apart.
+  if varies(ctx.D, "input") then bh, ba = configs.splice(bh, 3, {"Input"}), configs.splice(ba, 3, {"r"}) end
+  doc:para(md.table(bh, brows, ba))
   local cmds, seen = {}, {}
   for _, k in ipairs(order_b) do
     local e = per_batch[k]
@@ -292,19 +348,24 @@ function M.measurement(ctx)
     local f = figure(ctx, "A", key)
     if f then embed(ctx, f, "Throughput vs batch — " .. key) end
   end
-  local rows = {}
+  local rows, marked = {}, false
   for _, g in ipairs(D.groups) do
     local t = compute.throughput(g)
-    rows[#rows + 1] = {md.esc(g.env_key), md.esc(g.model), md.esc(g.precision), tostring(g.batch), tostring(t.n),
-      md.mean_sd_sig(t.mean, t.sd), md.mean_sd_sig(t.iter_mean_s and t.iter_mean_s * 1e3, t.iter_sd_s and t.iter_sd_s * 1e3),
-      ctx.ref(g)}
+    marked = marked or t.all_flagged
+    rows[#rows + 1] = extend(lead_cells(D, g), {tostring(t.n), md.mean_sd_sig(t.mean, t.sd) .. t.mark,
+      md.mean_sd_sig(t.iter_mean_s and t.iter_mean_s * 1e3, t.iter_sd_s and t.iter_sd_s * 1e3) .. t.mark,
+      md.esc(t.note), ctx.ref(g)})
   end
   if #rows == 0 then
     doc:para("No successful runs: nothing to tabulate.")
   else
-    doc:para("Images/s, mean ± SD over repeats (sample SD, n − 1):")
-    doc:para(md.table({"Env", "Model", "Precision", "Batch", "n", "Images/s", "Iteration (ms)", "Runs"}, rows,
-      {"l", "l", "l", "r", "r", "r", "r", "l"}))
+    doc:para("Images/s, mean ± SD over repeats (sample SD, n − 1). Unsteady runs (their timed iterations failed " ..
+      "the steady-state verdict) and runs flagged as contended are left out of the mean and named in Left out; " ..
+      "n counts the runs averaged:")
+    local h, a = lead_headers(D)
+    doc:para(md.table(extend(h, {"n", "Images/s", "Iteration (ms)", "Left out", "Runs"}), rows,
+      extend(a, {"r", "r", "r", "l", "l"})))
+    if marked then M.mark_legend(ctx) end
     M.trends(ctx)
   end
   if #D.failed > 0 then
@@ -316,11 +377,18 @@ function M.measurement(ctx)
   doc:para("---")
 end
 
--- One sentence per series: how images/s changes from the smallest to the largest batch.
+--- The legend of the mark on the values of a row whose every run was flagged.
+function M.mark_legend(ctx)
+  ctx.doc:para(configs.MARK .. " Every run of the row was unsteady or contended: the values are the mean of " ..
+    "those runs, shown so the row is not lost, not a trustworthy measurement.")
+end
+
+-- One sentence per series (one configuration but for the batch): how images/s changes from the
+-- smallest to the largest batch.
 function M.trends(ctx)
   local series, order = {}, {}
   for _, g in ipairs(ctx.D.groups) do
-    local k = table.concat({g.env_key, g.model, tostring(g.precision)}, "|")
+    local k = configs.key(g.runs[1], {batch = true})
     if not series[k] then series[k] = {}; order[#order + 1] = k end
     table.insert(series[k], g)
   end
@@ -331,9 +399,10 @@ function M.trends(ctx)
       local a, b = s[1], s[#s]
       local ta, tb = compute.throughput(a), compute.throughput(b)
       if ta.mean and tb.mean and ta.mean > 0 then
-        lines[#lines + 1] = string.format("- %s, %s, %s: %s images/s at batch %d → %s at batch %d (%+.1f %%).",
-          md.esc(a.env_key), md.esc(a.model), md.esc(a.precision), md.sig(ta.mean, 3), a.batch, md.sig(tb.mean, 3),
-          b.batch, (tb.mean / ta.mean - 1) * 100)
+        local extra = configs.describe(ctx.D.varying or {}, a.runs[1])
+        lines[#lines + 1] = string.format("- %s, %s, %s%s: %s images/s at batch %d → %s at batch %d (%+.1f %%).",
+          md.esc(a.env_key), md.esc(a.model), md.esc(a.precision), extra ~= "" and (", " .. md.esc(extra)) or "",
+          md.sig(ta.mean, 3), a.batch, md.sig(tb.mean, 3), b.batch, (tb.mean / ta.mean - 1) * 100)
       end
     end
   end
@@ -349,23 +418,35 @@ function M.variability(ctx)
     embed(ctx, f, "Run-to-run variability")
     M.figure_b_config(ctx, f.config)
   end
+  local noise = require("rlx.report.noise")
   local rows, ranked = {}, {}
   for _, g in ipairs(D.groups) do
     local t = compute.throughput(g)
-    rows[#rows + 1] = {md.esc(g.env_key), md.esc(g.model), md.esc(g.precision), tostring(g.batch), tostring(t.n),
-      t.cv and md.pct(t.cv, 2) or "-", t.within_cv and md.pct(t.within_cv, 2) or "-", ctx.ref(g)}
+    rows[#rows + 1] = extend(lead_cells(D, g), {tostring(t.n), t.cv and (md.pct(t.cv, 2) .. t.mark) or "-",
+      t.within_cv and md.pct(t.within_cv, 2) or "-", md.esc(noise.cv_reason(g) or "-"), ctx.ref(g)})
     if t.cv then ranked[#ranked + 1] = {g = g, cv = t.cv} end
   end
   if #rows == 0 then return end
-  doc:para("Coefficient of variation (SD / mean) of images/s across repeats, and of the iteration time within a " ..
-    "run (mean over its repeats):")
-  doc:para(md.table({"Env", "Model", "Precision", "Batch", "n", "CV across repeats", "CV within runs", "Runs"}, rows,
-    {"l", "l", "l", "r", "r", "r", "r", "l"}))
+  doc:para(string.format("Coefficient of variation (SD / mean) of images/s across the repeats averaged in §4.1, " ..
+    "and of the iteration time within a run (mean over those repeats). A row above %s across repeats states why " ..
+    "(docs/report.md):", md.pct(noise.CV_LIMIT, 0)))
+  local h, a = lead_headers(D)
+  doc:para(md.table(extend(h, {"n", "CV across repeats", "CV within runs",
+    "Why CV > " .. md.pct(noise.CV_LIMIT, 0), "Runs"}), rows, extend(a, {"r", "r", "r", "l", "l"})))
   if #ranked == 0 then
     doc:para("Every configuration has a single repeat: no CV across repeats (sweep with repeats = 3).")
     ctx.missing[#ctx.missing + 1] = "a single repeat per configuration: no variability across repeats, no confidence intervals"
-    return
+  else
+    M.noisiest(ctx, ranked)
   end
+  M.unstable(ctx)
+  noise.section(ctx)
+  doc:para(md.placeholder("Comment on virtualization noise (environment details in §7)."))
+end
+
+-- The three noisiest rows and the median CV of each environment.
+function M.noisiest(ctx, ranked)
+  local D, doc = ctx.D, ctx.doc
   table.sort(ranked, function(a, b) return a.cv > b.cv end)
   local names = {}
   for i = 1, math.min(3, #ranked) do
@@ -385,8 +466,6 @@ function M.variability(ctx)
     end
   end
   doc:para(env_lines)
-  M.unstable(ctx)
-  doc:para(md.placeholder("Comment on virtualization noise (environment details in §7)."))
 end
 
 -- Which configuration Figure B shows: seed 000's fixed one, or the nearest the study ran.
@@ -418,8 +497,9 @@ function M.unstable(ctx)
       "their timed iterations within the limit).", known))
   else
     ctx.doc:para(string.format("Unstable runs (%d of %d with a verdict; drift = change of the mean iteration time " ..
-      "from the first to the second half): %s. They are averaged like the others; Table 2's Stable column counts " ..
-      "them.", #names, known, table.concat(names, ", ")))
+      "from the first to the second half): %s. They are left out of every mean (a row whose every run is " ..
+      "unstable keeps them, marked %s); Table 2's Stable column counts them.", #names, known,
+      table.concat(names, ", "), configs.MARK))
   end
 end
 

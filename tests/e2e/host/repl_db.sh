@@ -18,7 +18,7 @@ err=$(echo 'print(1)' | "$RLX" repl --db "$T/missing.db" 2>&1 >/dev/null)
 rc=$?
 set -e
 [ "$rc" -eq 1 ] || fail "missing db: exit $rc"
-case "$err" in "rlx repl: --db $T/missing.db: rlx.db: no database at '$T/missing.db' (check the path)") ;;
+case "$err" in "rlx repl: --db $T/missing.db: no database at '$T/missing.db' (check the path)") ;;
   *) fail "missing db: $err" ;; esac
 [ ! -e "$T/missing.db" ] || fail "missing db was created"
 echo "repl --db ok"

@@ -29,7 +29,7 @@ for c in "empty.db:the file is empty (0 bytes)" "blank.db:an SQLite database wit
   for cmd in runs export; do
     extra=(); [ $cmd = export ] && extra=(--csv -)
     "$RLX" $cmd "$T/$f" "${extra[@]}" >"$T/out" 2>"$T/err" && fail "rlx $cmd $f succeeded"
-    want="rlx $cmd: rlx.db: '$T/$f' is not an rlx database: $why; $msg_tail"
+    want="rlx $cmd: '$T/$f' is not an rlx database: $why; $msg_tail"
     [ "$(cat "$T/err")" = "$want" ] || fail "rlx $cmd $f: $(cat "$T/err") (wanted: $want)"
   done
 done
@@ -38,7 +38,7 @@ done
 # 17. import-ncu into a database in a missing directory: refused, nothing created.
 "$RLX" import-ncu tests/fixtures/ncu/two_processes.csv --run r1 --db "$T/missing_dir/x.db" >"$T/out" 2>"$T/err" \
   && fail "import-ncu into missing_dir succeeded"
-grep -qx "rlx import-ncu: rlx.db: no database at '$T/missing_dir/x.db' (check the path)" "$T/err" || fail "import-ncu message: $(cat "$T/err")"
+grep -qx "rlx import-ncu: no database at '$T/missing_dir/x.db' (check the path)" "$T/err" || fail "import-ncu message: $(cat "$T/err")"
 [ ! -e "$T/missing_dir" ] || fail "import-ncu created $T/missing_dir"
 "$RLX" import-ncu tests/fixtures/ncu/two_processes.csv --run r1 --db "$T/new.db" >"$T/out" 2>"$T/err" \
   && fail "import-ncu into a new database succeeded"
@@ -62,7 +62,7 @@ grep -q "out.db: 8 runs in all (8 new)" "$T/out" || fail "merge total: $(cat "$T
 [ "$(sqlite3 "$T/v1.db" "PRAGMA user_version")" = 1 ] || fail "merge upgraded the v1 input in place"
 ls -A "$T" | grep -q 'merge-input' && fail "temporary copies left: $(ls -A "$T")"
 "$RLX" merge "$T/out.db" "$T/empty.db" >"$T/out" 2>"$T/err" && fail "merge of a zero-byte input succeeded"
-[ "$(cat "$T/err")" = "rlx merge: rlx.db: '$T/empty.db' is not an rlx database: the file is empty (0 bytes); $msg_tail" ] \
+[ "$(cat "$T/err")" = "rlx merge: '$T/empty.db' is not an rlx database: the file is empty (0 bytes); $msg_tail" ] \
   || fail "merge empty: $(cat "$T/err")"
 [ ! -s "$T/empty.db" ] || fail "merge wrote into the zero-byte input"
 
@@ -77,7 +77,7 @@ grep -q "^8 runs (8 ok, 0 not ok)" "$T/out" || fail "runs on a read-only directo
 as_other "$RLX" export "$T/ro/wal.db" --csv - >"$T/out" 2>"$T/err" || fail "export from a read-only directory: $(cat "$T/err")"
 [ "$(wc -l <"$T/out")" -eq 9 ] || fail "export from a read-only directory: $(wc -l <"$T/out") lines"
 as_other "$RLX" -e "rlx.db.open('$T/ro/wal.db')" >"$T/out" 2>"$T/err" && fail "a write open in a read-only directory succeeded"
-grep -q "rlx.db: '$T/ro/wal.db' is read-only for this user (the file or its directory '$T/ro' is not writable" "$T/err" \
+grep -q "rlx.db.open: '$T/ro/wal.db' is read-only for this user (the file or its directory '$T/ro' is not writable" "$T/err" \
   || fail "write open message: $(cat "$T/err")"
 grep -q "damaged\|not a usable" "$T/err" && fail "the message suggests damage: $(cat "$T/err")"
 before=$(md5sum "$T/ro/"*.db)

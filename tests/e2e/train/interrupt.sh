@@ -19,4 +19,19 @@ wait "$pid"
 code=$?
 [ "$code" = 130 ] || { echo "exit status $code, expected 130"; cat "$dir/err"; exit 1; }
 grep -q "rlx: interrupted" "$dir/err" || { echo "stderr lacks 'rlx: interrupted'"; cat "$dir/err"; exit 1; }
+
+# The same through the CLI: `rlx train` passes the exit code through (issue 26: Ctrl-C must stay
+# 130, not become the command's exit 1). The handler is installed before any Lua runs, so 3 s in
+# the signal lands in the run or just before it: 130 either way.
+"$rlx" train --model resnet18 --batch-size 2 --input 32 --iters 100000 --warmup-iters 0 --threads 1 \
+  >"$dir/cli.out" 2>"$dir/cli.err" &
+pid=$!
+sleep 3
+kill -INT "$pid"
+for _ in $(seq 1 600); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+if kill -0 "$pid" 2>/dev/null; then kill -KILL "$pid"; echo "rlx train did not stop after SIGINT"; exit 1; fi
+wait "$pid"
+code=$?
+[ "$code" = 130 ] || { echo "rlx train: exit status $code, expected 130"; cat "$dir/cli.err"; exit 1; }
+grep -qx "rlx: interrupted" "$dir/cli.err" || { echo "rlx train: stderr is not 'rlx: interrupted'"; cat "$dir/cli.err"; exit 1; }
 echo ok

@@ -40,8 +40,9 @@ struct State {
 
 int throws_runtime_error(lua_State*) { throw std::runtime_error("disk on fire: check the cable"); }
 
+// Options without a name: its errors carry the name the native was registered under.
 int train_like(lua_State* L) {
-  Options o(L, 1, "rlx.train", {"batch", "model", "iters"});
+  Options o(L, 1, {"batch", "model", "iters"});
   long long batch = o.integer("batch", 32, 1);
   std::string model = o.required_str("model");
   lua_pushnumber(L, static_cast<lua_Number>(batch));
@@ -77,6 +78,13 @@ int calls_protected(lua_State* L) {
   return 0;
 }
 
+// Registers f as the global `name`, its public name (what errors carry) `public_name`.
+void reg(State& s, const char* name, lua_CFunction f, const char* public_name) {
+  rlx::lua::push_native(s.L, f, public_name);
+  lua_setglobal(s.L, name);
+}
+
+// Registers f without a public name (a plain C function, no upvalue).
 void reg(State& s, const char* name, lua_CFunction f) {
   lua_pushcfunction(s.L, f);
   lua_setglobal(s.L, name);
@@ -84,30 +92,48 @@ void reg(State& s, const char* name, lua_CFunction f) {
 
 }  // namespace
 
-TEST_CASE("a C++ exception becomes a Lua error at the caller's line") {
+TEST_CASE("a C++ exception becomes a Lua error at the caller's line, named by registration") {
   State s;
-  reg(s, "boom", rlx::lua::guarded<throws_runtime_error>);
-  CHECK(s.run("local x = 1\n\nboom()\n") == "test.lua:3: disk on fire: check the cable");
+  reg(s, "boom", rlx::lua::guarded<throws_runtime_error>, "rlx.boom");
+  CHECK(s.run("local x = 1\n\nboom()\n") == "test.lua:3: rlx.boom: disk on fire: check the cable");
 }
 
 TEST_CASE("a binding error is a structured table: fn, message, where, exit_code") {
   State s;
-  reg(s, "train", rlx::lua::guarded<train_like>);
-  reg(s, "boom", rlx::lua::guarded<throws_runtime_error>);
+  reg(s, "train", rlx::lua::guarded<train_like>, "rlx.train");
+  reg(s, "boom", rlx::lua::guarded<throws_runtime_error>, "rlx.boom");
+  reg(s, "unnamed", rlx::lua::guarded<throws_runtime_error>);
   CHECK(s.error_field("\ntrain{model='x', batch=0}", "fn") == "rlx.train");
   CHECK(s.error_field("\ntrain{model='x', batch=0}", "message") == "option 'batch' must be an integer >= 1, got 0");
   CHECK(s.error_field("\ntrain{model='x', batch=0}", "where") == "test.lua:2");
   CHECK(s.error_field("train{model='x', batch=0}", "exit_code") == "(nil)");
-  // A message whose first words are not a function name keeps them: no fn.
-  CHECK(s.error_field("boom()", "fn") == "(nil)");
+  // fn is the registered name; the message is the exception's text whole, never parsed.
+  CHECK(s.error_field("boom()", "fn") == "rlx.boom");
   CHECK(s.error_field("boom()", "message") == "disk on fire: check the cable");
+  // A C function registered without a name raises errors without fn.
+  CHECK(s.error_field("unnamed()", "fn") == "(nil)");
+  CHECK(s.error_field("unnamed()", "message") == "disk on fire: check the cable");
+}
+
+TEST_CASE("register_module names each native rlx.<module>.<field> unless it names its public name") {
+  State s;
+  lua_newtable(s.L);
+  lua_newtable(s.L);
+  lua_setfield(s.L, -2, "_core");
+  lua_setglobal(s.L, "rlx");
+  rlx::lua::register_module(s.L, "thing",
+                            {{"boom", rlx::lua::guarded<throws_runtime_error>},
+                             {"train", rlx::lua::guarded<train_like>, "rlx.train"}});
+  CHECK(s.run("rlx._core.thing.boom()") == "test.lua:1: rlx.thing.boom: disk on fire: check the cable");
+  CHECK(s.run("rlx._core.thing.train{}") == "test.lua:1: rlx.train: option 'model' is required (a string)");
 }
 
 TEST_CASE("Ctrl-C inside a binding becomes exit 130") {
   State s;
-  reg(s, "interrupted", rlx::lua::guarded<throws_interrupted>);
+  reg(s, "interrupted", rlx::lua::guarded<throws_interrupted>, "rlx.interrupted");
   CHECK(s.error_field("interrupted()", "exit_code") == "130");
   CHECK(s.error_field("interrupted()", "message") == "rlx: interrupted");
+  CHECK(s.error_field("interrupted()", "fn") == "(nil)");  // an exit is no function's failure
 }
 
 TEST_CASE("a Lua error inside a callback is re-raised unchanged (Rethrow)") {
@@ -120,7 +146,7 @@ TEST_CASE("a Lua error inside a callback is re-raised unchanged (Rethrow)") {
 
 TEST_CASE("options: values, defaults and exact error messages") {
   State s;
-  reg(s, "train", rlx::lua::guarded<train_like>);
+  reg(s, "train", rlx::lua::guarded<train_like>, "rlx.train");
   CHECK(s.run("local b, m = train{model='resnet18'}\nassert(b == 32 and m == 'resnet18')") == "");
   CHECK(s.run("local b = train{model='x', batch=4}\nassert(b == 4)") == "");
   CHECK(s.run("train{model='x', bacth=4}") ==
@@ -163,6 +189,8 @@ TEST_CASE("json and Lua tables convert both ways") {
   CHECK(back["samples"][1] == 0.5);
   CHECK(s.run("f = function() end") == "");
   lua_getglobal(s.L, "f");
-  CHECK_THROWS_WITH(rlx::lua::to_json(s.L, -1, "rlx.x: option 'f'"), "rlx.x: option 'f': cannot convert a function to data");
+  CHECK_THROWS_WITH(rlx::lua::to_json(s.L, -1, "option 'f'"),
+                    "option 'f': cannot convert a function to data");
+  CHECK_THROWS_WITH(rlx::lua::to_json(s.L, -1), "cannot convert a function to data");
   lua_pop(s.L, 1);
 }

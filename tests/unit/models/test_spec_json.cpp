@@ -44,18 +44,18 @@ TEST_CASE("model-level fields") {
   CHECK(m.linear_init == LinearInit::normal_001);
   CHECK(m.layers[1].name == "fc");
   CHECK(error_of(R"({"layers": [["flatten"], ["linear"]], "classes": 3})") ==
-        "model: unknown field 'classes' (valid fields: name, layers, channels, conv_init, "
+        "unknown model field 'classes' (valid fields: name, layers, channels, conv_init, "
         "linear_init)");
-  CHECK(error_of(R"({"name": "x"})") == "model: field 'layers' is required (a list of layers)");
+  CHECK(error_of(R"({"name": "x"})") == "model field 'layers' is required (a list of layers)");
   CHECK(error_of(R"({"layers": [["flatten"], ["linear"]], "conv_init": "xavier"})") ==
-        "model: field 'conv_init' must be \"kaiming\" or \"default\", got \"xavier\"");
+        "model field 'conv_init' must be \"kaiming\" or \"default\", got \"xavier\"");
   CHECK(error_of(R"({"layers": [["flatten"], ["linear"]], "linear_init": 1})") ==
-        "model: field 'linear_init' must be \"default\" or \"normal\", got 1");
+        "model field 'linear_init' must be \"default\" or \"normal\", got 1");
   CHECK(error_of(R"({"layers": [{"1": "residual", "body": [["relu"]], "after": true}]})") ==
         "model layer layers[1] (residual): field 'after' must be \"relu\", \"relu6\" or "
         "\"none\", got true");
   CHECK(error_of(R"({"layers": [["flatten"], ["linear"]], "channels": 0})") ==
-        "model: field 'channels' must be an integer >= 1, got 0");
+        "model field 'channels' must be an integer >= 1, got 0");
   CHECK(error_of(R"("resnet")") ==
         "model description must be a table like {name=\"tiny\", layers={{\"conv\", out=16, "
         "k=3}, ...}}, got \"resnet\"");

@@ -50,11 +50,11 @@ TEST_CASE("exactly at the ridge counts as compute-bound; exactly on the roof is 
 }
 
 TEST_CASE("invalid inputs name the field and its unit") {
-  CHECK_THROWS_WITH(roofline_point({1, 0, 1, 1, 1}), "roofline: bytes (byte) must be > 0, got 0.000000");
-  CHECK_THROWS_WITH(roofline_point({-1, 1, 1, 1, 1}), "roofline: flops (FLOP) must be >= 0, got -1.000000");
-  CHECK_THROWS_WITH(roofline_point({1, 1, 0, 1, 1}), "roofline: seconds (s) must be > 0, got 0.000000");
-  CHECK_THROWS_WITH(roofline_point({1, 1, 1, 1, 0}), "roofline: peak_bw (byte/s) must be > 0, got 0.000000");
-  CHECK_THROWS_WITH(roofline_point({1, 1, 1, 1.0 / 0.0, 1}), "roofline: peak_flops (FLOP/s) must be a finite number");
+  CHECK_THROWS_WITH(roofline_point({1, 0, 1, 1, 1}), "bytes (byte) must be > 0, got 0.000000");
+  CHECK_THROWS_WITH(roofline_point({-1, 1, 1, 1, 1}), "flops (FLOP) must be >= 0, got -1.000000");
+  CHECK_THROWS_WITH(roofline_point({1, 1, 0, 1, 1}), "seconds (s) must be > 0, got 0.000000");
+  CHECK_THROWS_WITH(roofline_point({1, 1, 1, 1, 0}), "peak_bw (byte/s) must be > 0, got 0.000000");
+  CHECK_THROWS_WITH(roofline_point({1, 1, 1, 1.0 / 0.0, 1}), "peak_flops (FLOP/s) must be a finite number");
 }
 
 TEST_CASE("ceilings: known fields in base units, compute first then memory, highest first") {
@@ -80,7 +80,7 @@ TEST_CASE("compute and memory field names per precision and level") {
   CHECK(compute_field_candidates("fp16") ==
         std::vector<std::string>{"fp16_tensor_gflops", "fp16_gflops", "gemm_fp16_gflops"});
   CHECK_THROWS_WITH(compute_field_candidates("fp8"),
-                    "roofline: unknown precision 'fp8' (valid precisions: fp32, fp64, tf32, fp16, bf16)");
+                    "unknown precision 'fp8' (valid precisions: fp32, fp64, tf32, fp16, bf16)");
   CHECK(memory_field("l2") == "l2_gbps");
-  CHECK_THROWS_WITH(memory_field("hbm"), "roofline: unknown memory level 'hbm' (valid levels: dram, l1, l2, l3)");
+  CHECK_THROWS_WITH(memory_field("hbm"), "unknown memory level 'hbm' (valid levels: dram, l1, l2, l3)");
 }

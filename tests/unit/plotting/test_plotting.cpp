@@ -283,17 +283,16 @@ TEST_CASE("variability chart: one box per group, quantiles", "[plotting]") {
   Png png(tmp("var.png"));
   // The median line of group 1 (11) is drawn in its colour, left of the centre dots.
   CHECK(dist(png.rgb(L.x.to_px(1) - (L.x.to_px(2) - L.x.to_px(1)) * 0.1, L.y.to_px(11)), palette_rgb(0)) < 60);
-  CHECK_THROWS_WITH(variability_chart(ChartSpec{}, {{"x", {}}}, tmp("v.png")),
-                    "variability chart: group 'x' has no values");
+  CHECK_THROWS_WITH(variability_chart(ChartSpec{}, {{"x", {}}}, tmp("v.png")), "group 'x' has no values");
 }
 
 TEST_CASE("chart errors name the problem", "[plotting]") {
   CHECK_THROWS_WITH(line_chart(ChartSpec{}, {series("a", {1, 2}, {1})}, tmp("e.png")),
-                    "line chart: series 1 ('a') has 2 x values and 1 y values: give one y per x");
+                    "series 1 ('a') has 2 x values and 1 y values: give one y per x");
   ChartSpec logy;
   logy.yscale = Scale::Log10;
   CHECK_THROWS_WITH(line_chart(logy, {series("a", {1, 2}, {1, 0})}, tmp("e.png")),
-                    "line chart: series 1 ('a'): y[2] = 0 cannot be shown on a log axis: use a linear y axis or drop it");
+                    "series 1 ('a'): y[2] = 0 cannot be shown on a log axis: use a linear y axis or drop it");
   RooflineSpec r;
   r.ceilings = {{"fp32", 10}};
   CHECK_THROWS_WITH(roofline_chart(r, tmp("e.png")),

@@ -195,7 +195,7 @@ TEST_CASE("put_points gives a stored run a measured point, tagged with its count
   CHECK(count(s, "SELECT count(*) AS n FROM roofline_points") == 1);
   pf.source = "estimated";
   CHECK(s.points(pf).empty());
-  CHECK_THROWS_WITH(s.put_points(id, Json::object()), Catch::Contains("put_points needs an array"));
+  CHECK_THROWS_WITH(s.put_points(id, Json::object()), Catch::Contains("the points must be an array"));
 }
 
 TEST_CASE("a slot holds one run: put_run replaces it with its children") {
@@ -227,7 +227,7 @@ TEST_CASE("put_run refuses bad columns and writes nothing") {
   CHECK_THROWS_WITH(s.put_run(r), Catch::Contains("status must be ok, failed, running or crashed"));
   r = record("m1", 2, 1);
   r.label = "";
-  CHECK_THROWS_WITH(s.put_run(r), Catch::Contains("needs the run's study, environment id and label"));
+  CHECK_THROWS_WITH(s.put_run(r), Catch::Contains("a run needs its study, environment id and label"));
   // A run of an unknown environment breaks a foreign key: the whole run is rolled back.
   r = record("m1", 2, 1);
   r.environment_id = "ghost";

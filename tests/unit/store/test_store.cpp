@@ -61,8 +61,9 @@ TEST_CASE("opening creates missing directories only when asked (rlx run's result
   fs::remove_all(dir);
   const std::string path = (dir / "a" / "b.db").string();
   // Issue 17 item 17: `import-ncu --db missing_dir/x.db` used to create the directory.
-  CHECK_THROWS_WITH(Store(path), "rlx.db: cannot create database '" + path + "': the directory '" +
-                                     (dir / "a").string() + "' does not exist (create it first, or check the path)");
+  CHECK_THROWS_WITH(Store(path), "cannot create database '" + path + "': the directory '" +
+                                     (dir / "a").string() +
+                                     "' does not exist (create it first, or check the path)");
   CHECK_FALSE(fs::exists(dir));
   rlx::store::OpenOptions o;
   o.create_directories = true;
@@ -261,9 +262,11 @@ TEST_CASE("files that are not databases, missing or read-only give errors naming
     SQLite::Database d(foreign, SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE);
     d.exec("CREATE TABLE t (x)");
   }
-  CHECK_THROWS_WITH(Store(foreign), "rlx.db: '" + foreign + "' is not an rlx database: an SQLite database with 1 tables "
-                                    "of its own and no rlx schema version; give the path of a study database (rlx run "
-                                    "writes results/<study>.db)");
+  CHECK_THROWS_WITH(Store(foreign),
+                    "'" + foreign +
+                        "' is not an rlx database: an SQLite database with 1 tables "
+                        "of its own and no rlx schema version; give the path of a study database (rlx run "
+                        "writes results/<study>.db)");
 
   std::string good = tmp_db("readonly.db");
   { Store s(good); add_run(s, "r", "e", "s", 1, 1); }

@@ -1,12 +1,15 @@
--- rlx.report.data: everything a report shows, read from a study database into plain Lua tables
--- through the store's reads (engine/store: runs.cpp, report_reads.cpp; no SQL here). All reading
--- is in this file, so the sections never touch the database and a report can be written from a
--- read-only file (rlx report DB) or an open study (study:report).
+-- rlx.results.data: everything a report and the figures show, read from a study database into
+-- plain Lua tables through the store's reads (engine/store: runs.cpp, report_reads.cpp; no SQL
+-- here). All reading is in this file, so the report's sections and rlx.figures never touch the
+-- database and a report can be written from a read-only file (rlx report DB) or an open study
+-- (study:report). rlx.results sits below both: it requires neither.
 --
---   local D = require("rlx.report.data").load(db, "p1-roofline", "results/p1-roofline.db")
+--   local D = require("rlx.results.data").load(db, "p1-roofline", "results/p1-roofline.db")
 -- D.runs (every run, any status), D.ok, D.failed, D.envs (ordered by label), D.groups (ok runs per
--- env x model x precision x batch, in table order), D.peaks[env_id][kind], D.points[run_id],
--- D.complexity[run_id], D.counters[run_id].
+-- full configuration: env x model x precision x batch x the rest of rlx.results.configs, in table
+-- order), D.varying (the configuration fields the ok runs differ in: the columns tables add),
+-- D.peaks[env_id][kind], D.points[run_id], D.complexity[run_id], D.counters[run_id].
+local configs = require("rlx.results.configs")
 local M = {}
 
 local function kind_of(device) return (tostring(device or "cpu")):match("^cuda") and "cuda" or "cpu" end
@@ -18,7 +21,7 @@ local PRECISION_ORDER = {fp32 = 1, bf16 = 2, amp = 3, fp16 = 4}
 M.MODEL_ORDER, M.PRECISION_ORDER = MODEL_ORDER, PRECISION_ORDER
 local function rank(order, v) return order[v] or 99 end
 
---- Orders rows by env, model (seed order), precision (fp32 first), batch, repeat.
+--- Orders rows by env, model (seed order), precision (fp32 first), batch, configuration, repeat.
 function M.sort_rows(rows)
   table.sort(rows, function(a, b)
     if a.env_key ~= b.env_key then return a.env_key < b.env_key end
@@ -33,6 +36,13 @@ function M.sort_rows(rows)
       return tostring(a.precision) < tostring(b.precision)
     end
     if a.batch ~= b.batch then return (a.batch or 0) < (b.batch or 0) end
+    -- Then the rest of the configuration: the smaller input first, any other difference by its key.
+    local ca, cb = configs.of(a), configs.of(b)
+    if ca.key ~= cb.key then
+      local x, y = tonumber(ca.input) or 0, tonumber(cb.input) or 0
+      if x ~= y then return x < y end
+      return ca.key < cb.key
+    end
     return (a.run or 0) < (b.run or 0)
   end)
   return rows
@@ -121,19 +131,22 @@ function M.load(db, name, path)
     D.complexity[c.run_id] = info
   end
   D.groups = M.group(D.ok)
+  D.varying = configs.varying(D.ok)
   return D
 end
 
---- Groups rows by env key, model, precision and batch (in the rows' order): {env_key, env, kind,
---- model, precision, batch, runs = {...}, labels = {...}}.
+--- Groups rows by their full configuration (in the rows' order): env key, model, precision, batch,
+--- device, input, data, memory format, threads and protocol (rlx.results.configs), so runs of two
+--- scales never share a group. {key, env_key, env, kind, model, precision, batch, device, config
+--- (rlx.results.configs.of), runs = {...}, labels = {...}}.
 function M.group(rows)
   local groups, index = {}, {}
   for _, r in ipairs(rows) do
-    local key = table.concat({r.env_key, r.model, tostring(r.precision), tostring(r.batch)}, "|")
+    local key = configs.key(r)
     local g = index[key]
     if not g then
       g = {key = key, env_key = r.env_key, env = r.env, kind = r.kind, model = r.model, precision = r.precision,
-        batch = r.batch, device = r.device, runs = {}, labels = {}}
+        batch = r.batch, device = r.device, config = configs.of(r), runs = {}, labels = {}}
       index[key] = g
       groups[#groups + 1] = g
     end

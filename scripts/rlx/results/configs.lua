@@ -1,0 +1,391 @@
+-- rlx.results.configs: what a stored run's numbers mean, read from the run itself (issue 21):
+--   * its full configuration beyond env, model, precision and batch: device, input size, data,
+--     memory format, threads and measurement protocol. Reports and figures group by all of it, so
+--     two scales of one study in one database never share a row, a series or a CI;
+--   * the flags that leave it out of the means: a failed steady-state verdict (stable = 0) or
+--     contention (contended = 1), each with its reason;
+--   * the scale and protocol sentences every output states.
+-- Fields are read defensively: the runs column first, then the stored config or result (a database
+-- from an older rlx has neither the column nor the field; then rlx.train's default is stated).
+local M = {}
+
+local function cfg(r) return type(r.config) == "table" and r.config or {} end
+local function res(r) return type(r.result) == "table" and r.result or {} end
+
+--- A run's value of `name`: the runs column, else the stored result's field of that name.
+function M.field(r, name)
+  local v = r[name]
+  if v == nil then v = res(r)[name] end
+  return v
+end
+local field = M.field
+
+local function num(v) return type(v) == "number" and v == v and v or nil end
+
+-- The image side: the measured column (issue 21), the result's echo (what rlx.train used), the
+-- config (what was asked), else rlx.train's default of 224.
+local function input_of(r)
+  return num(r.input) or num(res(r).input) or num(cfg(r).input) or 224
+end
+
+local function data_of(r)
+  local d = cfg(r).data or res(r).data
+  if d == nil or d == "synthetic" then return "synthetic" end
+  return tostring(d)
+end
+
+-- The layout as asked, else as used (rlx.train picks channels_last for a model with 4-D weights),
+-- else "default" (an older result that did not say).
+local function memory_format_of(r)
+  local m = cfg(r).memory_format or r.memory_format or res(r).memory_format
+  return m == nil and "default" or tostring(m)
+end
+
+-- Threads as asked (the config): "auto" is rlx.train's default, which each machine resolves to its
+-- cores, so environments with different core counts still compare like with like.
+local function threads_of(r)
+  local t = cfg(r).threads
+  return t == nil and "auto" or tostring(t)
+end
+
+--- The protocol of a run: {kind = "fixed", warmup, iters} or {kind = "ci", target_ci, max_iters,
+--- max_seconds, warmup (as asked: a number, or nil/"auto" for warm-up until steady)}.
+function M.protocol(r)
+  local c = cfg(r)
+  local target = num(c.target_ci) or num(field(r, "target_ci"))
+  if target then
+    return {kind = "ci", target_ci = target, max_iters = num(c.max_iters) or num(field(r, "max_iters")),
+      max_seconds = num(c.max_seconds) or num(field(r, "max_seconds")), warmup = c.warmup}
+  end
+  -- A fixed run: the config's counts, else the result's echo (the sweep left them to rlx.train).
+  return {kind = "fixed", warmup = num(c.warmup) or num(res(r).warmup) or num(r.warmup),
+    iters = num(c.iters) or num(res(r).iters) or num(r.iters)}
+end
+
+local function protocol_key(p)
+  if p.kind == "ci" then
+    return table.concat({"ci", tostring(p.target_ci), tostring(p.max_iters), tostring(p.max_seconds),
+      tostring(p.warmup)}, "/")
+  end
+  return table.concat({"fixed", tostring(p.warmup), tostring(p.iters)}, "/")
+end
+
+-- Percent without trailing zeros: 0.02 -> "2", 0.025 -> "2.5".
+local function pct_short(x)
+  local s = string.format("%.2f", x * 100):gsub("0+$", ""):gsub("%.$", "")
+  return s
+end
+
+local function protocol_short(p)
+  if p.kind == "ci" then return "CI ≤ " .. pct_short(p.target_ci) .. " %" end
+  return string.format("%s / %s", tostring(p.warmup or "?"), tostring(p.iters or "?"))
+end
+
+--- The configuration of a run beyond env, model, precision and batch, each field a string:
+--- {device, input, data, memory_format, threads, protocol, protocol_text, key}.
+-- Cache per run row, weak-keyed so rows stay plain (rlx runs --json prints them as they are).
+local cache = setmetatable({}, {__mode = "k"})
+
+function M.of(r)
+  if cache[r] then return cache[r] end
+  local p = M.protocol(r)
+  local c = {device = tostring(r.device or "cpu"), input = tostring(input_of(r)), data = data_of(r),
+    memory_format = memory_format_of(r), threads = threads_of(r), protocol = protocol_key(p), p = p}
+  c.key = table.concat({c.device, c.input, c.data, c.memory_format, c.threads, c.protocol}, "|")
+  cache[r] = c
+  return c
+end
+
+-- The fields a row may differ in, in column order, with the header and the cell of each.
+-- cell: a table cell; text: in a sentence; short: in a figure's legend or point label.
+M.FIELDS = {
+  {name = "device", header = "Device", cell = function(c) return c.device end,
+    text = function(c) return "device " .. c.device end, short = function(c) return c.device end},
+  {name = "input", header = "Input", cell = function(c) return c.input end,
+    text = function(c) return "input " .. c.input .. "x" .. c.input end,
+    short = function(c) return c.input .. "px" end},
+  {name = "data", header = "Data", cell = function(c) return c.data end,
+    text = function(c) return c.data == "synthetic" and "synthetic data" or ("data " .. c.data) end,
+    short = function(c) return c.data == "synthetic" and "synthetic" or (c.data:match("([^/]+)/*$") or c.data) end},
+  {name = "memory_format", header = "Memory format", cell = function(c) return c.memory_format end,
+    text = function(c) return c.memory_format end, short = function(c) return c.memory_format end},
+  {name = "threads", header = "Threads", cell = function(c) return c.threads end,
+    text = function(c) return c.threads .. " threads" end, short = function(c) return c.threads .. " thr" end},
+  {name = "protocol", header = "Protocol", cell = function(c) return protocol_short(c.p) end,
+    text = function(c) return "protocol " .. protocol_short(c.p) end, short = function(c) return protocol_short(c.p) end},
+}
+
+--- The key of a run's configuration with the fields in `skip` (a set of names: env, model,
+--- precision, batch, device, ...) left out: runs with equal keys may be compared or averaged.
+function M.key(r, skip)
+  skip = skip or {}
+  local c = M.of(r)
+  local parts = {}
+  for _, k in ipairs({"env_key", "model", "precision", "batch"}) do
+    if not skip[k] and not (k == "env_key" and skip.env) then parts[#parts + 1] = tostring(r[k]) end
+  end
+  for _, f in ipairs(M.FIELDS) do
+    if not skip[f.name] then parts[#parts + 1] = c[f.name] end
+  end
+  return table.concat(parts, "|")
+end
+
+--- The fields (entries of M.FIELDS) that take more than one value among runs: the columns a table
+--- adds so its rows can be told apart. The device counts only when it differs inside one
+--- environment key (the key already names CPU vs CUDA).
+function M.varying(runs)
+  local values, out = {}, {}
+  for _, r in ipairs(runs) do
+    local c = M.of(r)
+    for _, f in ipairs(M.FIELDS) do
+      local k = f.name == "device" and (tostring(r.env_key) .. "|" .. c.device) or c[f.name]
+      local scope = f.name == "device" and tostring(r.env_key) or ""
+      values[f.name] = values[f.name] or {}
+      values[f.name][scope] = values[f.name][scope] or {}
+      values[f.name][scope][k] = true
+    end
+  end
+  for _, f in ipairs(M.FIELDS) do
+    local many = false
+    for _, set in pairs(values[f.name] or {}) do
+      local n = 0
+      for _ in pairs(set) do n = n + 1 end
+      many = many or n > 1
+    end
+    if many then out[#out + 1] = f end
+  end
+  return out
+end
+
+--- Headers of the varying fields.
+function M.headers(varying)
+  local out = {}
+  for _, f in ipairs(varying) do out[#out + 1] = f.header end
+  return out
+end
+
+--- Cells of the varying fields for a run (or a group: its first run).
+function M.cells(varying, r)
+  local c, out = M.of(r), {}
+  for _, f in ipairs(varying) do out[#out + 1] = f.cell(c) end
+  return out
+end
+
+--- "input 48x48, protocol 1 / 5": the varying fields of a run in words ("" when none vary).
+function M.describe(varying, r)
+  local c, out = M.of(r), {}
+  for _, f in ipairs(varying) do out[#out + 1] = f.text(c) end
+  return table.concat(out, ", ")
+end
+
+--- "48px 2 thr": the varying fields of a run for a figure's legend ("" when none vary).
+function M.short(varying, r)
+  local c, out = M.of(r), {}
+  for _, f in ipairs(varying) do out[#out + 1] = f.short(c) end
+  return table.concat(out, " ")
+end
+
+--- A table's headers with the varying fields inserted after position `after`.
+function M.splice(list, after, extra)
+  local out = {}
+  for i = 1, after do out[#out + 1] = list[i] end
+  for _, x in ipairs(extra) do out[#out + 1] = x end
+  for i = after + 1, #list do out[#out + 1] = list[i] end
+  return out
+end
+
+-- Flags ---------------------------------------------------------------------------------------
+
+--- Why a run is left out of the means: a list of {kind = "unsteady" | "contended", text}; empty
+--- when it is kept. Unsteady: its timed iterations failed the steady-state verdict (stable = 0).
+--- Contended: the study saw other processes on its cores (contended = 1).
+function M.flags(r)
+  local out = {}
+  local stable = field(r, "stable")
+  if stable == 0 or stable == false then
+    local d, cv = num(field(r, "drift")), num(field(r, "cv"))
+    out[#out + 1] = {kind = "unsteady", text = d and string.format("drift %+.1f %%", d * 100) or
+      (cv and string.format("CV %.1f %%", cv * 100)) or nil}
+  end
+  local contended = field(r, "contended")
+  if contended == 1 or contended == true then
+    local other, share = num(field(r, "other_cpu")), num(field(r, "cpu_share"))
+    local parts = {}
+    if other then parts[#parts + 1] = string.format("%.1f other cores", other) end
+    if share then parts[#parts + 1] = string.format("CPU share %.0f %%", share * 100) end
+    out[#out + 1] = {kind = "contended", text = #parts > 0 and table.concat(parts, ", ") or nil}
+  end
+  return out
+end
+
+--- Splits runs into those the means use and those left out: returns used, flagged ({run, flags}),
+--- all_flagged. When every run is flagged, all are used (the row is shown marked, not dropped).
+function M.split(runs)
+  local kept, flagged = {}, {}
+  for _, r in ipairs(runs) do
+    local f = M.flags(r)
+    if #f == 0 then kept[#kept + 1] = r else flagged[#flagged + 1] = {run = r, flags = f} end
+  end
+  local all = #kept == 0 and #flagged > 0
+  return all and runs or kept, flagged, all
+end
+
+--- The mark a value gets when every run behind it was flagged.
+M.MARK = "†"
+
+-- "drift +10.0 %", "drift -15.0 %" -> "drift +10.0 %, -15.0 %"; other lists joined with "; ".
+local function join_texts(texts)
+  local word = texts[1]:match("^(%a+) ")
+  for _, t in ipairs(texts) do
+    if not word or t:match("^(%a+) ") ~= word or t:find(",") then return table.concat(texts, "; ") end
+  end
+  local rest = {}
+  for i, t in ipairs(texts) do rest[i] = t:sub(#word + 2) end
+  return word .. " " .. table.concat(rest, ", ")
+end
+
+--- The row's note: "1 of 3 runs unsteady (drift +12.0 %), left out"; "-" when nothing was left
+--- out; "3 of 3 runs unsteady (...): none steady, all kept, marked †" when every run was flagged.
+function M.note(runs)
+  local _, flagged, all = M.split(runs)
+  if #flagged == 0 then return "-" end
+  local kinds, order = {}, {}
+  for _, f in ipairs(flagged) do
+    for _, x in ipairs(f.flags) do
+      if not kinds[x.kind] then kinds[x.kind] = {n = 0, texts = {}}; order[#order + 1] = x.kind end
+      kinds[x.kind].n = kinds[x.kind].n + 1
+      if x.text then table.insert(kinds[x.kind].texts, x.text) end
+    end
+  end
+  local parts = {}
+  for i, k in ipairs(order) do
+    local e = kinds[k]
+    parts[#parts + 1] = string.format("%d of %d%s %s%s", e.n, #runs, i == 1 and " runs" or "", k,
+      #e.texts > 0 and (" (" .. join_texts(e.texts) .. ")") or "")
+  end
+  local text = table.concat(parts, ", ")
+  if all then return text .. ": none steady, all kept, marked " .. M.MARK end
+  return text .. ", left out"
+end
+
+-- Scale and protocol ----------------------------------------------------------------------------
+
+--- Timed iterations a run measured: seconds (the sum of its timed iterations) / mean iteration time,
+--- else the iters column.
+function M.measured_iters(r)
+  local s, m = num(r.seconds), num(r.iter_mean_s)
+  if s and m and m > 0 then return math.floor(s / m + 0.5) end
+  return num(r.iters)
+end
+
+local function range(xs)
+  if #xs == 0 then return nil end
+  local lo, hi = math.huge, -math.huge
+  for _, x in ipairs(xs) do lo, hi = math.min(lo, x), math.max(hi, x) end
+  return lo == hi and tostring(lo) or (tostring(lo) .. "-" .. tostring(hi))
+end
+
+-- The protocols of runs (in order of appearance) with their runs: {{p = protocol, runs = {...}}}.
+local function by_protocol(runs)
+  local out, idx = {}, {}
+  for _, r in ipairs(runs) do
+    local c = M.of(r)
+    if not idx[c.protocol] then idx[c.protocol] = #out + 1; out[#out + 1] = {p = c.p, runs = {}} end
+    table.insert(out[idx[c.protocol]].runs, r)
+  end
+  return out
+end
+
+local function ci_parts(e)
+  local warm, timed = {}, {}
+  for _, r in ipairs(e.runs) do
+    local w = num(field(r, "warmup_used"))
+    if w then warm[#warm + 1] = w end
+    if r.status == "ok" then timed[#timed + 1] = M.measured_iters(r) end
+  end
+  local caps = {}
+  if e.p.max_iters then caps[#caps + 1] = tostring(e.p.max_iters) .. " iterations" end
+  if e.p.max_seconds then caps[#caps + 1] = tostring(e.p.max_seconds) .. " s" end
+  return range(warm), range(timed), caps
+end
+
+--- The protocol in a table cell: "1 / 5" (warm-up / timed) for fixed counts; for a precision
+--- target "auto (1-3) / until 95 % CI ≤ 2 % (3-100)": warm-up until steady (the counts used),
+--- then timed until the CI half-width is within the target (the counts measured).
+function M.protocol_cell(runs)
+  local out = {}
+  for _, e in ipairs(by_protocol(runs)) do
+    if e.p.kind == "ci" then
+      local warm, timed = ci_parts(e)
+      local w = type(e.p.warmup) == "number" and tostring(e.p.warmup) or ("auto" .. (warm and (" (" .. warm .. ")") or ""))
+      out[#out + 1] = string.format("%s / until 95 %% CI ≤ %s %%%s", w, pct_short(e.p.target_ci),
+        timed and (" (" .. timed .. ")") or "")
+    else
+      out[#out + 1] = protocol_short(e.p)
+    end
+  end
+  return table.concat(out, "; ")
+end
+
+--- The protocol in words: "1 warm-up + 5 timed iterations per run" or "warm-up until steady
+--- (1-3 iterations), then timed until the 95 % CI of the mean iteration time was within ±2 %
+--- (cap 100 iterations, 60 s; 3-100 timed)".
+function M.protocol_text(runs)
+  local out = {}
+  for _, e in ipairs(by_protocol(runs)) do
+    if e.p.kind == "ci" then
+      local warm, timed, caps = ci_parts(e)
+      local w = type(e.p.warmup) == "number" and string.format("%d warm-up iterations", e.p.warmup) or
+        ("warm-up until steady" .. (warm and (" (" .. warm .. " iterations)") or ""))
+      local tail = {}
+      if #caps > 0 then tail[#tail + 1] = "cap " .. table.concat(caps, ", ") end
+      if timed then tail[#tail + 1] = timed .. " timed" end
+      out[#out + 1] = string.format("%s, then timed until the 95 %% CI of the mean iteration time was within ±%s %%%s",
+        w, pct_short(e.p.target_ci), #tail > 0 and (" (" .. table.concat(tail, "; ") .. ")") or "")
+    else
+      out[#out + 1] = string.format("%s warm-up + %s timed iterations", tostring(e.p.warmup or "?"),
+        tostring(e.p.iters or "?"))
+    end
+  end
+  return table.concat(out, "; ")
+end
+
+--- The distinct image sides of runs, ascending (numbers).
+function M.inputs(runs)
+  local set, out = {}, {}
+  for _, r in ipairs(runs) do
+    local i = tonumber(M.of(r).input)
+    if i and not set[i] then set[i] = true; out[#out + 1] = i end
+  end
+  table.sort(out)
+  return out
+end
+
+--- The scale of runs in a few words, for a figure's subtitle: "32x32 synthetic, 1 warm-up + 5
+--- timed iters" or "224x224 synthetic, timed to 95 % CI ≤ 2 % (3-100 iters)" (each distinct input,
+--- data and protocol named once).
+function M.scale_text(runs)
+  local sizes = {}
+  for _, i in ipairs(M.inputs(runs)) do sizes[#sizes + 1] = i .. "x" .. i end
+  local data, seen = {}, {}
+  for _, r in ipairs(runs) do
+    local d = M.of(r).data
+    local short = d == "synthetic" and d or (d:match("([^/]+)/*$") or d)
+    if not seen[short] then seen[short] = true; data[#data + 1] = short end
+  end
+  local parts = {}
+  if #sizes > 0 then parts[#parts + 1] = table.concat(sizes, " and ") .. " " .. table.concat(data, ", ") end
+  for _, e in ipairs(by_protocol(runs)) do
+    if e.p.kind == "ci" then
+      local _, timed = ci_parts(e)
+      parts[#parts + 1] = string.format("timed to 95 %% CI ≤ %s %%%s", pct_short(e.p.target_ci),
+        timed and (" (" .. timed .. " iters)") or "")
+    else
+      parts[#parts + 1] = string.format("%s warm-up + %s timed iters", tostring(e.p.warmup or "?"),
+        tostring(e.p.iters or "?"))
+    end
+  end
+  return table.concat(parts, ", ")
+end
+
+return M
