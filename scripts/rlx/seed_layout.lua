@@ -216,12 +216,12 @@ local function check_targets(out, files, inputs)
     local head = h and h:read(#SQLITE_MAGIC)
     if h then h:close() end
     if head == SQLITE_MAGIC then
-      options.raise(string.format("rlx.seed_layout.write: '%s' is a SQLite database; refusing to overwrite it " ..
+      rlx.errors.raise("rlx.seed_layout.write", string.format("'%s' is a SQLite database; refusing to overwrite it " ..
         "(choose another output folder)", path))
     end
     for _, input in ipairs(inputs) do
       if rlx.fs.same_file(path, input) then
-        options.raise(string.format("rlx.seed_layout.write: '%s' is the input '%s'; choose another output folder",
+        rlx.errors.raise("rlx.seed_layout.write", string.format("'%s' is the input '%s'; choose another output folder",
           path, input))
       end
     end

@@ -29,7 +29,7 @@ local function row(g, cells, ctx)
 end
 
 -- A table whose rows start with sections.lead_cells: its headers and alignments after the lead ones.
-local function table_of(ctx, headers, align, rows)
+local function table_of(ctx, headers, rows, align)
   local h, a = sections.lead_headers(ctx.D)
   return md.table(sections.extend(h, headers), rows, sections.extend(a, align))
 end

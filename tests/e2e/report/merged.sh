@@ -40,9 +40,10 @@ has '| envA | resnet18 | fp32 | 4 | estimated | 2.53 | 25.8 | 50.6 | memory | 51
 has '| envA | resnet18 | fp32 | 4 | 2 | 110 ± 14 | 25.8 ± 3.3 | 2.53 ± 0.00 | memory | estimated | 2/3 | 1 of 3 runs unsteady (drift +12.0 %), left out | [^R1] |' "$md"
 has '`envA_resnet18_fp32_bs4_run2` (drift 12.0 %)' "$md"
 has '| envA | cpu | 32x32 synthetic | resnet18 | fp32, bf16 | 4, 16 | 1 / 5 | 3 | interleaved | 8 / 1 |' "$md"
-# Achieved bandwidth, envA fp32 bs4: 0.371029888 GB per iteration over 4/v s, v = 100, 110, 120:
-# 9.276, 10.203, 11.131 GB/s: mean 10.2, SD 0.371029888/4 x 10 = 0.93; of the 20 GB/s roof 51.0 %.
-has '| envA | resnet18 | fp32 | 4 | 0.3710 | 10.2 ± 0.9 | estimated | 20.00 | 51.0 % | [^R1] |' "$md"
+# Achieved bandwidth, envA fp32 bs4: 0.371029888 GB per iteration over 4/v s for the runs used,
+# v = 100 and 120 (run 2 is unsteady, left out): 9.276 and 11.131 GB/s: mean 10.2, SD
+# (11.131 - 9.276) / √2 = 1.31; of the 20 GB/s roof 51.0 %.
+has '| envA | resnet18 | fp32 | 4 | 0.3710 | 10.2 ± 1.3 | estimated | 20.00 | 51.0 % | [^R1] |' "$md"
 has 'No IPC, CPI or cache misses: no run collected CPU counters' "$md"
 has '### E. Top layers by FLOPs and bytes' "$md"
 # Imported counters on envB run 1: 2.4 GFLOP and 1 GB over 2 iterations -> 1.2 G, 0.5 GB per iteration:
