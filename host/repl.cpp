@@ -1,10 +1,12 @@
 // repl.cpp: reads lines, hands them to rlx.repl.eval (scripts/rlx/repl.lua) and keeps reading
 // while it answers "incomplete". On a terminal it uses libedit for line editing, persistent
-// history (~/.rlx_history) and Tab completion of rlx.* names (completion asks rlx.repl.complete,
-// on this same thread). With stdin not a terminal it reads plain lines and prints no prompts;
-// the exit status is then 1 if any chunk failed, so `... | rlx repl` can be used in scripts.
-// Ctrl-C during an evaluation stops it (the Lua interrupt hook, lua_host.h) and returns to the
-// prompt with the globals kept; Ctrl-C at the prompt discards the line being typed.
+// history (~/.rlx_history) and Tab completion of rlx.* names, fields and methods (completion asks
+// rlx.repl.complete, on this same thread). Results are printed by rlx.repl.eval: lists of records
+// as tables (rlx.show), `?name` as that function's documentation (rlx.help). With stdin not a
+// terminal it reads plain lines and prints no prompts; the exit status is then 1 if any chunk
+// failed, so `... | rlx repl` can be used in scripts. Ctrl-C during an evaluation stops it (the
+// Lua interrupt hook, lua_host.h) and returns to the prompt with the globals kept; Ctrl-C at the
+// prompt discards the line being typed.
 #include "repl.h"
 
 #include <unistd.h>
@@ -87,6 +89,8 @@ char* completion_generator(const char*, int state) {
 
 char** complete(const char* text, int, int) {
   rl_attempted_completion_over = 1;
+  // A Lua name is usually followed by '.', ':', '(' or '{', never a space: add nothing.
+  rl_completion_append_character = '\0';
   g_matches.clear();
   if (!g_host) return nullptr;
   // rlx.repl.complete returns the candidates joined by newlines.
@@ -122,7 +126,8 @@ int run_repl(LuaHost& host) {
     sigint_without_restart();
     using_history();
     read_history(hist.c_str());
-    std::cout << "rlx " << "repl: Lua with rlx loaded; Ctrl-D exits, Tab completes rlx.* names\n";
+    std::cout << "rlx repl: Lua with rlx loaded; help() lists the tables, ?rlx.train shows a function's "
+                 "docs, Tab completes, Ctrl-D exits\n";
   }
   // `rlx repl --db PATH`: open the database (and its study) as globals before the first line.
   if (call_repl(host, "start", tty ? "tty" : "") == "error") {

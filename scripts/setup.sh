@@ -12,6 +12,8 @@ PACKAGES=(
   libcairo2-dev libfontconfig-dev fonts-dejavu-core
   libfmt-dev catch2 nlohmann-json3-dev libcli11-dev
   libturbojpeg0-dev libedit-dev
+  # The REPL tests drive a real terminal (tests/e2e/frame/repl_tmux.sh).
+  tmux
   libcmark-gfm-dev libcmark-gfm-extensions-dev
   libopenblas0-openmp
   python3-torch python3-torchvision likwid linux-perf poppler-utils

@@ -203,7 +203,7 @@ Json column_value(sqlite3_stmt* s, int c) {
 
 }  // namespace
 
-Json Store::query(const std::string& sql, const Json& params) {
+Json Store::query(const std::string& sql, const Json& params, std::vector<std::string>* columns) {
   sqlite3* h = db().getHandle();
   Stmt st;
   const char* tail = nullptr;
@@ -220,6 +220,10 @@ Json Store::query(const std::string& sql, const Json& params) {
   bind_all(st.s, params, path_);
   Json rows = Json::array();
   int ncol = sqlite3_column_count(st.s);
+  if (columns) {
+    columns->clear();
+    for (int c = 0; c < ncol; ++c) columns->emplace_back(sqlite3_column_name(st.s, c));
+  }
   for (;;) {
     int rc = sqlite3_step(st.s);
     if (rc == SQLITE_DONE) break;

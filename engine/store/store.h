@@ -134,8 +134,9 @@ class Store {
 
   // Runs one statement with positional parameters (json null, bool, number, string; arrays and
   // objects are bound as their JSON text). query returns an array of row objects keyed by
-  // column name; exec returns the number of rows changed.
-  Json query(const std::string& sql, const Json& params = Json::array());
+  // column name (and, when `columns` is given, fills it with the column names in SELECT order,
+  // which the objects do not keep); exec returns the number of rows changed.
+  Json query(const std::string& sql, const Json& params = Json::array(), std::vector<std::string>* columns = nullptr);
   long long exec(const std::string& sql, const Json& params = Json::array());
   // Runs several statements without parameters (schema scripts).
   void exec_script(const std::string& sql);

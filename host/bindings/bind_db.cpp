@@ -80,6 +80,16 @@ int query(lua_State* L) {
   return 1;
 }
 
+// _query(sql, ...) -> rows, column names in SELECT order (scripts/rlx/db.lua makes them a frame).
+int query_columns(lua_State* L) {
+  auto& s = conn(L, "sql, ...");
+  std::string sql = text_arg(L, "SQL");
+  std::vector<std::string> columns;
+  lua::push_json(L, s.query(sql, params_from(L, 3), &columns));
+  lua::push_json(L, columns);
+  return 2;
+}
+
 // first(sql, ...) -> the first row of query, or nil.
 int first(lua_State* L) {
   auto& s = conn(L, "sql, ...");
@@ -477,6 +487,7 @@ void open_db(lua_State* L) {
     int methods = lua_gettop(L);
     lua::set_functions(L, methods, "conn:",
                        {{"query", lua::guarded<query>},
+                        {"_query", lua::guarded<query_columns>, "conn:query"},
                         {"first", lua::guarded<first>},
                         {"exec", lua::guarded<exec>},
                         {"begin", lua::guarded<begin>},

@@ -1,13 +1,14 @@
 // bind_host.cpp: rlx._core.host: what this binary is (versions of rlx and every library it was
-// built with, whether CUDA and CUPTI support are compiled in), which Lua modules it embeds,
-// JSON text <-> Lua values (rlx.json, the one JSON codec), and the pieces of lua_bind.h that Lua
-// modules share with the bindings: the caller's position, the structured error metatable and the
-// option checker (rlx.options).
+// built with, whether CUDA and CUPTI support are compiled in), which Lua modules and reference
+// pages (docs/lua-api, for help()) it embeds, JSON text <-> Lua values (rlx.json, the one JSON
+// codec), and the pieces of lua_bind.h that Lua modules share with the bindings: the caller's
+// position, the structured error metatable and the option checker (rlx.options).
 #include <cairo.h>
 #include <fmt/format.h>
 #include <sqlite3.h>
 #include <torch/version.h>
 
+#include "embedded_docs.h"
 #include "embedded_scripts.h"
 #include "lua_bind.h"
 #include "registry.h"
@@ -68,6 +69,21 @@ int modules(lua_State* L) {
   return 1;
 }
 
+// docs() -> {{path =, text =}, ...}: the Lua API reference pages embedded at build time.
+int docs(lua_State* L) {
+  lua_newtable(L);
+  int i = 1;
+  for (const auto& d : host::embedded_docs()) {
+    lua_createtable(L, 0, 2);
+    lua_pushstring(L, d.path);
+    lua_setfield(L, -2, "path");
+    lua_pushlstring(L, d.text, d.size);
+    lua_setfield(L, -2, "text");
+    lua_rawseti(L, -2, i++);
+  }
+  return 1;
+}
+
 // json_encode(value [, indent]): any Lua value without functions, as JSON text.
 int json_encode(lua_State* L) {
   const int indent = lua_isnumber(L, 2) ? static_cast<int>(lua_tointeger(L, 2)) : -1;
@@ -108,12 +124,14 @@ void open_host(lua_State* L) {
   lua::register_module(L, "host",
                        {{"versions", lua::guarded<versions>},
                         {"modules", lua::guarded<modules>},
+                        {"docs", lua::guarded<docs>},
                         {"json_encode", lua::guarded<json_encode>, "rlx.json.encode"},
                         {"json_decode", lua::guarded<json_decode>, "rlx.json.decode"},
                         {"where", lua::guarded<where>},
                         {"error_metatable", lua::guarded<error_metatable>},
                         {"exit_ok", lua::guarded<exit_ok>},
-                        {"check_options", lua::guarded<lua::check_options>, "rlx.options.check"}});
+                        {"check_options", lua::guarded<lua::check_options>, "rlx.options.check"},
+                        {"option_requirement", lua::guarded<lua::option_requirement>}});
 }
 
 }  // namespace rlx::bindings

@@ -17,6 +17,7 @@
 #include "charts.h"
 #include "lua_bind.h"
 #include "registry.h"
+#include "sixel.h"
 
 namespace rlx::bindings {
 namespace {
@@ -375,6 +376,20 @@ int make_dir(lua_State* L) {
   lua_pushboolean(L, 1);
   return 1;
 }
+
+// sixel(path, max_width) -> the PNG as sixel text (plotting/sixel.h), for inline display.
+int sixel(lua_State* L) {
+  const std::string path = lua::check_string(L, 1);
+  const double max_width = lua::check_number(L, 2);
+  std::string text;
+  try {
+    text = sixel_from_png(path, static_cast<int>(max_width));
+  } catch (const std::runtime_error& e) {
+    throw lua::Error(std::string(e.what()) + ": give the path of a PNG file");
+  }
+  lua_pushlstring(L, text.data(), text.size());
+  return 1;
+}
 }  // namespace
 
 void open_plot(lua_State* L) {
@@ -386,7 +401,8 @@ void open_plot(lua_State* L) {
                         {"pixel", lua::guarded<pixel>},
                         {"palette", lua::guarded<palette_colors>},
                         {"ticks", lua::guarded<ticks>},
-                        {"mkdir", lua::guarded<make_dir>}});
+                        {"mkdir", lua::guarded<make_dir>},
+                        {"sixel", lua::guarded<sixel>}});
 }
 
 }  // namespace rlx::bindings

@@ -14,5 +14,6 @@ void open_all(lua_State* L) {
   open_counters(L);
   open_fs(L);
   open_report(L);
+  open_term(L);
 }
 }  // namespace rlx::bindings

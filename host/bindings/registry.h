@@ -17,6 +17,7 @@ void open_plot(lua_State* L);      // bind_plot.cpp: Cairo charts
 void open_counters(lua_State* L);  // bind_counters.cpp: CUPTI, perf_event, ncu import
 void open_fs(lua_State* L);        // bind_fs.cpp: atomic, checked file outputs
 void open_report(lua_State* L);    // bind_report.cpp: Markdown -> self-contained HTML
+void open_term(lua_State* L);      // bind_term.cpp: the terminal's width, terminal queries
 
 void open_all(lua_State* L);
 }  // namespace rlx::bindings

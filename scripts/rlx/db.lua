@@ -17,10 +17,19 @@ function M.open(path, opts)
   return core.open(path, opts)
 end
 
--- Methods added to every connection, beside the natives (query, first, exec, begin, commit,
+-- Methods added to every connection, beside the natives (first, exec, begin, commit,
 -- rollback, in_transaction, path, schema_version, integrity_check, readonly, merge_from, close).
 local conn_mt = debug.getregistry()["rlx.db.connection"]
 local methods = conn_mt.__index
+
+--- conn:query(sql, ...) and its other name conn:sql: the rows as a frame (rlx.frame) that keeps
+--- the SELECT's column order, so it prints as a table in that order.
+local native_query = methods._query
+function methods.query(conn, sql, ...)
+  local rows, columns = native_query(conn, sql, ...)
+  return require("rlx.frame").new(rows, columns)
+end
+methods.sql = methods.query
 
 --- Runs fn(...) inside one transaction: committed when fn returns, rolled back when it raises
 --- (the error, a Ctrl-C error object included, is re-raised unchanged). Returns fn's results.

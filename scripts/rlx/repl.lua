@@ -1,9 +1,20 @@
 -- rlx.repl: what `rlx repl` does with each chunk of input (host/repl.cpp reads the lines).
 -- eval(chunk) returns "ok", "error" or "incomplete" (the statement is unfinished: read more).
 -- A chunk is first tried as an expression ("return " .. chunk) so a bare expression prints its
--- value; values are printed with rlx.pretty. complete(prefix) returns rlx.* completions.
+-- value. Lists of records (query results, study:runs, frames) print as tables (rlx.show), other
+-- values with rlx.pretty. "?name" prints name's documentation (rlx.help). complete(prefix) returns
+-- completions of names, fields and methods (frames' included).
 local pretty = require("rlx.pretty")
+local show = require("rlx.show")
 local M = {}
+
+--- How the REPL prints one value: a table for records, the summary of a group_by, else pretty.
+function M.display(v)
+  if show.is_records(v) then return show.format(v) end
+  local frame = package.loaded["rlx.frame"]
+  if frame and type(v) == "table" and getmetatable(v) == frame.grouped_metatable then return tostring(v) end
+  return pretty.format(v)
+end
 
 local function is_incomplete(err)
   return err:find("'<eof>'$") ~= nil or err:find("<eof>$") ~= nil
@@ -18,6 +29,11 @@ local function handler(err)
 end
 
 function M.eval(chunk)
+  local topic = chunk:match("^%s*%?(.*)$")
+  if topic then
+    rlx.help(topic:match("^%s*(.-)%s*$"))
+    return "ok"
+  end
   local f, err = loadstring("return " .. chunk, "=stdin")
   if not f then f, err = loadstring(chunk, "=stdin") end
   if not f then
@@ -31,7 +47,13 @@ function M.eval(chunk)
     return "error"
   end
   local n = table.maxn(results)
-  for i = 2, n do io.write(pretty.format(results[i]), i < n and "\t" or "\n") end
+  local texts, multi = {}, false
+  for i = 2, n do
+    texts[#texts + 1] = M.display(results[i])
+    multi = multi or texts[#texts]:find("\n") ~= nil
+  end
+  -- Several values print on one line, tab-separated, unless one of them is a table of lines.
+  if #texts > 0 then io.write(table.concat(texts, multi and "\n" or "\t"), "\n") end
   io.stdout:flush()
   return "ok"
 end
@@ -40,6 +62,8 @@ end
 --- created) and, when it holds exactly one study, `study` is that study (rlx.study{name=, db=}).
 --- Says what it opened on stderr when interactive (mode "tty"). Returns "ok" or "error".
 function M.start(mode)
+  -- help(x) and ?x: documentation at the prompt (rlx.help).
+  if rawget(_G, "help") == nil then _G.help = rlx.help end
   local path = rlx.params and rlx.params.db
   if path == nil then return "ok" end
   local ok, conn = pcall(rlx.db.open, path, {create = false})

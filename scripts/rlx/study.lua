@@ -473,7 +473,8 @@ function Study:runs(opts)
     label = {type = "string"}, run = {type = "integer"}, samples = {type = "boolean", default = false},
     all_studies = {type = "boolean", default = false},
   })
-  return M.query_runs(self.db, o, not o.all_studies and self.name or nil)
+  -- A frame (rlx.frame): prints as a table in the REPL and has where/group_by/plot/...
+  return require("rlx.frame").new(M.query_runs(self.db, o, not o.all_studies and self.name or nil))
 end
 
 --- Runs of a database (any study unless `study` is given), as study:runs returns them; o may
@@ -488,7 +489,8 @@ end
 function Study:points(opts)
   local o = options.check("study:points", opts, {level = {type = "string"}, env = {type = "string"},
     model = {type = "string"}, source = {type = "string", one_of = {"measured", "estimated"}}})
-  return self.db:points{study = self.name, level = o.level, env = o.env, model = o.model, source = o.source}
+  return require("rlx.frame").new(self.db:points{study = self.name, level = o.level, env = o.env, model = o.model,
+    source = o.source})
 end
 
 --- Stores a peaks table (rlx.peaks.measure's: numeric fields such as dram_gbps, fp32_gflops, and
@@ -607,5 +609,8 @@ for name, usage in pairs(METHOD_USAGE) do
     return method(self, ...)
   end
 end
+
+-- The methods of a study, for help(study.runs) (scripts/rlx/help.lua).
+M.methods = Study
 
 return M

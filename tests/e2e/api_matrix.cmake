@@ -387,7 +387,7 @@ rlx_api_matrix_err("rlx.inspect unknown option" "rlx.inspect({1}, {deph = 2})"
 rlx_api_matrix_err("rlx.inspect depth of the wrong type" "rlx.inspect({1}, {depth = 'x'})"
   "rlx\\.inspect: option 'depth' must be an integer >= 0, got \"x\"")
 rlx_api_matrix_err("rlx.options.check misspelt spec key" "rlx.options.check('f', {a = 1}, {a = {typ = 'string'}})"
-  "rlx\\.options\\.check: spec entry 'a' has unknown key 'typ' \\(valid keys: default, min, one_of, required, type\\)")
+  "rlx\\.options\\.check: spec entry 'a' has unknown key 'typ' \\(valid keys: default, help, max, min, one_of, required, type\\)")
 rlx_api_matrix_err("rlx.options.check unknown spec type" "rlx.options.check('f', {a = 1}, {a = {type = 'strng'}})"
   "rlx\\.options\\.check: spec entry 'a' has unknown type \"strng\" \\(valid types: any, boolean, function, int_list, integer, number, string, string_list, table\\)")
 rlx_api_matrix_err("rlx.json.encode indent of the wrong type" "rlx.json.encode({a = 1}, 'x')"

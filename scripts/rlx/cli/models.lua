@@ -12,11 +12,11 @@ local cmd = {name = "models",
     "With NAME (a built-in, or a Lua file that returns a model table), prints the model's\n" ..
     "totals, a batch-size table and, with --layers, every layer. Formulas: docs/complexity.md.",
   options = {
-    {"batch", "--batch", type = "int_list", default = {16, 32, 64, 128, 256},
+    {"batch", "--batch", type = "int_list", min = 1, default = {16, 32, 64, 128, 256},
       help = "batch sizes for the table, e.g. 16,32,64"},
-    {"input", "--input", type = "integer", default = 224, help = "input side in pixels"},
-    {"classes", "--classes", type = "integer", default = 1000, help = "number of classes"},
-    {"precision", "--precision", type = "choice", choices = {"fp32", "amp", "bf16"},
+    {"input", "--input", type = "integer", min = 1, default = 224, help = "input side in pixels"},
+    {"classes", "--classes", type = "integer", min = 1, default = 1000, help = "number of classes"},
+    {"precision", "--precision", one_of = {"fp32", "amp", "bf16"},
       default = "fp32", help = "precision of activations and weight copies"},
     {"gib", "--gib", type = "number", metavar = "N",
       help = "also print the largest batch whose training memory fits N GiB"},
@@ -93,17 +93,12 @@ end
 function M.main(...)
   local o = args.parse(cmd, {...})
   if not o then return 0 end
-  if o.input < 1 then rlx.fail(2, "rlx models: --input must be >= 1, got " .. o.input) end
-  if o.classes < 1 then rlx.fail(2, "rlx models: --classes must be >= 1, got " .. o.classes) end
-  for _, b in ipairs(o.batch) do
-    if b < 1 then rlx.fail(2, "rlx models: --batch sizes must be >= 1, got " .. b) end
-  end
   if not o.name then return list(o) end
   local model = load_model(o.name)
   local ok, first = pcall(rlx.model.summary, {model = model, batch = o.batch[1], input = o.input,
     classes = o.classes, precision = o.precision, layers = o.layers or false})
   if not ok then
-    args.fail("models", first, {usage = true, fn = "rlx.model.summary"})
+    args.fail("models", first, {usage = true})
   end
   local batches = {}
   for _, b in ipairs(o.batch) do
@@ -111,7 +106,7 @@ function M.main(...)
     if b ~= o.batch[1] then
       ok, s = pcall(rlx.model.summary, {model = model, batch = b, input = o.input,
         classes = o.classes, precision = o.precision, layers = false})
-      if not ok then args.fail("models", s, {usage = true, fn = "rlx.model.summary"}) end
+      if not ok then args.fail("models", s, {usage = true}) end
     end
     batches[#batches + 1] = {batch = b, train_flops = s.train_flops, bytes = s.bytes, ai = s.ai,
       memory_bytes = s.memory_bytes, memory_fp32_bytes = s.memory_fp32_bytes,
@@ -119,7 +114,7 @@ function M.main(...)
   end
   local fits
   if o.gib then
-    if o.gib <= 0 then rlx.fail(2, "rlx models: --gib must be > 0, got " .. o.gib) end
+    if o.gib <= 0 then args.usage_error("models", "--gib must be a number > 0, got '" .. o.gib .. "'") end
     fits = {}
     for _, p in ipairs{"fp32", "amp"} do
       fits[p] = rlx.model.max_batch{model = model, memory_gib = o.gib, input = o.input,

@@ -4,14 +4,15 @@ local M = {summary = "list the runs stored in a study database", synopsis = "run
 
 local cmd = {name = "runs", usage = "rlx runs DB [options]",
   description = "Lists the runs in DB (every study unless --study), one line each: label, status,\n" ..
-    "images/s, mean and SD of the iteration time, measured seconds, finish time, error.",
+    "images_per_s, iter_mean_s and iter_sd_s (seconds), seconds (measured), memory_format, finished_at,\n" ..
+    "error. Columns that do not fit the terminal are left out and named; a pipe or file gets them all.",
   options = {
     {"study", "--study", help = "only this study"},
     {"model", "--model", help = "only this model"},
     {"precision", "--precision", help = "only this precision"},
     {"batch", "--batch", type = "integer", help = "only this batch size"},
     {"device", "--device", help = "only this device"},
-    {"status", "--status", type = "choice", choices = {"ok", "failed", "running", "crashed"},
+    {"status", "--status", one_of = {"ok", "failed", "running", "crashed"},
       help = "ok, failed, running (claimed, training now) or crashed (its process died)"},
     {"env", "--env", help = "only this environment label"},
     {"input", "--input", type = "integer", help = "only runs at this input size (image side in pixels)"},
@@ -88,7 +89,9 @@ function M.table2(db, rows)
   return lines
 end
 
-local function f(v, fmtstr) if type(v) ~= "number" then return "-" end return string.format(fmtstr, v) end
+--- The columns `rlx runs` prints, in order: study:runs fields.
+M.COLUMNS = {"label", "status", "images_per_s", "iter_mean_s", "iter_sd_s", "seconds", "memory_format", "finished_at",
+  "error"}
 
 function M.main(...)
   local o = args.parse(cmd, {...})
@@ -114,23 +117,18 @@ function M.main(...)
     for _, line in ipairs(M.table2(db, rows)) do print(line) end
     return 0
   end
-  local width = 5
-  for _, r in ipairs(rows) do width = math.max(width, #r.label) end
-  -- memory_format: two runs that differ only in layout would otherwise print the same
-  local head = string.format("%-" .. width .. "s  %-6s  %-13s  %10s  %18s  %9s  %-20s  %s", "label", "status",
-    "memory_format", "images/s", "iter ms (mean±sd)", "seconds", "finished", "error")
-  print(head)
-  print(string.rep("-", #head))
-  local n_ok = 0
-  for _, r in ipairs(rows) do
+  -- The one table printer (rlx.show): the stored column names (units in them), numbers
+  -- right-aligned, columns cut to the terminal's width (never when stdout is a pipe or a file).
+  local shown, n_ok = {}, 0
+  for i, r in ipairs(rows) do
     if r.status == "ok" then n_ok = n_ok + 1 end
-    local iter = type(r.iter_mean_s) == "number" and
-      string.format("%.3f ± %s", r.iter_mean_s * 1e3, f(r.iter_sd_s and r.iter_sd_s * 1e3, "%.3f")) or "-"
-    local err = r.error and tostring(r.error):gsub("\n.*", ""):sub(1, 60) or ""
-    print(string.format("%-" .. width .. "s  %-6s  %-13s  %10s  %18s  %9s  %-20s  %s", r.label, r.status,
-      r.memory_format or "-", f(r.images_per_s, "%.2f"), iter, f(r.seconds, "%.3f"), r.finished_at or "-", err))
+    -- memory_format: two runs that differ only in layout would otherwise print the same
+    shown[i] = {label = r.label, status = r.status, memory_format = r.memory_format, images_per_s = r.images_per_s,
+      iter_mean_s = r.iter_mean_s, iter_sd_s = r.iter_sd_s, seconds = r.seconds, finished_at = r.finished_at,
+      error = r.error and (tostring(r.error):gsub("\n.*", "")) or nil}
   end
-  print(string.format("%d runs (%d ok, %d not ok)", #rows, n_ok, #rows - n_ok))
+  rlx.show(rlx.frame(shown, M.COLUMNS), {max_rows = 0, max_cell = 60,
+    footer = string.format("%d runs (%d ok, %d not ok)", #rows, n_ok, #rows - n_ok)})
   return 0
 end
 

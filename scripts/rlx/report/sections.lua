@@ -10,12 +10,7 @@ local M = {}
 
 local function list_join(t) return table.concat(t, ", ") end
 
-local function sorted_keys(set, cmp)
-  local out = {}
-  for k in pairs(set) do out[#out + 1] = k end
-  table.sort(out, cmp)
-  return out
-end
+local sorted_keys = require("rlx.pretty").sorted_keys
 
 local function num_sort(a, b) return a < b end
 local PRECISION_ORDER = require("rlx.results.data").PRECISION_ORDER

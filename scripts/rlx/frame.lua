@@ -1,0 +1,579 @@
+-- rlx.frame: a small data-frame API on plain arrays of records, for analysis at the prompt.
+-- A frame IS the array (a metatable on the same table), so ipairs, # and rows[i] work as before;
+-- study:runs{}, study:points{} and conn:query / conn:sql return frames.
+--
+--   local r = study:runs{}:where{status = "ok"}:group_by{"model", "batch"}:agg{images_per_s = "mean"}
+--   r:pivot{rows = "batch", cols = "model", value = "images_per_s"}
+--   r:plot{x = "batch", y = "images_per_s", by = "model", out = "/tmp/t.png"}
+--
+-- Methods return new frames and leave their input as it was (records are shared, not copied,
+-- except by select and agg, which build new ones). Every column name is checked: an unknown one
+-- is an error naming it and the valid columns.
+local errors = require("rlx.errors")
+local options = require("rlx.options")
+local show = require("rlx.show")
+local M = {}
+
+local Frame = {}
+local mt = {__index = Frame}
+M.metatable = mt
+M.methods = Frame
+
+-- Per frame: its column order (a query's SELECT order, a select's list) and a caption (pivot's
+-- "images_per_s: batch down, model across"). Weak keys: a frame that is dropped takes it along.
+local info_of = setmetatable({}, {__mode = "k"})
+
+local Grouped = {}
+local grouped_mt = {__index = Grouped}
+M.grouped_metatable = grouped_mt
+M.grouped_methods = Grouped
+
+--- The frame's stored column order and caption ({columns =, caption =}; both may be nil).
+function M.info(rows) return info_of[rows] or {} end
+
+--- Whether v is a frame.
+function M.is(v) return type(v) == "table" and getmetatable(v) == mt end
+
+--- Makes rows (an array of records) a frame, in place, and returns it. columns: the column order
+--- (optional); caption: a line printed above the table (optional).
+function M.new(rows, columns, caption)
+  if rows == nil then rows = {} end
+  errors.expect("rlx.frame", rows, "table", "an array of records (tables of column = value)")
+  local meta = getmetatable(rows)
+  if meta ~= nil and meta ~= mt then
+    errors.raise("rlx.frame", "the table already has a metatable; pass a plain array of records")
+  end
+  for i, r in ipairs(rows) do
+    if type(r) ~= "table" then
+      errors.raise("rlx.frame", string.format("row %d must be a table of column = value, got %s", i, type(r)))
+    end
+  end
+  setmetatable(rows, mt)
+  if columns ~= nil or caption ~= nil or info_of[rows] == nil then
+    info_of[rows] = {columns = columns, caption = caption}
+  end
+  return rows
+end
+
+local function check_self(self, name, usage)
+  if getmetatable(self) ~= mt then
+    errors.raise("rows:" .. name, string.format("called with '.' instead of ':' (use rows:%s%s)", name, usage))
+  end
+end
+
+local function sorted_copy(list)
+  local out = {}
+  for i, v in ipairs(list) do out[i] = v end
+  table.sort(out)
+  return out
+end
+
+-- Raises when a name is not a column of the frame. A frame with no rows and no stored columns
+-- has no known columns: every name is accepted (there is nothing to select from anyway).
+local function check_columns(fname, self, names)
+  local valid = show.columns(self)
+  if #valid == 0 then return end
+  local set = {}
+  for _, c in ipairs(valid) do set[c] = true end
+  for _, c in ipairs(names) do
+    if type(c) ~= "string" then
+      errors.raise(fname, string.format("column names are strings, got %s (valid columns: %s)", type(c),
+        table.concat(sorted_copy(valid), ", ")))
+    end
+    if not set[c] then
+      errors.raise(fname, string.format("unknown column '%s' (valid columns: %s)", c,
+        table.concat(sorted_copy(valid), ", ")))
+    end
+  end
+end
+
+-- A string or an array of strings, as an array.
+local function name_list(fname, what, v)
+  if type(v) == "string" then return {v} end
+  if type(v) == "table" and #v > 0 then
+    for i, c in ipairs(v) do
+      if type(c) ~= "string" then
+        errors.raise(fname, string.format("%s[%d] must be a column name (string), got %s", what, i, type(c)))
+      end
+    end
+    return v
+  end
+  errors.raise(fname, string.format("%s must be a column name or an array of column names, got %s", what,
+    type(v) == "table" and "an empty table" or type(v)))
+end
+
+local function derive(parent, rows, columns, caption)
+  local cols = columns or M.info(parent).columns
+  return M.new(rows, cols, caption)
+end
+
+-- Ordering used by sort, group_by and pivot: numbers (and booleans, false first) before strings,
+-- each in natural order; nil last.
+local TYPE_ORDER = {boolean = 1, number = 2, string = 3}
+local function less(a, b)
+  if a == nil or b == nil then return a ~= nil and b == nil end
+  local ta, tb = type(a), type(b)
+  if ta ~= tb then return (TYPE_ORDER[ta] or 4) < (TYPE_ORDER[tb] or 4) end
+  if ta == "boolean" then return (not a) and b end
+  if ta == "number" or ta == "string" then return a < b end
+  return tostring(a) < tostring(b)
+end
+M.less = less
+
+------------------------------------------------------------------------------------------------
+-- where, select, sort, head, tail
+
+local function matches(v, want)
+  local tw = type(want)
+  if tw == "function" then return v ~= nil and want(v) and true or false end
+  if tw == "table" then
+    for _, w in ipairs(want) do
+      if v == w then return true end
+    end
+    return false
+  end
+  return v == want
+end
+
+--- rows:where{column = value, ...} or rows:where(function(row) ... end): the rows that match. A
+--- value may be a list (any of them) or a function of the cell (called for non-nil cells).
+function Frame:where(cond)
+  check_self(self, "where", "{column = value} or rows:where(function(row) ... end)")
+  local keep
+  if type(cond) == "function" then
+    keep = cond
+  elseif type(cond) == "table" then
+    local names = {}
+    for k in pairs(cond) do
+      if type(k) ~= "string" then
+        errors.raise("rows:where", "conditions are column = value pairs (or a function(row)), got the key " ..
+          tostring(k))
+      end
+      names[#names + 1] = k
+    end
+    table.sort(names)
+    check_columns("rows:where", self, names)
+    keep = function(r)
+      for _, k in ipairs(names) do
+        if not matches(r[k], cond[k]) then return false end
+      end
+      return true
+    end
+  else
+    errors.raise("rows:where", "expected {column = value, ...} or a function(row) returning true for the rows " ..
+      "to keep, got " .. type(cond))
+  end
+  local out = {}
+  for _, r in ipairs(self) do
+    if keep(r) then out[#out + 1] = r end
+  end
+  return derive(self, out)
+end
+
+--- rows:select{"a", "b"} (or rows:select("a", "b")): new records with only these columns, in this
+--- order.
+function Frame:select(first, ...)
+  check_self(self, "select", '{"column", ...}')
+  local cols = type(first) == "string" and {first, ...} or first
+  if type(cols) ~= "table" or #cols == 0 then
+    errors.raise("rows:select", 'expected a list of column names such as {"model", "batch"}, got ' ..
+      (type(cols) == "table" and "an empty table" or type(cols)))
+  end
+  for k in pairs(cols) do
+    if type(k) ~= "number" then
+      errors.raise("rows:select", string.format("expected a list of column names, got the key '%s'", tostring(k)))
+    end
+  end
+  check_columns("rows:select", self, cols)
+  local out = {}
+  for i, r in ipairs(self) do
+    local rec = {}
+    for _, c in ipairs(cols) do rec[c] = r[c] end
+    out[i] = rec
+  end
+  local order = {}
+  for i, c in ipairs(cols) do order[i] = c end
+  return M.new(out, order)
+end
+
+--- rows:sort(column [, "asc"|"desc"]), rows:sort{"a", "b"} (by a, then b), or rows:sort(function(a, b)):
+--- a sorted copy; stable (ties keep their order); missing values last.
+function Frame:sort(by, order)
+  check_self(self, "sort", '("column" [, "desc"])')
+  order = order or "asc"
+  if order ~= "asc" and order ~= "desc" then
+    errors.raise("rows:sort", string.format('the order (argument 2) must be "asc" or "desc", got %s', tostring(order)))
+  end
+  local cmp
+  if type(by) == "function" then
+    cmp = by
+  else
+    local keys = name_list("rows:sort", "the sort key (argument 1)", by)
+    check_columns("rows:sort", self, keys)
+    cmp = function(a, b)
+      for _, k in ipairs(keys) do
+        local x, y = a[k], b[k]
+        if x ~= y then
+          if x == nil or y == nil then return y == nil end
+          if order == "desc" then return less(y, x) end
+          return less(x, y)
+        end
+      end
+      return false
+    end
+  end
+  local idx = {}
+  for i = 1, #self do idx[i] = i end
+  table.sort(idx, function(i, j)
+    local a, b = self[i], self[j]
+    if cmp(a, b) then return true end
+    if cmp(b, a) then return false end
+    return i < j
+  end)
+  local out = {}
+  for n, i in ipairs(idx) do out[n] = self[i] end
+  return derive(self, out)
+end
+
+local function count_arg(fname, n)
+  if n == nil then return 10 end
+  if type(n) ~= "number" or n < 0 or n ~= math.floor(n) then
+    errors.raise(fname, "the row count (argument 1) must be an integer >= 0, got " .. tostring(n))
+  end
+  return n
+end
+
+--- rows:head([n = 10]): the first n rows.
+function Frame:head(n)
+  check_self(self, "head", "([n])")
+  n = count_arg("rows:head", n)
+  local out = {}
+  for i = 1, math.min(n, #self) do out[i] = self[i] end
+  return derive(self, out)
+end
+
+--- rows:tail([n = 10]): the last n rows.
+function Frame:tail(n)
+  check_self(self, "tail", "([n])")
+  n = count_arg("rows:tail", n)
+  local out = {}
+  for i = math.max(1, #self - n + 1), #self do out[#out + 1] = self[i] end
+  return derive(self, out)
+end
+
+--- rows:columns(): the column names, in the order the table prints them.
+function Frame:columns()
+  check_self(self, "columns", "()")
+  return show.columns(self)
+end
+
+--- rows:col(name): the column's values, in row order (rows without a value are skipped).
+function Frame:col(name)
+  check_self(self, "col", '("column")')
+  check_columns("rows:col", self, {name_list("rows:col", "the column (argument 1)", name)[1]})
+  local out = {}
+  for _, r in ipairs(self) do
+    if r[name] ~= nil then out[#out + 1] = r[name] end
+  end
+  return out
+end
+
+--- rows:show([opts]): prints the table (rlx.show's options: cols, max_rows, width, max_cell).
+function Frame:show(opts)
+  check_self(self, "show", "([options])")
+  show.show(self, opts)
+end
+
+------------------------------------------------------------------------------------------------
+-- group_by, agg, pivot
+
+local stats = require("rlx.stats")
+
+local function numbers_of(fname, col, stat, values)
+  for _, v in ipairs(values) do
+    if type(v) ~= "number" then
+      errors.raise(fname, string.format("column '%s' holds %s (%s): %s needs numbers", col,
+        type(v) == "string" and "text" or type(v) .. "s", type(v) == "string" and string.format("%q", v) or
+        tostring(v), stat))
+    end
+  end
+  return values
+end
+
+local function min_max(fname, col, stat, values)
+  if #values == 0 then return nil end
+  local kind = type(values[1])
+  for _, v in ipairs(values) do
+    if type(v) ~= kind or (kind ~= "number" and kind ~= "string") then
+      errors.raise(fname, string.format("column '%s' mixes %s and %s values: %s needs numbers or text", col,
+        kind, type(v), stat))
+    end
+  end
+  local best = values[1]
+  for _, v in ipairs(values) do
+    if (stat == "min" and v < best) or (stat == "max" and v > best) then best = v end
+  end
+  return best
+end
+
+-- Each statistic of the non-missing values of a column. sd and cv are over n - 1 (rlx.stats); the
+-- mean of no values is nil, as SQL's AVG of no rows is NULL.
+local STATS = {
+  mean = function(f, c, v) return stats.mean(numbers_of(f, c, "mean", v)) end,
+  sd = function(f, c, v) return stats.sd(numbers_of(f, c, "sd", v)) end,
+  median = function(f, c, v) return stats.median(numbers_of(f, c, "median", v)) end,
+  cv = function(f, c, v) return stats.cv(numbers_of(f, c, "cv", v)) end,
+  sum = function(f, c, v)
+    local s = 0
+    for _, x in ipairs(numbers_of(f, c, "sum", v)) do s = s + x end
+    return s
+  end,
+  min = function(f, c, v) return min_max(f, c, "min", v) end,
+  max = function(f, c, v) return min_max(f, c, "max", v) end,
+  count = function(_, _, v) return #v end,
+}
+local STAT_NAMES = {}
+for k in pairs(STATS) do STAT_NAMES[#STAT_NAMES + 1] = k end
+table.sort(STAT_NAMES)
+M.STATISTICS = STAT_NAMES
+
+local function check_stat(fname, stat, what)
+  if type(stat) ~= "string" or not STATS[stat] then
+    errors.raise(fname, string.format("unknown statistic %s for %s (valid: %s)",
+      type(stat) == "string" and ("'" .. stat .. "'") or tostring(stat), what, table.concat(STAT_NAMES, ", ")))
+  end
+end
+
+-- Groups of rows by the values of keys, sorted by those values: {{values = {...}, rows = {...}}, ...}.
+local function groups_of(rows, keys)
+  local by_key, list = {}, {}
+  for _, r in ipairs(rows) do
+    local parts = {}
+    for i, k in ipairs(keys) do
+      local v = r[k]
+      parts[i] = type(v) .. ":" .. tostring(v)
+    end
+    local id = table.concat(parts, "\0")
+    local g = by_key[id]
+    if not g then
+      local values = {}
+      for i, k in ipairs(keys) do values[i] = r[k] end
+      g = {values = values, rows = {}}
+      by_key[id] = g
+      list[#list + 1] = g
+    end
+    g.rows[#g.rows + 1] = r
+  end
+  table.sort(list, function(a, b)
+    for i = 1, #keys do
+      local x, y = a.values[i], b.values[i]
+      if x ~= y then return less(x, y) end
+    end
+    return false
+  end)
+  return list
+end
+
+--- rows:group_by{"model", "precision"} (or a single name): the rows grouped by those columns,
+--- waiting for :agg{...}.
+function Frame:group_by(keys)
+  check_self(self, "group_by", '{"column", ...}')
+  keys = name_list("rows:group_by", "the grouping columns", keys)
+  check_columns("rows:group_by", self, keys)
+  local copy = {}
+  for i, k in ipairs(keys) do copy[i] = k end
+  return setmetatable({frame = self, keys = copy}, grouped_mt)
+end
+
+grouped_mt.__tostring = function(g)
+  return string.format("%d rows in %d groups by %s; summarise them with :agg{column = \"mean\", n = \"count\", ...}",
+    #g.frame, #groups_of(g.frame, g.keys), table.concat(g.keys, ", "))
+end
+
+-- The plan of an agg spec: {{out =, col =, stat =, ...}, ...} in output column order.
+local function agg_plan(frame, spec)
+  local fname = "rows:agg"
+  if type(spec) ~= "table" then
+    errors.raise(fname, 'expected {column = "statistic", ...} such as {images_per_s = "mean", n = "count"}, got ' ..
+      type(spec))
+  end
+  local valid = {}
+  for _, c in ipairs(show.columns(frame)) do valid[c] = true end
+  local plan = {}
+  for col, what in pairs(spec) do
+    if type(col) ~= "string" then
+      errors.raise(fname, 'expected {column = "statistic", ...}; got the key ' .. tostring(col))
+    end
+    local list = type(what) == "table" and what or {what}
+    if type(what) == "table" and #what == 0 then
+      errors.raise(fname, string.format("'%s': expected a statistic or a list of them, got an empty table", col))
+    end
+    for i, stat in ipairs(list) do
+      check_stat(fname, stat, "column '" .. col .. "'")
+      if stat ~= "count" then check_columns(fname, frame, {col}) end
+      plan[#plan + 1] = {out = type(what) == "table" and (col .. "_" .. stat) or col, col = col, stat = stat,
+        count_rows = stat == "count" and not valid[col], pos = i}
+    end
+  end
+  -- By column name (the spec is a hash: it has no order), then in the order the list gives.
+  table.sort(plan, function(a, b)
+    if a.col ~= b.col then return a.col < b.col end
+    return a.pos < b.pos
+  end)
+  return plan
+end
+
+local function aggregate(frame, keys, spec)
+  local plan = agg_plan(frame, spec)
+  local out = {}
+  for i, g in ipairs(groups_of(frame, keys)) do
+    local rec = {}
+    for j, k in ipairs(keys) do rec[k] = g.values[j] end
+    for _, p in ipairs(plan) do
+      if p.count_rows then
+        rec[p.out] = #g.rows
+      else
+        local values = {}
+        for _, r in ipairs(g.rows) do
+          if r[p.col] ~= nil then values[#values + 1] = r[p.col] end
+        end
+        rec[p.out] = STATS[p.stat]("rows:agg", p.col, values)
+      end
+    end
+    out[i] = rec
+  end
+  local columns = {}
+  for i, k in ipairs(keys) do columns[i] = k end
+  for _, p in ipairs(plan) do columns[#columns + 1] = p.out end
+  return M.new(out, columns)
+end
+
+--- grouped:agg{column = "mean" | {"mean", "sd"}, n = "count", ...}: one row per group (sorted by
+--- the group's values) with the group columns and one column per statistic: named after the
+--- column for a single statistic, column_stat for a list. "count" counts the non-missing values
+--- of an existing column, or the rows when its name is not a column.
+function Grouped:agg(spec)
+  if getmetatable(self) ~= grouped_mt then
+    errors.raise("rows:agg", "called with '.' instead of ':' (use rows:group_by{...}:agg{...})")
+  end
+  return aggregate(self.frame, self.keys, spec)
+end
+
+--- rows:agg{...}: the statistics over all rows, as one row.
+function Frame:agg(spec)
+  check_self(self, "agg", '{column = "statistic", ...}')
+  return aggregate(self, {}, spec)
+end
+
+--- rows:pivot{rows = "batch", cols = "model", value = "images_per_s" [, agg = "mean"]}: one row per
+--- value of `rows`, one column per value of `cols`, the cell holding `value`. Several rows for one
+--- cell need agg (a statistic).
+function Frame:pivot(opts)
+  check_self(self, "pivot", '{rows = "column", cols = "column", value = "column"}')
+  local o = options.check("rows:pivot", opts, {
+    rows = {type = "string_list", required = true}, cols = {type = "string", required = true},
+    value = {type = "string", required = true}, agg = {type = "string"},
+  })
+  if o.agg then check_stat("rows:pivot", o.agg, "agg") end
+  local row_keys = o.rows
+  local names = {o.cols, o.value}
+  for _, k in ipairs(row_keys) do names[#names + 1] = k end
+  check_columns("rows:pivot", self, names)
+  local col_values, seen = {}, {}
+  for _, r in ipairs(self) do
+    local v = r[o.cols]
+    if v ~= nil and not seen[v] then seen[v] = true; col_values[#col_values + 1] = v end
+  end
+  table.sort(col_values, less)
+  local columns = {}
+  for i, k in ipairs(row_keys) do columns[i] = k end
+  local is_key = {}
+  for _, k in ipairs(row_keys) do is_key[k] = true end
+  for _, v in ipairs(col_values) do
+    local name = tostring(v)
+    if is_key[name] then
+      errors.raise("rows:pivot", string.format("the value '%s' of column '%s' is also a row column: rename one", name,
+        o.cols))
+    end
+    columns[#columns + 1] = name
+  end
+  local out = {}
+  for i, g in ipairs(groups_of(self, row_keys)) do
+    local rec, cells = {}, {}
+    for j, k in ipairs(row_keys) do rec[k] = g.values[j] end
+    for _, r in ipairs(g.rows) do
+      local c, v = r[o.cols], r[o.value]
+      if c ~= nil and v ~= nil then
+        cells[c] = cells[c] or {}
+        table.insert(cells[c], v)
+      end
+    end
+    for c, values in pairs(cells) do
+      if #values > 1 and not o.agg then
+        local where = {}
+        for j, k in ipairs(row_keys) do where[j] = string.format("%s = %s", k, tostring(g.values[j])) end
+        errors.raise("rows:pivot", string.format("%d values of '%s' for %s, %s = %s: pass agg = \"mean\" (or another " ..
+          "statistic), or group_by{...}:agg{...} first", #values, o.value, table.concat(where, ", "), o.cols,
+          tostring(c)))
+      end
+      rec[tostring(c)] = o.agg and STATS[o.agg]("rows:pivot", o.value, values) or values[1]
+    end
+    out[i] = rec
+  end
+  local caption = string.format("%s%s: %s down, %s across", o.value, o.agg and (" (" .. o.agg .. ")") or "",
+    table.concat(row_keys, ", "), o.cols)
+  return M.new(out, columns, caption)
+end
+
+------------------------------------------------------------------------------------------------
+-- to_csv, plot
+
+local function csv_field(v)
+  if v == nil then return "" end
+  local s
+  local t = type(v)
+  if t == "number" then
+    if v == math.floor(v) and math.abs(v) < 2 ^ 53 then
+      s = string.format("%d", v)
+    else
+      s = string.format("%.15g", v)
+      if tonumber(s) ~= v then s = string.format("%.17g", v) end  -- the shortest text that reads back exactly
+    end
+  elseif t == "table" then
+    s = rlx.json.encode(v)
+  else
+    s = tostring(v)
+  end
+  if s:find('[,"\r\n]') then s = '"' .. s:gsub('"', '""') .. '"' end
+  return s
+end
+
+--- rows:to_csv(path): writes the frame as CSV (RFC 4180: a header, then one line per row; numbers
+--- in full precision, nested values as JSON), atomically (rlx.fs.write_atomic). Returns path.
+function Frame:to_csv(path)
+  check_self(self, "to_csv", '("file.csv")')
+  errors.expect("rows:to_csv", path, "string", "the output path (a string)")
+  local cols = show.columns(self)
+  local header = {}
+  for i, c in ipairs(cols) do header[i] = csv_field(c) end
+  local lines = {table.concat(header, ",")}
+  for _, r in ipairs(self) do
+    local cells = {}
+    for i, c in ipairs(cols) do cells[i] = csv_field(r[c]) end
+    lines[#lines + 1] = table.concat(cells, ",")
+  end
+  local ok, err = pcall(rlx.fs.write_atomic, path, table.concat(lines, "\n") .. "\n")
+  if not ok then
+    errors.pass_exits(err)
+    errors.raise("rows:to_csv", (errors.is(err) and tostring(err.message) or errors.text(err)))
+  end
+  return path
+end
+
+--- rows:plot{x =, y =, by =, out =, logx =, logy =, title =, kind =}: see rlx.frame_plot.
+function Frame:plot(opts)
+  check_self(self, "plot", '{x = "column", y = "column", out = "file.png"}')
+  return require("rlx.frame_plot").plot(self, opts)
+end
+
+return setmetatable(M, {__call = function(_, rows, columns) return M.new(rows, columns) end})

@@ -1,0 +1,77 @@
+# End-to-end tests of the REPL's analysis layer (issue 24): the table printer (rlx.show, also used
+# by rlx runs), frames (rlx.frame), plots from a frame, help from the embedded docs, and the REPL
+# in a real terminal (tmux). Expected values are worked out by hand in the scripts.
+set(F ${CMAKE_SOURCE_DIR}/tests/e2e/frame)
+
+rlx_e2e(NAME "frame: the API on hand-worked rows" ARGS run ${F}/api.lua STDOUT "^frame api ok\n$")
+add_test(NAME "e2e: frame: group means equal SQL AVG, printer and runs" COMMAND bash ${F}/study_frames.sh $<TARGET_FILE:rlx>
+  WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+set_tests_properties("e2e: frame: group means equal SQL AVG, printer and runs" PROPERTIES
+  ENVIRONMENT "RLX_TEST_TMP=${RLX_TEST_TMP};RLX_SOURCE_DIR=${CMAKE_SOURCE_DIR};HOME=${RLX_TEST_TMP}")
+add_test(NAME "e2e: frame: the REPL in tmux: table, group_by, help, plot, completion"
+  COMMAND bash ${F}/repl_tmux.sh $<TARGET_FILE:rlx> WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+set_tests_properties("e2e: frame: the REPL in tmux: table, group_by, help, plot, completion" PROPERTIES
+  ENVIRONMENT "RLX_TEST_TMP=${RLX_TEST_TMP};RLX_SOURCE_DIR=${CMAKE_SOURCE_DIR}" TIMEOUT 300)
+
+# Errors from the prompt's point of view: located at the caller, naming the column and the valid ones.
+rlx_e2e(NAME "frame: an unknown column names the valid ones" ARGS -e
+  "rlx.frame{{model = 'a', batch = 2}}:where{modle = 'a'}" EXIT 1
+  STDERR "^\\(command line\\):1: rows:where: unknown column 'modle' \\(valid columns: batch, model\\)\n")
+rlx_e2e(NAME "frame: plot of a text column says to use by" ARGS -e
+  "rlx.frame{{model = 'a', batch = 2}}:plot{x = 'model', y = 'batch', out = 'x.png'}" EXIT 1
+  STDERR "rows:plot: the x column 'model' holds string in row 1 \\(\"a\"\\): x and y must be numeric columns\\x3b draw one line per value of a text column with by = \"model\"")
+rlx_e2e(NAME "frame: plot to a missing directory" ARGS -e
+  "rlx.frame{{x = 1, y = 2}, {x = 2, y = 3}}:plot{x = 'x', y = 'y', out = '/nonexistent-dir/p.png'}" EXIT 1
+  STDERR "^\\(command line\\):1: rows:plot: cannot write figure '/nonexistent-dir/p\\.png': the directory '/nonexistent-dir' does not exist\n")
+rlx_e2e(NAME "show: an unknown option names the valid ones" ARGS -e "rlx.show({{a = 1}}, {rows = 3})" EXIT 1
+  STDERR "rlx\\.show: unknown option 'rows' \\(valid options: caption, cols, footer, max_cell, max_rows, width\\)")
+# A plot from a frame: repeats at one x become mean and SD; the PNG's size and a line's colour
+# where the chart says the first series' mean is (palette colour 1, #0072b2).
+rlx_e2e(NAME "frame: plot writes the figure and prints its path" ARGS -e
+  "local out = os.getenv('RLX_TEST_TMP') .. '/frame_plot.png' os.remove(out) local f = rlx.frame{{b = 1, y = 10, m = 'a'}, {b = 1, y = 14, m = 'a'}, {b = 2, y = 20, m = 'a'}, {b = 2, y = 5, m = 'b'}} f:plot{x = 'b', y = 'y', by = 'm', out = out} local _, w, h = rlx.plot.pixel(out, 0, 0) print(w, h)"
+  STDOUT "/frame_plot\\.png\n1200\t800\n$")
+
+# The table printer as the REPL uses it: records as tables, other values as before.
+rlx_e2e(NAME "show: records print as a table, cut to max_rows" ARGS -e
+  "rlx.show({{name = 'a', v = 1.5}, {name = 'bb', v = 10}, {name = 'c', v = 0.25}}, {max_rows = 2})"
+  STDOUT "^name     v\n----  ----\na      1.5\nbb    10.0\n\\.\\.\\. 1 more rows\n3 rows\n$")
+rlx_e2e(NAME "show: is_records tells tables from other values" ARGS -e
+  "local s = rlx.show print(s.is_records({{a = 1}}), s.is_records({{a = 1}, n = 2}), s.is_records({1, 2}), s.is_records({}), s.is_records(rlx.frame{}), s.is_records({{1}}))"
+  STDOUT "^true\tfalse\tfalse\tfalse\ttrue\tfalse\n$")
+rlx_e2e(NAME "show: units where the name has none, columns in frame order" ARGS -e
+  "rlx.show(rlx.frame({{model = 'm', ai = 12.5, gflops = 100}}, {'model', 'ai', 'gflops'}))"
+  STDOUT "^model  ai \\(FLOP/B\\)  gflops \\(GFLOP/s\\)\n-----  -----------  ----------------\nm             12.5               100\n1 row\n$")
+
+# help: every public function has an entry (or is listed as undocumented on purpose), and the REPL's ?.
+rlx_e2e(NAME "help: every public function has a help entry" ARGS -e
+  "local m, s = rlx.help.missing() print('missing: ' .. table.concat(m, ', ')) print('stale: ' .. table.concat(s, ', '))"
+  STDOUT "^missing: \nstale: \n$")
+rlx_e2e(NAME "help: help(rlx.train) prints its section, batch included" ARGS -e "rlx.help(rlx.train)"
+  STDOUT "^## rlx\\.train\\(options\\) -> result\n.*\\| `batch` \\| `32` \\|.*\\(docs/lua-api/train\\.md\\)")
+rlx_e2e(NAME "help: by value, a method of a study" ARGS -e
+  "rlx.help(rlx.study{name = 'h', db = os.getenv('RLX_TEST_TMP') .. '/help_study.db'}.runs)"
+  STDOUT "^## study:runs\\{\\.\\.\\.\\} -> rows\n")
+rlx_e2e(NAME "help: an unknown name suggests entries" ARGS -e "rlx.help('agg')"
+  STDOUT "^no help for 'agg'\\x3b did you mean grouped:agg, rows:agg\\?\n$")
+rlx_e2e(NAME "help: help() lists the tables" ARGS -e "rlx.help()" STDOUT "\n  rlx\\.train +fixed-iteration training.*\n  rlx\\.frame +frames: ")
+rlx_e2e(NAME "help: ?name and help() in the REPL" ARGS repl STDIN ${F}/repl_help.txt
+  STDOUT "^## rlx\\.plot\\.line\\{.*\\(docs/lua-api/plot\\.md\\)\n## rows:pivot\\{.*rlx: the Lua API")
+
+# Inline images: detected, never assumed (termimg.lua); the escape sequences are well formed.
+rlx_e2e(NAME "termimg: protocol detection" ARGS -e
+  "local t = require('rlx.termimg') local function env(e) return function(k) return e[k] end end local function d(e, tty, reply) return (t.detect(env(e), tty, function() return reply end)) or 'none' end print(d({TERM = 'xterm-kitty'}, true), d({TERM = 'xterm-kitty'}, false), d({TERM = 'xterm-kitty', TMUX = '/tmp/x'}, true), d({TERM_PROGRAM = 'iTerm.app'}, true), d({TERM = 'xterm'}, true, '\\27\\091?62\\0594\\05922c'), d({TERM = 'xterm'}, true, '\\27\\091?62\\05922c'), d({TERM = 'xterm'}, true, nil), d({RLX_INLINE_IMAGES = '0', TERM = 'xterm-kitty'}, true), d({RLX_INLINE_IMAGES = 'sixel'}, false))"
+  STDOUT "^kitty\tnone\tnone\titerm2\tsixel\tnone\tnone\tnone\tsixel\n$")
+rlx_e2e(NAME "termimg: base64 and the kitty and iTerm2 sequences" ARGS -e
+  "local t = require('rlx.termimg') print(t.base64(''), t.base64('f'), t.base64('fo'), t.base64('foo'), t.base64('foobar')) io.write(t.kitty('foo', 80), t.iterm2('foo', 80))"
+  STDOUT "^\tZg==\tZm8=\tZm9v\tZm9vYmFy\n\\x1b_Gf=100,a=T,c=80,m=0\\x3bZm9v\\x1b\\\\\n\\x1b\\]1337\\x3bFile=inline=1\\x3bsize=3\\x3bpreserveAspectRatio=1\\x3bwidth=80:Zm9v\\x07\n$")
+rlx_e2e(NAME "termimg: a forced protocol draws the plot inline" ARGS -e
+  "rlx.frame{{x = 1, y = 2}, {x = 2, y = 3}}:plot{x = 'x', y = 'y', out = os.getenv('RLX_TEST_TMP') .. '/inline.png'}"
+  STDOUT "/inline\\.png\n\\x1b_Gf=100,a=T,c=100,m=1\\x3biVBORw0KGgo")
+set_tests_properties("e2e: termimg: a forced protocol draws the plot inline" PROPERTIES
+  ENVIRONMENT "RLX_TEST_TMP=${RLX_TEST_TMP};HOME=${RLX_TEST_TMP};RLX_INLINE_IMAGES=kitty")
+# Sixel: the PNG (1200x800) scaled to 800 pixels wide (100 columns x 8), encoded (plotting/sixel.cpp).
+rlx_e2e(NAME "termimg: a forced sixel draws the plot scaled" ARGS -e
+  "rlx.frame{{x = 1, y = 2}, {x = 2, y = 3}}:plot{x = 'x', y = 'y', out = os.getenv('RLX_TEST_TMP') .. '/inline_sixel.png'}"
+  STDOUT "/inline_sixel\\.png\n\\x1bPq\"1\\x3b1\\x3b800\\x3b533#[0-9]+\\x3b2\\x3b.*\\x1b\\\\\n$")
+set_tests_properties("e2e: termimg: a forced sixel draws the plot scaled" PROPERTIES
+  ENVIRONMENT "RLX_TEST_TMP=${RLX_TEST_TMP};HOME=${RLX_TEST_TMP};RLX_INLINE_IMAGES=sixel")
