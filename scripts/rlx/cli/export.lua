@@ -129,7 +129,7 @@ function M.main(...)
   if not ok then args.fail("export", rows) end
   local inputs = {not_same_as = {o.db}}
   if o.csv then rlx.fs.write_output("rlx export", o.csv, M.csv_text(rows), inputs) end
-  if o.json then rlx.fs.write_output("rlx export", o.json, rlx.db.encode(details(db, rows), true) .. "\n", inputs) end
+  if o.json then rlx.fs.write_output("rlx export", o.json, rlx.json.encode(details(db, rows), 2) .. "\n", inputs) end
   if o.csv ~= "-" and o.json ~= "-" then
     io.stderr:write(string.format("rlx export: %d runs from %s\n", #rows, o.db))
   end

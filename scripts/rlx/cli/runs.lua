@@ -106,7 +106,7 @@ function M.main(...)
     rows = kept
   end
   if o.json then
-    print(rlx.db.encode(rows, true))
+    print(rlx.json.encode(rows, 2))
     return 0
   end
   if #rows == 0 then
