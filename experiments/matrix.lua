@@ -13,8 +13,6 @@
 -- Choose with `rlx run experiments/all.lua --set scale=smoke|default|full`.
 return {
   models = {"resnet50", "vgg16", "mobilenet_v2"},
-  cpu = {batch = {16, 32, 64}, precision = {"fp32", "bf16"}},
-  cuda = {batch = {64, 128, 256}, precision = {"fp32", "amp"}},
   repeats = 3,
   classes = 1000,
   scale = {

@@ -4,6 +4,7 @@
 // /proc/driver/nvidia, ARM machines have no "model name". A missing fact stays null so the
 // Markdown report can say "unknown" rather than print something plausible and wrong.
 #include "env/env.h"
+#include "env/memory.h"
 
 #include <fmt/format.h>
 #include <sys/statvfs.h>
@@ -192,19 +193,8 @@ void caches(const std::string& root, Json& out) {
 }
 
 void memory(const std::string& root, Json& out) {
-  out["memory_bytes"] = nullptr;
-  auto text = read_file(root + "/proc/meminfo");
-  if (!text) return;
-  std::istringstream in(*text);
-  std::string line;
-  while (std::getline(in, line)) {
-    std::string key;
-    std::string val = field(line, ':', &key);
-    if (key == "MemTotal") {
-      long long b = parse_size_bytes(val);
-      if (b > 0) out["memory_bytes"] = b;
-    }
-  }
+  const auto total = meminfo_bytes(root, "MemTotal");
+  out["memory_bytes"] = total && *total > 0 ? Json(*total) : Json(nullptr);
 }
 
 void os_info(const std::string& root, Json& out) {

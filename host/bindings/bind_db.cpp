@@ -457,17 +457,6 @@ int now(lua_State* L) {
   lua_pushstring(L, store::utc_now().c_str());
   return 1;
 }
-// rlx.db.encode(value [, pretty]) / decode(text): aliases of rlx.json's codec (lua_bind.h);
-// pretty = true is rlx.json.encode's indent 2.
-int encode(lua_State* L) {
-  const std::string s = lua::encode_json(L, 1, lua_toboolean(L, 2) ? 2 : -1);
-  lua_pushlstring(L, s.data(), s.size());
-  return 1;
-}
-int decode(lua_State* L) {
-  lua::decode_json(L, 1);
-  return 1;
-}
 // Seconds on a monotonic clock (differences time a run; the origin means nothing).
 int monotonic(lua_State* L) {
   auto t = std::chrono::steady_clock::now().time_since_epoch();
@@ -531,11 +520,13 @@ void open_db(lua_State* L) {
     lua_setfield(L, -2, "__tostring");
   }
   lua_pop(L, 1);
-  lua::register_module(L, "db", {{"open", lua::guarded<open>}, {"new_id", lua::guarded<new_id>},
-                                 {"hash", lua::guarded<hash>}, {"now", lua::guarded<now>},
-                                 {"encode", lua::guarded<encode>}, {"decode", lua::guarded<decode>},
-                                 {"schema_version", lua::guarded<current_version>},
-                                 {"monotonic", lua::guarded<monotonic>}});
+  lua::register_module(L, "db",
+                       {{"open", lua::guarded<open>},
+                        {"new_id", lua::guarded<new_id>},
+                        {"hash", lua::guarded<hash>},
+                        {"now", lua::guarded<now>},
+                        {"schema_version", lua::guarded<current_version>},
+                        {"monotonic", lua::guarded<monotonic>}});
 }
 
 }  // namespace rlx::bindings

@@ -1,6 +1,7 @@
 // bind_env.cpp: rlx._core.env, the machine's environment as a Lua table (engine/env/env.h).
 // The Lua layer (scripts/rlx/env.lua) adds what only Lua knows: rlx.version() and rlx.devices().
 #include "env/env.h"
+#include "env/memory.h"
 #include "lua_bind.h"
 #include "registry.h"
 
@@ -15,8 +16,19 @@ int capture(lua_State* L) {
   return 1;
 }
 
+// memory_available([root]) -> {available_bytes, mem_available_bytes, cgroup, ...} (env/memory.h).
+int memory_available(lua_State* L) {
+  lua::push_json(
+      L, env::to_json(env::memory_room(lua_isnoneornil(L, 1) ? std::string() : lua::check_string(L, 1))));
+  return 1;
+}
+
 }  // namespace
 
-void open_env(lua_State* L) { lua::register_module(L, "env", {{"capture", lua::guarded<capture>}}); }
+void open_env(lua_State* L) {
+  lua::register_module(L, "env",
+                       {{"capture", lua::guarded<capture>},
+                        {"memory_available", lua::guarded<memory_available>, "rlx.memory.available"}});
+}
 
 }  // namespace rlx::bindings

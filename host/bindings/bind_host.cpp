@@ -130,7 +130,8 @@ void open_host(lua_State* L) {
                         {"where", lua::guarded<where>},
                         {"error_metatable", lua::guarded<error_metatable>},
                         {"exit_ok", lua::guarded<exit_ok>},
-                        {"check_options", lua::guarded<lua::check_options>, "rlx.options.check"}});
+                        {"check_options", lua::guarded<lua::check_options>, "rlx.options.check"},
+                        {"option_requirement", lua::guarded<lua::option_requirement>}});
 }
 
 }  // namespace rlx::bindings

@@ -19,6 +19,7 @@ extern "C" {
 }
 
 #include <climits>
+#include <functional>
 #include <initializer_list>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -170,6 +171,12 @@ class Options {
  private:
   Options(lua_State* L, int idx, std::string fname, std::vector<std::string> valid, std::string prefix);
   static int check_table(lua_State* L, int arg, const std::string& fname);
+  // Walks option `key`, one value or an array of them (absent: nothing): take(i) reads the value on
+  // top of the stack (i = 0 for a single value, else its index). A single value of the wrong type
+  // fails with "must be <what>", a bad one or a bad element with "<element> ...".
+  enum class Take { ok, bad_type, bad_value };
+  void each(const char* key, const std::string& what, const std::string& element,
+            const std::function<Take(int)>& take) const;
   lua_State* L_;
   int idx_;  // absolute stack index of the table, or 0 for "no table"
   std::string fname_;   // "" for the running native's registered name
@@ -178,9 +185,12 @@ class Options {
 };
 
 // rlx.options.check(fname, opts, spec) for functions written in Lua: the same checks and messages
-// as Options (a spec entry is {type =, required =, default =, min =, one_of =}); returns a new
-// table with defaults filled in. Registered as rlx._core.host.check_options.
+// as Options (a spec entry is {type =, required =, default =, min =, max =, one_of =, help =});
+// returns a new table with defaults filled in. Registered as rlx._core.host.check_options.
 int check_options(lua_State* L);
+// option_requirement(entry) -> "an integer >= 1": what a value of that spec entry must be, the
+// words check_options uses, for rlx.options' text checks (CLI flags, --set values).
+int option_requirement(lua_State* L);
 
 // json <-> Lua. Objects become tables with string keys, arrays become sequences (1-based), null
 // becomes nil. A Lua table whose keys are exactly 1..n is an array; an empty table is an empty

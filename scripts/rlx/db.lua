@@ -48,8 +48,9 @@ function methods.transaction(conn, fn, ...)
   return unpack(res, 2, table.maxn(res))
 end
 
-M.encode = core.encode          -- value -> JSON text (encode(v, true) indents)
-M.decode = core.decode          -- JSON text -> value
+-- rlx.json's codec under the database's name (JSON columns): the same functions, errors included.
+M.encode = rlx.json.encode      -- value [, indent] -> JSON text
+M.decode = rlx.json.decode      -- JSON text -> value
 M.new_id = core.new_id          -- random 128-bit run id (32 hex digits)
 M.hash = core.hash              -- content hash of a value (16 hex digits; object keys sorted)
 M.now = core.now                -- UTC time "YYYY-MM-DDTHH:MM:SSZ"

@@ -44,6 +44,13 @@ function M.raise(fn, message, opts)
   error(M.new{fn = fn, message = message, where = M.where(), exit_code = opts and opts.exit_code}, 0)
 end
 
+--- Ends the program with a usage error (exit 2, no traceback): "<who>: <message>" and the line
+--- "Try 'rlx <cmd> --help'." (who: "rlx models", or a script's path; cmd: "models", "run x.lua").
+function M.usage(who, message, cmd)
+  error(M.new{message = string.format("%s: %s\nTry 'rlx %s --help'.", who, message, cmd), where = M.where(),
+    exit_code = 2}, 0)
+end
+
 -- "string|nil" -> {string = true, ["nil"] = true}, memoized: expect runs on every call of an API.
 local wanted = {}
 local function want_set(types)

@@ -1,15 +1,23 @@
--- rlx.options: checking option tables of functions written in Lua. The checking itself is the
--- C++ option reader every native binding uses (lua::Options in host/bindings/lua_bind.cpp,
--- reached as rlx._core.host.check_options), so an error reads the same whichever layer raised it;
--- this module checks the spec and raises errors that point at the user's script.
+-- rlx.options: the one option-spec format. A spec maps each option name to an entry
+--   {type =, required =, default =, min =, max =, one_of = {...}, help = "..."}
+-- and serves three readers, so types, ranges, defaults, help lines and messages are the same for all:
+--   * options.check(fname, opts, spec): the option table of a function written in Lua. The checking
+--     is the C++ reader every native binding uses (lua::Options, host/bindings/lua_options.cpp,
+--     reached as rlx._core.host.check_options): an error reads the same whichever layer raised it
+--     and points at the user's script;
+--   * rlx.params.declare(spec): a study script's --set parameters, values given as text;
+--   * rlx.cli.args: the flags of the `rlx NAME` commands, values given as text.
+-- The text readers use from_text (a value from "32" or "16,32,64", range and one_of checked) and
+-- help_line; the requirement in their messages ("an integer >= 1") is the C++ reader's own words.
 --
 --   local o = options.check("study:sweep", opts, {
 --     models = {type = "string_list", required = true},
---     repeats = {type = "integer", min = 1, default = 1},
+--     repeats = {type = "integer", min = 1, default = 1, help = "repeats of each configuration"},
 --   })
 -- Types: number, integer, string, boolean, table, function, any, int_list and string_list (a
 -- single value or an array), and one_of = {...} for strings and string lists.
 local errors = require("rlx.errors")
+local pretty = require("rlx.pretty")
 local core = rlx._core.host
 local M = {}
 
@@ -19,54 +27,137 @@ local function describe(v)
   return "a " .. type(v)
 end
 
-local function sorted_keys(spec)
-  local keys = {}
-  for k in pairs(spec) do keys[#keys + 1] = k end
-  table.sort(keys)
-  return keys
-end
-
 -- What a spec entry may say, and the types it may name.
-local SPEC_KEYS = {type = true, required = true, default = true, min = true, one_of = true}
-local TYPES = {number = true, integer = true, string = true, boolean = true, table = true, ["function"] = true,
+M.SPEC_KEYS = {type = true, required = true, default = true, min = true, max = true, one_of = true, help = true}
+M.TYPES = {number = true, integer = true, string = true, boolean = true, table = true, ["function"] = true,
   any = true, int_list = true, string_list = true}
 
--- A misspelt spec ({typ = "string"}) would silently accept anything: reject it, naming the fix.
-local function check_spec(fname, spec)
-  local function bad(what) errors.raise("rlx.options.check", what) end
-  if type(fname) ~= "string" then
-    bad("the function name (argument 1) must be a string, got " .. type(fname))
-  end
-  if type(spec) ~= "table" then
-    bad("the spec (argument 3) must be a table mapping each option name to {type = ...}, got " .. type(spec))
-  end
+--- Checks a spec: a misspelt entry ({typ = "string"}) would silently accept anything, so it is
+--- refused naming the fix. opts: entry = the noun of the messages ("spec entry"), keys = further
+--- keys an entry may have (a CLI flag's names), types = the types allowed (default M.TYPES).
+function M.check_spec(fname, spec, opts)
+  opts = opts or {}
+  local noun, types = opts.entry or "spec entry", opts.types or M.TYPES
+  local function bad(what) errors.raise(fname, what) end
   for key, s in pairs(spec) do
-    if type(key) ~= "string" then bad("spec keys must be option names (strings), got " .. describe(key)) end
     if type(s) ~= "table" then
-      bad(string.format("spec entry '%s' must be a table such as {type = \"string\"}, got %s", key, type(s)))
+      bad(string.format("%s '%s' must be a table such as {type = \"string\"}, got %s", noun, tostring(key), type(s)))
     end
     for k in pairs(s) do
-      if not SPEC_KEYS[k] then
-        bad(string.format("spec entry '%s' has unknown key '%s' (valid keys: %s)", key, tostring(k),
-          table.concat(sorted_keys(SPEC_KEYS), ", ")))
+      if not M.SPEC_KEYS[k] and not (opts.keys and opts.keys[k]) then
+        local valid = {}
+        for v in pairs(M.SPEC_KEYS) do valid[#valid + 1] = v end
+        for v in pairs(opts.keys or {}) do if type(v) == "string" then valid[#valid + 1] = v end end
+        table.sort(valid)
+        bad(string.format("%s '%s' has unknown key '%s' (valid keys: %s)", noun, tostring(key), tostring(k),
+          table.concat(valid, ", ")))
       end
     end
-    if s.type ~= nil and not TYPES[s.type] then
-      bad(string.format("spec entry '%s' has unknown type %s (valid types: %s)", key, describe(s.type),
-        table.concat(sorted_keys(TYPES), ", ")))
+    if s.type ~= nil and not types[s.type] then
+      bad(string.format("%s '%s' has unknown type %s (valid types: %s)", noun, tostring(key), describe(s.type),
+        table.concat(pretty.sorted_keys(types), ", ")))
     end
-    if s.min ~= nil and type(s.min) ~= "number" then
-      bad(string.format("spec entry '%s': min must be a number, got %s", key, describe(s.min)))
+    for _, k in ipairs({"min", "max"}) do
+      if s[k] ~= nil and type(s[k]) ~= "number" then
+        bad(string.format("%s '%s': %s must be a number, got %s", noun, tostring(key), k, describe(s[k])))
+      end
     end
     if s.one_of ~= nil and type(s.one_of) ~= "table" then
-      bad(string.format("spec entry '%s': one_of must be an array of strings, got %s", key, describe(s.one_of)))
+      bad(string.format("%s '%s': one_of must be an array of strings, got %s", noun, tostring(key), describe(s.one_of)))
     end
   end
+end
+
+--- What a value of the entry must be: "an integer >= 1", "one of cpu, cuda" (the C++ reader's words).
+function M.requirement(entry) return core.option_requirement(entry) end
+
+-- A decimal number (no hex, inf or nan) that fits: integers up to 2^53, where doubles stop
+-- counting exactly, and finite numbers.
+local MAX_INT = 2 ^ 53
+local function decimal(raw)
+  if type(raw) ~= "string" or not (raw:match("^[+-]?%d+%.?%d*$") or raw:match("^[+-]?%d*%.?%d+[eE][+-]?%d+$") or
+    raw:match("^[+-]?%d+%.?%d*[eE][+-]?%d+$") or raw:match("^[+-]?%.%d+$")) then
+    return nil
+  end
+  local n = tonumber(raw)
+  if not n or n ~= n or n == math.huge or n == -math.huge then return nil end
+  return n
+end
+
+local function in_range(entry, n) return (not entry.min or n >= entry.min) and (not entry.max or n <= entry.max) end
+
+local function one_of_has(entry, v)
+  if not entry.one_of then return true end
+  for _, c in ipairs(entry.one_of) do if c == v then return true end end
+  return false
+end
+
+-- The number in text for an integer or number entry, or nil and what is wrong with it.
+local function number_of(entry, text, integer)
+  local n = decimal(text)
+  if n and integer and math.abs(n) > MAX_INT then
+    return nil, string.format("is out of range: %s (at most %d)", text, MAX_INT)
+  end
+  if not n or (integer and n ~= math.floor(n)) or not in_range(entry, n) then
+    return nil, string.format("must be %s, got '%s'", M.requirement(entry), text)
+  end
+  return n
+end
+
+--- The value of a text given on the command line ("32", "16,32,64", "true") for a spec entry,
+--- checked against its type, range and one_of; or nil and what is wrong, as the end of a
+--- sentence about the flag: "must be an integer >= 1, got '0'". A string_list entry reads one
+--- element (a repeatable flag gives one per occurrence).
+function M.from_text(entry, text)
+  local t = entry.type or "string"
+  if t == "integer" or t == "number" then return number_of(entry, text, t == "integer") end
+  if t == "boolean" then
+    if text == "true" or text == "false" then return text == "true" end
+    return nil, string.format("must be true or false, got '%s'", text)
+  end
+  if t == "int_list" then
+    local element = {type = "integer", min = entry.min, max = entry.max}
+    local list = {}
+    for part in tostring(text):gmatch("[^,]+") do
+      local n, why = number_of(element, part, true)
+      if not n then
+        if why:match("^is out of range") then return nil, why end
+        return nil, string.format("must be integers separated by commas (each %s), got '%s'", M.requirement(element),
+          text)
+      end
+      list[#list + 1] = n
+    end
+    if #list == 0 then return nil, "needs at least one integer" end
+    return list
+  end
+  if not one_of_has(entry, text) then
+    return nil, string.format("must be %s, got '%s'", M.requirement({type = "string", one_of = entry.one_of}), text)
+  end
+  return text
+end
+
+--- One line of a --help listing: "  <left>   <help> (default <value>)".
+function M.help_line(left, entry)
+  local d = entry.default
+  local default = d == nil and "" or (" (default " .. (type(d) == "table" and table.concat(d, ",") or tostring(d)) .. ")")
+  return string.format("  %-28s %s%s", left, entry.help or "", default)
 end
 
 --- Validates opts against spec and returns a new table with defaults filled in.
 function M.check(fname, opts, spec)
-  check_spec(fname, spec)
+  if type(fname) ~= "string" then
+    errors.raise("rlx.options.check", "the function name (argument 1) must be a string, got " .. type(fname))
+  end
+  if type(spec) ~= "table" then
+    errors.raise("rlx.options.check", "the spec (argument 3) must be a table mapping each option name to " ..
+      "{type = ...}, got " .. type(spec))
+  end
+  for key in pairs(spec) do
+    if type(key) ~= "string" then
+      errors.raise("rlx.options.check", "spec keys must be option names (strings), got " .. describe(key))
+    end
+  end
+  M.check_spec("rlx.options.check", spec)
   return core.check_options(fname, opts, spec)
 end
 

@@ -63,6 +63,14 @@ local function format(v, opts, depth, seen, indent)
   return "{\n" .. indent .. "  " .. table.concat(parts, ",\n" .. indent .. "  ") .. "\n" .. indent .. "}"
 end
 
+--- The keys of t, sorted (by cmp when given): how rlx lists names in messages, help and reports.
+function M.sorted_keys(t, cmp)
+  local keys = {}
+  for k in pairs(t) do keys[#keys + 1] = k end
+  table.sort(keys, cmp)
+  return keys
+end
+
 --- format(value, {depth = 4, max_items = 20, width = 100}) -> string
 function M.format(value, opts)
   opts = opts or {}

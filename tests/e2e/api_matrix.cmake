@@ -82,7 +82,7 @@ rlx_api_matrix_ok("rlx.db.hash and rlx.db.now"
   "print(rlx.db.hash({a = 1, b = {2}}) == rlx.db.hash({b = {2}, a = 1}), rlx.db.hash({a = 1}):match('^[0-9a-f]+$') ~= nil, #rlx.db.hash({}), rlx.db.now():match('^%d%d%d%d%-%d%d%-%d%dT%d%d:%d%d:%d%dZ$') ~= nil)"
   "true\ttrue\t16\ttrue")
 rlx_api_matrix_err("rlx.db.hash of a function" "rlx.db.hash({f = print})" "rlx\\.db\\.hash: cannot convert a function to data")
-rlx_api_matrix_err("rlx.db.decode wrong type" "rlx.db.decode(42)" "rlx\\.db\\.decode: argument 1 must be a string, got number")
+rlx_api_matrix_err("rlx.db.decode wrong type" "rlx.db.decode(42)" "rlx\\.json\\.decode: argument 1 must be a string, got number")
 rlx_api_matrix_err("rlx.db.open options not a table" "${TMP} rlx.db.open(t .. '/api_db_opts.db', 'ro')"
   "rlx\\.db\\.open: expected a table of options, got string")
 rlx_api_matrix_err("rlx.db.open negative busy timeout" "${TMP} rlx.db.open(t .. '/api_db_opts.db', {busy_timeout_ms = -1})"
@@ -387,7 +387,7 @@ rlx_api_matrix_err("rlx.inspect unknown option" "rlx.inspect({1}, {deph = 2})"
 rlx_api_matrix_err("rlx.inspect depth of the wrong type" "rlx.inspect({1}, {depth = 'x'})"
   "rlx\\.inspect: option 'depth' must be an integer >= 0, got \"x\"")
 rlx_api_matrix_err("rlx.options.check misspelt spec key" "rlx.options.check('f', {a = 1}, {a = {typ = 'string'}})"
-  "rlx\\.options\\.check: spec entry 'a' has unknown key 'typ' \\(valid keys: default, min, one_of, required, type\\)")
+  "rlx\\.options\\.check: spec entry 'a' has unknown key 'typ' \\(valid keys: default, help, max, min, one_of, required, type\\)")
 rlx_api_matrix_err("rlx.options.check unknown spec type" "rlx.options.check('f', {a = 1}, {a = {type = 'strng'}})"
   "rlx\\.options\\.check: spec entry 'a' has unknown type \"strng\" \\(valid types: any, boolean, function, int_list, integer, number, string, string_list, table\\)")
 rlx_api_matrix_err("rlx.json.encode indent of the wrong type" "rlx.json.encode({a = 1}, 'x')"

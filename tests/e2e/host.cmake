@@ -91,7 +91,7 @@ rlx_e2e(NAME "host: thread counts far above the hardware threads are refused" AR
 rlx_e2e(NAME "host: an integer flag beyond 2^53 is refused" ARGS train --model resnet18 --batch-size 99999999999999999999999
   EXIT 2 STDERR "^rlx train: --batch-size is out of range: 99999999999999999999999 \\(at most 9007199254740992\\)\n")
 rlx_e2e(NAME "host: hex is not a number in an integer flag" ARGS models resnet18 --batch 0x10
-  EXIT 2 STDERR "^rlx models: --batch expects integers separated by commas, got '0x10'")
+  EXIT 2 STDERR "^rlx models: --batch must be integers separated by commas \\(each an integer >= 1\\), got '0x10'")
 
 # Environment labels come from the hardware, never the container kind (issue 15 item 5); a
 # database whose environment was stored under another label keeps it; --set env= stays a string.
@@ -112,7 +112,7 @@ rlx_e2e(NAME "host: run SCRIPT --help does not run a script that declares no par
   ARGS run ${H}/no_declare.lua --help
   STDOUT "^usage: rlx run [^\n]*no_declare\\.lua \\[--set key=value\\]\\.\\.\\. .*declares no parameters .*It was not run\\.\n$")
 rlx_e2e(NAME "host: a declared parameter with a bad value exits 2" ARGS run experiments/all.lua --set scale=huge
-  EXIT 2 STDERR "^experiments/all\\.lua: --set scale= must be one of smoke, default, full, got 'huge'\nTry 'rlx run experiments/all\\.lua --help'\\.\n$")
+  EXIT 2 STDERR "^experiments/all\\.lua: --set scale= must be one of default, full, smoke, got 'huge'\nTry 'rlx run experiments/all\\.lua --help'\\.\n$")
 rlx_e2e(NAME "host: a declared integer parameter refuses hex" ARGS run experiments/all.lua --set iters=0x10
   EXIT 2 STDERR "^experiments/all\\.lua: --set iters= must be an integer >= 1, got '0x10'\n")
 # Seen while writing the set_params fuzz target, which (with its dictionary) finds it on the code
@@ -121,7 +121,7 @@ rlx_e2e(NAME "host: a declared integer parameter refuses hex" ARGS run experimen
 rlx_e2e(NAME "host: --set declare= is refused as reserved" ARGS run experiments/all.lua --set declare=1
   EXIT 2 STDERR "^rlx: --set declare=\\.\\.\\.: 'declare' is reserved \\(rlx\\.params\\.declare\\); give the parameter another name\nTry 'rlx run --help'\\.\n$")
 rlx_e2e(NAME "host: an undeclared parameter exits 2" ARGS run experiments/all.lua --set bogus=1
-  EXIT 2 STDERR "^experiments/all\\.lua: unknown parameter 'bogus' \\(valid: counters, db, ")
+  EXIT 2 STDERR "^experiments/all\\.lua: unknown parameter 'bogus' \\(valid: counters, data, db, devices, ")
 # rlx.experiment.pick (issue 16 item 5): the environment label first, then the GPU's hardware label,
 # then the device kind; a file for another kind is passed over. Seed 001's lists per environment.
 rlx_e2e(NAME "experiment: pick chooses the environment script by label, GPU, then kind" ARGS -e

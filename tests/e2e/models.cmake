@@ -34,9 +34,9 @@ rlx_e2e(NAME "models: cli json" ARGS models resnet18 --input 32 --classes 10 --b
 rlx_e2e(NAME "models: cli unknown model" EXIT 2 ARGS models resnet19
   STDERR "^rlx models: unknown model 'resnet19'")
 rlx_e2e(NAME "models: cli bad precision" EXIT 2 ARGS models resnet18 --precision fp8
-  STDERR "rlx models: --precision must be one of fp32, amp, bf16, got 'fp8'")
+  STDERR "rlx models: --precision must be one of amp, bf16, fp32, got 'fp8'")
 rlx_e2e(NAME "models: cli bad batch" EXIT 2 ARGS models resnet18 --batch 0
-  STDERR "rlx models: --batch sizes must be >= 1, got 0")
+  STDERR "^rlx models: --batch must be integers separated by commas \\(each an integer >= 1\\), got '0'\nTry 'rlx models --help'\\.\n$")
 # Issue 17 item 12: estimates are int64; a batch or input that overflows one is refused, never
 # printed as a negative count.
 rlx_e2e(NAME "models: cli batch beyond int64 estimates" EXIT 2 ARGS models resnet18 --batch 1e12

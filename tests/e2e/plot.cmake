@@ -60,7 +60,7 @@ rlx_e2e(NAME "plot: experiments dry run lists the default matrix" ARGS run exper
   --set db=${PT}/plot_dry_v2.db --set label=dry
   STDOUT "scale default: 32x32 synthetic images, 1 warm-up \\+ 4 measured iterations, 3 repeats.*dry run: 54 to run, 0 skipped")
 rlx_e2e(NAME "plot: experiments unknown scale" ARGS run experiments/all.lua --set scale=huge --set db=${PT}/plot_dry.db
-  EXIT 2 STDERR "^experiments/all\\.lua: --set scale= must be one of smoke, default, full, got 'huge'\n")
+  EXIT 2 STDERR "^experiments/all\\.lua: --set scale= must be one of default, full, smoke, got 'huge'\n")
 rlx_e2e(NAME "plot: experiments/all.lua end to end with a stand-in trainer, then resumed" ARGS run ${P}/all_fake.lua
   --set scale=smoke --set db=${PT}/plot_all.db --set figures=${PT}/plot_all_figs --set label=e2e
   STDOUT "cpu: 36 planned, 36 ran \\(36 ok, 0 failed\\), 0 already done.*roofline_e2e\\.png.*first pass trained 36\n.*cpu: 36 planned, 0 ran \\(0 ok, 0 failed\\), 36 already done.*second pass trained 0\n$")

@@ -1,9 +1,11 @@
 // set_params_fuzz.cpp: libFuzzer target for `--set key=value` from argv to a study's checked
 // parameters: host/set_args.cpp (argument parsing, number/boolean typing, rlx.params and
-// rlx.params_text) and scripts/rlx/params.lua's rlx.params.declare, run in LuaJIT against
-// experiments/all.lua's declarations. The input is argv, NUL-separated. Every outcome must be either
-// a usage refusal (rlx.fail(2, ...), what the CLI prints and exits 2 with) or values of the declared
-// types; a crash, a sanitizer report or any other Lua error (a bug in the checker) is a finding.
+// rlx.params_text) and scripts/rlx/params.lua's rlx.params.declare with the modules it uses
+// (rlx.options, rlx.errors, rlx.pretty from the source tree, over the option checker of
+// host/bindings/lua_options.cpp), run in LuaJIT against experiments/all.lua's declarations. The input is
+// argv, NUL-separated. Every outcome must be either a usage refusal (rlx.fail(2, ...), what the CLI prints
+// and exits 2 with) or values of the declared types; a crash, a sanitizer report or any other Lua error (a
+// bug in the checker) is a finding.
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -16,22 +18,18 @@ extern "C" {
 #include <lualib.h>
 }
 
+#include "lua_bind.h"
 #include "set_args.h"
 
 namespace {
 
-// The parts of the rlx global and rlx.errors that params.lua uses, then all.lua's declarations. A usage error
-// becomes {exit_code = 2}; "ok" means the returned values have the declared types.
+// The parts of the rlx global that params.lua uses, then all.lua's declarations. A usage error
+// is {exit_code = 2}; "ok" means the returned values have the declared types.
 const char* kCheck = R"(
-local params_lua, params, text = ...
-rlx = {params = params, params_text = text, flags = {}, args = {[0] = "fuzz.lua"},
-       fail = function(code, m) error({exit_code = code, message = m}, 0) end}
--- rlx.errors, as far as params.lua uses it: any raise is a bug in the checker (not a refusal).
-package.preload["rlx.errors"] = function()
-  return {raise = function(fn, m) error("raise: " .. fn .. ": " .. m, 0) end,
-          expect = function(_, v) return v end, exit_ok = function() error("exit_ok", 0) end}
-end
-local M = dofile(params_lua)
+local scripts, params, text = ...
+package.path = scripts .. "/?.lua"
+rlx.params, rlx.params_text, rlx.flags, rlx.args = params, text, {}, {[0] = "fuzz.lua"}
+local M = require("rlx.params")
 -- As scripts/rlx/init.lua: rlx.params is the table of values, and declare is found through it.
 setmetatable(params, {__index = function(_, key) if key == "declare" then return M.declare end end})
 local P = rlx.params.declare{
@@ -52,6 +50,35 @@ for _, k in ipairs{"label", "env"} do
 end
 return "ok"
 )";
+
+// rlx._core.host as far as rlx.errors and rlx.options use it (host/bindings/bind_host.cpp).
+int where(lua_State* L) {
+  const std::string w = rlx::lua::caller_where(L);
+  if (w.size() < 2) return 0;
+  lua_pushlstring(L, w.data(), w.size() - 2);
+  return 1;
+}
+int error_metatable(lua_State* L) {
+  rlx::lua::push_error_metatable(L);
+  return 1;
+}
+int exit_ok(lua_State* L) {
+  rlx::lua::push_exit_ok(L);
+  return 1;
+}
+
+void open_host(lua_State* L) {
+  lua_newtable(L);
+  lua_newtable(L);
+  lua_setfield(L, -2, "_core");
+  lua_setglobal(L, "rlx");
+  rlx::lua::register_module(L, "host",
+                            {{"where", rlx::lua::guarded<where>},
+                             {"error_metatable", rlx::lua::guarded<error_metatable>},
+                             {"exit_ok", rlx::lua::guarded<exit_ok>},
+                             {"check_options", rlx::lua::guarded<rlx::lua::check_options>},
+                             {"option_requirement", rlx::lua::guarded<rlx::lua::option_requirement>}});
+}
 
 }  // namespace
 
@@ -74,8 +101,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }
   lua_State* L = luaL_newstate();
   luaL_openlibs(L);
+  open_host(L);
   if (luaL_loadstring(L, kCheck) != 0) std::abort();
-  lua_pushstring(L, RLX_SOURCE_DIR "/scripts/rlx/params.lua");
+  lua_pushstring(L, RLX_SOURCE_DIR "/scripts");
   lua_newtable(L);
   lua_newtable(L);
   rlx::host::push_set_params(L, -2, -1, pairs);

@@ -13,9 +13,11 @@ end
 
 local here = (debug.getinfo(1, "S").source:match("^@(.*)/[^/]*$") or "tests/gpu") .. "/../../experiments"
 local M = dofile(here .. "/matrix.lua")
+-- The batch sizes and precisions of the kind's environment script (experiments/cpu.lua, cuda.lua).
+local E = dofile(here .. "/" .. kind .. ".lua")
 local smoke = M.scale.smoke
 local repeats = P.repeats or smoke.repeats
-local expected = #M.models * #M[kind].batch * #M[kind].precision * repeats
+local expected = #M.models * #E.batch * #E.precision * repeats
 
 local okopen, db = pcall(rlx.db.open, P.db, {readonly = true})
 if not check(okopen, "study database " .. tostring(P.db), not okopen and db or nil) then return end
@@ -26,7 +28,7 @@ end
 local total = n("SELECT count(*) AS n FROM runs")
 local ok = n("SELECT count(*) AS n FROM runs WHERE status = 'ok'")
 check(ok == expected and total == expected, string.format("%d of %d runs stored ok (%s: %d models x %d batches x %d precisions x %d repeats)",
-  ok, expected, kind, #M.models, #M[kind].batch, #M[kind].precision, repeats), total ~= ok and (total - ok) .. " not ok" or nil)
+  ok, expected, kind, #M.models, #E.batch, #E.precision, repeats), total ~= ok and (total - ok) .. " not ok" or nil)
 for _, r in ipairs(db:query("SELECT label, status, error FROM runs WHERE status != 'ok' ORDER BY label LIMIT 8")) do
   print(string.format("  %s %s: %s", r.status, r.label, tostring(r.error):sub(1, 140)))
 end

@@ -5,24 +5,26 @@
 --   local cmd = {
 --     name = "models", usage = "rlx models [NAME] [options]", summary = "...",
 --     options = {
---       {"batch", "--batch", type = "int_list", default = {1}, help = "batch sizes, e.g. 16,32,64"},
+--       {"batch", "--batch", type = "int_list", min = 1, default = {1}, help = "batch sizes, e.g. 16,32,64"},
+--       {"precision", "--precision", one_of = {"fp32", "amp", "bf16"}, help = "..."},
 --       {"json", "--json", type = "boolean", help = "print JSON"},
 --     },
 --     positionals = {{"name", optional = true}},
 --   }
 --   local o = args.parse(cmd, {...})   -- nil when --help was printed
--- Types: string (default), number, integer, int_list ("16,32,64"), boolean (no value),
--- multi (repeatable string, collected into an array).
+-- Each option is an rlx.options spec entry (type, min, max, one_of, default, help: the format of
+-- options.check and rlx.params.declare, with the same range checks and messages) after its name and
+-- flag, plus alias and metavar. Types: string (default), number, integer, int_list ("16,32,64"),
+-- boolean (no value), string_list (a repeatable flag, collected into an array).
 -- Errors of a command: args.usage_error(name, msg) for bad arguments (exit 2, "Try 'rlx NAME
 -- --help'."), args.fail(name, err [, opts]) for an error caught from the library (exit 1, or 2 with
 -- opts.usage; the library function's name is left out of the text: the command is what failed).
 local errors = require("rlx.errors")
+local options = require("rlx.options")
 local M = {}
 
 --- Ends the program with a usage error: "rlx NAME: msg" and "Try 'rlx NAME --help'.", exit 2.
-function M.usage_error(name, msg)
-  rlx.fail(2, string.format("rlx %s: %s\nTry 'rlx %s --help'.", name, msg, name))
-end
+function M.usage_error(name, msg) errors.usage("rlx " .. name, msg, name) end
 
 --- Ends the program for an error err caught with pcall: "rlx NAME: <message>" (no position, no
 --- library function), exit 1; with opts.usage it is a usage error (exit 2). Exits (Ctrl-C,
@@ -45,12 +47,7 @@ function M.help_text(cmd)
       local flag = o[2]
       if o.alias then flag = o.alias .. ", " .. flag end
       if o.type ~= "boolean" then flag = flag .. " " .. (o.metavar or string.upper(o[1])) end
-      local help = o.help or ""
-      if o.default ~= nil and o.type ~= "boolean" then
-        local d = type(o.default) == "table" and table.concat(o.default, ",") or tostring(o.default)
-        help = help .. " (default " .. d .. ")"
-      end
-      lines[#lines + 1] = string.format("  %-28s %s", flag, help)
+      lines[#lines + 1] = options.help_line(flag, o)
     end
     lines[#lines + 1] = string.format("  %-28s %s", "-h, --help", "show this help")
   end
@@ -58,60 +55,33 @@ function M.help_text(cmd)
   return table.concat(lines, "\n") .. "\n"
 end
 
--- A decimal number (no hex, inf or nan) that fits: integers up to 2^53, where doubles stop
--- counting exactly, and finite numbers.
-local function decimal(raw)
-  if type(raw) ~= "string" or not (raw:match("^[+-]?%d+%.?%d*$") or raw:match("^[+-]?%d*%.?%d+[eE][+-]?%d+$") or
-    raw:match("^[+-]?%d+%.?%d*[eE][+-]?%d+$") or raw:match("^[+-]?%.%d+$")) then
-    return nil
-  end
-  local n = tonumber(raw)
-  if not n or n ~= n or n == math.huge or n == -math.huge then return nil end
-  return n
+-- A flag's spec entries are checked once per command (a typo in a key would accept anything).
+local FLAG_KEYS = {[1] = true, [2] = true, alias = true, metavar = true}
+local checked = setmetatable({}, {__mode = "k"})
+local function check_flags(cmd)
+  if checked[cmd] then return end
+  local spec = {}
+  for _, o in ipairs(cmd.options or {}) do spec[o[2]] = o end
+  options.check_spec("rlx.cli.args", spec, {entry = "flag", keys = FLAG_KEYS})
+  checked[cmd] = true
 end
-local MAX_INT = 2 ^ 53
 
 local function convert(cmd, o, raw)
-  local t = o.type or "string"
-  if t == "number" or t == "integer" then
-    local n = decimal(raw)
-    if n and t == "integer" and math.abs(n) > MAX_INT then
-      usage_error(cmd, string.format("%s is out of range: %s (at most %d)", o[2], raw, MAX_INT))
-    end
-    if not n or (t == "integer" and n ~= math.floor(n)) then
-      usage_error(cmd, string.format("%s expects %s, got '%s'", o[2], t == "integer" and "an integer" or "a number", raw))
-    end
-    return n
-  elseif t == "int_list" then
-    local list = {}
-    for part in tostring(raw):gmatch("[^,]+") do
-      local n = decimal(part)
-      if n and math.abs(n) > MAX_INT then
-        usage_error(cmd, string.format("%s is out of range: %s (at most %d)", o[2], part, MAX_INT))
-      end
-      if not n or n ~= math.floor(n) then
-        usage_error(cmd, string.format("%s expects integers separated by commas, got '%s'", o[2], raw))
-      end
-      list[#list + 1] = n
-    end
-    if #list == 0 then usage_error(cmd, o[2] .. " needs at least one integer") end
-    return list
-  elseif t == "choice" then
-    for _, c in ipairs(o.choices) do if c == raw then return raw end end
-    usage_error(cmd, string.format("%s must be one of %s, got '%s'", o[2], table.concat(o.choices, ", "), raw))
-  end
-  return raw
+  local v, why = options.from_text(o, raw)
+  if why then usage_error(cmd, o[2] .. " " .. why) end
+  return v
 end
 
 --- Parses argv (an array of strings). Returns the options table (positionals by name, leftover
 --- positionals in .rest), or nil after printing --help.
 function M.parse(cmd, argv)
+  check_flags(cmd)
   local by_flag = {}
   local out = {rest = {}}
   for _, o in ipairs(cmd.options or {}) do
     by_flag[o[2]] = o
     if o.alias then by_flag[o.alias] = o end
-    if o.type == "multi" then out[o[1]] = {} end
+    if o.type == "string_list" then out[o[1]] = {} end
     if o.default ~= nil then out[o[1]] = o.default end
   end
   local positionals = {}
@@ -138,9 +108,9 @@ function M.parse(cmd, argv)
           value = argv[i]
           if value == nil then usage_error(cmd, flag .. " needs a value") end
         end
-        if o.type == "multi" then
+        if o.type == "string_list" then
           local list = out[o[1]]
-          list[#list + 1] = value
+          list[#list + 1] = convert(cmd, o, value)
         else
           out[o[1]] = convert(cmd, o, value)
         end

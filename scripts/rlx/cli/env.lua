@@ -24,7 +24,7 @@ function M.main(...)
     rlx.fs.write_output("rlx env", o.markdown, md)
   end
   if o.json then
-    print(rlx.db.encode(env, true))
+    print(rlx.json.encode(env, 2))
   elseif not o.markdown then
     io.write(md)
   else

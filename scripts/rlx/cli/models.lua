@@ -12,11 +12,11 @@ local cmd = {name = "models",
     "With NAME (a built-in, or a Lua file that returns a model table), prints the model's\n" ..
     "totals, a batch-size table and, with --layers, every layer. Formulas: docs/complexity.md.",
   options = {
-    {"batch", "--batch", type = "int_list", default = {16, 32, 64, 128, 256},
+    {"batch", "--batch", type = "int_list", min = 1, default = {16, 32, 64, 128, 256},
       help = "batch sizes for the table, e.g. 16,32,64"},
-    {"input", "--input", type = "integer", default = 224, help = "input side in pixels"},
-    {"classes", "--classes", type = "integer", default = 1000, help = "number of classes"},
-    {"precision", "--precision", type = "choice", choices = {"fp32", "amp", "bf16"},
+    {"input", "--input", type = "integer", min = 1, default = 224, help = "input side in pixels"},
+    {"classes", "--classes", type = "integer", min = 1, default = 1000, help = "number of classes"},
+    {"precision", "--precision", one_of = {"fp32", "amp", "bf16"},
       default = "fp32", help = "precision of activations and weight copies"},
     {"gib", "--gib", type = "number", metavar = "N",
       help = "also print the largest batch whose training memory fits N GiB"},
@@ -27,7 +27,8 @@ local cmd = {name = "models",
 
 local function giga(n) return string.format("%.3f", n / 1e9) end
 local function mega(n) return string.format("%.3f", n / 1e6) end
-local function gib(n) return string.format("%.3f", n / 2 ^ 30) end
+local function mb(n) return string.format("%.1f", n / 1e6) end
+local function mib(n) return string.format("%.1f", n / 2 ^ 20) end
 local function commas(n)
   local s = string.format("%d", n)
   local out = s:reverse():gsub("(%d%d%d)", "%1,"):reverse()
@@ -92,17 +93,12 @@ end
 function M.main(...)
   local o = args.parse(cmd, {...})
   if not o then return 0 end
-  if o.input < 1 then rlx.fail(2, "rlx models: --input must be >= 1, got " .. o.input) end
-  if o.classes < 1 then rlx.fail(2, "rlx models: --classes must be >= 1, got " .. o.classes) end
-  for _, b in ipairs(o.batch) do
-    if b < 1 then rlx.fail(2, "rlx models: --batch sizes must be >= 1, got " .. b) end
-  end
   if not o.name then return list(o) end
   local model = load_model(o.name)
   local ok, first = pcall(rlx.model.summary, {model = model, batch = o.batch[1], input = o.input,
     classes = o.classes, precision = o.precision, layers = o.layers or false})
   if not ok then
-    args.fail("models", first, {usage = true, fn = "rlx.model.summary"})
+    args.fail("models", first, {usage = true})
   end
   local batches = {}
   for _, b in ipairs(o.batch) do
@@ -110,7 +106,7 @@ function M.main(...)
     if b ~= o.batch[1] then
       ok, s = pcall(rlx.model.summary, {model = model, batch = b, input = o.input,
         classes = o.classes, precision = o.precision, layers = false})
-      if not ok then args.fail("models", s, {usage = true, fn = "rlx.model.summary"}) end
+      if not ok then args.fail("models", s, {usage = true}) end
     end
     batches[#batches + 1] = {batch = b, train_flops = s.train_flops, bytes = s.bytes, ai = s.ai,
       memory_bytes = s.memory_bytes, memory_fp32_bytes = s.memory_fp32_bytes,
@@ -118,7 +114,7 @@ function M.main(...)
   end
   local fits
   if o.gib then
-    if o.gib <= 0 then rlx.fail(2, "rlx models: --gib must be > 0, got " .. o.gib) end
+    if o.gib <= 0 then args.usage_error("models", "--gib must be a number > 0, got '" .. o.gib .. "'") end
     fits = {}
     for _, p in ipairs{"fp32", "amp"} do
       fits[p] = rlx.model.max_batch{model = model, memory_gib = o.gib, input = o.input,
@@ -144,15 +140,18 @@ function M.main(...)
     giga(s.backward_flops), giga(s.optimizer_flops)))
   print(string.format("  state        params %s MB + grads %s MB + momentum %s MB + buffers %s MB",
     mega(s.param_bytes), mega(s.grad_bytes), mega(s.momentum_bytes), mega(s.buffer_bytes)))
+  print(string.format("  params size  %s MB = %s MiB in fp32 (torchsummary's \"Params size (MB)\" is this MiB figure)",
+    mb(s.params * 4), mib(s.params * 4)))
   print("")
   local rows = {}
   for _, b in ipairs(batches) do
     rows[#rows + 1] = {tostring(b.batch), giga(b.train_flops), giga(b.bytes),
-      string.format("%.1f", b.ai), gib(b.activation_bytes), gib(b.memory_bytes),
-      gib(b.memory_fp32_bytes), gib(b.memory_amp_bytes)}
+      string.format("%.1f", b.ai), mb(b.activation_bytes), mb(b.memory_bytes), mib(b.memory_bytes),
+      mb(b.memory_fp32_bytes), mb(b.memory_amp_bytes)}
   end
-  print_table({"batch", "train GFLOP/iter", "GB/iter", "AI FLOP/B", "activations GiB",
-    "memory GiB", "fp32 GiB", "amp GiB"}, rows)
+  print_table({"batch", "train GFLOP/iter", "GB/iter", "AI FLOP/B", "activations MB",
+    "memory MB", "memory MiB", "fp32 MB", "amp MB"}, rows)
+  print("  (MB = 1e6 bytes and GB = 1e9, as in the report; MiB = 2^20 bytes, the unit torchsummary prints as \"MB\")")
   if fits then
     print(string.format("largest batch within %g GiB: %d in fp32, %d in amp (an upper bound: the " ..
       "memory estimate is a floor, docs/complexity.md)", o.gib, fits.fp32, fits.amp))

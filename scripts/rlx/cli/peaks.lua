@@ -10,11 +10,11 @@ local cmd = {name = "peaks", usage = "rlx peaks [--device cpu|cuda] [--json] [--
     "the best of --repeats runs, with the spread. Units: decimal GB/s and GFLOP/s.\n" ..
     "--datasheet NAME and --list print published GPU figures instead of measuring.",
   options = {
-    {"device", "--device", type = "choice", choices = {"cpu", "cuda"}, default = "cpu", help = "what to measure"},
+    {"device", "--device", one_of = {"cpu", "cuda"}, default = "cpu", help = "what to measure"},
     {"repeats", "--repeats", type = "integer", default = 5, help = "timed runs per figure"},
     {"quick", "--quick", type = "boolean", help = "small sizes, short runs (smoke test; noisier)"},
     {"threads", "--threads", type = "integer", help = "CPU threads (default: one per core)"},
-    {"clock", "--clock", type = "choice", choices = {"cpu", "wall"}, default = "wall",
+    {"clock", "--clock", one_of = {"cpu", "wall"}, default = "wall",
       help = "CPU kernels timed by thread CPU time or wall time"},
     {"only", "--only", metavar = "LIST", help = "comma-separated figures, e.g. dram,fp64 (cpu: dram fp32 " ..
       "fp64 gemm_fp32 gemm_bf16 l1 l2 l3; cuda: dram gemm_fp32 gemm_tf32 gemm_fp16 gemm_bf16)"},

@@ -12,7 +12,7 @@ local cmd = {name = "runs", usage = "rlx runs DB [options]",
     {"precision", "--precision", help = "only this precision"},
     {"batch", "--batch", type = "integer", help = "only this batch size"},
     {"device", "--device", help = "only this device"},
-    {"status", "--status", type = "choice", choices = {"ok", "failed", "running", "crashed"},
+    {"status", "--status", one_of = {"ok", "failed", "running", "crashed"},
       help = "ok, failed, running (claimed, training now) or crashed (its process died)"},
     {"env", "--env", help = "only this environment label"},
     {"input", "--input", type = "integer", help = "only runs at this input size (image side in pixels)"},
@@ -106,7 +106,7 @@ function M.main(...)
     rows = kept
   end
   if o.json then
-    print(rlx.db.encode(rows, true))
+    print(rlx.json.encode(rows, 2))
     return 0
   end
   if #rows == 0 then

@@ -12,12 +12,12 @@ local cmd = {name = "submit", usage = "rlx submit FILE.lua [--set key=value]... 
     "database, draws the figures and writes the report. Run the same command again after failures or\n" ..
     "cancellations: it submits only what is missing. Follow progress with 'rlx status DB'.",
   options = {
-    {"set", "--set", type = "multi", metavar = "KEY=VALUE", help = "a parameter for the script, as with rlx run (repeatable)"},
+    {"set", "--set", type = "string_list", metavar = "KEY=VALUE", help = "a parameter for the script, as with rlx run (repeatable)"},
     {"partition", "--partition", metavar = "P", help = "Slurm partition (sbatch --partition)"},
     {"gres", "--gres", metavar = "G", help = "generic resources per array task, e.g. gpu:1 (sbatch --gres)"},
     {"time", "--time", metavar = "T", help = "time limit per job, e.g. 1:00:00 (sbatch --time)"},
     {"tasks", "--tasks", type = "integer", metavar = "N", help = "array tasks (shards); default one per pending slot"},
-    {"sbatch_arg", "--sbatch-arg", type = "multi", metavar = "ARG",
+    {"sbatch_arg", "--sbatch-arg", type = "string_list", metavar = "ARG",
       help = "one more sbatch option for both jobs, e.g. --sbatch-arg=--account=lab (repeatable)"},
     {"job_name", "--job-name", metavar = "NAME", help = "Slurm job name (default rlx-<study>)"},
     {"figures", "--figures", metavar = "DIR", default = "figures", help = "where the collect job draws the figures"},

@@ -18,7 +18,7 @@ local cmd = {name = "train",
     {"batch", "--batch-size", type = "integer", default = 32, help = "images per iteration"},
     {"warmup", "--warmup-iters", type = "integer", default = 5, help = "unmeasured iterations first"},
     {"iters", "--iters", type = "integer", default = 20, help = "measured iterations"},
-    {"precision", "--precision", type = "choice", choices = {"fp32", "amp", "bf16"}, default = "fp32",
+    {"precision", "--precision", one_of = {"fp32", "amp", "bf16"}, default = "fp32",
       help = "fp32; amp = fp16 autocast + grad scaling (CUDA); bf16 autocast"},
     {"device", "--device", alias = "--backend", default = "auto", help = "auto, cpu, cuda or cuda:N"},
     {"workers", "--workers", type = "integer", default = 0, help = "data loading threads"},
@@ -26,7 +26,7 @@ local cmd = {name = "train",
     {"data", "--data", metavar = "PATH", help = "ImageFolder root (train/<class>/*.jpg) or CIFAR-10 folder"},
     {"synthetic", "--synthetic", type = "boolean", help = "synthetic input even when --data is given"},
     {"no_augment", "--no-augment", type = "boolean", help = "resize + center crop instead of random crops"},
-    {"memory_format", "--memory-format", type = "choice", choices = {"channels_last", "contiguous"},
+    {"memory_format", "--memory-format", one_of = {"channels_last", "contiguous"},
       help = "layout of images and conv weights (default channels_last for convolutional models; " ..
         "contiguous = run_train.py's default)"},
     {"channels_last", "--channels-last", type = "boolean", help = "same as --memory-format channels_last"},
@@ -84,8 +84,7 @@ end
 -- --channels-last is run_train.py's flag; it may not contradict --memory-format.
 local function memory_format(o)
   if o.channels_last and o.memory_format == "contiguous" then
-    rlx.fail(2, "rlx train: --channels-last contradicts --memory-format contiguous; give one of them\n" ..
-      "Try 'rlx train --help'.")
+    args.usage_error("train", "--channels-last contradicts --memory-format contiguous; give one of them")
   end
   return o.channels_last and "channels_last" or o.memory_format
 end
