@@ -5,6 +5,8 @@
 --   rlx run experiments/all.lua --set scale=smoke    # a few minutes: is the pipeline sound?
 --   rlx run experiments/all.lua --dry-run            # the plan, what is done, a time estimate
 --   rlx run experiments/all.lua --help               # every parameter
+--   rlx run experiments/all.lua --set data=data/imagenette2-160 --set zone=us-central1-a \
+--       --set instance=g2-standard-8 --set price_per_hour=0.85   # seed 000's subset, on a cloud VM
 --
 -- For every device it measures the peaks once per environment, sweeps the one matrix
 -- (experiments/matrix.lua) with its environment script's batch sizes and precisions, then draws
@@ -27,13 +29,28 @@ local P = rlx.params.declare{
   figures = {default = "figures", help = "figures folder"},
   label = {help = "environment label (default: from the hardware)"},
   env = {help = "environment label, as RLX_ENV (rlx.env.capture)"},
+  data = {help = "train on this dataset: an ImageFolder root (e.g. an Imagenette subset) or a CIFAR-10 folder " ..
+    "(default: synthetic images)"},
+  zone = {help = "cloud region/zone, e.g. us-central1-a (stored with the environment)"},
+  instance = {help = "cloud instance type, e.g. g2-standard-8 (stored with the environment)"},
+  price_per_hour = {type = "number", min = 0, help = "the machine's price per hour: the report adds cost per 1,000 images"},
 }
 local started, S = os.time(), rlx.experiment.scale(matrix, P)
-local study = rlx.study{name = P.name, db = P.db, label = P.label}
-print(string.format("study %s in %s, environment '%s'", study.name, study.path, study.env.label or "?"))
-print(string.format("scale %s: %dx%d synthetic images, %d warm-up + %d measured iterations, %d repeats",
-  S.name, S.input, S.input, S.warmup, S.iters, S.repeats))
-rlx.experiment.run(study, {dir = here, matrix = matrix, scale = S, devices = P.devices, retry_crashed = P.retry_crashed})
+-- A bad data= stops here (exit 2, one line), before anything is opened or planned.
+local ok, data = pcall(function() return P.data and rlx.train.dataset(P.data) end)
+if not ok then rlx.fail(2, "experiments/all.lua: --set data=: " .. rlx.errors.text(rlx.errors.pass_exits(data))) end
+local study = rlx.study{name = P.name, db = P.db, label = P.label, zone = P.zone, instance_type = P.instance,
+  price_per_hour = P.price_per_hour}
+local where = {}
+if study.env.cloud_zone then where[#where + 1] = "zone " .. study.env.cloud_zone end
+if study.env.instance_type then where[#where + 1] = "instance " .. study.env.instance_type end
+print(string.format("study %s in %s, environment '%s'%s", study.name, study.path, study.env.label or "?",
+  #where > 0 and (" (" .. table.concat(where, ", ") .. ")") or ""))
+if data then print(string.format("data %s: %s, %d images in %d classes", data.root, data.kind, data.images, data.classes)) end
+print(string.format("scale %s: %dx%d %s images, %d warm-up + %d measured iterations, %d repeats",
+  S.name, S.input, S.input, data and data.kind or "synthetic", S.warmup, S.iters, S.repeats))
+rlx.experiment.run(study, {dir = here, matrix = matrix, scale = S, devices = P.devices, retry_crashed = P.retry_crashed,
+  data = P.data})
 rlx.experiment.finish(study, {figures = P.figures, scale = S})
 print(string.format("done in %d s", os.time() - started))
 study:close()

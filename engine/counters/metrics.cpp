@@ -156,4 +156,53 @@ nlohmann::json derive(const std::map<std::string, double>& values) {
   return d;
 }
 
+bool used_by_formulas(const std::string& name) {
+  static const std::vector<std::string> inputs = [] {
+    std::vector<std::string> v = {
+        "dram__bytes_read.sum", "dram__bytes_write.sum", "lts__t_bytes.sum",       "l1tex__t_bytes.sum",
+        "pcie__read_bytes.sum", "pcie__write_bytes.sum", "gpu__time_duration.sum", "cycles",
+        "instructions"};
+    for (const char* op : {"fadd", "fmul", "ffma", "hadd", "hmul", "hfma", "dadd", "dmul", "dfma"})
+      v.push_back(sass(op));
+    return v;
+  }();
+  if (std::find(inputs.begin(), inputs.end(), name) != inputs.end()) return true;
+  const std::string tensor = "sm__ops_path_tensor_src_";
+  return name.rfind(tensor, 0) == 0 && name.rfind(tensor + "int", 0) != 0 && name.size() > 4 &&
+         name.compare(name.size() - 4, 4, ".sum") == 0;
+}
+
+const std::vector<SeedMetric>& seed_metric_map() {
+  static const std::vector<SeedMetric> m = {
+      {"flop_count_sp",
+       {sass("fadd"), sass("fmul"), sass("ffma")},
+       "flops_fp32 = fadd + fmul + 2 x ffma",
+       "nvprof-era name (CUPTI event/metric API): current ncu rejects it and CUDA 13 removed that API. "
+       "NVIDIA's nvprof transition guide maps it to these three instruction counts, an FMA counting 2. "
+       "Neither counts tensor-core math (TF32): rlx adds sm__ops_path_tensor_src_tf32_dst_fp32 where the "
+       "chip has it"},
+      {"flop_count_hp",
+       {sass("hadd"), sass("hmul"), sass("hfma")},
+       "flops_fp16 = hadd + hmul + 2 x hfma",
+       "nvprof-era name, rejected by current ncu. Counts half-precision instructions on the CUDA cores, one "
+       "operation per thread instruction (as NERSC and LIKWID count; Nsight Compute's Half roofline counts a "
+       "packed half2 instruction twice). AMP's convolutions and matrix products run on tensor cores, which "
+       "neither flop_count_hp nor these count: rlx adds sm__ops_path_tensor_src_* (names differ per chip)"},
+      {"dram__bytes_read.sum", {"dram__bytes_read.sum"}, "dram_read_bytes", "accepted as written"},
+      {"dram__bytes_write.sum",
+       {"dram__bytes_write.sum"},
+       "dram_write_bytes; dram_bytes = read + write",
+       "accepted as written"},
+      {"pcie__read_bytes.sum",
+       {"pcie__read_bytes.sum"},
+       "pcie_bytes = read + write",
+       "accepted as written (device-level counter: ncu may not collect it on every GPU or virtual machine)"},
+      {"pcie__write_bytes.sum",
+       {"pcie__write_bytes.sum"},
+       "pcie_bytes = read + write",
+       "accepted as written"},
+  };
+  return m;
+}
+
 }  // namespace rlx::counters

@@ -46,4 +46,20 @@ UnitScale parse_unit(const std::string& unit);
 //   ipc = instructions / cycles; cpi = cycles / instructions.
 nlohmann::json derive(const std::map<std::string, double>& values);
 
+// Whether a metric is an input of derive()'s formulas (so an imported value that is not is named
+// as unused rather than silently summed).
+bool used_by_formulas(const std::string& name);
+
+// Seed 000's Nsight metric list (its code/metric_names_ncu.txt) name by name: the names current
+// ncu (2019.1 and later) and CUPTI's profiler APIs accept for it, how rlx combines them, and why
+// it changed. nvprof-era names (flop_count_sp, flop_count_hp) belong to the CUPTI event/metric
+// API, which current ncu rejects and CUDA 13 removed (docs/counters.md has the table).
+struct SeedMetric {
+  std::string seed;                  // as the seed writes it
+  std::vector<std::string> current;  // accepted by ncu --metrics and CUPTI range profiling
+  std::string formula;               // what rlx computes from them
+  std::string note;
+};
+const std::vector<SeedMetric>& seed_metric_map();
+
 }  // namespace rlx::counters

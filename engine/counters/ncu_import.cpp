@@ -225,6 +225,11 @@ nlohmann::json Aggregator::result(const Lines& lines, bool has_pid, const char* 
   put_summary(r, derived);
   r["missing"] = missing;
   r["skipped_metrics"] = skipped_;
+  // Additive metrics no formula reads: summed and kept in values, but they change no result.
+  nlohmann::json unused = nlohmann::json::array();
+  for (const auto& [name, v] : total)
+    if (!used_by_formulas(name)) unused.push_back(name);
+  r["unused_metrics"] = unused;
   nlohmann::json per = nlohmann::json::array();
   for (const auto& k : kernels_) per.push_back(kernel_json(k));
   if (other_.count > 0) {

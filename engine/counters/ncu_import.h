@@ -28,6 +28,7 @@ struct NcuFormatError : std::runtime_error {
 //    dram_write_bytes, dram_bytes, l2_bytes, l1_bytes, seconds (0 when the file lacks the inputs),
 //    missing = [metric names the formulas wanted but the file lacks],
 //    skipped_metrics = [non-additive metrics: .avg, .max, .pct, ratios, rates],
+//    unused_metrics = [additive metrics summed into values that no formula reads],
 //    per_kernel = [{name, count, values, flops..., seconds}] in order of first appearance (the
 //    first 2000 names; later names' launches in one last entry, per_kernel_other_launches),
 //    ncu_messages = [ncu's ==WARNING==/==ERROR== lines, the first 10]}.

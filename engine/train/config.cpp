@@ -93,6 +93,7 @@ nlohmann::json to_json(const TrainConfig& c, const TrainResult& r) {
   j["data_kind"] = r.data_kind;
   if (r.skipped_files >= 0) j["skipped_files"] = r.skipped_files;
   if (r.dataset_size >= 0) j["dataset_size"] = r.dataset_size;
+  if (r.dataset_classes >= 0) j["dataset_classes"] = r.dataset_classes;
   if (!r.note.empty()) j["note"] = r.note;
   if (!r.ok) return j;
   j["images_per_s"] = r.images_per_s;

@@ -10,6 +10,8 @@
 #include <numeric>
 #include <stdexcept>
 
+#include "train/cifar_pickle.h"
+
 namespace fs = std::filesystem;
 
 namespace rlx::train {
@@ -69,17 +71,67 @@ class Cifar10 : public SampleSource {
   std::vector<uint8_t> records_;
 };
 
-std::vector<fs::path> cifar_files(const fs::path& dir) {
+// The CIFAR-10 batch files in dir: data_batch_*.bin (binary version), or else data_batch_<n>
+// without an extension (Python version), sorted.
+std::vector<fs::path> cifar_files(const fs::path& dir, bool python) {
   std::vector<fs::path> out;
   std::error_code ec;
   if (!fs::is_directory(dir, ec)) return out;
   for (const auto& e : fs::directory_iterator(dir, ec)) {
     const std::string name = e.path().filename().string();
-    if (e.is_regular_file() && name.rfind("data_batch_", 0) == 0 && e.path().extension() == ".bin")
-      out.push_back(e.path());
+    if (!e.is_regular_file() || name.rfind("data_batch_", 0) != 0) continue;
+    const std::string rest = name.substr(11);
+    const bool digits = !rest.empty() && rest.find_first_not_of("0123456789") == std::string::npos;
+    if (python ? digits : e.path().extension() == ".bin") out.push_back(e.path());
   }
   std::sort(out.begin(), out.end());
   return out;
+}
+
+struct CifarFiles {
+  std::string root;
+  std::vector<fs::path> files;
+  bool python = false;
+};
+
+// Binary batches in dir or dir/cifar-10-batches-bin, else Python batches in dir or
+// dir/cifar-10-batches-py (the folders the two archives extract to).
+CifarFiles find_cifar(const std::string& dir) {
+  const std::pair<const char*, bool> places[] = {
+      {"", false}, {"cifar-10-batches-bin", false}, {"", true}, {"cifar-10-batches-py", true}};
+  for (const auto& [sub, python] : places) {
+    const fs::path d = *sub ? fs::path(dir) / sub : fs::path(dir);
+    auto files = cifar_files(d, python);
+    if (!files.empty()) return {d.string(), std::move(files), python};
+  }
+  return {};
+}
+
+void append_binary(const fs::path& f, std::vector<uint8_t>& records) {
+  std::ifstream in(f, std::ios::binary);
+  std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (!in.good() && !in.eof()) throw std::runtime_error(fmt::format("cannot read '{}'", f.string()));
+  if (bytes.empty() || bytes.size() % kCifarRecord != 0)
+    throw std::runtime_error(
+        fmt::format("'{}' is not CIFAR-10 binary: {} bytes is not a whole number of "
+                    "{}-byte records",
+                    f.string(), bytes.size(), kCifarRecord));
+  for (size_t r = 0; r < bytes.size(); r += kCifarRecord)
+    if (bytes[r] > 9)
+      throw std::runtime_error(fmt::format("'{}' record {} has label {} (CIFAR-10 labels are 0..9)",
+                                           f.string(), r / kCifarRecord, bytes[r]));
+  records.insert(records.end(), bytes.begin(), bytes.end());
+}
+
+// A Python batch turned into binary records (label, then the same 3072 bytes).
+void append_python(const fs::path& f, std::vector<uint8_t>& records) {
+  const CifarBatch b = read_cifar_pickle(f.string());
+  const size_t image = kCifarRecord - 1;
+  for (size_t i = 0; i < b.labels.size(); ++i) {
+    records.push_back(b.labels[i]);
+    records.insert(records.end(), b.pixels.begin() + static_cast<std::ptrdiff_t>(i * image),
+                   b.pixels.begin() + static_cast<std::ptrdiff_t>((i + 1) * image));
+  }
 }
 
 }  // namespace
@@ -118,30 +170,20 @@ std::unique_ptr<SampleSource> open_image_folder(const std::string& root) {
 }
 
 std::unique_ptr<SampleSource> open_cifar10(const std::string& dir) {
-  std::vector<fs::path> files = cifar_files(dir);
-  std::string root = dir;
-  if (files.empty()) {
-    files = cifar_files(fs::path(dir) / "cifar-10-batches-bin");
-    root = (fs::path(dir) / "cifar-10-batches-bin").string();
-  }
-  if (files.empty())
-    throw std::runtime_error(fmt::format("no CIFAR-10 data_batch_*.bin files in '{}'", dir));
+  const CifarFiles found = find_cifar(dir);
+  if (found.files.empty())
+    throw std::runtime_error(fmt::format(
+        "no CIFAR-10 batches in '{}': expected data_batch_*.bin (binary version) or data_batch_1 .. "
+        "data_batch_5 (Python version, cifar-10-batches-py)",
+        dir));
   std::vector<uint8_t> records;
-  for (const auto& f : files) {
-    std::ifstream in(f, std::ios::binary);
-    std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    if (!in.good() && !in.eof()) throw std::runtime_error(fmt::format("cannot read '{}'", f.string()));
-    if (bytes.empty() || bytes.size() % kCifarRecord != 0)
-      throw std::runtime_error(fmt::format("'{}' is not CIFAR-10 binary: {} bytes is not a whole number of "
-                                           "{}-byte records",
-                                           f.string(), bytes.size(), kCifarRecord));
-    for (size_t r = 0; r < bytes.size(); r += kCifarRecord)
-      if (bytes[r] > 9)
-        throw std::runtime_error(fmt::format("'{}' record {} has label {} (CIFAR-10 labels are 0..9)",
-                                             f.string(), r / kCifarRecord, bytes[r]));
-    records.insert(records.end(), bytes.begin(), bytes.end());
+  for (const auto& f : found.files) {
+    if (found.python)
+      append_python(f, records);
+    else
+      append_binary(f, records);
   }
-  return std::make_unique<Cifar10>(root, std::move(records));
+  return std::make_unique<Cifar10>(found.root, std::move(records));
 }
 
 std::unique_ptr<SampleSource> open_dataset(const std::string& path) {
@@ -149,10 +191,9 @@ std::unique_ptr<SampleSource> open_dataset(const std::string& path) {
   if (!fs::exists(path, ec))
     throw std::runtime_error(fmt::format(
         "dataset not found: '{}' does not exist (give an ImageFolder root with train/<class>/*.jpg, "
-        "a CIFAR-10 folder with data_batch_*.bin, or \"synthetic\")",
+        "a CIFAR-10 folder with data_batch_*.bin or the Python batches, or \"synthetic\")",
         path));
-  if (!cifar_files(path).empty() || !cifar_files(fs::path(path) / "cifar-10-batches-bin").empty())
-    return open_cifar10(path);
+  if (!find_cifar(path).files.empty()) return open_cifar10(path);
   return open_image_folder(path);
 }
 

@@ -1,5 +1,5 @@
-// dataset.h: the real-data sources (JPEG ImageFolder, CIFAR-10 binary batches) and the loader that
-// turns them into batches of normalized CHW floats on worker threads with bounded prefetch. No
+// dataset.h: the real-data sources (JPEG ImageFolder, CIFAR-10 binary or Python batches) and the
+// loader that turns them into batches of normalized CHW floats on worker threads with bounded prefetch. No
 // LibTorch here: the trainer wraps a HostBatch in a tensor (pinned and copied on CUDA).
 #pragma once
 
@@ -34,10 +34,12 @@ class SampleSource {
 // root/train/<class>/*.jpg (or root/<class>/*.jpg when there is no train/); classes are the
 // sorted folder names. Throws std::runtime_error when the folder is missing or holds no JPEG.
 std::unique_ptr<SampleSource> open_image_folder(const std::string& root);
-// data_batch_*.bin in dir (or dir/cifar-10-batches-bin): 3073-byte records, label then 1024 R,
-// 1024 G, 1024 B. Throws std::runtime_error for no files, a truncated file or a bad label.
+// CIFAR-10 training batches: data_batch_*.bin in dir (or dir/cifar-10-batches-bin), 3073-byte
+// records, label then 1024 R, 1024 G, 1024 B; else the Python version's data_batch_1 ..
+// data_batch_5 in dir (or dir/cifar-10-batches-py), pickles read by cifar_pickle.h. Throws
+// std::runtime_error for no files, a truncated or hostile file, or a bad label.
 std::unique_ptr<SampleSource> open_cifar10(const std::string& dir);
-// CIFAR-10 when the folder has data_batch_*.bin files, an ImageFolder otherwise.
+// CIFAR-10 when the folder has either version's batches, an ImageFolder otherwise.
 std::unique_ptr<SampleSource> open_dataset(const std::string& path);
 
 struct HostBatch {

@@ -169,6 +169,7 @@ DataPlan open_data(const TrainConfig& c, TrainResult& r) {
   }
   r.data_kind = d.source->kind();
   r.dataset_size = static_cast<int64_t>(d.source->size());
+  r.dataset_classes = d.source->classes();
   if (r.data_kind == "imagefolder") r.skipped_files = 0;
   if (d.classes == 0) d.classes = d.source->classes();
   if (d.input == 0) d.input = r.data_kind == "cifar10" ? 32 : 224;

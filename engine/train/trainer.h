@@ -83,6 +83,7 @@ struct TrainResult {
   std::string memory_format;  // the layout used ("channels_last" or "contiguous")
   int64_t skipped_files = -1;      // ImageFolder: unreadable files met; -1 = not a folder
   int64_t dataset_size = -1;       // samples available in the data source; -1 = synthetic
+  int64_t dataset_classes = -1;    // classes the data source has; -1 = synthetic
   std::string data_kind;           // "synthetic", "imagefolder", "cifar10"
   std::string note;                // e.g. nvtx requested without CUDA
   std::string model_name;          // the model's name

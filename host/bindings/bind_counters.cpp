@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "counters/collector.h"
+#include "counters/metrics.h"
 #include "counters/ncu_import.h"
 #include "lua_bind.h"
 #include "registry.h"
@@ -16,6 +17,16 @@ namespace {
 int import_ncu(lua_State* L) {
   const std::string path = lua::check_string(L, 1);
   lua::push_json(L, counters::import_ncu_file(path));
+  return 1;
+}
+
+// seed_metrics() -> {{seed, current = {...}, formula, note}, ...}: seed 000's ncu metric list
+// mapped to current names (engine/counters/metrics.h).
+int seed_metrics(lua_State* L) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const auto& m : counters::seed_metric_map())
+    out.push_back({{"seed", m.seed}, {"current", m.current}, {"formula", m.formula}, {"note", m.note}});
+  lua::push_json(L, out);
   return 1;
 }
 
@@ -91,7 +102,8 @@ void open_counters(lua_State* L) {
                        {{"import_ncu", lua::guarded<import_ncu>},
                         {"list", lua::guarded<list>},
                         {"available", lua::guarded<available>},
-                        {"measure", lua::guarded<measure>}});
+                        {"measure", lua::guarded<measure>},
+                        {"seed_metrics", lua::guarded<seed_metrics>}});
 }
 
 }  // namespace rlx::bindings

@@ -14,6 +14,7 @@
 #include "counters/profiler_range.h"
 #include "lua_bind.h"
 #include "registry.h"
+#include "train/dataset.h"
 #include "train/devices.h"
 #include "train/progress.h"
 #include "train/trainer.h"
@@ -172,11 +173,25 @@ int devices_fn(lua_State* L) {
   return 1;
 }
 
+// dataset(path) -> {kind, root, classes, images}: what a data source holds, opened as rlx.train
+// would open it (a study checks data= before planning anything).
+int dataset_fn(lua_State* L) {
+  const std::string path = lua::check_string(L, 1);
+  const std::unique_ptr<train::SampleSource> s = train::open_dataset(path);
+  lua::push_json(L, {{"kind", s->kind()},
+                     {"root", s->root()},
+                     {"classes", s->classes()},
+                     {"images", static_cast<long long>(s->size())}});
+  return 1;
+}
+
 }  // namespace
 
 void open_train(lua_State* L) {
-  lua::register_module(
-      L, "train", {{"train", lua::guarded<train_fn>, "rlx.train"}, {"devices", lua::guarded<devices_fn>}});
+  lua::register_module(L, "train",
+                       {{"train", lua::guarded<train_fn>, "rlx.train"},
+                        {"devices", lua::guarded<devices_fn>},
+                        {"dataset", lua::guarded<dataset_fn>}});
 }
 
 }  // namespace rlx::bindings

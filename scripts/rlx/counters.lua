@@ -30,6 +30,23 @@ function M.measure(fn, opts)
   return core.measure(fn, opts)
 end
 
+--- seed_metrics() -> {{seed, current = {names}, formula, note}}: seed 000's Nsight metric list
+--- (code/metric_names_ncu.txt) name by name, with the names current ncu and CUPTI accept.
+function M.seed_metrics()
+  return core.seed_metrics()
+end
+
+--- The seed's metric list in current names, one comma-separated line (code/metric_names_ncu.txt
+--- as `rlx export --layout seed` writes it; gpu__time_duration.sum added for kernel time).
+function M.seed_metric_line()
+  local names = {}
+  for _, m in ipairs(core.seed_metrics()) do
+    for _, n in ipairs(m.current) do names[#names + 1] = n end
+  end
+  names[#names + 1] = "gpu__time_duration.sum"
+  return table.concat(names, ",")
+end
+
 --- The lines `rlx counters --list` prints for a list() result.
 function M.format_list(l)
   local fname = "rlx.counters.format_list"

@@ -23,6 +23,7 @@ local RUN_SPEC = {
   devices = {type = "string"},
   retry_crashed = {type = "boolean", default = false},
   list = {type = "table"},
+  data = {type = "string"},
 }
 local FINISH_SPEC = {figures = {type = "string", default = "figures"}, scale = {type = "table", required = true}}
 
@@ -61,9 +62,16 @@ function M.pick(dir, kind, labels)
   end
 end
 
---- The candidate labels for a device: environment label, then the GPU's hardware label.
-local function labels_for(study, dev)
-  local labels = {study.env.label}
+--- The candidate labels for a device: the environment label, the same with '_' for '-' (seed 001's
+--- keys mac_mps and gcp_<gpu> are written mac-mps and gcp-l4: '_' separates a run label's fields),
+--- its first part (gcp-l4 -> gcp), then the GPU's hardware label.
+function M.labels_for(study, dev)
+  local label = study.env.label
+  local labels = {label}
+  if type(label) == "string" and label:find("-", 1, true) then
+    labels[#labels + 1] = (label:gsub("%-", "_"))
+    labels[#labels + 1] = label:match("^([^-]+)%-")
+  end
   if dev.kind == "cuda" and dev.name then
     labels[#labels + 1] = rlx.env.hardware_label{gpu_name = dev.name}
   end
@@ -79,7 +87,7 @@ end
 
 local function sweep_device(study, dev, o)
   local kind, id = dev.kind or "cpu", dev.id or dev.kind or "cpu"
-  local path, name, env = M.pick(o.dir, kind, labels_for(study, dev))
+  local path, name, env = M.pick(o.dir, kind, M.labels_for(study, dev))
   if not path then
     print(string.format("%s (%s): no experiments/%s.lua, skipped", id, dev.name or "", kind))
     return nil
@@ -92,7 +100,7 @@ local function sweep_device(study, dev, o)
     device = id, models = mx.models, batch = env.batch, precision = env.precision,
     repeats = S.repeats or mx.repeats, warmup = S.warmup, iters = S.iters, input = S.input,
     classes = mx.classes, counters = env.counters == true and S.counters ~= false or nil,
-    retry_crashed = o.retry_crashed,
+    retry_crashed = o.retry_crashed, data = o.data,
   }
   if type(stats) == "table" and stats.planned and not o.dry then
     print(string.format("%s: %d planned, %d ran (%d ok, %d failed), %d already done", id, stats.planned,
@@ -102,7 +110,8 @@ local function sweep_device(study, dev, o)
 end
 
 --- Sweeps every device. opts: dir (the environment scripts' folder), matrix, scale (M.scale's),
---- devices (a comma list of kinds to keep, or nil), retry_crashed, list (stand-in rlx.devices()).
+--- devices (a comma list of kinds to keep, or nil), retry_crashed, list (stand-in rlx.devices()),
+--- data (a dataset path for every run; nil: synthetic images).
 function M.run(study, opts)
   local o = options.check("rlx.experiment.run", opts, RUN_SPEC)
   o.dry = rlx.flags and rlx.flags.dry_run

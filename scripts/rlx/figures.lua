@@ -172,10 +172,50 @@ local function throughput_figures(runs, dir, out, opts, varying)
   end
 end
 
--- B: one configuration across environments. The default config is the one found in the most
--- environments, preferring resnet50, fp32 and the largest batch (seed 001: ResNet-50 bs128 FP32).
--- The rest of the configuration (input, protocol, ...) is one too: the one with the most
--- environments, then the largest input, then the most runs.
+-- B: one configuration across environments. By default seed 000's fixed configuration
+-- (M.SEED_FIXED: ResNet-50, fp32, batch 128) when the runs have it, else the nearest stored one:
+-- the same model, then the same precision, then the batch closest to 128 (by ratio); ties go to
+-- the most environments, the larger batch, the largest input, the most runs. The rest of the
+-- configuration (input, protocol, ...) is one too. The figure's entry says which it is (config.seed
+-- = true, or config.nearest_to = the seed's) and its subtitle names it.
+M.SEED_FIXED = {model = "resnet50", precision = "fp32", batch = 128}
+
+local function seed_distance(c)
+  local s = M.SEED_FIXED
+  return (c.model == s.model and 0 or 4) + (c.precision == s.precision and 0 or 2) +
+    math.abs(math.log(c.batch / s.batch) / math.log(2)) / 100
+end
+
+-- Whether candidate a is a better Figure B than b (lexicographic, see above).
+local function better(a, b, fixed)
+  local da, db = fixed and 0 or seed_distance(a), fixed and 0 or seed_distance(b)
+  if da ~= db then return da < db end
+  if a.n ~= b.n then return a.n > b.n end
+  if a.batch ~= b.batch then return a.batch > b.batch end
+  if a.input ~= b.input then return a.input > b.input end
+  if a.runs ~= b.runs then return a.runs > b.runs end
+  return a.config < b.config
+end
+
+-- The chosen configuration, with seed = true or nearest_to = the seed's (not when the caller fixed it).
+local function seed_config(c, given)
+  local s, out = M.SEED_FIXED, {model = c.model, precision = c.precision, batch = c.batch}
+  if given then return out end
+  if c.model == s.model and c.precision == s.precision and c.batch == s.batch then out.seed = true
+  else out.nearest_to = s end
+  return out
+end
+
+local function seed_note(c, given)
+  local cfg = seed_config(c, given)
+  if cfg.seed then return "seed 000's fixed configuration; " end
+  if cfg.nearest_to then
+    return string.format("nearest stored to seed 000's %s %s bs%d; ", cfg.nearest_to.model, cfg.nearest_to.precision,
+      cfg.nearest_to.batch)
+  end
+  return ""
+end
+
 local function variance_figure(runs, dir, out, opts, warnings, varying)
   local fixed = opts.fixed
   local candidates = {}
@@ -190,15 +230,8 @@ local function variance_figure(runs, dir, out, opts, warnings, varying)
     end
   end
   local best
-  local function score(x)
-    return x.n * 1e6 + (fixed and 0 or ((x.model == "resnet50" and 1e5 or 0) + (x.precision == "fp32" and 1e4 or 0)
-      + x.batch))
-  end
   for _, c in pairs(candidates) do
-    if not best or score(c) > score(best) or (score(c) == score(best) and (c.input > best.input or
-        (c.input == best.input and (c.runs > best.runs or (c.runs == best.runs and c.config < best.config))))) then
-      best = c
-    end
+    if not best or better(c, best, fixed) then best = c end
   end
   if not best then
     if fixed then
@@ -229,12 +262,11 @@ local function variance_figure(runs, dir, out, opts, warnings, varying)
   local plot = {groups = groups, out = path, xlabel = "Environment",
     title = string.format("Run-to-run variability: %s, %s, batch %d%s", fixed.model, fixed.precision, fixed.batch,
       extra ~= "" and (", " .. extra) or ""),
-    subtitle = subtitle("box: quartiles and median; whiskers: 1.5 IQR; dots: one per repeat" ..
-      (flagged > 0 and string.format(" (%d unsteady or contended)", flagged) or ""), chosen, opts),
+    subtitle = subtitle(seed_note(fixed, opts.fixed) .. "box: quartiles and median; whiskers: 1.5 IQR; " ..
+      "dots: one per repeat" .. (flagged > 0 and string.format(" (%d unsteady or contended)", flagged) or ""), chosen, opts),
     width = opts.width, height = opts.height}
   rlx.plot.variability(plot)
-  out[#out + 1] = {figure = "B", path = path, config = {model = fixed.model, precision = fixed.precision,
-    batch = fixed.batch}, plot = plot}
+  out[#out + 1] = {figure = "B", path = path, config = seed_config(fixed, opts.fixed), plot = plot}
 end
 
 -- The mean of field over the points of runs the means use (configs.split), and whether any run

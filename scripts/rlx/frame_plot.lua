@@ -98,6 +98,7 @@ local function build_series(frame, o)
 end
 
 --- Draws the chart; prints the path (and the figure inline where the terminal shows images).
+--- Returns rlx.plot.line's info (axes, scales, info:px), which the REPL does not print.
 function M.plot(frame, opts)
   local o = options.check("rows:plot", opts, SPEC)
   local names = {o.x, o.y}
@@ -120,14 +121,15 @@ function M.plot(frame, opts)
     ylabel = o.ylabel or o.y, xscale = o.logx and "log" or "linear", yscale = o.logy and "log" or "linear",
     kind = o.kind, xticks = xticks, width = o.width, height = o.height,
     subtitle = o.subtitle or (aggregated and "mean ± 1 SD where a point has several rows" or nil)}
-  local ok, err = pcall(rlx.plot.line, plot_opts)
+  local ok, info = pcall(rlx.plot.line, plot_opts)
   if not ok then
-    errors.pass_exits(err)
-    errors.raise("rows:plot", errors.is(err) and tostring(err.message) or errors.text(err))
+    errors.pass_exits(info)
+    errors.raise("rows:plot", errors.is(info) and tostring(info.message) or errors.text(info))
   end
   io.write(o.out, "\n")
   if o.inline then require("rlx.termimg").show(o.out) end
   io.stdout:flush()
+  return info
 end
 
 return M

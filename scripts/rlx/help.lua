@@ -305,9 +305,58 @@ local function display_for(x)
 end
 
 --- help([x]): prints the documentation of x (a function, a table or a name); see the top.
+-- Words of text in lines of at most width columns, later lines indented by `indent`.
+local function wrap(text, width, indent)
+  local lines, line = {}, ""
+  for word in text:gmatch("%S+") do
+    if line ~= "" and #line + 1 + #word > width then
+      lines[#lines + 1] = line
+      line = indent .. word
+    else
+      line = line == "" and word or (line .. " " .. word)
+    end
+  end
+  lines[#lines + 1] = line
+  return table.concat(lines, "\n")
+end
+
+local function cells(row)
+  local out = {}
+  row = row:gsub("\\|", "\0"):gsub("^%s*|", ""):gsub("|%s*$", "")
+  for cell in (row .. "|"):gmatch("([^|]*)|") do out[#out + 1] = (cell:gsub("%z", "|"):match("^%s*(.-)%s*$")) end
+  return out
+end
+
+--- The text as help prints it on a terminal `width` columns wide: Markdown tables, whose rows are
+--- too long for a terminal, become one wrapped item per row ("- `batch` (default `32`): images
+--- per iteration (integer >= 1)"); code blocks and other lines are kept as written.
+function M.render(text, width)
+  local out, head, in_code = {}, nil, false
+  for line in (text .. "\n"):gmatch("([^\n]*)\n") do
+    if line:match("^```") then in_code = not in_code end
+    if not in_code and line:match("^|") then
+      local row = cells(line)
+      if not head then
+        head = row
+      elseif not line:match("^|[%s%-:|]+$") then
+        -- The first cell, the middle ones with their headers in brackets, the last after ":".
+        local middle = {}
+        for i = 2, #row - 1 do middle[#middle + 1] = (head[i] and head[i] ~= "" and (head[i] .. " ") or "") .. row[i] end
+        local item = "- " .. row[1] .. (#middle > 0 and (" (" .. table.concat(middle, "; ") .. ")") or "") ..
+          (#row > 1 and (": " .. row[#row]) or "")
+        out[#out + 1] = wrap(item, width, "    ")
+      end
+    else
+      head = nil
+      out[#out + 1] = line
+    end
+  end
+  return table.concat(out, "\n")
+end
+
 function M.help(x)
   local text, err = display_for(x)
-  io.write(text or err, "\n")
+  io.write(text and M.render(text, require("rlx.show").terminal_width() or 100) or err, "\n")
   io.stdout:flush()
 end
 

@@ -20,6 +20,7 @@ function info_mt.__index.px(info, x, y)
   return map(info.x, x), map(info.y, y)
 end
 local function wrap(info) return setmetatable(info, info_mt) end
+M.info_metatable = info_mt  -- the REPL prints a chart's info as nothing (rows:plot printed its path)
 
 local common = {
   out = {type = "string", required = true}, title = {type = "string"}, subtitle = {type = "string"},

@@ -8,11 +8,14 @@ local pretty = require("rlx.pretty")
 local show = require("rlx.show")
 local M = {}
 
---- How the REPL prints one value: a table for records, the summary of a group_by, else pretty.
+--- How the REPL prints one value: a table for records, the summary of a group_by, nothing for a
+--- chart's info (rows:plot printed the path), else pretty. nil: print nothing.
 function M.display(v)
   if show.is_records(v) then return show.format(v) end
-  local frame = package.loaded["rlx.frame"]
-  if frame and type(v) == "table" and getmetatable(v) == frame.grouped_metatable then return tostring(v) end
+  local meta = type(v) == "table" and getmetatable(v) or nil
+  local frame, plot = package.loaded["rlx.frame"], package.loaded["rlx.plot"]
+  if meta and frame and meta == frame.grouped_metatable then return tostring(v) end
+  if meta and plot and meta == plot.info_metatable then return nil end
   return pretty.format(v)
 end
 
@@ -49,8 +52,11 @@ function M.eval(chunk)
   local n = table.maxn(results)
   local texts, multi = {}, false
   for i = 2, n do
-    texts[#texts + 1] = M.display(results[i])
-    multi = multi or texts[#texts]:find("\n") ~= nil
+    local text = M.display(results[i])
+    if text then
+      texts[#texts + 1] = text
+      multi = multi or text:find("\n") ~= nil
+    end
   end
   -- Several values print on one line, tab-separated, unless one of them is a table of lines.
   if #texts > 0 then io.write(table.concat(texts, multi and "\n" or "\t"), "\n") end

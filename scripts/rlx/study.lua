@@ -22,8 +22,10 @@ local function warn(msg) io.stderr:write("rlx.study: " .. msg .. "\n") end
 
 local function now_s() return rlx._core.db.monotonic and rlx._core.db.monotonic() or os.time() end
 
---- rlx.study{name=, db=, label=, zone=, instance_type=}: opens (creating) the study's database and
---- records the current environment and the study.
+--- rlx.study{name=, db=, label=, zone=, instance_type=, price_per_hour=}: opens (creating) the
+--- study's database and records the current environment and the study. price_per_hour (what the
+--- machine costs per hour) is stored with each run this object stores (result.price_per_hour), not
+--- in the environment's id, so adding it later resumes the same study.
 function M.open(opts)
   local o = options.check("rlx.study", opts, {
     name = {type = "string", required = true},
@@ -31,13 +33,14 @@ function M.open(opts)
     label = {type = "string"},
     zone = {type = "string"},
     instance_type = {type = "string"},
+    price_per_hour = {type = "number", min = 0},
     busy_timeout_ms = {type = "integer", min = 0},
   })
   if o.name == "" or o.name:find("[/\\]") then
     errors.raise("rlx.study", string.format("option 'name' must be a non-empty name without '/', got %q", o.name))
   end
   local path = o.db or ("results/" .. o.name .. ".db")
-  local self = setmetatable({name = o.name, path = path}, Study)
+  local self = setmetatable({name = o.name, path = path, price_per_hour = o.price_per_hour}, Study)
   -- results/ is made on first use
   self.db = rlx.db.open(path, {create_directories = true, busy_timeout_ms = o.busy_timeout_ms})
   self.env = rlx.env.capture{label = o.label, zone = o.zone, instance_type = o.instance_type}
@@ -449,8 +452,10 @@ function Study:store_run(config, result, opts)
     errors.raise("study:store_run", "config.model must be a model name (string), got " .. type(config.model))
   end
   local label = o.label or make_label(self.env.label, config.model, config.precision or "fp32", config.batch or "?", o.run)
+  local stored = plain_data(result, 0)
+  if self.price_per_hour and stored.price_per_hour == nil then stored.price_per_hour = self.price_per_hour end
   return self.db:put_run{study = self.name, environment_id = self.env_id, label = label, run = o.run,
-    config = plain_data(config, 0), result = plain_data(result, 0), complexity = plain_data(o.complexity, 0),
+    config = plain_data(config, 0), result = stored, complexity = plain_data(o.complexity, 0),
     roofline = plain_data(o.roofline, 0),
     id = o.id,
     columns = {started_at = o.started_at or rlx.db.now(), total_s = o.total_s, sweep_order = o.sweep_order,

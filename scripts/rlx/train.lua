@@ -17,6 +17,12 @@ function M.run(opts)
   return core.train(opts)
 end
 
+--- What a data source holds: {kind = "imagefolder" | "cifar10", root, classes, images}, opened
+--- as rlx.train{data = path} opens it; an error names the path and what is wrong.
+function M.dataset(path)
+  return core.dataset(path)
+end
+
 --- The devices this machine can train on (same as rlx.devices()).
 function M.devices()
   return core.devices()

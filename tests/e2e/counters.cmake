@@ -65,6 +65,8 @@ rlx_e2e(NAME "counters: import-ncu malformed" ARGS import-ncu ${F}/malformed/rag
   STDERR "^rlx import-ncu: .*ragged\\.csv:4: ragged row: 27 fields, the header has 28\n$")
 rlx_e2e(NAME "counters: import-ncu reads the details page of ncu --csv" ARGS import-ncu ${F}/details_seed002.csv
   STDOUT "details_seed002\\.csv: 3 kernel launches \\(2 distinct\\), 1 process.*flops_fp32 +5\\.37136e\\+08 FLOP.*dram_bytes +5\\.3255e\\+06 byte.*seconds +0\\.001524 s")
+rlx_e2e(NAME "counters: import-ncu names the metrics it cannot use" ARGS import-ncu ${F}/details_seed002.csv
+  STDOUT "\n  not used, not additive \\(rlx sums only \\.sum metrics over kernels\\): Registers Per Thread, dram__throughput\\.avg\\.pct_of_peak_sustained_elapsed, sm__throughput\\.avg\\.pct_of_peak_sustained_elapsed\n$")
 rlx_e2e(NAME "counters: import-ncu refuses bytes in seconds" ARGS import-ncu ${F}/malformed/bytes_in_time.csv EXIT 1
   STDERR "^rlx import-ncu: .*bytes_in_time\\.csv:2: column \"dram__bytes_read\\.sum\": unit \"usecond\" is a time, but the metric counts bytes")
 rlx_e2e(NAME "counters: import-ncu --iterations needs --run" ARGS import-ncu ${F}/two_processes.csv --iterations 2 EXIT 2

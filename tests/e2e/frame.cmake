@@ -47,7 +47,7 @@ rlx_e2e(NAME "help: every public function has a help entry" ARGS -e
   "local m, s = rlx.help.missing() print('missing: ' .. table.concat(m, ', ')) print('stale: ' .. table.concat(s, ', '))"
   STDOUT "^missing: \nstale: \n$")
 rlx_e2e(NAME "help: help(rlx.train) prints its section, batch included" ARGS -e "rlx.help(rlx.train)"
-  STDOUT "^## rlx\\.train\\(options\\) -> result\n.*\\| `batch` \\| `32` \\|.*\\(docs/lua-api/train\\.md\\)")
+  STDOUT "^## rlx\\.train\\(options\\) -> result\n.*\n- `batch` \\(default `32`\\): images per iteration .*\\(docs/lua-api/train\\.md\\)")
 rlx_e2e(NAME "help: by value, a method of a study" ARGS -e
   "rlx.help(rlx.study{name = 'h', db = os.getenv('RLX_TEST_TMP') .. '/help_study.db'}.runs)"
   STDOUT "^## study:runs\\{\\.\\.\\.\\} -> rows\n")
@@ -75,3 +75,7 @@ rlx_e2e(NAME "termimg: a forced sixel draws the plot scaled" ARGS -e
   STDOUT "/inline_sixel\\.png\n\\x1bPq\"1\\x3b1\\x3b800\\x3b533#[0-9]+\\x3b2\\x3b.*\\x1b\\\\\n$")
 set_tests_properties("e2e: termimg: a forced sixel draws the plot scaled" PROPERTIES
   ENVIRONMENT "RLX_TEST_TMP=${RLX_TEST_TMP};HOME=${RLX_TEST_TMP};RLX_INLINE_IMAGES=sixel")
+# Log axes on request, SVG by the extension; the returned info says how the axes were drawn.
+rlx_e2e(NAME "frame: plot with log axes to SVG" ARGS -e
+  "local out = os.getenv('RLX_TEST_TMP') .. '/frame_log.svg' os.remove(out) local i = rlx.frame{{b = 16, y = 10}, {b = 64, y = 1000}}:plot{x = 'b', y = 'y', logx = true, logy = true, out = out} local f = io.open(out) local head = f:read(200) f:close() print(i.format, i.x.scale, i.y.scale, head:find('<svg') ~= nil)"
+  STDOUT "/frame_log\\.svg\nsvg\tlog\tlog\ttrue\n$")

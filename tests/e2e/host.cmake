@@ -121,7 +121,7 @@ rlx_e2e(NAME "host: a declared integer parameter refuses hex" ARGS run experimen
 rlx_e2e(NAME "host: --set declare= is refused as reserved" ARGS run experiments/all.lua --set declare=1
   EXIT 2 STDERR "^rlx: --set declare=\\.\\.\\.: 'declare' is reserved \\(rlx\\.params\\.declare\\); give the parameter another name\nTry 'rlx run --help'\\.\n$")
 rlx_e2e(NAME "host: an undeclared parameter exits 2" ARGS run experiments/all.lua --set bogus=1
-  EXIT 2 STDERR "^experiments/all\\.lua: unknown parameter 'bogus' \\(valid: counters, db, ")
+  EXIT 2 STDERR "^experiments/all\\.lua: unknown parameter 'bogus' \\(valid: counters, data, db, devices, ")
 # rlx.experiment.pick (issue 16 item 5): the environment label first, then the GPU's hardware label,
 # then the device kind; a file for another kind is passed over. Seed 001's lists per environment.
 rlx_e2e(NAME "experiment: pick chooses the environment script by label, GPU, then kind" ARGS -e

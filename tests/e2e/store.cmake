@@ -3,7 +3,7 @@
 # merge, runs and env subcommands. Shell scenarios live in tests/e2e/store/*.sh.
 rlx_e2e(NAME "store: rlx.db, rlx.stats, rlx.env, rlx.study API" ARGS run tests/e2e/store/api.lua STDOUT "api ok")
 
-foreach(scenario resume_kill concurrent cli merge_conflicts claims chaos)
+foreach(scenario resume_kill concurrent cli merge_conflicts claims chaos export_seed)
   add_test(NAME "e2e: store: ${scenario}"
     COMMAND bash ${CMAKE_SOURCE_DIR}/tests/e2e/store/${scenario}.sh $<TARGET_FILE:rlx>
     WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
@@ -36,7 +36,7 @@ rlx_e2e(NAME "store: rlx env --json" ARGS env --json --label lab1 STDOUT "\"labe
 rlx_e2e(NAME "store: rlx env rejects a bad label" EXIT 1 ARGS env --label "a b"
   STDERR "option 'label' must be letters, digits")
 rlx_e2e(NAME "store: rlx.study unknown option" EXIT 1 ARGS -e "rlx.study{name='x', bogus=1}"
-  STDERR "rlx.study: unknown option 'bogus' \\(valid options: busy_timeout_ms, db, instance_type, label, name, zone\\)")
+  STDERR "rlx.study: unknown option 'bogus' \\(valid options: busy_timeout_ms, db, instance_type, label, name, price_per_hour, zone\\)")
 rlx_e2e(NAME "store: rlx.db.open of a read-only database refuses writes" EXIT 1
   ARGS -e "local p = os.getenv('RLX_TEST_TMP') .. '/store-ro.db' rlx.db.open(p):close() rlx.db.open(p, {readonly = true}):exec('DELETE FROM runs')"
   STDERR "^\\(command line\\):1: conn:exec: database '.*/store-ro.db': attempt to write a readonly database")

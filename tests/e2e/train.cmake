@@ -42,6 +42,9 @@ rlx_e2e(NAME "train: ImageFolder with one corrupt JPEG skips one file" ARGS run 
   STDOUT "^true\timagefolder\t1\t2\t7\t2\ntrue\t1\n$")
 rlx_e2e(NAME "train: CIFAR-10 records train" ARGS run ${T}/cifar.lua
   STDOUT "^true\tcifar10\t32\t10\t20\tnil\nfalse\t.*not a whole number of 3073-byte records\n$")
+rlx_e2e(NAME "train: CIFAR-10 Python batches (pickles made by the test) train; os.system is refused"
+  ARGS run ${T}/cifar_pickle.lua
+  STDOUT "^true\tcifar10\t32\t10\t20\ttrue\nfalse\t[^\n]*cifar-10-batches-py/data_batch_3' is not a CIFAR-10 Python batch: at byte 2: the pickle names 'os.system', which rlx does not call[^\n]*\n$")
 rlx_e2e(NAME "train: counters=true adds the collector's result"
   ARGS -e "local r = rlx.train{model=${TINY}, ${FAST}, counters=true} print(r.ok, type(r.counters), type(r.counters.available))"
   STDOUT "^true\ttable\tboolean\n$")

@@ -54,8 +54,13 @@ rlx_fuzz_target(NAME jpeg
   SOURCES tests/fuzz/jpeg_fuzz.cpp engine/train/image.cpp
   LIBS -lturbojpeg)
 rlx_fuzz_target(NAME cifar
-  SOURCES tests/fuzz/cifar_fuzz.cpp engine/train/dataset.cpp engine/train/image.cpp
+  SOURCES tests/fuzz/cifar_fuzz.cpp engine/train/dataset.cpp engine/train/image.cpp engine/train/cifar_pickle.cpp
+    engine/train/pickle.cpp
   LIBS -lturbojpeg -lfmt -lpthread)
+# CIFAR-10's Python batches: the restricted pickle reader (never calls anything) and the layout.
+rlx_fuzz_target(NAME cifar_pickle
+  SOURCES tests/fuzz/cifar_pickle_fuzz.cpp engine/train/cifar_pickle.cpp engine/train/pickle.cpp
+  LIBS -lfmt)
 list(TRANSFORM LUAJIT_INCLUDE_DIRS PREPEND -I OUTPUT_VARIABLE RLX_FUZZ_LUAJIT_INCLUDES)
 # --set: the host's argument parsing and typing and the option checker of the bindings (no other
 # bindings, no LibTorch) with LuaJIT running scripts/rlx/params.lua and its modules from the tree.

@@ -2,10 +2,17 @@
 -- columns and more; pandas reads it as is) and/or JSON (every run with config, result, samples,
 -- counters, complexity and roofline points).
 local args = require("rlx.cli.args")
-local M = {summary = "export runs as CSV (one row per run) or JSON", synopsis = "export DB [--csv FILE] [--json FILE]"}
+local M = {summary = "export runs as CSV (one row per run), JSON, or seed 000's kit files",
+  synopsis = "export DB [--csv FILE] [--json FILE] | --layout seed --out DIR"}
 
-local cmd = {name = "export", usage = "rlx export DB [--csv FILE] [--json FILE] [--study NAME] [--status S]",
+local cmd = {name = "export",
+  usage = "rlx export DB [--csv FILE] [--json FILE] [--study NAME] [--status S]\n" ..
+    "       rlx export DB --layout seed --out DIR [--study NAME]",
   description = "Writes the runs of DB as CSV (one row per run) and/or JSON. Use '-' as FILE for stdout.\n" ..
+    "--layout seed --out DIR writes seed 000's kit instead: DIR/logs/metrics.csv, logs/model_summaries/\n" ..
+    "summary.json, analysis/peaks.json, analysis/roofline_points.csv, code/metric_names_ncu.txt,\n" ..
+    "logs/env_info.md and logs/requirements.txt (successful runs; docs/export-seed.md, column by column);\n" ..
+    "a file there that is a SQLite database is refused before anything is written.\n" ..
     "Each FILE is written to a temporary file and renamed when complete; a FILE that is DB (by any\n" ..
     "name: symlink, hard link) is refused, and a write error (full disk) fails with exit status 1.\n" ..
     "CSV follows RFC 4180 (fields with commas, quotes or newlines are quoted); empty = unknown.",
@@ -14,6 +21,8 @@ local cmd = {name = "export", usage = "rlx export DB [--csv FILE] [--json FILE] 
     {"json", "--json", metavar = "FILE", help = "write every run with its details as JSON"},
     {"study", "--study", help = "only this study"},
     {"status", "--status", one_of = {"ok", "failed", "running", "crashed"}, help = "only runs with this status"},
+    {"layout", "--layout", one_of = {"seed"}, help = "write seed 000's kit files under --out"},
+    {"out", "--out", metavar = "DIR", help = "the folder of --layout seed"},
   },
   positionals = {{"db"}}}
 
@@ -86,9 +95,31 @@ local function details(db, rows)
   return rows
 end
 
+-- rlx export DB --layout seed --out DIR.
+local function export_seed(o)
+  if not o.out then args.usage_error("export", "--layout seed needs --out DIR (the folder of the kit's files)") end
+  if o.csv or o.json or o.status then
+    args.usage_error("export", "--layout seed writes its own files (ok runs); --csv, --json and --status are " ..
+      "separate exports")
+  end
+  local db = require("rlx.cli.runs").open_readonly("export", o.db)
+  local ok, res = pcall(require("rlx.seed_layout").write, db, {out = o.out, study = o.study, path = o.db})
+  if not ok then
+    rlx.errors.pass_exits(res)
+    local msg = rlx.errors.text(res):gsub("^rlx%.seed_layout%.write: ", ""):gsub("^rlx%.fs%.write_atomic: ", "")
+    rlx.fail(1, "rlx export: " .. msg)
+  end
+  io.stderr:write(string.format("rlx export: %d ok runs (%d roofline points) from %s in seed 000's layout under %s/\n",
+    res.runs, res.points, o.db, o.out))
+  for _, f in ipairs(res.files) do print(f) end
+  return 0
+end
+
 function M.main(...)
   local o = args.parse(cmd, {...})
   if not o then return 0 end
+  if o.layout then return export_seed(o) end
+  if o.out then args.usage_error("export", "--out is the folder of --layout seed; for one file use --csv or --json") end
   if not o.csv and not o.json then
     args.usage_error("export", "say what to write: --csv FILE and/or --json FILE")
   end

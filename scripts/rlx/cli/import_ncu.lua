@@ -32,7 +32,7 @@ local function usage(msg) args.usage_error("import-ncu", msg) end
 local function counters_of(s, iterations)
   local derived, du = {}, {}
   for _, k in ipairs({"flops_fp32", "flops_fp16", "flops_fp64", "flops_tensor", "flops", "dram_read_bytes",
-      "dram_write_bytes", "dram_bytes", "l2_bytes", "l1_bytes", "seconds", "kernels"}) do
+      "dram_write_bytes", "dram_bytes", "l2_bytes", "l1_bytes", "pcie_bytes", "seconds", "kernels"}) do
     if s.derived[k] ~= nil then derived[k] = s.derived[k] end
   end
   derived.iterations = iterations
@@ -94,6 +94,17 @@ local function attach(o, s)
   return stored, run.study, placed, points, n
 end
 
+--- Names every metric of the file that rlx cannot use, and every formula input it lacks.
+function M.print_unusable(s)
+  if #s.missing > 0 then print("  missing metrics (counted as 0): " .. table.concat(s.missing, ", ")) end
+  if #(s.skipped_metrics or {}) > 0 then
+    print("  not used, not additive (rlx sums only .sum metrics over kernels): " .. table.concat(s.skipped_metrics, ", "))
+  end
+  if #(s.unused_metrics or {}) > 0 then
+    print("  not used, no rlx formula reads them (summed into values only): " .. table.concat(s.unused_metrics, ", "))
+  end
+end
+
 function M.main(...)
   local o = args.parse(cmd, {...})
   if not o then return 0 end
@@ -115,8 +126,9 @@ function M.main(...)
   local function line(k, v, unit) print(string.format("  %-18s %.6g %s", k, v, unit)) end
   for _, k in ipairs({"flops_fp32", "flops_fp16", "flops_fp64", "flops_tensor", "flops"}) do line(k, s[k], "FLOP") end
   for _, k in ipairs({"dram_read_bytes", "dram_write_bytes", "dram_bytes", "l2_bytes", "l1_bytes"}) do line(k, s[k], "byte") end
+  if s.derived.pcie_bytes then line("pcie_bytes", s.derived.pcie_bytes, "byte") end
   line("seconds", s.seconds, "s")
-  if #s.missing > 0 then print("  missing metrics (counted as 0): " .. table.concat(s.missing, ", ")) end
+  M.print_unusable(s)
   if o.kernels then
     for _, k in ipairs(s.per_kernel) do
       print(string.format("  %6d x %-60s %.6g FLOP %.6g byte %.6g s", k.count, k.name, k.flops, k.dram_bytes, k.seconds))

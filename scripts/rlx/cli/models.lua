@@ -27,7 +27,8 @@ local cmd = {name = "models",
 
 local function giga(n) return string.format("%.3f", n / 1e9) end
 local function mega(n) return string.format("%.3f", n / 1e6) end
-local function gib(n) return string.format("%.3f", n / 2 ^ 30) end
+local function mb(n) return string.format("%.1f", n / 1e6) end
+local function mib(n) return string.format("%.1f", n / 2 ^ 20) end
 local function commas(n)
   local s = string.format("%d", n)
   local out = s:reverse():gsub("(%d%d%d)", "%1,"):reverse()
@@ -139,15 +140,18 @@ function M.main(...)
     giga(s.backward_flops), giga(s.optimizer_flops)))
   print(string.format("  state        params %s MB + grads %s MB + momentum %s MB + buffers %s MB",
     mega(s.param_bytes), mega(s.grad_bytes), mega(s.momentum_bytes), mega(s.buffer_bytes)))
+  print(string.format("  params size  %s MB = %s MiB in fp32 (torchsummary's \"Params size (MB)\" is this MiB figure)",
+    mb(s.params * 4), mib(s.params * 4)))
   print("")
   local rows = {}
   for _, b in ipairs(batches) do
     rows[#rows + 1] = {tostring(b.batch), giga(b.train_flops), giga(b.bytes),
-      string.format("%.1f", b.ai), gib(b.activation_bytes), gib(b.memory_bytes),
-      gib(b.memory_fp32_bytes), gib(b.memory_amp_bytes)}
+      string.format("%.1f", b.ai), mb(b.activation_bytes), mb(b.memory_bytes), mib(b.memory_bytes),
+      mb(b.memory_fp32_bytes), mb(b.memory_amp_bytes)}
   end
-  print_table({"batch", "train GFLOP/iter", "GB/iter", "AI FLOP/B", "activations GiB",
-    "memory GiB", "fp32 GiB", "amp GiB"}, rows)
+  print_table({"batch", "train GFLOP/iter", "GB/iter", "AI FLOP/B", "activations MB",
+    "memory MB", "memory MiB", "fp32 MB", "amp MB"}, rows)
+  print("  (MB = 1e6 bytes and GB = 1e9, as in the report; MiB = 2^20 bytes, the unit torchsummary prints as \"MB\")")
   if fits then
     print(string.format("largest batch within %g GiB: %d in fp32, %d in amp (an upper bound: the " ..
       "memory estimate is a floor, docs/complexity.md)", o.gib, fits.fp32, fits.amp))

@@ -241,6 +241,7 @@ function M.appendix(ctx)
     for _, n in ipairs(names) do lines[#lines + 1] = "- " .. md.code(n) end
     doc:para(lines)
   end
+  require("rlx.report.layers").appendix(ctx)
 end
 
 return M

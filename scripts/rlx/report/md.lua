@@ -71,11 +71,22 @@ function M.pct(v, digits)
   return string.format("%." .. (digits or 1) .. "f %%", v * 100)
 end
 
---- Bytes as decimal MB (1e6) with one decimal; rlx's memory columns say MB, never MiB.
+--- Bytes as decimal MB (1e6) with one decimal: rlx's memory unit, as in `rlx models`.
 function M.mb(bytes)
   if type(bytes) ~= "number" then return "-" end
   return string.format("%.1f", bytes / 1e6)
 end
+
+--- Bytes as MiB (2^20) with one decimal: the unit torchsummary prints as "MB" (and the seeds'
+--- memory figures use), shown beside M.mb's MB where a reader compares with them.
+function M.mib(bytes)
+  if type(bytes) ~= "number" then return "-" end
+  return string.format("%.1f", bytes / 2 ^ 20)
+end
+
+--- The sentence that says which memory unit is which (tables with MB and MiB columns).
+M.MEMORY_UNITS = "MB = 10^6 bytes; MiB = 2^20 bytes = 1.048576 MB, the unit torchsummary prints as \"MB\" " ..
+  "and the seeds' memory figures use"
 
 --- A GFM table: headers (array of strings), rows (arrays of already formatted cells), align (array
 --- of "l"/"r", default left). Returns an array of lines.

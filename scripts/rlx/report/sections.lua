@@ -207,11 +207,13 @@ function M.design(ctx)
   end
   if next(knobs) then doc:para("**Framework settings recorded:** " .. md.esc(list_join(sorted_keys(knobs))) .. ".") end
   local data = {}
-  for _, r in ipairs(D.runs) do
+  for _, r in ipairs(#D.ok > 0 and D.ok or D.runs) do
     local c = type(r.config) == "table" and r.config or {}
     local rc = configs.of(r)
-    local what = rc.data ~= "synthetic" and ("images from " .. md.code(rc.data)) or
-      "synthetic images (rlx's generator, no dataset)"
+    local res = type(r.result) == "table" and r.result or {}
+    local what = rc.data ~= "synthetic" and ("images from " .. md.code(rc.data) .. (res.dataset_size and
+      string.format(" (%s, %d images in %d classes)", tostring(res.data_kind), res.dataset_size,
+        res.dataset_classes or 0) or "")) or "synthetic images (rlx's generator, no dataset)"
     local k = string.format("%s, input %sx%s, %s classes", what, rc.input, rc.input, tostring(c.classes or "default"))
     data[k] = true
   end
@@ -267,15 +269,17 @@ function M.complexity(ctx)
     local seed = macs and macs * ctx.TRAIN_FACTOR
     local ratio = (train and seed and seed > 0) and train / seed or nil
     if ratio then ratios[#ratios + 1] = ratio end
-    rows[#rows + 1] = {md.esc(e.r.model), tostring(e.input), md.fixed((c.params or 0) / 1e6, 2), md.sig(macs and macs / 1e9, 4),
+    rows[#rows + 1] = {md.esc(e.r.model), tostring(e.input), md.fixed((c.params or 0) / 1e6, 2),
+      md.mb(c.params and c.params * 4), md.mib(c.params and c.params * 4), md.sig(macs and macs / 1e9, 4),
       md.sig(c.forward_flops and c.forward_flops / 1e9, 4), md.sig(train and train / 1e9, 4),
       md.sig(seed and seed / 1e9, 4), ratio and string.format("%.2f×", ratio) or "-"}
   end
   doc:para("**Table 1 — parameters and FLOPs per sample** (rlx.model.summary, stored with each run; " ..
-    "G = 1e9):")
-  doc:para(md.table({"Model", "Input", "Params (M)", "Forward MACs / sample (G)", "Forward FLOPs / sample (G)",
-    "Training FLOPs / sample (G), rlx", "Seed: MACs × TRAIN_FACTOR (G)", "rlx / seed"}, rows,
-    {"l", "r", "r", "r", "r", "r", "r", "r"}))
+    "G = 1e9, M = 1e6; params size = parameters × 4 bytes (fp32), torchsummary's \"Params size (MB)\", which " ..
+    "is in MiB; " .. md.MEMORY_UNITS .. "):")
+  doc:para(md.table({"Model", "Input", "Params (M)", "Params size (MB)", "Params size (MiB)",
+    "Forward MACs / sample (G)", "Forward FLOPs / sample (G)", "Training FLOPs / sample (G), rlx",
+    "Seed: MACs × TRAIN_FACTOR (G)", "rlx / seed"}, rows, {"l", "r", "r", "r", "r", "r", "r", "r", "r", "r"}))
   local lo, hi = math.huge, 0
   for _, x in ipairs(ratios) do lo, hi = math.min(lo, x), math.max(hi, x) end
   if #ratios > 0 then
@@ -295,14 +299,15 @@ function M.complexity(ctx)
     extend(brows[#brows], {md.sig(c.forward_flops and c.forward_flops * b / 1e9, 4),
       md.sig(c.train_flops and c.train_flops / 1e9, 4),
       md.mb(c.activation_bytes), md.mb(c.param_bytes or (c.params and c.params * 4)), md.mb(opt > 0 and opt or nil),
-      md.mb(c.memory_bytes), md.sig(c.bytes and c.bytes / 1e9, 4), md.fixed(c.ai, 2)})
+      md.mb(c.memory_bytes), md.mib(c.memory_bytes), md.sig(c.bytes and c.bytes / 1e9, 4), md.fixed(c.ai, 2)})
   end
-  doc:para("**Table 1b — per batch size** (memory in MB = 1e6 bytes; optimizer = gradients + SGD momentum; " ..
-    "bytes = minimum DRAM traffic per iteration):")
+  doc:para("**Table 1b — per batch size** (memory in MB, as `rlx models` prints it, and the training memory in " ..
+    "MiB too: " .. md.MEMORY_UNITS .. "; optimizer = gradients + SGD momentum; bytes = minimum DRAM traffic per " ..
+    "iteration, GB = 1e9):")
   local bh = {"Model", "Precision", "Batch", "Forward FLOPs / batch (G)", "Training FLOPs / iteration (G)",
-    "Activations (MB)", "Parameters (MB)", "Optimizer (MB)", "Training memory (MB)", "Bytes / iteration (GB)",
-    "AI (FLOP/byte)"}
-  local ba = {"l", "l", "r", "r", "r", "r", "r", "r", "r", "r", "r"}
+    "Activations (MB)", "Parameters (MB)", "Optimizer (MB)", "Training memory (MB)", "Training memory (MiB)",
+    "Bytes / iteration (GB)", "AI (FLOP/byte)"}
+  local ba = {"l", "l", "r", "r", "r", "r", "r", "r", "r", "r", "r", "r"}
   -- Two input sizes of one model, precision and batch: an Input column tells the rows apart.
   if varies(ctx.D, "input") then bh, ba = configs.splice(bh, 3, {"Input"}), configs.splice(ba, 3, {"r"}) end
   doc:para(md.table(bh, brows, ba))
@@ -364,6 +369,7 @@ function M.measurement(ctx)
       #D.failed == 1 and "" or "s", #D.failed == 1 and "is" or "are"))
   end
   M.variability(ctx)
+  require("rlx.report.measured").section(ctx)
   doc:para("---")
 end
 
@@ -404,7 +410,10 @@ function M.variability(ctx)
   local D, doc = ctx.D, ctx.doc
   doc:para("### 4.2 Variability")
   local f = figure(ctx, "B")
-  if f then embed(ctx, f, "Run-to-run variability") end
+  if f then
+    embed(ctx, f, "Run-to-run variability")
+    M.figure_b_config(ctx, f.config)
+  end
   local noise = require("rlx.report.noise")
   local rows, ranked = {}, {}
   for _, g in ipairs(D.groups) do
@@ -453,6 +462,20 @@ function M.noisiest(ctx, ranked)
     end
   end
   doc:para(env_lines)
+end
+
+-- Which configuration Figure B shows: seed 000's fixed one, or the nearest the study ran.
+function M.figure_b_config(ctx, c)
+  if type(c) ~= "table" then return end
+  local what = string.format("%s, %s, batch %s", md.esc(c.model), md.esc(c.precision), tostring(c.batch))
+  if c.seed then
+    ctx.doc:para("Figure B shows seed 000's fixed configuration (" .. what .. ") in every environment that ran it.")
+  elseif c.nearest_to then
+    local s = c.nearest_to
+    ctx.doc:para(string.format("Figure B shows %s, the stored configuration nearest to seed 000's fixed one " ..
+      "(%s, %s, batch %d), which this study did not run (nearest: same model, then precision, then the batch " ..
+      "closest by ratio, then the most environments).", what, s.model, s.precision, s.batch))
+  end
 end
 
 -- Runs whose timed iterations never reached a steady state (issue 15: stable = 0), with their drift.

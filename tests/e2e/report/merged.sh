@@ -40,6 +40,12 @@ has '| envA | resnet18 | fp32 | 4 | estimated | 2.53 | 25.8 | 50.6 | memory | 51
 has '| envA | resnet18 | fp32 | 4 | 2 | 110 ± 14 | 25.8 ± 3.3 | 2.53 ± 0.00 | memory | estimated | 2/3 | 1 of 3 runs unsteady (drift +12.0 %), left out | [^R1] |' "$md"
 has '`envA_resnet18_fp32_bs4_run2` (drift 12.0 %)' "$md"
 has '| envA | cpu | 32x32 synthetic | resnet18 | fp32, bf16 | 4, 16 | 1 / 5 | 3 | interleaved | 8 / 1 |' "$md"
+# Achieved bandwidth, envA fp32 bs4: 0.371029888 GB per iteration over 4/v s for the runs used,
+# v = 100 and 120 (run 2 is unsteady, left out): 9.276 and 11.131 GB/s: mean 10.2, SD
+# (11.131 - 9.276) / √2 = 1.31; of the 20 GB/s roof 51.0 %.
+has '| envA | resnet18 | fp32 | 4 | 0.3710 | 10.2 ± 1.3 | estimated | 20.00 | 51.0 % | [^R1] |' "$md"
+has 'No IPC, CPI or cache misses: no run collected CPU counters' "$md"
+has '### E. Top layers by FLOPs and bytes' "$md"
 # Imported counters on envB run 1: 2.4 GFLOP and 1 GB over 2 iterations -> 1.2 G, 0.5 GB per iteration:
 # 1.2/0.938952204 = 1.28, 0.5/0.371029888 = 1.35, AI 2.40.
 has '| `envB_resnet18_fp32_bs4_run1` | ncu | 0.9390 | 1.200 | 1.28 | 0.3710 | 0.5000 | 1.35 | 2.53 | 2.40 |' "$md"
@@ -57,9 +63,10 @@ echo "$runs" | grep -q '^3 runs (3 ok, 0 not ok)$' || { echo "FAIL: $cmd gave: $
 for n in 1 2 3; do echo "$runs" | grep -q "^envA_resnet18_fp32_bs4_run$n " || { echo "FAIL: run$n missing"; exit 1; }; done
 # The HTML: tables rendered, every figure embedded (5 drawn), nothing linked outside the page.
 count '<img src="data:image/png;base64,iVBORw0KGgo' "$html" 5
-# run matrix, Table 1, 1b, 4.1, 4.2, noise floor, peaks, points, Table 2, 6.1 to 6.4, environments,
-# versions, failed runs
-count '<table>' "$html" 16
+# run matrix, Table 1, 1b, 4.1, 4.2, noise floor, 4.3, 4.4, peaks, points, Table 2, 6.1 to 6.4,
+# environments, versions, failed runs, and Appendix E's two tables for each of resnet18 fp32 and bf16
+# (no perf, PCIe or price: no 4.5 to 4.7 tables)
+count '<table>' "$html" 22
 has '<td align="right">2.00× (95% CI [0.77, 3.23])</td>' "$html"
 has '<td align="right">110 ± 14</td>' "$html"
 if grep -q 'src="figures/' "$html"; then echo "FAIL: report.html links a figure file"; exit 1; fi

@@ -57,8 +57,9 @@ check("bf16 row of 4.1", "| cpuenv | resnet18 | bf16 | 2 | " .. #x16 .. " | " ..
 check("speedup", string.format("| cpuenv | resnet18 | 2 | bf16 | %s | %s | %.2f×", sig3(m32), sig3(m16), m16 / m32))
 -- Table 1: 11,181,642 parameters (resnet18 with 10 classes) = 11.18 M; forward MACs per image
 -- 37,016,576 = 0.03702 G; training FLOPs per image forward 74,033,152 + elementwise 349,194 +
--- backward 143,583,242 = 217,965,588 = 0.2180 G, 2.94x the seed's 2 x MACs = 0.07403 G.
-check("Table 1", "| resnet18 | 32 | 11.18 | 0.03702 | 0.07403 | 0.2180 | 0.07403 | 2.94× |")
+-- backward 143,583,242 = 217,965,588 = 0.2180 G, 2.94x the seed's 2 x MACs = 0.07403 G. Params size:
+-- 11,181,642 x 4 = 44,726,568 bytes = 44.7 MB = 42.7 MiB (/ 1,048,576).
+check("Table 1", "| resnet18 | 32 | 11.18 | 44.7 | 42.7 | 0.03702 | 0.07403 | 0.2180 | 0.07403 | 2.94× |")
 -- Roofline of fp32: AI = train_flops / bytes at batch 2 (503,021,028 / 364,402,400 = 1.3804),
 -- attained = mean of the used runs' GFLOP/s, roof 1.3804 x 20 GB/s = 27.6 GFLOP/s (memory-bound).
 local g = {}

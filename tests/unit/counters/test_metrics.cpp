@@ -96,3 +96,33 @@ TEST_CASE("cuda metric set: every issue metric is present, grouped") {
   size_t n = rlx::counters::cuda_metrics().size();
   CHECK(n == 5 + 9 + 7 + 2);
 }
+
+TEST_CASE("seed 000's metric list: every name maps to names the formulas read") {
+  using rlx::counters::seed_metric_map;
+  using rlx::counters::used_by_formulas;
+  const auto& m = seed_metric_map();
+  std::vector<std::string> seed;
+  for (const auto& e : m) seed.push_back(e.seed);
+  // code/metric_names_ncu.txt of seed 000, in its order.
+  CHECK(seed == std::vector<std::string>{"flop_count_sp", "flop_count_hp", "dram__bytes_read.sum",
+                                         "dram__bytes_write.sum", "pcie__read_bytes.sum",
+                                         "pcie__write_bytes.sum"});
+  CHECK(m[0].current ==
+        std::vector<std::string>{S + "fadd_pred_on.sum", S + "fmul_pred_on.sum", S + "ffma_pred_on.sum"});
+  CHECK(m[1].current ==
+        std::vector<std::string>{S + "hadd_pred_on.sum", S + "hmul_pred_on.sum", S + "hfma_pred_on.sum"});
+  for (const auto& e : m)
+    for (const auto& name : e.current) {
+      INFO(name);
+      CHECK(used_by_formulas(name));
+    }
+  // The nvprof names themselves are read by nothing: current tools do not know them.
+  CHECK_FALSE(used_by_formulas("flop_count_sp"));
+  CHECK_FALSE(used_by_formulas("sm__ops_path_tensor_src_int8.sum"));
+  CHECK(used_by_formulas("sm__ops_path_tensor_src_fp16_dst_fp32.sum"));
+  // flop_count_sp's formula on numbers: fadd 3 + fmul 5 + 2 x ffma 7 = 22.
+  CHECK(derive({{S + "fadd_pred_on.sum", 3},
+                {S + "fmul_pred_on.sum", 5},
+                {S + "ffma_pred_on.sum", 7}})["flops_fp32"]
+            .get<double>() == 22);
+}

@@ -237,3 +237,18 @@ TEST_CASE("ncu import: memory stays bounded with 200k distinct kernel names") {
   CHECK(s["per_kernel"][2000]["dram_read_bytes"] == Approx(396000.0));
   CHECK(s["per_kernel_other_launches"] == 198000);
 }
+
+TEST_CASE("ncu import: additive metrics no formula reads are named as unused, ratios as skipped") {
+  const std::string csv =
+      "\"ID\",\"Kernel "
+      "Name\",\"dram__bytes_read.sum\",\"smsp__inst_executed.sum\",\"sm__ops_path_tensor_src_int8.sum\","
+      "\"sm__throughput.avg.pct_of_peak_sustained_elapsed\"\n"
+      "\"\",\"\",\"byte\",\"inst\",\"\",\"%\"\n\"0\",\"k\",\"10\",\"7\",\"3\",\"50\"\n";
+  auto s = parse_ncu_csv(csv, "u.csv");
+  CHECK(s["unused_metrics"].get<std::vector<std::string>>() ==
+        std::vector<std::string>{"sm__ops_path_tensor_src_int8.sum", "smsp__inst_executed.sum"});
+  CHECK(s["skipped_metrics"].get<std::vector<std::string>>() ==
+        std::vector<std::string>{"sm__throughput.avg.pct_of_peak_sustained_elapsed"});
+  CHECK(s["values"]["smsp__inst_executed.sum"].get<double>() == 7);  // kept, just not used
+  CHECK(s["dram_bytes"].get<double>() == 10);
+}

@@ -1,0 +1,263 @@
+-- rlx.report.measured: the measurement tables seed 000 §11 asks for beyond throughput (§4.3-4.6 of
+-- report.md): where each iteration's time goes, achieved bandwidth, CPU counters (IPC, CPI, cache
+-- misses), PCIe traffic and cost per 1,000 images. Rows are rlx.results.data's groups (one per full
+-- configuration, with sections.lead_cells' columns), means over the runs compute.used keeps (unsteady
+-- and contended runs left out); every value is a stored run field or counter.
+local md = require("rlx.report.md")
+local data = require("rlx.results.data")
+local compute = require("rlx.report.compute")
+local sections = require("rlx.report.sections")
+local stats = require("rlx.stats")
+local M = {}
+
+local function num(v) return type(v) == "number" and v == v and v or nil end
+
+-- Mean over a group's used runs of f(run) (runs where f gives nil are left out), and how many counted.
+local function mean_of(g, f)
+  local xs = {}
+  for _, r in ipairs((compute.used(g))) do
+    local v = num(f(r))
+    if v then xs[#xs + 1] = v end
+  end
+  return stats.mean(xs), #xs
+end
+
+local function row(g, cells, ctx)
+  local out = sections.extend(sections.lead_cells(ctx.D, g), cells)
+  out[#out + 1] = ctx.ref(g)
+  return out
+end
+
+-- A table whose rows start with sections.lead_cells: its headers and alignments after the lead ones.
+local function table_of(ctx, headers, rows, align)
+  local h, a = sections.lead_headers(ctx.D)
+  return md.table(sections.extend(h, headers), rows, sections.extend(a, align))
+end
+
+local function result_of(r) return type(r.result) == "table" and r.result or {} end
+
+-- Per timed iteration: data wait and the rest (compute: forward, backward, optimizer step).
+local function per_iter(r, field)
+  local iters, v = num(r.iters), num(r[field])
+  if not iters or iters <= 0 or not v then return nil end
+  return v / iters
+end
+
+local function compute_s(r)
+  local wait = per_iter(r, "data_wait_s")
+  local total = per_iter(r, "seconds")
+  return total and wait and total - wait or nil
+end
+
+local function peak_memory(g)
+  local m, what
+  if g.kind == "cuda" then
+    m = mean_of(g, function(r) return (num(r.device_max_bytes) or -1) > 0 and r.device_max_bytes or nil end)
+    what = "device allocator peak"
+  end
+  if not m then
+    m = mean_of(g, function(r) return (num(r.max_rss_bytes) or 0) > 0 and r.max_rss_bytes or nil end)
+    what = "process peak RSS"
+  end
+  return m, m and what or nil
+end
+
+--- §4.3: where a timed iteration's time goes, per configuration (mean over repeats).
+function M.time_breakdown(ctx)
+  local rows = {}
+  for _, g in ipairs(ctx.D.groups) do
+    local it = mean_of(g, function(r) return r.iter_mean_s end)
+    local comp = mean_of(g, compute_s)
+    local wait = mean_of(g, function(r) return per_iter(r, "data_wait_s") end)
+    local user, sys = mean_of(g, function(r) return r.user_s end), mean_of(g, function(r) return r.sys_s end)
+    local busy = mean_of(g, function(r)
+      local w = num(result_of(r).wall_s)
+      return (w and w > 0 and num(r.user_s) and num(r.sys_s)) and (r.user_s + r.sys_s) / w or nil
+    end)
+    local mem, what = peak_memory(g)
+    rows[#rows + 1] = row(g, {md.sig(it and it * 1e3, 3), md.sig(comp and comp * 1e3, 3), md.sig(wait and wait * 1e3, 3),
+      (wait and it and it > 0) and md.pct(wait / it, 1) or "-", md.sig(user, 3), md.sig(sys, 3), md.fixed(busy, 2),
+      md.mb(mem), md.mib(mem), what or "-"}, ctx)
+  end
+  ctx.doc:para("### 4.3 Time breakdown")
+  if #rows == 0 then ctx.doc:para("No successful runs: no breakdown.") return end
+  ctx.doc:para("Per timed iteration, mean over repeats. Compute = iteration − data wait (forward, backward and " ..
+    "the optimizer step together: rlx times whole iterations, so the optimizer step has no time of its own; " ..
+    "its FLOPs are in Table 1b). Data wait = time the training thread waited for a batch (and, on CUDA, its " ..
+    "copy to the device). User and system = CPU seconds of the process over the whole timed section " ..
+    "(`getrusage`, as `/usr/bin/time` reports them); CPU / wall = (user + system) / wall seconds of that " ..
+    "section: the cores kept busy. Peak memory: the CUDA allocator's peak on GPUs, the process's peak RSS " ..
+    "on CPUs (" .. md.MEMORY_UNITS .. "):")
+  ctx.doc:para(table_of(ctx, {"Iteration (ms)", "Compute (ms)", "Data wait (ms)", "Data wait share", "User (s)",
+    "System (s)", "CPU / wall", "Peak memory (MB)", "Peak memory (MiB)", "Measured as", "Runs"}, rows,
+    {"r", "r", "r", "r", "r", "r", "r", "r", "r", "l", "l"}))
+end
+
+-- The DRAM points of a group, measured ones when any run has one (as Table 2 does).
+local function dram_points(D, g)
+  local pts, measured = {}, false
+  for _, r in ipairs((compute.used(g))) do
+    local p = data.point_of(D, r)
+    if p and num(p.bytes) and num(p.seconds) and p.seconds > 0 then
+      pts[#pts + 1] = p
+      measured = measured or p.source == "measured"
+    end
+  end
+  local out = {}
+  for _, p in ipairs(pts) do
+    if (p.source == "measured") == measured then out[#out + 1] = p end
+  end
+  return out, measured and "measured" or "estimated"
+end
+
+--- §4.4: achieved DRAM bandwidth = bytes per iteration / seconds per iteration.
+function M.bandwidth(ctx)
+  local D, rows = ctx.D, {}
+  for _, g in ipairs(D.groups) do
+    local pts, source = dram_points(D, g)
+    if #pts > 0 then
+      local gb, gbps = {}, {}
+      for i, p in ipairs(pts) do gb[i], gbps[i] = p.bytes / 1e9, p.bytes / p.seconds / 1e9 end
+      local roof = compute.roofline(D, g)
+      local peak = roof and roof.peak_gbps
+      local m = stats.mean(gbps)
+      rows[#rows + 1] = row(g, {md.sig(stats.mean(gb), 4), md.mean_sd_sig(m, stats.sd(gbps), 3), source,
+        md.sig(peak, 4), (peak and peak > 0) and md.pct(m / peak, 1) or "-"}, ctx)
+    end
+  end
+  ctx.doc:para("### 4.4 Achieved bandwidth")
+  if #rows == 0 then
+    ctx.doc:para("No run has a DRAM roofline point (bytes per iteration): no achieved bandwidth.")
+    ctx.missing[#ctx.missing + 1] = "no DRAM bytes per iteration: no achieved bandwidth"
+    return
+  end
+  ctx.doc:para("Achieved GB/s = DRAM bytes per iteration ÷ seconds per iteration (GB = 1e9 bytes), mean ± SD over " ..
+    "repeats. **Measured** bytes are hardware counters (CUPTI, perf or an imported Nsight Compute CSV: " ..
+    "`dram__bytes_read.sum + dram__bytes_write.sum`); **estimated** bytes are rlx's analytic minimum traffic " ..
+    "(every tensor crossing the memory bus once per use, docs/complexity.md), so an estimated figure is a " ..
+    "lower bound on the real traffic. Peak = the DRAM roof of §5:")
+  ctx.doc:para(table_of(ctx, {"Bytes / iteration (GB)", "Achieved GB/s", "Bytes", "Peak GB/s", "Of peak", "Runs"},
+    rows, {"r", "r", "l", "r", "r", "l"}))
+end
+
+-- The counter values of a run from one source ("perf_event", ...): {name = value}.
+local function counter_values(D, run, source)
+  local out
+  for _, c in ipairs(D.counters[run.id] or {}) do
+    if c.source == source or c.source == source .. ":derived" then
+      out = out or {}
+      out[c.name] = c.value
+    end
+  end
+  return out
+end
+
+--- §4.5: IPC, CPI and cache misses from perf_event hardware events, where a run has them.
+function M.cpu_counters(ctx)
+  local D, rows, software_only = ctx.D, {}, 0
+  for _, g in ipairs(D.groups) do
+    local ipc, cpi, miss_rate, mpki = {}, {}, {}, {}
+    for _, r in ipairs((compute.used(g))) do
+      local v = counter_values(D, r, "perf_event")
+      if v and num(v.cycles) and num(v.instructions) and v.cycles > 0 and v.instructions > 0 then
+        ipc[#ipc + 1], cpi[#cpi + 1] = v.instructions / v.cycles, v.cycles / v.instructions
+        if num(v.cache_misses) then mpki[#mpki + 1] = v.cache_misses / v.instructions * 1000 end
+        if num(v.cache_misses) and num(v.cache_references) and v.cache_references > 0 then
+          miss_rate[#miss_rate + 1] = v.cache_misses / v.cache_references
+        end
+      elseif v then
+        software_only = software_only + 1
+      end
+    end
+    if #ipc > 0 then
+      rows[#rows + 1] = row(g, {md.mean_sd_sig(stats.mean(ipc), stats.sd(ipc), 3),
+        md.mean_sd_sig(stats.mean(cpi), stats.sd(cpi), 3), md.sig(stats.mean(mpki), 3),
+        #miss_rate > 0 and md.pct(stats.mean(miss_rate), 1) or "-"}, ctx)
+    end
+  end
+  ctx.doc:para("### 4.5 CPU counters: IPC, CPI, cache misses")
+  if #rows > 0 then
+    ctx.doc:para("From `perf_event` hardware events over the counted iterations (user space; docs/counters.md): " ..
+      "IPC = instructions ÷ cycles, CPI = cycles ÷ instructions, misses per 1,000 instructions, and misses ÷ " ..
+      "references (the last-level cache, as `perf stat -e cache-misses,cache-references` counts it):")
+    ctx.doc:para(table_of(ctx, {"IPC", "CPI", "Cache misses / 1k instructions", "Cache miss rate", "Runs"}, rows,
+      {"r", "r", "r", "r", "l"}))
+  elseif software_only > 0 then
+    ctx.doc:para(string.format("No IPC, CPI or cache misses: %d run%s counted `perf_event` software events only. " ..
+      "The CPU's hardware events (cycles, instructions, cache misses) could not be opened: a virtual machine whose " ..
+      "hypervisor exposes no PMU refuses them, as this project's VMs do (docs/counters.md). On bare metal, or a " ..
+      "VM with a virtual PMU, the same sweep fills this table.", software_only, software_only == 1 and "" or "s"))
+    ctx.missing[#ctx.missing + 1] = "no CPU hardware events (no PMU exposed): no IPC, CPI or cache misses"
+  else
+    ctx.doc:para("No IPC, CPI or cache misses: no run collected CPU counters (the CPU sweep of experiments/cpu.lua " ..
+      "runs without them; `counters = true` in a CPU sweep collects `perf_event` events). Where the machine " ..
+      "exposes no PMU (virtual machines such as this project's), only software events can be counted " ..
+      "(docs/counters.md).")
+    ctx.missing[#ctx.missing + 1] = "no CPU hardware counters: no IPC, CPI or cache misses"
+  end
+end
+
+--- §4.6: PCIe traffic per iteration, where CUPTI or an imported ncu CSV counted it.
+function M.pcie(ctx)
+  local D, rows = ctx.D, {}
+  for _, g in ipairs(D.groups) do
+    local per_it, rate, src = {}, {}, nil
+    for _, r in ipairs((compute.used(g))) do
+      for source, v in pairs(data.derived_counters(D, r)) do
+        local n = num(v.iterations) or num(r.counter_iters)
+        if num(v.pcie_bytes) and n and n > 0 then
+          per_it[#per_it + 1] = v.pcie_bytes / n
+          if num(r.iter_mean_s) and r.iter_mean_s > 0 then rate[#rate + 1] = v.pcie_bytes / n / r.iter_mean_s end
+          src = source
+        end
+      end
+    end
+    if #per_it > 0 then
+      rows[#rows + 1] = row(g, {md.sig(stats.mean(per_it) / 1e6, 4), md.sig(stats.mean(rate) and stats.mean(rate) / 1e9, 3),
+        md.esc(src)}, ctx)
+    end
+  end
+  ctx.doc:para("### 4.6 PCIe traffic")
+  if #rows == 0 then
+    ctx.doc:para("No PCIe counters stored: `pcie__read_bytes.sum + pcie__write_bytes.sum` come from CUPTI (metric " ..
+      "group `pcie`, in the default CUDA set) or an imported Nsight Compute CSV; CPU runs move no data over PCIe, " ..
+      "and some GPUs and virtual machines do not expose the counter.")
+    return
+  end
+  ctx.doc:para("Host–device traffic per counted iteration (read + write, MB = 1e6 bytes) and over the timed " ..
+    "iteration time (GB/s):")
+  ctx.doc:para(table_of(ctx, {"PCIe MB / iteration", "PCIe GB/s", "Counters", "Runs"}, rows, {"r", "r", "l", "l"}))
+end
+
+--- Cost per 1,000 images from each run's price per hour (rlx.study{price_per_hour =}).
+function M.cost(ctx)
+  local rows = {}
+  for _, g in ipairs(ctx.D.groups) do
+    local price = mean_of(g, function(r) return result_of(r).price_per_hour end)
+    local cost = mean_of(g, function(r)
+      local p, ips = num(result_of(r).price_per_hour), num(r.images_per_s)
+      return (p and ips and ips > 0) and p * 1000 / (3600 * ips) or nil
+    end)
+    if cost then
+      rows[#rows + 1] = row(g, {md.sig(compute.throughput(g).mean, 3), md.sig(price, 4), md.sig(cost, 3)}, ctx)
+    end
+  end
+  if #rows == 0 then return end
+  ctx.doc:para("### 4.7 Cost")
+  ctx.doc:para("Cost per 1,000 images = price per hour × 1,000 ÷ (3,600 × images/s), from the price each run was " ..
+    "stored with (`--set price_per_hour=`), in that price's currency; training time only (no start-up, no idle " ..
+    "machine):")
+  ctx.doc:para(table_of(ctx, {"Images/s", "Price / hour", "Cost / 1,000 images", "Runs"}, rows,
+    {"r", "r", "r", "l"}))
+end
+
+--- §4.3 to §4.7, in order.
+function M.section(ctx)
+  M.time_breakdown(ctx)
+  M.bandwidth(ctx)
+  M.cpu_counters(ctx)
+  M.pcie(ctx)
+  M.cost(ctx)
+end
+
+return M
