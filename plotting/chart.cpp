@@ -61,10 +61,10 @@ Axis make_axis(Scale scale, std::vector<double> values, std::optional<double> lo
   for (double x : values)
     if (std::isfinite(x) && (scale == Scale::Linear || x > 0)) v.push_back(x);
   if (include_zero && scale == Scale::Linear) v.push_back(0);
-  double lo = 1, hi = 10;
+  double lo = 1, hi = 10, data_lo = 0, data_hi = 0;
   if (!v.empty()) {
-    lo = *std::min_element(v.begin(), v.end());
-    hi = *std::max_element(v.begin(), v.end());
+    lo = data_lo = *std::min_element(v.begin(), v.end());
+    hi = data_hi = *std::max_element(v.begin(), v.end());
     if (scale == Scale::Log10) {
       const double f = std::pow(10.0, pad_fraction * std::max(1.0, std::log10(hi / lo)));
       lo /= f;
@@ -76,6 +76,12 @@ Axis make_axis(Scale scale, std::vector<double> values, std::optional<double> lo
     }
   }
   nice_range(scale, lo, hi);
+  // A span or a padded bound past the largest double (1.8e308) is infinite, and the nice bounds
+  // of an infinite range are NaN: say which values, not "min nan and max nan".
+  if (!v.empty() && !(std::isfinite(lo) && std::isfinite(hi)))
+    throw std::invalid_argument("values from " + si_label(data_lo) + " to " + si_label(data_hi) +
+                                " cannot be drawn: the axis around them passes the largest number a double "
+                                "holds (about 1.8e308); is one of them wrong?");
   if (lo_override) lo = *lo_override;
   if (hi_override) hi = *hi_override;
   if (!(lo < hi))
@@ -92,8 +98,15 @@ Frame::Frame(Canvas& c, const ChartSpec& spec, Axis x, Axis y, std::vector<Legen
   if (!spec.yticks.empty()) y.set_ticks(spec.yticks);
   const double pt = c.pt(), pad = kPadPt * pt;
   double top = pad;
-  if (!spec.title.empty()) top += c.text_height(kTitlePt) + 0.4 * pad;
-  if (!spec.subtitle.empty()) top += c.text_height(kSubtitlePt);
+  const double room = c.width() - 2 * pad;
+  if (!spec.title.empty()) {
+    title_ = fit_heading(c, spec.title, kTitlePt, true, room);
+    top += static_cast<double>(title_.lines.size()) * c.text_height(title_.size_pt) + 0.4 * pad;
+  }
+  if (!spec.subtitle.empty()) {
+    subtitle_ = fit_heading(c, spec.subtitle, kSubtitlePt, false, room);
+    top += static_cast<double>(subtitle_.lines.size()) * c.text_height(subtitle_.size_pt);
+  }
   top += pad;
   double ytick_w = 0;
   for (const auto& t : y.major_ticks()) ytick_w = std::max(ytick_w, c.text_width(t.label, kTickPt));
@@ -196,28 +209,79 @@ void Frame::finish() {
     c_.text(spec_.ylabel, L.plot_x0 - 0.6 * pad - ytick_w - pad, (L.plot_y0 + L.plot_y1) / 2, kLabelPt,
             HAlign::Center, VAlign::Bottom, 90, false, kInk);
   double ty = pad;
-  if (!spec_.title.empty()) {
-    draw_heading(spec_.title, ty, kTitlePt, true, kInk);
-    ty += c_.text_height(kTitlePt) + 0.2 * pad;
-  }
-  if (!spec_.subtitle.empty()) draw_heading(spec_.subtitle, ty, kSubtitlePt, false, Color{0.35, 0.35, 0.35, 1});
+  if (!title_.lines.empty()) ty = draw_heading(title_, ty, true, kInk) + 0.2 * pad;
+  if (!subtitle_.lines.empty()) draw_heading(subtitle_, ty, false, Color{0.35, 0.35, 0.35, 1});
   draw_legend();
 }
 
-// Centred over the plot area, but moved (and, when wider than the figure, made smaller) so that
-// no part of the text falls outside the figure: a long subtitle centred over a plot with a legend
-// on its right was cut off at both edges.
-void Frame::draw_heading(const std::string& text, double y, double size_pt, bool bold, const Color& color) {
-  const Layout& L = layout_;
-  const double pad = kPadPt * c_.pt(), room = L.width - 2 * pad;
-  double width = c_.text_width(text, size_pt, bold);
-  // Hinted glyph advances do not shrink in proportion to the size, so measure again after scaling.
-  for (int attempt = 0; attempt < 8 && width > room && width > 0; ++attempt) {
-    size_pt *= 0.98 * room / width;
-    width = c_.text_width(text, size_pt, bold);
+namespace {
+// The end of the UTF-8 character that starts at i.
+size_t next_char(const std::string& s, size_t i) {
+  for (++i; i < s.size() && (s[i] & 0xC0) == 0x80; ++i) {
   }
-  const double centre = std::clamp((L.plot_x0 + L.plot_x1) / 2, pad + width / 2, L.width - pad - width / 2);
-  c_.text(text, centre, y, size_pt, HAlign::Center, VAlign::Top, 0, bold, color);
+  return i;
+}
+}  // namespace
+
+Heading fit_heading(Canvas& c, const std::string& text, double size_pt, bool bold, double room) {
+  Heading h{size_pt, {text}};
+  const double min_pt = 0.75 * size_pt;
+  double width = c.text_width(text, size_pt, bold);
+  // Hinted glyph advances do not shrink in proportion to the size, so measure again after scaling.
+  for (int attempt = 0; attempt < 8 && width > room && width > 0 && h.size_pt > min_pt; ++attempt) {
+    h.size_pt = std::max(min_pt, h.size_pt * 0.98 * room / width);
+    width = c.text_width(text, h.size_pt, bold);
+  }
+  if (width <= room) return h;
+  constexpr size_t kMaxLines = 3;
+  const std::string ellipsis = "\u2026";
+  auto fits = [&](const std::string& s) { return c.text_width(s, h.size_pt, bold) <= room; };
+  h.lines.clear();
+  std::string line;
+  for (size_t i = 0; i < text.size();) {
+    const size_t j = next_char(text, i);
+    const std::string ch = text.substr(i, j - i);
+    i = j;
+    if (fits(line + ch)) {
+      line += ch;
+      continue;
+    }
+    // Break at the line's last space when it has one, else between characters.
+    const size_t space = line.rfind(' ');
+    if (space != std::string::npos && space > 0) {
+      h.lines.push_back(line.substr(0, space));
+      line = line.substr(space + 1) + ch;
+    } else {
+      h.lines.push_back(line);
+      line = ch == " " ? "" : ch;
+    }
+  }
+  if (!line.empty()) h.lines.push_back(line);
+  if (h.lines.size() > kMaxLines) {
+    h.lines.resize(kMaxLines);
+    std::string& last = h.lines.back();
+    while (!last.empty() && !fits(last + ellipsis)) {
+      size_t k = last.size() - 1;
+      while (k > 0 && (last[k] & 0xC0) == 0x80) --k;
+      last.resize(k);
+    }
+    last += ellipsis;
+  }
+  return h;
+}
+
+// Each line centred over the plot area, but moved so that no part of it falls outside the figure:
+// a long subtitle centred over a plot with a legend on its right was cut off at both edges.
+double Frame::draw_heading(const Heading& h, double y, bool bold, const Color& color) {
+  const Layout& L = layout_;
+  const double pad = kPadPt * c_.pt();
+  for (const auto& line : h.lines) {
+    const double width = c_.text_width(line, h.size_pt, bold);
+    const double centre = std::clamp((L.plot_x0 + L.plot_x1) / 2, pad + width / 2, L.width - pad - width / 2);
+    c_.text(line, centre, y, h.size_pt, HAlign::Center, VAlign::Top, 0, bold, color);
+    y += c_.text_height(h.size_pt);
+  }
+  return y;
 }
 
 void Frame::draw_legend() {

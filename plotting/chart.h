@@ -55,6 +55,16 @@ struct Series {
   bool line = true, markers = true, dashed = false;
 };
 
+// A title or subtitle laid out to fit `room` pixels: one line at the nominal size when it fits,
+// else one line made smaller, down to 3/4 of the nominal size, else lines wrapped at spaces at that
+// size (a word wider than a line is broken between characters), at most three, the third cut with
+// "…" when the text is longer still. A 400-character title squeezed onto one line was unreadable.
+struct Heading {
+  double size_pt = 0;
+  std::vector<std::string> lines;
+};
+Heading fit_heading(Canvas& c, const std::string& text, double size_pt, bool bold, double room);
+
 // Lays out and draws the frame around a plot area. Usage: construct (computes the layout), draw
 // data between begin_data() and end_data() (clipped to the plot area), then finish().
 class Frame {
@@ -69,12 +79,14 @@ class Frame {
 
  private:
   void draw_legend();
-  void draw_heading(const std::string& text, double y, double size_pt, bool bold, const Color& color);
+  // Draws h's lines from y down; returns the y below them.
+  double draw_heading(const Heading& h, double y, bool bold, const Color& color);
   Canvas& c_;
   ChartSpec spec_;
   std::vector<LegendEntry> legend_;
   Layout layout_;
   double legend_w_ = 0;
+  Heading title_, subtitle_;
 };
 
 // Data range of the given values on a scale (log ignores values <= 0), padded by `pad` of the

@@ -1,5 +1,10 @@
 // bind_fs.cpp: rlx._core.fs, file outputs that are never lost or half-written
 // (engine/util/atomic_file.h). scripts/rlx/fs.lua publishes it as rlx.fs.
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
 #include "lua_bind.h"
 #include "registry.h"
 #include "util/atomic_file.h"
@@ -18,6 +23,44 @@ int write_atomic(lua_State* L) {
   return 1;
 }
 
+// write_atomic_all({{path, text}, ...} [, {not_same_as = path or {paths}}]) -> number of files.
+// Every file is written to its temporary before any replaces its target, so a failure (a full
+// disk, an unwritable target) leaves every target as it was: report.md new beside an old
+// report.html told two different stories.
+int write_atomic_all(lua_State* L) {
+  if (lua_type(L, 1) != LUA_TTABLE)
+    throw lua::Error(std::string("argument 1 must be an array of {path, text}, got ") + luaL_typename(L, 1));
+  const auto o = lua::Options::optional(L, 2, {"not_same_as"});
+  const std::vector<std::string> inputs = o.str_list("not_same_as");
+  std::vector<std::pair<std::string, std::string>> files;
+  for (int i = 1;; ++i) {
+    lua_rawgeti(L, 1, i);
+    if (lua_isnil(L, -1)) {
+      lua_pop(L, 1);
+      break;
+    }
+    if (lua_type(L, -1) != LUA_TTABLE)
+      throw lua::Error("file " + std::to_string(i) + " must be a table {path, text}");
+    lua_rawgeti(L, -1, 1);
+    lua_rawgeti(L, -2, 2);
+    if (lua_type(L, -2) != LUA_TSTRING || lua_type(L, -1) != LUA_TSTRING)
+      throw lua::Error("file " + std::to_string(i) + " must be {path, text}, two strings");
+    size_t np = 0, nt = 0;
+    const char* p = lua_tolstring(L, -2, &np);
+    const char* t = lua_tolstring(L, -1, &nt);
+    files.emplace_back(std::string(p, np), std::string(t, nt));
+    lua_pop(L, 3);
+  }
+  std::vector<std::unique_ptr<util::AtomicFile>> out;
+  for (const auto& [path, text] : files) {
+    out.push_back(std::make_unique<util::AtomicFile>(path, inputs));
+    out.back()->write(text);
+  }
+  for (auto& f : out) f->commit();
+  lua_pushinteger(L, static_cast<lua_Integer>(files.size()));
+  return 1;
+}
+
 // same_file(a, b) -> boolean
 int same_file(lua_State* L) {
   const std::string a = lua::check_string(L, 1);
@@ -29,8 +72,10 @@ int same_file(lua_State* L) {
 }  // namespace
 
 void open_fs(lua_State* L) {
-  lua::register_module(
-      L, "fs", {{"write_atomic", lua::guarded<write_atomic>}, {"same_file", lua::guarded<same_file>}});
+  lua::register_module(L, "fs",
+                       {{"write_atomic", lua::guarded<write_atomic>},
+                        {"write_atomic_all", lua::guarded<write_atomic_all>},
+                        {"same_file", lua::guarded<same_file>}});
 }
 
 }  // namespace rlx::bindings

@@ -73,9 +73,20 @@ double num(const lua::Options& o, const json& item, const std::string& where, co
   return v;
 }
 
-std::string text(const json& item, const char* field) {
+// Text drawn by Cairo ends at a NUL byte: a label "a\0b" would show as "a" without a word.
+const std::string& no_nul(const std::string& s, const std::string& what) {
+  const size_t at = s.find('\0');
+  if (at != std::string::npos)
+    throw lua::Error(fmt::format(
+        "{} contains a NUL byte (\\0) at byte {}, which would cut the text there: remove it", what, at + 1));
+  return s;
+}
+
+// Field `field` of item (the table `where`) as text: strings as given, numbers as SI labels.
+std::string text(const json& item, const char* field, const std::string& where) {
   if (!item.contains(field) || item[field].is_null()) return "";
-  if (item[field].is_string()) return item[field].get<std::string>();
+  if (item[field].is_string())
+    return no_nul(item[field].get<std::string>(), where + " field '" + field + "'");
   if (item[field].is_number()) return si_label(item[field].get<double>());
   if (item[field].is_boolean()) return item[field].get<bool>() ? "true" : "false";
   return "";
@@ -142,12 +153,14 @@ std::vector<Series> read_series(const lua::Options& o) {
     const std::string where = "series[" + std::to_string(k + 1) + "]";
     if (!it.is_object()) throw lua::Error(o.fname(), where + " must be a table {label=, x=, y=, sd=}");
     Series s;
-    s.label = text(it, "label");
+    s.label = text(it, "label", where);
     s.x = numbers(o, it, where, "x", true);
     s.y = numbers(o, it, where, "y", true);
     s.sd = numbers(o, it, where, "sd", false);
     if (it.contains("labels") && it["labels"].is_array())
-      for (const auto& l : it["labels"]) s.point_labels.push_back(l.is_string() ? l.get<std::string>() : l.dump());
+      for (const auto& l : it["labels"])
+        s.point_labels.push_back(l.is_string() ? no_nul(l.get<std::string>(), where + " field 'labels'")
+                                               : l.dump());
     s.color = color_of(o, it, where);
     s.marker = marker_of(o, it, where);
     s.line = flag(it, "line", true);
@@ -213,17 +226,20 @@ int roofline(lua_State* L) {
   if (ceilings.is_null()) o.fail("ceilings", "is required (an array of {label=, gflops=})");
   const json& ra = array_of(o, roofs, "roofs");
   for (size_t i = 0; i < ra.size(); ++i)
-    spec.roofs.push_back({text(ra[i], "label"), num(o, ra[i], "roofs[" + std::to_string(i + 1) + "]", "gbps", true)});
+    spec.roofs.push_back({text(ra[i], "label", "roofs[" + std::to_string(i + 1) + "]"),
+                          num(o, ra[i], "roofs[" + std::to_string(i + 1) + "]", "gbps", true)});
   const json& ca = array_of(o, ceilings, "ceilings");
   for (size_t i = 0; i < ca.size(); ++i)
-    spec.ceilings.push_back({text(ca[i], "label"), num(o, ca[i], "ceilings[" + std::to_string(i + 1) + "]", "gflops", true)});
+    spec.ceilings.push_back({text(ca[i], "label", "ceilings[" + std::to_string(i + 1) + "]"),
+                             num(o, ca[i], "ceilings[" + std::to_string(i + 1) + "]", "gflops", true)});
   const json& pa = array_of(o, points, "points", false);
   for (size_t i = 0; i < pa.size(); ++i) {
     const std::string where = "points[" + std::to_string(i + 1) + "]";
     if (!pa[i].is_object())
       throw lua::Error(o.fname(), where + " must be a table {ai=, gflops=, label=, ...}");
-    spec.points.push_back({num(o, pa[i], where, "ai", true), num(o, pa[i], where, "gflops", true), text(pa[i], "label"),
-                           text(pa[i], "color_key"), text(pa[i], "shape_key")});
+    spec.points.push_back({num(o, pa[i], where, "ai", true), num(o, pa[i], where, "gflops", true),
+                           text(pa[i], "label", where), text(pa[i], "color_key", where),
+                           text(pa[i], "shape_key", where)});
   }
   const json& aa = array_of(o, arrows, "arrows", false);
   for (size_t i = 0; i < aa.size(); ++i) {
@@ -294,7 +310,7 @@ int variability(lua_State* L) {
   for (size_t i = 0; i < ga.size(); ++i) {
     const std::string where = "groups[" + std::to_string(i + 1) + "]";
     if (!ga[i].is_object()) throw lua::Error(o.fname(), where + " must be a table {label=, values={...}}");
-    groups.push_back({text(ga[i], "label"), numbers(o, ga[i], where, "values", true)});
+    groups.push_back({text(ga[i], "label", where), numbers(o, ga[i], where, "values", true)});
   }
   return push_layout(L, draw(o.fname(), [&] { return variability_chart(spec, groups, out); }));
 }

@@ -109,8 +109,14 @@ std::optional<std::string> Options::opt_str(const char* key) const {
     lua_pop(L_, 1);
     fail(key, "must be a string, got " + got);
   }
-  std::string v = lua_tostring(L_, -1);
+  size_t n = 0;
+  const char* p = lua_tolstring(L_, -1, &n);
+  std::string v(p, n);
   lua_pop(L_, 1);
+  // A C string ends at a NUL: a path or a title "a\0b" would silently become "a".
+  if (const size_t at = v.find('\0'); at != std::string::npos)
+    fail(key,
+         fmt::format("contains a NUL byte (\\0) at byte {}, which would cut it there: remove it", at + 1));
   return v;
 }
 

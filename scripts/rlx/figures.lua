@@ -100,8 +100,18 @@ local function config_keys(runs)
   return out
 end
 
+-- Draws one figure with rlx.plot[kind]. A figure the data cannot be drawn from (a value that
+-- overflows its axis) is a warning naming the file, so the other figures and the report are still
+-- written. Returns whether it was drawn.
+local function draw_one(kind, plot, warnings)
+  local ok, err = pcall(rlx.plot[kind], plot)
+  if ok then return true end
+  warnings[#warnings + 1] = plot.out:match("[^/]*$") .. ": " .. errors.message(errors.pass_exits(err))
+  return false
+end
+
 -- A: throughput vs batch per environment, one series per model, precision and configuration.
-local function throughput_figures(runs, dir, out, opts, varying)
+local function throughput_figures(runs, dir, out, opts, warnings, varying)
   for _, env in ipairs(ordered(runs, function(r) return r.env_key end)) do
     local groups, models, precs, env_runs = {}, {}, {}, {}
     for _, r in ipairs(runs) do
@@ -167,8 +177,7 @@ local function throughput_figures(runs, dir, out, opts, varying)
         yscale == "log" and "; log scale" or ""), env_runs, opts),
       yscale = yscale,
       width = opts.width, height = opts.height}
-    rlx.plot.throughput(plot)
-    out[#out + 1] = {figure = "A", env = env, path = path, plot = plot}
+    if draw_one("throughput", plot, warnings) then out[#out + 1] = {figure = "A", env = env, path = path, plot = plot} end
   end
 end
 
@@ -265,8 +274,9 @@ local function variance_figure(runs, dir, out, opts, warnings, varying)
     subtitle = subtitle(seed_note(fixed, opts.fixed) .. "box: quartiles and median; whiskers: 1.5 IQR; " ..
       "dots: one per repeat" .. (flagged > 0 and string.format(" (%d unsteady or contended)", flagged) or ""), chosen, opts),
     width = opts.width, height = opts.height}
-  rlx.plot.variability(plot)
-  out[#out + 1] = {figure = "B", path = path, config = seed_config(fixed, opts.fixed), plot = plot}
+  if draw_one("variability", plot, warnings) then
+    out[#out + 1] = {figure = "B", path = path, config = seed_config(fixed, opts.fixed), plot = plot}
+  end
 end
 
 -- The mean of field over the points of runs the means use (configs.split), and whether any run
@@ -346,16 +356,14 @@ local function roofline_figures(D, points, dir, out, opts, warnings, varying)
           " peaks; points: " .. table.concat(src, "+") .. " (DRAM traffic), mean over repeats" ..
           (any_unstable and "; * = unsteady or contended repeats left out" or ""), env_runs, opts),
         width = opts.width, height = opts.height}
-      local ok, err = pcall(rlx.plot.roofline, plot)
-      if ok then out[#out + 1] = {figure = "C", env = env, path = path, plot = plot}
-      else warnings[#warnings + 1] = "roofline_" .. env .. ": " .. tostring(err) end
+      if draw_one("roofline", plot, warnings) then out[#out + 1] = {figure = "C", env = env, path = path, plot = plot} end
     end
   end
 end
 
 -- D: arithmetic intensity vs batch per model, one line per environment, precision and (when the
 -- study holds several) configuration.
-local function ai_figures(points, dir, out, opts, varying)
+local function ai_figures(points, dir, out, opts, warnings, varying)
   local models = ordered(points, function(r) return r.model end)
   table.sort(models, by_order(MODEL_ORDER))
   for _, m in ipairs(models) do
@@ -378,8 +386,7 @@ local function ai_figures(points, dir, out, opts, varying)
     local plot = {points = pts, model = m, by = #varying > 0 and {"env", "precision", "config"} or {"env", "precision"},
       out = path, title = "Arithmetic intensity vs batch size: " .. m,
       subtitle = subtitle("DRAM level, mean over repeats", runs, opts), width = opts.width, height = opts.height}
-    rlx.plot.ai_vs_batch(plot)
-    out[#out + 1] = {figure = "D", model = m, path = path, plot = plot}
+    if draw_one("ai_vs_batch", plot, warnings) then out[#out + 1] = {figure = "D", model = m, path = path, plot = plot} end
   end
 end
 
@@ -405,12 +412,12 @@ function M.draw_loaded(D, opts)
   if #runs == 0 then
     warnings[#warnings + 1] = "no successful runs in study '" .. tostring(D.study) .. "': nothing to draw"
   else
-    throughput_figures(runs, o.dir, files, o, varying)
+    throughput_figures(runs, o.dir, files, o, warnings, varying)
     variance_figure(runs, o.dir, files, o, warnings, varying)
   end
   if #points > 0 then
     roofline_figures(D, points, o.dir, files, o, warnings, varying)
-    ai_figures(points, o.dir, files, o, varying)
+    ai_figures(points, o.dir, files, o, warnings, varying)
   elseif #runs > 0 then
     warnings[#warnings + 1] = "no roofline points at level '" .. o.level .. "': rooflines and AI figures skipped"
   end

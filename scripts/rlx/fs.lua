@@ -9,6 +9,11 @@ local M = {}
 --- paths) the output must not be. Returns the path. Errors name the path and the cause.
 M.write_atomic = core.write_atomic
 
+--- Writes several files, each as write_atomic does, all or none: every text goes to its temporary
+--- file before any replaces its target, so a failure (a full disk) leaves every target as it was.
+--- files: {{path, text}, ...}. Returns the number of files.
+M.write_atomic_all = core.write_atomic_all
+
 --- True when both paths exist and are the same file (device and inode, through symlinks and hard
 --- links): how a command checks all its outputs against its inputs before writing any of them.
 M.same_file = core.same_file

@@ -115,6 +115,14 @@ function M.roofline(opts)
   if o.peaks then roofs, ceilings = M.roofs_from_peaks(o.peaks, used) end
   for _, r in ipairs(o.roofs or {}) do roofs[#roofs + 1] = r end
   for _, c in ipairs(o.ceilings or {}) do ceilings[#ceilings + 1] = c end
+  -- Checked here, by the name the caller gave: below they become roofs[i] and ceilings[i].
+  for _, k in ipairs({"peak_flops", "peak_bw", "peak_gflops", "peak_gbps"}) do
+    local v = o[k]
+    if v ~= nil and not (v > 0 and v < math.huge) then
+      errors.raise("rlx.plot.roofline", ("option '%s' must be a positive finite number (%s), got %s"):format(k,
+        ({peak_flops = "FLOP/s", peak_bw = "byte/s", peak_gflops = "GFLOP/s", peak_gbps = "GB/s"})[k], tostring(v)))
+    end
+  end
   if o.peak_flops then
     if o.peak_flops < 1e6 then
       errors.raise("rlx.plot.roofline", ("peak_flops is in FLOP/s and %g looks like GFLOP/s: pass peak_gflops=%g " ..

@@ -144,6 +144,9 @@ local WRITE_SPEC = {
 --- warnings=, missing=}.
 function M.write(source, opts)
   local o = options.check("rlx.report.write", opts, WRITE_SPEC)
+  if o.title and not o.title:find("%S") then
+    errors.raise("rlx.report.write", "option 'title' is blank: give the report's title, or leave it out for the default")
+  end
   local db, name, path
   if type(source) == "table" and source.db then
     db, name, path = source.db, o.study or source.name, source.path
@@ -164,13 +167,17 @@ function M.write(source, opts)
     rlx_version = rlx._core.host.versions().rlx})
   local out = {markdown = o.dir .. "/report.md", figures = figures, warnings = warnings, missing = ctx.missing}
   local inputs = path and {path} or {}
-  write_file(out.markdown, text, inputs)
+  -- report.md and report.html together, all or none: a full disk left a new report.md beside an
+  -- old report.html.
+  local files = {{out.markdown, text}}
   if o.html then
     out.html = o.dir .. "/report.html"
     local page = core.page{markdown = text, title = o.title or ("rlx report: " .. (name or "all studies")),
       base_dir = o.dir}
-    write_file(out.html, page.html, inputs)
+    files[2] = {out.html, page.html}
   end
+  local ok, err = pcall(rlx.fs.write_atomic_all, files, {not_same_as = inputs})
+  if not ok then errors.raise("rlx.report.write", errors.message(errors.pass_exits(err))) end
   return out
 end
 

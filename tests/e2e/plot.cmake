@@ -75,3 +75,18 @@ rlx_e2e(NAME "plot: throughput yscale log refuses zero"
 rlx_e2e(NAME "plot: throughput bad yscale"
   ARGS -e "rlx.plot.throughput{series = {{x = {16}, y = {2}}}, out = 'x.png', yscale = 'ln'}"
   EXIT 1 STDERR "^\\(command line\\):1: rlx\\.plot\\.throughput: option 'yscale' must be one of linear, log, got \"ln\"\n")
+
+# Issue 25 finding 11 (messages). Each failed on the old code: the overflowing range said "min nan
+# and max nan", a NUL cut the label and the title silently, peak_gbps=0 was named roofs[1].gbps.
+rlx_e2e(NAME "plot: values overflowing the axis are named" ARGS -e
+  "rlx.plot.throughput{series = {{label = 'a', x = {1, 2}, y = {1e308, -1e308}}}, out = os.getenv('RLX_TEST_TMP') .. '/e2e_huge.png'}"
+  EXIT 1 STDERR "^\\(command line\\):1: rlx\\.plot\\.throughput: values from -1e\\+308 to 1e\\+308 cannot be drawn: the axis around them passes the largest number a double holds \\(about 1\\.8e308\\); is one of them wrong\\?\n")
+rlx_e2e(NAME "plot: a NUL in a label is refused, not cut" ARGS -e
+  "rlx.plot.throughput{series = {{label = 'a\\0b', x = {1, 2}, y = {1, 2}}}, out = os.getenv('RLX_TEST_TMP') .. '/e2e_nul.png'}"
+  EXIT 1 STDERR "^\\(command line\\):1: rlx\\.plot\\.throughput: series\\[1\\] field 'label' contains a NUL byte \\(\\\\0\\) at byte 2, which would cut the text there: remove it\n")
+rlx_e2e(NAME "plot: a NUL in a string option is refused, not cut" ARGS -e
+  "rlx.plot.throughput{title = 'x\\0y', series = {{label = 'a', x = {1, 2}, y = {1, 2}}}, out = os.getenv('RLX_TEST_TMP') .. '/e2e_nul.png'}"
+  EXIT 1 STDERR "^\\(command line\\):1: rlx\\.plot\\.throughput: option 'title' contains a NUL byte \\(\\\\0\\) at byte 2, which would cut it there: remove it\n")
+rlx_e2e(NAME "plot: roofline peak_gbps=0 is named as given" ARGS -e
+  "rlx.plot.roofline{out = 'x.png', peak_gbps = 0, peak_gflops = 100}"
+  EXIT 1 STDERR "^\\(command line\\):1: rlx\\.plot\\.roofline: option 'peak_gbps' must be a positive finite number \\(GB/s\\), got 0\n")

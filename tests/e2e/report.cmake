@@ -59,3 +59,7 @@ rlx_e2e(NAME "report: rendering a Markdown file over itself is refused" ARGS -e
   EXIT 1 STDERR "rlx\\.fs\\.write_atomic: the output '.*report_self\\.md' is the same file as the input")
 add_test(NAME "e2e: report: counters imported with rlx import-ncu are compared with the estimate"
   COMMAND bash ${R}/imported.sh $<TARGET_FILE:rlx> ${RLX_TEST_TMP} WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+
+# Issue 25 finding 11: blank --title, report.md and report.html all or none, one 1e308 value.
+add_test(NAME "e2e: report: blank title, a full disk changes neither file, a 1e308 value leaves out one figure"
+  COMMAND bash ${R}/messages.sh $<TARGET_FILE:rlx> ${RLX_TEST_TMP} WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})

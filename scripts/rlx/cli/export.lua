@@ -104,11 +104,7 @@ local function export_seed(o)
   end
   local db = require("rlx.cli.runs").open_readonly("export", o.db)
   local ok, res = pcall(require("rlx.seed_layout").write, db, {out = o.out, study = o.study, path = o.db})
-  if not ok then
-    rlx.errors.pass_exits(res)
-    local msg = rlx.errors.text(res):gsub("^rlx%.seed_layout%.write: ", ""):gsub("^rlx%.fs%.write_atomic: ", "")
-    rlx.fail(1, "rlx export: " .. msg)
-  end
+  if not ok then args.fail("export", res) end
   io.stderr:write(string.format("rlx export: %d ok runs (%d roofline points) from %s in seed 000's layout under %s/\n",
     res.runs, res.points, o.db, o.out))
   for _, f in ipairs(res.files) do print(f) end

@@ -49,6 +49,9 @@ end
 function M.main(...)
   local o = args.parse(cmd, {...})
   if not o then return 0 end
+  if o.title and not o.title:find("%S") then
+    args.usage_error("report", "--title is blank: give the report's title, or leave --title out for the default")
+  end
   if o.db:match("%.md$") then return render(o) end
   local db = require("rlx.cli.runs").open_readonly("report", o.db)
   local name = pick_study(db, o)

@@ -363,3 +363,40 @@ TEST_CASE("a title or subtitle wider than the plot stays inside the figure", "[p
   CHECK(ink_right == 0);
   CHECK(ink > 1000);
 }
+
+TEST_CASE("a 400-character title is wrapped into readable lines, not squashed onto one", "[plotting]") {
+  // Issue 25 finding 11: the title was scaled until it fit one line, to about 2 pt. Now it keeps
+  // at least 3/4 of its size, wraps at spaces into at most three lines that each fit, and the
+  // third ends with an ellipsis when the text is longer still.
+  Canvas c(tmp("heading.png"), 1200, 800, 150);
+  std::string title;
+  for (int i = 0; i < 40; ++i) title += "abcdefghij ";  // 440 characters
+  const double room = 1200 - 2 * 8 * c.pt();
+  const Heading h = fit_heading(c, title, 14, true, room);
+  CHECK(h.size_pt == Approx(10.5));
+  REQUIRE(h.lines.size() == 3);
+  for (const auto& line : h.lines) CHECK(c.text_width(line, h.size_pt, true) <= room);
+  CHECK(h.lines[0].rfind("abcdefghij abcdefghij", 0) == 0);
+  CHECK(h.lines[1].rfind("abcdefghij", 0) == 0);  // broken at a space: no word is split
+  CHECK(h.lines[2].size() > 3);
+  CHECK(h.lines[2].substr(h.lines[2].size() - 3) == "\xE2\x80\xA6");
+  // A short title stays one line at its size; one a little too wide is made smaller, not wrapped.
+  const Heading short_one = fit_heading(c, "Throughput", 14, true, room);
+  CHECK(short_one.size_pt == 14);
+  CHECK(short_one.lines == std::vector<std::string>{"Throughput"});
+  std::string wide;
+  for (size_t n = 1; n < title.size() && c.text_width(wide, 14, true) <= 1.1 * room; ++n)
+    wide = title.substr(0, n);
+  const Heading smaller = fit_heading(c, wide, 14, true, room);
+  CHECK(c.text_width(wide, 14, true) > room);
+  CHECK(smaller.lines.size() == 1);
+  CHECK(smaller.size_pt < 14);
+  CHECK(smaller.size_pt >= 10.5);
+  // The chart reserves the three lines' height above the plot area.
+  ChartSpec cs;
+  cs.title = "t";
+  const double short_top = line_chart(cs, {series("a", {1, 2}, {1, 2})}, tmp("title_short.png")).plot_y0;
+  cs.title = title;
+  const double long_top = line_chart(cs, {series("a", {1, 2}, {1, 2})}, tmp("title_long.png")).plot_y0;
+  CHECK(long_top - short_top == Approx(3 * c.text_height(10.5) - c.text_height(14)).margin(2));
+}
