@@ -8,6 +8,8 @@ cd "$(dirname "$0")/.."
 PACKAGES=(
   build-essential cmake ninja-build pkg-config ccache
   libtorch-dev libluajit-5.1-dev luajit
+  # The Lua lint in ctest (.luacheckrc, "lint: luacheck").
+  lua-check
   libsqlitecpp-dev libsqlite3-dev sqlite3
   libcairo2-dev libfontconfig-dev fonts-dejavu-core
   libfmt-dev catch2 nlohmann-json3-dev libcli11-dev

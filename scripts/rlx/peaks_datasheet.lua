@@ -10,7 +10,8 @@
 -- GA102 and AD10x) are listed in `derived`. `match` holds the names the driver reports
 -- (nvidia-smi --query-gpu=name, cudaDeviceProp::name); see rlx.peaks.datasheet for the rules.
 local VOLTA = "https://images.nvidia.com/content/technologies/volta/pdf/volta-v100-datasheet-update-us-1165301-r5.pdf"
-local A100_DS = "https://www.nvidia.com/content/dam/en-zz/Solutions/Data-Center/a100/pdf/nvidia-a100-datasheet-us-nvidia-1758950-r4-web.pdf"
+local A100_DS = "https://www.nvidia.com/content/dam/en-zz/Solutions/Data-Center/a100/pdf/" ..
+  "nvidia-a100-datasheet-us-nvidia-1758950-r4-web.pdf"
 local AMPERE_WP = "https://images.nvidia.com/aem-dam/en-zz/Solutions/data-center/nvidia-ampere-architecture-whitepaper.pdf"
 local H100_DS = "https://resources.nvidia.com/en-us-tensor-core/nvidia-tensor-core-gpu-datasheet"
 local HOPPER_WP = "https://resources.nvidia.com/en-us-tensor-core/gtc22-whitepaper-hopper"

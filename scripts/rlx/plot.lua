@@ -117,14 +117,16 @@ function M.roofline(opts)
   for _, c in ipairs(o.ceilings or {}) do ceilings[#ceilings + 1] = c end
   if o.peak_flops then
     if o.peak_flops < 1e6 then
-      errors.raise("rlx.plot.roofline", ("peak_flops is in FLOP/s and %g looks like GFLOP/s: pass peak_gflops=%g instead"):format(o.peak_flops, o.peak_flops))
+      errors.raise("rlx.plot.roofline", ("peak_flops is in FLOP/s and %g looks like GFLOP/s: pass peak_gflops=%g " ..
+        "instead"):format(o.peak_flops, o.peak_flops))
     end
     ceilings[#ceilings + 1] = {label = "peak", gflops = o.peak_flops / 1e9}
   end
   if o.peak_gflops then ceilings[#ceilings + 1] = {label = "peak", gflops = o.peak_gflops} end
   if o.peak_bw then
     if o.peak_bw < 1e6 then
-      errors.raise("rlx.plot.roofline", ("peak_bw is in byte/s and %g looks like GB/s: pass peak_gbps=%g instead"):format(o.peak_bw, o.peak_bw))
+      errors.raise("rlx.plot.roofline", ("peak_bw is in byte/s and %g looks like GB/s: pass peak_gbps=%g instead"):format(
+        o.peak_bw, o.peak_bw))
     end
     roofs[#roofs + 1] = {label = "DRAM", gbps = o.peak_bw / 1e9}
   end
@@ -165,8 +167,8 @@ function M.related_arrows(points, shape_by)
   end
   for i, p in ipairs(points) do
     if type(p) ~= "table" then
-      errors.raise("rlx.plot.related_arrows", string.format("points[%d] must be a table {model=, batch=, precision=, ...}, got %s",
-        i, type(p)))
+      errors.raise("rlx.plot.related_arrows", string.format(
+        "points[%d] must be a table {model=, batch=, precision=, ...}, got %s", i, type(p)))
     end
   end
   shape_by = shape_by or "precision"

@@ -54,7 +54,8 @@ function M.summary_line(r)
   local skipped = r.skipped_files and r.skipped_files > 0 and
     string.format(", %d file(s) skipped", r.skipped_files) or ""
   local layout = type(r.memory_format) == "string" and (r.memory_format .. ", ") or ""
-  return string.format("%s %s %s batch %d: %.1f img/s (median %.4f s/iter, data wait %.3f s, %d threads, %sloss %.3f -> %.3f%s)%s",
+  return string.format(
+    "%s %s %s batch %d: %.1f img/s (median %.4f s/iter, data wait %.3f s, %d threads, %sloss %.3f -> %.3f%s)%s",
     r.model, r.device, r.precision, r.batch, r.images_per_s, r.iter_s.median, r.data_wait_s,
     r.threads, layout, r.loss_first, r.loss_last, skipped, r.label and (" [" .. r.label .. "]") or "")
 end

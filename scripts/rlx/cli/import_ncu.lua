@@ -5,7 +5,8 @@ local args = require("rlx.cli.args")
 local M = {summary = "import an Nsight Compute CSV: FLOPs, DRAM bytes, time; attach to a run as a roofline point",
   synopsis = "import-ncu FILE.csv [--run LABEL --db PATH]"}
 
-local cmd = {name = "import-ncu", usage = "rlx import-ncu FILE.csv [--run LABEL --db PATH [--study NAME] [--iterations N]] [--kernels] [--json]",
+local cmd = {name = "import-ncu",
+  usage = "rlx import-ncu FILE.csv [--run LABEL --db PATH [--study NAME] [--iterations N]] [--kernels] [--json]",
   description = "Reads FILE.csv written by `ncu --csv ...` (details page, also `ncu --import x.ncu-rep --csv`) or\n" ..
     "`ncu --csv --page raw ...`, checks each metric's unit kind, converts every metric to base units\n" ..
     "(Kbyte = 1000 bytes, nsecond = 1e-9 s), sums additive metrics per kernel and in total, and derives\n" ..

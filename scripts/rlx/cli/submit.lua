@@ -12,7 +12,8 @@ local cmd = {name = "submit", usage = "rlx submit FILE.lua [--set key=value]... 
     "database, draws the figures and writes the report. Run the same command again after failures or\n" ..
     "cancellations: it submits only what is missing. Follow progress with 'rlx status DB'.",
   options = {
-    {"set", "--set", type = "string_list", metavar = "KEY=VALUE", help = "a parameter for the script, as with rlx run (repeatable)"},
+    {"set", "--set", type = "string_list", metavar = "KEY=VALUE",
+      help = "a parameter for the script, as with rlx run (repeatable)"},
     {"partition", "--partition", metavar = "P", help = "Slurm partition (sbatch --partition)"},
     {"gres", "--gres", metavar = "G", help = "generic resources per array task, e.g. gpu:1 (sbatch --gres)"},
     {"time", "--time", metavar = "T", help = "time limit per job, e.g. 1:00:00 (sbatch --time)"},

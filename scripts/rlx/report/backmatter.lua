@@ -70,7 +70,9 @@ function M.reproducibility(ctx)
     versions))
   local containers = {}
   for _, e in ipairs(D.envs) do
-    if e.container and e.container ~= "" and e.container ~= "none" then containers[#containers + 1] = md.esc(e.label .. ": " .. e.container) end
+    if e.container and e.container ~= "" and e.container ~= "none" then
+      containers[#containers + 1] = md.esc(e.label .. ": " .. e.container)
+    end
   end
   doc:para("**Container.** " .. (#containers > 0 and (table.concat(containers, "; ") ..
     ". " .. md.PLACEHOLDER .. " the image tag or digest.") or "none detected (rlx ran on the host)."))

@@ -71,7 +71,7 @@ M.env_of = env_of
 --- efficiency against the roof at its AI and against the peak. nil when no run has a point.
 function M.roofline(D, g)
   if g.roof ~= nil then return g.roof or nil end
-  local ai, gf, sources, labels = {}, {}, {}, {}
+  local ai, gf = {}, {}
   local points = {}
   for _, r in ipairs((M.used(g))) do
     local p = require("rlx.results.data").point_of(D, r)
@@ -82,8 +82,6 @@ function M.roofline(D, g)
   for _, p in ipairs(points) do
     if (p.source == "measured") == measured then
       ai[#ai + 1], gf[#gf + 1] = p.ai, p.gflops
-      sources[p.source] = true
-      labels[#labels + 1] = p
     end
   end
   if #ai == 0 then g.roof = false; return nil end

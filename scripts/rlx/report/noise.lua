@@ -169,7 +169,8 @@ function M.section(ctx)
   for _, s in ipairs(sums) do any_floor = any_floor or #s.floors > 0 end
   doc:para("**Noise floor and contention.** The noise floor is a fixed FMA kernel timed just before each run: it " ..
     "measures the machine, not the workload. Contention is the CPU time other processes took during a run's timed " ..
-    "iterations. " .. (any_floor and "" or "These runs carry no noise floor (rlx stores one with each run since issue 21). ") .. "Unsteady runs (failed steady-state verdict) and runs flagged as " ..
+    "iterations. " .. (any_floor and "" or "These runs carry no noise floor (rlx stores one with each run since issue 21). ") ..
+    "Unsteady runs (failed steady-state verdict) and runs flagged as " ..
     "contended are left out of every mean (docs/report.md):")
   doc:para(md.table({"Env", "Noise floor GFLOP/s (min / median / max)", "Noise floor CV", "Median CV across repeats",
     "Steady runs", "Contended runs", "Stopped by"}, rows, {"l", "r", "r", "r", "r", "r", "l"}))

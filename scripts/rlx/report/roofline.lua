@@ -65,7 +65,7 @@ local function peaks_table(ctx)
 end
 
 function M.section(ctx)
-  local D, doc = ctx.D, ctx.doc
+  local doc = ctx.doc
   doc:para("## 5. Roofline Modeling")
   local rows, sources = peaks_table(ctx)
   doc:para("**Peaks** (GFLOP/s and GB/s, decimal). Datasheet figures are rlx's built-in table " ..
@@ -99,7 +99,8 @@ function M.points(ctx)
     if r then
       if r.source == "measured" then measured = measured + 1 else estimated = estimated + 1 end
       local sections = require("rlx.report.sections")
-      rows[#rows + 1] = sections.extend(sections.lead_cells(D, g), {r.source, md.sig(r.ai, 3), md.sig(r.gflops, 3), md.sig(r.attainable_gflops, 3), r.bound or "-",
+      rows[#rows + 1] = sections.extend(sections.lead_cells(D, g), {r.source, md.sig(r.ai, 3), md.sig(r.gflops, 3),
+        md.sig(r.attainable_gflops, 3), r.bound or "-",
         r.eff_roof and md.pct(r.eff_roof, 1) or "-", r.eff_peak and md.pct(r.eff_peak, 1) or "-",
         r.compute_field and md.esc(string.format("%s %s, %s %s (%s)", r.compute_field, md.sig(r.peak_gflops, 4),
           r.memory_field, md.sig(r.peak_gbps, 4), r.roof_origin)) or "-", ctx.ref(g)})
@@ -110,7 +111,8 @@ function M.points(ctx)
     ctx.missing[#ctx.missing + 1] = "no roofline points: no §5 table, no bounds"
     return
   end
-  doc:para("**Points** (DRAM level, mean over the repeats averaged in §4.1). AI = FLOPs / bytes; attained = FLOPs / time; attainable " ..
+  doc:para("**Points** (DRAM level, mean over the repeats averaged in §4.1). AI = FLOPs / bytes; attained = " ..
+    "FLOPs / time; attainable " ..
     "= min(AI × peak GB/s, peak GFLOP/s); bound = memory when AI < ridge (peak GFLOP/s ÷ peak GB/s); efficiency " ..
     "= attained / attainable (the roof at its AI) and attained / peak. Source: measured = hardware counters, " ..
     "estimated = rlx's analytic FLOPs and minimum bytes over the measured iteration time:")

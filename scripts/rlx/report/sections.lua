@@ -296,7 +296,8 @@ function M.complexity(ctx)
     local opt = (c.grad_bytes or 0) + (c.momentum_bytes or 0)
     brows[#brows + 1] = {md.esc(e.r.model), md.esc(e.r.precision), tostring(b)}
     if varies(ctx.D, "input") then brows[#brows][4] = tostring(e.input) end
-    extend(brows[#brows], {md.sig(c.forward_flops and c.forward_flops * b / 1e9, 4), md.sig(c.train_flops and c.train_flops / 1e9, 4),
+    extend(brows[#brows], {md.sig(c.forward_flops and c.forward_flops * b / 1e9, 4),
+      md.sig(c.train_flops and c.train_flops / 1e9, 4),
       md.mb(c.activation_bytes), md.mb(c.param_bytes or (c.params and c.params * 4)), md.mb(opt > 0 and opt or nil),
       md.mb(c.memory_bytes), md.mib(c.memory_bytes), md.sig(c.bytes and c.bytes / 1e9, 4), md.fixed(c.ai, 2)})
   end

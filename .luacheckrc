@@ -1,0 +1,21 @@
+-- .luacheckrc: luacheck (Debian's lua-check) over rlx's Lua, run in ctest as "lint: luacheck" on
+-- scripts/ and experiments/ (tests/CMakeLists.txt). It catches what a typo in Lua costs silently:
+-- a misspelt local becomes a global, an unused variable hides a forgotten use.
+std = "luajit"
+-- rlx's Lua is formatted by hand; the C++ side is 110 columns (.clang-format), and wrapped Lua
+-- strings and format calls read better a little wider.
+max_line_length = 130
+-- The one global: the host creates `rlx` (scripts/rlx/init.lua fills it). Lua code may set --set
+-- values, flags and script arguments (a Slurm shard replays its submission's), nothing else of it.
+read_globals = {
+  rlx = {
+    other_fields = true,
+    fields = {
+      params = {read_only = false, other_fields = true},
+      flags = {read_only = false, other_fields = true},
+      args = {read_only = false, other_fields = true},
+    },
+  },
+}
+-- A method may leave self unused (it is one for the interface: study:plan, conn:transaction, ...).
+ignore = {"212/self"}
