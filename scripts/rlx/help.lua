@@ -14,7 +14,9 @@ local M = {}
 local BUILDING_BLOCK = "a building block of rlx's own modules (described where it is defined)"
 M.UNDOCUMENTED = {
   ["rlx.errors.new"] = BUILDING_BLOCK, ["rlx.errors.is_exit"] = BUILDING_BLOCK,
-  ["rlx.errors.where"] = BUILDING_BLOCK,
+  ["rlx.errors.where"] = BUILDING_BLOCK, ["rlx.errors.usage"] = BUILDING_BLOCK,
+  ["rlx.options.check_spec"] = BUILDING_BLOCK, ["rlx.options.requirement"] = BUILDING_BLOCK,
+  ["rlx.options.from_text"] = BUILDING_BLOCK, ["rlx.options.help_line"] = BUILDING_BLOCK,
   ["rlx.env.label_given"] = BUILDING_BLOCK,
   ["rlx.study.query_runs"] = "rlx runs' query; study:runs{...} is the public form",
   ["rlx.report.markdown"] = "the report's Markdown from loaded data; rlx.report.write is the public form",
