@@ -30,6 +30,10 @@ const std::vector<RunColumn>& run_columns() {
       {"position", T::Integer},    {"pid", T::Integer},          {"host", T::Text},
       {"claimed_at", T::Text},     {"attempt", T::Integer},      {"slurm_job_id", T::Text},
       {"slurm_array_task_id", T::Integer}, {"node", T::Text},
+      {"input", T::Integer},       {"target_ci", T::Real},       {"stop_reason", T::Text},
+      {"ci_rel", T::Real},         {"warmup_used", T::Integer},  {"floor_gflops", T::Real},
+      {"other_cpu", T::Real},      {"steal_cpu", T::Real},       {"cpu_share", T::Real},
+      {"contended", T::Integer},   {"deaths", T::Text},
   };
   return cols;
 }
@@ -73,6 +77,11 @@ const std::pair<const char*, const char*> kFromResult[] = {
     {"stable", "/stability/stable"},     {"drift", "/stability/drift"},
     {"cv", "/stability/cv"},             {"counter_iters", "/counter_iters"},
     {"counted_iter_s", "/counted_iter_s"}, {"pin_memory", "/pin_memory"},
+    {"input", "/input"},                 {"target_ci", "/target_ci"},
+    {"stop_reason", "/stop_reason"},     {"ci_rel", "/ci_rel"},
+    {"warmup_used", "/warmup_used"},     {"floor_gflops", "/floor_gflops"},
+    {"other_cpu", "/other_cpu"},         {"steal_cpu", "/steal_cpu"},
+    {"cpu_share", "/cpu_share"},         {"contended", "/contended"},
 };
 
 Json at(const Json& j, const char* pointer) {

@@ -170,10 +170,32 @@ const char* kV4 = R"sql(
 ALTER TABLE roofline_points ADD COLUMN counters_source TEXT;
 )sql";
 
+// Version 5: what a run's numbers mean (issue 21) and how a slot died (issue 25). The image side
+// used; the protocol of a precision-targeted run (target_ci) and how it stopped (stop_reason: ci,
+// max_iters, max_seconds or fixed), the achieved relative 95 % CI half-width of the mean iteration
+// time (ci_rel, from the stored samples) and the warm-up iterations actually run; the noise floor
+// timed just before the run (floor_gflops, the FMA probe) and the contention seen during its timed
+// iterations (other_cpu: cores other processes used; steal_cpu: cores the hypervisor took;
+// cpu_share: the run's CPU time over wall x threads; contended = 1 when flagged); and, for a slot
+// whose process died, every death's cause as a JSON array (deaths).
+const char* kV5 = R"sql(
+ALTER TABLE runs ADD COLUMN input INTEGER;
+ALTER TABLE runs ADD COLUMN target_ci REAL;
+ALTER TABLE runs ADD COLUMN stop_reason TEXT;
+ALTER TABLE runs ADD COLUMN ci_rel REAL;
+ALTER TABLE runs ADD COLUMN warmup_used INTEGER;
+ALTER TABLE runs ADD COLUMN floor_gflops REAL;
+ALTER TABLE runs ADD COLUMN other_cpu REAL;
+ALTER TABLE runs ADD COLUMN steal_cpu REAL;
+ALTER TABLE runs ADD COLUMN cpu_share REAL;
+ALTER TABLE runs ADD COLUMN contended INTEGER;
+ALTER TABLE runs ADD COLUMN deaths TEXT;
+)sql";
+
 }  // namespace
 
 const std::vector<std::string>& migrations() {
-  static const std::vector<std::string> steps = {kV1, kV2, kV3, kV4};
+  static const std::vector<std::string> steps = {kV1, kV2, kV3, kV4, kV5};
   return steps;
 }
 
