@@ -139,7 +139,8 @@ std::atomic<lua_State*> g_state{nullptr};
 // Debug hook set by the SIGINT handler: stops running Lua code with the Ctrl-C exit error.
 void interrupt_hook(lua_State* L, lua_Debug*) {
   lua_sethook(L, nullptr, 0, 0);
-  lua::push_error(L, "", "rlx: interrupted", kExitInterrupted, "");
+  const util::Interrupted why(util::interrupt_signal() == 0 ? SIGINT : util::interrupt_signal());
+  lua::push_error(L, "", lua::interrupt_message(why), util::interrupt_exit_code(), "");
   lua_error(L);
 }
 

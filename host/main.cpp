@@ -14,6 +14,7 @@
 #include "lua_host.h"
 #include "repl.h"
 #include "set_args.h"
+#include "supervise.h"
 #include "util/interrupt.h"
 #include "util/process_tuning.h"
 
@@ -201,7 +202,10 @@ int main(int argc, char** argv) {
   rlx::env::select_blas_kernel_at_start(argv);
   // Allocator thresholds and OpenBLAS threads for training loops (engine/util/process_tuning.h).
   rlx::util::tune_process_for_training();
-  rlx::util::install_sigint_handler(rlx::host::on_sigint);
+  // Commands that run sweeps continue in a child whose death (SIGKILL, the OOM killer, a crash)
+  // the parent records over its claims (host/supervise.h); before any thread or Lua exists.
+  if (argc > 1) rlx::host::supervise_command(argv[1]);
+  rlx::util::install_interrupt_handlers(rlx::host::on_sigint);
   std::vector<std::string> args(argv + 1, argv + argc);
   try {
     if (args.empty()) {

@@ -32,10 +32,11 @@ Layout throughput_chart(ChartSpec spec, const std::vector<Series>& series, const
   std::vector<double> xv(xs.begin(), xs.end()), yv;
   for (const auto& s : series)
     for (size_t i = 0; i < s.y.size(); ++i) {
-      yv.push_back(s.y[i] + (s.sd.empty() ? 0 : s.sd[i]));
+      const double sd = s.sd.empty() ? 0 : s.sd[i];  // a series without error bars has no sd at all
+      yv.push_back(s.y[i] + sd);
       // On a log axis the range must also hold the lower error bar (or the mean, when mean - SD
       // is not positive and the bar is cut at the frame).
-      if (spec.yscale == Scale::Log10) yv.push_back(s.y[i] - (s.sd.empty() ? 0 : s.sd[i]) > 0 ? s.y[i] - s.sd[i] : s.y[i]);
+      if (spec.yscale == Scale::Log10) yv.push_back(s.y[i] - sd > 0 ? s.y[i] - sd : s.y[i]);
     }
   // Batch sizes 16..64 should not touch the frame: pad by a fifth of the (log) span.
   Axis x = make_axis(spec.xscale, xv, spec.xmin, spec.xmax, 0.12);

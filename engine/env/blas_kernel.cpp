@@ -68,6 +68,23 @@ const std::vector<Need>& needs() {
   return v;
 }
 
+// The flags coretype needs that `flags` lacks, comma-separated ("" when none is missing); a core
+// type rlx never sets lacks everything.
+std::string missing_flags(const std::string& coretype, const std::set<std::string>& flags) {
+  for (const auto& n : needs()) {
+    if (!equal_ci(n.coretype, coretype)) continue;
+    std::string s;
+    for (const char* f : n.flags)
+      if (!flags.count(f)) s += (s.empty() ? "" : ", ") + std::string(f);
+    return s;
+  }
+  return "the flags of a core type rlx does not set";
+}
+
+bool flags_allow(const std::string& coretype, const std::set<std::string>& flags) {
+  return missing_flags(coretype, flags).empty();
+}
+
 BlasPlan keep(const std::string& set_by, const std::string& reason) {
   BlasPlan p;
   p.set_by = set_by;
@@ -125,6 +142,19 @@ BlasPlan plan_blas_kernel(const BlasInputs& in) {
     }
     return keep("user", fmt::format("{} (OPENBLAS_CORETYPE={} set by the user; rlx leaves it alone)", core,
                                     in.coretype_env));
+  }
+  if (rlx_set && !flags_allow(m.coretype, in.cpu_flags)) {
+    // Never run it: OpenBLAS takes a forced core without asking the CPU, and its kernels would stop
+    // the process with SIGILL at the first product.
+    BlasPlan p;
+    p.action = BlasPlan::Action::forget;
+    p.coretype = m.coretype;
+    p.openblas_choice = m.choice;
+    p.set_by = "rlx";
+    p.reason = fmt::format("OPENBLAS_CORETYPE={} was set by rlx on another machine (the environment came along, as "
+                           "Slurm's sbatch passes it): this CPU lacks {}",
+                           m.coretype, missing_flags(m.coretype, in.cpu_flags));
+    return p;
   }
   if (rlx_set) {
     BlasPlan p;
@@ -262,6 +292,20 @@ void spoiled_sgemm(const char* ta, const char* tb, const int* m, const int* n, c
   c[0] += 1.0f;
 }
 
+// The check on the calling thread alone. With OpenBLAS's OpenMP build a product this size would
+// start libgomp's thread team before main() has done anything else, and rlx forks right after
+// (util/supervisor.h): the child would inherit libgomp's record of a team whose threads it does not
+// have, and its first parallel region would wait for them forever.
+bool check_on_one_thread(SgemmFn gemm, std::string* detail) {
+  auto* get = reinterpret_cast<int (*)()>(dlsym(RTLD_DEFAULT, "omp_get_max_threads"));
+  auto* set = reinterpret_cast<void (*)(int)>(dlsym(RTLD_DEFAULT, "omp_set_num_threads"));
+  const int before = get != nullptr && set != nullptr ? get() : 0;
+  if (before > 1) set(1);
+  const bool ok = check_sgemm(gemm, detail);
+  if (before > 1) set(before);
+  return ok;
+}
+
 [[noreturn]] void reexec_or_die(char** argv, const std::string& what) {
   std::cout.flush();
   std::cerr.flush();
@@ -288,7 +332,7 @@ void verify(const BlasPlan& plan, char** argv) {
     const bool spoil = getenv_str("RLX_TEST_BLAS_CHECK") == "fail";
     if (sgemm == nullptr) {
       why = "no sgemm_ symbol to check it with";
-    } else if (!check_sgemm(spoil ? &spoiled_sgemm : sgemm, &detail)) {
+    } else if (!check_on_one_thread(spoil ? &spoiled_sgemm : sgemm, &detail)) {
       why = "it failed the numerical check: " + detail;
     } else {
       s.set_by = "rlx";
@@ -339,6 +383,11 @@ void select_blas_kernel_at_start(char** argv) {
     reexec_or_die(argv, "load OpenBLAS with OPENBLAS_CORETYPE=" + plan.coretype);
   }
   if (plan.action == BlasPlan::Action::verify) return verify(plan, argv);
+  if (plan.action == BlasPlan::Action::forget) {
+    unsetenv("OPENBLAS_CORETYPE");
+    unsetenv(kBlasMarkerVar);
+    reexec_or_die(argv, "choose the OpenBLAS kernel for this CPU (" + plan.reason + ")");
+  }
   s.core = real_corename();
   s.openblas_choice = plan.openblas_choice;
   s.set_by = plan.set_by;

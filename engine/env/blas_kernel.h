@@ -38,6 +38,8 @@ struct BlasPlan {
     keep,    // run on what OpenBLAS loaded (its own choice, the user's, or not OpenBLAS at all)
     reexec,  // set OPENBLAS_CORETYPE=coretype (and the marker) and re-execute
     verify,  // rlx's override is in effect: confirm the core and run the numerical check
+    forget,  // an override rlx set on another machine (Slurm exports the environment to the job):
+             // this CPU lacks its flags, so unset it and the marker and re-execute to choose afresh
   };
   Action action = Action::keep;
   std::string coretype;         // reexec / verify: the OPENBLAS_CORETYPE value rlx sets ("SKYLAKEX")

@@ -1,8 +1,12 @@
 // memory.cpp: see memory.h.
 #include "env/memory.h"
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <cctype>
+#include <cerrno>
 #include <fstream>
 #include <sstream>
 
@@ -109,6 +113,53 @@ MemoryRoom memory_room(const std::string& root) {
     if (!m.available_bytes || room->left < *m.available_bytes) m.available_bytes = room->left;
   }
   return m;
+}
+
+namespace {
+// The number after "oom_kill " in a memory.events or memory.oom_control file.
+std::optional<long long> oom_kill_line(const std::string& path) {
+  auto text = read(path);
+  if (!text) return std::nullopt;
+  std::istringstream in(*text);
+  std::string key;
+  long long n = 0;
+  while (in >> key >> n)
+    if (key == "oom_kill") return n;
+  return std::nullopt;
+}
+}  // namespace
+
+std::optional<long long> cgroup_oom_kills(const std::string& root) {
+  std::optional<std::string> v1, v2;
+  cgroup_paths(read(root + "/proc/self/cgroup").value_or(""), &v1, &v2);
+  auto under = [](const std::string& path) { return path == "/" ? std::string() : path; };
+  if (v1)
+    if (auto n = oom_kill_line(root + "/sys/fs/cgroup/memory" + under(*v1) + "/memory.oom_control")) return n;
+  if (v2)
+    for (const char* mount : {"/sys/fs/cgroup", "/sys/fs/cgroup/unified"})
+      if (auto n = oom_kill_line(root + mount + under(*v2) + "/memory.events")) return n;
+  return std::nullopt;
+}
+
+std::optional<bool> kernel_log_oom_killed(long long pid, const std::string& kmsg_path) {
+  const int fd = ::open(kmsg_path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) return std::nullopt;
+  const std::string needle = "Killed process " + std::to_string(pid) + " (";
+  std::string log;
+  char buf[8192];
+  // /dev/kmsg gives one record per read and EAGAIN at the end (EPIPE when a record was
+  // overwritten meanwhile: read on); a regular file (the tests') gives chunks and 0 at the end.
+  while (log.size() < (16u << 20)) {
+    const ssize_t n = ::read(fd, buf, sizeof buf);
+    if (n > 0) {
+      log.append(buf, static_cast<size_t>(n));
+      continue;
+    }
+    if (n < 0 && (errno == EINTR || errno == EPIPE)) continue;
+    break;
+  }
+  ::close(fd);
+  return log.find(needle) != std::string::npos;
 }
 
 nlohmann::json to_json(const MemoryRoom& m) {

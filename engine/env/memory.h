@@ -32,4 +32,17 @@ nlohmann::json to_json(const MemoryRoom& m);
 // nullopt: the one /proc/meminfo parser (capture() reads MemTotal through it).
 std::optional<long long> meminfo_bytes(const std::string& root, const std::string& key);
 
+// How many processes of this process's memory cgroup the kernel's OOM killer has killed: the
+// oom_kill line of cgroup v2's memory.events or v1's memory.oom_control (both count every OOM kill
+// of a member, the cgroup's own limit or the whole machine's). nullopt when neither can be read.
+// A supervisor reads it before and after its child (util/supervisor.h): a child killed by SIGKILL
+// while the count rose was the OOM killer's. root: as memory_room.
+std::optional<long long> cgroup_oom_kills(const std::string& root = "");
+
+// Whether the kernel log records the OOM killer killing process pid ("Killed process PID (" in
+// "Out of memory: ..." or "Memory cgroup out of memory: ..." lines). kmsg_path is /dev/kmsg, which
+// only root (or kernel.dmesg_restrict = 0) may read; nullopt when it cannot be read. Reads at most
+// 16 MiB.
+std::optional<bool> kernel_log_oom_killed(long long pid, const std::string& kmsg_path = "/dev/kmsg");
+
 }  // namespace rlx::env

@@ -101,9 +101,10 @@ void Store::prepare_run(RunRecord& run) {
 
 void Store::insert_run(const RunRecord& given) {
   RunRecord run = given;
-  // Replacing this run's own claim: keep when it was claimed and which attempt it is.
-  for (const auto& claim : query("SELECT claimed_at, attempt FROM runs WHERE id = ?", Json::array({run.id})))
-    for (const char* k : {"claimed_at", "attempt"})
+  // Replacing this run's own claim: keep when it was claimed, which attempt it is and how the
+  // earlier attempts died.
+  for (const auto& claim : query("SELECT claimed_at, attempt, deaths FROM runs WHERE id = ?", Json::array({run.id})))
+    for (const char* k : {"claimed_at", "attempt", "deaths"})
       if (!run.columns.contains(k) || run.columns[k].is_null()) run.columns[k] = claim[k];
   std::string key = content_hash(run.config);
   std::string cols = "id, study, environment_id, label, config_key, config, repeat, status, result";
@@ -289,7 +290,7 @@ Json Store::points(const PointFilter& f) {
 
 Json Store::slot(const std::string& study, const std::string& environment_id, const std::string& config_key,
                  int repeat) {
-  Json rows = query("SELECT id, status, label, pid, host, claimed_at, attempt FROM runs WHERE study = ? AND "
+  Json rows = query("SELECT id, status, label, pid, host, claimed_at, attempt, deaths, error FROM runs WHERE study = ? AND "
                     "environment_id = ? AND config_key = ? AND repeat = ?",
                     Json::array({study, environment_id, config_key, repeat}));
   return rows.empty() ? Json() : rows[0];

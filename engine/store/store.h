@@ -10,6 +10,7 @@
 // only orchestrates on top of it.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -51,23 +52,45 @@ struct OpenOptions {
 // How Store::claim treats a slot that already holds a row.
 struct ClaimOptions {
   bool force = false;          // redo an ok slot (trained without a claim row; replaced at the end)
-  bool retry_crashed = false;  // claim a crashed slot again (by default it is skipped)
+  // Claim a crashed slot again whatever its deaths: past max_attempts, and after the OOM killer.
+  bool retry_crashed = false;
+  // How many times a slot is tried when its process dies (kill -9, the OOM killer, a crash):
+  // 2 = the first try and one retry. A death by the OOM killer is never retried with the same
+  // configuration (unless retry_crashed): it would be killed again.
+  int max_attempts = 2;
   // A running claim of another host cannot be checked: it is taken over once older than this
   // many seconds (0 = never). Claims of this host are checked by process id and start time.
   long long stale_after_s = 0;
+  // What is known of a dead claimer's end when no supervising parent recorded it (the kernel log,
+  // when readable): fields merged into its death entry, e.g. {"oom": true, "evidence": "..."}.
+  // Empty: nothing more is known.
+  std::function<Json(long long pid)> death_evidence;
 };
 
 // What Store::claim found: "claimed" (this process trains the slot; id is the claim row's, empty
 // when force redoes an ok slot), "done" (ok already), "busy" (a live process has claimed it),
-// or "crashed" (a process died training it; holder says which). crashed_now: this call found the
-// dead claim and marked it crashed.
+// or "crashed" (processes died training it and it is not retried; holder says which, stop why).
+// crashed_now: this call found the dead claim and marked it crashed.
 struct Claim {
   std::string state;
   std::string id;
   int attempt = 1;
   Json holder;  // the slot's row when not claimed (status, pid, host, claimed_at, ...)
   bool crashed_now = false;
+  // state "crashed": "oom" (the last death was the OOM killer's) or "limit" (max_attempts deaths).
+  std::string stop;
+  Json deaths = Json::array();  // every death of the slot so far ({attempt, cause, signal, ...})
+  bool retry = false;           // state "claimed" after a death: this is a retry
 };
+
+// One death of a claimed slot's process, as the runs column `deaths` stores it (a JSON array of
+// these): {attempt, cause, signal, signal_name, exit_code, oom, evidence, pid, host, at}. cause is
+// "oom" (the OOM killer), "signal" (another signal), "exit" (exited while training) or "unknown"
+// (the process was gone and nothing recorded why).
+Json death_entry(int attempt, const std::string& cause, long long pid, const std::string& host);
+// "was killed by the OOM killer (SIGKILL; cgroup memory.oom_control oom_kill 0 -> 1)", "exited
+// with status 3", ...: the death in words, without the process and time.
+std::string death_text(const Json& death);
 
 // Is process pid, claimed at claimed_at (UTC ISO 8601), still running on this host? False when
 // no such process exists or it started after the claim (the pid was reused).
@@ -209,10 +232,21 @@ class Store {
   std::vector<std::string> study_names();
   // Claims a slot before training, in its own transaction (claims.cpp; see ClaimOptions).
   Claim claim(RunRecord slot, const ClaimOptions& options = {});
+  // The decision claim() would make now, without writing anything (a dry run's plan): state
+  // "claimed" means the slot would be trained (retry set when after a death).
+  Claim peek_claim(const RunRecord& slot, const ClaimOptions& options = {});
+  // Records how process pid of host ended over every claim it still holds (`running` rows):
+  // status crashed, error "crashed: process ... <death_text>", the death appended to deaths with
+  // the row's attempt. Returns the labels of the rows it marked.
+  std::vector<std::string> record_death(long long pid, const std::string& host, const Json& death);
+  // Deletes every claim process pid of host still holds (it was interrupted: Ctrl-C, SIGTERM,
+  // SIGHUP, so nothing of those runs exists and a rerun trains them). Returns their labels.
+  std::vector<std::string> release_claims_of(long long pid, const std::string& host);
   // Deletes a running claim of this process (its run was interrupted); a no-op when the row is
-  // no longer a running claim with this id.
-  void release_claim(const std::string& id);
-  // The row holding a slot ({id, status, label, pid, host, claimed_at, attempt}) or null.
+  // no longer a running claim with this id. Returns whether a claim was deleted.
+  bool release_claim(const std::string& id);
+  // The row holding a slot ({id, status, label, pid, host, claimed_at, attempt, deaths (JSON
+  // text), error}) or null.
   Json slot(const std::string& study, const std::string& environment_id, const std::string& config_key, int repeat);
   // The seed of the latest random-order sweep of a study in an environment.
   std::optional<long long> last_sweep_seed(const std::string& study, const std::string& environment_id);

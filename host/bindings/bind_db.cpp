@@ -8,9 +8,11 @@
 
 #include <chrono>
 
+#include "env/memory.h"
 #include "lua_bind.h"
 #include "registry.h"
 #include "store/store.h"
+#include "supervise.h"
 
 namespace rlx::bindings {
 namespace {
@@ -233,32 +235,62 @@ int put_points(lua_State* L) {
   return 1;
 }
 
-// claim{study=, environment_id=, label=, run=, config=, columns=, force=, retry_crashed=,
-// stale_after_s=} -> {state = "claimed"|"done"|"busy"|"crashed", id=, attempt=, holder=, crashed_now=}.
-int claim(lua_State* L) {
-  auto& s = conn(L, "{...}");
-  lua::Options o(L, 2,
-                 {"study", "environment_id", "label", "run", "config", "columns", "force", "retry_crashed",
-                  "stale_after_s"});
-  store::RunRecord r = slot_record(o, nlohmann::json::object());
-  r.columns.erase("error");
-  set_columns(o, r);
+// The options claim and peek_claim share: force, retry_crashed, max_attempts, stale_after_s; a
+// dead claimer's death is looked up in the kernel log when it can be read.
+store::ClaimOptions claim_options(lua::Options& o) {
   store::ClaimOptions co;
   co.force = o.boolean("force", false);
   co.retry_crashed = o.boolean("retry_crashed", false);
+  co.max_attempts = static_cast<int>(o.integer("max_attempts", 2, 1));
   co.stale_after_s = o.integer("stale_after_s", 0, 0);
-  store::Claim c = s.claim(std::move(r), co);
+  co.death_evidence = [](long long pid) -> nlohmann::json {
+    if (!env::kernel_log_oom_killed(pid).value_or(false)) return nlohmann::json::object();
+    return {{"cause", "oom"}, {"oom", true}, {"evidence", fmt::format("the kernel log: Killed process {}", pid)}};
+  };
+  return co;
+}
+
+nlohmann::json claim_json(const store::Claim& c) {
   nlohmann::json out = {{"state", c.state}, {"attempt", c.attempt}, {"holder", c.holder},
-                        {"crashed_now", c.crashed_now}};
+                        {"crashed_now", c.crashed_now}, {"deaths", c.deaths}, {"retry", c.retry}};
   if (!c.id.empty()) out["id"] = c.id;
-  lua::push_json(L, out);
+  if (!c.stop.empty()) out["stop"] = c.stop;
+  if (!c.deaths.empty()) out["last_death"] = store::death_text(c.deaths.back());
+  return out;
+}
+
+const std::vector<std::string> kClaimKeys = {"study", "environment_id", "label", "run", "config", "columns",
+                                                       "force", "retry_crashed", "max_attempts", "stale_after_s"};
+
+// claim{study=, environment_id=, label=, run=, config=, columns=, force=, retry_crashed=,
+// max_attempts=, stale_after_s=} -> {state = "claimed"|"done"|"busy"|"crashed", id=, attempt=,
+// holder=, crashed_now=, deaths=, retry=, stop=}. A claim is announced to the supervising parent
+// (host/supervise.h), which records the death if this process dies holding it.
+int claim(lua_State* L) {
+  auto& s = conn(L, "{...}");
+  lua::Options o(L, 2, kClaimKeys);
+  store::RunRecord r = slot_record(o, nlohmann::json::object());
+  r.columns.erase("error");
+  set_columns(o, r);
+  store::Claim c = s.claim(std::move(r), claim_options(o));
+  if (!c.id.empty()) host::tell_claim(s.path());
+  lua::push_json(L, claim_json(c));
+  return 1;
+}
+
+// peek_claim{...}: what claim{...} would find now, without writing (a dry run's plan).
+int peek_claim(lua_State* L) {
+  auto& s = conn(L, "{...}");
+  lua::Options o(L, 2, kClaimKeys);
+  store::RunRecord r = slot_record(o, nlohmann::json::object());
+  lua::push_json(L, claim_json(s.peek_claim(r, claim_options(o))));
   return 1;
 }
 
 int release_claim(lua_State* L) {
   auto& s = conn(L, "id");
-  s.release_claim(str_arg(L, 2, "claim id"));
-  return 0;
+  lua_pushboolean(L, s.release_claim(str_arg(L, 2, "claim id")));
+  return 1;
 }
 
 // put_counters(run_id, counters [, default_source]) -> rows written.
@@ -512,6 +544,7 @@ void open_db(lua_State* L) {
                         {"run_details", lua::guarded<run_details>},
                         {"study_names", lua::guarded<study_names>},
                         {"claim", lua::guarded<claim>},
+                        {"peek_claim", lua::guarded<peek_claim>},
                         {"release_claim", lua::guarded<release_claim>}});
     lua_setfield(L, -2, "__index");
     lua_pushcfunction(L, lua::guarded<close>);

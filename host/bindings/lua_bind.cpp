@@ -110,13 +110,18 @@ void push_error(lua_State* L, const std::string& fn, const std::string& message,
   lua_setmetatable(L, -2);
 }
 
+std::string interrupt_message(const util::Interrupted& e) {
+  return e.signal == SIGINT ? std::string("rlx: interrupted") : "rlx: " + std::string(e.what());
+}
+
 CaughtError describe_exception(const std::exception& e) {
   CaughtError c;
   if (dynamic_cast<const Rethrow*>(&e)) {
     c.rethrow = true;
-  } else if (dynamic_cast<const util::Interrupted*>(&e)) {
-    c.message = "rlx: interrupted";
-    c.exit_code = 130;
+  } else if (const auto* in = dynamic_cast<const util::Interrupted*>(&e)) {
+    c.message = interrupt_message(*in);
+    c.exit_code = 128 + in->signal;
+    c.interrupted = true;
   } else if (const auto* err = dynamic_cast<const Error*>(&e)) {
     c.fn = err->fn;
     c.message = err->message;
@@ -130,7 +135,7 @@ CaughtError describe_exception(const std::exception& e) {
 void push_caught(lua_State* L, const CaughtError& caught) {
   if (caught.rethrow) return;
   // Ctrl-C ended the C++ work: the Lua-side interrupt hook must not fire a second time.
-  if (caught.exit_code == 130) lua_sethook(L, nullptr, 0, 0);
+  if (caught.interrupted) lua_sethook(L, nullptr, 0, 0);
   std::string where = caller_where(L);
   if (where.size() >= 2) where.resize(where.size() - 2);  // "file:line" without ": "
   // A deliberate exit (Ctrl-C) is no function's failure: it keeps an empty fn.

@@ -27,6 +27,8 @@ extern "C" {
 #include <string>
 #include <vector>
 
+#include "util/interrupt.h"
+
 namespace rlx::lua {
 
 // A user-facing error raised by a binding. It reaches Lua as a structured error table
@@ -76,8 +78,11 @@ void push_error(lua_State* L, const std::string& fn, const std::string& message,
 struct CaughtError {
   std::string fn, message;
   int exit_code = 0;
-  bool rethrow = false;  // the value to raise is already on the stack
+  bool rethrow = false;      // the value to raise is already on the stack
+  bool interrupted = false;  // Ctrl-C, SIGTERM or SIGHUP (util::Interrupted)
 };
+// The one line an interrupt exits with: "rlx: interrupted" (Ctrl-C), "rlx: stopped by SIGTERM".
+std::string interrupt_message(const util::Interrupted& e);
 CaughtError describe_exception(const std::exception& e);
 // Pushes the structured error for `caught` (unless it is a rethrow), its fn the running native's
 // registered name when the exception named none, and clears any pending interrupt hook; the
@@ -85,7 +90,7 @@ CaughtError describe_exception(const std::exception& e);
 void push_caught(lua_State* L, const CaughtError& caught);
 
 // Runs F; a std::exception escaping it becomes a structured Lua error located at the caller's
-// line (util::Interrupted becomes {exit_code = 130, message = "rlx: interrupted"}). Everything
+// line (util::Interrupted becomes {exit_code = 128 + signal, message = "rlx: interrupted"}). Everything
 // with a destructor is out of scope when lua_error runs. Lua errors raised inside F by the Lua API
 // itself unwind through F's C++ frames: that needs LuaJIT's external unwinding, which the build
 // checks (cmake/CheckLuaJITUnwinding.cmake, docs/architecture.md).

@@ -68,11 +68,14 @@ end
 
 --- Prints the status as text.
 function M.print(st)
+  if #st.submissions == 0 then
+    print("no Slurm submissions under " .. st.shards .. " (rlx submit)")
+    return
+  end
   local t = st.totals
   print(string.format("%s: %d slots submitted: %d done, %d running, %d pending, %d failed, %d missing",
     st.db, t.slots, t.done, t.running, t.pending, t.failed, t.missing))
   if st.note then print("  (" .. st.note .. ": running/pending unknown)") end
-  if #st.submissions == 0 then print("  no Slurm submissions under " .. st.shards) end
   for _, sub in ipairs(st.submissions) do
     print(string.format("submission %s: array job %s, collect job %s (%s)", sub.dir, tostring(sub.array_job or "-"),
       tostring(sub.collect_job or "-"), sub.collect_state))

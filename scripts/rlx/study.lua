@@ -113,6 +113,7 @@ local SWEEP_SPEC = {
   quiet = {type = "boolean", default = false},
   only = {type = "string_list"},
   retry_crashed = {type = "boolean", default = false},
+  max_attempts = {type = "integer", min = 1, default = 2},
   stale_after_s = {type = "integer", min = 0, default = 0},
   memory_check = {type = "boolean", default = true},
   memory_available = {type = "function"},
@@ -234,19 +235,19 @@ function Study:_dry_run(items, o)
   print(string.format("study %s (%s), environment %s: %d runs in the matrix", self.name, self.path, self.env.label, #items))
   for i, it in ipairs(items) do
     local what
+    local peek = not it.done and not it.not_in_shard and not o.force and self:_peek_slot(it, o)
     if it.not_in_shard then
       what, skipped = "not in this shard", skipped + 1
     elseif it.done then
       what, skipped = "skip (done)", skipped + 1
-    elseif it.status == "crashed" and not (o.retry_crashed or o.force) then
-      what, skipped = "skip (crashed before; retry_crashed = true retries it)", skipped + 1
-    elseif it.status == "running" and not o.force then
-      what, skipped = "skip (claimed by a process: training now, or crashed)", skipped + 1
+    elseif peek and peek.skip then
+      what, skipped = peek.text, skipped + 1
     else
       todo = todo + 1
       local est = self.db:estimate_s(it.config)
       if est then total = total + est else unknown = unknown + 1 end
-      what = (it.status == "failed" and "rerun (failed before)" or (it.status == "ok" and "redo (force)" or "run"))
+      what = peek and peek.text or
+        (it.status == "failed" and "rerun (failed before)" or (it.status == "ok" and "redo (force)" or "run"))
       if est then what = what .. string.format(", ~%s", fmt_duration(est)) end
     end
     print(string.format("%4d  %-48s %s", i, it.label, what))
@@ -324,7 +325,7 @@ function Study:sweep(opts)
     errors.raise("study:sweep", "rlx.train is not available in this build; pass trainer = function(opts) ... end")
   end
   local stats = {planned = #items, ran = 0, skipped = 0, failed = 0, ok = 0, not_in_shard = 0, busy = 0,
-    crashed = 0, labels = {}}
+    crashed = 0, labels = {}, not_retried = {}}
   local cache = {}
   for i, it in ipairs(items) do
     if it.not_in_shard then
@@ -336,18 +337,62 @@ function Study:sweep(opts)
     end
   end
   if stats.crashed > 0 then
-    warn(string.format("%d slot(s) crashed in an earlier attempt and were skipped; rerun with " ..
-      "study:sweep{retry_crashed = true, ...} to try them again", stats.crashed))
+    warn(string.format("%d slot(s) not retried after their process died: %s", stats.crashed,
+      table.concat(stats.not_retried, "; ")))
   end
   return stats
 end
 
--- Claims one slot (its own transaction), trains it unless another process has it or it crashed
--- before, and stores the result over the claim.
+-- What a sweep would do now with a slot whose row is crashed or running (the plan of a dry run):
+-- {skip = true, text = "skip (...)"} or {skip = false, text = "retry (attempt N: ...)"}.
+function Study:_peek_slot(it, o)
+  local c = self.db:peek_claim{study = self.name, environment_id = self.env_id, label = it.label, run = it.run,
+    config = plain_data(it.config, 0), retry_crashed = o.retry_crashed, max_attempts = o.max_attempts,
+    stale_after_s = o.stale_after_s}
+  local h = c.holder or {}
+  if c.state == "busy" then
+    return {skip = true, text = string.format("skip (being trained by process %s on %s since %s)", tostring(h.pid),
+      tostring(h.host), tostring(h.claimed_at))}
+  elseif c.state == "crashed" then
+    return {skip = true, text = "skip (crashed, not retried: " .. M.crash_advice(it.config, c, o, it.label) .. ")"}
+  elseif not c.retry then
+    return nil
+  end
+  return {skip = false, text = string.format("retry (attempt %d: the previous one %s)", c.attempt,
+    tostring(c.last_death))}
+end
+
+-- Why a crashed slot is not retried, and what to do: claim.stop is "oom" (the OOM killer: the same
+-- configuration would be killed again) or "limit" (it died max_attempts times).
+function M.crash_advice(config, claim, o, label)
+  if claim.stop == "oom" then
+    local h = claim.holder or {}
+    local who = (label and h.label and h.label ~= label) and (" (as " .. h.label .. ", a repeat of it)") or ""
+    return string.format("%s at batch %s %s%s; not retried with the same configuration: lower the batch size " ..
+      "below %s (or the input size), or give retry_crashed = true to try it as it is", tostring(config.model),
+      tostring(config.batch), tostring(claim.last_death), who, tostring(config.batch))
+  end
+  return string.format("its process died %d time(s), max_attempts = %d (last: %s); give max_attempts = %d or " ..
+    "retry_crashed = true to try again", #(claim.deaths or {}), o.max_attempts, tostring(claim.last_death),
+    #(claim.deaths or {}) + 1)
+end
+
+-- Withdraws this process's claim of a slot whose run will not be stored (Ctrl-C, SIGTERM, SIGHUP,
+-- or storing it failed), so a rerun trains it again; says so (msg: what happened).
+function Study:_withdraw(claim, it, msg)
+  local ok, released = pcall(self.db.release_claim, self.db, claim.id or "")
+  if ok and released then
+    io.stderr:write(string.format("%s: %s; nothing of it was stored and its claim was withdrawn, so the same " ..
+      "command trains it again\n", it.label, msg))
+  end
+end
+
+-- Claims one slot (its own transaction), trains it unless another process has it or its process
+-- died too often (or by the OOM killer) before, and stores the result over the claim.
 function Study:_sweep_slot(o, it, counter, trainer, stats, cache)
   local claim = self.db:claim{study = self.name, environment_id = self.env_id, label = it.label, run = it.run,
     config = plain_data(it.config, 0), force = o.force, retry_crashed = o.retry_crashed,
-    stale_after_s = o.stale_after_s,
+    max_attempts = o.max_attempts, stale_after_s = o.stale_after_s,
     columns = {sweep_order = it.order, sweep_seed = it.seed, position = it.position}}
   local h = claim.holder or {}
   if claim.crashed_now then warn(string.format("%s: %s", it.label, tostring(h.error))) end
@@ -363,10 +408,15 @@ function Study:_sweep_slot(o, it, counter, trainer, stats, cache)
     return
   elseif claim.state == "crashed" then
     stats.crashed = stats.crashed + 1
-    if not o.quiet then io.stderr:write(string.format("%s %s: crashed before, skipped\n", counter, it.label)) end
+    local why = M.crash_advice(it.config, claim, o, it.label)
+    stats.not_retried[#stats.not_retried + 1] = it.label .. ": " .. why
+    if not o.quiet then io.stderr:write(string.format("%s %s: not retried: %s\n", counter, it.label, why)) end
     return
   end
-  if not o.quiet then io.stderr:write(string.format("%s %s\n", counter, it.label)) end
+  if not o.quiet then
+    io.stderr:write(string.format("%s %s%s\n", counter, it.label, claim.retry and
+      string.format(" (attempt %d: the previous one %s)", claim.attempt, tostring(claim.last_death)) or ""))
+  end
   local started, t0 = rlx.db.now(), now_s()
   local result = self:_memory_refusal(o, it, cache)
   if not result then
@@ -379,7 +429,7 @@ function Study:_sweep_slot(o, it, counter, trainer, stats, cache)
       -- Ctrl-C (and rlx.fail) arrive as {exit_code=...}: nothing of this run is stored and its
       -- claim is withdrawn, so a rerun trains the slot again.
       if errors.is_exit(result) then
-        if claim.id then pcall(self.db.release_claim, self.db, claim.id) end
+        self:_withdraw(claim, it, "not finished (" .. errors.text(result):gsub("^rlx: ", "") .. ")")
         error(result, 0)
       end
       result = {ok = false, error = tostring(result)}
@@ -390,9 +440,14 @@ function Study:_sweep_slot(o, it, counter, trainer, stats, cache)
   local wall = now_s() - t0
   local complexity = result.ok and self:_complexity(it.config, cache) or nil
   local points = result.ok and roofline_rows(result, self:_roofline_peaks(it.config.device), complexity) or {}
-  self:store_run(it.config, result, {run = it.run, label = it.label, started_at = started, total_s = wall,
-    complexity = complexity, roofline = points, sweep_order = it.order, sweep_seed = it.seed,
-    position = it.position, id = claim.id, attempt = claim.attempt})
+  local stored, err = pcall(self.store_run, self, it.config, result, {run = it.run, label = it.label,
+    started_at = started, total_s = wall, complexity = complexity, roofline = points, sweep_order = it.order,
+    sweep_seed = it.seed, position = it.position, id = claim.id, attempt = claim.attempt})
+  if not stored then
+    self:_withdraw(claim, it, errors.is_exit(err) and "not stored (" .. errors.text(err):gsub("^rlx: ", "") .. ")" or
+      "trained, but storing it failed")
+    error(err, 0)
+  end
   stats.ran = stats.ran + 1
   if result.ok then stats.ok = stats.ok + 1 else
     stats.failed = stats.failed + 1

@@ -90,3 +90,7 @@ rlx_e2e(NAME "plot: a NUL in a string option is refused, not cut" ARGS -e
 rlx_e2e(NAME "plot: roofline peak_gbps=0 is named as given" ARGS -e
   "rlx.plot.roofline{out = 'x.png', peak_gbps = 0, peak_gflops = 100}"
   EXIT 1 STDERR "^\\(command line\\):1: rlx\\.plot\\.roofline: option 'peak_gbps' must be a positive finite number \\(GB/s\\), got 0\n")
+# Issue 25 finding 1: exit 139 (the chart read the error bars of a series that has none).
+rlx_e2e(NAME "plot: throughput on a log y axis without error bars draws" ARGS -e
+  "print(rlx.plot.throughput{series = {{label = 'a', x = {1, 2}, y = {1, 2}}}, yscale = 'log', out = os.getenv('RLX_TEST_TMP') .. '/e2e_log_nosd.png'}.out)"
+  STDOUT "e2e_log_nosd\\.png")

@@ -3,12 +3,13 @@
 # merge, runs and env subcommands. Shell scenarios live in tests/e2e/store/*.sh.
 rlx_e2e(NAME "store: rlx.db, rlx.stats, rlx.env, rlx.study API" ARGS run tests/e2e/store/api.lua STDOUT "api ok")
 
-foreach(scenario resume_kill concurrent cli merge_conflicts claims chaos export_seed)
+foreach(scenario resume_kill concurrent cli merge_conflicts claims chaos export_seed crash_retry term oom_retry)
   add_test(NAME "e2e: store: ${scenario}"
     COMMAND bash ${CMAKE_SOURCE_DIR}/tests/e2e/store/${scenario}.sh $<TARGET_FILE:rlx>
     WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  # 77: skipped (oom_retry.sh when no memory cgroup can be made).
   set_tests_properties("e2e: store: ${scenario}" PROPERTIES
-    ENVIRONMENT "RLX_TEST_TMP=${RLX_TEST_TMP};HOME=${RLX_TEST_TMP}")
+    ENVIRONMENT "RLX_TEST_TMP=${RLX_TEST_TMP};HOME=${RLX_TEST_TMP}" SKIP_RETURN_CODE 77)
 endforeach()
 # The same kill-and-resume with real training (resnet18 and mobilenet_v2, 32x32, 2 iterations);
 # skipped (77) when this build has no rlx.train.

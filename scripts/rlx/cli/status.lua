@@ -1,29 +1,78 @@
--- rlx status: progress of a study's Slurm submissions across its shards (scripts/rlx/slurm_status.lua).
+-- rlx status: what a study database holds (slots by status; every crashed or running slot with its
+-- attempts, how its process died and whether the next sweep retries it) and the progress of its
+-- Slurm submissions across their shards (scripts/rlx/slurm_status.lua).
 local args = require("rlx.cli.args")
-local M = {summary = "slots of a study's Slurm submissions: done, running, pending, failed, missing",
+local M = {summary = "a study's slots: stored, crashed (with attempts and causes), and its Slurm submissions",
   synopsis = "status DB [--json]"}
 
 local cmd = {name = "status", usage = "rlx status DB [--json]",
-  description = "For the study database DB, reads every submission under <db dir>/shards/<db name>/ (rlx submit),\n" ..
-    "the runs stored in DB and in every shard database, and squeue, and prints per submission and array\n" ..
-    "task how many slots are done (an ok run is stored), running, pending, failed or missing (the task\n" ..
-    "ended without storing the slot: resubmit with the same rlx submit command). 'rlx runs' lists runs.",
+  description = "For the study database DB: how many slots are stored ok, failed, crashed (their process died)\n" ..
+    "or running, and each crashed or running slot with its attempts, how each attempt died (signal, OOM\n" ..
+    "killer, exit code) and whether the next sweep retries it (docs/study.md, \"Crashed slots\").\n" ..
+    "Then every Slurm submission under <db dir>/shards/<db name>/ (rlx submit): per array task how many\n" ..
+    "slots are done (an ok run is stored), running, pending, failed or missing (the task ended without\n" ..
+    "storing the slot: resubmit with the same rlx submit command). 'rlx runs' lists runs.",
   options = {{"json", "--json", type = "boolean", help = "print JSON"}},
   positionals = {{"db"}}}
+
+-- What the next sweep does with an unfinished slot (a crashed or running row), as study:sweep's
+-- claim would decide with the default max_attempts.
+local function next_step(db, r)
+  local peek = db:peek_claim{study = r.study, environment_id = r.environment_id, label = r.label, run = r["repeat"],
+    config = r.config}
+  if peek.state == "busy" then
+    return peek, string.format("being trained by process %s on %s", tostring(r.pid), tostring(r.host))
+  elseif peek.state == "claimed" then
+    return peek, string.format("died %d time(s), last: %s; the next sweep retries it", #(peek.deaths or {}),
+      tostring(peek.last_death))
+  end
+  return peek, "not retried: " .. require("rlx.study").crash_advice(r.config or {}, peek, {max_attempts = 2}, r.label)
+end
+
+--- The runs of db by status and its unfinished slots: {runs, ok, failed, crashed, running,
+--- unfinished = {{label, study, status, attempt, deaths, last_death, next}}}.
+function M.stored(db)
+  local st = {runs = 0, ok = 0, failed = 0, crashed = 0, running = 0, unfinished = {}}
+  for _, r in ipairs(db:runs{}) do
+    st.runs = st.runs + 1
+    st[r.status] = (st[r.status] or 0) + 1
+    if r.status == "crashed" or r.status == "running" then
+      local peek, step = next_step(db, r)
+      st.unfinished[#st.unfinished + 1] = {label = r.label, study = r.study, status = r.status,
+        attempt = r.attempt or 1, deaths = #(peek.deaths or {}), last_death = peek.last_death, next = step}
+    end
+  end
+  return st
+end
+
+local function print_stored(path, st)
+  print(string.format("%s: %d runs stored: %d ok, %d failed, %d crashed, %d running", path, st.runs, st.ok, st.failed,
+    st.crashed, st.running))
+  for _, u in ipairs(st.unfinished) do
+    print(string.format("  %-8s %s: attempt %d; %s", u.status, u.label, u.attempt, u.next))
+  end
+end
 
 function M.main(...)
   local o = args.parse(cmd, {...})
   if not o then return 0 end
   local S = require("rlx.slurm")
   local db = S.abspath(o.db)
-  if not S.read_file(db) and #S.manifests(S.shards_root(db)) == 0 then
+  local f = io.open(db, "rb")
+  local have_db = f ~= nil
+  if f then f:close() end
+  if not have_db and #S.manifests(S.shards_root(db)) == 0 then
     rlx.fail(1, string.format("rlx status: no database at '%s' and no submissions under %s (check the path)", o.db,
       S.shards_root(db)))
   end
+  -- A file that is not an rlx database fails here, naming it (exit 1), not as "0 slots".
+  local stored = have_db and M.stored(require("rlx.cli.runs").open_readonly("status", o.db)) or nil
   local st = require("rlx.slurm_status").status(db)
+  st.stored = stored
   if o.json then
     print(rlx.json.encode(st, 1))
   else
+    if stored then print_stored(o.db, stored) end
     require("rlx.slurm_status").print(st)
   end
   return 0

@@ -5,7 +5,12 @@
 -- retry_crashed=1 (train slots whose earlier attempt crashed), order=ORDER, calls=FILE (append
 -- each trained label to FILE, to count how often a slot was trained across processes),
 -- lock_at=N with rlx=PATH (the N-th run, once trained, has another process take the write lock
--- for 2 s; with busy_ms=MS as the study's busy timeout, storing it must wait, not fail).
+-- for 2 s; with busy_ms=MS as the study's busy timeout, storing it must wait, not fail),
+-- die_label=LABEL with die_how=kill|segv|exit3 (whenever that slot trains, this process gets
+-- SIGKILL or SIGSEGV, or calls os.exit(3)), spin_label=LABEL (that slot's training prints
+-- "training LABEL" on stderr and never ends), store_fails=LABEL (storing that slot raises, as a
+-- full disk would), max_attempts=N, hog_label=LABEL (that slot's training grows a table without
+-- bound: under a memory cgroup's limit the OOM killer ends it; run it nowhere else).
 local P = rlx.params
 local kill_at, spin = tonumber(P.kill_at or 0), tonumber(P.spin_ms or 0)
 local n = 0
@@ -23,6 +28,20 @@ local function trainer(o)
     local f = io.open(P.calls, "a")
     f:write(o.label, "\n")
     f:close()
+  end
+  if o.label == P.die_label then
+    if P.die_how == "exit3" then os.exit(3) end
+    local pid = io.open("/proc/self/stat"):read("*l"):match("^(%d+)")
+    os.execute((P.die_how == "segv" and "kill -SEGV " or "kill -9 ") .. pid)
+    while true do end
+  end
+  if o.label == P.hog_label then
+    local t = {}
+    for i = 1, 2 ^ 40 do t[i] = i end
+  end
+  if o.label == P.spin_label then
+    io.stderr:write("training " .. o.label .. "\n")
+    while true do end
   end
   if n == kill_at then
     local pid = io.open("/proc/self/stat"):read("*l"):match("^(%d+)")
@@ -43,9 +62,16 @@ end
 local models = P.real and {"resnet18", "mobilenet_v2"} or {"m1", "m2"}
 local study = rlx.study{name = P.study or "sweep", db = P.db, label = P.label or "test",
   busy_timeout_ms = tonumber(P.busy_ms)}
+if P.store_fails then
+  local store_run = study.store_run
+  study.store_run = function(self, config, result, opts)
+    if opts.label == P.store_fails then error("database or disk is full (simulated)") end
+    return store_run(self, config, result, opts)
+  end
+end
 local r = study:sweep{models = models, batch = {2, 4}, repeats = 2, iters = tonumber(P.iters or 3), warmup = 0,
   input = P.real and 32 or nil, classes = P.real and 10 or nil, trainer = trainer, quiet = true,
-  retry_crashed = P.retry_crashed ~= nil, order = P.order}
+  retry_crashed = P.retry_crashed ~= nil, order = P.order, max_attempts = tonumber(P.max_attempts)}
 if r.dry_run then return end
 print(string.format("ran %d skipped %d ok %d failed %d%s%s", r.ran, r.skipped, r.ok, r.failed,
   r.crashed > 0 and (" crashed " .. r.crashed) or "", r.busy > 0 and (" busy " .. r.busy) or ""))

@@ -225,3 +225,21 @@ TEST_CASE("the BLAS this process loaded passes the check", "[blas]") {
   CHECK(rlx::env::check_sgemm(sgemm, &detail));
   INFO(detail);
 }
+
+// Hostile pass of issue 25: rlx's override travels with the environment (sbatch exports it to the
+// job). On a CPU without the core's flags OpenBLAS would still load the forced kernels and the
+// first product (the check itself) would die of SIGILL: the override is forgotten instead, and the
+// process re-executes to choose for its own CPU.
+TEST_CASE("rlx's override from a machine with more flags is forgotten, not verified", "[blas]") {
+  BlasInputs in = inputs("SkylakeX", kAvx2);
+  in.coretype_env = "SKYLAKEX";
+  in.marker = "set:SKYLAKEX:Prescott";
+  const BlasPlan p = plan_blas_kernel(in);
+  CHECK(p.action == BlasPlan::Action::forget);
+  CHECK(p.reason ==
+        "OPENBLAS_CORETYPE=SKYLAKEX was set by rlx on another machine (the environment came along, as Slurm's "
+        "sbatch passes it): this CPU lacks avx512f, avx512bw, avx512vl, avx512dq");
+  // The same override where the flags are there is verified as before.
+  in.cpu_flags = kAvx512;
+  CHECK(plan_blas_kernel(in).action == BlasPlan::Action::verify);
+}

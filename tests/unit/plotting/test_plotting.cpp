@@ -272,6 +272,18 @@ TEST_CASE("throughput chart: error bars and markers at mean and mean ± SD", "[p
   CHECK(dist(png.rgb(L.x.to_px(32) + 40, L.y.to_px(180 + 20 * 0.8)), 0xFFFFFF) < 40);
 }
 
+// Issue 25 finding 1: a log y axis read s.sd[i] of a series without error bars (an empty
+// vector), which segfaulted (exit 139 from rlx.plot.throughput{..., yscale = "log"}).
+TEST_CASE("throughput chart: a log y axis without error bars spans the points", "[plotting]") {
+  ChartSpec cs;
+  cs.yscale = Scale::Log10;
+  Layout L = throughput_chart(cs, {series("a", {1, 2}, {1, 2})}, tmp("throughput_log.png"));
+  CHECK(L.y.scale() == Scale::Log10);
+  // The range holds both points (y = 1 and y = 2, with no bars to widen it).
+  CHECK(L.y.lo() <= 1);
+  CHECK(L.y.hi() >= 2);
+}
+
 TEST_CASE("variability chart: one box per group, quantiles", "[plotting]") {
   CHECK(quantile({1, 2, 3, 4}, 0.5) == Approx(2.5));
   CHECK(quantile({1, 2, 3, 4}, 0.25) == Approx(1.75));

@@ -1,7 +1,7 @@
 // test_claims.cpp: claims of engine/store against a real SQLite file: a slot is claimed in its own
-// transaction, a live claim keeps others off it, a claim whose process is gone is marked crashed
-// and skipped unless retry_crashed, the finished run replaces its claim keeping claimed_at and the
-// attempt, and a released claim frees the slot.
+// transaction, a live claim keeps others off it, a claim whose process is gone is retried up to
+// max_attempts deaths and then marked crashed (never after the OOM killer), the finished run
+// replaces its claim keeping claimed_at and the attempt, and a released claim frees the slot.
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -90,32 +90,120 @@ TEST_CASE("a claim holds the slot for this live process; the finished run replac
   CHECK(s.runs({})[0]["status"] == "ok");
 }
 
-TEST_CASE("a claim whose process is gone is marked crashed; retrying is opt-in") {
+// Issue 25: a slot whose process died is retried (max_attempts = 2: the first try and one retry),
+// then left alone; every death is kept in the row's deaths column.
+TEST_CASE("a dead claimer's slot is retried once, then marked crashed with its deaths") {
   Store s(tmp_db("crashed.db"));
   setup(s);
   auto c = s.claim(slot());
   long long ghost = dead_pid();
   s.exec("UPDATE runs SET pid = ? WHERE id = ?", Json::array({ghost, c.id}));
-  auto found = s.claim(slot());
-  CHECK(found.state == "crashed");
-  CHECK(found.crashed_now);
+  auto peek = s.peek_claim(slot());  // what a dry run shows; nothing written
+  CHECK(peek.state == "claimed");
+  CHECK(peek.retry);
+  CHECK(s.runs({})[0]["status"] == "running");
+  auto second = s.claim(slot());
+  CHECK(second.state == "claimed");
+  CHECK(second.retry);
+  CHECK(second.crashed_now);
+  CHECK(second.attempt == 2);
+  REQUIRE(second.deaths.size() == 1);
+  CHECK(second.deaths[0]["cause"] == "unknown");
+  CHECK(second.deaths[0]["attempt"] == 1);
+  CHECK(second.deaths[0]["pid"] == ghost);
   auto row = s.runs({})[0];
+  CHECK(row["status"] == "running");
+  CHECK(row["attempt"] == 2);
+  CHECK(Json::parse(row["deaths"].get<std::string>()).size() == 1);
+  // The retry dies too: the second death reaches max_attempts.
+  long long ghost2 = dead_pid();
+  s.exec("UPDATE runs SET pid = ? WHERE id = ?", Json::array({ghost2, second.id}));
+  auto third = s.claim(slot());
+  CHECK(third.state == "crashed");
+  CHECK(third.stop == "limit");
+  CHECK(third.crashed_now);
+  CHECK(third.deaths.size() == 2);
+  row = s.runs({})[0];
   CHECK(row["status"] == "crashed");
-  CHECK(row["error"].get<std::string>().find(fmt::format("crashed: process {} on host", ghost)) == 0);
+  CHECK(row["error"].get<std::string>().find(fmt::format("crashed: process {} on host ", ghost2)) == 0);
+  CHECK(row["error"].get<std::string>().find("stopped and nothing recorded how") != std::string::npos);
   CHECK(row["finished_at"].is_string());
   auto later = s.claim(slot());
   CHECK(later.state == "crashed");
   CHECK_FALSE(later.crashed_now);
-  rlx::store::ClaimOptions retry;
-  retry.retry_crashed = true;
-  auto second = s.claim(slot(), retry);
-  CHECK(second.state == "claimed");
-  CHECK(second.attempt == 2);
-  CHECK(s.runs({})[0]["status"] == "running");
-  s.release_claim(second.id);
+  rlx::store::ClaimOptions three;
+  three.max_attempts = 3;
+  CHECK(s.peek_claim(slot(), three).state == "claimed");
+  auto retry = s.claim(slot(), three);
+  CHECK(retry.state == "claimed");
+  CHECK(retry.attempt == 3);
+  CHECK(s.release_claim(retry.id));
+  CHECK_FALSE(s.release_claim(retry.id));
   CHECK(s.runs({}).empty());
   CHECK(s.claim(slot()).state == "claimed");
   CHECK(s.integrity_check() == "ok");
+}
+
+TEST_CASE("record_death marks a dead process's claims with the cause, and an OOM kill stops its configuration") {
+  Store s(tmp_db("death.db"));
+  setup(s);
+  s.claim(slot());
+  const std::string host = rlx::store::process_columns().value("host", "");
+  Json death = {{"cause", "oom"}, {"oom", true}, {"signal", 9}, {"signal_name", "SIGKILL"}, {"evidence", "E"}};
+  auto labels = s.record_death(getpid(), host, death);
+  REQUIRE(labels.size() == 1);
+  CHECK(labels[0] == kLabel);
+  CHECK(s.record_death(getpid(), host, death).empty());  // nothing left running
+  auto row = s.runs({})[0];
+  CHECK(row["status"] == "crashed");
+  CHECK(row["error"] == fmt::format("crashed: process {} on host {} was killed by the kernel's OOM killer (SIGKILL; E) "
+                                    "while training (claimed at {}); nothing of that attempt was stored",
+                                    getpid(), host, row["claimed_at"].get<std::string>()));
+  Json deaths = Json::parse(row["deaths"].get<std::string>());
+  REQUIRE(deaths.size() == 1);
+  CHECK(deaths[0]["attempt"] == 1);
+  CHECK(deaths[0]["signal"] == 9);
+  // Not retried, though it died once (max_attempts 2): the same configuration would be killed again.
+  auto again = s.claim(slot());
+  CHECK(again.state == "crashed");
+  CHECK(again.stop == "oom");
+  // Nor is another repeat of the configuration tried; nothing is written for it.
+  RunRecord repeat2 = slot();
+  repeat2.repeat = 2;
+  auto sibling = s.claim(repeat2);
+  CHECK(sibling.state == "crashed");
+  CHECK(sibling.stop == "oom");
+  CHECK(sibling.holder["label"] == kLabel);
+  CHECK(s.runs({}).size() == 1);
+  rlx::store::ClaimOptions retry;
+  retry.retry_crashed = true;
+  auto forced = s.claim(slot(), retry);
+  CHECK(forced.state == "claimed");
+  CHECK(forced.attempt == 2);
+  CHECK(s.claim(repeat2, retry).state == "claimed");
+}
+
+TEST_CASE("release_claims_of withdraws every claim of an interrupted process") {
+  Store s(tmp_db("release_of.db"));
+  setup(s);
+  s.claim(slot());
+  RunRecord other = slot();
+  other.repeat = 2;
+  other.label = "lab_m_fp32_bs2_run2";
+  s.claim(other);
+  const std::string host = rlx::store::process_columns().value("host", "");
+  CHECK(s.release_claims_of(getpid(), host).size() == 2);
+  CHECK(s.runs({}).empty());
+}
+
+TEST_CASE("death_text says how a process ended") {
+  using rlx::store::death_text;
+  CHECK(death_text({{"cause", "signal"}, {"signal_name", "SIGSEGV"}}) == "was killed by SIGSEGV");
+  CHECK(death_text({{"cause", "signal"}, {"signal_name", "SIGKILL"}, {"evidence", "not the OOM killer"}}) ==
+        "was killed by SIGKILL (not the OOM killer)");
+  CHECK(death_text({{"cause", "exit"}, {"exit_code", 3}}) == "exited with status 3");
+  CHECK(death_text({{"cause", "oom"}, {"oom", true}}) == "was killed by the kernel's OOM killer");
+  CHECK(death_text({{"cause", "unknown"}}).rfind("stopped and nothing recorded how", 0) == 0);
 }
 
 TEST_CASE("another host's claim is live until stale_after_s") {
@@ -127,7 +215,13 @@ TEST_CASE("another host's claim is live until stale_after_s") {
   CHECK(s.claim(slot()).state == "busy");
   rlx::store::ClaimOptions stale;
   stale.stale_after_s = 3600;
-  CHECK(s.claim(slot(), stale).state == "crashed");
+  // Taken over: its death is unknown, and a first death is retried.
+  auto taken = s.claim(slot(), stale);
+  CHECK(taken.state == "claimed");
+  CHECK(taken.retry);
+  REQUIRE(taken.deaths.size() == 1);
+  CHECK(taken.deaths[0]["cause"] == "unknown");
+  CHECK(taken.deaths[0]["host"] == "elsewhere");
 }
 
 TEST_CASE("process liveness: this process is alive, a reaped child and pid 0 are not") {
