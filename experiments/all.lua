@@ -50,7 +50,7 @@ if data then print(string.format("data %s: %s, %d images in %d classes", data.ro
 print(string.format("scale %s: %dx%d %s images, %d warm-up + %d measured iterations, %d repeats",
   S.name, S.input, S.input, data and data.kind or "synthetic", S.warmup, S.iters, S.repeats))
 rlx.experiment.run(study, {dir = here, matrix = matrix, scale = S, devices = P.devices, retry_crashed = P.retry_crashed,
-  data = P.data})
+  data = P.data, figures = P.figures})
 rlx.experiment.finish(study, {figures = P.figures, scale = S})
 print(string.format("done in %d s", os.time() - started))
 study:close()

@@ -8,7 +8,8 @@
 //
 // An output that is the same file as one of the inputs (same device and inode, which covers
 // symlinks and hard links) is refused before anything is written: `rlx export db --csv db` must not
-// replace the database it reads.
+// replace the database it reads. Nor is any SQLite database replaced: nothing written through here
+// is one, and `rlx env --markdown results/study.db` must not destroy a study.
 //
 // Special files (/dev/full, /dev/stdout, a FIFO, a terminal) cannot be renamed over; they are
 // written directly, still checking every write and the close, so "No space left on device" on

@@ -8,6 +8,7 @@
 #include "lua_bind.h"
 #include "registry.h"
 #include "util/atomic_file.h"
+#include "util/output_check.h"
 
 namespace rlx::bindings {
 namespace {
@@ -69,13 +70,48 @@ int same_file(lua_State* L) {
   return 1;
 }
 
+// check_output(path, kind [, {create=, create_parent=, allow_sqlite=}]) -> path; kind is
+// "folder", "file", "append" or "database" (util/output_check.h).
+int check_output(lua_State* L) {
+  const std::string path = lua::check_string(L, 1);
+  const std::string kind = lua::check_string(L, 2);
+  const auto o = lua::Options::optional(L, 3, {"create", "create_parent", "allow_sqlite"});
+  util::OutputKind k;
+  if (kind == "folder") {
+    k = util::OutputKind::Folder;
+  } else if (kind == "file") {
+    k = util::OutputKind::File;
+  } else if (kind == "append") {
+    k = util::OutputKind::Append;
+  } else if (kind == "database") {
+    k = util::OutputKind::Database;
+  } else {
+    throw lua::Error("argument 2 (the kind) must be one of folder, file, append, database, got \"" + kind + "\"");
+  }
+  util::OutputCheck c;
+  c.create = o.boolean("create", true);
+  c.create_parent = o.boolean("create_parent", false);
+  c.allow_sqlite = o.boolean("allow_sqlite", false);
+  util::check_output(path, k, c);
+  lua_pushlstring(L, path.data(), path.size());
+  return 1;
+}
+
+// is_sqlite(path) -> boolean: the file starts with SQLite's header.
+int is_sqlite(lua_State* L) {
+  lua_pushboolean(L, util::is_sqlite_file(lua::check_string(L, 1)));
+  return 1;
+}
+
 }  // namespace
 
 void open_fs(lua_State* L) {
   lua::register_module(L, "fs",
                        {{"write_atomic", lua::guarded<write_atomic>},
                         {"write_atomic_all", lua::guarded<write_atomic_all>},
-                        {"same_file", lua::guarded<same_file>}});
+                        {"same_file", lua::guarded<same_file>},
+                        {"check_output", lua::guarded<check_output>},
+                        {"is_sqlite", lua::guarded<is_sqlite>}});
 }
 
 }  // namespace rlx::bindings

@@ -24,6 +24,7 @@ local RUN_SPEC = {
   retry_crashed = {type = "boolean", default = false},
   list = {type = "table"},
   data = {type = "string"},
+  figures = {type = "string", default = "figures"},
 }
 local FINISH_SPEC = {figures = {type = "string", default = "figures"}, scale = {type = "table", required = true}}
 
@@ -109,11 +110,38 @@ local function sweep_device(study, dev, o)
   return {device = id, script = path, stats = stats}
 end
 
+local KINDS = {cpu = true, cuda = true}
+
+--- Before any work (issue 25): the devices= kinds are kinds (a typo ran nothing and exited 0), and
+--- the figures folder and the report beside it can be written (made now, unless a dry run). The
+--- study's database was opened by rlx.study already.
+function M.check_before(study, o)
+  local who = (arg and arg[0]) or "rlx.experiment.run"
+  for k in tostring(o.devices or ""):gmatch("[^,]+") do
+    if not KINDS[k] then
+      require("rlx.errors").usage(who, string.format("--set devices=%s: '%s' is not a device kind (cpu, cuda)",
+        o.devices, k), "run " .. who)
+    end
+  end
+  local report_dir = o.figures:match("^(.*)/[^/]+$") or "."
+  local dry = rlx.flags and rlx.flags.dry_run and true or false
+  local ok, err = pcall(function()
+    rlx.fs.check_output(o.figures, "folder", {create = not dry, what = "figures"})
+    for _, f in ipairs({"report.md", "report.html"}) do
+      rlx.fs.check_output(report_dir .. "/" .. f, "file", {create = not dry, create_parent = true, what = "report"})
+    end
+  end)
+  if not ok then rlx.fail(1, who .. ": " .. require("rlx.errors").message(require("rlx.errors").pass_exits(err))) end
+  return study
+end
+
 --- Sweeps every device. opts: dir (the environment scripts' folder), matrix, scale (M.scale's),
 --- devices (a comma list of kinds to keep, or nil), retry_crashed, list (stand-in rlx.devices()),
---- data (a dataset path for every run; nil: synthetic images).
+--- data (a dataset path for every run; nil: synthetic images), figures (the folder finish draws
+--- in; checked first with the report beside it).
 function M.run(study, opts)
   local o = options.check("rlx.experiment.run", opts, RUN_SPEC)
+  M.check_before(study, o)
   o.dry = rlx.flags and rlx.flags.dry_run
   local wanted = wanted_kinds(o.devices)
   local summary = {}

@@ -18,6 +18,45 @@ M.write_atomic_all = core.write_atomic_all
 --- links): how a command checks all its outputs against its inputs before writing any of them.
 M.same_file = core.same_file
 
+--- Checks, before the work that produces it, that `path` can be written as `kind`:
+--- "folder" (files go into it; created with its parents when missing), "file" (replaced whole: its
+--- directory must exist and take a new file; a directory or an SQLite database there is refused),
+--- "append" (as "file", and an existing file must be appendable) or "database" (an SQLite file: its
+--- directory must exist, never created; an existing file must be an SQLite database this process can
+--- write). opts: create (false in a dry run: nothing is made), create_parent (make a file's
+--- directory), allow_sqlite (the output is a database itself), what (the flag or option that named
+--- the path, put first: "--log-dir: ..."). Raises one line naming the path, the cause and the fix;
+--- returns path. Details: engine/util/output_check.h.
+function M.check_output(path, kind, opts)
+  rlx.errors.expect("rlx.fs.check_output", path, "string", "a path (a string)")
+  opts = opts or {}
+  local what = opts.what
+  local o = {create = opts.create, create_parent = opts.create_parent, allow_sqlite = opts.allow_sqlite}
+  local ok, err = pcall(core.check_output, path, kind, o)
+  if not ok then
+    rlx.errors.raise("rlx.fs.check_output", (what and (what .. ": ") or "") .. rlx.errors.message(err))
+  end
+  return path
+end
+
+--- For a CLI command: checks every output {path, kind, opts} (as check_output; nil paths are
+--- skipped) before any work, and ends the program at the first that fails: "rlx CMD: <message>",
+--- exit status 1.
+function M.check_outputs(cmd, list)
+  for _, out in ipairs(list) do
+    if out[1] ~= nil then
+      local ok, err = pcall(M.check_output, out[1], out[2], out[3])
+      if not ok then
+        rlx.errors.pass_exits(err)
+        rlx.fail(1, "rlx " .. cmd .. ": " .. rlx.errors.message(err))
+      end
+    end
+  end
+end
+
+--- True when the file at path is an SQLite database (starts with SQLite's header).
+M.is_sqlite = core.is_sqlite
+
 --- rlx.fs.write_atomic for the CLI: "-" is stdout (checked on flush), and an error ends the
 --- program with status 1 and "<cmd>: <message>", without the Lua position.
 function M.write_output(cmd, path, text, opts)

@@ -160,7 +160,15 @@ function M.write(source, opts)
     errors.raise("rlx.report.write", "option 'figures' must be a folder inside dir (relative, no '..'), got '" ..
       o.figures .. "'")
   end
-  rlx.plot.mkdir(o.dir)
+  -- Every output is checked before anything is drawn (issue 25): the folders made, report.md and
+  -- report.html writable and no database (`rlx report DB --out DB` named rlx.plot.mkdir).
+  local usable, why = pcall(function()
+    rlx.fs.check_output(o.dir, "folder", {what = "the report's folder"})
+    rlx.fs.check_output(o.dir .. "/" .. o.figures, "folder", {what = "the figures' folder"})
+    rlx.fs.check_output(o.dir .. "/report.md", "file")
+    if o.html then rlx.fs.check_output(o.dir .. "/report.html", "file") end
+  end)
+  if not usable then errors.raise("rlx.report.write", errors.message(errors.pass_exits(why))) end
   local D = require("rlx.results.data").load(db, name, path)
   local figures, warnings = draw_figures(D, o.dir, o.figures, o.quiet)
   local text, ctx = M.markdown(D, {figures = figures, figure_warnings = warnings, title = o.title, dir = o.dir,
@@ -193,6 +201,9 @@ function M.render(opts)
   local dir = o.markdown:match("^(.*)/[^/]*$") or "."
   local out = o.out or (o.markdown:gsub("%.[^./]*$", "") .. ".html")
   local title = o.title or text:match("^#%s+([^\n]+)") or "rlx report"
+  -- An output that is a study database is refused before rendering (issue 25 finding 6).
+  local usable, why = pcall(rlx.fs.check_output, out, "file")
+  if not usable then errors.raise("rlx.report.render", errors.message(errors.pass_exits(why))) end
   write_file(out, core.page{markdown = text, title = title, base_dir = dir}.html, {o.markdown})
   return out
 end

@@ -41,8 +41,18 @@ function M.open(opts)
   end
   local path = o.db or ("results/" .. o.name .. ".db")
   local self = setmetatable({name = o.name, path = path, price_per_hour = o.price_per_hour}, Study)
-  -- results/ is made on first use
-  self.db = rlx.db.open(path, {create_directories = true, busy_timeout_ms = o.busy_timeout_ms})
+  -- results/ is made on first use; the directory of a db given by name must exist (a typo must not
+  -- scatter databases). A dry run stores nothing: it reads an existing database (migrating an older
+  -- one, as any open does), and plans a new one in memory (issue 25 finding 10: `--set
+  -- db=/nonexistent/x.db --dry-run` created /nonexistent/).
+  local dry = rlx.flags and rlx.flags.dry_run
+  local exists = io.open(path, "rb")
+  if exists then exists:close() end
+  if dry and not exists then
+    self.db = rlx.db.open(":memory:")
+  else
+    self.db = rlx.db.open(path, {create_directories = o.db == nil, busy_timeout_ms = o.busy_timeout_ms})
+  end
   self.env = rlx.env.capture{label = o.label, zone = o.zone, instance_type = o.instance_type}
   -- A database made before labels came from the hardware keeps its label ("docker", a host
   -- name): the same machine and software under a stored label is that stored environment.
@@ -61,8 +71,10 @@ function M.open(opts)
   if self.env.gpu_unusable then
     io.stderr:write("rlx.study: WARNING: the GPU here is not used: " .. self.env.gpu_unusable .. "\n")
   end
-  self.db:put_environment(plain_data(self.env, 0))
-  self.db:put_study(o.name)
+  if not (dry and exists) then
+    self.db:put_environment(plain_data(self.env, 0))
+    self.db:put_study(o.name)
+  end
   return self
 end
 
@@ -506,7 +518,14 @@ function Study:store_run(config, result, opts)
   if type(config.model) ~= "string" then
     errors.raise("study:store_run", "config.model must be a model name (string), got " .. type(config.model))
   end
-  local label = o.label or make_label(self.env.label, config.model, config.precision or "fp32", config.batch or "?", o.run)
+  if config.precision == nil then
+    -- rlx.train's default, named: a run stored without it had no precision, and the report's
+    -- figures (grouped by precision) failed on it.
+    local c = {}
+    for k, v in pairs(config) do c[k] = v end
+    c.precision, config = "fp32", c
+  end
+  local label = o.label or make_label(self.env.label, config.model, config.precision, config.batch or "?", o.run)
   local stored = plain_data(result, 0)
   if self.price_per_hour and stored.price_per_hour == nil then stored.price_per_hour = self.price_per_hour end
   return self.db:put_run{study = self.name, environment_id = self.env_id, label = label, run = o.run,
@@ -556,6 +575,15 @@ function Study:store_peaks(peaks, opts)
   local o = options.check("study:store_peaks", opts, {device = {type = "string"}, source = {type = "string"}})
   o.device = o.device or (type(peaks.device) == "string" and peaks.device) or "cpu"
   o.source = o.source or (type(peaks.source) == "string" and peaks.source) or "measured"
+  -- A bandwidth or FLOP rate that is not positive is no peak (issue 25 finding 10: dram_gbps = -5
+  -- was stored and printed as measured).
+  for k, v in pairs(peaks) do
+    if type(k) == "string" and (k:match("_gbps$") or k:match("_gflops$")) and type(v) == "number" and
+      not (v > 0 and v < math.huge) then
+      errors.raise("study:store_peaks", string.format("%s = %s is not a peak: bandwidths (_gbps) and FLOP rates " ..
+        "(_gflops) must be positive, finite numbers", k, tostring(v)))
+    end
+  end
   local n = self.db:put_peaks(self.env_id, o.device, o.source, plain_data(peaks, 0))
   if n == 0 then
     errors.raise("study:store_peaks", "the table has no numeric fields (expected e.g. dram_gbps, fp32_gflops)")

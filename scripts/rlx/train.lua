@@ -79,18 +79,26 @@ local function host_name()
   return name or os.getenv("HOSTNAME") or ""
 end
 
--- The header line of an existing metrics.csv (nil for a missing or empty file).
-local function first_line(path)
-  local f = io.open(path, "r")
-  if not f then return nil end
-  local line = f:read("*l")
+-- The header line of an existing metrics.csv (nil for a missing or empty file) and whether the
+-- file ends in a newline. At most 64 KiB are read for the header: a metrics.csv that is a link to
+-- an endless device (/dev/zero, /dev/full) used to be read forever at 100 % CPU.
+local function header_and_end(path)
+  local f = io.open(path, "rb")
+  if not f then return nil, true end
+  local head = f:read(65536) or ""
+  local size = f:seek("end")
+  local last = ""
+  if size and size > 0 and f:seek("set", size - 1) then last = f:read(1) or "" end
   f:close()
-  return line and line:gsub("\r$", "") or nil
+  local line = head:match("^([^\n]*)")
+  return line and line:gsub("\r$", "") or nil, size == nil or size == 0 or last == "\n"
 end
 
 --- Appends a successful result to DIR/metrics.csv with seed 000's columns (header first when the
---- file is new or empty). The row goes out in one O_APPEND write, so concurrent runs never
---- interleave; a file whose header differs is refused, nothing written. Returns the path.
+--- file is new or empty; DIR is created when missing, as the seed's kit does). The row goes out in
+--- one O_APPEND write, so concurrent runs never interleave; a file whose last line has no newline
+--- gets one first (its last row stays whole); a file whose header differs is refused, nothing
+--- written. Returns the path.
 function M.append_metrics_csv(dir, r)
   local fname = "rlx.train.append_metrics_csv"
   if type(dir) ~= "string" or dir == "" then
@@ -101,8 +109,13 @@ function M.append_metrics_csv(dir, r)
       (type(r) == "table" and "ok = " .. tostring(r.ok) or type(r)))
   end
   local path = dir .. "/metrics.csv"
+  local usable, err = pcall(function()
+    rlx.fs.check_output(dir, "folder")
+    rlx.fs.check_output(path, "append")
+  end)
+  if not usable then errors.raise(fname, errors.message(errors.pass_exits(err))) end
   local header = table.concat(M.METRICS_CSV_COLUMNS, ",")
-  local existing = first_line(path)
+  local existing, ends_in_newline = header_and_end(path)
   if existing and existing ~= "" and existing ~= header then
     errors.raise(fname, string.format("%s has other columns (first line '%s', expected '%s'); use another log directory",
       path, existing:sub(1, 80), header))
@@ -111,11 +124,10 @@ function M.append_metrics_csv(dir, r)
     r.seconds, r.images_per_s}
   local cells = {}
   for i = 1, #M.METRICS_CSV_COLUMNS do cells[i] = csv_field(values[i]) end
-  local text = ((existing == nil or existing == "") and header .. "\n" or "") .. table.concat(cells, ",") .. "\n"
-  local f, err = io.open(path, "a")
-  if not f then
-    errors.raise(fname, string.format("cannot append to %s: %s (create the directory first)", path, tostring(err)))
-  end
+  local text = (ends_in_newline and "" or "\n") .. ((existing == nil or existing == "") and header .. "\n" or "") ..
+    table.concat(cells, ",") .. "\n"
+  local f, oerr = io.open(path, "a")
+  if not f then errors.raise(fname, string.format("cannot append to %s: %s", path, tostring(oerr))) end
   f:setvbuf("full", #text + 64)  -- one buffer, one write(2) at close: the row lands whole
   local ok, werr = f:write(text)
   local closed, cerr = f:close()

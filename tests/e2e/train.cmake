@@ -141,6 +141,12 @@ add_test(NAME "e2e: train: --log-dir appends seed 000's metrics.csv"
   COMMAND bash ${T}/log_dir.sh $<TARGET_FILE:rlx> ${T}/tiny_model.lua WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
 set_tests_properties("e2e: train: --log-dir appends seed 000's metrics.csv" PROPERTIES
   ENVIRONMENT "RLX_TEST_TMP=${RLX_TEST_TMP}" PASS_REGULAR_EXPRESSION "^ok\n$")
+# Issue 25: outputs checked before the training, and metrics.csv appended safely (finding 5). The
+# timeout ends the old code's endless read of a metrics.csv linked to /dev/full.
+add_test(NAME "e2e: train: outputs are checked before training"
+  COMMAND bash ${T}/outputs.sh $<TARGET_FILE:rlx> ${T}/tiny_model.lua WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+set_tests_properties("e2e: train: outputs are checked before training" PROPERTIES
+  ENVIRONMENT "RLX_TEST_TMP=${RLX_TEST_TMP}" PASS_REGULAR_EXPRESSION "^ok\n$" TIMEOUT 300)
 rlx_e2e(NAME "train: append_metrics_csv refuses a failed result" ARGS -e "rlx.train.append_metrics_csv('/tmp', {ok = false})" EXIT 1
   STDERR "rlx.train.append_metrics_csv: argument 2 must be a successful result of rlx.train \\(ok = true\\), got ok = false")
 rlx_e2e(NAME "train: append_metrics_csv wrong directory type" ARGS -e "rlx.train.append_metrics_csv(3, {ok = true})" EXIT 1

@@ -18,6 +18,7 @@ local cmd = {name = "env", usage = "rlx env [--markdown FILE] [--json] [--label 
 function M.main(...)
   local o = args.parse(cmd, {...})
   if not o then return 0 end
+  rlx.fs.check_outputs("env", {{o.markdown ~= "-" and o.markdown or nil, "file", {what = "--markdown"}}})
   local env = rlx.env.capture{label = o.label, zone = o.zone, instance_type = o.instance_type}
   local md = rlx.env.markdown(env)
   if o.markdown then

@@ -102,6 +102,7 @@ local function export_seed(o)
     args.usage_error("export", "--layout seed writes its own files (ok runs); --csv, --json and --status are " ..
       "separate exports")
   end
+  rlx.fs.check_outputs("export", {{o.out, "folder", {what = "--out"}}})
   local db = require("rlx.cli.runs").open_readonly("export", o.db)
   local ok, res = pcall(require("rlx.seed_layout").write, db, {out = o.out, study = o.study, path = o.db})
   if not ok then args.fail("export", res) end
@@ -120,6 +121,8 @@ function M.main(...)
     args.usage_error("export", "say what to write: --csv FILE and/or --json FILE")
   end
   check_outputs(o)
+  rlx.fs.check_outputs("export", {{o.csv ~= "-" and o.csv or nil, "file", {what = "--csv"}},
+    {o.json ~= "-" and o.json or nil, "file", {what = "--json"}}})
   local db = require("rlx.cli.runs").open_readonly("export", o.db)
   local ok, rows = pcall(require("rlx.study").query_runs, db, {status = o.status, samples = o.json ~= nil}, o.study)
   if not ok then args.fail("export", rows) end

@@ -41,12 +41,27 @@ function M.main(...)
   if not o then return 0 end
   o.out = table.remove(o.rest, 1)
   if #o.rest == 0 then args.usage_error("merge", "missing IN.db (rlx merge OUT.db IN.db...)") end
+  -- Every input is read, and OUT checked, before OUT is created or changed (issue 25 finding 11: a
+  -- missing input left an empty OUT).
+  for _, path in ipairs(o.rest) do
+    local readable, db = pcall(rlx.db.open, path, {readonly = true})
+    if not readable then args.fail("merge", db) end
+    db:close()
+  end
+  rlx.fs.check_outputs("merge", {{o.out, "database", {what = "OUT.db"}}})
   local ok, out = pcall(rlx.db.open, o.out)
   if not ok then args.fail("merge", out) end
   local total, skipped = 0, 0
-  for _, path in ipairs(o.rest) do
+  for i, path in ipairs(o.rest) do
     local ok2, st = pcall(out.merge_from, out, path, {as_repeats = o.as_repeats})
-    if not ok2 then args.fail("merge", st) end
+    if not ok2 then
+      -- Say what OUT holds now: the inputs before this one are in, this one and the rest are not.
+      local rest = {}
+      for j = i + 1, #o.rest do rest[#rest + 1] = o.rest[j] end
+      args.fail("merge", rlx.errors.message(rlx.errors.pass_exits(st)) .. string.format("; %s holds %s; not merged: " ..
+        "%s%s", o.out, i > 1 and ("what it held and " .. table.concat(o.rest, ", ", 1, i - 1)) or "what it held",
+        path, #rest > 0 and (", " .. table.concat(rest, ", ")) or ""))
+    end
     total = total + st.runs
     for _, c in ipairs(st.conflicts) do
       if c.action == "skipped" then skipped = skipped + 1 end

@@ -44,6 +44,33 @@ local function print_entry(e)
   if e.notes then print("  notes:   " .. e.notes) end
 end
 
+--- The study that `--db PATH` stores the peaks with, opened before anything is measured: a path
+--- that is no study database (a typo, a CSV) fails at once instead of after the measurement, and
+--- a database that holds no study yet gets a warning, since a study elsewhere would not see the
+--- peaks. Peaks belong to the environment: they go in with the database's study (the first, when
+--- it holds several; one named after the file when none), and no other study is added.
+function M.open_db(path)
+  rlx.fs.check_outputs("peaks", {{path, "database", {what = "--db"}}})
+  local f = io.open(path, "rb")
+  local size = f and f:seek("end") or 0
+  if f then f:close() end
+  local names = {}
+  if size > 0 then
+    local ok, db = pcall(rlx.db.open, path, {readonly = true})
+    if not ok then args.fail("peaks", db) end
+    names = db:study_names()
+    db:close()
+  end
+  if #names == 0 then
+    io.stderr:write(string.format("rlx peaks: warning: %s holds no study (a new database, or a typo?): the peaks are " ..
+      "stored there for the studies it will hold; a study's database is results/<study>.db\n", path))
+  end
+  local name = names[1] or path:match("([^/]+)%.db$") or path:match("([^/]+)$") or "peaks"
+  local ok, study = pcall(rlx.study, {name = name, db = path})
+  if not ok then args.fail("peaks", study) end
+  return study
+end
+
 function M.main(...)
   local o = args.parse(cmd, {...})
   if not o then return 0 end
@@ -62,13 +89,13 @@ function M.main(...)
     only = {}
     for f in o.only:gmatch("[^,]+") do only[#only + 1] = f end
   end
+  local study = o.db and M.open_db(o.db)  -- before the measurement: a wrong --db costs no minutes
   local ok, p = pcall(rlx.peaks.measure, {device = o.device, repeats = o.repeats, quick = o.quick or nil,
     threads = o.threads, only = only, clock = o.device == "cpu" and o.clock or nil})
   if not ok then args.fail("peaks", p) end
-  if o.db then
-    local name = o.db:match("([^/]+)%.db$") or o.db:match("([^/]+)$") or "peaks"
-    local study = rlx.study{name = name, db = o.db}
-    study:store_peaks(p, {device = p.device, source = "measured"})
+  if study then
+    local stored, err = pcall(study.store_peaks, study, p, {device = p.device, source = "measured"})
+    if not stored then args.fail("peaks", err) end
     study:close()
   end
   if o.json then

@@ -47,7 +47,8 @@ local cmd = {name = "train",
     {"min_stable", "--min-stable", type = "boolean", help = "extend the timed iterations until steady (drift <= 5%, CV <= 10%)"},
     {"pin_memory", "--pin-memory", type = "boolean", help = "page-locked batches, asynchronous copies (CUDA with --data)"},
     {"label", "--label", help = "free text stored with the result"},
-    {"log_dir", "--log-dir", metavar = "DIR", help = "append the run to DIR/metrics.csv (seed 000's columns)"},
+    {"log_dir", "--log-dir", metavar = "DIR",
+      help = "append the run to DIR/metrics.csv (seed 000's columns; DIR is made when missing)"},
     {"db", "--db", metavar = "PATH", help = "store the run in this study database (rlx import-ncu --run LABEL attaches to it)"},
     {"study", "--study", metavar = "NAME", default = "train", help = "the study the run is stored in (with --db)"},
     {"json", "--json", type = "boolean", help = "print the whole result as one JSON object"},
@@ -106,6 +107,13 @@ function M.main(...)
     counters = o.counters or nil, counter_iters = o.counter_iters, min_stable = o.min_stable or nil,
     pin_memory = o.pin_memory or nil,
   }
+  -- Every output is checked before the training (issue 25): --log-dir is made when missing, as
+  -- the seed's kit does; an unwritable one, or a --db in a missing directory, fails in a second.
+  rlx.fs.check_outputs("train", {
+    {o.log_dir, "folder", {what = "--log-dir"}},
+    {o.log_dir and (o.log_dir .. "/metrics.csv"), "append", {what = "--log-dir"}},
+    {o.db, "database", {what = "--db"}},
+  })
   local ok, r = pcall(rlx.train, opts)
   -- An invalid value is a usage error (Ctrl-C passes through with its own exit code).
   if not ok then args.fail("train", r, {usage = true}) end
