@@ -523,7 +523,8 @@ function Study:store_run(config, result, opts)
     -- figures (grouped by precision) failed on it.
     local c = {}
     for k, v in pairs(config) do c[k] = v end
-    c.precision, config = "fp32", c
+    c.precision = "fp32"
+    config = c
   end
   local label = o.label or make_label(self.env.label, config.model, config.precision, config.batch or "?", o.run)
   local stored = plain_data(result, 0)
