@@ -59,6 +59,7 @@ class Lines {
       if (line.empty()) continue;
       if (line.rfind("==", 0) == 0) {
         if (line.rfind("==PROF==", 0) != 0 && messages_.size() < 10) messages_.push_back(line);
+        if (log_lines_++ == 0) first_log_ = line.substr(0, 200);
         continue;
       }
       if (!ncu::split_csv(line, fields)) fail(path_, number_, "unterminated quoted field");
@@ -69,12 +70,16 @@ class Lines {
   int number() const { return number_; }
   const std::string& path() const { return path_; }
   const std::vector<std::string>& messages() const { return messages_; }
+  int log_lines() const { return log_lines_; }
+  const std::string& first_log() const { return first_log_; }
 
  private:
   std::istream& in_;
   std::string path_;
   int number_ = 0;
   std::vector<std::string> messages_;
+  int log_lines_ = 0;
+  std::string first_log_;
 };
 
 // "column \"dram__bytes_read.sum\"" (raw page: the column is the metric), or
@@ -144,9 +149,12 @@ class Aggregator {
   }
 
   void add(size_t slot, double v) {
+    ++values_;
     add_to(total_, slot, v);
     add_to(current_->values, slot, v);
   }
+  // A cell of a summed metric that ncu wrote as n/a (or left empty): it could not collect it.
+  void not_available() { ++not_available_; }
 
   // A metric rlx does not sum, listed once in order of first sight.
   void skip(const std::string& metric) {
@@ -185,6 +193,7 @@ class Aggregator {
   std::vector<std::string> skipped_;
   std::set<std::string> skipped_seen_;
   long long launches_ = 0;
+  long long values_ = 0, not_available_ = 0;
 };
 
 // The summary fields every result (total and per kernel) carries, 0 when the inputs are absent.
@@ -206,6 +215,12 @@ nlohmann::json Aggregator::kernel_json(const Kernel& k) const {
 }
 
 nlohmann::json Aggregator::result(const Lines& lines, bool has_pid, const char* format) const {
+  // Issue 25 finding 11: a file whose every summed value was n/a imported zeros with exit 0.
+  if (values_ == 0 && not_available_ > 0)
+    fail(lines.path(), lines.number(),
+         fmt::format("every value of the metrics rlx sums is n/a ({} cell{}): ncu could not collect them (on this GPU, "
+                     "or without access to its performance counters: ERR_NVGPUCTRPERM); nothing to import",
+                     not_available_, not_available_ == 1 ? "" : "s"));
   const auto total = named(total_);
   nlohmann::json units = nlohmann::json::object();
   for (size_t i = 0; i < names_.size(); ++i) units[names_[i]] = bases_[i];
@@ -294,7 +309,10 @@ nlohmann::json read_raw(Lines& lines, const std::vector<std::string>& header, in
     agg.begin_launch(fields[kernel_col], pid_col >= 0 ? fields[pid_col] : "");
     for (const auto& [c, slot] : additive) {
       // ncu writes n/a for a metric it could not collect on this kernel: not a value, not an error.
-      if (fields[c] == "n/a" || fields[c].empty()) continue;
+      if (fields[c] == "n/a" || fields[c].empty()) {
+        agg.not_available();
+        continue;
+      }
       agg.add(slot, checked_value(lines, header[c], header[c], units[c], fields[c]));
     }
   }
@@ -328,7 +346,10 @@ nlohmann::json read_details(Lines& lines, const std::vector<std::string>& header
       agg.skip(metric);
       continue;
     }
-    if (f[value_col] == "n/a" || f[value_col].empty()) continue;
+    if (f[value_col] == "n/a" || f[value_col].empty()) {
+      agg.not_available();
+      continue;
+    }
     check_unit(lines, lines.number(), "Metric Unit", metric, f[unit_col]);
     const size_t slot = agg.slot(metric, f[unit_col], lines);
     auto [it, added] = in_launch.emplace(slot, std::make_pair(lines.number(), f[unit_col]));
@@ -348,9 +369,16 @@ nlohmann::json read_details(Lines& lines, const std::vector<std::string>& header
 nlohmann::json parse_ncu_stream(std::istream& in, const std::string& path) {
   Lines lines(in, path);
   std::vector<std::string> header;
-  if (!lines.next(header))
+  if (!lines.next(header)) {
+    // Only ncu's own log lines: it wrote no table (it was called "empty", issue 25 finding 11).
+    if (lines.log_lines() > 0)
+      fail(path, lines.number(),
+           fmt::format("no header row: the file holds only ncu's log lines ({}, the first \"{}\") and no results "
+                       "table: ncu profiled no kernel, or failed (read its messages)",
+                       lines.log_lines(), lines.first_log()));
     fail(path, std::max(lines.number(), 1),
          "no header row: the file is empty (expected the output of ncu --csv, or ncu --csv --page raw)");
+  }
   const int header_line = lines.number();
   bool any_metric = false;
   for (const auto& h : header) any_metric = any_metric || is_metric_name(h);

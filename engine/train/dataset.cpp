@@ -29,8 +29,10 @@ class ImageFolder : public SampleSource {
   size_t size() const override { return files_.size(); }
   int64_t classes() const override { return classes_; }
   int64_t label(size_t i) const override { return labels_[i]; }
-  std::optional<Image> load(size_t i, int min_side) const override {
-    return decode_jpeg_file(files_[i], min_side, max_pixels_);
+  std::optional<Image> load(size_t i, int min_side, DecodeFailure* failure) const override {
+    std::optional<Image> img = decode_jpeg_file(files_[i], min_side, max_pixels_, failure);
+    if (!img && failure != nullptr) failure->detail = "'" + files_[i] + "': " + failure->detail;
+    return img;
   }
   std::string kind() const override { return "imagefolder"; }
   std::string root() const override { return root_; }
@@ -53,7 +55,7 @@ class Cifar10 : public SampleSource {
   size_t size() const override { return records_.size() / kCifarRecord; }
   int64_t classes() const override { return 10; }
   int64_t label(size_t i) const override { return records_[i * kCifarRecord]; }
-  std::optional<Image> load(size_t i, int) const override {
+  std::optional<Image> load(size_t i, int, DecodeFailure*) const override {
     const uint8_t* planes = &records_[i * kCifarRecord + 1];
     constexpr size_t plane = kCifarSide * kCifarSide;
     Image img;
@@ -134,6 +136,18 @@ void append_python(const fs::path& f, std::vector<uint8_t>& records) {
   }
 }
 
+// The entries of a folder of an ImageFolder, or an error naming it: an unreadable class folder
+// used to be an empty class, silently.
+std::vector<fs::directory_entry> listing(const fs::path& dir) {
+  std::vector<fs::directory_entry> out;
+  std::error_code ec;
+  fs::directory_iterator it(dir, ec), end;
+  for (; !ec && it != end; it.increment(ec)) out.push_back(*it);
+  if (ec)
+    throw std::runtime_error(fmt::format("cannot list the folder '{}' of the dataset: {}", dir.string(), ec.message()));
+  return out;
+}
+
 }  // namespace
 
 std::unique_ptr<SampleSource> open_image_folder(const std::string& root) {
@@ -143,7 +157,7 @@ std::unique_ptr<SampleSource> open_image_folder(const std::string& root) {
   fs::path base = fs::path(root) / "train";
   if (!fs::is_directory(base, ec)) base = root;
   std::vector<std::string> class_dirs;
-  for (const auto& e : fs::directory_iterator(base, ec))
+  for (const auto& e : listing(base))
     if (e.is_directory()) class_dirs.push_back(e.path().filename().string());
   std::sort(class_dirs.begin(), class_dirs.end());
   if (class_dirs.empty())
@@ -153,7 +167,7 @@ std::unique_ptr<SampleSource> open_image_folder(const std::string& root) {
   std::vector<int64_t> labels;
   for (size_t c = 0; c < class_dirs.size(); ++c) {
     std::vector<std::string> in_class;
-    for (const auto& e : fs::directory_iterator(base / class_dirs[c], ec)) {
+    for (const auto& e : listing(base / class_dirs[c])) {
       const std::string ext = lower(e.path().extension().string());
       if (e.is_regular_file() && (ext == ".jpg" || ext == ".jpeg")) in_class.push_back(e.path().string());
     }
@@ -235,20 +249,26 @@ void Loader::load_sample(uint64_t position, float* dst, int64_t* label) {
   const int side = opt_.side;
   const int min_side = opt_.augment ? side : (side * 256 + 223) / 224;
   std::mt19937_64 rng(opt_.seed * 0xD1B54A32D192ED03ull + position);
-  // An unreadable sample is replaced by the next ones in the same epoch's order, so the batch
-  // stays full; only when every file has failed is there nothing left to train on.
+  // An unusable sample is replaced by the next ones in the same epoch's order, wrapping around
+  // within that epoch, so every file is tried once and the batch stays full; only when every file
+  // has failed is there nothing left to train on. (The scan used to run on into the next epoch's
+  // order, revisiting bad files and missing good ones: 2 good files of 4 were called all failed.)
+  const uint64_t epoch_start = position - position % n;
   for (size_t attempt = 0; attempt < n; ++attempt) {
-    const size_t index = index_at(position + attempt);
+    const size_t index = index_at(epoch_start + (position % n + attempt) % n);
     {
       std::lock_guard<std::mutex> lock(bad_mutex_);
       if (bad_[index]) continue;
     }
-    std::optional<Image> img = source_->load(index, min_side);
+    DecodeFailure why;
+    std::optional<Image> img = source_->load(index, min_side, &why);
     if (!img) {
       std::lock_guard<std::mutex> lock(bad_mutex_);
       if (!bad_[index]) {
         bad_[index] = 1;
         ++skipped_;
+        auto& [count, example] = why_bad_[why.kind];
+        if (count++ == 0) example = why.detail;
       }
       continue;
     }
@@ -259,8 +279,16 @@ void Loader::load_sample(uint64_t position, float* dst, int64_t* label) {
     *label = source_->label(index);
     return;
   }
-  throw std::runtime_error(fmt::format("no readable images left in '{}': all {} files failed to decode",
-                                       source_->root(), n));
+  throw std::runtime_error(no_usable_images());
+}
+
+std::string Loader::no_usable_images() {
+  std::lock_guard<std::mutex> lock(bad_mutex_);
+  std::string parts;
+  for (const auto& [kind, seen] : why_bad_)
+    parts += fmt::format("{}{} {} (e.g. {})", parts.empty() ? "" : "; ", seen.first, failure_text(kind), seen.second);
+  return fmt::format("no usable images in '{}': all {} files were skipped: {}", source_->root(), source_->size(),
+                     parts);
 }
 
 HostBatch Loader::build(uint64_t batch_index) {

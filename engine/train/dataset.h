@@ -19,20 +19,22 @@
 
 namespace rlx::train {
 
-// Samples addressed by index. load() returns nullopt for an unreadable sample (skipped, counted).
+// Samples addressed by index. load() returns nullopt for an unusable sample (skipped, counted),
+// saying why in `failure` when given.
 class SampleSource {
  public:
   virtual ~SampleSource() = default;
   virtual size_t size() const = 0;
   virtual int64_t classes() const = 0;
   virtual int64_t label(size_t index) const = 0;
-  virtual std::optional<Image> load(size_t index, int min_side) const = 0;
+  virtual std::optional<Image> load(size_t index, int min_side, DecodeFailure* failure = nullptr) const = 0;
   virtual std::string kind() const = 0;  // "imagefolder", "cifar10"
   virtual std::string root() const = 0;
 };
 
 // root/train/<class>/*.jpg (or root/<class>/*.jpg when there is no train/); classes are the
-// sorted folder names. Throws std::runtime_error when the folder is missing or holds no JPEG.
+// sorted folder names. Throws std::runtime_error when the folder is missing or holds no JPEG, or
+// when it or a class folder cannot be listed (an unreadable class used to become an empty one).
 std::unique_ptr<SampleSource> open_image_folder(const std::string& root);
 // CIFAR-10 training batches: data_batch_*.bin in dir (or dir/cifar-10-batches-bin), 3073-byte
 // records, label then 1024 R, 1024 G, 1024 B; else the Python version's data_batch_1 ..
@@ -66,7 +68,7 @@ class Loader {
   Loader& operator=(const Loader&) = delete;
 
   // The next batch; blocks until it is ready. Rethrows a worker's failure (std::runtime_error
-  // when no readable sample is left).
+  // when no usable sample is left, counting the skipped files by why).
   HostBatch next();
   // Distinct samples found unreadable so far.
   int64_t skipped() const { return skipped_.load(); }
@@ -74,6 +76,7 @@ class Loader {
  private:
   HostBatch build(uint64_t batch_index);
   void load_sample(uint64_t position, float* dst, int64_t* label);
+  std::string no_usable_images();
   size_t index_at(uint64_t position);
   void worker_loop();
 
@@ -83,6 +86,7 @@ class Loader {
   std::map<uint64_t, std::vector<uint32_t>> perms_;  // epoch -> order (recent epochs only)
   std::mutex bad_mutex_;
   std::vector<char> bad_;
+  std::map<DecodeFailure::Kind, std::pair<int64_t, std::string>> why_bad_;  // count, first example
   std::atomic<int64_t> skipped_{0};
 
   // Prefetch: workers claim batch indices in order and park results in `ready_`; next() takes

@@ -7,6 +7,7 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <memory>
 #include <stdexcept>
@@ -58,18 +59,43 @@ std::pair<int, int> decode_size(int width, int height, int min_side) {
   return {out_w, out_h};
 }
 
-std::optional<Image> decode_jpeg(const std::vector<uint8_t>& bytes, int min_side, int64_t max_pixels) {
-  if (bytes.empty()) return std::nullopt;
+const char* failure_text(DecodeFailure::Kind kind) {
+  switch (kind) {
+    case DecodeFailure::Kind::unreadable:
+      return "could not be read";
+    case DecodeFailure::Kind::too_large:
+      return "declare more pixels than the cap (RLX_MAX_IMAGE_PIXELS)";
+    case DecodeFailure::Kind::undecodable:
+      break;
+  }
+  return "failed to decode";
+}
+
+namespace {
+std::nullopt_t failed(DecodeFailure* f, DecodeFailure::Kind kind, std::string detail) {
+  if (f != nullptr) *f = {kind, std::move(detail)};
+  return std::nullopt;
+}
+}  // namespace
+
+std::optional<Image> decode_jpeg(const std::vector<uint8_t>& bytes, int min_side, int64_t max_pixels,
+                                 DecodeFailure* failure) {
+  using K = DecodeFailure::Kind;
+  if (bytes.empty()) return failed(failure, K::undecodable, "an empty file");
   TjHandle tj(false);
-  if (!tj.h) return std::nullopt;
+  if (!tj.h) return failed(failure, K::undecodable, "libjpeg-turbo could not start");
   int width = 0, height = 0, subsamp = 0, colorspace = 0;
   auto* data = const_cast<unsigned char*>(bytes.data());
   const auto size = static_cast<unsigned long>(bytes.size());
   if (tjDecompressHeader3(tj.h, data, size, &width, &height, &subsamp, &colorspace) != 0)
-    return std::nullopt;
-  if (width <= 0 || height <= 0) return std::nullopt;
+    return failed(failure, K::undecodable, tjGetErrorStr2(tj.h));
+  if (width <= 0 || height <= 0)
+    return failed(failure, K::undecodable, "a header declaring " + std::to_string(width) + " x " + std::to_string(height));
   // The header alone decides: a bomb is refused before any pixel memory is allocated.
-  if (int64_t{width} * height > max_pixels) return std::nullopt;
+  if (int64_t{width} * height > max_pixels)
+    return failed(failure, K::too_large,
+                  std::to_string(width) + " x " + std::to_string(height) + " = " + std::to_string(int64_t{width} * height) +
+                      " pixels, the cap is " + std::to_string(max_pixels));
   // Decoding at 1/2..1/8 in the DCT is several times cheaper than decoding full size and
   // resizing afterwards.
   const auto [out_w, out_h] = decode_size(width, height, min_side);
@@ -79,21 +105,27 @@ std::optional<Image> decode_jpeg(const std::vector<uint8_t>& bytes, int min_side
   img.rgb.resize(static_cast<size_t>(out_w) * out_h * 3);
   if (tjDecompress2(tj.h, data, size, img.rgb.data(), out_w, 0, out_h, TJPF_RGB, TJFLAG_FASTDCT) != 0) {
     // Warnings (e.g. a few extraneous bytes) still give a complete image; errors do not.
-    if (tjGetErrorCode(tj.h) != TJERR_WARNING) return std::nullopt;
+    if (tjGetErrorCode(tj.h) != TJERR_WARNING) return failed(failure, K::undecodable, tjGetErrorStr2(tj.h));
   }
   return img;
 }
 
-std::optional<Image> decode_jpeg_file(const std::string& path, int min_side, int64_t max_pixels) {
+std::optional<Image> decode_jpeg_file(const std::string& path, int min_side, int64_t max_pixels,
+                                      DecodeFailure* failure) {
+  using K = DecodeFailure::Kind;
   // One read of the whole file (a stream iterator copies byte by byte: 4 % of the loader's time).
+  errno = 0;
   std::ifstream in(path, std::ios::binary | std::ios::ate);
-  if (!in) return std::nullopt;
+  if (!in) return failed(failure, K::unreadable, errno != 0 ? std::strerror(errno) : "cannot open it");
   const std::streamoff size = in.tellg();
-  if (size <= 0) return std::nullopt;
+  if (size < 0) return failed(failure, K::unreadable, "cannot tell its size");
+  if (size == 0) return failed(failure, K::undecodable, "an empty file");
   std::vector<uint8_t> bytes(static_cast<size_t>(size));
   in.seekg(0);
-  if (!in.read(reinterpret_cast<char*>(bytes.data()), size)) return std::nullopt;
-  return decode_jpeg(bytes, min_side, max_pixels);
+  errno = 0;
+  if (!in.read(reinterpret_cast<char*>(bytes.data()), size))
+    return failed(failure, K::unreadable, errno != 0 ? std::strerror(errno) : "a short read");
+  return decode_jpeg(bytes, min_side, max_pixels, failure);
 }
 
 std::vector<uint8_t> encode_jpeg(const Image& image, int quality) {

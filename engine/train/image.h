@@ -41,10 +41,22 @@ int64_t max_image_pixels();
 // Computed in 64 bits: 60000 x 60000 overflows an int.
 std::pair<int, int> decode_size(int width, int height, int min_side);
 
+// Why a file gave no image (issue 25 finding 8: all three were called "failed to decode").
+struct DecodeFailure {
+  enum class Kind { unreadable, too_large, undecodable };
+  Kind kind = Kind::undecodable;
+  std::string detail;  // "Permission denied", "60000 x 60000 = 3600000000 pixels", libjpeg's message
+};
+// "could not be read", "declare more pixels than the cap", "failed to decode" (plural: counted).
+const char* failure_text(DecodeFailure::Kind kind);
+
 // Decodes a JPEG file at decode_size(). Returns nullopt when the file cannot be read, is not a
-// decodable JPEG, or declares more than max_pixels pixels (the caller counts it as skipped).
-std::optional<Image> decode_jpeg_file(const std::string& path, int min_side, int64_t max_pixels = max_image_pixels());
-std::optional<Image> decode_jpeg(const std::vector<uint8_t>& bytes, int min_side, int64_t max_pixels = max_image_pixels());
+// decodable JPEG, or declares more than max_pixels pixels (the caller counts it as skipped);
+// `failure` (when given) then says which and why.
+std::optional<Image> decode_jpeg_file(const std::string& path, int min_side, int64_t max_pixels = max_image_pixels(),
+                                      DecodeFailure* failure = nullptr);
+std::optional<Image> decode_jpeg(const std::vector<uint8_t>& bytes, int min_side, int64_t max_pixels = max_image_pixels(),
+                                 DecodeFailure* failure = nullptr);
 
 // Encodes RGB pixels as a JPEG (quality 1..100); used by tests and tools to make datasets.
 std::vector<uint8_t> encode_jpeg(const Image& image, int quality = 90);

@@ -15,6 +15,7 @@ std::atomic<int> g_signal{0};
 std::atomic<int> g_count{0};
 std::atomic<SignalCallback> g_callback{nullptr};
 std::atomic<pid_t> g_forwarder{0};
+std::atomic<bool> g_from_terminal{false};
 static_assert(std::atomic<bool>::is_always_lock_free);
 static_assert(std::atomic<int>::is_always_lock_free);
 static_assert(std::atomic<pid_t>::is_always_lock_free);
@@ -22,7 +23,8 @@ static_assert(std::atomic<SignalCallback>::is_always_lock_free);
 
 void on_signal(int sig, siginfo_t* info, void*) {
   int none = 0;
-  g_signal.compare_exchange_strong(none, sig);
+  if (g_signal.compare_exchange_strong(none, sig))
+    g_from_terminal.store(info != nullptr && info->si_code > 0);
   g_interrupted.store(true);
   if (SignalCallback cb = g_callback.load()) cb();
   if (sig != SIGINT) return;
@@ -78,6 +80,9 @@ bool interrupted() {
 int interrupt_signal() {
   return g_signal.load();
 }
+bool interrupt_from_terminal() {
+  return g_from_terminal.load();
+}
 int interrupt_exit_code() {
   const int sig = g_signal.load();
   return 128 + (sig == 0 ? SIGINT : sig);
@@ -85,6 +90,7 @@ int interrupt_exit_code() {
 void clear_interrupt() {
   g_interrupted.store(false);
   g_signal.store(0);
+  g_from_terminal.store(false);
   g_count.store(0);
 }
 void check_interrupt() {

@@ -42,6 +42,9 @@ inline void install_sigint_handler(SignalCallback on_signal = nullptr) {
 bool interrupted();
 // The signal that set the flag first (SIGINT, SIGTERM, SIGHUP), 0 when none did.
 int interrupt_signal();
+// Whether that signal came from the terminal (Ctrl-C: the kernel sends it to the whole foreground
+// process group, so a child in it has its own), not from another process.
+bool interrupt_from_terminal();
 // 128 + interrupt_signal() (130 for Ctrl-C), or 130 when the flag is not set.
 int interrupt_exit_code();
 // Clears the flag (and the count of signals), for a REPL that goes back to its prompt.

@@ -25,6 +25,9 @@ extern "C" {
 
 #include "env/blas_kernel.h"
 #include "train/trainer.h"
+#include "set_args.h"
+#include "util/child_process.h"
+#include "util/interrupt.h"
 #include "util/process_tuning.h"
 
 namespace rlx::bindings {
@@ -118,6 +121,40 @@ int exit_ok(lua_State* L) {
   return 1;
 }
 
+// run(argv) -> exit status (128 + signal when a signal ended the child): the program argv[1] with
+// the arguments argv[2..], no shell; Ctrl-C, SIGTERM and SIGHUP of rlx end it too, and then raise
+// the interrupt here (util/child_process.h).
+int run(lua_State* L) {
+  luaL_checktype(L, 1, LUA_TTABLE);
+  std::vector<std::string> argv;
+  for (int i = 1;; ++i) {
+    lua_rawgeti(L, 1, i);
+    if (lua_isnil(L, -1)) {
+      lua_pop(L, 1);
+      break;
+    }
+    if (lua_type(L, -1) != LUA_TSTRING) throw lua::Error("argument " + std::to_string(i) + " of the command must be a string");
+    argv.emplace_back(lua_tostring(L, -1));
+    lua_pop(L, 1);
+  }
+  if (argv.empty()) throw lua::Error("the command is empty: give {program, arguments...}");
+  const int status = util::run_child(argv);
+  util::check_interrupt();
+  lua_pushinteger(L, status);
+  return 1;
+}
+
+// check_set("key=value") -> nil, or why `--set key=value` is refused (as rlx run refuses it).
+int check_set(lua_State* L) {
+  const std::vector<std::string> args = {"--set", lua::check_string(L, 1)};
+  size_t i = 0;
+  host::SetPairs pairs;
+  std::string err;
+  if (host::take_set_arg(args, i, pairs, err)) return 0;
+  lua_pushlstring(L, err.data(), err.size());
+  return 1;
+}
+
 }  // namespace
 
 void open_host(lua_State* L) {
@@ -131,7 +168,9 @@ void open_host(lua_State* L) {
                         {"error_metatable", lua::guarded<error_metatable>},
                         {"exit_ok", lua::guarded<exit_ok>},
                         {"check_options", lua::guarded<lua::check_options>, "rlx.options.check"},
-                        {"option_requirement", lua::guarded<lua::option_requirement>}});
+                        {"option_requirement", lua::guarded<lua::option_requirement>},
+                        {"run", lua::guarded<run>},
+                        {"check_set", lua::guarded<check_set>}});
 }
 
 }  // namespace rlx::bindings

@@ -109,6 +109,9 @@ local function less(a, b)
   local ta, tb = type(a), type(b)
   if ta ~= tb then return (TYPE_ORDER[ta] or 4) < (TYPE_ORDER[tb] or 4) end
   if ta == "boolean" then return (not a) and b end
+  -- NaN after every other number: compared as < it is neither less nor greater than anything,
+  -- an order table.sort refuses ("invalid order function for sorting").
+  if ta == "number" and (a ~= a or b ~= b) then return a == a end
   if ta == "number" or ta == "string" then return a < b end
   return tostring(a) < tostring(b)
 end
@@ -207,7 +210,7 @@ function Frame:sort(by, order)
     cmp = function(a, b)
       for _, k in ipairs(keys) do
         local x, y = a[k], b[k]
-        if x ~= y then
+        if x ~= y and not (x ~= x and y ~= y) then  -- two NaNs are a tie
           if x == nil or y == nil then return y == nil end
           if order == "desc" then return less(y, x) end
           return less(x, y)

@@ -202,22 +202,30 @@ function Frame:pivot(opts)
   local names = {o.cols, o.value}
   for _, k in ipairs(row_keys) do names[#names + 1] = k end
   H.check_columns("rows:pivot", self, names)
+  -- A NaN can be no table key (Lua raised "table index is NaN"): it is a missing value here.
   local col_values, seen = {}, {}
   for _, r in ipairs(self) do
     local v = r[o.cols]
-    if v ~= nil and not seen[v] then seen[v] = true; col_values[#col_values + 1] = v end
+    if v ~= nil and v == v and not seen[v] then seen[v] = true; col_values[#col_values + 1] = v end
   end
   table.sort(col_values, F.less)
   local columns = {}
   for i, k in ipairs(row_keys) do columns[i] = k end
   local is_key = {}
   for _, k in ipairs(row_keys) do is_key[k] = true end
+  local named = {}
   for _, v in ipairs(col_values) do
     local name = tostring(v)
     if is_key[name] then
       errors.raise("rows:pivot", string.format("the value '%s' of column '%s' is also a row column: rename one", name,
         o.cols))
     end
+    -- 1 and "1" would be one column, their cells mixed.
+    if named[name] then
+      errors.raise("rows:pivot", string.format("column '%s' holds both the number %s and the text \"%s\", which " ..
+        "would be one pivot column: make them one type", o.cols, name, name))
+    end
+    named[name] = true
     columns[#columns + 1] = name
   end
   local out = {}
@@ -226,7 +234,7 @@ function Frame:pivot(opts)
     for j, k in ipairs(row_keys) do rec[k] = g.values[j] end
     for _, r in ipairs(g.rows) do
       local c, v = r[o.cols], r[o.value]
-      if c ~= nil and v ~= nil then
+      if c ~= nil and c == c and v ~= nil then
         cells[c] = cells[c] or {}
         table.insert(cells[c], v)
       end

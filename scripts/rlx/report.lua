@@ -54,14 +54,16 @@ local function make_ref(ctx)
       ctx.refs[g.key] = id
       local labels = {}
       for _, l in ipairs(g.labels) do labels[#labels + 1] = md.code(l) end
-      local cmd = string.format("rlx runs %s --env %s --model %s --precision %s --batch %s", ctx.D.path or "DB",
-        g.env, g.model, tostring(g.precision), tostring(g.batch))
-      if g.env_key ~= g.env then cmd = cmd .. " --device " .. tostring(g.device) end
+      -- Every value shell-quoted (issue 25 finding 4: a hostile study or model name ran when pasted).
+      local words = {"rlx", "runs", ctx.D.path or "DB", {"--env", g.env}, {"--model", g.model},
+        {"--precision", tostring(g.precision)}, {"--batch", tostring(g.batch)}}
+      if g.env_key ~= g.env then words[#words + 1] = {"--device", tostring(g.device)} end
       -- Two input sizes of one configuration: the command lists this row's only.
       for _, f in ipairs(ctx.D.varying or {}) do
-        if f.name == "input" then cmd = cmd .. " --input " .. g.config.input end
+        if f.name == "input" then words[#words + 1] = {"--input", tostring(g.config.input)} end
       end
-      if ctx.D.study then cmd = cmd .. " --study " .. ctx.D.study end
+      if ctx.D.study then words[#words + 1] = {"--study", ctx.D.study} end
+      local cmd = md.shell(words)
       ctx.ref_list[#ctx.ref_list + 1] = string.format("[^%s]: %s: %s. Show them: %s", id, ctx.describe(g),
         table.concat(labels, ", "), md.code(cmd))
     end

@@ -212,6 +212,12 @@ local SQLITE_MAGIC = "SQLite format 3\0"
 local function check_targets(out, files, inputs)
   for _, f in ipairs(files) do
     local path = out .. "/" .. f.path
+    -- Each file's folder made (as the kit's files need) or refused now, before anything is
+    -- written: logs/ being a file used to fail half-way, in rlx.plot.mkdir's words.
+    local usable, err = pcall(rlx.fs.check_output, path:match("^(.*)/[^/]*$"), "folder")
+    if not usable then
+      rlx.errors.raise("rlx.seed_layout.write", rlx.errors.message(rlx.errors.pass_exits(err)))
+    end
     local h = io.open(path, "rb")
     local head = h and h:read(#SQLITE_MAGIC)
     if h then h:close() end
@@ -241,7 +247,6 @@ function M.write(db, opts)
   local written = {}
   for _, f in ipairs(files) do
     local path = o.out .. "/" .. f.path
-    rlx.plot.mkdir(path:match("^(.*)/[^/]*$"))
     rlx.fs.write_atomic(path, f.text, {not_same_as = inputs})
     written[#written + 1] = path
   end

@@ -88,10 +88,18 @@ local function fmt_number(v, decimals)
   return s
 end
 
+--- The text with line breaks and tabs as spaces and every other control character (ESC, BEL, NUL,
+--- DEL, ...) written as \ddd: a cell comes from a database anyone could have written, and an
+--- escape sequence in a run's label or error must not reach the terminal (it can retitle the
+--- window, or on some terminals set the clipboard).
+function M.printable(s)
+  return (s:gsub("[\r\n\t]", " "):gsub("[%z\1-\31\127]", function(c) return string.format("\\%03d", c:byte()) end))
+end
+
 local function fmt_cell(v, max_cell)
   if v == nil then return "" end
   local t = type(v)
-  if t == "string" then return cut((v:gsub("[\r\n\t]", " ")), max_cell) end
+  if t == "string" then return cut(M.printable(v), max_cell) end
   if t == "table" then
     return cut(require("rlx.pretty").format(v, {depth = 1, max_items = 4, width = max_cell}), max_cell)
   end

@@ -59,22 +59,29 @@ local function plan(o, exe)
       for _, a in ipairs(o.script_args) do parts[#parts + 1] = string.format("%q", a) end
       return parts
     end)(), ", "))
-  local cmd = {q(exe), "-e", q(code)}
+  -- No shell: the child is rlx (or srun) itself, so a SIGTERM or Ctrl-C of rlx submit reaches it
+  -- (rlx._core.host.run), and the plan file is removed whatever happens (finding 9).
+  local cmd = {exe, "-e", code}
   if o.plan_on_node then
     -- The plan depends on the devices rlx.devices() reports, so plan where the tasks will run.
-    local srun = {"srun", "--ntasks=1", "--job-name=" .. q((o.job_name or "rlx") .. "-plan")}
-    if o.partition then srun[#srun + 1] = "--partition=" .. q(o.partition) end
-    if o.gres then srun[#srun + 1] = "--gres=" .. q(o.gres) end
-    if o.time then srun[#srun + 1] = "--time=" .. q(o.time) end
-    for _, a in ipairs(o.sbatch_arg) do srun[#srun + 1] = q(a) end
-    cmd = {table.concat(srun, " "), table.concat(cmd, " ")}
+    local srun = {"srun", "--ntasks=1", "--job-name=" .. (o.job_name or "rlx") .. "-plan"}
+    if o.partition then srun[#srun + 1] = "--partition=" .. o.partition end
+    if o.gres then srun[#srun + 1] = "--gres=" .. o.gres end
+    if o.time then srun[#srun + 1] = "--time=" .. o.time end
+    for _, a in ipairs(o.sbatch_arg) do srun[#srun + 1] = a end
+    for _, w in ipairs(cmd) do srun[#srun + 1] = w end
+    cmd = srun
   end
-  for _, kv in ipairs(o.set) do cmd[#cmd + 1] = "--set " .. q(kv) end
+  for _, kv in ipairs(o.set) do
+    cmd[#cmd + 1] = "--set"
+    cmd[#cmd + 1] = kv
+  end
   io.stdout:flush()
-  local status = os.execute(table.concat(cmd, " "))
+  local ran, status = pcall(rlx._core.host.run, cmd)
   local text = S.read_file(out)
   os.remove(out)
-  if not (status == 0 or status == true) or not text or text == "" then
+  if not ran then error(status, 0) end
+  if status ~= 0 or not text or text == "" then
     rlx.fail(1, string.format("rlx submit: planning %s failed (see above); check it with: rlx run %s --dry-run%s",
       o.script, o.script, o.plan_on_node and " (inside srun on the partition)" or ""))
   end
@@ -125,6 +132,12 @@ end
 -- The sbatch script of the array (one line per option, so it documents itself and can be
 -- submitted again by hand).
 local function task_script(m, o)
+  for _, v in ipairs({m.cwd, m.dir, m.study}) do
+    if tostring(v):find("[\r\n%z]") then
+      rlx.fail(1, string.format("rlx submit: %q holds a line break or NUL, which an sbatch script cannot hold; " ..
+        "run from (and name) paths without one", tostring(v)))
+    end
+  end
   local L = {"#!/bin/bash",
     "# rlx submit: one array task per shard of study " .. m.study .. " (" .. m.dir .. "/manifest.json).",
     "#SBATCH --job-name=" .. o.job_name,

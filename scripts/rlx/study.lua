@@ -41,17 +41,15 @@ function M.open(opts)
   end
   local path = o.db or ("results/" .. o.name .. ".db")
   local self = setmetatable({name = o.name, path = path, price_per_hour = o.price_per_hour}, Study)
-  -- results/ is made on first use; the directory of a db given by name must exist (a typo must not
-  -- scatter databases). A dry run stores nothing: it reads an existing database (migrating an older
-  -- one, as any open does), and plans a new one in memory (issue 25 finding 10: `--set
+  -- results/ (or the db's directory) is made on first use. A dry run makes no directory: where
+  -- the db's directory does not exist it plans in memory (issue 25 finding 10: `--set
   -- db=/nonexistent/x.db --dry-run` created /nonexistent/).
-  local dry = rlx.flags and rlx.flags.dry_run
-  local exists = io.open(path, "rb")
-  if exists then exists:close() end
-  if dry and not exists then
+  local dir = io.open(path:match("^(.*)/[^/]*$") or ".", "r")
+  if dir then dir:close() end
+  if rlx.flags and rlx.flags.dry_run and not dir then
     self.db = rlx.db.open(":memory:")
   else
-    self.db = rlx.db.open(path, {create_directories = o.db == nil, busy_timeout_ms = o.busy_timeout_ms})
+    self.db = rlx.db.open(path, {create_directories = true, busy_timeout_ms = o.busy_timeout_ms})
   end
   self.env = rlx.env.capture{label = o.label, zone = o.zone, instance_type = o.instance_type}
   -- A database made before labels came from the hardware keeps its label ("docker", a host
@@ -71,10 +69,8 @@ function M.open(opts)
   if self.env.gpu_unusable then
     io.stderr:write("rlx.study: WARNING: the GPU here is not used: " .. self.env.gpu_unusable .. "\n")
   end
-  if not (dry and exists) then
-    self.db:put_environment(plain_data(self.env, 0))
-    self.db:put_study(o.name)
-  end
+  self.db:put_environment(plain_data(self.env, 0))
+  self.db:put_study(o.name)
   return self
 end
 

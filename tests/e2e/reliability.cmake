@@ -1,7 +1,7 @@
 # End-to-end tests of issue 17 (hardening against hostile input): nothing lost, nothing
 # half-written, messages that name the real cause. Shell scenarios live in tests/e2e/reliability/;
 # docs/reliability.md has a section per item naming its test.
-foreach(scenario outputs figures store_open overwrite_db typos)
+foreach(scenario outputs figures store_open overwrite_db typos submit)
   add_test(NAME "e2e: reliability: ${scenario}"
     COMMAND bash ${CMAKE_SOURCE_DIR}/tests/e2e/reliability/${scenario}.sh $<TARGET_FILE:rlx>
     WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})

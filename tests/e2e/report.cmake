@@ -63,3 +63,8 @@ add_test(NAME "e2e: report: counters imported with rlx import-ncu are compared w
 # Issue 25 finding 11: blank --title, report.md and report.html all or none, one 1e308 value.
 add_test(NAME "e2e: report: blank title, a full disk changes neither file, a 1e308 value leaves out one figure"
   COMMAND bash ${R}/messages.sh $<TARGET_FILE:rlx> ${RLX_TEST_TMP} WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+
+# Issue 25 finding 4: a hostile study name and paths with spaces, quotes and backticks; every
+# command of the report, pasted into bash, runs only rlx with the values whole.
+add_test(NAME "e2e: report: every command it prints is shell-quoted"
+  COMMAND bash ${R}/quoting.sh $<TARGET_FILE:rlx> ${RLX_TEST_TMP} WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})

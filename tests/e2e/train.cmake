@@ -147,6 +147,11 @@ add_test(NAME "e2e: train: outputs are checked before training"
   COMMAND bash ${T}/outputs.sh $<TARGET_FILE:rlx> ${T}/tiny_model.lua WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
 set_tests_properties("e2e: train: outputs are checked before training" PROPERTIES
   ENVIRONMENT "RLX_TEST_TMP=${RLX_TEST_TMP}" PASS_REGULAR_EXPRESSION "^ok\n$" TIMEOUT 300)
+# Issue 25 finding 8: half the files of a class corrupt, and a class folder that cannot be listed.
+add_test(NAME "e2e: train: ImageFolder: corrupt files are skipped whatever the seed, an unlistable class is an error"
+  COMMAND bash ${T}/dataset_errors.sh $<TARGET_FILE:rlx> ${T}/tiny_model.lua WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+set_tests_properties("e2e: train: ImageFolder: corrupt files are skipped whatever the seed, an unlistable class is an error"
+  PROPERTIES ENVIRONMENT "RLX_TEST_TMP=${RLX_TEST_TMP}" PASS_REGULAR_EXPRESSION "^ok\n$")
 rlx_e2e(NAME "train: append_metrics_csv refuses a failed result" ARGS -e "rlx.train.append_metrics_csv('/tmp', {ok = false})" EXIT 1
   STDERR "rlx.train.append_metrics_csv: argument 2 must be a successful result of rlx.train \\(ok = true\\), got ok = false")
 rlx_e2e(NAME "train: append_metrics_csv wrong directory type" ARGS -e "rlx.train.append_metrics_csv(3, {ok = true})" EXIT 1

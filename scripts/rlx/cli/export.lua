@@ -104,6 +104,7 @@ local function export_seed(o)
   end
   rlx.fs.check_outputs("export", {{o.out, "folder", {what = "--out"}}})
   local db = require("rlx.cli.runs").open_readonly("export", o.db)
+  require("rlx.cli.runs").require_study("export", db, o.db, o.study)
   local ok, res = pcall(require("rlx.seed_layout").write, db, {out = o.out, study = o.study, path = o.db})
   if not ok then args.fail("export", res) end
   io.stderr:write(string.format("rlx export: %d ok runs (%d roofline points) from %s in seed 000's layout under %s/\n",
@@ -124,6 +125,7 @@ function M.main(...)
   rlx.fs.check_outputs("export", {{o.csv ~= "-" and o.csv or nil, "file", {what = "--csv"}},
     {o.json ~= "-" and o.json or nil, "file", {what = "--json"}}})
   local db = require("rlx.cli.runs").open_readonly("export", o.db)
+  require("rlx.cli.runs").require_study("export", db, o.db, o.study)
   local ok, rows = pcall(require("rlx.study").query_runs, db, {status = o.status, samples = o.json ~= nil}, o.study)
   if not ok then args.fail("export", rows) end
   local inputs = {not_same_as = {o.db}}

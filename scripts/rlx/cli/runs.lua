@@ -29,6 +29,16 @@ function M.open_readonly(name, path)
   return conn
 end
 
+--- Ends the program (exit 1) when --study names no study of db: a typo listed nothing and exited 0
+--- (issue 25 finding 11).
+function M.require_study(name, db, path, study)
+  if not study then return end
+  local names = db:study_names()
+  for _, n in ipairs(names) do if n == study then return end end
+  rlx.fail(1, string.format("rlx %s: no study '%s' in %s (studies: %s)", name, study, path,
+    #names > 0 and table.concat(names, ", ") or "none"))
+end
+
 --- Seed 001's Table 2 as Markdown lines: ok runs grouped by their full configuration (env, model,
 --- precision, batch and the rest of rlx.results.configs: input, protocol, data, ...; a column is added
 --- for a field the rows differ in), with images/s, attained GFLOP/s and AI (DRAM roofline point,
@@ -97,6 +107,7 @@ function M.main(...)
   local o = args.parse(cmd, {...})
   if not o then return 0 end
   local db = M.open_readonly("runs", o.db)
+  M.require_study("runs", db, o.db, o.study)
   local ok, rows = pcall(require("rlx.study").query_runs, db, o, o.study)
   if not ok then args.fail("runs", rows) end
   if o.input then

@@ -31,6 +31,29 @@ local cmd = {name = "submit", usage = "rlx submit FILE.lua [--set key=value]... 
   epilog = "Each run records its Slurm job id, array task id and node. Environment: RLX_BIN (the rlx the\n" ..
     "tasks run; default this one, which must be on storage the nodes share), SLURM_CONF."}
 
+-- Values that become lines of the sbatch scripts (issue 25 finding 9: --sbatch-arg=$'--account=lab\n
+-- echo INJECTED' added a line the job ran). A line break in one would start a new line of the
+-- script; a job name is also checked against what sbatch reads safely.
+function M.check_sbatch_values(o)
+  local flags = {{"partition", "--partition"}, {"gres", "--gres"}, {"time", "--time"}, {"job_name", "--job-name"},
+    {"figures", "--figures"}, {"report", "--report"}}
+  local values = {}
+  for _, f in ipairs(flags) do values[#values + 1] = {f[2], o[f[1]]} end
+  for _, a in ipairs(o.sbatch_arg) do values[#values + 1] = {"--sbatch-arg", a} end
+  -- The value on one line, its line breaks and NULs written as \n, \r, \0.
+  local function shown(s) return "'" .. s:gsub("\n", "\\n"):gsub("\r", "\\r"):gsub("%z", "\\0") .. "'" end
+  for _, v in ipairs(values) do
+    if v[2] and v[2]:find("[\r\n%z]") then
+      args.usage_error("submit", string.format("%s %s holds a line break or NUL: each value is one line of the " ..
+        "sbatch script (one option per --sbatch-arg)", v[1], shown(v[2])))
+    end
+  end
+  if o.job_name and not o.job_name:match("^[%w%._%-]+$") then
+    args.usage_error("submit", string.format("--job-name %s: a job name may hold letters, digits, '.', '_' and '-' " ..
+      "only", shown(o.job_name)))
+  end
+end
+
 function M.main(...)
   local argv = {...}
   local o = args.parse(cmd, argv)
@@ -39,11 +62,12 @@ function M.main(...)
   if o.tasks and o.tasks < 1 then
     args.usage_error("submit", "--tasks needs a whole number >= 1, got " .. tostring(o.tasks))
   end
+  -- --set is checked here as rlx run checks it (a refusal in the planning child exited 1).
   for _, kv in ipairs(o.set) do
-    if not kv:match("^[^=]+=") then
-      args.usage_error("submit", "--set expects key=value, got '" .. kv .. "'")
-    end
+    local why = rlx._core.host.check_set(kv)
+    if why then args.usage_error("submit", why) end
   end
+  M.check_sbatch_values(o)
   if not io.open(o.script, "r") then rlx.fail(2, "rlx submit: no script '" .. o.script .. "'") end
   local words = {"rlx", "submit"}
   for _, a in ipairs(argv) do words[#words + 1] = require("rlx.slurm").quote(a) end

@@ -48,14 +48,15 @@ local FLAGS = {{"model", "--model"}, {"batch", "--batch-size"}, {"warmup", "--wa
   {"nvtx", "--nvtx"}, {"lr", "--lr"}, {"momentum", "--momentum"}, {"weight_decay", "--weight-decay"},
   {"seed", "--seed"}, {"counters", "--counters"}}
 
+-- Every value shell-quoted (md.shell): a --data path with a space broke the line, a backtick ran.
 function M.command(config)
-  local parts = {"rlx train"}
+  local words = {"rlx", "train"}
   for _, f in ipairs(FLAGS) do
     local v = config[f[1]]
-    if v == true then parts[#parts + 1] = f[2]
-    elseif type(v) == "number" or type(v) == "string" then parts[#parts + 1] = f[2] .. " " .. tostring(v) end
+    if v == true then words[#words + 1] = f[2]
+    elseif type(v) == "number" or type(v) == "string" then words[#words + 1] = {f[2], v} end
   end
-  return table.concat(parts, " ")
+  return md.shell(words)
 end
 
 function M.reproducibility(ctx)
@@ -86,12 +87,11 @@ function M.reproducibility(ctx)
   end
   doc:para("**Commands.** Each configuration again, as one run (" .. md.code("rlx train --help") ..
     "); a study reruns the whole matrix and skips what is stored:")
-  local block = {"```bash"}
-  for _, c in ipairs(cmds) do block[#block + 1] = c end
-  block[#block + 1] = "rlx report " .. (D.path or "DB") .. (D.study and (" --study " .. D.study) or "") ..
-    " --out " .. (ctx.dir or "report")
-  block[#block + 1] = "```"
-  doc:para(block)
+  local report = {"rlx", "report", D.path or "DB"}
+  if D.study then report[#report + 1] = {"--study", D.study} end
+  report[#report + 1] = {"--out", ctx.dir or "report"}
+  cmds[#cmds + 1] = md.shell(report)
+  doc:para(md.block(cmds, "bash"))
   doc:para(md.placeholder("Dataset location and the exact study script and --set parameters you ran."))
   doc:para("---")
 end
@@ -212,7 +212,7 @@ function M.appendix(ctx)
         md.esc(r.status == "running" and "running (unfinished)" or r.status), md.esc(tostring(r.error or "-"):sub(1, 160))}
     end
     doc:para(md.table({"Run", "Env", "Model", "Precision", "Batch", "Status", "Error"}, rows))
-    doc:para("List them with " .. md.code("rlx runs " .. (D.path or "DB") .. " --status failed") .. " (or " ..
+    doc:para("List them with " .. md.code(md.shell({"rlx", "runs", D.path or "DB", {"--status", "failed"}})) .. " (or " ..
       md.code("--status crashed") .. ", " .. md.code("--status running") .. ").")
   end
   doc:para("### C. Formulas")

@@ -20,11 +20,57 @@ function M.esc(v)
   return s
 end
 
---- Inline code span for commands and file names (backticks inside are doubled around).
+-- The longest run of backticks in s.
+local function longest_backticks(s)
+  local n = 0
+  for run in s:gmatch("`+") do n = math.max(n, #run) end
+  return n
+end
+
+--- Inline code span for commands and file names: fenced with one backtick more than the longest
+--- run inside (a name holding `` used to close a `` span early).
 function M.code(s)
   s = tostring(s):gsub("[\r\n]+", " ")
-  if s:find("`") then return "`` " .. s .. " ``" end
-  return "`" .. s .. "`"
+  local n = longest_backticks(s)
+  if n == 0 then return "`" .. s .. "`" end
+  local fence = string.rep("`", n + 1)
+  return fence .. " " .. s .. " " .. fence
+end
+
+--- A fenced code block of lines (a table of strings), the fence longer than any backtick run in
+--- them so no line can end the block.
+function M.block(lines, lang)
+  local n = 2
+  for _, l in ipairs(lines) do n = math.max(n, longest_backticks(l)) end
+  local fence = string.rep("`", n + 1)
+  local out = {fence .. (lang or "")}
+  for _, l in ipairs(lines) do out[#out + 1] = l end
+  out[#out + 1] = fence
+  return out
+end
+
+--- One word of a POSIX shell command: as it is when it holds only characters no shell treats
+--- specially, else in single quotes (a ' inside becomes '\''). Issue 25 finding 4: a study named
+--- a`touch PWNED`b ran touch when a report's command was pasted into a shell.
+function M.shq(v)
+  local s = tostring(v)
+  if s ~= "" and not s:find("[^%w_%-%./:=,+@%%]") then return s end
+  return "'" .. s:gsub("'", "'\\''") .. "'"
+end
+
+--- A shell command from words: strings are quoted words; a pair {flag, value} becomes "flag value",
+--- or "flag=value" when the value starts with '-' (which rlx's parser would take for a flag).
+function M.shell(words)
+  local out = {}
+  for _, w in ipairs(words) do
+    if type(w) == "table" then
+      local v = tostring(w[2])
+      out[#out + 1] = v:sub(1, 1) == "-" and (w[1] .. "=" .. M.shq(v)) or (w[1] .. " " .. M.shq(v))
+    else
+      out[#out + 1] = M.shq(w)
+    end
+  end
+  return table.concat(out, " ")
 end
 
 --- A marked placeholder paragraph (a block quote, so it stands out in the HTML too).

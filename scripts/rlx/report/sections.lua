@@ -324,8 +324,10 @@ function M.complexity(ctx)
   end
   local lines = {}
   for _, c in ipairs(cmds) do
-    lines[#lines + 1] = "- " .. md.code(string.format("rlx models %s --batch %s --input %s%s --precision %s", c.model,
-      table.concat(c.batches, ","), tostring(c.input), c.classes and (" --classes " .. c.classes) or "", c.precision))
+    local words = {"rlx", "models", c.model, {"--batch", table.concat(c.batches, ",")}, {"--input", tostring(c.input)}}
+    if c.classes then words[#words + 1] = {"--classes", tostring(c.classes)} end
+    words[#words + 1] = {"--precision", tostring(c.precision)}
+    lines[#lines + 1] = "- " .. md.code(md.shell(words))
   end
   doc:para("The same numbers, layer by layer (add " .. md.code("--layers") .. "):"):para(lines)
   doc:para(md.placeholder("4–6 sentences: which models stress memory most, and how that shapes their " ..
@@ -338,7 +340,7 @@ function M.measurement(ctx)
   local D, doc = ctx.D, ctx.doc
   doc:para("## 4. Measurement Results")
   doc:para("**Data sources.** " .. md.code(D.path or "?") .. " (tables runs, samples, counters); the seed's " ..
-    "metrics.csv columns: " .. md.code("rlx export " .. (D.path or "DB") .. " --csv logs/metrics.csv") .. ".")
+    "metrics.csv columns: " .. md.code(md.shell({"rlx", "export", D.path or "DB", {"--csv", "logs/metrics.csv"}})) .. ".")
   doc:para("### 4.1 Throughput vs Batch Size")
   for _, key in ipairs(env_keys(D)) do
     local f = figure(ctx, "A", key)

@@ -80,6 +80,11 @@ as_other "$RLX" -e "rlx.db.open('$T/ro/wal.db')" >"$T/out" 2>"$T/err" && fail "a
 grep -q "rlx.db.open: '$T/ro/wal.db' is read-only for this user (the file or its directory '$T/ro' is not writable" "$T/err" \
   || fail "write open message: $(cat "$T/err")"
 grep -q "damaged\|not a usable" "$T/err" && fail "the message suggests damage: $(cat "$T/err")"
+# Issue 25 finding 11: a new database in a read-only directory names the directory (it said "the
+# file is not readable").
+as_other "$RLX" -e "rlx.db.open('$T/ro/new.db')" >"$T/out" 2>"$T/err" && fail "a new database in a read-only directory"
+grep -q "rlx.db.open: cannot create database '$T/ro/new.db': the directory '$T/ro' is not writable by this user" "$T/err" \
+  || fail "new database in a read-only directory: $(cat "$T/err")"
 before=$(md5sum "$T/ro/"*.db)
 as_other "$RLX" merge "$T/rw/all.db" "$T/ro/v1.db" "$T/ro/wal.db" >"$T/out" 2>"$T/err" \
   || fail "merge of read-only inputs: $(cat "$T/err")"

@@ -129,6 +129,13 @@ TEST_CASE("lengths and sizes larger than the file are refused before anything is
   CHECK(error_of("e.").find("needs a MARK that was never set") != std::string::npos);
 }
 
+// Hostile pass of issue 25: MARK was the one opcode whose growth had no bound (2^21 + 1 of them,
+// 2 MB of '(' bytes, now stop at the bound of the values instead of growing for the whole file).
+TEST_CASE("MARKs are bounded like the values") {
+  const std::string marks(size_t{1} << 21 | 1, '(');
+  CHECK(error_of(marks + ".").find("at byte 2097152: more than 2097152 MARKs") != std::string::npos);
+}
+
 TEST_CASE("a list that contains itself parses (values are ids), and is not a batch") {
   // EMPTY_LIST, BINPUT 0, BINGET 0, APPEND, STOP: l = []; l.append(l)
   const std::string msg =

@@ -92,7 +92,64 @@ TEST_CASE("a folder of corrupt files only is fatal, with a clear message") {
   o.side = 8;
   o.workers = 1;
   Loader loader(open_dataset(root.string()), o);
-  CHECK_THROWS_WITH(loader.next(), Catch::Contains("no readable images left") && Catch::Contains("all 2 files"));
+  CHECK_THROWS_WITH(loader.next(), Catch::Contains("no usable images in '" + (root / "train").string() +
+                                                   "': all 2 files were skipped: 2 failed to decode (e.g. '"));
+}
+
+// Issue 25 finding 8: with 2 good and 2 corrupt files in one class, a sample's fallback scan ran
+// on into the next epoch's order, revisited the corrupt files and missed the good ones, and the
+// loader said all 4 failed (seed 0 did it). Every seed and position must find the good files.
+TEST_CASE("two good files among corrupt ones are always found, whatever the seed") {
+  const auto root = rlx::test::fresh_dir("train_folder_half_bad");
+  rlx::test::write_image_folder(root, 1, 2, 2);  // class_0: 2 good, 2 corrupt
+  std::shared_ptr<const SampleSource> src = open_dataset(root.string());
+  REQUIRE(src->size() == 4);
+  for (uint64_t seed = 0; seed < 16; ++seed) {
+    LoaderOptions o;
+    o.batch = 4;
+    o.side = 8;
+    o.seed = seed;
+    Loader loader(src, o);
+    for (int i = 0; i < 3; ++i) REQUIRE_NOTHROW(loader.next());
+    CHECK(loader.skipped() == 2);
+  }
+}
+
+TEST_CASE("files no image came from are counted by why: unreadable, over the pixel cap, undecodable") {
+  const auto root = rlx::test::fresh_dir("train_folder_why");
+  const auto dir = root / "train" / "a";
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir / "garbage.jpg") << "garbage";
+  std::ofstream(dir / "gone.jpg") << "listed, then removed before it is read";
+  Image small;
+  small.width = small.height = 16;
+  small.rgb.assign(16 * 16 * 3, 128);
+  const auto bytes = encode_jpeg(small, 90);
+  std::ofstream(dir / "big.jpg", std::ios::binary)
+      .write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+  std::shared_ptr<const SampleSource> src = open_dataset(root.string());
+  REQUIRE(src->size() == 3);
+  std::filesystem::remove(dir / "gone.jpg");
+  // A 16 x 16 image is over a cap of 255 pixels (256 > 255).
+  DecodeFailure why;
+  CHECK_FALSE(decode_jpeg_file((dir / "big.jpg").string(), 0, 255, &why));
+  CHECK(why.kind == DecodeFailure::Kind::too_large);
+  CHECK(why.detail == "16 x 16 = 256 pixels, the cap is 255");
+  CHECK_FALSE(decode_jpeg_file((dir / "gone.jpg").string(), 0, 255, &why));
+  CHECK(why.kind == DecodeFailure::Kind::unreadable);
+  CHECK(why.detail == "No such file or directory");
+  CHECK_FALSE(decode_jpeg_file((dir / "garbage.jpg").string(), 0, 255, &why));
+  CHECK(why.kind == DecodeFailure::Kind::undecodable);
+  // Through the loader, with every file bad (the pixel cap here is the default: big.jpg decodes).
+  std::filesystem::remove(dir / "big.jpg");
+  std::ofstream(dir / "big.jpg") << "also garbage";
+  LoaderOptions o;
+  o.batch = 1;
+  o.side = 8;
+  Loader loader(src, o);
+  CHECK_THROWS_WITH(loader.next(), Catch::Contains("all 3 files were skipped: 1 could not be read (e.g. '" +
+                                                   (dir / "gone.jpg").string() + "': No such file or directory); " +
+                                                   "2 failed to decode (e.g. '"));
 }
 
 TEST_CASE("missing and empty datasets are errors naming the path") {
