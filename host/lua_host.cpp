@@ -102,7 +102,16 @@ void push_error_text(lua_State* L, int idx) {
     lua_pushstring(L, lua_tostring(L, idx));
     return;
   }
-  if (luaL_callmeta(L, idx, "__tostring") && lua_type(L, -1) == LUA_TSTRING) return;
+  // __tostring runs protected: one that fails was "error in error handling", the real error lost
+  // (issue 25 finding 11).
+  if (luaL_getmetafield(L, idx, "__tostring")) {
+    lua_pushvalue(L, idx);
+    if (lua_pcall(L, 1, 1, 0) == 0 && lua_type(L, -1) == LUA_TSTRING) return;
+    const char* why = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : "it returned no string";
+    lua_pushfstring(L, "(an error object whose __tostring failed: %s)", why);
+    lua_remove(L, -2);
+    return;
+  }
   if (lua_type(L, idx) == LUA_TTABLE) {
     lua_getfield(L, idx, "message");
     if (lua_type(L, -1) == LUA_TSTRING) return;
@@ -128,8 +137,21 @@ void push_error_text(lua_State* L, int idx) {
 int traceback_handler(lua_State* L) {
   if (is_exit(L, 1)) return 1;
   push_error_text(L, 1);
-  // luaL_traceback exists in LuaJIT 2.1.
-  luaL_traceback(L, L, lua_tostring(L, -1), 1);
+  // LuaJIT's "stack overflow" names no line: add the innermost Lua line that overflowed, and the
+  // usual cause (issue 25 finding 11).
+  if (std::strcmp(lua_tostring(L, -1), "stack overflow") == 0) {
+    lua_Debug ar;
+    for (int level = 1; lua_getstack(L, level, &ar); ++level) {
+      if (lua_getinfo(L, "Sl", &ar) && ar.currentline > 0) {
+        lua_pushfstring(L, "%s:%d: stack overflow (a function that calls itself without end?)", ar.short_src,
+                        ar.currentline);
+        lua_remove(L, -2);
+        break;
+      }
+    }
+  }
+  // luaL_traceback exists in LuaJIT 2.1; it needs stack room, which a stack overflow may not leave.
+  if (lua_checkstack(L, LUA_MINSTACK)) luaL_traceback(L, L, lua_tostring(L, -1), 1);
   return 1;
 }
 
@@ -238,6 +260,13 @@ int LuaHost::pcall_report(int nargs, int nresults) {
       lua_pop(L_, 1);
       lua_pushfstring(L_, "rlx: exit status %d (the error gave no message)", code);
     }
+  } else if (rc == LUA_ERRERR && lua_type(L_, -1) == LUA_TSTRING &&
+             std::strcmp(lua_tostring(L_, -1), "stack overflow") == 0) {
+    // The stack was so full that not even the message handler could run (traceback_handler).
+    lua_pushstring(
+        L_,
+        "stack overflow (a function that calls itself without end?); the stack was too full to say "
+        "where");
   } else {
     push_error_text(L_, -1);
   }

@@ -88,12 +88,15 @@ Environment:
                    OpenBLAS's kernel set: when OpenBLAS fell back to a generic one on a CPU
                    whose flags allow better, rlx restarts itself with OPENBLAS_CORETYPE set
                    and checks it; yours is always kept; RLX_BLAS_AUTO=0 turns this off
+  RLX_SUPERVISE=0  run, -e and shard work in one process instead of a child whose death
+                   (SIGKILL, the OOM killer, a crash) the waiting parent records for the sweep
   OPENBLAS_NUM_THREADS, MALLOC_MMAP_THRESHOLD_, MALLOC_TRIM_THRESHOLD_, GLIBC_TUNABLES
                    when set, rlx keeps its hands off; otherwise it keeps freed training buffers
                    in the process and runs OpenBLAS on the training's threads (OpenMP build) or
                    on 1 thread (pthreads build); 'rlx version' shows what it did
 
-Exit status: 0 success, 1 script error, 2 usage error.
+Exit status: 0 success, 1 script error, 2 usage error, 128 + N after signal N (130 Ctrl-C,
+143 SIGTERM, 129 SIGHUP: the run being trained is discarded and its claim withdrawn).
 Documentation: docs/getting-started.md, docs/cli.md, docs/lua-api.md
 )";
 }

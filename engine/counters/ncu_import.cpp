@@ -218,7 +218,8 @@ nlohmann::json Aggregator::result(const Lines& lines, bool has_pid, const char* 
   // Issue 25 finding 11: a file whose every summed value was n/a imported zeros with exit 0.
   if (values_ == 0 && not_available_ > 0)
     fail(lines.path(), lines.number(),
-         fmt::format("every value of the metrics rlx sums is n/a ({} cell{}): ncu could not collect them (on this GPU, "
+         fmt::format("every value of the metrics rlx sums is n/a ({} cell{}): ncu could not collect them (on "
+                     "this GPU, "
                      "or without access to its performance counters: ERR_NVGPUCTRPERM); nothing to import",
                      not_available_, not_available_ == 1 ? "" : "s"));
   const auto total = named(total_);
@@ -373,9 +374,10 @@ nlohmann::json parse_ncu_stream(std::istream& in, const std::string& path) {
     // Only ncu's own log lines: it wrote no table (it was called "empty", issue 25 finding 11).
     if (lines.log_lines() > 0)
       fail(path, lines.number(),
-           fmt::format("no header row: the file holds only ncu's log lines ({}, the first \"{}\") and no results "
-                       "table: ncu profiled no kernel, or failed (read its messages)",
-                       lines.log_lines(), lines.first_log()));
+           fmt::format(
+               "no header row: the file holds only ncu's log lines ({}, the first \"{}\") and no results "
+               "table: ncu profiled no kernel, or failed (read its messages)",
+               lines.log_lines(), lines.first_log()));
     fail(path, std::max(lines.number(), 1),
          "no header row: the file is empty (expected the output of ncu --csv, or ncu --csv --page raw)");
   }

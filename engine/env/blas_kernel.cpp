@@ -151,9 +151,10 @@ BlasPlan plan_blas_kernel(const BlasInputs& in) {
     p.coretype = m.coretype;
     p.openblas_choice = m.choice;
     p.set_by = "rlx";
-    p.reason = fmt::format("OPENBLAS_CORETYPE={} was set by rlx on another machine (the environment came along, as "
-                           "Slurm's sbatch passes it): this CPU lacks {}",
-                           m.coretype, missing_flags(m.coretype, in.cpu_flags));
+    p.reason = fmt::format(
+        "OPENBLAS_CORETYPE={} was set by rlx on another machine (the environment came along, as "
+        "Slurm's sbatch passes it): this CPU lacks {}",
+        m.coretype, missing_flags(m.coretype, in.cpu_flags));
     return p;
   }
   if (rlx_set) {

@@ -96,11 +96,12 @@ std::string open_failure(const std::string& path, int sqlite_code, const std::st
   // Issue 25 finding 11: a new database in a read-only directory was "not readable"; name the
   // directory when it is the cause.
   if (::access(path.c_str(), F_OK) != 0 && errno == ENOENT && !readonly)
-    return fmt::format("cannot create database '{}': the directory '{}' is not writable by this user ({})", path,
-                       dir, sqlite_message);
+    return fmt::format("cannot create database '{}': the directory '{}' is not writable by this user ({})",
+                       path, dir, sqlite_message);
   if (::access(dir.c_str(), X_OK) != 0)
-    return fmt::format("cannot open '{}': the directory '{}' cannot be entered by this user (check its permissions)",
-                       path, dir);
+    return fmt::format(
+        "cannot open '{}': the directory '{}' cannot be entered by this user (check its permissions)", path,
+        dir);
   if (::access(path.c_str(), R_OK) != 0)
     return fmt::format("cannot read '{}': the file is not readable by this user (check its permissions)",
                        path);

@@ -103,7 +103,8 @@ void Store::insert_run(const RunRecord& given) {
   RunRecord run = given;
   // Replacing this run's own claim: keep when it was claimed, which attempt it is and how the
   // earlier attempts died.
-  for (const auto& claim : query("SELECT claimed_at, attempt, deaths FROM runs WHERE id = ?", Json::array({run.id})))
+  for (const auto& claim :
+       query("SELECT claimed_at, attempt, deaths FROM runs WHERE id = ?", Json::array({run.id})))
     for (const char* k : {"claimed_at", "attempt", "deaths"})
       if (!run.columns.contains(k) || run.columns[k].is_null()) run.columns[k] = claim[k];
   std::string key = content_hash(run.config);
@@ -290,9 +291,10 @@ Json Store::points(const PointFilter& f) {
 
 Json Store::slot(const std::string& study, const std::string& environment_id, const std::string& config_key,
                  int repeat) {
-  Json rows = query("SELECT id, status, label, pid, host, claimed_at, attempt, deaths, error FROM runs WHERE study = ? AND "
-                    "environment_id = ? AND config_key = ? AND repeat = ?",
-                    Json::array({study, environment_id, config_key, repeat}));
+  Json rows = query(
+      "SELECT id, status, label, pid, host, claimed_at, attempt, deaths, error FROM runs WHERE study = ? AND "
+      "environment_id = ? AND config_key = ? AND repeat = ?",
+      Json::array({study, environment_id, config_key, repeat}));
   return rows.empty() ? Json() : rows[0];
 }
 

@@ -144,7 +144,8 @@ std::vector<fs::directory_entry> listing(const fs::path& dir) {
   fs::directory_iterator it(dir, ec), end;
   for (; !ec && it != end; it.increment(ec)) out.push_back(*it);
   if (ec)
-    throw std::runtime_error(fmt::format("cannot list the folder '{}' of the dataset: {}", dir.string(), ec.message()));
+    throw std::runtime_error(
+        fmt::format("cannot list the folder '{}' of the dataset: {}", dir.string(), ec.message()));
   return out;
 }
 
@@ -286,9 +287,10 @@ std::string Loader::no_usable_images() {
   std::lock_guard<std::mutex> lock(bad_mutex_);
   std::string parts;
   for (const auto& [kind, seen] : why_bad_)
-    parts += fmt::format("{}{} {} (e.g. {})", parts.empty() ? "" : "; ", seen.first, failure_text(kind), seen.second);
-  return fmt::format("no usable images in '{}': all {} files were skipped: {}", source_->root(), source_->size(),
-                     parts);
+    parts += fmt::format("{}{} {} (e.g. {})", parts.empty() ? "" : "; ", seen.first, failure_text(kind),
+                         seen.second);
+  return fmt::format("no usable images in '{}': all {} files were skipped: {}", source_->root(),
+                     source_->size(), parts);
 }
 
 HostBatch Loader::build(uint64_t batch_index) {

@@ -90,12 +90,14 @@ std::optional<Image> decode_jpeg(const std::vector<uint8_t>& bytes, int min_side
   if (tjDecompressHeader3(tj.h, data, size, &width, &height, &subsamp, &colorspace) != 0)
     return failed(failure, K::undecodable, tjGetErrorStr2(tj.h));
   if (width <= 0 || height <= 0)
-    return failed(failure, K::undecodable, "a header declaring " + std::to_string(width) + " x " + std::to_string(height));
+    return failed(failure, K::undecodable,
+                  "a header declaring " + std::to_string(width) + " x " + std::to_string(height));
   // The header alone decides: a bomb is refused before any pixel memory is allocated.
   if (int64_t{width} * height > max_pixels)
     return failed(failure, K::too_large,
-                  std::to_string(width) + " x " + std::to_string(height) + " = " + std::to_string(int64_t{width} * height) +
-                      " pixels, the cap is " + std::to_string(max_pixels));
+                  std::to_string(width) + " x " + std::to_string(height) + " = " +
+                      std::to_string(int64_t{width} * height) + " pixels, the cap is " +
+                      std::to_string(max_pixels));
   // Decoding at 1/2..1/8 in the DCT is several times cheaper than decoding full size and
   // resizing afterwards.
   const auto [out_w, out_h] = decode_size(width, height, min_side);

@@ -53,10 +53,11 @@ const char* failure_text(DecodeFailure::Kind kind);
 // Decodes a JPEG file at decode_size(). Returns nullopt when the file cannot be read, is not a
 // decodable JPEG, or declares more than max_pixels pixels (the caller counts it as skipped);
 // `failure` (when given) then says which and why.
-std::optional<Image> decode_jpeg_file(const std::string& path, int min_side, int64_t max_pixels = max_image_pixels(),
+std::optional<Image> decode_jpeg_file(const std::string& path, int min_side,
+                                      int64_t max_pixels = max_image_pixels(),
                                       DecodeFailure* failure = nullptr);
-std::optional<Image> decode_jpeg(const std::vector<uint8_t>& bytes, int min_side, int64_t max_pixels = max_image_pixels(),
-                                 DecodeFailure* failure = nullptr);
+std::optional<Image> decode_jpeg(const std::vector<uint8_t>& bytes, int min_side,
+                                 int64_t max_pixels = max_image_pixels(), DecodeFailure* failure = nullptr);
 
 // Encodes RGB pixels as a JPEG (quality 1..100); used by tests and tools to make datasets.
 std::vector<uint8_t> encode_jpeg(const Image& image, int quality = 90);

@@ -263,7 +263,8 @@ void Machine::step(unsigned char op) {
       return;
     case '(':
       // Bounded like the values: 30 MB of MARK opcodes would otherwise hold 240 MB of marks.
-      if (marks_.size() >= kMaxValues) fail(fmt::format("more than {} MARKs: far more than a data batch sets", kMaxValues));
+      if (marks_.size() >= kMaxValues)
+        fail(fmt::format("more than {} MARKs: far more than a data batch sets", kMaxValues));
       marks_.push_back(stack_.size());
       return;
     case '0':

@@ -97,7 +97,8 @@ AtomicFile::AtomicFile(const std::string& target, const std::vector<std::string>
   if (exists && ::access(final_.c_str(), W_OK) != 0) fail("", errno);
   // Nothing rlx writes through here is a database: text or a figure over a study database
   // (`--markdown results/study.db`, a figure's out) would destroy it (issue 25 finding 6).
-  if (exists && is_sqlite_file(final_)) fail("it is an SQLite database; refusing to overwrite it (choose another file name)", 0);
+  if (exists && is_sqlite_file(final_))
+    fail("it is an SQLite database; refusing to overwrite it (choose another file name)", 0);
   const std::string dir = directory_of(final_);
   temp_ = dir + "/." + base_of(final_) + ".tmp-XXXXXX";
   fd_ = ::mkstemp(temp_.data());

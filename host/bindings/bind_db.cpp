@@ -245,22 +245,25 @@ store::ClaimOptions claim_options(lua::Options& o) {
   co.stale_after_s = o.integer("stale_after_s", 0, 0);
   co.death_evidence = [](long long pid) -> nlohmann::json {
     if (!env::kernel_log_oom_killed(pid).value_or(false)) return nlohmann::json::object();
-    return {{"cause", "oom"}, {"oom", true}, {"evidence", fmt::format("the kernel log: Killed process {}", pid)}};
+    return {
+        {"cause", "oom"}, {"oom", true}, {"evidence", fmt::format("the kernel log: Killed process {}", pid)}};
   };
   return co;
 }
 
 nlohmann::json claim_json(const store::Claim& c) {
-  nlohmann::json out = {{"state", c.state}, {"attempt", c.attempt}, {"holder", c.holder},
-                        {"crashed_now", c.crashed_now}, {"deaths", c.deaths}, {"retry", c.retry}};
+  nlohmann::json out = {{"state", c.state},   {"attempt", c.attempt},
+                        {"holder", c.holder}, {"crashed_now", c.crashed_now},
+                        {"deaths", c.deaths}, {"retry", c.retry}};
   if (!c.id.empty()) out["id"] = c.id;
   if (!c.stop.empty()) out["stop"] = c.stop;
   if (!c.deaths.empty()) out["last_death"] = store::death_text(c.deaths.back());
   return out;
 }
 
-const std::vector<std::string> kClaimKeys = {"study", "environment_id", "label", "run", "config", "columns",
-                                                       "force", "retry_crashed", "max_attempts", "stale_after_s"};
+const std::vector<std::string> kClaimKeys = {"study",        "environment_id", "label", "run",
+                                             "config",       "columns",        "force", "retry_crashed",
+                                             "max_attempts", "stale_after_s"};
 
 // claim{study=, environment_id=, label=, run=, config=, columns=, force=, retry_crashed=,
 // max_attempts=, stale_after_s=} -> {state = "claimed"|"done"|"busy"|"crashed", id=, attempt=,

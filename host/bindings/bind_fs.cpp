@@ -86,7 +86,8 @@ int check_output(lua_State* L) {
   } else if (kind == "database") {
     k = util::OutputKind::Database;
   } else {
-    throw lua::Error("argument 2 (the kind) must be one of folder, file, append, database, got \"" + kind + "\"");
+    throw lua::Error("argument 2 (the kind) must be one of folder, file, append, database, got \"" + kind +
+                     "\"");
   }
   util::OutputCheck c;
   c.create = o.boolean("create", true);

@@ -24,8 +24,8 @@ extern "C" {
 #endif
 
 #include "env/blas_kernel.h"
-#include "train/trainer.h"
 #include "set_args.h"
+#include "train/trainer.h"
 #include "util/child_process.h"
 #include "util/interrupt.h"
 #include "util/process_tuning.h"
@@ -133,7 +133,8 @@ int run(lua_State* L) {
       lua_pop(L, 1);
       break;
     }
-    if (lua_type(L, -1) != LUA_TSTRING) throw lua::Error("argument " + std::to_string(i) + " of the command must be a string");
+    if (lua_type(L, -1) != LUA_TSTRING)
+      throw lua::Error("argument " + std::to_string(i) + " of the command must be a string");
     argv.emplace_back(lua_tostring(L, -1));
     lua_pop(L, 1);
   }

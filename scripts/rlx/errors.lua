@@ -26,6 +26,9 @@ M.where = core.where
 
 --- A new structured error (not raised).
 function M.new(fields)
+  if type(fields) ~= "table" then
+    M.raise("rlx.errors.new", "expected a table {fn =, message =, where =, exit_code =}, got " .. type(fields))
+  end
   return setmetatable({fn = fields.fn, message = fields.message, where = fields.where, exit_code = fields.exit_code}, mt)
 end
 
@@ -47,6 +50,15 @@ end
 --- Ends the program with a usage error (exit 2, no traceback): "<who>: <message>" and the line
 --- "Try 'rlx <cmd> --help'." (who: "rlx models", or a script's path; cmd: "models", "run x.lua").
 function M.usage(who, message, cmd)
+  -- Checked, not assumed: a nil here failed inside this file, naming scripts/rlx/errors.lua.
+  local args = {who, message, cmd}
+  for i = 1, 3 do
+    local v = args[i]
+    if type(v) ~= "string" then
+      M.raise("rlx.errors.usage", string.format("argument %d (%s) must be a string, got %s", i,
+        ({"who", "the message", "the command"})[i], type(v)))
+    end
+  end
   error(M.new{message = string.format("%s: %s\nTry 'rlx %s --help'.", who, message, cmd), where = M.where(),
     exit_code = 2}, 0)
 end
@@ -68,6 +80,10 @@ end
 --- at the user's call. Returns value.
 ---   errors.expect("rlx.db.open", path, "string", "a database path (a string)")
 function M.expect(fn, value, types, what)
+  if type(fn) ~= "string" or type(types) ~= "string" or type(what) ~= "string" then
+    M.raise("rlx.errors.expect", string.format("expected (function name, value, types, what) with strings for the " ..
+      "name, the types (\"string|nil\") and what, got %s, %s and %s", type(fn), type(types), type(what)))
+  end
   if not want_set(types)[type(value)] then M.raise(fn, "expected " .. what .. ", got " .. type(value)) end
   return value
 end

@@ -37,8 +37,16 @@ function M.eval(chunk)
     rlx.help(topic:match("^%s*(.-)%s*$"))
     return "ok"
   end
-  local f, err = loadstring("return " .. chunk, "=stdin")
-  if not f then f, err = loadstring(chunk, "=stdin") end
+  -- As an expression the chunk is the argument of a pass-through call: `return error("x")` would
+  -- be a tail call, which drops the chunk's frame and with it the error's "stdin:1:" (issue 25
+  -- finding 11). The newline ends a trailing comment before the parenthesis.
+  local f, err = loadstring("local values = ... return values(" .. chunk .. "\n)", "=stdin")
+  if f then
+    local expr = f
+    f = function() return expr(function(...) return ... end) end
+  else
+    f, err = loadstring(chunk, "=stdin")
+  end
   if not f then
     if is_incomplete(err) then return "incomplete" end
     io.stderr:write(err, "\n")

@@ -30,8 +30,11 @@ M.page = core.page
 
 -- Writes text to path through rlx.fs.write_atomic (temporary file in the same directory, fsync,
 -- rename), so a report is never half-written and never replaces the database it was read from.
-local function write_file(path, text, inputs)
-  return rlx.fs.write_atomic(path, text, {not_same_as = inputs})
+-- A failure is the caller's (fn): "rlx.fs.write_atomic:" named an internal step (issue 25 finding 11).
+local function write_file(fn, path, text, inputs)
+  local ok, err = pcall(rlx.fs.write_atomic, path, text, {not_same_as = inputs})
+  if not ok then errors.raise(fn, errors.message(errors.pass_exits(err))) end
+  return path
 end
 
 -- "env, model, precision, batch N" plus the configuration fields this study's rows differ in
@@ -206,7 +209,7 @@ function M.render(opts)
   -- An output that is a study database is refused before rendering (issue 25 finding 6).
   local usable, why = pcall(rlx.fs.check_output, out, "file")
   if not usable then errors.raise("rlx.report.render", errors.message(errors.pass_exits(why))) end
-  write_file(out, core.page{markdown = text, title = title, base_dir = dir}.html, {o.markdown})
+  write_file("rlx.report.render", out, core.page{markdown = text, title = title, base_dir = dir}.html, {o.markdown})
   return out
 end
 

@@ -247,7 +247,8 @@ function M.write(db, opts)
   local written = {}
   for _, f in ipairs(files) do
     local path = o.out .. "/" .. f.path
-    rlx.fs.write_atomic(path, f.text, {not_same_as = inputs})
+    local ok, err = pcall(rlx.fs.write_atomic, path, f.text, {not_same_as = inputs})
+    if not ok then rlx.errors.raise("rlx.seed_layout.write", rlx.errors.message(rlx.errors.pass_exits(err))) end
     written[#written + 1] = path
   end
   local _, points = files[4].text:gsub("\n", "")

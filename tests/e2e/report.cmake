@@ -56,7 +56,7 @@ rlx_e2e(NAME "report: ratio of means with a 95% CI" ARGS -e
 rlx_e2e(NAME "report: a CUDA environment gets AMP rows with a 95% CI" ARGS run ${R}/amp.lua STDOUT "^true\ttrue\ttrue\n$")
 rlx_e2e(NAME "report: rendering a Markdown file over itself is refused" ARGS -e
   "local p = os.getenv('RLX_TEST_TMP') .. '/report_self.md' local f = io.open(p, 'w') f:write('# T\\n') f:close() rlx.report.render{markdown = p, out = p}"
-  EXIT 1 STDERR "rlx\\.fs\\.write_atomic: the output '.*report_self\\.md' is the same file as the input")
+  EXIT 1 STDERR "rlx\\.report\\.render: the output '.*report_self\\.md' is the same file as the input")
 add_test(NAME "e2e: report: counters imported with rlx import-ncu are compared with the estimate"
   COMMAND bash ${R}/imported.sh $<TARGET_FILE:rlx> ${RLX_TEST_TMP} WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
 

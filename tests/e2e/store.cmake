@@ -46,3 +46,14 @@ rlx_e2e(NAME "store: rlx.db.open of a read-only database refuses writes" EXIT 1
 rlx_e2e(NAME "store: env records process tuning and cache sources"
   ARGS -e "local e = rlx.env.capture() local ok = #e.cpu_caches > 0 for _, c in ipairs(e.cpu_caches) do ok = ok and (c.source == 'sysfs' or c.source == 'sysconf') end print(#e.process_tuning, e.process_tuning[1]:match('^malloc: ') ~= nil, ok)"
   STDOUT "^3\ttrue\ttrue\n$")
+
+# Issue 25 finding 11, exit codes: a typo in --study listed nothing and exited 0, and rlx status
+# of a file that is not a database printed "0 slots" with exit 0.
+rlx_e2e(NAME "store: rlx runs --study of a study that is not there exits 1" EXIT 1 ARGS -e
+  "local p = os.getenv('RLX_TEST_TMP') .. '/nosuch.db' os.remove(p) rlx.study{name = 'real', db = p}:close() os.exit(require('rlx.cli.runs').main(p, '--study', 'nosuch'))"
+  STDERR "^rlx runs: no study 'nosuch' in .*/nosuch\\.db \\(studies: real\\)\n$")
+rlx_e2e(NAME "store: rlx export --study of a study that is not there exits 1" EXIT 1 ARGS -e
+  "local p = os.getenv('RLX_TEST_TMP') .. '/nosuch2.db' os.remove(p) rlx.study{name = 'real', db = p}:close() os.exit(require('rlx.cli.export').main(p, '--study', 'nosuch', '--csv', '-'))"
+  STDERR "^rlx export: no study 'nosuch' in .*/nosuch2\\.db \\(studies: real\\)\n$")
+rlx_e2e(NAME "store: rlx status of a file that is not a database exits 1" EXIT 1 ARGS status CMakeLists.txt
+  STDERR "^rlx status: 'CMakeLists.txt' is not a usable SQLite database")

@@ -70,4 +70,19 @@ got=$("$RLX" -e "local r = rlx.db.open('$DB', {readonly = true}):first([[SELECT 
 [ "$got" = "$(printf 'ok\t4\t3\tSIGSEGV\tSIGSEGV\texit\t3\t1\t3')" ] || fail "the finished run: $got"
 got=$("$RLX" run tests/e2e/store/check_db.lua --set db="$DB")
 [ "$got" = "ok=8 failed=0 samples=24 orphans=0 envs=1 integrity=ok" ] || fail "at the end: $got"
+
+# 8. Without the supervising parent (RLX_SUPERVISE=0) the next claim finds the death: its cause is
+#    unknown, the slot is retried, and the warning gives no advice to use retry_crashed while it
+#    retries (finding 11: it said "rerun with retry_crashed" while retrying).
+DB2="$T/c2.db"
+set +e
+RLX_SUPERVISE=0 "$RLX" run tests/e2e/store/sweep.lua --set db="$DB2" --set die_label=$SLOT --set die_how=kill >/dev/null 2>&1
+rc=$?
+set -e
+[ "$rc" -eq 137 ] || fail "unsupervised kill: exit $rc"
+out=$("$RLX" run tests/e2e/store/sweep.lua --set db="$DB2" --set retry_crashed=1 2>"$T/err5")
+[ "$out" = "ran 8 skipped 0 ok 8 failed 0" ] || fail "after an unsupervised kill: $out"
+grep -q "^rlx.study: $SLOT: crashed: process [0-9]* on host .* stopped and nothing recorded how" "$T/err5" ||
+  fail "the found death: $(cat "$T/err5")"
+! grep -q "retry_crashed" "$T/err5" || fail "advice to use retry_crashed while retrying: $(cat "$T/err5")"
 echo "crash retry ok"

@@ -257,8 +257,10 @@ TEST_CASE("ncu import: additive metrics no formula reads are named as unused, ra
 // value was n/a imported zeros with exit 0.
 
 TEST_CASE("ncu import: a file of ncu's log lines only says so, not 'empty'") {
-  CHECK(parse_error("==PROF== Connected to process 4242 (/usr/bin/python3)\n==PROF== Disconnected from process 4242\n") ==
-        "x.csv:2: no header row: the file holds only ncu's log lines (2, the first \"==PROF== Connected to process 4242 "
+  CHECK(parse_error("==PROF== Connected to process 4242 (/usr/bin/python3)\n==PROF== Disconnected from "
+                    "process 4242\n") ==
+        "x.csv:2: no header row: the file holds only ncu's log lines (2, the first \"==PROF== Connected to "
+        "process 4242 "
         "(/usr/bin/python3)\") and no results table: ncu profiled no kernel, or failed (read its messages)");
 }
 
@@ -269,12 +271,14 @@ TEST_CASE("ncu import: every summed value n/a is an error, not zeros") {
       "\"0\",\"k1\",\"n/a\",\"n/a\"\n"
       "\"1\",\"k2\",\"n/a\",\"n/a\"\n";
   CHECK(parse_error(raw) ==
-        "x.csv:4: every value of the metrics rlx sums is n/a (4 cells): ncu could not collect them (on this GPU, or "
+        "x.csv:4: every value of the metrics rlx sums is n/a (4 cells): ncu could not collect them (on this "
+        "GPU, or "
         "without access to its performance counters: ERR_NVGPUCTRPERM); nothing to import");
   const std::string details =
       "\"ID\",\"Kernel Name\",\"Metric Name\",\"Metric Unit\",\"Metric Value\"\n"
       "\"0\",\"k1\",\"dram__bytes_read.sum\",\"byte\",\"n/a\"\n";
-  CHECK(parse_error(details).find("every value of the metrics rlx sums is n/a (1 cell)") != std::string::npos);
+  CHECK(parse_error(details).find("every value of the metrics rlx sums is n/a (1 cell)") !=
+        std::string::npos);
   // One real value among n/a ones imports (n/a is a kernel ncu could not measure, not an error).
   const std::string some = raw + "\"2\",\"k3\",\"100\",\"5\"\n";
   CHECK(parse_ncu_csv(some, "x.csv")["dram_read_bytes"].get<double>() == 100);

@@ -236,9 +236,10 @@ TEST_CASE("rlx's override from a machine with more flags is forgotten, not verif
   in.marker = "set:SKYLAKEX:Prescott";
   const BlasPlan p = plan_blas_kernel(in);
   CHECK(p.action == BlasPlan::Action::forget);
-  CHECK(p.reason ==
-        "OPENBLAS_CORETYPE=SKYLAKEX was set by rlx on another machine (the environment came along, as Slurm's "
-        "sbatch passes it): this CPU lacks avx512f, avx512bw, avx512vl, avx512dq");
+  CHECK(
+      p.reason ==
+      "OPENBLAS_CORETYPE=SKYLAKEX was set by rlx on another machine (the environment came along, as Slurm's "
+      "sbatch passes it): this CPU lacks avx512f, avx512bw, avx512vl, avx512dq");
   // The same override where the flags are there is verified as before.
   in.cpu_flags = kAvx512;
   CHECK(plan_blas_kernel(in).action == BlasPlan::Action::verify);

@@ -73,11 +73,13 @@ TEST_CASE("memory room: a cgroup v1 limit looser than MemAvailable leaves MemAva
 TEST_CASE("OOM kills: the oom_kill count of the process's memory cgroup, v2 and v1", "[env]") {
   fs::path r = fresh("oom-v2");
   write(r / "proc/self/cgroup", "0::/job\n");
-  write(r / "sys/fs/cgroup/job/memory.events", "low 0\nhigh 0\nmax 12\noom 3\noom_kill 2\noom_group_kill 0\n");
+  write(r / "sys/fs/cgroup/job/memory.events",
+        "low 0\nhigh 0\nmax 12\noom 3\noom_kill 2\noom_group_kill 0\n");
   CHECK(rlx::env::cgroup_oom_kills(r.string()) == 2);
   fs::path v1 = fresh("oom-v1");
   write(v1 / "proc/self/cgroup", "4:memory:/slurm/job1\n0::/\n");
-  write(v1 / "sys/fs/cgroup/memory/slurm/job1/memory.oom_control", "oom_kill_disable 0\nunder_oom 0\noom_kill 7\n");
+  write(v1 / "sys/fs/cgroup/memory/slurm/job1/memory.oom_control",
+        "oom_kill_disable 0\nunder_oom 0\noom_kill 7\n");
   CHECK(rlx::env::cgroup_oom_kills(v1.string()) == 7);
   fs::path none = fresh("oom-none");
   write(none / "proc/self/cgroup", "0::/\n");
@@ -87,8 +89,9 @@ TEST_CASE("OOM kills: the oom_kill count of the process's memory cgroup, v2 and 
 TEST_CASE("OOM kills: the kernel log names the killed pid, or cannot be read", "[env]") {
   fs::path r = fresh("kmsg");
   // Records as /dev/kmsg gives them (the 6.x kernel's wording).
-  write(r / "kmsg", "6,100,5,-;rlx invoked oom-killer: gfp_mask=0xcc0(GFP_KERNEL), order=0\n"
-                    "3,101,6,-;Memory cgroup out of memory: Killed process 4242 (rlx) total-vm:900000kB\n");
+  write(r / "kmsg",
+        "6,100,5,-;rlx invoked oom-killer: gfp_mask=0xcc0(GFP_KERNEL), order=0\n"
+        "3,101,6,-;Memory cgroup out of memory: Killed process 4242 (rlx) total-vm:900000kB\n");
   CHECK(rlx::env::kernel_log_oom_killed(4242, (r / "kmsg").string()) == true);
   CHECK(rlx::env::kernel_log_oom_killed(424, (r / "kmsg").string()) == false);
   CHECK(!rlx::env::kernel_log_oom_killed(4242, (r / "missing").string()));

@@ -144,21 +144,24 @@ TEST_CASE("a dead claimer's slot is retried once, then marked crashed with its d
   CHECK(s.integrity_check() == "ok");
 }
 
-TEST_CASE("record_death marks a dead process's claims with the cause, and an OOM kill stops its configuration") {
+TEST_CASE(
+    "record_death marks a dead process's claims with the cause, and an OOM kill stops its configuration") {
   Store s(tmp_db("death.db"));
   setup(s);
   s.claim(slot());
   const std::string host = rlx::store::process_columns().value("host", "");
-  Json death = {{"cause", "oom"}, {"oom", true}, {"signal", 9}, {"signal_name", "SIGKILL"}, {"evidence", "E"}};
+  Json death = {
+      {"cause", "oom"}, {"oom", true}, {"signal", 9}, {"signal_name", "SIGKILL"}, {"evidence", "E"}};
   auto labels = s.record_death(getpid(), host, death);
   REQUIRE(labels.size() == 1);
   CHECK(labels[0] == kLabel);
   CHECK(s.record_death(getpid(), host, death).empty());  // nothing left running
   auto row = s.runs({})[0];
   CHECK(row["status"] == "crashed");
-  CHECK(row["error"] == fmt::format("crashed: process {} on host {} was killed by the kernel's OOM killer (SIGKILL; E) "
-                                    "while training (claimed at {}); nothing of that attempt was stored",
-                                    getpid(), host, row["claimed_at"].get<std::string>()));
+  CHECK(row["error"] ==
+        fmt::format("crashed: process {} on host {} was killed by the kernel's OOM killer (SIGKILL; E) "
+                    "while training (claimed at {}); nothing of that attempt was stored",
+                    getpid(), host, row["claimed_at"].get<std::string>()));
   Json deaths = Json::parse(row["deaths"].get<std::string>());
   REQUIRE(deaths.size() == 1);
   CHECK(deaths[0]["attempt"] == 1);

@@ -92,8 +92,9 @@ TEST_CASE("a folder of corrupt files only is fatal, with a clear message") {
   o.side = 8;
   o.workers = 1;
   Loader loader(open_dataset(root.string()), o);
-  CHECK_THROWS_WITH(loader.next(), Catch::Contains("no usable images in '" + (root / "train").string() +
-                                                   "': all 2 files were skipped: 2 failed to decode (e.g. '"));
+  CHECK_THROWS_WITH(loader.next(),
+                    Catch::Contains("no usable images in '" + (root / "train").string() +
+                                    "': all 2 files were skipped: 2 failed to decode (e.g. '"));
 }
 
 // Issue 25 finding 8: with 2 good and 2 corrupt files in one class, a sample's fallback scan ran
@@ -147,9 +148,10 @@ TEST_CASE("files no image came from are counted by why: unreadable, over the pix
   o.batch = 1;
   o.side = 8;
   Loader loader(src, o);
-  CHECK_THROWS_WITH(loader.next(), Catch::Contains("all 3 files were skipped: 1 could not be read (e.g. '" +
-                                                   (dir / "gone.jpg").string() + "': No such file or directory); " +
-                                                   "2 failed to decode (e.g. '"));
+  CHECK_THROWS_WITH(
+      loader.next(),
+      Catch::Contains("all 3 files were skipped: 1 could not be read (e.g. '" + (dir / "gone.jpg").string() +
+                      "': No such file or directory); " + "2 failed to decode (e.g. '"));
 }
 
 TEST_CASE("missing and empty datasets are errors naming the path") {
