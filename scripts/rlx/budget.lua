@@ -47,18 +47,13 @@ local function push(t, k, v)
   table.insert(t[k], v)
 end
 
---- The compute roof (GFLOP/s) an estimate divides by for a precision: the GEMM peak measured for
---- it, else the vector FMA peak, else a datasheet's tensor or CUDA-core figure.
+--- The compute roof (GFLOP/s) an estimate divides by: the roofline's own for the run's precision
+--- (rlx.roofline.compute_roof: one roof policy for the figures, the report and the plan), nil
+--- when the peaks have none.
 function M.compute_roof(peaks, precision)
   if type(peaks) ~= "table" then return nil end
-  local order = {
-    fp32 = {"gemm_fp32_gflops", "fp32_gflops"},
-    bf16 = {"gemm_bf16_gflops", "bf16_tensor_gflops", "bf16_gflops", "fp32_gflops"},
-    amp = {"gemm_fp16_gflops", "fp16_tensor_gflops", "fp16_gflops", "fp32_gflops"},
-  }
-  for _, k in ipairs(order[precision] or order.fp32) do
-    if num(peaks[k]) then return peaks[k] end
-  end
+  local ok, flops = pcall(rlx.roofline.compute_roof, peaks, rlx.roofline.precision_of(precision or "fp32"))
+  return ok and num(flops) and flops / 1e9 or nil
 end
 
 -- The configuration key of estimates: what changes a step's time; family: the same without the

@@ -70,7 +70,8 @@ function M.protocol_note(r)
       tostring(r.warmup_used), r.ci_rel * 100, tostring(r.stop_reason))
   end
   local st = r.stability
-  if type(st) == "table" and st.stable == false and type(st.drift) == "number" then
+  local judged = type(r.samples) == "table" and #r.samples >= 2  -- one sample has no verdict
+  if judged and type(st) == "table" and st.stable == false and type(st.drift) == "number" then
     parts[#parts + 1] = string.format("unsteady (drift %+.1f %%, CV %.1f %%)", st.drift * 100, (st.cv or 0) * 100)
   end
   if r.contended == true then
