@@ -48,12 +48,14 @@ local function push(t, k, v)
 end
 
 --- The compute roof (GFLOP/s) an estimate divides by: the roofline's own for the run's precision
---- (rlx.roofline.compute_roof: one roof policy for the figures, the report and the plan), nil
---- when the peaks have none.
+--- (rlx.roofline.compute_roof: one roof policy for the figures, the report and the plan), else
+--- the fp32 roof (a quick probe measures no bf16 figure), nil when the peaks have neither.
 function M.compute_roof(peaks, precision)
   if type(peaks) ~= "table" then return nil end
-  local ok, flops = pcall(rlx.roofline.compute_roof, peaks, rlx.roofline.precision_of(precision or "fp32"))
-  return ok and num(flops) and flops / 1e9 or nil
+  for _, p in ipairs({rlx.roofline.precision_of(precision or "fp32"), "fp32"}) do
+    local ok, flops = pcall(rlx.roofline.compute_roof, peaks, p)
+    if ok and num(flops) then return flops / 1e9 end
+  end
 end
 
 -- The configuration key of estimates: what changes a step's time; family: the same without the

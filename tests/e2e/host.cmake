@@ -87,7 +87,7 @@ set_tests_properties("e2e: host: SIGINT interrupts running Lua" PROPERTIES
 
 # Runaway and out-of-range input (issue 17 items 6 and 12): refused with the limit named, exit 2.
 rlx_e2e(NAME "host: thread counts far above the hardware threads are refused" ARGS train --model resnet18 --threads 100000
-  EXIT 2 STDERR "^rlx train: option 'threads' must be at most [0-9]+ \\(8 per hardware thread; this machine has [0-9]+\\), got 100000\n")
+  EXIT 2 STDERR "^rlx train: option 'threads' must be at most [0-9]+ \\(8 per hardware thread\\x3b this machine has [0-9]+\\), got 100000\n")
 rlx_e2e(NAME "host: an integer flag beyond 2^53 is refused" ARGS train --model resnet18 --batch-size 99999999999999999999999
   EXIT 2 STDERR "^rlx train: --batch-size is out of range: 99999999999999999999999 \\(at most 9007199254740992\\)\n")
 rlx_e2e(NAME "host: hex is not a number in an integer flag" ARGS models resnet18 --batch 0x10
@@ -119,7 +119,7 @@ rlx_e2e(NAME "host: a declared integer parameter refuses hex" ARGS run experimen
 # before the fix within 60 s; now also a corpus case: a value stored as rlx.params.declare hid
 # the function.
 rlx_e2e(NAME "host: --set declare= is refused as reserved" ARGS run experiments/all.lua --set declare=1
-  EXIT 2 STDERR "^rlx: --set declare=\\.\\.\\.: 'declare' is reserved \\(rlx\\.params\\.declare\\); give the parameter another name\nTry 'rlx run --help'\\.\n$")
+  EXIT 2 STDERR "^rlx: --set declare=\\.\\.\\.: 'declare' is reserved \\(rlx\\.params\\.declare\\)\\x3b give the parameter another name\nTry 'rlx run --help'\\.\n$")
 rlx_e2e(NAME "host: an undeclared parameter exits 2" ARGS run experiments/all.lua --set bogus=1
   EXIT 2 STDERR "^experiments/all\\.lua: unknown parameter 'bogus' \\(valid: batch, budget, counters, data, db, devices, ")
 # rlx.experiment.pick (issue 16 item 5): the environment label first, then the GPU's hardware label,

@@ -80,7 +80,7 @@ rlx_e2e(NAME "plot: throughput bad yscale"
 # and max nan", a NUL cut the label and the title silently, peak_gbps=0 was named roofs[1].gbps.
 rlx_e2e(NAME "plot: values overflowing the axis are named" ARGS -e
   "rlx.plot.throughput{series = {{label = 'a', x = {1, 2}, y = {1e308, -1e308}}}, out = os.getenv('RLX_TEST_TMP') .. '/e2e_huge.png'}"
-  EXIT 1 STDERR "^\\(command line\\):1: rlx\\.plot\\.throughput: values from -1e\\+308 to 1e\\+308 cannot be drawn: the axis around them passes the largest number a double holds \\(about 1\\.8e308\\); is one of them wrong\\?\n")
+  EXIT 1 STDERR "^\\(command line\\):1: rlx\\.plot\\.throughput: values from -1e\\+308 to 1e\\+308 cannot be drawn: the axis around them passes the largest number a double holds \\(about 1\\.8e308\\)\\x3b is one of them wrong\\?\n")
 rlx_e2e(NAME "plot: a NUL in a label is refused, not cut" ARGS -e
   "rlx.plot.throughput{series = {{label = 'a\\0b', x = {1, 2}, y = {1, 2}}}, out = os.getenv('RLX_TEST_TMP') .. '/e2e_nul.png'}"
   EXIT 1 STDERR "^\\(command line\\):1: rlx\\.plot\\.throughput: series\\[1\\] field 'label' contains a NUL byte \\(\\\\0\\) at byte 2, which would cut the text there: remove it\n")

@@ -30,3 +30,5 @@ rlx_e2e(NAME "trust: rlx train --target-ci prints how it stopped"
 rlx_e2e(NAME "trust: rlx train --iters with --target-ci is a usage error"
   ARGS train --model resnet18 --target-ci 0.02 --iters 5
   EXIT 2 STDERR "^rlx train: --iters is a fixed count\\x3b with --target-ci use --max-iters\nTry 'rlx train --help'")
+rlx_e2e(NAME "trust: bf16 only where native, the plan's note in the report"
+  ARGS run ${TR}/plan.lua STDOUT "plan ok\n$")
