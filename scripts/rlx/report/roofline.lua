@@ -112,6 +112,23 @@ local function peaks_table(ctx)
   return rows, sources, noisy, emulated
 end
 
+--- The BLAS kernel each CPU environment's fp32 GEMMs ran on, and why (the environment record's
+--- blas.reason: OpenBLAS's own core, the user's OPENBLAS_CORETYPE, or rlx's choice): it decides the
+--- GEMM fp32 ceiling and the speed of fully connected layers.
+function M.blas_kernels(ctx)
+  local lines = {}
+  for _, e in ipairs(ctx.D.envs) do
+    local b = type(e.info) == "table" and type(e.info.blas) == "table" and e.info.blas or nil
+    if e.kinds.cpu and b and type(b.reason) == "string" and b.reason ~= "" then
+      lines[#lines + 1] = string.format("%s: %s", md.esc(e.label), md.esc(b.reason))
+    end
+  end
+  if #lines > 0 then
+    ctx.doc:para("**BLAS kernel** (LibTorch's fp32 matrix products: the GEMM fp32 ceiling, fully connected " ..
+      "layers): " .. table.concat(lines, "; ") .. ".")
+  end
+end
+
 -- The roof policy in words, with what this study's groups use that departs from it.
 local function policy(ctx, emulated)
   local D, doc = ctx.D, ctx.doc
@@ -164,6 +181,7 @@ function M.section(ctx)
       "or far below it. Re-measure on an idle machine with " .. md.code("rlx peaks --db " ..
       (ctx.D.path or "DB")) .. " (without --quick).")
   end
+  M.blas_kernels(ctx)
   local src = {}
   for s in pairs(sources) do src[#src + 1] = s end
   table.sort(src)

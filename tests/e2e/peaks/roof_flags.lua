@@ -66,6 +66,9 @@ has("gemm row", "| lowroof | cpu | gemm_fp32_gflops | 2nd ceiling (fp32) | - | 4
 has("dram row", "| lowroof | cpu | dram_gbps | memory roof | - | 20.00 | - | 5.0 % | 5 | quick | - |")
 has("noisy", "⚠ **Noisy peaks**: lowroof (cpu) `fp32_gflops`: spread 21.5 % over 5 repeats, quick; lowroof (cpu) " ..
   "`bf16_gflops`: spread 21.5 % over 5 repeats, quick.")
+-- The BLAS kernel line: the environment record's reason (whatever this machine's OpenBLAS chose).
+has("blas kernel", "**BLAS kernel** (LibTorch's fp32 matrix products: the GEMM fp32 ceiling, fully connected " ..
+  "layers): lowroof: " .. require("rlx.report.md").esc((rlx.env.capture().blas or {reason = "?"}).reason) .. ".")
 has("emulated", "lowroof: no bf16 arithmetic on this CPU (no avx512_bf16, no AMX)")
 has("count", "⚠ **2 points above their own roof**")
 has("fp32 suspect", "- lowroof, resnet18, fp32, batch 4: above its compute roof (23.47 GFLOP/s against a roof of 5): suspect " ..
