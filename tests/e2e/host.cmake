@@ -106,7 +106,7 @@ rlx_e2e(NAME "host: --set env=4090 is the label 4090" ARGS -e "print(rlx.env.cap
 
 # rlx.params.declare (issue 16 item 4): bad values exit 2 naming the key; --help lists them.
 rlx_e2e(NAME "host: all.lua --help lists its parameters" ARGS run experiments/all.lua --help
-  STDOUT "^usage: rlx run experiments/all\\.lua.*\n  iters=INTEGER +measured iterations.*scale=SMOKE\\|DEFAULT\\|FULL")
+  STDOUT "^usage: rlx run experiments/all\\.lua.*\n  budget=STRING +study time budget.*\n  iters=INTEGER +a fixed count of measured iterations.*scale=SMOKE\\|DEFAULT\\|FULL.*\n  target_ci=NUMBER +time each run")
 # Issue 25 finding 7: a script without rlx.params.declare is not run by --help (it trained).
 rlx_e2e(NAME "host: run SCRIPT --help does not run a script that declares no parameters"
   ARGS run ${H}/no_declare.lua --help
@@ -121,7 +121,7 @@ rlx_e2e(NAME "host: a declared integer parameter refuses hex" ARGS run experimen
 rlx_e2e(NAME "host: --set declare= is refused as reserved" ARGS run experiments/all.lua --set declare=1
   EXIT 2 STDERR "^rlx: --set declare=\\.\\.\\.: 'declare' is reserved \\(rlx\\.params\\.declare\\); give the parameter another name\nTry 'rlx run --help'\\.\n$")
 rlx_e2e(NAME "host: an undeclared parameter exits 2" ARGS run experiments/all.lua --set bogus=1
-  EXIT 2 STDERR "^experiments/all\\.lua: unknown parameter 'bogus' \\(valid: counters, data, db, devices, ")
+  EXIT 2 STDERR "^experiments/all\\.lua: unknown parameter 'bogus' \\(valid: batch, budget, counters, data, db, devices, ")
 # rlx.experiment.pick (issue 16 item 5): the environment label first, then the GPU's hardware label,
 # then the device kind; a file for another kind is passed over. Seed 001's lists per environment.
 rlx_e2e(NAME "experiment: pick chooses the environment script by label, GPU, then kind" ARGS -e
