@@ -55,9 +55,30 @@ function M.summary_line(r)
     string.format(", %d file(s) skipped", r.skipped_files) or ""
   local layout = type(r.memory_format) == "string" and (r.memory_format .. ", ") or ""
   return string.format(
-    "%s %s %s batch %d: %.1f img/s (median %.4f s/iter, data wait %.3f s, %d threads, %sloss %.3f -> %.3f%s)%s",
+    "%s %s %s batch %d: %.1f img/s (median %.4f s/iter, data wait %.3f s, %d threads, %sloss %.3f -> %.3f%s)%s%s",
     r.model, r.device, r.precision, r.batch, r.images_per_s, r.iter_s.median, r.data_wait_s,
-    r.threads, layout, r.loss_first, r.loss_last, skipped, r.label and (" [" .. r.label .. "]") or "")
+    r.threads, layout, r.loss_first, r.loss_last, skipped, M.protocol_note(r), r.label and (" [" .. r.label .. "]") or "")
+end
+
+--- How a result was measured, for a summary line: "" for a fixed run that was steady and had its
+--- cores; else "; 14 iters after 3 warm-up, CI +/-1.8 % (stopped: ci)", "; unsteady (drift +7.0 %)",
+--- "; contended (1.2 other cores, CPU share 61 %)".
+function M.protocol_note(r)
+  local parts = {}
+  if type(r.target_ci) == "number" and type(r.ci_rel) == "number" then
+    parts[#parts + 1] = string.format("%s iters after %s warm-up, CI +/-%.1f %% (stopped: %s)", tostring(r.iters),
+      tostring(r.warmup_used), r.ci_rel * 100, tostring(r.stop_reason))
+  end
+  local st = r.stability
+  local judged = type(r.samples) == "table" and #r.samples >= 2  -- one sample has no verdict
+  if judged and type(st) == "table" and st.stable == false and type(st.drift) == "number" then
+    parts[#parts + 1] = string.format("unsteady (drift %+.1f %%, CV %.1f %%)", st.drift * 100, (st.cv or 0) * 100)
+  end
+  if r.contended == true then
+    parts[#parts + 1] = string.format("contended (%.1f other cores, CPU share %.0f %%)", r.other_cpu or 0,
+      (r.cpu_share or 0) * 100)
+  end
+  return #parts > 0 and ("; " .. table.concat(parts, "; ")) or ""
 end
 
 --- The columns of seed 000's logs/metrics.csv, in order (run_train.py appends one row per run).
@@ -120,7 +141,8 @@ function M.append_metrics_csv(dir, r)
     errors.raise(fname, string.format("%s has other columns (first line '%s', expected '%s'); use another log directory",
       path, existing:sub(1, 80), header))
   end
-  local values = {rlx.db.now(), r.label, host_name(), r.device, r.model, r.precision, r.batch, r.warmup, r.iters,
+  local values = {rlx.db.now(), r.label, host_name(), r.device, r.model, r.precision, r.batch,
+    r.warmup_used or r.warmup, r.iters,
     r.seconds, r.images_per_s}
   local cells = {}
   for i = 1, #M.METRICS_CSV_COLUMNS do cells[i] = csv_field(values[i]) end
