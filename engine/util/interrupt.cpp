@@ -25,8 +25,12 @@ void on_signal(int sig, siginfo_t* info, void*) {
   int none = 0;
   if (g_signal.compare_exchange_strong(none, sig))
     g_from_terminal.store(info != nullptr && info->si_code > 0);
-  g_interrupted.store(true);
-  if (SignalCallback cb = g_callback.load()) cb();
+  // The callback (which stops running Lua) runs for the first signal only: a SIGTERM that arrives
+  // twice (from `timeout` to the process group, and forwarded by rlx's parent) must not stop the
+  // cleanup the first one started (withdrawing a claim).
+  if (!g_interrupted.exchange(true)) {
+    if (SignalCallback cb = g_callback.load()) cb();
+  }
   if (sig != SIGINT) return;
   // Sent by the supervising parent (si_code <= 0: by a process, not the terminal): a copy of a
   // signal this process may also have got directly, never the "second Ctrl-C".

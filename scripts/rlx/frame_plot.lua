@@ -50,7 +50,9 @@ local function build_series(frame, o)
   local all_x, aggregated = {}, false
   for _, r in ipairs(frame) do
     local x, y = r[o.x], r[o.y]
-    if x ~= nil and y ~= nil then
+    -- A NaN is a missing value here: it has no place on an axis, and as a table key it raised
+    -- "table index is NaN".
+    if x ~= nil and y ~= nil and x == x and y == y then
       local parts = {}
       for i, k in ipairs(by) do parts[i] = r[k] == nil and "-" or tostring(r[k]) end
       local label = #by > 0 and table.concat(parts, " ") or o.y

@@ -209,15 +209,23 @@ end
 local SQLITE_MAGIC = "SQLite format 3\0"
 
 -- Refuses (before anything is written) an output that is a SQLite database, or the input.
-local function check_targets(out, files, inputs)
+-- Each file's folder checked (create = false: nothing made) or, with create, made.
+local function check_folders(out, files, create)
   for _, f in ipairs(files) do
     local path = out .. "/" .. f.path
-    -- Each file's folder made (as the kit's files need) or refused now, before anything is
-    -- written: logs/ being a file used to fail half-way, in rlx.plot.mkdir's words.
-    local usable, err = pcall(rlx.fs.check_output, path:match("^(.*)/[^/]*$"), "folder")
+    local usable, err = pcall(rlx.fs.check_output, path:match("^(.*)/[^/]*$"), "folder", {create = create})
     if not usable then
       rlx.errors.raise("rlx.seed_layout.write", rlx.errors.message(rlx.errors.pass_exits(err)))
     end
+  end
+end
+
+local function check_targets(out, files, inputs)
+  -- Every folder refused now, before anything is made or written (logs/ being a file used to fail
+  -- half-way, in rlx.plot.mkdir's words); made only once every target passed.
+  check_folders(out, files, false)
+  for _, f in ipairs(files) do
+    local path = out .. "/" .. f.path
     local h = io.open(path, "rb")
     local head = h and h:read(#SQLITE_MAGIC)
     if h then h:close() end
@@ -244,6 +252,7 @@ function M.write(db, opts)
   local files = M.files(D)
   local inputs = o.path and {o.path} or {}
   check_targets(o.out, files, inputs)
+  check_folders(o.out, files, true)
   local written = {}
   for _, f in ipairs(files) do
     local path = o.out .. "/" .. f.path

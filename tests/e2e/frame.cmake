@@ -79,3 +79,24 @@ set_tests_properties("e2e: termimg: a forced sixel draws the plot scaled" PROPER
 rlx_e2e(NAME "frame: plot with log axes to SVG" ARGS -e
   "local out = os.getenv('RLX_TEST_TMP') .. '/frame_log.svg' os.remove(out) local i = rlx.frame{{b = 16, y = 10}, {b = 64, y = 1000}}:plot{x = 'b', y = 'y', logx = true, logy = true, out = out} local f = io.open(out) local head = f:read(200) f:close() print(i.format, i.x.scale, i.y.scale, head:find('<svg') ~= nil)"
   STDOUT "/frame_log\\.svg\nsvg\tlog\tlog\ttrue\n$")
+
+# Issue 25, the hostile pass over frames and tables. Each failed on the old code: a NaN in a sort
+# key made table.sort raise "invalid order function for sorting" (NaN now sorts after every number),
+# rows:pivot and rows:plot raised "table index is NaN" (a NaN is a missing value there), 1 and "1"
+# mixed their cells in one pivot column, and a cell's escape sequence reached the terminal.
+rlx_e2e(NAME "frame: NaN sorts after every number" ARGS -e
+  "local nan = 0 / 0 local rows = {} for i = 1, 40 do rows[i] = {v = i % 3 == 0 and nan or (i * 7919) % 101} end local s = rlx.frame(rows):sort('v') local ok = true for i = 2, 40 do local a, b = s[i - 1].v, s[i].v if a ~= a and b == b then ok = false elseif a == a and b == b and a > b then ok = false end end print(ok, s[40].v ~= s[40].v, s[1].v == s[1].v)"
+  STDOUT "^true\ttrue\ttrue\n$")
+rlx_e2e(NAME "frame: a NaN pivot column is a missing value" ARGS -e
+  "local p = rlx.frame{{b = 1, m = 'a', y = 2}, {b = 1, m = 0 / 0, y = 3}}:pivot{rows = 'b', cols = 'm', value = 'y'} print(#p, p[1].a, table.concat(p:columns(), ','))"
+  STDOUT "^1\t2\tb,a\n$")
+rlx_e2e(NAME "frame: 1 and '1' as pivot columns are refused" EXIT 1 ARGS -e
+  "rlx.frame{{b = 1, m = 1, y = 2}, {b = 1, m = '1', y = 3}}:pivot{rows = 'b', cols = 'm', value = 'y'}"
+  STDERR "^\\(command line\\):1: rows:pivot: column 'm' holds both the number 1 and the text \"1\", which would be one pivot column: make them one type\n")
+rlx_e2e(NAME "frame: plot skips rows with a NaN" ARGS -e
+  "local out = os.getenv('RLX_TEST_TMP') .. '/frame_nan.png' rlx.frame{{x = 1, y = 1}, {x = 0 / 0, y = 2}, {x = 2, y = 0 / 0}, {x = 3, y = 3}}:plot{x = 'x', y = 'y', out = out, inline = false}"
+  STDOUT "/frame_nan\\.png\n$")
+# (ESC c resets a terminal; BEL rings it. No brackets: CMake would not split the arguments.)
+rlx_e2e(NAME "show: control characters in a cell are escaped" ARGS -e
+  "rlx.show{{label = 'a\\27cb\\7', n = 1}}"
+  STDOUT "a\\\\027cb\\\\007")

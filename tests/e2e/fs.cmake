@@ -2,11 +2,20 @@
 # missing argument, unknown option, and the engine's errors (same file as an input, full device,
 # missing directory). Names start "fs: ".
 set(FS_NL "[[:space:]]")
-set(FS_TMP "local d = os.getenv('RLX_TEST_TMP') .. '/fs' os.execute('rm -rf ' .. d .. ' && mkdir -p ' .. d) ")
+# Each test in a directory of its own, .../fs/<hash of its name>/fs: under ctest -j they ran at
+# once in one directory that each began by deleting.
+function(fs_tmp name out)
+  string(MD5 h "${name}")
+  string(SUBSTRING "${h}" 0 8 h)
+  set(${out} "local d = os.getenv('RLX_TEST_TMP') .. '/fs/${h}/fs' os.execute('rm -rf ' .. d .. ' && mkdir -p ' .. d) "
+    PARENT_SCOPE)
+endfunction()
 function(rlx_fs_ok name code re)
+  fs_tmp("${name}" FS_TMP)
   rlx_e2e(NAME "fs: ${name}" ARGS -e "${FS_TMP}${code}" STDOUT "^${re}${FS_NL}$")
 endfunction()
 function(rlx_fs_err name code re)
+  fs_tmp("${name}" FS_TMP)
   rlx_e2e(NAME "fs: ${name}" EXIT 1 ARGS -e "${FS_TMP}${code}"
     STDERR "^\\(command line\\):1: rlx\\.fs\\.write_atomic: ${re}${FS_NL}stack traceback:")
 endfunction()

@@ -41,7 +41,7 @@ grep -q "^dry run: " out || fail "no plan: $(cat out)"
 "$RLX" run "$SRC/experiments/all.lua" --set devices=gpu --dry-run >out 2>err
 rc=$?
 [ "$rc" = 2 ] || fail "devices=gpu: exit $rc"
-[ "$(head -1 err)" = "$SRC/experiments/all.lua: --set devices=gpu: 'gpu' is not a device kind (cpu, cuda)" ] ||
+[ "$(head -1 err)" = "experiments/all.lua: --set devices= takes cpu and/or cuda (e.g. cpu,cuda), got 'gpu'" ] ||
   fail "devices=gpu: $(cat err)"
 
 "$RLX" -e "local st = rlx.study{name = 'mine', db = 'study.db'} st:store_peaks{dram_gbps = -5}" >out 2>err &&
