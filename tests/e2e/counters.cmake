@@ -71,6 +71,9 @@ rlx_e2e(NAME "counters: import-ncu refuses bytes in seconds" ARGS import-ncu ${F
   STDERR "^rlx import-ncu: .*bytes_in_time\\.csv:2: column \"dram__bytes_read\\.sum\": unit \"usecond\" is a time, but the metric counts bytes")
 rlx_e2e(NAME "counters: import-ncu --iterations needs --run" ARGS import-ncu ${F}/two_processes.csv --iterations 2 EXIT 2
   STDERR "rlx import-ncu: --iterations is only used with --run LABEL")
+# The range is the option spec's (min = 1), worded as every CLI range check.
+rlx_e2e(NAME "counters: import-ncu --iterations 0" ARGS import-ncu ${F}/two_processes.csv --run a --db x.db --iterations 0
+  EXIT 2 STDERR "^rlx import-ncu: --iterations must be an integer >= 1, got '0'\nTry 'rlx import-ncu --help'\\.\n$")
 rlx_e2e(NAME "counters: import-ncu --db of a missing database" ARGS import-ncu ${F}/two_processes.csv --run x --db /nonexistent/dir/x.db EXIT 1
   STDERR "^rlx import-ncu: ")
 rlx_e2e(NAME "counters: import-ncu without a file" ARGS import-ncu EXIT 2 STDERR "rlx import-ncu: missing FILE")

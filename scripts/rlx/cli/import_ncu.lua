@@ -18,7 +18,7 @@ local cmd = {name = "import-ncu",
     {"run", "--run", metavar = "LABEL", help = "attach the totals to the run with this label"},
     {"db", "--db", metavar = "PATH", help = "the study database holding the run (with --run)"},
     {"study", "--study", metavar = "NAME", help = "the study of the run, when several studies use the label"},
-    {"iterations", "--iterations", type = "integer", metavar = "N",
+    {"iterations", "--iterations", type = "integer", min = 1, metavar = "N",
       help = "training iterations the CSV covers (default: the run's counter_iters)"},
     {"kernels", "--kernels", type = "boolean", help = "also print one line per kernel"},
     {"json", "--json", type = "boolean", help = "print the whole summary as JSON"},
@@ -62,7 +62,7 @@ end
 
 -- The peaks the run's environment measured, else the datasheet of its GPU.
 local function peaks_of(db, run)
-  local kind = tostring(run.device or "cpu"):match("^cuda") and "cuda" or "cpu"
+  local kind = require("rlx.results.data").kind_of(run.device)
   local p = db:peaks(run.environment_id, kind)
   if p then return p end
   if kind == "cuda" and run.gpu_name then
@@ -111,7 +111,6 @@ function M.main(...)
   if o.run and not o.db then usage("--run needs --db PATH (the study database)") end
   if o.db and not o.run then usage("--db is only used with --run LABEL") end
   if o.iterations and not o.run then usage("--iterations is only used with --run LABEL") end
-  if o.iterations and o.iterations < 1 then usage("--iterations must be >= 1, got " .. o.iterations) end
   local ok, s = pcall(rlx.counters.import_ncu, o.file)
   if not ok then args.fail("import-ncu", s, {fn = "rlx.counters.import_ncu"}) end
   local stored, study, placed, points, iterations
