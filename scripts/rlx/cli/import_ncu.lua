@@ -94,11 +94,28 @@ local function attach(o, s)
   return stored, run.study, placed, points, n
 end
 
+-- Seed 000's nvprof-era names (flop_count_sp, ...) -> "flop_count_sp (flops_fp32 = fadd + ...)".
+local function nvprof_names()
+  local out = {}
+  for _, m in ipairs(rlx.counters.seed_metrics()) do
+    if not (#m.current == 1 and m.current[1] == m.seed) then out[m.seed] = m.formula end
+  end
+  return out
+end
+
 --- Names every metric of the file that rlx cannot use, and every formula input it lacks.
 function M.print_unusable(s)
   if #s.missing > 0 then print("  missing metrics (counted as 0): " .. table.concat(s.missing, ", ")) end
-  if #(s.skipped_metrics or {}) > 0 then
-    print("  not used, not additive (rlx sums only .sum metrics over kernels): " .. table.concat(s.skipped_metrics, ", "))
+  local nvprof, old, other = nvprof_names(), {}, {}
+  for _, name in ipairs(s.skipped_metrics or {}) do
+    if nvprof[name] then old[#old + 1] = string.format("%s (now %s)", name, nvprof[name]) else other[#other + 1] = name end
+  end
+  if #old > 0 then
+    print("  not used, nvprof-era names (current ncu rejects them; collect the current ones in " ..
+      "code/metric_names_ncu.txt of rlx export --layout seed): " .. table.concat(old, ", "))
+  end
+  if #other > 0 then
+    print("  not used, not additive (rlx sums only .sum metrics over kernels): " .. table.concat(other, ", "))
   end
   if #(s.unused_metrics or {}) > 0 then
     print("  not used, no rlx formula reads them (summed into values only): " .. table.concat(s.unused_metrics, ", "))
