@@ -168,8 +168,11 @@ RunRecord run_record(const Json& config, const Json& result) {
   set("batch", at(r.config, "/batch"));
   Json device = at(result, "/device");
   set("device", device.is_null() ? at(r.config, "/device") : device);
-  set("warmup", at(r.config, "/warmup"));
-  set("iters", at(r.config, "/iters"));
+  // The warm-up and timed iterations the run took (warm-up until steady and precision-targeted
+  // runs decide them as they go), else the configuration's counts.
+  const Json warmup_used = at(result, "/warmup_used"), iters_used = at(result, "/iters");
+  set("warmup", warmup_used.is_number() ? warmup_used : at(r.config, "/warmup"));
+  set("iters", iters_used.is_number() ? iters_used : at(r.config, "/iters"));
   if (!ok) {
     Json e = at(result, "/error");
     r.columns["error"] = e.is_string() ? e.get<std::string>() : (e.is_null() ? "failed" : e.dump());

@@ -333,11 +333,14 @@ TEST_CASE("a version 2 database migrates to the current version keeping runs and
     CHECK_THROWS_WITH(old.exec("UPDATE runs SET status = 'crashed'"), Catch::Contains("CHECK"));
   }
   Store s(path);
-  CHECK(s.schema_version() == 4);
+  CHECK(s.schema_version() == 5);
   CHECK(s.query("PRAGMA foreign_keys")[0]["foreign_keys"] == 1);
   auto rows = s.runs({});
   REQUIRE(rows.size() == 1);
   CHECK(rows[0]["images_per_s"] == 12.5);
+  // Version 5's columns (issues 21 and 25) are unknown for an old run.
+  for (const char* col : {"input", "stop_reason", "ci_rel", "floor_gflops", "contended", "deaths"})
+    CHECK(rows[0][col].is_null());
   CHECK(rows[0]["total_s"] == 3.0);
   CHECK(rows[0]["label"] == "lab_m_fp32_bs2_run1");
   CHECK(rows[0]["memory_format"].is_null());
@@ -359,4 +362,27 @@ TEST_CASE("a version 2 database migrates to the current version keeping runs and
   CHECK(s.query("SELECT name FROM sqlite_master WHERE name = 'runs_v3'").empty());
   for (const char* index : {"runs_slot", "runs_label", "runs_model"})
     CHECK(s.query("SELECT name FROM sqlite_master WHERE type = 'index' AND name = ?", Json::array({index})).size() == 1);
+}
+
+TEST_CASE("run_record maps issue 21's measurement fields to columns, with the iterations a run took") {
+  const Json config = {{"model", "m"}, {"batch", 2}, {"warmup", "auto"}, {"target_ci", 0.02}};
+  const Json result = {{"ok", true},          {"iters", 7},           {"warmup_used", 3},    {"input", 224},
+                       {"target_ci", 0.02},   {"stop_reason", "ci"},  {"ci_rel", 0.015},     {"floor_gflops", 120.5},
+                       {"other_cpu", 0.25},   {"steal_cpu", 0.0},     {"cpu_share", 0.97},   {"contended", false}};
+  RunRecord r = rlx::store::run_record(config, result);
+  CHECK(r.columns["iters"] == 7);   // the timed iterations taken, not a configured count
+  CHECK(r.columns["warmup"] == 3);  // warm-up until steady: the iterations it used
+  CHECK(r.columns["input"] == 224);
+  CHECK(r.columns["target_ci"] == 0.02);
+  CHECK(r.columns["stop_reason"] == "ci");
+  CHECK(r.columns["ci_rel"] == 0.015);
+  CHECK(r.columns["floor_gflops"] == 120.5);
+  CHECK(r.columns["other_cpu"] == 0.25);
+  CHECK(r.columns["steal_cpu"] == 0.0);
+  CHECK(r.columns["cpu_share"] == 0.97);
+  CHECK(r.columns["contended"] == 0);
+  // A fixed run of an older rlx (no warmup_used) keeps the configuration's counts.
+  RunRecord fixed = rlx::store::run_record({{"model", "m"}, {"warmup", 1}, {"iters", 4}}, {{"ok", true}});
+  CHECK(fixed.columns["warmup"] == 1);
+  CHECK(fixed.columns["iters"] == 4);
 }
