@@ -310,30 +310,4 @@ std::optional<std::string> Store::run_id_by_label(const std::string& study, cons
   return rows[0]["id"].get<std::string>();
 }
 
-std::optional<double> Store::estimate_s(const std::string& config_key, const Json& c) {
-  auto one = [&](const std::string& sql, const Json& p) -> std::optional<double> {
-    Json rows = query(sql, p);
-    if (rows.empty() || !rows[0]["v"].is_number()) return std::nullopt;
-    return rows[0]["v"].get<double>();
-  };
-  if (auto s = one("SELECT avg(total_s) AS v FROM runs WHERE config_key = ? AND status = 'ok' AND total_s > 0",
-                   Json::array({config_key})))
-    return s;
-  if (!c.is_object() || !c.value("iters", Json()).is_number()) return std::nullopt;
-  double iters = c["iters"].get<double>() + (c.value("warmup", Json()).is_number() ? c["warmup"].get<double>() : 0);
-  Json model = c.value("model", Json()), precision = c.value("precision", Json()), device = c.value("device", Json());
-  if (auto per_iter = one("SELECT avg(total_s / (coalesce(iters, 1) + coalesce(warmup, 0))) AS v FROM runs WHERE "
-                          "model = ? AND precision = ? AND batch = ? AND device = ? AND status = 'ok' AND total_s > 0",
-                          Json::array({model, precision, c.value("batch", Json()), device})))
-    return *per_iter * iters;
-  // Another batch size of the same model: assume time grows linearly with images (rough).
-  if (!c.value("batch", Json()).is_number()) return std::nullopt;
-  if (auto per_image = one("SELECT avg(total_s / ((coalesce(iters, 1) + coalesce(warmup, 0)) * batch)) AS v FROM runs "
-                           "WHERE model = ? AND precision = ? AND device = ? AND status = 'ok' AND total_s > 0 AND "
-                           "batch > 0",
-                           Json::array({model, precision, device})))
-    return *per_image * iters * c["batch"].get<double>();
-  return std::nullopt;
-}
-
 }  // namespace rlx::store

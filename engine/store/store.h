@@ -218,9 +218,6 @@ class Store {
   std::optional<long long> last_sweep_seed(const std::string& study, const std::string& environment_id);
   // The id of the latest run of a study with this label.
   std::optional<std::string> run_id_by_label(const std::string& study, const std::string& label);
-  // Seconds a run of this configuration should take, from earlier ok runs (same configuration,
-  // else same model/precision/batch/device per iteration, else same model per image).
-  std::optional<double> estimate_s(const std::string& config_key, const Json& config);
 
   // "PRAGMA integrity_check" result ("ok" when healthy).
   std::string integrity_check();

@@ -15,6 +15,41 @@ void require(bool ok, const std::string& message) {
   if (!ok) throw std::invalid_argument(message);
 }
 
+// The protocol as asked: warm-up (a count or "auto" with its cap), timed iterations (a count, or
+// the precision target with its bounds; `iters` is then the count the run took).
+void protocol_json(const TrainConfig& c, const TrainResult& r, nlohmann::json& j) {
+  if (c.warmup_auto) {
+    j["warmup"] = "auto";
+    j["max_warmup"] = c.max_warmup;
+  } else {
+    j["warmup"] = c.warmup;
+  }
+  if (c.target_ci > 0) {
+    if (r.ok) j["iters"] = r.samples.size();
+    j["target_ci"] = c.target_ci;
+    j["min_iters"] = c.min_iters;
+    j["max_iters"] = c.max_iters;
+    if (c.max_seconds > 0) j["max_seconds"] = c.max_seconds;
+  } else {
+    j["iters"] = c.iters;
+  }
+}
+
+// How the measurement went: warm-up used, why the timed section stopped, the CI it reached, and
+// what the run shared its cores with (unknown fields left out).
+void measured_protocol_json(const TrainResult& r, nlohmann::json& j) {
+  j["warmup_used"] = r.warmup_used;
+  j["warmup_samples"] = r.warmup_samples;
+  j["stop_reason"] = r.stop_reason;
+  if (std::isfinite(r.ci_rel)) j["ci_rel"] = r.ci_rel;
+  if (r.other_cpu >= 0) {
+    j["other_cpu"] = r.other_cpu;
+    j["steal_cpu"] = r.steal_cpu;
+    j["cpu_share"] = r.cpu_share;
+    j["contended"] = r.contended;
+  }
+}
+
 }  // namespace
 
 void validate(const TrainConfig& c) {
@@ -48,6 +83,19 @@ void validate(const TrainConfig& c) {
           fmt::format("min_stable's drift must be a number > 0, got {}", c.stability.max_drift));
   require(c.stability.max_cv > 0 && std::isfinite(c.stability.max_cv),
           fmt::format("min_stable's cv must be a number > 0, got {}", c.stability.max_cv));
+  require(std::isfinite(c.target_ci) && c.target_ci >= 0 && c.target_ci < 1,
+          fmt::format("target_ci must be a fraction in (0, 1), e.g. 0.02 for +/-2 %, got {}", c.target_ci));
+  if (c.target_ci > 0) {
+    require(c.min_iters >= 2,
+            fmt::format("min_iters must be >= 2 (a CI needs two samples), got {}", c.min_iters));
+    require(c.max_iters >= c.min_iters,
+            fmt::format("max_iters must be >= min_iters ({}), got {}", c.min_iters, c.max_iters));
+    require(std::isfinite(c.max_seconds) && c.max_seconds >= 0,
+            fmt::format("max_seconds must be a number >= 0 (0 = no time cap), got {}", c.max_seconds));
+    require(!c.min_stable,
+            "min_stable extends a fixed iters; with target_ci the run measures until steady by itself");
+  }
+  require(!c.warmup_auto || c.max_warmup >= 1, fmt::format("max_warmup must be >= 1, got {}", c.max_warmup));
   // The model itself: a bad name or layer fails here, before anything is built or loaded.
   try {
     (void)models::from_option(c.model, c.classes > 0 ? c.classes : 1000, c.input > 0 ? c.input : 224);
@@ -65,8 +113,7 @@ nlohmann::json to_json(const TrainConfig& c, const TrainResult& r) {
                    ? (c.model.is_string() ? c.model.get<std::string>() : std::string("custom"))
                    : r.model_name;
   j["batch"] = c.batch;
-  j["iters"] = c.iters;
-  j["warmup"] = c.warmup;
+  protocol_json(c, r, j);
   j["device_requested"] = c.device;
   j["data"] = c.data;
   j["augment"] = c.augment;
@@ -78,7 +125,8 @@ nlohmann::json to_json(const TrainConfig& c, const TrainResult& r) {
   j["deterministic"] = c.deterministic;
   j["cudnn_benchmark"] = c.cudnn_benchmark;
   j["nvtx"] = c.nvtx;
-  j["pin_memory"] = c.pin_memory;  // as asked; `note` says when it had nothing to pin
+  j["pin_memory"] = c.pin_memory;
+  j["tf32"] = c.tf32;  // as asked; `note` says when it had nothing to pin
   j["min_stable"] = c.min_stable;
   j["lr"] = c.lr;
   j["momentum"] = c.momentum;
@@ -111,6 +159,7 @@ nlohmann::json to_json(const TrainConfig& c, const TrainResult& r) {
     j["counted_iter_s"] = r.counted_iter_s;
     j["counted_samples"] = r.counted_samples;
   }
+  measured_protocol_json(r, j);
   j["data_wait_s"] = r.data_wait_s;
   j["user_s"] = r.user_s;
   j["sys_s"] = r.sys_s;

@@ -2,8 +2,11 @@
 #include "train/process_usage.h"
 
 #include <sys/resource.h>
+#include <unistd.h>
 
+#include <algorithm>
 #include <fstream>
+#include <sstream>
 #include <string>
 
 namespace rlx::train {
@@ -33,6 +36,41 @@ int64_t peak_rss_bytes() {
   while (std::getline(f, line))
     if (line.rfind("VmHWM:", 0) == 0) return std::stoll(line.substr(6)) * 1024;  // kB
   return -1;
+}
+
+SystemCpu parse_proc_stat(const std::string& text, double ticks_per_s) {
+  SystemCpu s;
+  std::istringstream in(text);
+  std::string name;
+  if (!(in >> name) || name != "cpu" || ticks_per_s <= 0) return s;
+  // user nice system idle iowait irq softirq steal [guest guest_nice]
+  double v[8] = {};
+  for (double& x : v)
+    if (!(in >> x)) return s;
+  s.busy_s = (v[0] + v[1] + v[2] + v[5] + v[6]) / ticks_per_s;
+  s.steal_s = v[7] / ticks_per_s;
+  s.ok = true;
+  return s;
+}
+
+SystemCpu system_cpu() {
+  std::ifstream f("/proc/stat");
+  std::string line;
+  if (!std::getline(f, line)) return {};
+  return parse_proc_stat(line, static_cast<double>(sysconf(_SC_CLK_TCK)));
+}
+
+Contention contention_of(double wall_s, double own_cpu_s, const SystemCpu& before, const SystemCpu& after,
+                         int64_t threads) {
+  Contention c;
+  if (!before.ok || !after.ok || wall_s <= 0 || threads < 1) return c;
+  c.known = true;
+  c.other_cpu = std::max(0.0, (after.busy_s - before.busy_s - own_cpu_s) / wall_s);
+  c.steal_cpu = std::max(0.0, (after.steal_s - before.steal_s) / wall_s);
+  c.cpu_share = own_cpu_s / (wall_s * static_cast<double>(threads));
+  c.contended =
+      c.other_cpu >= kContendedOtherPerThread * static_cast<double>(threads) || c.cpu_share < kContendedShare;
+  return c;
 }
 
 }  // namespace rlx::train

@@ -1,9 +1,12 @@
 // process_usage.h: what the process used during a section of a run: CPU time (user, system) and
 // the peak resident set. Linux resets the peak-RSS mark (VmHWM) when "5" is written to
-// /proc/self/clear_refs, so the peak can cover the measured section alone.
+// /proc/self/clear_refs, so the peak can cover the measured section alone. And what the rest of
+// the machine did meanwhile (contention): the busy and stolen CPU time of the whole system from
+// /proc/stat, from which the cores other processes used are the system's busy time minus ours.
 #pragma once
 
 #include <cstdint>
+#include <string>
 
 namespace rlx::train {
 
@@ -18,5 +21,32 @@ CpuTimes cpu_times();
 bool reset_peak_rss();
 // VmHWM of /proc/self/status in bytes; -1 when it cannot be read.
 int64_t peak_rss_bytes();
+
+// CPU time of the whole machine since boot, in seconds summed over all CPUs (/proc/stat's "cpu"
+// line divided by the clock tick): busy = user + nice + system + irq + softirq (guest time is
+// inside user), steal = time the hypervisor ran something else on our virtual CPUs. ok = false
+// where /proc/stat cannot be read.
+struct SystemCpu {
+  double busy_s = 0, steal_s = 0;
+  bool ok = false;
+};
+SystemCpu system_cpu();
+// Parses the "cpu " line of /proc/stat's text with `ticks_per_s` ticks per second.
+SystemCpu parse_proc_stat(const std::string& text, double ticks_per_s);
+
+// What a section shared its cores with (docs/training.md "Contention"):
+//   other_cpu = (system busy - own CPU time) / wall: cores other processes used on average;
+//   steal_cpu = system steal / wall: cores the hypervisor took;
+//   cpu_share = own CPU time / (wall x threads): the share of its cores the run got.
+// contended when other processes used at least half a core per training thread or the run got
+// less than 75 % of its cores (steal or oversubscription). known = false without /proc/stat.
+struct Contention {
+  double other_cpu = 0, steal_cpu = 0, cpu_share = 0;
+  bool contended = false, known = false;
+};
+inline constexpr double kContendedOtherPerThread = 0.5;
+inline constexpr double kContendedShare = 0.75;
+Contention contention_of(double wall_s, double own_cpu_s, const SystemCpu& before, const SystemCpu& after,
+                         int64_t threads);
 
 }  // namespace rlx::train

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <iterator>
 #include <numeric>
+#include <string>
 
 namespace rlx::train {
 
@@ -64,6 +65,67 @@ Stability extend_until_stable(std::deque<double>& window, const std::function<do
     st.extended_iters = extra;
   }
   return st;
+}
+
+namespace {
+
+// rlx.stats.t975's table (scripts/rlx/stats.lua): the same three decimals on both sides.
+constexpr double kT975[] = {12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
+                            2.201,  2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086,
+                            2.080,  2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042};
+struct TPoint {
+  double df, t;
+};
+constexpr TPoint kTBeyond[] = {{30, 2.042}, {40, 2.021}, {60, 2.000}, {120, 1.980}};
+
+double lerp_inverse_df(const TPoint& a, double b_df, double b_t, double df) {
+  const double ia = 1 / a.df, ib = std::isinf(b_df) ? 0 : 1 / b_df, ix = 1 / df;
+  return a.t + (b_t - a.t) * (ia - ix) / (ia - ib);
+}
+
+}  // namespace
+
+double t975(double df) {
+  if (!(df >= 1)) return 0;
+  if (df <= 30) {
+    const auto lo = static_cast<size_t>(std::floor(df));
+    if (static_cast<double>(lo) == df) return kT975[lo - 1];
+    const TPoint a{static_cast<double>(lo), kT975[lo - 1]};
+    return lerp_inverse_df(a, static_cast<double>(lo + 1), kT975[lo], df);
+  }
+  constexpr size_t n = std::size(kTBeyond);
+  for (size_t i = 0; i + 1 < n; ++i)
+    if (df <= kTBeyond[i + 1].df)
+      return lerp_inverse_df(kTBeyond[i], kTBeyond[i + 1].df, kTBeyond[i + 1].t, df);
+  return lerp_inverse_df(kTBeyond[n - 1], INFINITY, 1.960, df);
+}
+
+double ci_rel95(const std::vector<double>& samples) {
+  if (samples.size() < 2) return INFINITY;
+  const Summary s = summarize(samples);
+  if (!(s.mean > 0)) return INFINITY;
+  const double n = static_cast<double>(samples.size());
+  return t975(n - 1) * s.sd / std::sqrt(n) / s.mean;
+}
+
+bool warmup_done(const std::vector<double>& w, const WarmupRule& rule) {
+  const auto k = static_cast<int64_t>(w.size());
+  if (k >= rule.max_iters) return true;
+  if (k < std::max<int64_t>(rule.min_iters, 2)) return false;
+  const double prev = w[w.size() - 2], last = w.back();
+  return prev > 0 && std::abs(last / prev - 1) <= rule.tolerance;
+}
+
+std::string stop_reason(const std::vector<double>& samples, double elapsed_s, const TargetRule& rule) {
+  const auto n = static_cast<int64_t>(samples.size());
+  if (n < rule.min_iters) return "";
+  if (ci_rel95(samples) <= rule.target_ci && steady_state(samples, rule.stability).stable) return "ci";
+  if (n >= rule.max_iters) return "max_iters";
+  if (rule.max_seconds > 0) {
+    const double mean = summarize(samples).mean;
+    if (elapsed_s + mean > rule.max_seconds) return "max_seconds";
+  }
+  return "";
 }
 
 }  // namespace rlx::train

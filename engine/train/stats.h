@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <deque>
 #include <functional>
+#include <string>
 #include <vector>
 
 namespace rlx::train {
@@ -37,6 +38,40 @@ Stability steady_state(const std::vector<double>& samples, const StabilityRule& 
 // final verdict with extended_iters = the samples taken.
 Stability extend_until_stable(std::deque<double>& window, const std::function<double()>& next,
                               const StabilityRule& rule, int64_t cap);
+
+// Two-sided 95 % critical value of Student's t with df degrees of freedom: the table of
+// rlx.stats.t975 (three decimals, df 1..30), interpolated in 1/df beyond it (40, 60, 120, inf), so
+// a CI recomputed in Lua from the stored samples gives the same number. 0 for df < 1.
+double t975(double df);
+
+// Relative half-width of the 95 % confidence interval of the mean of `samples`:
+// t975(n - 1) * sd / sqrt(n) / mean. Infinity for fewer than two samples or a mean <= 0.
+double ci_rel95(const std::vector<double>& samples);
+
+// Warm-up until steady: iteration k (1-based) ends the warm-up when k >= min_iters and its time is
+// within `tolerance` of the previous iteration's (|t_k / t_(k-1) - 1| <= tolerance), or when k
+// reaches max_iters. The first iteration of a run (allocations, kernel selection) is never enough.
+struct WarmupRule {
+  double tolerance = 0.05;
+  int64_t min_iters = 2;
+  int64_t max_iters = 10;
+};
+bool warmup_done(const std::vector<double>& warmup_samples, const WarmupRule& rule);
+
+// Precision-targeted measurement (docs/training.md "Precision-targeted iterations"): after at
+// least min_iters timed samples, stop when the 95 % CI of the mean is within target_ci (relative)
+// and the samples pass the steady-state verdict ("ci"); else at max_iters ("max_iters"); else
+// when the next sample, expected to last as long as the mean so far, would end past max_seconds
+// of timed wall clock ("max_seconds"; 0 = no time cap). min_iters are always run.
+struct TargetRule {
+  double target_ci = 0.02;
+  int64_t min_iters = 5;
+  int64_t max_iters = 100;
+  double max_seconds = 0;
+  StabilityRule stability;
+};
+// The reason to stop after `samples` taken in elapsed_s seconds of wall clock, or "" to go on.
+std::string stop_reason(const std::vector<double>& samples, double elapsed_s, const TargetRule& rule);
 
 // Percentile q in [0, 100] of the samples (linear interpolation); 0 for no samples.
 double percentile(std::vector<double> samples, double q);

@@ -98,27 +98,35 @@ class GradScaler {
 // Global LibTorch flags a run changes, put back when it ends so runs do not leak into each other.
 class ContextFlags {
  public:
-  ContextFlags(bool deterministic, bool cudnn_benchmark) {
+  // tf32: whether cuBLAS and cuDNN may run fp32 matrix products and convolutions on TF32 tensor
+  // cores (Ampere and newer). Pinned for every run, so the stored run says which roof applies.
+  ContextFlags(bool deterministic, bool cudnn_benchmark, bool tf32) {
     auto& ctx = at::globalContext();
     det_algorithms_ = ctx.deterministicAlgorithms();
     det_cudnn_ = ctx.deterministicCuDNN();
     bench_ = ctx.benchmarkCuDNN();
+    tf32_cublas_ = ctx.allowTF32CuBLAS();
+    tf32_cudnn_ = ctx.allowTF32CuDNN();
     // warn_only: an op without a deterministic kernel warns instead of failing the whole run.
     ctx.setDeterministicAlgorithms(deterministic, true);
     ctx.setDeterministicCuDNN(deterministic);
     ctx.setBenchmarkCuDNN(cudnn_benchmark);
+    ctx.setAllowTF32CuBLAS(tf32);
+    ctx.setAllowTF32CuDNN(tf32);
   }
   ~ContextFlags() {
     auto& ctx = at::globalContext();
     ctx.setDeterministicAlgorithms(det_algorithms_, true);
     ctx.setDeterministicCuDNN(det_cudnn_);
     ctx.setBenchmarkCuDNN(bench_);
+    ctx.setAllowTF32CuBLAS(tf32_cublas_);
+    ctx.setAllowTF32CuDNN(tf32_cudnn_);
   }
   ContextFlags(const ContextFlags&) = delete;
   ContextFlags& operator=(const ContextFlags&) = delete;
 
  private:
-  bool det_algorithms_, det_cudnn_, bench_;
+  bool det_algorithms_, det_cudnn_, bench_, tf32_cublas_, tf32_cudnn_;
 };
 
 }  // namespace rlx::train

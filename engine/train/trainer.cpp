@@ -418,67 +418,119 @@ void end_timed(const ResolvedDevice& dev, const SectionStart& s, TrainResult& r)
 #endif
 }
 
-// Iterations nobody measures: the first loss is read here.
+// Iterations nobody measures: a fixed count, or with warmup_auto until two consecutive ones agree
+// (stats.h WarmupRule, bounded by max_warmup). Each one's time is kept (warmup_samples) so the
+// result shows how the run settled; the first loss is read here.
 void warmup_section(Stepper& s, const TrainConfig& c, ProgressBar& bar, TrainResult& r) {
-  if (c.warmup == 0) return;
-  bar.phase("warmup", c.warmup);
-  for (int64_t i = 0; i < c.warmup; ++i) {
+  const WarmupRule rule{0.05, 2, c.max_warmup};
+  const int64_t planned = c.warmup_auto ? c.max_warmup : c.warmup;
+  if (planned == 0) return;
+  bar.phase("warmup", planned);
+  for (int64_t i = 0; i < planned; ++i) {
     util::check_interrupt();
-    s.step(s.fetch(), "");
+    const Batch b = s.fetch();
+    r.warmup_samples.push_back(b.wait_s + s.step(b, ""));
     if (i == 0) r.loss_first = s.loss();
     bar.update(i + 1);
+    if (c.warmup_auto && warmup_done(r.warmup_samples, rule)) break;
   }
 }
 
-// The timed section: `iters` samples, then with min_stable more until the last `iters` are steady
-// or the cap is reached (the oldest samples then count as extra warm-up). The observer only hears
-// that each timed iteration ended. `waits` gets each kept sample's data wait.
-std::deque<double> timed_samples(Stepper& s, const TrainConfig& c, IterationObserver* observer,
-                                 ProgressBar& bar, std::deque<double>& waits, TrainResult& r) {
-  int64_t index = 0;
-  const auto run_one = [&] {
+// One timed iteration, as a closure over the run: fetch, step, the wait kept apart.
+class TimedStep {
+ public:
+  TimedStep(Stepper& s, const TrainConfig& c, IterationObserver* observer, TrainResult& r)
+      : s_(s), c_(c), observer_(observer), r_(r) {}
+  double operator()() {
     util::check_interrupt();
-    const Batch b = s.fetch();
-    const double step_s = s.step(b, c.nvtx ? fmt::format("rlx.train iteration {}", index) : std::string());
+    const Batch b = s_.fetch();
+    const double step_s = s_.step(b, c_.nvtx ? fmt::format("rlx.train iteration {}", index_) : std::string());
     waits.push_back(b.wait_s);
-    if (observer) observer->on_timed_iteration(static_cast<int>(index));
-    if (index == 0 && c.warmup == 0) r.loss_first = s.loss();
-    ++index;
+    if (observer_) observer_->on_timed_iteration(static_cast<int>(index_));
+    if (index_ == 0 && r_.warmup_samples.empty()) r_.loss_first = s_.loss();
+    ++index_;
     return b.wait_s + step_s;
-  };
+  }
+  std::deque<double> waits;  // data wait of each sample taken
+
+ private:
+  Stepper& s_;
+  const TrainConfig& c_;
+  IterationObserver* observer_;
+  TrainResult& r_;
+  int64_t index_ = 0;
+};
+
+// Fixed count: `iters` samples, then with min_stable more until the last `iters` are steady or the
+// cap is reached (the oldest samples then count as extra warm-up and join warmup_samples).
+std::vector<double> fixed_samples(TimedStep& next, const TrainConfig& c, ProgressBar& bar, TrainResult& r) {
   std::deque<double> window;
+  std::vector<double> all;
   bar.phase("measure", c.iters);
   for (int64_t i = 0; i < c.iters; ++i) {
-    window.push_back(run_one());
+    all.push_back(next());
+    window.push_back(all.back());
     bar.update(i + 1);
   }
   const int64_t cap = c.max_extra_iters > 0 ? c.max_extra_iters : 2 * c.iters;
-  r.stability = steady_state(std::vector<double>(window.begin(), window.end()), c.stability);
+  r.stability = steady_state(all, c.stability);
   if (c.min_stable && !r.stability.stable) {
     bar.phase("extend", cap);
     r.stability = extend_until_stable(
         window,
         [&] {
-          bar.update(index - c.iters + 1);
-          return run_one();
+          bar.update(static_cast<int64_t>(all.size()) - c.iters + 1);
+          all.push_back(next());
+          return all.back();
         },
         c.stability, cap);
-    while (waits.size() > window.size()) waits.pop_front();
+    r.warmup_samples.insert(r.warmup_samples.end(), all.begin(),
+                            all.end() - static_cast<std::ptrdiff_t>(window.size()));
   }
-  return window;
+  r.stop_reason = "fixed";
+  return {window.begin(), window.end()};
+}
+
+// Precision-targeted: samples until stats.h's stop_reason says stop (CI within target_ci and
+// steady, or a cap). Every sample taken is kept: nothing measured is dropped.
+std::vector<double> targeted_samples(TimedStep& next, const TrainConfig& c, ProgressBar& bar,
+                                     TrainResult& r) {
+  const TargetRule rule{c.target_ci, c.min_iters, c.max_iters, c.max_seconds, c.stability};
+  std::vector<double> samples;
+  const auto t0 = Clock::now();
+  bar.phase("measure", c.max_iters);
+  while (r.stop_reason.empty()) {
+    samples.push_back(next());
+    bar.update(static_cast<int64_t>(samples.size()));
+    r.stop_reason = stop_reason(samples, seconds_between(t0, Clock::now()), rule);
+  }
+  r.stability = steady_state(samples, c.stability);
+  return samples;
 }
 
 void timed_section(Stepper& s, const TrainConfig& c, const ResolvedDevice& dev, IterationObserver* observer,
                    ProgressBar& bar, TrainResult& r) {
+  const SystemCpu system0 = system_cpu();
   const SectionStart start = begin_timed(dev);
-  std::deque<double> waits;
-  const std::deque<double> window = timed_samples(s, c, observer, bar, waits, r);
+  TimedStep next(s, c, observer, r);
+  r.samples = c.target_ci > 0 ? targeted_samples(next, c, bar, r) : fixed_samples(next, c, bar, r);
   end_timed(dev, start, r);
-  r.samples.assign(window.begin(), window.end());
-  for (double w : waits) r.data_wait_s += w;
-  for (double x : window) r.seconds += x;
+  const Contention load = contention_of(r.wall_s, r.user_s + r.sys_s, system0, system_cpu(), r.threads);
+  if (load.known) {
+    r.other_cpu = load.other_cpu;
+    r.steal_cpu = load.steal_cpu;
+    r.cpu_share = load.cpu_share;
+    // A CUDA run's host thread waits for the GPU, so its CPU share says nothing about contention.
+    r.contended = !dev.cuda && load.contended;
+  }
+  for (size_t i = next.waits.size() - r.samples.size(); i < next.waits.size(); ++i)
+    r.data_wait_s += next.waits[i];
+  for (double x : r.samples) r.seconds += x;
   r.iter_s = summarize(r.samples);
-  r.images_per_s = r.seconds > 0 ? static_cast<double>(c.batch * c.iters) / r.seconds : 0;
+  r.ci_rel = ci_rel95(r.samples);
+  r.warmup_used = static_cast<int64_t>(r.warmup_samples.size());
+  r.images_per_s =
+      r.seconds > 0 ? static_cast<double>(c.batch) * static_cast<double>(r.samples.size()) / r.seconds : 0;
 }
 
 // The counted section: after the last timed iteration, `n` iterations the observer counts
@@ -520,7 +572,7 @@ void run(const TrainConfig& c, IterationObserver* observer, TrainResult& r) {
   r.note = option_notes(c, dev);
   r.pin_memory = c.pin_memory && dev.cuda && c.data != "synthetic";
   set_threads_and_seed(c, dev, r);
-  ContextFlags flags(c.deterministic, c.cudnn_benchmark);
+  ContextFlags flags(c.deterministic, c.cudnn_benchmark, c.tf32);
 
   // Data source first: its classes and native size decide the model's defaults.
   const DataPlan data = open_data(c, r);

@@ -1,8 +1,11 @@
-// trainer.h: fixed-iteration training with honest timing (no LibTorch in this header, so the
-// binding and the tests include it cheaply; trainer.cpp is the one LibTorch translation unit).
+// trainer.h: training with honest timing (no LibTorch in this header, so the binding and the
+// tests include it cheaply; trainer.cpp is the one LibTorch translation unit).
 //
-// A run trains `warmup` unmeasured, then `iters` timed, then `counter_iters` counted iterations
-// of SGD (momentum, weight decay) on cross-entropy, model in train mode. Every timed iteration is
+// A run trains warm-up iterations nobody measures (a fixed `warmup`, or with warmup_auto until two
+// consecutive iterations agree, bounded), then timed iterations (a fixed `iters`, or with
+// target_ci until the 95 % CI of the mean is precise enough, bounded by max_iters and
+// max_seconds: stats.h's TargetRule), then `counter_iters` counted iterations of SGD (momentum,
+// weight decay) on cross-entropy, model in train mode. Every timed iteration is
 // timed from the moment it asks for its batch to the moment the device has finished its step
 // (synchronize; CUDA events on CUDA), so a sample is the true cost of one step; the part of it
 // spent waiting for data is kept apart (data_wait_s). images_per_s = batch * iters / seconds.
@@ -55,6 +58,12 @@ struct TrainConfig {
   bool min_stable = false;      // extend the timed section until the verdict is stable
   StabilityRule stability;      // the verdict's thresholds
   int64_t max_extra_iters = 0;  // min_stable's cap on extra timed iterations; 0 = 2 x iters
+  bool warmup_auto = false;     // warm up until steady (stats.h WarmupRule; `warmup` is then unused)
+  int64_t max_warmup = 10;      // warmup_auto's cap (the seed's 10 warm-up iterations)
+  double target_ci = 0;         // > 0: timed iterations until the CI is within it (`iters` unused)
+  int64_t min_iters = 5, max_iters = 100;  // target_ci's bounds on timed iterations
+  double max_seconds = 0;                  // target_ci's cap on the timed section's wall clock; 0 = none
+  bool tf32 = false;                       // CUDA: cuBLAS/cuDNN may use TF32 for fp32 (pinned either way)
 };
 
 struct TrainResult {
@@ -66,6 +75,12 @@ struct TrainResult {
   Summary iter_s;
   std::vector<double> samples;          // seconds per timed iteration (the last `iters` when extended)
   Stability stability;                  // steady-state verdict of `samples`
+  std::vector<double> warmup_samples;   // seconds of each warm-up iteration (min_stable's dropped ones too)
+  int64_t warmup_used = 0;              // warm-up iterations run, min_stable's dropped samples included
+  std::string stop_reason;              // "fixed", "ci", "max_iters" or "max_seconds"
+  double ci_rel = 0;                    // ci_rel95(samples): relative 95 % CI half-width of the mean
+  double other_cpu = -1, steal_cpu = -1, cpu_share = -1;  // contention (process_usage.h); -1 = unknown
+  bool contended = false;
   int64_t counter_iters = 0;            // counted iterations run after the timed ones
   std::vector<double> counted_samples;  // their times (counters active: never used for speeds)
   double counted_iter_s = 0;            // mean of counted_samples

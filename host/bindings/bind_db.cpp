@@ -421,16 +421,6 @@ int study_names(lua_State* L) {
   return 1;
 }
 
-// estimate_s(config) -> seconds, or nil when no comparable run is stored.
-int estimate_s(lua_State* L) {
-  auto& s = conn(L, "config");
-  nlohmann::json config = lua::to_json(L, 2, "config");
-  auto est = s.estimate_s(store::content_hash(config), config);
-  if (est) lua_pushnumber(L, *est);
-  else lua_pushnil(L);
-  return 1;
-}
-
 int close(lua_State* L) {
   Conn* c = conn_of(L, "");
   delete c->store;
@@ -500,7 +490,6 @@ void open_db(lua_State* L) {
                         {"points", lua::guarded<points>},
                         {"slot", lua::guarded<slot>},
                         {"run_id_by_label", lua::guarded<run_id_by_label>},
-                        {"estimate_s", lua::guarded<estimate_s>},
                         {"last_sweep_seed", lua::guarded<last_sweep_seed>},
                         {"study_environments", lua::guarded<study_environments>},
                         {"study_counters", lua::guarded<study_counters>},

@@ -65,13 +65,45 @@ void read_min_stable(lua_State* L, const lua::Options& o, train::TrainConfig& c)
                                      lua_typename(L, type)));
 }
 
+// warmup = N or "auto" (until steady, max_warmup); target_ci with min_iters, max_iters and
+// max_seconds (docs/training.md "Precision-targeted iterations"). With target_ci the warm-up
+// defaults to "auto" and `iters` (a fixed count) is refused: the run decides its count.
+void read_protocol(lua_State* L, const lua::Options& o, train::TrainConfig& c) {
+  c.target_ci = o.has("target_ci") ? non_negative(o, "target_ci", 0, false) : 0;
+  if (c.target_ci >= 1)
+    o.fail("target_ci", fmt::format("must be a fraction below 1 (0.02 = +/-2 %), got {}", c.target_ci));
+  const bool targeted = c.target_ci > 0;
+  if (targeted && o.has("iters"))
+    o.fail("iters",
+           "is a fixed count; with target_ci the run measures until precise (bound it with max_iters, "
+           "max_seconds)");
+  for (const char* key : {"min_iters", "max_iters", "max_seconds"})
+    if (!targeted && o.has(key)) o.fail(key, "applies with target_ci only (e.g. target_ci = 0.02)");
+  c.iters = o.integer("iters", c.iters, 1);
+  c.min_iters = o.integer("min_iters", c.min_iters, 2);
+  c.max_iters = o.integer("max_iters", c.max_iters, 1);
+  if (targeted && c.max_iters < c.min_iters)
+    o.fail("max_iters", fmt::format("must be >= min_iters ({}), got {}", c.min_iters, c.max_iters));
+  c.max_seconds = o.has("max_seconds") ? non_negative(o, "max_seconds", 0, false) : 0;
+  const int type = o.push("warmup");
+  const bool is_string = type == LUA_TSTRING;
+  std::string text = is_string ? lua_tostring(L, -1) : "";
+  lua_pop(L, 1);
+  if (is_string && text != "auto")
+    o.fail("warmup",
+           fmt::format("must be a number of iterations or \"auto\" (until steady), got \"{}\"", text));
+  c.warmup_auto = is_string || (type == LUA_TNIL && targeted);
+  if (!c.warmup_auto) c.warmup = o.integer("warmup", c.warmup, 0);
+  if (!c.warmup_auto && o.has("max_warmup")) o.fail("max_warmup", "applies with warmup = \"auto\" only");
+  c.max_warmup = o.integer("max_warmup", c.max_warmup, 1);
+}
+
 // Reads every option into a config; throws lua::Error naming the option.
 train::TrainConfig read_config(lua_State* L, const lua::Options& o, bool& want_counters, std::vector<std::string>& groups) {
   train::TrainConfig c;
   // Scalars first, so `rlx.train{batch=0}` names batch even before the model is looked at.
   c.batch = o.integer("batch", c.batch, 1);
-  c.iters = o.integer("iters", c.iters, 1);
-  c.warmup = o.integer("warmup", c.warmup, 0);
+  read_protocol(L, o, c);
   c.device = o.str("device", c.device);
   static const std::regex device_re("^(cpu|auto|cuda|cuda:[0-9]+)$");
   if (!std::regex_match(c.device, device_re))
@@ -89,6 +121,7 @@ train::TrainConfig read_config(lua_State* L, const lua::Options& o, bool& want_c
   c.deterministic = o.boolean("deterministic", c.deterministic);
   c.cudnn_benchmark = o.boolean("cudnn_benchmark", c.cudnn_benchmark);
   c.nvtx = o.boolean("nvtx", c.nvtx);
+  c.tf32 = o.boolean("tf32", c.tf32);
   c.lr = non_negative(o, "lr", c.lr, false);
   c.momentum = non_negative(o, "momentum", c.momentum, true);
   c.weight_decay = non_negative(o, "weight_decay", c.weight_decay, true);
@@ -126,11 +159,12 @@ train::TrainConfig read_config(lua_State* L, const lua::Options& o, bool& want_c
 
 nlohmann::json run_train(lua_State* L) {
   lua::Options o(
-      L, 1,
-      {"model",           "batch",   "iters",    "warmup",   "device",        "precision",  "data",
-       "augment",         "workers", "prefetch", "threads",  "memory_format", "grad_accum", "deterministic",
-       "cudnn_benchmark", "nvtx",    "lr",       "momentum", "weight_decay",  "seed",       "input",
-       "classes",         "label",   "counters", "progress", "counter_iters", "pin_memory", "min_stable"});
+      L, 1, {"model",        "batch",         "iters",           "warmup",     "device",    "precision",
+             "data",         "augment",       "workers",         "prefetch",   "threads",   "memory_format",
+             "grad_accum",   "deterministic", "cudnn_benchmark", "nvtx",       "lr",        "momentum",
+             "weight_decay", "seed",          "input",           "classes",    "label",     "counters",
+             "progress",     "counter_iters", "pin_memory",      "min_stable", "target_ci", "min_iters",
+             "max_iters",    "max_seconds",   "max_warmup",      "tf32"});
   bool want_counters = false;
   std::vector<std::string> groups;
   train::TrainConfig config = read_config(L, o, want_counters, groups);

@@ -1,18 +1,26 @@
 -- rlx.experiment: the machinery of a study script, so experiments/all.lua reads as the study.
 --
 --   scale(matrix, params): the scale's settings (matrix.scale[params.scale]) with the --set
---     overrides warmup=, iters=, input=, repeats= and counters=false applied.
+--     overrides applied: warmup= (a count or auto), iters= (a fixed count: drops the precision
+--     target), target_ci= (a precision target: drops the fixed count), min_iters=, max_iters=,
+--     input=, repeats=, budget= (30m, 1.5h, none), models=, batch=, precision= (comma lists) and
+--     counters=false.
 --   pick(dir, kind, labels): the environment script for a device: DIR/<label>.lua for the first of
 --     `labels` (environment label, GPU hardware label, device kind) that exists and is for `kind`.
---   run(study, opts): for every device rlx.devices() reports (or opts.devices, a stand-in list),
---     measures the peaks once per environment (study:ensure_peaks), picks the environment script,
---     sweeps the shared matrix with its batch sizes and precisions, and prints one summary line.
+--   plan(study, opts): what every device will sweep (its environment script, batch sizes and
+--     precisions: bf16 on a CPU only where it is native, see native_bf16) and what it costs
+--     (rlx.budget), checked against the scale's time budget; prints the plan. A plan that cannot
+--     fit even at the minimum protocol ends the program (exit 2) naming what to cut, except in a
+--     dry run, which only says so.
+--   run(study, opts): plan, then for every device measures the peaks once per environment
+--     (study:ensure_peaks) and sweeps the shared matrix within what is left of the budget.
 --   finish(study, opts): figures, summary and report (nothing in a dry run).
 --
 -- An environment script (experiments/cpu.lua, rtx4090.lua, ...) returns plain data:
 --   {kind = "cuda", batch = {64, 128, 256}, precision = {"fp32", "amp"}, counters = true}
 -- so adding an environment is copying one file to experiments/<label>.lua (docs/study.md).
 local options = require("rlx.options")
+local budget = require("rlx.budget")
 
 local M = {}
 
@@ -24,20 +32,85 @@ local RUN_SPEC = {
   retry_crashed = {type = "boolean", default = false},
   list = {type = "table"},
   data = {type = "string"},
+  started = {type = "number"},
 }
 local FINISH_SPEC = {figures = {type = "string", default = "figures"}, scale = {type = "table", required = true}}
 
-local OVERRIDES = {"warmup", "iters", "input", "repeats"}
+-- Seconds the peaks take when they are not stored yet, and what the figures and the report take
+-- after the sweeps: kept out of the sweeps' share of the budget (measured on 2-core VMs,
+-- docs/benchmarks.md "Study time").
+M.PEAKS_S = {quick = 15, full = 60}
+M.FINISH_S = 30
 
---- The scale's settings with the --set overrides applied (a new table).
+local function now_s() return rlx._core.db.monotonic() end
+
+local function fail(msg) rlx.fail(2, "experiments/all.lua: " .. msg) end
+
+local function list_of(text, what)
+  if text == nil then return nil end
+  local out = {}
+  for part in tostring(text):gmatch("[^,%s]+") do out[#out + 1] = part end
+  if #out == 0 then fail(string.format("--set %s= needs a comma list, got '%s'", what, tostring(text))) end
+  return out
+end
+
+-- The protocol overrides: a fixed count (iters=) or a precision target (target_ci=), not both.
+local function apply_protocol(S, P)
+  if P.iters and P.target_ci then fail("--set iters= (a fixed count) and --set target_ci= exclude each other") end
+  if P.iters then S.iters, S.target_ci, S.min_iters, S.max_iters = P.iters, nil, nil, nil end
+  if P.target_ci then
+    if P.target_ci <= 0 or P.target_ci >= 1 then
+      fail(string.format("--set target_ci= must be a fraction in (0, 1), e.g. 0.02, got %s", tostring(P.target_ci)))
+    end
+    S.target_ci, S.iters = P.target_ci, nil
+    S.min_iters, S.max_iters, S.warmup = S.min_iters or 5, S.max_iters or 100, S.warmup or "auto"
+  end
+  if P.warmup ~= nil then
+    local w = P.warmup == "auto" and "auto" or tonumber(P.warmup)
+    if w ~= "auto" and (not w or w < 0 or w ~= math.floor(w)) then
+      fail(string.format("--set warmup= must be a whole number >= 0 or auto, got '%s'", tostring(P.warmup)))
+    end
+    S.warmup = w
+  end
+  for _, k in ipairs({"min_iters", "max_iters"}) do
+    if P[k] ~= nil then
+      if not S.target_ci then fail(string.format("--set %s= applies to a precision target (target_ci=)", k)) end
+      S[k] = P[k]
+    end
+  end
+end
+
+--- The scale's settings with the --set overrides applied (a new table; budget_s in seconds or nil;
+--- started: now on rlx's monotonic clock, where the budget counts from).
 function M.scale(matrix, P)
-  local S = {name = P.scale}
+  local S = {name = P.scale, started = now_s()}
   for k, v in pairs(matrix.scale[P.scale]) do S[k] = v end
-  for _, k in ipairs(OVERRIDES) do
+  apply_protocol(S, P)
+  for _, k in ipairs({"input", "repeats"}) do
     if P[k] ~= nil then S[k] = P[k] end
+  end
+  local ok, b = pcall(budget.parse_duration, P.budget ~= nil and P.budget or S.budget)
+  if not ok then fail("--set budget=: " .. rlx.errors.message(b)) end
+  S.budget_s = b
+  S.models, S.precision = list_of(P.models, "models"), list_of(P.precision, "precision")
+  if P.batch then
+    local v, why = options.from_text({type = "int_list", min = 1}, P.batch)
+    if why then fail("--set batch= " .. why) end
+    S.batch = v
   end
   if P.counters == false then S.counters = false end
   return S
+end
+
+--- The protocol of a scale in words: "warm-up until steady, then timed until the 95 % CI of the
+--- mean iteration time is within ±2 % (3-50 iterations)" or "1 warm-up + 4 measured iterations".
+function M.protocol_text(S)
+  if S.target_ci then
+    local w = S.warmup == "auto" and "warm-up until steady (at most 10)" or string.format("%s warm-up", S.warmup)
+    return string.format("%s, then timed until the 95 %% CI of the mean iteration time is within ±%g %% " ..
+      "(%d-%d iterations)", w, S.target_ci * 100, S.min_iters, S.max_iters)
+  end
+  return string.format("%s warm-up + %s measured iterations", tostring(S.warmup), tostring(S.iters))
 end
 
 local function exists(path)
@@ -78,64 +151,244 @@ function M.labels_for(study, dev)
   return labels
 end
 
+--- Whether the CPU of an environment computes bf16 natively: AVX-512 BF16 or AMX (x86), or the
+--- bf16 feature (Arm). Elsewhere LibTorch emulates it, about 2x slower than fp32.
+function M.native_bf16(env)
+  local flags = " " .. tostring(env.cpu_flags or "") .. " "
+  for _, f in ipairs({"avx512_bf16", "amx_bf16", "bf16"}) do
+    if flags:find(" " .. f .. " ", 1, true) then return true end
+  end
+  return false
+end
+
 local function wanted_kinds(devices)
   if not devices then return nil end
-  local wanted = {}
-  for k in tostring(devices):gmatch("[^,]+") do wanted[k] = true end
+  local wanted, valid = {}, {cpu = true, cuda = true}
+  for k in tostring(devices):gmatch("[^,]+") do
+    if not valid[k] then fail(string.format("--set devices= takes cpu and/or cuda (e.g. cpu,cuda), got '%s'", k)) end
+    wanted[k] = true
+  end
   return wanted
 end
 
-local function sweep_device(study, dev, o)
-  local kind, id = dev.kind or "cpu", dev.id or dev.kind or "cpu"
-  local path, name, env = M.pick(o.dir, kind, M.labels_for(study, dev))
-  if not path then
-    print(string.format("%s (%s): no experiments/%s.lua, skipped", id, dev.name or "", kind))
-    return nil
-  end
-  print(string.format("== %s: %s", id, dev.name or kind))
-  study:ensure_peaks(kind, {quick = o.scale.peaks_quick == true})
-  print(string.format("batch sizes and precisions from experiments/%s.lua", name))
-  local S, mx = o.scale, o.matrix
-  local stats = study:sweep{
-    device = id, models = mx.models, batch = env.batch, precision = env.precision,
-    repeats = S.repeats or mx.repeats, warmup = S.warmup, iters = S.iters, input = S.input,
-    classes = mx.classes, counters = env.counters == true and S.counters ~= false or nil,
-    retry_crashed = o.retry_crashed, data = o.data,
-  }
-  if type(stats) == "table" and stats.planned and not o.dry then
-    print(string.format("%s: %d planned, %d ran (%d ok, %d failed), %d already done", id, stats.planned,
-      stats.ran or 0, stats.ok or 0, stats.failed or 0, stats.skipped or 0))
-  end
-  return {device = id, script = path, stats = stats}
+-- The precisions a device sweeps and why any of its script's were left out.
+local function precisions(study, kind, env, S)
+  if S.precision then return S.precision, nil end
+  if kind ~= "cpu" or M.native_bf16(study.env) then return env.precision, nil end
+  local out = {}
+  for _, p in ipairs(env.precision) do if p ~= "bf16" then out[#out + 1] = p end end
+  if #out == #env.precision then return out, nil end
+  return out, "bf16 left out: this CPU has no native bf16 (no avx512_bf16 or AMX), so LibTorch emulates it, about " ..
+    "2x slower than fp32; --set precision=fp32,bf16 measures it anyway"
 end
 
---- Sweeps every device. opts: dir (the environment scripts' folder), matrix, scale (M.scale's),
---- devices (a comma list of kinds to keep, or nil), retry_crashed, list (stand-in rlx.devices()),
---- data (a dataset path for every run; nil: synthetic images).
-function M.run(study, opts)
-  local o = options.check("rlx.experiment.run", opts, RUN_SPEC)
-  o.dry = rlx.flags and rlx.flags.dry_run
-  local wanted = wanted_kinds(o.devices)
-  local summary = {}
+-- The sweep options of one device (study:sweep's).
+local function sweep_options(id, env, precision, S, mx, o)
+  return {device = id, models = S.models or mx.models, batch = S.batch or env.batch, precision = precision,
+    repeats = S.repeats or mx.repeats, warmup = S.warmup, iters = S.iters, input = S.input, classes = mx.classes,
+    target_ci = S.target_ci, min_iters = S.min_iters, max_iters = S.max_iters,
+    counters = env.counters == true and S.counters ~= false or nil, retry_crashed = o.retry_crashed, data = o.data}
+end
+
+-- The devices to sweep: {id, kind, name, script, sweep (options), notes}.
+local function devices_plan(study, o)
+  local wanted, out = wanted_kinds(o.devices), {}
   for _, dev in ipairs(o.list or rlx.devices()) do
-    local kind = dev.kind or "cpu"
+    local kind, id = dev.kind or "cpu", dev.id or dev.kind or "cpu"
     if wanted and not wanted[kind] then
-      print(string.format("%s (%s): skipped (--set devices=%s)", dev.id or kind, dev.name or "", o.devices))
+      print(string.format("%s (%s): skipped (--set devices=%s)", id, dev.name or "", o.devices))
     else
-      summary[#summary + 1] = sweep_device(study, dev, o)
+      local path, name, env = M.pick(o.dir, kind, M.labels_for(study, dev))
+      if not path then
+        print(string.format("%s (%s): no experiments/%s.lua, skipped", id, dev.name or "", kind))
+      else
+        local precision, note = precisions(study, kind, env, o.scale)
+        out[#out + 1] = {id = id, kind = kind, name = dev.name or kind, script = name, path = path, notes = {note},
+          sweep = sweep_options(id, env, precision, o.scale, o.matrix, o)}
+      end
     end
   end
+  return out
+end
+
+-- Seconds of the minimum protocol (and of the planned caps) of every device, given `left` seconds.
+local function cost(study, devs, S, left)
+  local need, total, unknown = 0, 0, 0
+  for _, d in ipairs(devs) do
+    local opts = {}
+    for k, v in pairs(d.sweep) do opts[k] = v end
+    opts.budget_s = S.target_ci and left and math.max(0, left) or nil
+    local e = study:estimate(opts)
+    d.estimate = e
+    need = need + (e.need_s or e.total_s)
+    total, unknown = total + e.total_s, unknown + e.unestimated
+  end
+  return need, total, unknown
+end
+
+--- What to cut when the minimum protocol does not fit, from the devices' estimated items: two
+--- lists of "--set batch=16,32 (saves 6.1 min)"-like texts, largest savings first (at most 4
+--- each): the cuts that are enough alone, and the others (to combine).
+function M.cuts(devs, S, need, left)
+  local by = {batch = {}, models = {}, precision = {}, repeats = {}}
+  local lists = {batch = {}, models = {}, precision = {}}
+  local max_run = 0
+  for _, d in ipairs(devs) do
+    for _, it in ipairs(d.estimate.items) do
+      local c, s = it.config, it.need_s or 0
+      for dim, v in pairs({batch = c.batch, models = c.model, precision = c.precision}) do
+        if not by[dim][v] then by[dim][v] = 0; table.insert(lists[dim], v) end
+        by[dim][v] = by[dim][v] + s
+      end
+      max_run = math.max(max_run, it.run)
+      by.repeats[it.run] = (by.repeats[it.run] or 0) + s
+    end
+  end
+  local out = {}
+  for _, dim in ipairs({"batch", "models", "precision"}) do
+    if #lists[dim] > 1 then
+      for _, v in ipairs(lists[dim]) do
+        local keep = {}
+        for _, w in ipairs(lists[dim]) do if w ~= v then keep[#keep + 1] = tostring(w) end end
+        out[#out + 1] = {text = string.format("--set %s=%s", dim, table.concat(keep, ",")), saves = by[dim][v]}
+      end
+    end
+  end
+  if max_run > 1 then
+    out[#out + 1] = {text = string.format("--set repeats=%d", max_run - 1), saves = by.repeats[max_run]}
+  end
+  local input = S.input or 224
+  for _, side in ipairs({192, 160, 128, 112, 96, 64}) do
+    if side < input and need * (side / input) ^ 2 <= left then
+      out[#out + 1] = {text = string.format("--set input=%d", side), saves = need * (1 - (side / input) ^ 2)}
+      break
+    end
+  end
+  table.sort(out, function(a, b) return a.saves > b.saves end)
+  local enough, more = {}, {}
+  for _, c in ipairs(out) do
+    local list = need - c.saves <= left and enough or more
+    if #list < 4 then list[#list + 1] = string.format("%s (saves %s)", c.text, budget.duration_text(c.saves)) end
+  end
+  return enough, more
+end
+
+--- When the study does not fit its budget, the precisions beyond each CPU's first (bf16: the
+--- seed's CPU matrix is fp32) are left out if that makes it fit, with a note saying so. Returns
+--- the new need, total and unknown counts.
+function M.drop_optional(study, devs, S, left)
+  local kept = {}
+  for i, d in ipairs(devs) do
+    kept[i] = d.sweep.precision
+    if d.kind == "cpu" and #d.sweep.precision > 1 then d.sweep.precision = {d.sweep.precision[1]} end
+  end
+  local before = 0
+  for _, d in ipairs(devs) do before = before + (d.estimate.need_s or d.estimate.total_s) end
+  local need, total, unknown = cost(study, devs, S, left)
+  if need > left then
+    for i, d in ipairs(devs) do d.sweep.precision = kept[i] end
+    return cost(study, devs, S, left)
+  end
+  for i, d in ipairs(devs) do
+    if #kept[i] > #d.sweep.precision then
+      local dropped = {}
+      for j = 2, #kept[i] do dropped[#dropped + 1] = kept[i][j] end
+      d.notes[#d.notes + 1] = string.format("%s left out to fit the budget of %s (with %s the study needs at least " ..
+        "%s; %s without); --set budget= or --set precision=%s measures it", table.concat(dropped, ", "),
+        budget.duration_text(S.budget_s), table.concat(dropped, ", "), budget.duration_text(before),
+        budget.duration_text(need), table.concat(kept[i], ","))
+    end
+  end
+  return need, total, unknown
+end
+
+--- The devices to sweep and their cost, checked against the budget; prints the plan.
+function M.plan(study, opts)
+  local o = options.check("rlx.experiment.plan", opts, RUN_SPEC)
+  local S, dry = o.scale, rlx.flags and rlx.flags.dry_run
+  local devs = devices_plan(study, o)
+  local left = S.budget_s and (S.budget_s - (now_s() - (o.started or now_s())) - M.FINISH_S)
+  if left then
+    for _, d in ipairs(devs) do
+      if not study:peaks(d.kind) then left = left - M.PEAKS_S[S.peaks_quick and "quick" or "full"] end
+    end
+  end
+  local need, total, unknown = cost(study, devs, S, left)
+  if left and need > left and not S.precision then need, total, unknown = M.drop_optional(study, devs, S, left) end
+  for _, d in ipairs(devs) do
+    for _, note in ipairs(d.notes) do print(d.id .. ": " .. note) end
+  end
+  local est = string.format("estimated %s for %d runs%s", budget.duration_text(total),
+    #devs > 0 and (function() local n = 0 for _, d in ipairs(devs) do n = n + d.estimate.to_run end return n end)() or 0,
+    unknown > 0 and string.format(" (+%d without an estimate)", unknown) or "")
+  if S.budget_s then est = est .. string.format(" against a budget of %s", budget.duration_text(S.budget_s)) end
+  print("plan: " .. est)
+  local out = {devices = devs, estimate_s = total, need_s = need, left_s = left}
+  if left and need > left then
+    local enough, more = M.cuts(devs, S, need, left)
+    local advice = {}
+    if #enough > 0 then advice[#advice + 1] = "cut one of: " .. table.concat(enough, ", ") end
+    if #more > 0 then advice[#advice + 1] = (#enough > 0 and "or combine: " or "combine: ") .. table.concat(more, ", ") end
+    advice[#advice + 1] = string.format("or raise --set budget= (at least %s)",
+      budget.duration_text(S.budget_s + need - left))
+    local msg = string.format("the study does not fit its budget: its runs need at least %s%s on this machine and " ..
+      "%s is left for them; %s", budget.duration_text(need),
+      S.target_ci and string.format(" at the minimum protocol (%d timed iterations per run)", S.min_iters) or "",
+      budget.duration_text(math.max(0, left)), table.concat(advice, "; "))
+    if not dry then fail(msg) end
+    print("plan: " .. msg)
+    out.fits = false
+  end
+  return out
+end
+
+--- Sweeps every device of the plan. opts: dir (the environment scripts' folder), matrix, scale
+--- (M.scale's), devices (a comma list of kinds to keep, or nil), retry_crashed, list (stand-in
+--- rlx.devices()), data (a dataset path for every run; nil: synthetic images), started (the
+--- study's start on rlx's monotonic clock: the budget counts from it).
+function M.run(study, opts)
+  local o = options.check("rlx.experiment.run", opts, RUN_SPEC)
+  o.started = o.started or o.scale.started or now_s()
+  local plan = M.plan(study, o)
+  local dry, S, summary = rlx.flags and rlx.flags.dry_run, o.scale, {}
+  for i, d in ipairs(plan.devices) do
+    print(string.format("== %s: %s", d.id, d.name))
+    study:ensure_peaks(d.kind, {quick = S.peaks_quick == true})
+    print(string.format("batch sizes and precisions from experiments/%s.lua", d.script))
+    local sweep = d.sweep
+    sweep.notes = #d.notes > 0 and d.notes or nil
+    if S.budget_s then
+      -- What is left now, less what the later devices need at least.
+      local later = 0
+      for j = i + 1, #plan.devices do later = later + (plan.devices[j].estimate.need_s or 0) end
+      sweep.budget_s = math.max(0, S.budget_s - (now_s() - o.started) - M.FINISH_S - later)
+    end
+    local stats = study:sweep(sweep)
+    if type(stats) == "table" and stats.planned and not dry then
+      print(string.format("%s: %d planned, %d ran (%d ok, %d failed%s), %d already done", d.id, stats.planned,
+        stats.ran or 0, stats.ok or 0, stats.failed or 0,
+        (stats.reruns or 0) > 0 and string.format(", %d reruns of unsteady or contended runs", stats.reruns) or "",
+        stats.skipped or 0))
+    end
+    summary[#summary + 1] = {device = d.id, script = d.path, stats = stats}
+  end
+  summary.estimate_s = plan.estimate_s
   return summary
+end
+
+--- The study's last line: its time against the plan's estimate ("done in 27.1 min; the plan
+--- estimated 25.3 min for the runs"), or what a dry run did.
+function M.done_line(S, summary)
+  if rlx.flags and rlx.flags.dry_run then return "dry run: nothing trained, no figures drawn" end
+  return string.format("done in %s; the plan estimated %s for the runs", budget.duration_text(now_s() - S.started),
+    budget.duration_text(summary and summary.estimate_s or 0))
 end
 
 --- Figures, the summary and the report (the report goes next to the figures folder, docs/report.md).
 --- In a dry run it says so and does nothing. opts: figures (folder), scale (M.scale's).
 function M.finish(study, opts)
   local o = options.check("rlx.experiment.finish", opts, FINISH_SPEC)
-  if rlx.flags and rlx.flags.dry_run then
-    print("dry run: nothing trained, no figures drawn")
-    return
-  end
+  if rlx.flags and rlx.flags.dry_run then return end
   local S, dir = o.scale, o.figures
   -- The figures state the input size and protocol themselves (read from the runs); the note names the preset.
   local note = S.name ~= "full" and ("scale " .. S.name) or nil

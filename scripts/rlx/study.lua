@@ -12,6 +12,7 @@
 -- error and the sweep goes on; failed runs are tried again on the next rerun.
 local options = require("rlx.options")
 local errors = require("rlx.errors")
+local budget = require("rlx.budget")
 
 local M = {}
 local Study = {}
@@ -93,7 +94,7 @@ end
 
 -- Options of a sweep beyond the matrix that go to rlx.train unchanged (issue 4's list).
 local PASS_THROUGH = {"workers", "threads", "memory_format", "grad_accum", "deterministic", "cudnn_benchmark",
-  "nvtx", "lr", "momentum", "weight_decay", "seed"}
+  "nvtx", "lr", "momentum", "weight_decay", "seed", "tf32"}
 
 local SWEEP_SPEC = {
   models = {type = "string_list", required = true},
@@ -101,8 +102,15 @@ local SWEEP_SPEC = {
   precision = {type = "string_list", default = {"fp32"}},
   repeats = {type = "integer", min = 1, default = 1},
   device = {type = "string", default = "cpu"},
-  warmup = {type = "integer", min = 0},
+  warmup = {type = "any"},
   iters = {type = "integer", min = 1},
+  target_ci = {type = "number", min = 0},
+  min_iters = {type = "integer", min = 2},
+  max_iters = {type = "integer", min = 1},
+  max_warmup = {type = "integer", min = 1},
+  budget_s = {type = "number", min = 0},
+  noise_floor = {type = "boolean", default = true},
+  notes = {type = "string_list"},
   data = {type = "string"},
   input = {type = "integer", min = 1},
   classes = {type = "integer", min = 1},
@@ -124,7 +132,8 @@ for _, k in ipairs(PASS_THROUGH) do SWEEP_SPEC[k] = {type = "any"} end
 -- The configuration of one run: what rlx.train gets, minus the label. Its hash is the resume key.
 local function run_config(o, model, precision, batch)
   local c = {model = model, precision = precision, batch = batch, device = o.device, warmup = o.warmup,
-    iters = o.iters, data = o.data, input = o.input, classes = o.classes, counters = o.counters}
+    iters = o.iters, data = o.data, input = o.input, classes = o.classes, counters = o.counters,
+    target_ci = o.target_ci, min_iters = o.min_iters, max_iters = o.max_iters, max_warmup = o.max_warmup}
   for _, k in ipairs(PASS_THROUGH) do c[k] = o[k] end
   return c
 end
@@ -160,7 +169,15 @@ function Study:_order_seed(o)
   return tonumber(rlx.db.new_id():sub(1, 7), 16)
 end
 
+-- warmup is a count or "auto" (until steady), as rlx.train takes it.
+local function check_warmup(w)
+  if w == nil or w == "auto" or (type(w) == "number" and w >= 0 and w == math.floor(w)) then return end
+  errors.raise("study:sweep", string.format("option 'warmup' must be a whole number >= 0 or \"auto\", got %s",
+    type(w) == "string" and string.format("%q", w) or tostring(w)))
+end
+
 function Study:_plan(o)
+  check_warmup(o.warmup)
   if o.order_seed and o.order ~= "random" then
     errors.raise("study:sweep", string.format("option 'order_seed' applies to order = \"random\" only (order is %q)",
       o.order))
@@ -200,10 +217,25 @@ function Study:_plan(o)
     local c, n = slot[1], slot[2]
     local row = self.db:slot(self.name, self.env_id, c.key, n)
     items[i] = {config = c.config, key = c.key, run = n, status = row and row.status, position = i,
-      order = o.order, seed = seed, done = row ~= nil and row.status == "ok" and not o.force, label = c.label(n)}
+      order = o.order, seed = seed, done = row ~= nil and row.status == "ok" and not o.force,
+      label = row and row.label or self:_unique_label(c.label(n), c.key, c.config)}
   end
   if o.only then self:_mark_shard(items, o.only) end
   return items
+end
+
+-- A label is unique per configuration (issue 25 finding 3): when a stored run of this study already
+-- has `label` for another configuration (the same matrix at another input size, say), the new one
+-- adds what differs: "_in48" for the input size, else "_" and the first 6 hex digits of its key.
+-- A slot already stored keeps its label (_plan reads it first), so resuming never renames.
+function Study:_unique_label(label, key, config)
+  local taken = self.db:runs{study = self.name, label = label}
+  local clash = false
+  for _, r in ipairs(taken) do clash = clash or r.config_key ~= key end
+  if not clash then return label end
+  local other = type(taken[1].config) == "table" and taken[1].config or {}
+  if config.input ~= nil and config.input ~= other.input then return label .. "_in" .. tostring(config.input) end
+  return label .. "_" .. key:sub(1, 6)
 end
 
 -- study:sweep{only = {labels}}: the slots not named are "not in this shard" (another process or
@@ -223,41 +255,109 @@ function Study:_mark_shard(items, only)
   end
 end
 
-local function fmt_duration(s)
-  if s >= 3600 then return string.format("%.1f h", s / 3600) end
-  if s >= 60 then return string.format("%.1f min", s / 60) end
-  return string.format("%.1f s", s)
+-- Peaks for estimates when none are stored yet (a dry run before the study measured them): a
+-- quick FMA and DRAM measurement on the CPU (about a second), a GPU's datasheet entry.
+function Study:_probe_peaks(kind)
+  if kind == "cuda" then
+    local ok, entry = pcall(rlx.peaks.datasheet, self.env.gpu_name or "")
+    return ok and entry or nil
+  end
+  local ok, p = pcall(rlx.peaks.measure, {device = "cpu", quick = true, only = {"fp32", "dram"}, repeats = 3})
+  errors.pass_exits(p)
+  return ok and p or nil
+end
+
+-- One estimator per device kind and study object (budget.lua), primed with the stored runs.
+function Study:_estimator(kind)
+  self._estimators = self._estimators or {}
+  if not self._estimators[kind] then
+    self._estimators[kind] = budget.estimator(self, kind, {probe = function() return self:_probe_peaks(kind) end})
+  end
+  return self._estimators[kind]
+end
+
+local function kind_of(device) return tostring(device or "cpu"):match("^cuda") and "cuda" or "cpu" end
+
+-- What each item still to run would cost: it.estimate_s and it.estimate_source, for n timed
+-- iterations of a precision-targeted config (nil: its max_iters; fixed configs run their iters),
+-- and it.need_s, the same at the minimum protocol (min_iters; fixed: estimate_s).
+local function estimate_items(self, todo, n)
+  local total, unknown = 0, 0
+  for _, it in ipairs(todo) do
+    local c = it.config
+    local est = self:_estimator(kind_of(c.device))
+    local est_s, source = est:run(c, c.target_ci and (n or c.max_iters or 100) or nil)
+    it.estimate_s, it.estimate_source = est_s, source
+    it.need_s = c.target_ci and est:run(c, c.min_iters or 5) or est_s
+    if est_s then total = total + est_s else unknown = unknown + 1 end
+  end
+  return total, unknown
+end
+
+local function targeted(o) return o.target_ci ~= nil and o.target_ci > 0 end
+
+--- What the sweep study:sweep(opts) would run would cost (same options; nothing is trained):
+--- {items (the plan, each to-run item with estimate_s and estimate_source "measured" or
+--- "analytic"), to_run, total_s, unestimated, iters_cap (precision-targeted with budget_s: the
+--- timed iterations per run that fit), fits, need_s (the minimum protocol's time)}.
+function Study:estimate(opts)
+  local o = options.check("study:estimate", opts, SWEEP_SPEC)
+  return self:_estimate(self:_plan(o), o)
+end
+
+function Study:_estimate(items, o)
+  local todo = {}
+  for _, it in ipairs(items) do if self:_will_run(it, o) then todo[#todo + 1] = it end end
+  local out = {items = items, to_run = #todo, fits = true}
+  if targeted(o) and o.budget_s then
+    local configs = {}
+    for i, it in ipairs(todo) do configs[i] = it.config end
+    local plan = budget.caps(self:_estimator(kind_of(o.device)), configs, o.budget_s,
+      {min_iters = o.min_iters or 5, max_iters = o.max_iters or 100})
+    out.iters_cap, out.fits, out.need_s = plan.n, plan.fits, plan.need_s
+  end
+  out.total_s, out.unestimated = estimate_items(self, todo, out.iters_cap)
+  return out
+end
+
+-- Whether a plan item would be trained now (not done, not another shard's, not skipped).
+function Study:_will_run(it, o)
+  if it.not_in_shard or it.done then return false end
+  if it.status == "crashed" and not (o.retry_crashed or o.force) then return false end
+  if it.status == "running" and not o.force then return false end
+  return true
 end
 
 function Study:_dry_run(items, o)
-  local todo, skipped, total, unknown = 0, 0, 0, 0
+  local e = self:_estimate(items, o)
   print(string.format("study %s (%s), environment %s: %d runs in the matrix", self.name, self.path, self.env.label, #items))
   for i, it in ipairs(items) do
     local what
-    if it.not_in_shard then
-      what, skipped = "not in this shard", skipped + 1
-    elseif it.done then
-      what, skipped = "skip (done)", skipped + 1
+    if it.not_in_shard then what = "not in this shard"
+    elseif it.done then what = "skip (done)"
     elseif it.status == "crashed" and not (o.retry_crashed or o.force) then
-      what, skipped = "skip (crashed before; retry_crashed = true retries it)", skipped + 1
+      what = "skip (crashed before; retry_crashed = true retries it)"
     elseif it.status == "running" and not o.force then
-      what, skipped = "skip (claimed by a process: training now, or crashed)", skipped + 1
+      what = "skip (claimed by a process: training now, or crashed)"
     else
-      todo = todo + 1
-      local est = self.db:estimate_s(it.config)
-      if est then total = total + est else unknown = unknown + 1 end
-      what = (it.status == "failed" and "rerun (failed before)" or (it.status == "ok" and "redo (force)" or "run"))
-      if est then what = what .. string.format(", ~%s", fmt_duration(est)) end
+      what = it.status == "failed" and "rerun (failed before)" or (it.status == "ok" and "redo (force)" or "run")
+      if it.estimate_s then what = what .. string.format(", ~%s (%s)", budget.duration_text(it.estimate_s),
+        it.estimate_source) end
     end
     print(string.format("%4d  %-48s %s", i, it.label, what))
   end
-  local est = todo == 0 and "nothing to run" or
-    (unknown == todo and "no estimate yet (no earlier runs)" or
-      string.format("estimated %s%s", fmt_duration(total), unknown > 0 and
-        string.format(" (+%d runs without an estimate)", unknown) or ""))
-  print(string.format("dry run: %d to run, %d skipped; %s", todo, skipped, est))
-  return {planned = #items, to_run = todo, skipped = skipped, estimate_s = unknown < todo and total or nil,
-    unestimated = unknown, dry_run = true}
+  local est = e.to_run == 0 and "nothing to run" or
+    (e.unestimated == e.to_run and "no estimate (no model description or peaks for these runs)" or
+      string.format("estimated %s%s", budget.duration_text(e.total_s), e.unestimated > 0 and
+        string.format(" (+%d runs without an estimate)", e.unestimated) or ""))
+  if e.iters_cap then
+    est = est .. string.format(", at up to %d timed iterations per run to fit %s", e.iters_cap,
+      budget.duration_text(o.budget_s))
+  end
+  print(string.format("dry run: %d to run, %d skipped; %s", e.to_run, #items - e.to_run, est))
+  return {planned = #items, to_run = e.to_run, skipped = #items - e.to_run,
+    estimate_s = e.unestimated < e.to_run and e.total_s or nil, unestimated = e.unestimated, dry_run = true,
+    iters_cap = e.iters_cap, fits = e.fits, need_s = e.need_s}
 end
 
 -- Complexity from rlx.model.summary when the models module provides it (cached per shape).
@@ -326,15 +426,18 @@ function Study:sweep(opts)
   local stats = {planned = #items, ran = 0, skipped = 0, failed = 0, ok = 0, not_in_shard = 0, busy = 0,
     crashed = 0, labels = {}}
   local cache = {}
+  local deadline = o.budget_s and now_s() + o.budget_s
   for i, it in ipairs(items) do
     if it.not_in_shard then
       stats.not_in_shard = stats.not_in_shard + 1
     elseif it.done then
       stats.skipped = stats.skipped + 1
     else
+      if deadline and targeted(o) then it.caps = self:_caps(items, i, o, deadline, stats) end
       self:_sweep_slot(o, it, string.format("[%d/%d]", i, #items), trainer, stats, cache)
     end
   end
+  if deadline then self:_rerun_flagged(o, items, deadline, trainer, stats, cache) end
   if stats.crashed > 0 then
     warn(string.format("%d slot(s) crashed in an earlier attempt and were skipped; rerun with " ..
       "study:sweep{retry_crashed = true, ...} to try them again", stats.crashed))
@@ -368,25 +471,7 @@ function Study:_sweep_slot(o, it, counter, trainer, stats, cache)
   end
   if not o.quiet then io.stderr:write(string.format("%s %s\n", counter, it.label)) end
   local started, t0 = rlx.db.now(), now_s()
-  local result = self:_memory_refusal(o, it, cache)
-  if not result then
-    local train_opts = {}
-    for k, v in pairs(it.config) do train_opts[k] = v end
-    train_opts.label = it.label
-    local ok
-    ok, result = pcall(trainer, train_opts)
-    if not ok then
-      -- Ctrl-C (and rlx.fail) arrive as {exit_code=...}: nothing of this run is stored and its
-      -- claim is withdrawn, so a rerun trains the slot again.
-      if errors.is_exit(result) then
-        if claim.id then pcall(self.db.release_claim, self.db, claim.id) end
-        error(result, 0)
-      end
-      result = {ok = false, error = tostring(result)}
-    elseif type(result) ~= "table" then
-      result = {ok = false, error = "the trainer returned " .. type(result) .. " instead of a result table"}
-    end
-  end
+  local result = self:_train_slot(o, it, trainer, cache, claim)
   local wall = now_s() - t0
   local complexity = result.ok and self:_complexity(it.config, cache) or nil
   local points = result.ok and roofline_rows(result, self:_roofline_peaks(it.config.device), complexity) or {}
@@ -399,6 +484,112 @@ function Study:_sweep_slot(o, it, counter, trainer, stats, cache)
     warn(string.format("%s failed: %s", it.label, tostring(result.error)))
   end
   stats.labels[#stats.labels + 1] = it.label
+  if result.ok then self:_after_run(it, result, wall) end
+end
+
+-- The noise floor (issue 21): a short fixed FMA kernel timed just before a CPU run, the median
+-- GFLOP/s of 5 repeats of about 20 ms (rlx.peaks.measure's quick fp32 figure). It measures the
+-- machine, not the workload: the report compares its spread with the runs'.
+local function noise_floor()
+  local ok, p = pcall(rlx.peaks.measure, {device = "cpu", quick = true, only = {"fp32"}, repeats = 5})
+  errors.pass_exits(p)
+  local st = ok and type(p) == "table" and type(p.stats) == "table" and p.stats.fp32_gflops
+  return type(st) == "table" and st.median or nil
+end
+
+-- Trains one claimed slot: the memory check, the noise floor, then the trainer with the slot's
+-- config and its budget caps (it.caps); a rerun keeps the run it replaces (it.earlier).
+function Study:_train_slot(o, it, trainer, cache, claim)
+  local result = self:_memory_refusal(o, it, cache)
+  if result then return result end
+  local train_opts = {}
+  for k, v in pairs(it.config) do train_opts[k] = v end
+  for k, v in pairs(it.caps or {}) do train_opts[k] = v end
+  train_opts.label = it.label
+  local floor = o.noise_floor and kind_of(it.config.device) == "cpu" and noise_floor() or nil
+  local ok
+  ok, result = pcall(trainer, train_opts)
+  if not ok then
+    -- Ctrl-C (and rlx.fail) arrive as {exit_code=...}: nothing of this run is stored and its
+    -- claim is withdrawn, so a rerun trains the slot again.
+    if errors.is_exit(result) then
+      if claim.id then pcall(self.db.release_claim, self.db, claim.id) end
+      error(result, 0)
+    end
+    return {ok = false, error = tostring(result)}
+  elseif type(result) ~= "table" then
+    return {ok = false, error = "the trainer returned " .. type(result) .. " instead of a result table"}
+  end
+  if result.ok then
+    result.floor_gflops = result.floor_gflops or floor
+    result.earlier_runs = it.earlier
+    result.plan_notes = o.notes
+  end
+  return result
+end
+
+-- After a stored ok run: the contention warning as it happens, and what the estimates learn.
+function Study:_after_run(it, result, wall)
+  if result.contended == true then
+    warn(string.format("%s shared its cores (other processes used %.1f cores, the run got %.0f %% of its own): " ..
+      "flagged and left out of the means; stop other work on this machine", it.label, tonumber(result.other_cpu) or 0,
+      (tonumber(result.cpu_share) or 0) * 100))
+  end
+  local est = self._estimators and self._estimators[kind_of(it.config.device)]
+  if est and type(result.iter_s) == "table" then
+    est:observe(it.config, {iter_mean_s = result.iter_s.mean, seconds = result.seconds, total_s = wall,
+      warmup_samples = result.warmup_samples})
+  end
+end
+
+-- The budget caps of items[i] (budget.lua): the timed iterations every run still to do can have
+-- in the time left. Warns once when even the minimum protocol no longer fits.
+function Study:_caps(items, i, o, deadline, stats)
+  local configs = {}
+  for j = i, #items do
+    if self:_will_run(items[j], o) then configs[#configs + 1] = items[j].config end
+  end
+  local caps, plan = budget.next_caps(self:_estimator(kind_of(o.device)), configs, deadline - now_s(),
+    {min_iters = o.min_iters or 5, max_iters = o.max_iters or 100})
+  if not plan.fits and not stats.over_budget then
+    stats.over_budget = true
+    warn(string.format("over budget: the %d runs left need at least %s at %d timed iterations each and %s is " ..
+      "left; they run at that minimum", #configs, budget.duration_text(plan.need_s), o.min_iters or 5,
+      budget.duration_text(math.max(0, deadline - now_s()))))
+  end
+  return caps
+end
+
+-- Runs of this sweep that failed the steady-state verdict or shared their cores are trained once
+-- more while the budget allows (each at most once: the replaced run is kept in earlier_runs);
+-- the rest stay flagged and the report leaves them out of the means.
+function Study:_rerun_flagged(o, items, deadline, trainer, stats, cache)
+  local flagged = {}
+  for _, it in ipairs(items) do
+    local r = not it.not_in_shard and self.db:runs{study = self.name, label = it.label}[1]
+    local earlier = r and type(r.result) == "table" and r.result.earlier_runs
+    if r and r.status == "ok" and (r.stable == 0 or r.contended == 1) and not earlier then
+      it.earlier = {{images_per_s = r.images_per_s, stable = r.stable, drift = r.drift, cv = r.cv,
+        contended = r.contended, other_cpu = r.other_cpu, stop_reason = r.stop_reason, finished_at = r.finished_at}}
+      flagged[#flagged + 1] = it
+    end
+  end
+  local again = setmetatable({force = true}, {__index = o})
+  for k, it in ipairs(flagged) do
+    local configs = {}
+    for j = k, #flagged do configs[#configs + 1] = flagged[j].config end
+    local est = self:_estimator(kind_of(it.config.device))
+    local need = est:run(it.config, targeted(o) and (o.min_iters or 5) or nil)
+    if not need or need > deadline - now_s() then break end
+    if targeted(o) then
+      it.caps = budget.next_caps(est, configs, deadline - now_s(), {min_iters = o.min_iters or 5,
+        max_iters = o.max_iters or 100})
+    end
+    if not o.quiet then io.stderr:write(string.format("rerun %s (%s before)\n", it.label,
+      it.earlier[1].stable == 0 and "unsteady" or "contended")) end
+    stats.reruns = (stats.reruns or 0) + 1
+    self:_sweep_slot(again, it, string.format("[rerun %d/%d]", k, #flagged), trainer, stats, cache)
+  end
 end
 
 local function gb(bytes) return string.format("%.2f GB", bytes / 1e9) end
@@ -535,6 +726,7 @@ function Study:ensure_peaks(kind, opts)
     return nil
   end
   self:store_peaks(peaks, {device = kind, source = "measured"})
+  if self._estimators then self._estimators[kind] = nil end  -- estimates use the measured peaks from now on
   if not o.quiet then
     local parts = {}
     for _, k in ipairs(PEAK_SUMMARY) do

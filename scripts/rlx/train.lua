@@ -55,9 +55,30 @@ function M.summary_line(r)
     string.format(", %d file(s) skipped", r.skipped_files) or ""
   local layout = type(r.memory_format) == "string" and (r.memory_format .. ", ") or ""
   return string.format(
-    "%s %s %s batch %d: %.1f img/s (median %.4f s/iter, data wait %.3f s, %d threads, %sloss %.3f -> %.3f%s)%s",
+    "%s %s %s batch %d: %.1f img/s (median %.4f s/iter, data wait %.3f s, %d threads, %sloss %.3f -> %.3f%s)%s%s",
     r.model, r.device, r.precision, r.batch, r.images_per_s, r.iter_s.median, r.data_wait_s,
-    r.threads, layout, r.loss_first, r.loss_last, skipped, r.label and (" [" .. r.label .. "]") or "")
+    r.threads, layout, r.loss_first, r.loss_last, skipped, M.protocol_note(r), r.label and (" [" .. r.label .. "]") or "")
+end
+
+--- How a result was measured, for a summary line: "" for a fixed run that was steady and had its
+--- cores; else "; 14 iters after 3 warm-up, CI +/-1.8 % (stopped: ci)", "; unsteady (drift +7.0 %)",
+--- "; contended (1.2 other cores, CPU share 61 %)".
+function M.protocol_note(r)
+  local parts = {}
+  if type(r.target_ci) == "number" and type(r.ci_rel) == "number" then
+    parts[#parts + 1] = string.format("%s iters after %s warm-up, CI +/-%.1f %% (stopped: %s)", tostring(r.iters),
+      tostring(r.warmup_used), r.ci_rel * 100, tostring(r.stop_reason))
+  end
+  local st = r.stability
+  local judged = type(r.samples) == "table" and #r.samples >= 2  -- one sample has no verdict
+  if judged and type(st) == "table" and st.stable == false and type(st.drift) == "number" then
+    parts[#parts + 1] = string.format("unsteady (drift %+.1f %%, CV %.1f %%)", st.drift * 100, (st.cv or 0) * 100)
+  end
+  if r.contended == true then
+    parts[#parts + 1] = string.format("contended (%.1f other cores, CPU share %.0f %%)", r.other_cpu or 0,
+      (r.cpu_share or 0) * 100)
+  end
+  return #parts > 0 and ("; " .. table.concat(parts, "; ")) or ""
 end
 
 -- logs/metrics.csv as seed 000's kit writes it (code/run_train.py's header, rlx.seed_layout).
@@ -120,6 +141,7 @@ function M.append_metrics_csv(dir, r)
   for k, v in pairs(r) do fields[k] = v end
   fields.timestamp, fields.hostname, fields.torch_version = os.time(), host_name(), rlx.version().torch
   fields.device_name, fields.backend = device_name_of(r)
+  fields.warmup = r.warmup_used or r.warmup  -- the warm-up the run took (until steady, or as asked)
   local values, by_name = layout.metrics_values(fields)
   if columns then
     local known = {}

@@ -72,7 +72,7 @@ rlx_api_matrix_err("rlx.train unknown counter group (C++ exception path)"
   "rlx\\.train: option 'counters': unknown cpu counter 'cycels' \\(valid: cycles, instructions, [a-z_, ]+\\)")
 rlx_api_matrix_ok("rlx.train.summary_line of a real run"
   "local r = rlx.train{model = 'resnet18', batch = 2, iters = 1, warmup = 0, input = 32, classes = 10, threads = 1} print(rlx.train.summary_line(r))"
-  "resnet18 cpu fp32 batch 2: [0-9.]+ img/s \\(median [0-9.]+ s/iter, data wait [0-9.]+ s, 1 threads, channels_last, loss [0-9.]+ -> [0-9.]+\\)")
+  "resnet18 cpu fp32 batch 2: [0-9.]+ img/s \\(median [0-9.]+ s/iter, data wait [0-9.]+ s, 1 threads, channels_last, loss [0-9.]+ -> [0-9.]+\\)(\\x3b contended \\([0-9.]+ other cores, CPU share [0-9]+ %\\))?")
 rlx_api_matrix_ok("rlx.train.summary_line of given results"
   "print(rlx.train.summary_line({ok = true, model = 'm', device = 'cpu', precision = 'fp32', batch = 2, images_per_s = 5.5, iter_s = {median = 0.375}, data_wait_s = 0, threads = 1, loss_first = 3.5, loss_last = 3.25, label = 'L'})) print(rlx.train.summary_line({ok = false, model = 'm', device = 'cpu', precision = 'amp', batch = 2, error = 'no GPU'}))"
   "m cpu fp32 batch 2: 5\\.5 img/s \\(median 0\\.3750 s/iter, data wait 0\\.000 s, 1 threads, loss 3\\.500 -> 3\\.250\\) \\[L\\]${NL}m cpu amp batch 2: FAILED: no GPU")
@@ -222,7 +222,7 @@ api_study(3)
 rlx_api_matrix_err("study:plan missing models" "${ST} s:plan{batch = 2}" "study:plan: option 'models' is required \\(a string or an array of strings\\)")
 api_study(4)
 rlx_api_matrix_err("study:plan unknown option" "${ST} s:plan{models = 'a', bacth = 2}"
-  "study:plan: unknown option 'bacth' \\(valid options: batch, classes, .*, weight_decay, workers\\)")
+  "study:plan: unknown option 'bacth' \\(valid options: batch, budget_s, classes, .*, weight_decay, workers\\)")
 api_study(5)
 rlx_api_matrix_ok("study:sweep with rlx.train stores the run and its complexity"
   "${ST} local x = s:sweep{models = 'resnet18', batch = 2, iters = 1, warmup = 0, input = 32, classes = 10, threads = 1, quiet = true} local r = s:runs{}[1] print(x.ran, x.ok, x.failed, r.label, r.status, r.images_per_s > 0, r.params)"

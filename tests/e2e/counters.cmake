@@ -87,7 +87,7 @@ rlx_e2e(NAME "counters: import-ncu --run attaches to the run with a measured roo
   STDERR "rlx import-ncu: no roofline point for run 'old': it has no counted iterations .*import again with --iterations N"
   STDOUT "stored 28 counters with run 'r18-b2' \\(study 'ncu-test'\\).*measured roofline point \\(ncu\\) dram: AI 0\\.789 FLOP/byte, 0\\.04108 GFLOP/s\nmeasured roofline point \\(ncu\\) l2: AI 0\\.329 FLOP/byte.*dram__bytes_read\\.sum\t6\\.657e\\+06\tbyte\tncu\ndram_bytes\t1\\.0407e\\+07\tbyte\tncu:derived\nflops_fp32\t4\\.02106e\\+06\tflop\tncu:derived\niterations\t2\tcount\tncu:derived\nseconds\t0\\.000233\tsecond\tncu:derived\nr18-b2\tdram\tncu\t4\\.10775e\\+06 5\\.2035e\\+06 0\\.789421 0\\.04107753\t0\\.1\n.*stored 27 counters with run 'old'.*old points\t1\n.*old\t2\\.05388e\\+06 0\\.01026938\n$")
 rlx_e2e(NAME "counters: import-ncu --run with an unknown label" ARGS run ${C}/missing_label.lua EXIT 1
-  STDERR "^rlx import-ncu: no run labelled 'nope' in .*counters_missing_label\\.db; list the labels with: rlx runs ")
+  STDERR "^rlx import-ncu: no run labelled 'nope' in .*counters_missing_label\\.db\\x3b list the labels with: rlx runs ")
 
 # rlx.train{counters = true} on CPU: the perf_event collector sees the measured iterations; this
 # project's VMs refuse the hardware events (reported with the reason), software events are counted.

@@ -53,7 +53,7 @@ rlx_e2e(NAME "help: by value, a method of a study" ARGS -e
   STDOUT "^## study:runs\\{\\.\\.\\.\\} -> rows\n")
 rlx_e2e(NAME "help: an unknown name suggests entries" ARGS -e "rlx.help('agg')"
   STDOUT "^no help for 'agg'\\x3b did you mean grouped:agg, rows:agg\\?\n$")
-rlx_e2e(NAME "help: help() lists the tables" ARGS -e "rlx.help()" STDOUT "\n  rlx\\.train +fixed-iteration training.*\n  rlx\\.frame +frames: ")
+rlx_e2e(NAME "help: help() lists the tables" ARGS -e "rlx.help()" STDOUT "\n  rlx\\.train +training runs with timing: a fixed count or precision-targeted.*\n  rlx\\.frame +frames: ")
 rlx_e2e(NAME "help: ?name and help() in the REPL" ARGS repl STDIN ${F}/repl_help.txt
   STDOUT "^## rlx\\.plot\\.line\\{.*\\(docs/lua-api/plot\\.md\\)\n## rows:pivot\\{.*rlx: the Lua API")
 

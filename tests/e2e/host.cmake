@@ -87,7 +87,7 @@ set_tests_properties("e2e: host: SIGINT interrupts running Lua" PROPERTIES
 
 # Runaway and out-of-range input (issue 17 items 6 and 12): refused with the limit named, exit 2.
 rlx_e2e(NAME "host: thread counts far above the hardware threads are refused" ARGS train --model resnet18 --threads 100000
-  EXIT 2 STDERR "^rlx train: option 'threads' must be at most [0-9]+ \\(8 per hardware thread; this machine has [0-9]+\\), got 100000\n")
+  EXIT 2 STDERR "^rlx train: option 'threads' must be at most [0-9]+ \\(8 per hardware thread\\x3b this machine has [0-9]+\\), got 100000\n")
 rlx_e2e(NAME "host: an integer flag beyond 2^53 is refused" ARGS train --model resnet18 --batch-size 99999999999999999999999
   EXIT 2 STDERR "^rlx train: --batch-size is out of range: 99999999999999999999999 \\(at most 9007199254740992\\)\n")
 rlx_e2e(NAME "host: hex is not a number in an integer flag" ARGS models resnet18 --batch 0x10
@@ -106,7 +106,7 @@ rlx_e2e(NAME "host: --set env=4090 is the label 4090" ARGS -e "print(rlx.env.cap
 
 # rlx.params.declare (issue 16 item 4): bad values exit 2 naming the key; --help lists them.
 rlx_e2e(NAME "host: all.lua --help lists its parameters" ARGS run experiments/all.lua --help
-  STDOUT "^usage: rlx run experiments/all\\.lua.*\n  iters=INTEGER +measured iterations.*scale=SMOKE\\|DEFAULT\\|FULL")
+  STDOUT "^usage: rlx run experiments/all\\.lua.*\n  budget=STRING +study time budget.*\n  iters=INTEGER +a fixed count of measured iterations.*scale=SMOKE\\|DEFAULT\\|FULL.*\n  target_ci=NUMBER +time each run")
 # Issue 25 finding 7: a script without rlx.params.declare is not run by --help (it trained).
 rlx_e2e(NAME "host: run SCRIPT --help does not run a script that declares no parameters"
   ARGS run ${H}/no_declare.lua --help
@@ -119,9 +119,9 @@ rlx_e2e(NAME "host: a declared integer parameter refuses hex" ARGS run experimen
 # before the fix within 60 s; now also a corpus case: a value stored as rlx.params.declare hid
 # the function.
 rlx_e2e(NAME "host: --set declare= is refused as reserved" ARGS run experiments/all.lua --set declare=1
-  EXIT 2 STDERR "^rlx: --set declare=\\.\\.\\.: 'declare' is reserved \\(rlx\\.params\\.declare\\); give the parameter another name\nTry 'rlx run --help'\\.\n$")
+  EXIT 2 STDERR "^rlx: --set declare=\\.\\.\\.: 'declare' is reserved \\(rlx\\.params\\.declare\\)\\x3b give the parameter another name\nTry 'rlx run --help'\\.\n$")
 rlx_e2e(NAME "host: an undeclared parameter exits 2" ARGS run experiments/all.lua --set bogus=1
-  EXIT 2 STDERR "^experiments/all\\.lua: unknown parameter 'bogus' \\(valid: counters, data, db, devices, ")
+  EXIT 2 STDERR "^experiments/all\\.lua: unknown parameter 'bogus' \\(valid: batch, budget, counters, data, db, devices, ")
 # rlx.experiment.pick (issue 16 item 5): the environment label first, then the GPU's hardware label,
 # then the device kind; a file for another kind is passed over. Seed 001's lists per environment.
 rlx_e2e(NAME "experiment: pick chooses the environment script by label, GPU, then kind" ARGS -e

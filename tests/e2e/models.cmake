@@ -17,10 +17,10 @@ rlx_e2e(NAME "models: summary unknown key" EXIT 1 ARGS -e "rlx.model.summary{mod
 rlx_e2e(NAME "models: summary bad batch" EXIT 1 ARGS -e "rlx.model.summary{model = 'resnet18', batch = 0}"
   STDERR "rlx\\.model\\.summary: option 'batch' must be an integer >= 1, got 0")
 rlx_e2e(NAME "models: summary unknown model (C++ exception)" EXIT 1 ARGS -e "rlx.model.summary{model = 'resnet19'}"
-  STDERR "^\\(command line\\):1: rlx\\.model\\.summary: unknown model 'resnet19' \\(built-in models: resnet18, resnet34, resnet50, vgg16, mobilenet_v2, alexnet; or pass a Lua model table\\)\n")
+  STDERR "^\\(command line\\):1: rlx\\.model\\.summary: unknown model 'resnet19' \\(built-in models: resnet18, resnet34, resnet50, vgg16, mobilenet_v2, alexnet\\x3b or pass a Lua model table\\)\n")
 rlx_e2e(NAME "models: bad Lua layer names the layer and field" EXIT 1
   ARGS -e "rlx.model.summary{model = {layers = {{'conv', out = 4, k = 3}, {'relu'}, {'linear'}}}}"
-  STDERR "^\\(command line\\):1: rlx\\.model\\.summary: model layer layers\\[3\\] \\(linear\\): needs flat features but gets a 4x222x222 map; add \\{\"flatten\"\\} before it\n")
+  STDERR "^\\(command line\\):1: rlx\\.model\\.summary: model layer layers\\[3\\] \\(linear\\): needs flat features but gets a 4x222x222 map\\x3b add \\{\"flatten\"\\} before it\n")
 rlx_e2e(NAME "models: input too small for alexnet" EXIT 1 ARGS -e "rlx.model.summary{model = 'alexnet', input = 32}"
   STDERR "rlx\\.model\\.summary: model layer features\\.12 \\(maxpool\\): kernel 3 does not fit the 1x1 input \\(pad 0\\)")
 rlx_e2e(NAME "models: cli list" ARGS models
@@ -40,7 +40,7 @@ rlx_e2e(NAME "models: cli bad batch" EXIT 2 ARGS models resnet18 --batch 0
 # Issue 17 item 12: estimates are int64; a batch or input that overflows one is refused, never
 # printed as a negative count.
 rlx_e2e(NAME "models: cli batch beyond int64 estimates" EXIT 2 ARGS models resnet18 --batch 1e12
-  STDERR "rlx models: batch 1000000000000 is too large: resnet18 at input 224 exceeds the int64 limit 9223372036854775807 FLOPs or bytes; the largest batch is [0-9]+")
+  STDERR "rlx models: batch 1000000000000 is too large: resnet18 at input 224 exceeds the int64 limit 9223372036854775807 FLOPs or bytes\\x3b the largest batch is [0-9]+")
 rlx_e2e(NAME "models: cli later batch beyond int64" EXIT 2 ARGS models resnet18 --batch 16,1e12
   STDERR "batch 1000000000000 is too large")
 rlx_e2e(NAME "models: summary batch beyond int64" EXIT 1
@@ -48,7 +48,7 @@ rlx_e2e(NAME "models: summary batch beyond int64" EXIT 1
   STDERR "rlx\\.model\\.summary: batch 1000000000000000 is too large: resnet18 at input 224 exceeds the int64 limit")
 rlx_e2e(NAME "models: summary input beyond int64" EXIT 1
   ARGS -e "rlx.model.summary{model = 'resnet18', input = 1e9}"
-  STDERR "rlx\\.model\\.summary: input 1000000000 is too large: resnet18 at batch 1 exceeds the int64 limit 9223372036854775807; use a smaller input")
+  STDERR "rlx\\.model\\.summary: input 1000000000 is too large: resnet18 at batch 1 exceeds the int64 limit 9223372036854775807\\x3b use a smaller input")
 rlx_e2e(NAME "models: a Lua-defined model trains and summarises" ARGS run ${M}/train_tiny.lua
   STDOUT "^true\ttiny\t918\n$")
 rlx_e2e(NAME "models: max_batch worked by hand" ARGS run ${M}/max_batch.lua STDOUT "^2\t1\t1\t0\t0\ntrue\ttrue\n$")

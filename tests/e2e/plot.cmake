@@ -57,8 +57,8 @@ rlx_e2e(NAME "plot: figures.draw needs a study" ARGS -e "require('rlx.figures').
 rlx_e2e(NAME "plot: figure set from a study database" ARGS run ${P}/figures.lua
   STDOUT "^5 files, 0 warnings, 36 runs\nai_vs_batch_mobilenet_v2\\.png=1200x800 ai_vs_batch_resnet50\\.png=1200x800 roofline_testenv\\.png=1200x800 throughput_env-testenv\\.png=1200x800 variance_fixed_config\\.png=1200x800\n$")
 rlx_e2e(NAME "plot: experiments dry run lists the default matrix" ARGS run experiments/all.lua --dry-run
-  --set db=${PT}/plot_dry_v2.db --set label=dry
-  STDOUT "scale default: 32x32 synthetic images, 1 warm-up \\+ 4 measured iterations, 3 repeats.*dry run: 54 to run, 0 skipped")
+  --set db=${PT}/plot_dry_v2.db --set label=dry --set precision=fp32,bf16
+  STDOUT "scale default: 224x224 synthetic images, warm-up until steady \\(at most 10\\), then timed until the 95 % CI of the mean iteration time is within ±2 % \\(3-50 iterations\\), 3 repeats, budget 30\\.0 min.*dry run: 54 to run, 0 skipped")
 rlx_e2e(NAME "plot: experiments unknown scale" ARGS run experiments/all.lua --set scale=huge --set db=${PT}/plot_dry.db
   EXIT 2 STDERR "^experiments/all\\.lua: --set scale= must be one of default, full, smoke, got 'huge'\n")
 rlx_e2e(NAME "plot: experiments/all.lua end to end with a stand-in trainer, then resumed" ARGS run ${P}/all_fake.lua
@@ -80,7 +80,7 @@ rlx_e2e(NAME "plot: throughput bad yscale"
 # and max nan", a NUL cut the label and the title silently, peak_gbps=0 was named roofs[1].gbps.
 rlx_e2e(NAME "plot: values overflowing the axis are named" ARGS -e
   "rlx.plot.throughput{series = {{label = 'a', x = {1, 2}, y = {1e308, -1e308}}}, out = os.getenv('RLX_TEST_TMP') .. '/e2e_huge.png'}"
-  EXIT 1 STDERR "^\\(command line\\):1: rlx\\.plot\\.throughput: values from -1e\\+308 to 1e\\+308 cannot be drawn: the axis around them passes the largest number a double holds \\(about 1\\.8e308\\); is one of them wrong\\?\n")
+  EXIT 1 STDERR "^\\(command line\\):1: rlx\\.plot\\.throughput: values from -1e\\+308 to 1e\\+308 cannot be drawn: the axis around them passes the largest number a double holds \\(about 1\\.8e308\\)\\x3b is one of them wrong\\?\n")
 rlx_e2e(NAME "plot: a NUL in a label is refused, not cut" ARGS -e
   "rlx.plot.throughput{series = {{label = 'a\\0b', x = {1, 2}, y = {1, 2}}}, out = os.getenv('RLX_TEST_TMP') .. '/e2e_nul.png'}"
   EXIT 1 STDERR "^\\(command line\\):1: rlx\\.plot\\.throughput: series\\[1\\] field 'label' contains a NUL byte \\(\\\\0\\) at byte 2, which would cut the text there: remove it\n")

@@ -18,4 +18,4 @@ rlx_e2e(NAME "reliability: out of memory is one line with the advice" EXIT 1
 # norm layer: the message names the cause.
 rlx_e2e(NAME "reliability: batch norm at batch 1 names batch >= 2" EXIT 1
   ARGS train --model mobilenet_v2 --batch-size 1 --input 32 --iters 1 --warmup-iters 0 --threads 1
-  STDERR "^rlx train: training with batch norm needs batch >= 2: a batch norm layer got one value per channel \\(input \\[1, [0-9]+, 1, 1\\]\\), which has no variance to normalize by; use batch >= 2, or a larger input so the feature map is more than 1x1\n$")
+  STDERR "^rlx train: training with batch norm needs batch >= 2: a batch norm layer got one value per channel \\(input \\[1, [0-9]+, 1, 1\\]\\), which has no variance to normalize by\\x3b use batch >= 2, or a larger input so the feature map is more than 1x1\n$")

@@ -1,5 +1,6 @@
--- rlx train: one fixed-iteration training run from the command line, with the flags of seed 000's
--- run_train.py (--arch, --batch-size, --warmup-iters, ...). Prints a one-line summary, or the
+-- rlx train: one training run from the command line, with the flags of seed 000's run_train.py
+-- (--arch, --batch-size, --warmup-iters, ...): a fixed number of iterations, or with --target-ci
+-- as many as a precise mean needs (docs/training.md "Precision-targeted iterations"). Prints a one-line summary, or the
 -- whole result as JSON with --json; --log-dir DIR appends it to DIR/metrics.csv as run_train.py
 -- does. A run that fails (no such device, missing dataset, out of
 -- memory) prints the reason and exits 1; a bad flag value exits 2.
@@ -11,13 +12,22 @@ local cmd = {name = "train",
   usage = "rlx train --model NAME|FILE.lua [--batch-size N] [--warmup-iters N] [--iters N] " ..
     "[--precision fp32|amp|bf16] [--device auto|cpu|cuda|cuda:N] [--data PATH | --synthetic] [options]",
   description = "Trains the model for --warmup-iters unmeasured and --iters measured iterations (SGD,\n" ..
-    "cross-entropy) and prints images/s and the per-iteration times. Without --data the input is\n" ..
-    "synthetic (made once on the device). Method and fields: docs/training.md.",
+    "cross-entropy) and prints images/s and the per-iteration times. With --target-ci F it warms up\n" ..
+    "until steady and measures until the 95 % CI of the mean iteration time is within +/-F (or\n" ..
+    "--max-iters / --max-seconds). Without --data the input is synthetic (made once on the device).\n" ..
+    "Method and fields: docs/training.md.",
   options = {
     {"model", "--model", alias = "--arch", help = "built-in model name, or a Lua file returning a model table"},
     {"batch", "--batch-size", type = "integer", default = 32, help = "images per iteration"},
-    {"warmup", "--warmup-iters", type = "integer", default = 5, help = "unmeasured iterations first"},
-    {"iters", "--iters", type = "integer", default = 20, help = "measured iterations"},
+    {"warmup", "--warmup-iters", metavar = "N|auto",
+      help = "unmeasured iterations first (default 5; auto: until two agree within 5 %, default with --target-ci)"},
+    {"max_warmup", "--max-warmup", type = "integer", min = 1, help = "cap of --warmup-iters auto (default 10)"},
+    {"iters", "--iters", type = "integer", min = 1, help = "measured iterations (default 20; not with --target-ci)"},
+    {"target_ci", "--target-ci", type = "number", metavar = "F",
+      help = "measure until the 95 % CI of the mean is within +/-F (e.g. 0.02)"},
+    {"min_iters", "--min-iters", type = "integer", min = 2, help = "--target-ci: samples before judging (default 5)"},
+    {"max_iters", "--max-iters", type = "integer", min = 1, help = "--target-ci: cap on measured iterations (default 100)"},
+    {"max_seconds", "--max-seconds", type = "number", help = "--target-ci: cap on measured wall-clock seconds"},
     {"precision", "--precision", one_of = {"fp32", "amp", "bf16"}, default = "fp32",
       help = "fp32; amp = fp16 autocast + grad scaling (CUDA); bf16 autocast"},
     {"device", "--device", alias = "--backend", default = "auto", help = "auto, cpu, cuda or cuda:N"},
@@ -34,6 +44,7 @@ local cmd = {name = "train",
     {"deterministic", "--deterministic", type = "boolean", help = "deterministic algorithms"},
     {"cudnn_benchmark", "--cudnn-benchmark", type = "boolean", help = "let cuDNN pick algorithms by timing"},
     {"nvtx", "--nvtx", type = "boolean", help = "NVTX range around each measured iteration (CUDA)"},
+    {"tf32", "--tf32", type = "boolean", help = "let cuBLAS/cuDNN use TF32 for fp32 (CUDA; off by default)"},
     {"threads", "--threads", type = "integer", default = 0, help = "intra-op threads (0 = all cores)"},
     {"input", "--input", type = "integer", help = "image side (default 224; 32 for CIFAR-10)"},
     {"classes", "--classes", type = "integer", help = "classes (default the dataset's; 1000 synthetic)"},
@@ -52,7 +63,8 @@ local cmd = {name = "train",
     {"study", "--study", metavar = "NAME", default = "train", help = "the study the run is stored in (with --db)"},
     {"json", "--json", type = "boolean", help = "print the whole result as one JSON object"},
   },
-  epilog = "Example: rlx train --arch resnet18 --batch-size 16 --warmup-iters 2 --iters 10 --input 64"}
+  epilog = "Examples: rlx train --arch resnet18 --batch-size 16 --warmup-iters 2 --iters 10 --input 64\n" ..
+    "          rlx train --arch resnet50 --batch-size 16 --target-ci 0.02 --max-seconds 120"}
 
 local function model_option(name)
   if name:match("%.lua$") then
@@ -81,6 +93,22 @@ local function store(o, opts, r)
   end
 end
 
+-- --warmup-iters N or auto; --iters defaults to 20 only without --target-ci (rlx.train refuses both).
+local function protocol(o)
+  local warmup = o.warmup
+  if warmup ~= nil and warmup ~= "auto" then
+    warmup = tonumber(warmup)
+    if not warmup or warmup ~= math.floor(warmup) or warmup < 0 then
+      args.usage_error("train", string.format("--warmup-iters must be a whole number >= 0 or auto, got '%s'", o.warmup))
+    end
+  end
+  if o.target_ci then
+    if o.iters then args.usage_error("train", "--iters is a fixed count; with --target-ci use --max-iters") end
+    return warmup, nil
+  end
+  return warmup or 5, o.iters or 20
+end
+
 -- --channels-last is run_train.py's flag; it may not contradict --memory-format.
 local function memory_format(o)
   if o.channels_last and o.memory_format == "contiguous" then
@@ -95,8 +123,11 @@ function M.main(...)
   if not o.model then
     args.usage_error("train", "--model (or --arch) is required, e.g. --model resnet18")
   end
+  local warmup, iters = protocol(o)
   local opts = {
-    model = model_option(o.model), batch = o.batch, warmup = o.warmup, iters = o.iters,
+    model = model_option(o.model), batch = o.batch, warmup = warmup, iters = iters, max_warmup = o.max_warmup,
+    target_ci = o.target_ci, min_iters = o.min_iters, max_iters = o.max_iters, max_seconds = o.max_seconds,
+    tf32 = o.tf32 or nil,
     precision = o.precision, device = o.device, workers = o.workers, prefetch = o.prefetch,
     data = (o.data and not o.synthetic) and o.data or "synthetic", augment = not o.no_augment,
     memory_format = memory_format(o), grad_accum = o.grad_accum,

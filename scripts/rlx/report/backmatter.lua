@@ -135,6 +135,7 @@ function M.scale_lines(D)
       "training step's alone."
   end
   lines[#lines + 1] = "- Protocol: " .. md.esc(configs.protocol_text(runs)) .. "."
+  for _, n in ipairs(require("rlx.report.sections").plan_notes(D)) do lines[#lines + 1] = "- " .. md.esc(n) .. "." end
   local unsteady, contended = 0, 0
   for _, r in ipairs(D.ok) do
     for _, f in ipairs(configs.flags(r)) do

@@ -164,6 +164,19 @@ end
 
 -- §2: the run matrix actually stored, per environment and scale; the protocol and image size are
 -- read from the runs (rlx.results.configs), so an old database still states what it measured.
+--- What the study's plan left out of the matrix and why (rlx.experiment: bf16 on a CPU without
+--- native bf16, or to fit the time budget), as stored with the runs (result.plan_notes).
+function M.plan_notes(D)
+  local seen, out = {}, {}
+  for _, r in ipairs(D.runs) do
+    local notes = type(r.result) == "table" and r.result.plan_notes
+    for _, n in ipairs(type(notes) == "table" and notes or {}) do
+      if type(n) == "string" and not seen[n] then seen[n] = true; out[#out + 1] = n end
+    end
+  end
+  return out
+end
+
 function M.design(ctx)
   local D, doc = ctx.D, ctx.doc
   doc:para("## 2. Experiment Design")
@@ -206,6 +219,8 @@ function M.design(ctx)
     if r.pin_memory == 1 then knobs["pinned host memory"] = true end
   end
   if next(knobs) then doc:para("**Framework settings recorded:** " .. md.esc(list_join(sorted_keys(knobs))) .. ".") end
+  local notes = M.plan_notes(D)
+  if #notes > 0 then doc:para("**Left out by the plan:** " .. md.esc(table.concat(notes, "; ")) .. ".") end
   local data = {}
   for _, r in ipairs(#D.ok > 0 and D.ok or D.runs) do
     local c = type(r.config) == "table" and r.config or {}

@@ -49,13 +49,15 @@ local function threads_of(r)
 end
 
 --- The protocol of a run: {kind = "fixed", warmup, iters} or {kind = "ci", target_ci, max_iters,
---- max_seconds, warmup (as asked: a number, or nil/"auto" for warm-up until steady)}.
+--- max_seconds, warmup (as asked: a number, or nil/"auto" for warm-up until steady)}. The caps are
+--- the configuration's (the study's protocol); a time budget's per-run caps live in the result
+--- only and never split a row: runs to the same target measure the same thing.
 function M.protocol(r)
   local c = cfg(r)
   local target = num(c.target_ci) or num(field(r, "target_ci"))
   if target then
-    return {kind = "ci", target_ci = target, max_iters = num(c.max_iters) or num(field(r, "max_iters")),
-      max_seconds = num(c.max_seconds) or num(field(r, "max_seconds")), warmup = c.warmup}
+    return {kind = "ci", target_ci = target, max_iters = num(c.max_iters), max_seconds = num(c.max_seconds),
+      warmup = c.warmup}
   end
   -- A fixed run: the config's counts, else the result's echo (the sweep left them to rlx.train).
   return {kind = "fixed", warmup = num(c.warmup) or num(res(r).warmup) or num(r.warmup),
@@ -63,10 +65,7 @@ function M.protocol(r)
 end
 
 local function protocol_key(p)
-  if p.kind == "ci" then
-    return table.concat({"ci", tostring(p.target_ci), tostring(p.max_iters), tostring(p.max_seconds),
-      tostring(p.warmup)}, "/")
-  end
+  if p.kind == "ci" then return table.concat({"ci", tostring(p.target_ci), tostring(p.warmup)}, "/") end
   return table.concat({"fixed", tostring(p.warmup), tostring(p.iters)}, "/")
 end
 

@@ -13,10 +13,10 @@ has() { grep -qF -- "$1" "$2" || fail "$2 lacks: $1"; }
 
 # The acceptance: dry run with data= and zone=.
 "$RLX" run experiments/all.lua --dry-run --set data="$T/imagenette" --set zone=us-central1-a \
-  --set db="$T/dry.db" --set label=dry >"$T/dry.out" 2>"$T/dry.err"
+  --set db="$T/dry.db" --set label=dry --set precision=fp32,bf16 >"$T/dry.out" 2>"$T/dry.err"
 has "study p1-roofline in $T/dry.db, environment 'dry' (zone us-central1-a)" "$T/dry.out"
 has "data $T/imagenette/train: imagefolder, 12 images in 3 classes" "$T/dry.out"
-has "scale default: 32x32 imagefolder images" "$T/dry.out"
+has "scale default: 224x224 imagefolder images" "$T/dry.out"
 has "dry run: 54 to run, 0 skipped" "$T/dry.out"
 # A dry run trains nothing, but the study's environment is stored with its zone.
 zone=$("$RLX" -e "local db = rlx.db.open('$T/dry.db', {readonly = true}) print(db:query('SELECT cloud_zone FROM environments')[1].cloud_zone)")

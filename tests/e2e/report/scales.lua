@@ -33,11 +33,12 @@ for _, r in ipairs(s:runs{}) do
 end
 check("4 runs, 2 per input", #runs[32] == 2 and #runs[48] == 2, #s:runs{})
 
--- Mean and sample SD of the runs the rule keeps; the cell as the report formats it (3 significant
--- digits for the mean, the SD to the same decimals).
+-- Mean and sample SD of the runs the rule keeps (steady and not contended, else all of them); the
+-- cell as the report formats it (3 significant digits for the mean, the SD to the same decimals).
+local function usable(r) return r.stable ~= 0 and r.contended ~= 1 end
 local function kept(rs)
   local k = {}
-  for _, r in ipairs(rs) do if r.stable ~= 0 then k[#k + 1] = r end end
+  for _, r in ipairs(rs) do if usable(r) then k[#k + 1] = r end end
   return #k > 0 and k or rs
 end
 local function cell(xs)
@@ -57,8 +58,8 @@ for _, input in ipairs({32, 48}) do
   for i, r in ipairs(k) do ips[i] = r.images_per_s end
   local c, m, n = cell(ips)
   local steady = 0
-  for _, r in ipairs(runs[input]) do if r.stable ~= 0 then steady = steady + 1 end end
-  -- Every run unsteady: all kept, the values marked.
+  for _, r in ipairs(runs[input]) do if usable(r) then steady = steady + 1 end end
+  -- Every run unsteady or contended: all kept, the values marked.
   expect[input] = {cell = c, mean = m, n = n, mark = steady == 0 and " †" or ""}
   -- §4.1 and Table 2: Env, Model, Precision, Batch, Input (the field the rows differ in), n, Images/s.
   local row = string.format("| cpuenv | resnet18 | fp32 | 2 | %d | %d | %s%s |", input, n, c, expect[input].mark)

@@ -283,25 +283,6 @@ TEST_CASE("peaks: every numeric field, the latest per name, units from the name"
   CHECK(s.put_peaks("env1", "cpu", "measured", {{"isa", "avx2"}}) == 0);
 }
 
-TEST_CASE("estimates come from the same configuration, else per iteration, else per image") {
-  Store s(tmp_db("estimate.db"));
-  add_env(s);
-  for (int rep = 1; rep <= 2; ++rep) {
-    RunRecord r = record("m1", 2, rep);
-    r.columns["total_s"] = rep * 10.0;  // 10 and 20 s over 3 + 1 iterations
-    s.put_run(r);
-  }
-  Json same = config("m1", 2);
-  CHECK(s.estimate_s(rlx::store::content_hash(same), same) == 15.0);
-  Json more_iters = same;
-  more_iters["iters"] = 7;  // 15 s / 4 iterations x 8 iterations
-  CHECK(s.estimate_s(rlx::store::content_hash(more_iters), more_iters) == 30.0);
-  Json bigger = config("m1", 8);  // 15 s / (4 x 2 images) x 4 x 8 images
-  CHECK(s.estimate_s(rlx::store::content_hash(bigger), bigger) == 60.0);
-  Json other = config("m9", 2);
-  CHECK_FALSE(s.estimate_s(rlx::store::content_hash(other), other));
-}
-
 TEST_CASE("the latest random-order seed of a study is found again") {
   Store s(tmp_db("seed.db"));
   add_env(s);

@@ -1,6 +1,8 @@
 // test_stats.cpp: the per-iteration summary statistics (numpy-style percentiles, sample sd).
 #include <catch2/catch.hpp>
 
+#include <cmath>
+
 #include "train/stats.h"
 
 using rlx::train::extend_until_stable;
@@ -76,4 +78,61 @@ TEST_CASE("extend_until_stable drops the oldest samples until the window is stea
   CHECK(capped.extended_iters == 5);
   CHECK(calls == 5);
   CHECK(noisy.size() == 4);
+}
+
+// Precision-targeted measurement (issue 21): the t table rlx.stats.t975 uses, the CI's relative
+// half-width, warm-up until steady and the stop rule. Every expected value is worked by hand.
+TEST_CASE("t975 is rlx.stats' table, interpolated in 1/df beyond it") {
+  using rlx::train::t975;
+  CHECK(t975(1) == 12.706);
+  CHECK(t975(30) == 2.042);
+  CHECK(t975(0) == 0);
+  // 2.5 between 2 and 3: (1/2 - 1/2.5) / (1/2 - 1/3) = 0.6 of the way from 4.303 to 3.182.
+  CHECK(t975(2.5) == Approx(3.6304));
+  // 35 between 30 and 40: (1/30 - 1/35) / (1/30 - 1/40) = 0.5714 of the way from 2.042 to 2.021.
+  CHECK(t975(35) == Approx(2.030));
+  // 1000 between 120 and infinity: (1/120 - 1/1000) / (1/120) = 0.88 of the way from 1.980 to 1.960.
+  CHECK(t975(1000) == Approx(1.9624));
+}
+
+TEST_CASE("ci_rel95 is t975(n - 1) sd / sqrt(n) / mean") {
+  using rlx::train::ci_rel95;
+  // mean 2, sd 1, n 3: 4.303 / sqrt(3) / 2.
+  CHECK(ci_rel95({1, 2, 3}) == Approx(1.242169));
+  // mean 1, sd sqrt(0.0008 / 3) = 0.0163299, n 4: 3.182 x 0.0163299 / 2 = 2.598 %.
+  CHECK(ci_rel95({0.98, 1.02, 1.00, 1.00}) == Approx(0.0259809));
+  CHECK(std::isinf(ci_rel95({1.0})));
+  CHECK(std::isinf(ci_rel95({})));
+}
+
+TEST_CASE("warmup_done: two consecutive iterations within the tolerance, after min_iters, or the cap") {
+  using rlx::train::warmup_done;
+  const rlx::train::WarmupRule rule{0.05, 2, 10};
+  CHECK_FALSE(warmup_done({3.0}, rule));
+  CHECK_FALSE(warmup_done({3.0, 1.0}, rule));           // |1/3 - 1| = 67 %
+  CHECK(warmup_done({3.0, 1.0, 1.04}, rule));           // 4 %
+  CHECK_FALSE(warmup_done({3.0, 1.0, 1.06}, rule));     // 6 %
+  CHECK(warmup_done({1.0, 1.01}, rule));                // the first can already agree with the second
+  CHECK(warmup_done({3.0, 1.0, 2.0}, {0.05, 2, 3}));    // the cap
+  CHECK_FALSE(warmup_done({1.0, 1.0}, {0.05, 3, 10}));  // min_iters 3
+}
+
+TEST_CASE("stop_reason: ci when precise and steady, else the caps, never before min_iters") {
+  using rlx::train::stop_reason;
+  rlx::train::TargetRule rule{0.03, 4, 6, 0, {}};
+  CHECK(stop_reason({0.98, 1.02, 1.00}, 3, rule).empty());        // 3 < min_iters
+  CHECK(stop_reason({0.98, 1.02, 1.00, 1.00}, 4, rule) == "ci");  // CI 2.6 % <= 3 %, drift 0, CV 1.6 %
+  rule.target_ci = 0.02;
+  CHECK(stop_reason({0.98, 1.02, 1.00, 1.00}, 4, rule).empty());  // 2.6 % > 2 %, 4 < max_iters
+  // Precise enough (CI 8.75 % <= 20 %) but drifting +10 % between the halves: not steady.
+  rule.target_ci = 0.2;
+  CHECK(stop_reason({1, 1, 1.1, 1.1}, 4.2, rule).empty());
+  // mean 1.1, sd 0.1095, CI 2.571 x 0.1095 / sqrt(6) / 1.1 = 10.5 % > 3 %: the iteration cap.
+  rule.target_ci = 0.03;
+  CHECK(stop_reason({1, 1.2, 1, 1.2, 1, 1.2}, 6.6, rule) == "max_iters");
+  // CI 8.7 %, 4 of 6: the next iteration (mean 3.15 s) would end at 15.75 s, past 10 s but not 20 s.
+  rule.max_seconds = 10;
+  CHECK(stop_reason({3, 3.3, 3, 3.3}, 12.6, rule) == "max_seconds");
+  rule.max_seconds = 20;
+  CHECK(stop_reason({3, 3.3, 3, 3.3}, 12.6, rule).empty());
 }

@@ -1,0 +1,233 @@
+-- rlx.budget: what a study costs before it runs, and the per-run caps that make it fit a time
+-- budget (issue 21; docs/study.md "Time budget").
+--
+-- A run's time is estimated as (setup + warm-up + n) x step: n timed iterations of `step` seconds,
+-- plus the warm-up iterations and a setup (model build, noise-floor probe, the first iteration's
+-- extra cost), both counted in iterations. `step` comes, best first, from
+--   1. finished runs of the same configuration in this environment (the median of their mean
+--      iteration times): source "measured";
+--   2. the model's analytic FLOPs and bytes per iteration (rlx.model.summary) over the roofline
+--      of the measured peaks (time = max(FLOPs / compute roof, bytes / DRAM bandwidth)), divided
+--      by an efficiency: the median seen so far for this model and precision, else for this
+--      precision, else M.DEFAULT_EFFICIENCY: source "analytic".
+-- Warm-up and setup are learned the same way from finished runs (their warmup_samples and
+-- total_s), else M.DEFAULT_WARMUP_ITERS and M.DEFAULT_SETUP_ITERS.
+--
+-- The caps (M.caps): the largest number of timed iterations n, between the scale's min_iters and
+-- max_iters, for which every run still to do fits the time left. The next run gets max_iters = n
+-- and max_seconds = n x step x M.SECONDS_SLACK, so a step slower than estimated cannot eat the
+-- budget; a run that reaches its CI target early leaves its time to the runs after it, since the
+-- caps are worked out again before every run.
+local errors = require("rlx.errors")
+local M = {}
+
+-- Efficiency (achieved / roofline-attainable) before any run has been seen, per precision. Set
+-- from the 224x224 study on 2-core Xeon and EPYC VMs (docs/benchmarks.md "Study time"): ResNet-50
+-- and VGG-16 reach 0.5-0.7 of the GEMM roof in fp32, MobileNetV2 much less.
+M.DEFAULT_EFFICIENCY = {fp32 = 0.45, bf16 = 0.3, amp = 0.3}
+-- Warm-up until steady typically stops after 3 iterations (the first is slow, the next two agree).
+M.DEFAULT_WARMUP_ITERS = 3
+-- Model build, noise-floor probe and the first iteration's extra cost, in iterations.
+M.DEFAULT_SETUP_ITERS = 1
+M.SECONDS_SLACK = 1.5
+
+local function median(xs)
+  if not xs or #xs == 0 then return nil end
+  local s = {}
+  for i, x in ipairs(xs) do s[i] = x end
+  table.sort(s)
+  local n = #s
+  return n % 2 == 1 and s[(n + 1) / 2] or (s[n / 2] + s[n / 2 + 1]) / 2
+end
+
+local function num(v) return type(v) == "number" and v == v and v > 0 and v < math.huge and v or nil end
+
+local function push(t, k, v)
+  t[k] = t[k] or {}
+  table.insert(t[k], v)
+end
+
+--- The compute roof (GFLOP/s) an estimate divides by: the roofline's own for the run's precision
+--- (rlx.roofline.compute_roof: one roof policy for the figures, the report and the plan), else
+--- the fp32 roof (a quick probe measures no bf16 figure), nil when the peaks have neither.
+function M.compute_roof(peaks, precision)
+  if type(peaks) ~= "table" then return nil end
+  for _, p in ipairs({rlx.roofline.precision_of(precision or "fp32"), "fp32"}) do
+    local ok, flops = pcall(rlx.roofline.compute_roof, peaks, p)
+    if ok and num(flops) then return flops / 1e9 end
+  end
+end
+
+-- The configuration key of estimates: what changes a step's time; family: the same without the
+-- batch size.
+local function family(c)
+  return table.concat({tostring(c.model), tostring(c.precision or "fp32"), tostring(c.input or 224),
+    tostring(c.data or "synthetic")}, "|")
+end
+local function key(c) return family(c) .. "|" .. tostring(c.batch) end
+
+local Est = {}
+Est.__index = Est
+
+--- An estimator for the runs of `study` on device kind `kind` ("cpu" or "cuda"), primed with the
+--- study's finished runs in this environment. opts.peaks: the peaks to use (default the stored
+--- ones, else opts.probe() when given).
+function M.estimator(study, kind, opts)
+  opts = opts or {}
+  local self = setmetatable({study = study, kind = kind, measured = {}, per_image = {}, eff = {}, warm = {},
+    setup = {}, summaries = {}}, Est)
+  self.peaks = opts.peaks or study:peaks(kind)
+  if not self.peaks and opts.probe then self.peaks, self.peaks_source = opts.probe(), "probe" end
+  for _, r in ipairs(study.db:runs{study = study.name, status = "ok"}) do
+    local dev = tostring(r.device or "cpu")
+    if r.environment_id == study.env_id and (dev:match("^cuda") and "cuda" or "cpu") == kind then
+      local res = type(r.result) == "table" and r.result or {}
+      local cfg = type(r.config) == "table" and r.config or {}
+      self:observe({model = r.model, precision = r.precision, batch = r.batch,
+        input = r.input or res.input or cfg.input, data = cfg.data}, {
+        iter_mean_s = r.iter_mean_s, seconds = r.seconds, total_s = r.total_s,
+        warmup_samples = res.warmup_samples, train_flops = r.train_flops, bytes = r.complexity_bytes})
+    end
+  end
+  return self
+end
+
+-- The model's analytic FLOPs and bytes per iteration (nil for a model rlx.model cannot describe).
+function Est:_summary(c)
+  local k = key(c)
+  if self.summaries[k] == nil then
+    local ok, s = pcall(rlx.model.summary, {model = c.model, batch = c.batch, input = c.input,
+      classes = c.classes, precision = c.precision, layers = false})
+    errors.pass_exits(s)
+    self.summaries[k] = ok and type(s) == "table" and {flops = s.train_flops, bytes = s.bytes} or false
+  end
+  return self.summaries[k] or nil
+end
+
+-- Seconds per iteration on the roofline of the peaks (perfect efficiency), or nil.
+function Est:_ideal(c, flops, bytes)
+  local roof = M.compute_roof(self.peaks, c.precision or "fp32")
+  if not roof or not num(flops) then return nil end
+  local t = flops / (roof * 1e9)
+  local bw = self.peaks and num(self.peaks.dram_gbps)
+  if bw and num(bytes) then t = math.max(t, bytes / (bw * 1e9)) end
+  return t
+end
+
+--- Learns from a finished run: config (model, precision, batch, input, data) and what it measured
+--- (iter_mean_s, seconds, total_s, warmup_samples; train_flops and bytes when known).
+function Est:observe(c, m)
+  local step = num(m.iter_mean_s)
+  if not step then return end
+  push(self.measured, key(c), step)
+  if num(c.batch) then push(self.per_image, family(c), step / c.batch) end
+  local flops, bytes = m.train_flops, m.bytes
+  if not num(flops) then
+    local s = self:_summary(c)
+    if s then flops, bytes = s.flops, s.bytes end
+  end
+  local ideal = self:_ideal(c, flops, bytes)
+  if ideal then
+    push(self.eff, tostring(c.model) .. "|" .. tostring(c.precision), ideal / step)
+    push(self.eff, tostring(c.precision), ideal / step)
+  end
+  if type(m.warmup_samples) == "table" and num(m.total_s) and num(m.seconds) then
+    local warm = 0
+    for _, x in ipairs(m.warmup_samples) do warm = warm + x end
+    table.insert(self.warm, warm / step)
+    table.insert(self.setup, math.max(0, m.total_s - m.seconds - warm) / step)
+  end
+end
+
+--- Seconds per timed iteration of config c and where the figure comes from ("measured",
+--- "analytic", or for a model rlx.model cannot describe, "measured per image": other batch sizes
+--- of it scaled by images); nil when none is possible.
+function Est:step(c)
+  local m = median(self.measured[key(c)])
+  if m then return m, "measured" end
+  local s = self:_summary(c)
+  local ideal = s and self:_ideal(c, s.flops, s.bytes)
+  if not ideal then
+    local per_image = num(c.batch) and median(self.per_image[family(c)])
+    if per_image then return per_image * c.batch, "measured per image" end
+    return nil
+  end
+  local prec = tostring(c.precision or "fp32")
+  local eff = median(self.eff[tostring(c.model) .. "|" .. prec]) or median(self.eff[prec]) or
+    M.DEFAULT_EFFICIENCY[prec] or M.DEFAULT_EFFICIENCY.fp32
+  return ideal / eff, "analytic"
+end
+
+--- Iterations spent outside the timed section: setup plus the warm-up (a fixed count, or the
+--- learned length of warm-up until steady).
+function Est:outside(c)
+  local warm = type(c.warmup) == "number" and c.warmup or (median(self.warm) or M.DEFAULT_WARMUP_ITERS)
+  return (median(self.setup) or M.DEFAULT_SETUP_ITERS) + warm
+end
+
+--- Seconds for one run of config c with n timed iterations (c.iters for a fixed count), and the
+--- step's source; nil when the step cannot be estimated.
+function Est:run(c, n)
+  local step, source = self:step(c)
+  if not step then return nil end
+  return (self:outside(c) + (n or c.iters or 1)) * step, source
+end
+
+--- The caps for configs still to run (configs[1] is the next one) in left_s seconds, for a
+--- precision-targeted scale S (min_iters, max_iters). Returns {n, fits, need_s (at min_iters),
+--- total_s (at n), unknown (runs without an estimate)}.
+function M.caps(est, configs, left_s, S)
+  local fixed_s, per_iter_s, unknown = 0, 0, 0
+  for _, c in ipairs(configs) do
+    local step = est:step(c)
+    if step then
+      fixed_s = fixed_s + est:outside(c) * step
+      per_iter_s = per_iter_s + step
+    else
+      unknown = unknown + 1
+    end
+  end
+  local need = fixed_s + S.min_iters * per_iter_s
+  local n = S.min_iters
+  if per_iter_s > 0 and need <= left_s then
+    n = math.min(S.max_iters, math.floor((left_s - fixed_s) / per_iter_s))
+  end
+  return {n = n, fits = need <= left_s, need_s = need, total_s = fixed_s + n * per_iter_s, unknown = unknown}
+end
+
+--- Per-run caps for the next run (configs[1]), to pass to rlx.train: max_iters, max_seconds and,
+--- for warm-up until steady, max_warmup = n between 3 and 10 (a warm-up that has not settled by
+--- then is left to the timed section's steady-state verdict rather than eating the budget).
+function M.next_caps(est, configs, left_s, S)
+  local plan = M.caps(est, configs, left_s, S)
+  local c = configs[1]
+  local step = est:step(c)
+  local caps = {max_iters = plan.n}
+  if step then caps.max_seconds = plan.n * step * M.SECONDS_SLACK end
+  if c.warmup == nil or c.warmup == "auto" then caps.max_warmup = math.max(3, math.min(c.max_warmup or 10, plan.n)) end
+  return caps, plan
+end
+
+--- "30m", "1.5h", "90s", "1800" (seconds) -> seconds; "none", "0" and nil -> nil (no budget). Raises for
+--- anything else, naming the forms.
+function M.parse_duration(text, fname)
+  if text == nil then return nil end
+  if type(text) == "number" then return text > 0 and text or nil end
+  local s = tostring(text):lower():gsub("%s", "")
+  if s == "none" or s == "0" or s == "" then return nil end
+  local n, unit = s:match("^(%d+%.?%d*)([smh]?)$")
+  if not n then
+    errors.raise(fname or "rlx.budget.parse_duration", string.format("a duration is a number with s, m or h " ..
+      "(e.g. 30m, 1.5h, 900s) or none, got '%s'", tostring(text)))
+  end
+  return tonumber(n) * ({s = 1, m = 60, h = 3600})[unit == "" and "s" or unit]
+end
+
+--- 95 -> "1.6 min", 4000 -> "1.1 h", 30 -> "30 s", 0.42 -> "0.4 s".
+function M.duration_text(s)
+  if s >= 3600 then return string.format("%.1f h", s / 3600) end
+  if s >= 60 then return string.format("%.1f min", s / 60) end
+  return string.format(s < 10 and "%.1f s" or "%.0f s", s)
+end
+
+return M
