@@ -19,6 +19,9 @@ struct MemoryRoof {
 struct ComputeCeiling {
   std::string label;  // "fp32", "bf16", ...
   double gflops;        // decimal GFLOP/s
+  // A second, practical ceiling (the GEMM peak under the arithmetic peak): drawn grey and dashed,
+  // and given no ridge of its own.
+  bool secondary = false;
 };
 struct RooflinePoint {
   double ai;      // FLOP/byte
@@ -26,6 +29,10 @@ struct RooflinePoint {
   std::string label;      // text beside the point (batch size)
   std::string color_key;  // points sharing a key share a colour (the model)
   std::string shape_key;  // points sharing a key share a marker (the precision)
+  // The point's own roofs (its precision's compute roof, its level's bandwidth), which decide
+  // whether it is above its roof; 0: the chart's highest ceiling / memory roof.
+  double roof_gflops = 0;
+  double roof_gbps = 0;
 };
 struct RooflineArrow {
   size_t from, to;  // 0-based indices into points
@@ -41,7 +48,9 @@ struct RooflineSpec {
 
 // The roof over `ai`: min(highest ceiling, highest memory roof x ai), GFLOP/s.
 double attainable_gflops(const RooflineSpec& spec, double ai);
-// A point above the roof cannot be right (a counter or peak is off); it is drawn hollow.
+// A point above its own roof, min(roof_gflops, roof_gbps x ai) (the chart's highest where the
+// point names none), cannot be right (a count or a peak is off); it is drawn hollow and listed in
+// the legend as above its roof.
 bool above_roof(const RooflineSpec& spec, const RooflinePoint& p);
 // AI where the highest memory roof meets the highest ceiling (FLOP/byte).
 double ridge_ai(const RooflineSpec& spec);

@@ -16,6 +16,7 @@ namespace rlx::plot {
 
 namespace {
 const Color kRoof{0.13, 0.13, 0.13, 1};
+const Color kSecondary{0.5, 0.5, 0.5, 1};
 const Color kLabel{0.13, 0.13, 0.13, 1};
 
 std::string num3(double v) {
@@ -130,6 +131,39 @@ Axis snapped_log_axis(const std::vector<double>& v, std::optional<double> lo_o, 
   return Axis(Scale::Log10, lo, hi);
 }
 
+struct Ridge {
+  double ai, gflops;
+  std::string label;  // "DRAM ridge ", "FP32 FMA ridge ", "ridge "
+};
+
+// The ridges drawn, in label order: each memory roof (slowest first) with the highest ceiling,
+// then the slowest roof with every lower primary ceiling, highest first.
+std::vector<Ridge> ridges_of(const RooflineSpec& s, const std::vector<size_t>& roof_order) {
+  const double pmax = max_ceiling(s);
+  std::vector<const ComputeCeiling*> lower;
+  for (const auto& cl : s.ceilings) {
+    if (!cl.secondary && cl.gflops < pmax) lower.push_back(&cl);
+  }
+  std::sort(lower.begin(), lower.end(), [](auto* a, auto* b) { return a->gflops > b->gflops; });
+  std::string top;
+  for (const auto& cl : s.ceilings) {
+    if (cl.gflops == pmax && top.empty()) top = cl.label;
+  }
+  std::vector<Ridge> out;
+  for (size_t k : roof_order) {
+    const auto& r = s.roofs[k];
+    std::string label = s.roofs.size() > 1 ? r.label + " " : "";
+    if (!lower.empty()) label += top + " ";
+    out.push_back({pmax / r.gbytes_per_s, pmax, label + "ridge "});
+  }
+  const auto& slowest = s.roofs[roof_order.front()];
+  for (const auto* cl : lower) {
+    out.push_back({cl->gflops / slowest.gbytes_per_s, cl->gflops,
+                   (s.roofs.size() > 1 ? slowest.label + " " : "") + cl->label + " ridge "});
+  }
+  return out;
+}
+
 void arrow(Canvas& c, double x0, double y0, double x1, double y1, double shorten) {
   const double dx = x1 - x0, dy = y1 - y0, len = std::hypot(dx, dy);
   if (len <= 2 * shorten + 1) return;
@@ -147,7 +181,11 @@ void arrow(Canvas& c, double x0, double y0, double x1, double y1, double shorten
 }  // namespace
 
 double attainable_gflops(const RooflineSpec& s, double ai) { return std::min(max_ceiling(s), max_roof(s) * ai); }
-bool above_roof(const RooflineSpec& s, const RooflinePoint& p) { return p.gflops > attainable_gflops(s, p.ai) * (1 + 1e-9); }
+bool above_roof(const RooflineSpec& s, const RooflinePoint& p) {
+  const double ceiling = p.roof_gflops > 0 ? p.roof_gflops : max_ceiling(s);
+  const double bw = p.roof_gbps > 0 ? p.roof_gbps : max_roof(s);
+  return p.gflops > std::min(ceiling, bw * p.ai) * (1 + 1e-9);
+}
 double ridge_ai(const RooflineSpec& s) { return max_ceiling(s) / max_roof(s); }
 
 Layout roofline_chart(const RooflineSpec& spec_in, const std::string& path) {
@@ -164,6 +202,7 @@ Layout roofline_chart(const RooflineSpec& spec_in, const std::string& path) {
   for (const auto& c : spec.ceilings) pmin = std::min(pmin, c.gflops);
   for (const auto& r : spec.roofs) bmin = std::min(bmin, r.gbytes_per_s);
   std::vector<double> xs{ridge / 4, pmax / bmin * 8}, ys{pmax * 1.8, pmin / 8};
+  for (const auto& cl : spec.ceilings) xs.push_back(cl.gflops / bmin / 2);  // every ridge on the slowest roof
   for (const auto& p : spec.points) {
     xs.push_back(p.ai / 2); xs.push_back(p.ai * 2);
     ys.push_back(p.gflops / 2); ys.push_back(p.gflops * 2);
@@ -187,7 +226,7 @@ Layout roofline_chart(const RooflineSpec& spec_in, const std::string& path) {
     if (!spec.shape_title.empty()) legend.push_back({spec.shape_title, {}, {}, false, false, false, true});
     for (size_t i = 0; i < sorder.size(); ++i) legend.push_back({sorder[i], Color{0.45, 0.45, 0.45, 1}, marker(i)});
   }
-  if (any_above) legend.push_back({"above roof", Color{0.45, 0.45, 0.45, 1}, Marker::Circle, false, false, true});
+  if (any_above) legend.push_back({"above its roof", Color{0.45, 0.45, 0.45, 1}, Marker::Circle, false, false, true});
   if (!spec.arrows.empty()) legend.push_back({"fp32 \xE2\x86\x92 other precision", Color{0.4, 0.4, 0.4, 1}, std::nullopt, true});
 
   Canvas c(path, cs.width, cs.height, cs.dpi);
@@ -218,20 +257,22 @@ Layout roofline_chart(const RooflineSpec& spec_in, const std::string& path) {
             [&](size_t a, size_t b) { return spec.ceilings[a].gflops > spec.ceilings[b].gflops; });
   for (size_t k = 0; k < ceil_order.size(); ++k) {
     const auto& cl = spec.ceilings[ceil_order[k]];
-    c.set_color(kRoof);
-    c.set_line(2.0, k > 0);
+    c.set_color(cl.secondary ? kSecondary : kRoof);
+    c.set_line(cl.secondary ? 1.5 : 2.0, k > 0 || cl.secondary);
     c.line(f.px(cl.gflops / bmax), f.py(cl.gflops), L.plot_x1, f.py(cl.gflops));
     obs.segment(f.px(cl.gflops / bmax), f.py(cl.gflops), L.plot_x1, f.py(cl.gflops), 2 * pt);
   }
-  // Ridges, where each memory roof meets the highest ceiling: dotted drop line and open diamond.
-  for (const auto& r : spec.roofs) {
-    const double ra = pmax / r.gbytes_per_s;
+  // Ridges: dotted drop line and open diamond where each memory roof meets the highest ceiling,
+  // and where the slowest memory roof meets each lower primary ceiling (the ridge a point of that
+  // precision is judged by).
+  const std::vector<Ridge> ridges = ridges_of(spec, roof_order);
+  for (const auto& rd : ridges) {
     c.set_color(Color{0.35, 0.35, 0.35, 1});
     c.set_line(1.1, false, true);
-    c.line(f.px(ra), f.py(pmax), f.px(ra), L.plot_y1);
-    c.draw_marker(Marker::Diamond, f.px(ra), f.py(pmax), 7, Color{1, 1, 1, 1}, kRoof, false);
-    obs.add({f.px(ra) - 5 * pt, f.py(pmax) - 5 * pt, f.px(ra) + 5 * pt, f.py(pmax) + 5 * pt});
-    obs.add({f.px(ra) - 1, f.py(pmax) + 5 * pt, f.px(ra) + 1, L.plot_y1});
+    c.line(f.px(rd.ai), f.py(rd.gflops), f.px(rd.ai), L.plot_y1);
+    c.draw_marker(Marker::Diamond, f.px(rd.ai), f.py(rd.gflops), 7, Color{1, 1, 1, 1}, kRoof, false);
+    obs.add({f.px(rd.ai) - 5 * pt, f.py(rd.gflops) - 5 * pt, f.px(rd.ai) + 5 * pt, f.py(rd.gflops) + 5 * pt});
+    obs.add({f.px(rd.ai) - 1, f.py(rd.gflops) + 5 * pt, f.px(rd.ai) + 1, L.plot_y1});
   }
   // Arrows under the points.
   c.set_color(Color{0.4, 0.4, 0.4, 1});
@@ -256,10 +297,9 @@ Layout roofline_chart(const RooflineSpec& spec_in, const std::string& path) {
   std::vector<Box> ridge_labels;
   // Ridge labels, vertical beside their drop lines near the bottom; the slowest level's first, and
   // a label that would overlap another is left out (its diamond and drop line still mark it).
-  for (size_t k = 0; k < roof_order.size(); ++k) {
-    const auto& rf = spec.roofs[roof_order[k]];
-    const double ra = pmax / rf.gbytes_per_s;
-    const std::string s = (spec.roofs.size() > 1 ? rf.label + " ridge " : "ridge ") + num3(ra) + " FLOP/B";
+  for (size_t k = 0; k < ridges.size(); ++k) {
+    const double ra = ridges[k].ai;
+    const std::string s = ridges[k].label + num3(ra) + " FLOP/B";
     const double w = c.text_width(s, 8.5);
     const Box b{f.px(ra) + 2 * pt, L.plot_y1 - 5 * pt - w, f.px(ra) + 3 * pt + th, L.plot_y1 - 5 * pt};
     int hits = 0;

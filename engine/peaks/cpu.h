@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -60,6 +61,39 @@ constexpr double kTriadFlopsPerElement = 2;
 
 // Reads n doubles `passes` times and returns their sum (bytes read = 8 * n * passes).
 double read_kernel(Isa isa, const double* data, std::size_t n, std::int64_t passes);
+
+// ---- bf16 compute roofs ----
+
+// How this CPU runs bf16 arithmetic, decided from its flags (the words of /proc/cpuinfo's "flags"
+// line: what the kernel lets the process use, which a VM may trim):
+//   vector "avx512_bf16": VDPBF16PS (avx512_bf16 and avx512f listed): per 512-bit instruction, 16
+//     fp32 lanes each accumulate two bf16 products, 4 FLOP per lane;
+//   vector "emulated": no bf16 arithmetic instruction. Libraries convert bf16 to fp32 and compute
+//     on the FP32 FMA units, so the FP32 FMA peak is bf16's roof (conversions only lower it);
+//   matrix "amx": AMX tiles (amx_tile and amx_bf16 listed), TDPBF16PS; "" without them.
+struct Bf16Support {
+  std::string vector;  // "avx512_bf16" or "emulated"
+  std::string matrix;  // "amx" or ""
+};
+Bf16Support bf16_support(const std::set<std::string>& cpu_flags);
+// This process's, from /proc/cpuinfo.
+Bf16Support detect_bf16_support();
+
+// VDPBF16PS-bound loop: kBf16Chains independent 512-bit accumulators, each step adds the dot
+// product of two bf16 pairs to every fp32 lane. Needs avx512_bf16 (the caller checks). Returns
+// the sum of all lanes. FLOP done = bf16_dot_flops(iters) = 4 x 16 lanes x chains x iters.
+constexpr int kBf16Chains = 12;
+double bf16_dot_kernel(std::int64_t iters, double start);
+double bf16_dot_flops(std::int64_t iters);
+
+// AMX: Linux hands out the tile data state only on request (arch_prctl ARCH_REQ_XCOMP_PERM),
+// once per process. Returns false and says why when the kernel refuses or the build lacks it.
+bool amx_enable(std::string* why);
+// TDPBF16PS-bound loop on four 16x16 fp32 accumulator tiles fed by two A and two B tiles
+// (16 rows x 32 bf16), loaded once. Needs amx_enable() first. FLOP done = amx_bf16_flops(iters) =
+// 4 tiles x 2 x 16 x 16 x 32 x iters. Returns the sum of the first accumulator tile.
+double amx_bf16_kernel(std::int64_t iters);
+double amx_bf16_flops(std::int64_t iters);
 
 // ---- thread team ----
 

@@ -1,11 +1,15 @@
 // measure.h: measured machine peaks, the figures behind rlx.peaks.measure and `rlx peaks`.
 //
-// CPU: DRAM bandwidth (STREAM triad, all cores, working set far beyond the last-level cache), FP32
-// and FP64 FMA peaks in the widest ISA, L1/L2/L3 read bandwidth with buffers sized from /sys, and
-// GEMM through LibTorch (fp32, bf16) as the framework's achievable ceiling. CUDA: device-to-device
-// copy bandwidth and GEMM per precision through LibTorch, timed with CUDA events (only in a build
-// against a CUDA LibTorch). Every figure is the best of `repeats` timed runs after one warm-up,
-// with the spread reported; units are decimal GB/s and GFLOP/s.
+// CPU: DRAM bandwidth (STREAM triad, all cores, working set far beyond the last-level cache), one
+// compute roof per precision of one kind (the peak of that precision's arithmetic: FP32 and FP64
+// FMA chains in the widest ISA, bf16 VDPBF16PS chains where the CPU has avx512_bf16, else the FP32
+// FMA peak labelled emulated, AMX tiles where it has AMX), L1/L2/L3 read bandwidth with buffers
+// sized from /sys, and GEMM through LibTorch (fp32, bf16) as the framework's achievable, second
+// ceiling. CUDA: device-to-device copy bandwidth and GEMM per precision through LibTorch, timed
+// with CUDA events (only in a build against a CUDA LibTorch). Every figure is the best of
+// `repeats` timed runs after one warm-up, with the spread reported, and measured again (at most
+// `remeasure` more times) while that spread is above `spread_limit_pct`; units are decimal GB/s
+// and GFLOP/s.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -39,16 +43,26 @@ struct MeasureOptions {
   // the convention the figures are compared with; both are reported (details). LibTorch GEMM is
   // always wall-clock.
   std::string clock = "wall";
+  // A figure whose repeats spread more than this (percent of the best) is measured again, at most
+  // `remeasure` more times; the attempt with the highest median is kept, and a figure still above
+  // the limit carries a warning.
+  double spread_limit_pct = 10;
+  int remeasure = 2;
 };
 
 // Figure names accepted by MeasureOptions::only, per device.
-const std::vector<std::string>& cpu_figures();   // dram fp32 fp64 gemm_fp32 gemm_bf16 l1 l2 l3
+// cpu: dram fp32 fp64 bf16 bf16_amx gemm_fp32 gemm_bf16 l1 l2 l3
+const std::vector<std::string>& cpu_figures();
 const std::vector<std::string>& cuda_figures();  // dram gemm_fp32 gemm_tf32 gemm_fp16 gemm_bf16
 
-// json: {device = "cpu", name, isa, threads, cpus, quick, repeats, dram_gbps, fp32_gflops,
-// fp64_gflops, gemm_fp32_gflops, gemm_bf16_gflops, l1_gbps, l2_gbps, l3_gbps,
-// stats = {<field> = {best, median, worst, spread_pct, repeats}}, method = {<field> = text},
-// caches = [{level, bytes, shared_by_cpus}], seconds}. Only the figures asked for are present.
+// json: {device = "cpu", name, isa, threads, cpus, quick, repeats, spread_limit_pct, remeasure,
+// dram_gbps, fp32_gflops, fp64_gflops, bf16_gflops (figure bf16), bf16_tensor_gflops (figure
+// bf16_amx), gemm_fp32_gflops, gemm_bf16_gflops, l1_gbps, l2_gbps, l3_gbps, bf16_emulated (1 when
+// the CPU has no bf16 arithmetic, with any bf16 figure), bf16_support = {vector, matrix},
+// stats = {<field> = {best, median, worst, spread_pct, repeats, attempts, attempt_spreads_pct}},
+// method = {<field> = text}, details, warnings = {<field> = text} (spread still above the limit),
+// missing = {<field> = why}, caches = [{level, bytes, shared_by_cpus}], seconds}. Only the figures
+// asked for are present.
 nlohmann::json measure_cpu(const MeasureOptions& opts);
 
 // A cache level whose read bandwidth is not above the DRAM triad's was not measured in that cache:

@@ -1,6 +1,8 @@
 // bind_peaks.cpp: rlx._core.peaks, the measured machine peaks of engine/peaks (measure.h, cpu.h).
 // The datasheet and the user's own entries live in Lua (scripts/rlx/peaks.lua); this file only
 // converts options and results.
+#include <cmath>
+
 #include "lua_bind.h"
 #include "peaks/cpu.h"
 #include "peaks/measure.h"
@@ -9,9 +11,11 @@
 namespace rlx::bindings {
 namespace {
 
-// measure{device=, repeats=, quick=, threads=, only=, isa=, clock=} -> peaks table (see measure.h).
+// measure{device=, repeats=, quick=, threads=, only=, isa=, clock=, remeasure=, spread_limit_pct=}
+// -> peaks table (see measure.h).
 int measure(lua_State* L) {
-  lua::Options o(L, 1, {"device", "repeats", "quick", "threads", "only", "isa", "clock"});
+  lua::Options o(L, 1,
+                 {"device", "repeats", "quick", "threads", "only", "isa", "clock", "remeasure", "spread_limit_pct"});
   const std::string device = o.choice("device", "cpu", {"cpu", "cuda"});
   peaks::MeasureOptions m;
   m.repeats = int(o.integer("repeats", 5, 1));
@@ -31,11 +35,20 @@ int measure(lua_State* L) {
   m.isa = o.has("isa") ? o.choice("isa", "", {"avx512", "avx2+fma", "scalar"}) : "";
   if (device == "cuda" && o.has("isa")) o.fail("isa", "applies to device 'cpu' only");
   m.clock = o.choice("clock", "wall", {"cpu", "wall"});
+  m.remeasure = int(o.integer("remeasure", 2, 0));
+  m.spread_limit_pct = o.number("spread_limit_pct", 10);
+  if (!(m.spread_limit_pct > 0) || !std::isfinite(m.spread_limit_pct)) {
+    o.fail("spread_limit_pct", "must be a finite number > 0 (percent of the best repeat)");
+  }
+  if (device == "cuda" && (o.has("remeasure") || o.has("spread_limit_pct"))) {
+    o.fail(o.has("remeasure") ? "remeasure" : "spread_limit_pct", "applies to device 'cpu' only");
+  }
   lua::push_json(L, device == "cpu" ? peaks::measure_cpu(m) : peaks::measure_cuda(m));
   return 1;
 }
 
-// cpu_info() -> {name, isa, cores = {cpu ids, one per core}, caches = {{level, bytes, shared_by_cpus}}}
+// cpu_info() -> {name, isa, cores = {cpu ids, one per core}, caches = {{level, bytes, shared_by_cpus}},
+// bf16 = {vector = "avx512_bf16"|"emulated", matrix = "amx"|""}, cuda_available}
 int cpu_info(lua_State* L) {
   nlohmann::json j;
   j["name"] = peaks::cpu_model_name();
@@ -45,6 +58,8 @@ int cpu_info(lua_State* L) {
   for (const auto& c : peaks::cpu_caches()) {
     j["caches"].push_back({{"level", c.level}, {"bytes", c.bytes}, {"shared_by_cpus", c.shared_by_cpus}});
   }
+  const peaks::Bf16Support bf16 = peaks::detect_bf16_support();
+  j["bf16"] = {{"vector", bf16.vector}, {"matrix", bf16.matrix}};
   j["cuda_available"] = peaks::torch_cuda_available();
   lua::push_json(L, j);
   return 1;

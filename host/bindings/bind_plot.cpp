@@ -231,7 +231,8 @@ int roofline(lua_State* L) {
   const json& ca = array_of(o, ceilings, "ceilings");
   for (size_t i = 0; i < ca.size(); ++i)
     spec.ceilings.push_back({text(ca[i], "label", "ceilings[" + std::to_string(i + 1) + "]"),
-                             num(o, ca[i], "ceilings[" + std::to_string(i + 1) + "]", "gflops", true)});
+                             num(o, ca[i], "ceilings[" + std::to_string(i + 1) + "]", "gflops", true),
+                             flag(ca[i], "secondary", false)});
   const json& pa = array_of(o, points, "points", false);
   for (size_t i = 0; i < pa.size(); ++i) {
     const std::string where = "points[" + std::to_string(i + 1) + "]";
@@ -239,7 +240,9 @@ int roofline(lua_State* L) {
       throw lua::Error(o.fname(), where + " must be a table {ai=, gflops=, label=, ...}");
     spec.points.push_back({num(o, pa[i], where, "ai", true), num(o, pa[i], where, "gflops", true),
                            text(pa[i], "label", where), text(pa[i], "color_key", where),
-                           text(pa[i], "shape_key", where)});
+                           text(pa[i], "shape_key", where),
+                           pa[i].contains("roof_gflops") ? num(o, pa[i], where, "roof_gflops", true) : 0,
+                           pa[i].contains("roof_gbps") ? num(o, pa[i], where, "roof_gbps", true) : 0});
   }
   const json& aa = array_of(o, arrows, "arrows", false);
   for (size_t i = 0; i < aa.size(); ++i) {

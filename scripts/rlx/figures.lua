@@ -68,14 +68,19 @@ local function rows_of(D, level)
   return runs, points
 end
 
+-- The roofs of a run's environment: its stored peaks (with the GPU's datasheet entry to supply
+-- the arithmetic peaks a CUDA measurement lacks), else the datasheet entry. Returns peaks, source
+-- ("measured" | "datasheet"), datasheet.
 local function peaks_for(peaks, run)
   local k = kind_of(run.device)
   local p = peaks[run.environment_id] and peaks[run.environment_id][k]
-  if p then return p, "measured" end
+  local sheet
   if k == "cuda" and run.gpu_name and type(rlx.peaks) == "table" and rlx.peaks.datasheet then
     local ok, entry = pcall(rlx.peaks.datasheet, run.gpu_name)
-    if ok and entry then return entry, "datasheet" end
+    if ok and entry then sheet = entry end
   end
+  if p then return p, "measured", sheet end
+  if sheet then return sheet, "datasheet", nil end
   return nil
 end
 
@@ -303,7 +308,62 @@ local function config_arrows(pts)
   return arrows
 end
 
--- C: roofline per environment, one point per configuration (mean over the used repeats).
+-- The chart's ceilings from the roofs its points are judged against: one per roof (equal roofs
+-- share a line: an emulated bf16 roof is the FP32 FMA peak), then each GEMM peak as a grey second
+-- ceiling. Memory roofs: every level the peaks have.
+local function chart_roofs(pk, roofs)
+  local ceilings, at = {}, {}
+  local function add(label, gflops, secondary)
+    local key = string.format("%.6g", gflops) .. (secondary and "s" or "")
+    local c = at[key]
+    if c then
+      if not (" = " .. c.label .. " = "):find(" = " .. label .. " = ", 1, true) then c.label = c.label .. " = " .. label end
+    else
+      ceilings[#ceilings + 1] = {label = label, gflops = gflops, secondary = secondary or nil}
+      at[key] = ceilings[#ceilings]
+    end
+  end
+  for _, r in ipairs(roofs) do add(r.label, r.gflops) end
+  for _, r in ipairs(roofs) do
+    if r.gemm_gflops and r.kind ~= "gemm" then add(r.gemm_label .. " (2nd ceiling)", r.gemm_gflops, true) end
+  end
+  for _, c in ipairs(ceilings) do
+    -- "FP32 FMA = BF16 emulated (FP32 FMA)" says the same twice.
+    c.label = c.label:gsub(" emulated %(FP32 FMA%)", " emulated"):gsub("^(BF16 emulated) = (FP32 FMA)$", "%2 = %1")
+  end
+  local mem = {}
+  for _, lv in ipairs(rlx.roofline.LEVELS) do
+    local bw = rlx.roofline.memory_roof(pk, lv)
+    if bw then mem[#mem + 1] = {label = lv:upper(), gbps = bw / 1e9} end
+  end
+  return mem, ceilings
+end
+
+-- The roof of each precision in a figure, by rlx.roofline.roof (nil when the peaks have none).
+local function roofs_by_precision(pk, sheet, pts)
+  local by, list = {}, {}
+  for _, p in ipairs(pts) do
+    local prec = p.roof_precision
+    if by[prec] == nil then
+      by[prec] = rlx.roofline.roof(pk, prec, {datasheet = sheet}) or false
+      if by[prec] then list[#list + 1] = by[prec] end
+    end
+  end
+  table.sort(list, function(a, b) return a.gflops > b.gflops end)
+  return by, list
+end
+
+-- "; ! = above its own roof (2 points): suspect fp32_gflops (quick, spread 21.5 %) or the FLOP
+-- count; ...": the subtitle's flag text (the report lists each point with the full text).
+local function above_text(suspects)
+  if #suspects == 0 then return "" end
+  return string.format("; ! = above its own roof (%d point%s): suspect %s", suspects.n, suspects.n == 1 and "" or "s",
+    table.concat(suspects, "; "))
+end
+
+-- C: roofline per environment, one point per configuration (mean over the used repeats). Each
+-- point is judged against its own precision's roof (rlx.roofline.roof); one above it is drawn
+-- hollow, labelled "!", and the subtitle names the measurement to suspect.
 local function roofline_figures(D, points, dir, out, opts, warnings, varying)
   for _, env in ipairs(ordered(points, function(r) return r.env_key end)) do
     local agg, order, first, env_runs = {}, {}, nil, {}
@@ -314,6 +374,7 @@ local function roofline_figures(D, points, dir, out, opts, warnings, varying)
         local k = table.concat({p.model, p.precision, p.batch, configs.of(p.r).key}, "|")
         if not agg[k] then
           agg[k] = {model = p.model, precision = p.precision, batch = p.batch, env = env, pts = {},
+            roof_precision = rlx.roofline.precision_of(p.roof_precision or p.precision),
             config_key = configs.of(p.r).key, input = tonumber(configs.of(p.r).input) or 0,
             extra = configs.short(varying, p.r),
             source = p.counters_source and (p.source .. " (" .. p.counters_source .. ")") or p.source}
@@ -322,19 +383,40 @@ local function roofline_figures(D, points, dir, out, opts, warnings, varying)
         table.insert(agg[k].pts, p)
       end
     end
-    local pk, pk_source = peaks_for(D.peaks, first)
-    if not pk then
+    local pk, pk_source, sheet = peaks_for(D.peaks, first)
+    local level_bw = pk and rlx.roofline.memory_roof(pk, opts.level)
+    local aggs = {}
+    for _, k in ipairs(order) do aggs[#aggs + 1] = agg[k] end
+    local by_prec, roof_list = {}, {}
+    if pk then by_prec, roof_list = roofs_by_precision(pk, sheet, aggs) end
+    if not pk or not level_bw or #roof_list == 0 then
       warnings[#warnings + 1] = "roofline_" .. env .. ": no peaks stored for " .. env ..
+        (pk and (" with a " .. opts.level .. " roof and a compute roof of its precisions") or "") ..
         " (measure them with: rlx peaks --db " .. tostring(D.path) .. "); roofline skipped"
     else
-      local pts, sources, any_unstable = {}, {}, false
-      for _, k in ipairs(order) do
-        local a = agg[k]
+      local pts, sources, any_unstable, suspects = {}, {}, false, {}
+      for _, a in ipairs(aggs) do
         -- A point with unsteady or contended repeats left out of its mean is marked "*".
         local ai, flagged = used_mean(a.pts, "ai")
-        pts[#pts + 1] = {model = a.model, precision = a.precision, batch = a.batch, env = env, ai = ai,
-          gflops = (used_mean(a.pts, "gflops")), config_key = a.config_key, input = a.input,
+        local gflops = (used_mean(a.pts, "gflops"))
+        local roof = by_prec[a.roof_precision] or nil
+        local pt = {model = a.model, precision = a.precision, batch = a.batch, env = env, ai = ai, gflops = gflops,
+          config_key = a.config_key, input = a.input, roof_gflops = roof and roof.gflops, roof_gbps = level_bw / 1e9,
           label = "bs" .. a.batch .. (a.extra ~= "" and (" " .. a.extra) or "") .. (flagged and "*" or "")}
+        if roof then
+          local s = rlx.roofline.suspect({ai = ai, gflops = gflops, peak_gflops = roof.gflops, peak_gbps = level_bw / 1e9,
+            compute_field = roof.field, memory_field = opts.level .. "_gbps", source = a.pts[1].source,
+            roof_label = roof.label, roof_origin = roof.origin}, pk)
+          if s then
+            pt.label, pt.above_roof, pt.suspect = pt.label .. "!", true, s.text
+            suspects.n = (suspects.n or 0) + 1
+            if not suspects[s.short] then
+              suspects[s.short] = true
+              suspects[#suspects + 1] = s.short
+            end
+          end
+        end
+        pts[#pts + 1] = pt
         sources[a.source or "?"] = true
         any_unstable = any_unstable or flagged
       end
@@ -349,14 +431,27 @@ local function roofline_figures(D, points, dir, out, opts, warnings, varying)
       local src = {}
       for s in pairs(sources) do src[#src + 1] = s end
       table.sort(src)
+      local mem, ceilings = chart_roofs(pk, roof_list)
+      local roof_names = {}
+      for _, r in ipairs(roof_list) do
+        roof_names[#roof_names + 1] = r.label .. (r.kind == "gemm" and " (GEMM: no arithmetic peak)" or "") ..
+          (r.note and r.precision == "tf32" and " for fp32 with tf32 = true" or "")
+      end
       local path = dir .. "/roofline_" .. safe(env) .. "." .. opts.format
-      local plot = {points = pts, peaks = pk, arrows = config_arrows(pts), out = path,
+      local plot = {points = pts, roofs = mem, ceilings = ceilings, arrows = config_arrows(pts), out = path,
         title = "Roofline: " .. env .. " (" .. kind_of(first.device) .. ")",
-        subtitle = subtitle("roofs: " .. (pk_source == "datasheet" and "datasheet" or (pk.source or "measured")) ..
-          " peaks; points: " .. table.concat(src, "+") .. " (DRAM traffic), mean over repeats" ..
-          (any_unstable and "; * = unsteady or contended repeats left out" or ""), env_runs, opts),
+        subtitle = subtitle("roofs (" .. (pk_source == "datasheet" and "datasheet" or (pk.source or "measured")) ..
+          " peaks), each precision against its own: " .. table.concat(roof_names, ", ") ..
+          "; grey dashed = GEMM, 2nd ceiling" ..
+          "; points: " .. table.concat(src, "+") .. " (" .. opts.level:upper() .. " traffic), mean over repeats" ..
+          (any_unstable and "; * = unsteady or contended repeats left out" or "") ..
+          above_text(suspects), env_runs, opts),
         width = opts.width, height = opts.height}
-      if draw_one("roofline", plot, warnings) then out[#out + 1] = {figure = "C", env = env, path = path, plot = plot} end
+      if draw_one("roofline", plot, warnings) then
+        local above = {}
+        for _, pt in ipairs(pts) do if pt.above_roof then above[#above + 1] = pt end end
+        out[#out + 1] = {figure = "C", env = env, path = path, plot = plot, above_roof = above}
+      end
     end
   end
 end

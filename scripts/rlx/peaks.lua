@@ -107,9 +107,16 @@ function M.measure(opts)
   errors.expect("rlx.peaks.measure", opts, "table|nil", "a table of options")
   local p = core.measure(opts)
   p.source = "measured"
-  -- Relative spread per figure, (best - worst) / best, in the form study:store_peaks stores.
+  -- Each figure's quality in the form the store keeps (numbers only: study:store_peaks and
+  -- rlx peaks --db store every numeric field): the relative spread, (best - worst) / best, under
+  -- spread; <field>_median, <field>_repeats and <field>_attempts beside the best; quick_mode
+  -- 1 (quick) or 0 (full). rlx.roofline.peak_quality reads either form.
   p.spread = {}
-  for field, st in pairs(p.stats or {}) do p.spread[field] = st.spread_pct / 100 end
+  for field, st in pairs(p.stats or {}) do
+    p.spread[field] = st.spread_pct / 100
+    p[field .. "_median"], p[field .. "_repeats"], p[field .. "_attempts"] = st.median, st.repeats, st.attempts
+  end
+  if type(p.quick) == "boolean" then p.quick_mode = p.quick and 1 or 0 end
   p.measured_at = os.date("!%Y-%m-%dT%H:%M:%SZ")
   if p.device == "cuda" and p.name then p.datasheet = M.datasheet(p.name) end
   return p

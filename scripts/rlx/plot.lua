@@ -100,9 +100,11 @@ local roofline_spec = spec_with({
   label_by = {type = "string"},
 })
 
---- Roofline chart. points: {{ai=, gflops=, label=, model=, precision=, ...}}; roofs from peak_bw
---- (byte/s) / peak_gbps, roofs = {{label=, gbps=}}, or peaks = {dram_gbps=, ...}; ceilings from
---- peak_flops (FLOP/s) / peak_gflops, ceilings = {{label=, gflops=}}, or peaks = {fp32_gflops=, ...}.
+--- Roofline chart. points: {{ai=, gflops=, label=, model=, precision=, roof_gflops=, roof_gbps=,
+--- ...}} (roof_*: the point's own roofs, judging whether it is above its roof; default the chart's
+--- highest); roofs from peak_bw (byte/s) / peak_gbps, roofs = {{label=, gbps=}}, or peaks =
+--- {dram_gbps=, ...}; ceilings from peak_flops (FLOP/s) / peak_gflops, ceilings = {{label=, gflops=,
+--- secondary=}} (secondary: a second, practical ceiling drawn grey), or peaks = {fp32_gflops=, ...}.
 function M.roofline(opts)
   local o = options.check("rlx.plot.roofline", opts, roofline_spec)
   local points = o.points or {}
@@ -150,7 +152,8 @@ function M.roofline(opts)
     if label == nil and p.batch then label = "bs" .. tostring(p.batch) end
     native_points[i] = {ai = p.ai, gflops = p.gflops, label = label or "",
       color_key = p[o.color_by] ~= nil and tostring(p[o.color_by]) or "",
-      shape_key = p[o.shape_by] ~= nil and tostring(p[o.shape_by]) or ""}
+      shape_key = p[o.shape_by] ~= nil and tostring(p[o.shape_by]) or "",
+      roof_gflops = p.roof_gflops, roof_gbps = p.roof_gbps}
   end
   local arrows = o.arrows
   if arrows == true then arrows = M.related_arrows(points, o.shape_by)

@@ -53,6 +53,94 @@ function M.compute_roof(peaks, precision, ceiling)
   return nil, fields[1]
 end
 
+-- A positive finite number from a peaks table, else nil.
+local function positive(t, f)
+  local v = type(t) == "table" and t[f] or nil
+  if type(v) == "number" and v > 0 and v < math.huge then return v end
+  return nil
+end
+
+-- Labels of compute roofs. A CPU's (device = "cpu", as rlx.peaks.measure and the store say) are
+-- named by the instruments that measured them; other tables are GPU datasheets or measurements.
+local CPU_LABELS = {fp64_gflops = "FP64 FMA", fp32_gflops = "FP32 FMA", bf16_gflops = "BF16 VDPBF16PS",
+  bf16_tensor_gflops = "BF16 AMX", fp16_gflops = "FP16"}
+local GPU_LABELS = {fp64_gflops = "FP64", fp64_tensor_gflops = "FP64 tensor", fp32_gflops = "FP32",
+  fp16_gflops = "FP16 (non-tensor)", bf16_gflops = "BF16 (non-tensor)", tf32_tensor_gflops = "TF32 tensor",
+  fp16_tensor_gflops = "FP16 tensor", bf16_tensor_gflops = "BF16 tensor"}
+
+--- Whether a peaks table says its CPU emulates bf16 (no avx512_bf16 and no AMX: bf16 work is
+--- converted and runs on the FP32 FMA units).
+function M.bf16_emulated(peaks)
+  peaks = peaks_of(peaks)
+  return type(peaks) == "table" and peaks.bf16_emulated == 1 or false
+end
+
+--- The label of a compute roof field as a chart and a report show it ("FP32 FMA", "BF16 emulated
+--- (FP32 FMA)", "BF16 AMX", "TF32 tensor", "GEMM FP32", "GEMM BF16 (emulated)", ...).
+function M.roof_label(peaks, field)
+  peaks = peaks_of(peaks) or {}
+  local emulated = M.bf16_emulated(peaks)
+  local gemm = field:match("^gemm_(.+)_gflops$")
+  if gemm then return "GEMM " .. gemm:upper() .. ((gemm == "bf16" and emulated) and " (emulated)" or "") end
+  if peaks.device == "cpu" then
+    if field == "bf16_gflops" and emulated then return "BF16 emulated (FP32 FMA)" end
+    return CPU_LABELS[field] or field
+  end
+  return GPU_LABELS[field] or field
+end
+
+--- The roof a point of `precision` is judged against, by rlx's one roof policy (docs/roofline.md):
+--- the peak of that precision's own arithmetic, the matrix unit where the peaks have one
+--- (<p>_tensor_gflops: tensor cores, AMX), else its vector rate (<p>_gflops: FMA or VDPBF16PS
+--- chains, CUDA cores; a CPU that emulates bf16 has the FP32 FMA peak there, labelled emulated),
+--- with the GEMM peak (gemm_<p>_gflops) as the second ceiling. Without a peak of the arithmetic
+--- the GEMM peak is the roof (kind = "gemm", with a note). opts: tf32 (an fp32 run with TF32 on:
+--- the TF32 tensor roof; ignored for CPU peaks), datasheet (an entry that supplies the arithmetic
+--- peaks the table lacks: a GPU's measured peaks are GEMMs). Returns {precision, field, gflops,
+--- label, kind = "tensor"|"vector"|"gemm", origin = "measured"|"datasheet"|..., emulated,
+--- note, gemm_field, gemm_gflops, gemm_label}, or nil and the first field looked for.
+function M.roof(peaks, precision, opts)
+  local fname = "rlx.roofline.roof"
+  peaks = peaks_arg(fname, peaks)
+  one_of(fname, "precision", precision, M.PRECISIONS, 2)
+  local o = options.check(fname, opts, {tf32 = {type = "boolean", default = false}, datasheet = {type = "table"}})
+  -- rlx.peaks.measure's CUDA tables carry their GPU's entry.
+  if o.datasheet == nil and type(peaks.datasheet) == "table" then o.datasheet = peaks.datasheet end
+  local prec, note = precision, nil
+  if precision == "fp32" and o.tf32 then
+    if peaks.device == "cpu" then
+      note = "tf32 = true has no effect on the CPU: judged against the FP32 roof"
+    else
+      prec, note = "tf32", "fp32 run with tf32 = true: judged against the TF32 tensor roof"
+    end
+  end
+  local fields = core.compute_fields(prec)
+  local r = {precision = prec, note = note}
+  local own = type(peaks.source) == "string" and peaks.source or "measured"
+  for _, f in ipairs(fields) do
+    if not f:match("^gemm_") then
+      if positive(peaks, f) then r.field, r.gflops, r.origin = f, positive(peaks, f), own; break end
+      if positive(o.datasheet, f) then r.field, r.gflops, r.origin = f, positive(o.datasheet, f), "datasheet"; break end
+    end
+  end
+  local gemm = "gemm_" .. prec .. "_gflops"
+  if positive(peaks, gemm) then
+    r.gemm_field, r.gemm_gflops, r.gemm_label = gemm, positive(peaks, gemm), M.roof_label(peaks, gemm)
+  end
+  if r.field then
+    r.kind = r.field:match("_tensor_") and "tensor" or "vector"
+    r.label = M.roof_label(r.origin == "datasheet" and o.datasheet or peaks, r.field)
+  elseif r.gemm_field then
+    r.field, r.gflops, r.origin, r.kind, r.label = gemm, r.gemm_gflops, own, "gemm", r.gemm_label
+    r.note = (note and (note .. "; ") or "") .. "no peak of " .. prec .. " arithmetic in the peaks (" ..
+      table.concat(fields, ", ", 1, #fields - 1) .. "): judged against the GEMM peak"
+  else
+    return nil, fields[1]
+  end
+  r.emulated = prec == "bf16" and M.bf16_emulated(peaks) and r.kind ~= "tensor"
+  return r
+end
+
 --- The memory roof (byte/s) of a level ("dram", "l1", "l2", "l3") and its field; nil when absent.
 function M.memory_roof(peaks, level)
   local fname = "rlx.roofline.memory_roof"
@@ -140,18 +228,27 @@ local function complexity_row(c, batch)
   return #c == 1 and c[1] or nil
 end
 
-local function row(peaks, precision, level, flops, bytes, seconds, source)
-  local r = {level = level, precision = precision, flops = flops, bytes = bytes, seconds = seconds,
+local function row(peaks, ro, level, flops, bytes, seconds, source)
+  local r = {level = level, precision = ro.precision, flops = flops, bytes = bytes, seconds = seconds,
     ai = flops / bytes, gflops = flops / seconds / 1e9, source = source}
   if peaks then
-    local pf, cfield = M.compute_roof(peaks, precision)
+    local roof, cfield = M.roof(peaks, ro.precision, {tf32 = ro.tf32, datasheet = ro.datasheet})
     local pb, mfield = M.memory_roof(peaks, level)
-    r.compute_field, r.memory_field = cfield, mfield
-    if pf and pb then
-      local p = core.point{flops = flops, bytes = bytes, seconds = seconds, peak_flops = pf, peak_bw = pb}
+    r.compute_field, r.memory_field = roof and roof.field or cfield, mfield
+    if roof then
+      -- The precision the point is judged as: tf32 for an fp32 run with TF32 on (CUDA).
+      r.precision = roof.precision
+      r.roof_label, r.roof_kind, r.roof_origin, r.roof_note = roof.label, roof.kind, roof.origin, roof.note
+      r.emulated, r.gemm_gflops = roof.emulated, roof.gemm_gflops
+    end
+    if roof and pb then
+      local p = core.point{flops = flops, bytes = bytes, seconds = seconds, peak_flops = roof.gflops * 1e9,
+        peak_bw = pb}
       r.attainable_gflops, r.ridge_ai, r.bound = p.attainable_gflops, p.ridge_ai, p.bound
       r.efficiency, r.above_roof = p.efficiency, p.above_roof
       r.peak_gflops, r.peak_gbps = p.peak_gflops, p.peak_gbps
+      local s = p.above_roof and M.suspect(r, peaks) or nil
+      r.suspect = s and s.text or nil
     end
   end
   return r
@@ -170,10 +267,15 @@ function M.for_run(result, opts)
     peaks = {type = "table"},
     complexity = {type = "table"},
     precision = {type = "string"},
+    tf32 = {type = "boolean"},
+    datasheet = {type = "table"},
   })
   local peaks = o.peaks and peaks_of(o.peaks) or nil
   local cfg = type(result.config) == "table" and result.config or {}
-  local precision = M.precision_of(o.precision or result.precision or cfg.precision)
+  local tf32 = o.tf32
+  if tf32 == nil then tf32 = result.tf32 == true or cfg.tf32 == true end
+  local ro = {precision = M.precision_of(o.precision or result.precision or cfg.precision), tf32 = tf32,
+    datasheet = o.datasheet}
   local iter_s = type(result.iter_s) == "table" and result.iter_s.mean or nil
   local rows = {}
   local counters = type(result.counters) == "table" and result.counters or nil
@@ -186,7 +288,7 @@ function M.for_run(result, opts)
     for _, lv in ipairs({{"dram", "dram_bytes"}, {"l2", "l2_bytes"}}) do
       local b = derived[lv[2]]
       if type(b) == "number" and b > 0 then
-        local r = row(peaks, precision, lv[1], derived.flops / n, b / n, iter_s, "measured")
+        local r = row(peaks, ro, lv[1], derived.flops / n, b / n, iter_s, "measured")
         r.counters_source = type(counters.source) == "string" and counters.source or nil
         rows[#rows + 1] = r
       end
@@ -196,10 +298,14 @@ function M.for_run(result, opts)
     local c = complexity_row(o.complexity, result.batch or cfg.batch)
     if c and type(c.train_flops) == "number" and type(c.bytes) == "number" and c.bytes > 0 and iter_s and
       iter_s > 0 then
-      rows[#rows + 1] = row(peaks, precision, "dram", c.train_flops, c.bytes, iter_s, "estimated")
+      rows[#rows + 1] = row(peaks, ro, "dram", c.train_flops, c.bytes, iter_s, "estimated")
     end
   end
   return rows
 end
+
+-- The quality of peaks and the suspects of a point above its roof (rlx.roofline_quality).
+local quality = require("rlx.roofline_quality")
+M.peak_quality, M.suspect = quality.peak_quality, quality.suspect
 
 return M

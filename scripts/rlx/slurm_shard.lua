@@ -48,11 +48,15 @@ function M.run(manifest_path, task)
     o.db = shard_db
     o.label = env_label[o.name] or o.label
     local s = open(o)
-    s.sweep = function(self, sopts)
-      local so = {}
-      for k, v in pairs(sopts or {}) do so[k] = v end
-      so.only = env_label[self.name] and labels or {}
-      return getmetatable(self).sweep(self, so)
+    -- The task's slots only, for the sweep and for what the study's plan estimates against its
+    -- budget (the budget is each task's: the tasks run side by side).
+    for _, method in ipairs({"sweep", "estimate"}) do
+      s[method] = function(self, sopts)
+        local so = {}
+        for k, v in pairs(sopts or {}) do so[k] = v end
+        so.only = env_label[self.name] and labels or {}
+        return getmetatable(self)[method](self, so)
+      end
     end
     -- Figures and the report are the collect job's: a task sees only its shard.
     local later = "(written by the collect job of the submission)"

@@ -788,7 +788,7 @@ end
 
 -- study.sweep{...} (a '.' for a ':') passes the options where the study belongs, and would fail
 -- with a misleading message about the options: every public method checks self first.
-local METHOD_USAGE = {plan = "{...}", sweep = "{...}", runs = "{...}", points = "{...}", figures = "{...}", report = "{...}",
+local METHOD_USAGE = {plan = "{...}", sweep = "{...}", estimate = "{...}", runs = "{...}", points = "{...}", figures = "{...}", report = "{...}",
   store_run = "(config, result [, options])", store_peaks = "(peaks [, options])", peaks = "([device])",
   attach_counters = "(label, counters [, options])", close = "()", ensure_peaks = "(kind [, options])",
   summary = "([options])"}

@@ -34,8 +34,16 @@ rlx_e2e(NAME "peaks: roofline.attainable wrong type" EXIT 1 ARGS -e "rlx.rooflin
   STDERR "\\(command line\\):1: rlx\\.roofline\\.attainable: argument 1 must be a number, got string")
 rlx_e2e(NAME "peaks: roofline.for_run measured and estimated" ARGS run ${P}/for_run.lua STDOUT
   "^estimated dram fp32 ai=10\\.00 gflops=20\\.00 attainable=50\\.00 bound=memory eff=0\\.400\nrows\t1\nestimated dram bf16 ai=80\\.00 gflops=80\\.00 attainable=40\\.00 bound=compute eff=2\\.000\nrows\t1\nmeasured dram fp32 ai=20\\.00 gflops=40\\.00 attainable=100\\.00 bound=compute eff=0\\.400\nmeasured l2 fp32 ai=5\\.00 gflops=40\\.00 attainable=nil bound=nil eff=nil\nrows\t2\nmeasured dram fp32 ai=20\\.00 gflops=20\\.00 attainable=100\\.00 bound=compute eff=0\\.200\nrows\t1\nestimated dram fp32 ai=10\\.00 gflops=20\\.00 attainable=50\\.00 bound=memory eff=0\\.400\nrows\t1\nncu\nestimated dram fp32 ai=10\\.00 gflops=20\\.00 attainable=nil bound=nil eff=nil\nrows\t1\nrows\t0\n$")
+# Issue 22: one roof policy for every precision (fp32 FMA, bf16 VDPBF16PS / AMX / emulated, TF32
+# tensor for fp32 runs with tf32 = true, GEMM as the second ceiling), worked by hand in the script.
+rlx_e2e(NAME "peaks: one roof policy per precision, emulated bf16 and TF32" ARGS run ${P}/roof_policy.lua STDOUT
+  "^native fp32 fp32_gflops 343 FP32 FMA vector emulated=false gemm=290 GEMM FP32\nnative bf16 bf16_gflops 172 BF16 VDPBF16PS vector emulated=false gemm=168 GEMM BF16\namx bf16 bf16_tensor_gflops 4000 BF16 AMX tensor emulated=false gemm=1800 GEMM BF16\nemulated bf16 bf16_gflops 343 BF16 emulated \\(FP32 FMA\\) vector emulated=true gemm=60 GEMM BF16 \\(emulated\\)\nemulated fp32 ai=5\\.000 gflops=60\\.00 roof=fp32_gflops ridge=8\\.863 attainable=193\\.50 bound=memory eff=0\\.3101 above=false\nemulated bf16 ai=5\\.000 gflops=35\\.29 roof=bf16_gflops ridge=8\\.863 attainable=193\\.50 bound=memory eff=0\\.1824 above=false\nold bf16 gemm_bf16_gflops 50 GEMM BF16 gemm emulated=false gemm=50 GEMM BF16\nnote\tno peak of bf16 arithmetic in the peaks \\(bf16_tensor_gflops, bf16_gflops\\): judged against the GEMM peak\ncuda fp32 fp32_gflops 19500 FP32 vector emulated=false gemm=19000 GEMM FP32\ntf32 tf32 tf32_tensor_gflops 156000 TF32 tensor tensor emulated=false gemm=120000 GEMM TF32\norigin\tdatasheet\tfp32 run with tf32 = true: judged against the TF32 tensor roof\ntf32 tf32 ai=100\\.000 gflops=100000\\.00 roof=tf32_tensor_gflops ridge=111\\.429 attainable=140000\\.00 bound=memory eff=0\\.7143 above=false\nfp32 fp32 ai=100\\.000 gflops=100000\\.00 roof=fp32_gflops ridge=13\\.929 attainable=19500\\.00 bound=compute eff=5\\.1282 above=true\ncpu-tf32\tfp32\tfp32_gflops\ttf32 = true has no effect on the CPU: judged against the FP32 roof\n$")
+# A point above its own roof is flagged in rlx.roofline.suspect, the figure and the report, with the
+# measurement to suspect; the report's peaks table shows best, median, spread, repeats and mode.
+rlx_e2e(NAME "peaks: a point above its own roof is flagged in the figure and the report" ARGS run ${P}/roof_flags.lua
+  STDOUT "^above its compute roof \\(98\\.7 GFLOP/s against a roof of 64\\.3\\): suspect fp32_gflops \\(FP32 FMA, measured quick, best of 5, spread 21\\.5 %\\), else the FLOP count \\(analytic, rlx\\.model\\.summary\\)\nmemory\tthe byte count \\(analytic: every tensor's traffic counted at DRAM, though caches serve part of it\\)\ndram_gbps \\(DRAM, measured full, best of 5, spread 2\\.0 %\\)\nnil\n10\t9\t12\t3\t3\tfalse\ttrue\nfigure\tfp32\tbs4!\t23\\.47\nfigure\tbf16\tbs4!\t11\\.74\nsubtitle\ttrue\nceilings\tFP32 FMA = BF16 emulated=5, GEMM FP32 \\(2nd ceiling\\)=4s, GEMM BF16 \\(emulated\\) \\(2nd ceiling\\)=3s\n(ok\t[^\n]*\n){11}$")
 rlx_e2e(NAME "peaks: roofline.for_run unknown key" EXIT 1 ARGS -e "rlx.roofline.for_run({}, {peak = {}})"
-  STDERR "rlx\\.roofline\\.for_run: unknown option 'peak' \\(valid options: complexity, peaks, precision\\)")
+  STDERR "rlx\\.roofline\\.for_run: unknown option 'peak' \\(valid options: complexity, datasheet, peaks, precision, tf32\\)")
 rlx_e2e(NAME "peaks: roofline.for_run wrong type" EXIT 1 ARGS -e "rlx.roofline.for_run('run')"
   STDERR "rlx\\.roofline\\.for_run: expected a run result table, got string")
 rlx_e2e(NAME "peaks: roofline.for_run option of the wrong type" EXIT 1 ARGS -e "rlx.roofline.for_run({}, {peaks = 3})"
@@ -60,7 +68,7 @@ rlx_e2e(NAME "peaks: measure quick fp64 and dram"
 rlx_e2e(NAME "peaks: measure wrong type" EXIT 1 ARGS -e "rlx.peaks.measure{repeats = 'many'}"
   STDERR "\\(command line\\):1: rlx\\.peaks\\.measure: option 'repeats' must be an integer")
 rlx_e2e(NAME "peaks: measure unknown key" EXIT 1 ARGS -e "rlx.peaks.measure{devices = 'cpu'}"
-  STDERR "rlx\\.peaks\\.measure: unknown option 'devices' \\(valid options: clock, device, isa, only, quick, repeats, threads\\)")
+  STDERR "rlx\\.peaks\\.measure: unknown option 'devices' \\(valid options: clock, device, isa, only, quick, remeasure, repeats, spread_limit_pct, threads\\)")
 rlx_e2e(NAME "peaks: measure unknown figure" EXIT 1 ARGS -e "rlx.peaks.measure{only = 'l4'}"
   STDERR "rlx\\.peaks\\.measure: option 'only' names unknown figure 'l4' for device cpu")
 rlx_e2e(NAME "peaks: measure by wall clock, one thread"

@@ -5,19 +5,24 @@ local M = {summary = "measure CPU/GPU peaks (bandwidth, FLOP/s) for rooflines; d
 
 local cmd = {name = "peaks", usage = "rlx peaks [--device cpu|cuda] [--json] [--db PATH] [options]",
   description = "Measures the peaks of this machine: on the CPU, DRAM bandwidth (STREAM triad on all\n" ..
-    "cores), FP32/FP64 FMA peaks in the widest vector ISA, L1/L2/L3 read bandwidth and LibTorch GEMM\n" ..
-    "(fp32, bf16); on CUDA, device-to-device copy bandwidth and GEMM per precision. Each figure is\n" ..
-    "the best of --repeats runs, with the spread. Units: decimal GB/s and GFLOP/s.\n" ..
+    "cores), the compute roof of each precision (FP32/FP64 FMA chains in the widest vector ISA; bf16\n" ..
+    "VDPBF16PS chains where the CPU has avx512_bf16, else the FP32 FMA peak labelled emulated; AMX\n" ..
+    "tiles where it has AMX), L1/L2/L3 read bandwidth and LibTorch GEMM (fp32, bf16: the second\n" ..
+    "ceiling); on CUDA, device-to-device copy bandwidth and GEMM per precision. Each figure is the\n" ..
+    "best of --repeats runs, with median and spread, measured again (at most --remeasure more times)\n" ..
+    "while the spread is above 10 %. Units: decimal GB/s and GFLOP/s.\n" ..
     "--datasheet NAME and --list print published GPU figures instead of measuring.",
   options = {
     {"device", "--device", one_of = {"cpu", "cuda"}, default = "cpu", help = "what to measure"},
     {"repeats", "--repeats", type = "integer", default = 5, help = "timed runs per figure"},
     {"quick", "--quick", type = "boolean", help = "small sizes, short runs (smoke test; noisier)"},
     {"threads", "--threads", type = "integer", help = "CPU threads (default: one per core)"},
+    {"remeasure", "--remeasure", type = "integer", default = 2,
+      help = "CPU: measure a figure again, at most N more times, while its spread is above 10 %"},
     {"clock", "--clock", one_of = {"cpu", "wall"}, default = "wall",
       help = "CPU kernels timed by thread CPU time or wall time"},
     {"only", "--only", metavar = "LIST", help = "comma-separated figures, e.g. dram,fp64 (cpu: dram fp32 " ..
-      "fp64 gemm_fp32 gemm_bf16 l1 l2 l3; cuda: dram gemm_fp32 gemm_tf32 gemm_fp16 gemm_bf16)"},
+      "fp64 bf16 bf16_amx gemm_fp32 gemm_bf16 l1 l2 l3; cuda: dram gemm_fp32 gemm_tf32 gemm_fp16 gemm_bf16)"},
     {"json", "--json", type = "boolean", help = "print one JSON object"},
     {"db", "--db", metavar = "PATH", help = "also store the peaks with this environment in a study database"},
     {"datasheet", "--datasheet", metavar = "NAME", help = "print the datasheet entry for a device name"},
@@ -27,7 +32,8 @@ local cmd = {name = "peaks", usage = "rlx peaks [--device cpu|cuda] [--json] [--
 local ORDER = {
   {"dram_gbps", "DRAM bandwidth", "GB/s"}, {"l1_gbps", "L1 bandwidth", "GB/s"}, {"l2_gbps", "L2 bandwidth", "GB/s"},
   {"l3_gbps", "L3 bandwidth", "GB/s"}, {"fp64_gflops", "FP64 FMA peak", "GFLOP/s"},
-  {"fp32_gflops", "FP32 FMA peak", "GFLOP/s"}, {"gemm_fp32_gflops", "GEMM fp32", "GFLOP/s"},
+  {"fp32_gflops", "FP32 FMA peak", "GFLOP/s"}, {"bf16_gflops", "BF16 peak", "GFLOP/s"},
+  {"bf16_tensor_gflops", "BF16 AMX peak", "GFLOP/s"}, {"gemm_fp32_gflops", "GEMM fp32", "GFLOP/s"},
   {"gemm_tf32_gflops", "GEMM tf32", "GFLOP/s"}, {"gemm_fp16_gflops", "GEMM fp16", "GFLOP/s"},
   {"gemm_bf16_gflops", "GEMM bf16", "GFLOP/s"},
 }
@@ -62,8 +68,9 @@ function M.main(...)
     only = {}
     for f in o.only:gmatch("[^,]+") do only[#only + 1] = f end
   end
+  local cpu = o.device == "cpu"
   local ok, p = pcall(rlx.peaks.measure, {device = o.device, repeats = o.repeats, quick = o.quick or nil,
-    threads = o.threads, only = only, clock = o.device == "cpu" and o.clock or nil})
+    threads = o.threads, only = only, clock = cpu and o.clock or nil, remeasure = cpu and o.remeasure or nil})
   if not ok then args.fail("peaks", p) end
   if o.db then
     local name = o.db:match("([^/]+)%.db$") or o.db:match("([^/]+)$") or "peaks"
@@ -82,10 +89,23 @@ function M.main(...)
     if st then
       local d = p.details and p.details[f[1]]
       local gt = p.gemm_threads and p.gemm_threads[f[1]]
-      print(string.format("  %-16s %10.1f %-8s median %10.1f  spread %5.1f%%  (best of %d)%s%s", f[2], st.best, f[3],
-        st.median, st.spread_pct, st.repeats, d and string.format("  wall clock %.1f, cpu share %.2f",
+      local name = f[2]
+      if f[1] == "bf16_gflops" then name = p.method[f[1]]:match("^emulated") and "BF16 emulated" or "BF16 VDPBF16PS" end
+      if f[1] == "gemm_bf16_gflops" and p.bf16_emulated == 1 then name = "GEMM bf16 (emul.)" end
+      local attempts = (st.attempts or 1) > 1 and string.format(", %d attempts", st.attempts) or ""
+      print(string.format("  %-17s %10.1f %-8s median %10.1f  spread %5.1f%%  (best of %d%s)%s%s", name, st.best, f[3],
+        st.median, st.spread_pct, st.repeats, attempts, d and string.format("  wall clock %.1f, cpu share %.2f",
         d.wall_clock_best, d.cpu_share) or "", gt and string.format("  on %d thread%s", gt, gt == 1 and "" or "s") or ""))
     end
+  end
+  for _, f in ipairs(ORDER) do
+    if p.warnings and p.warnings[f[1]] then print(string.format("  warning: %s: %s", f[1], p.warnings[f[1]])) end
+  end
+  for _, f in ipairs(ORDER) do
+    if p.missing and p.missing[f[1]] then print(string.format("  not measured: %s: %s", f[1], p.missing[f[1]])) end
+  end
+  if p.bf16_emulated == 1 then
+    print("  bf16: emulated on this CPU (no avx512_bf16, no AMX): its roof is the FP32 FMA peak")
   end
   if p.datasheet then
     print(string.format("  datasheet: %s, fp32 %.0f GFLOP/s, DRAM %.0f GB/s (%s)", p.datasheet.name,

@@ -49,14 +49,18 @@ function M.throughput(g)
 end
 
 --- The roofs for an environment and device kind: stored peaks, else the datasheet entry of the GPU
---- (CUDA only). Returns peaks, origin ("stored" | "datasheet") or nil.
+--- (CUDA only). Returns peaks, origin ("stored" | "datasheet"), and the GPU's datasheet entry
+--- beside stored peaks (it supplies the arithmetic peaks a CUDA measurement of GEMMs lacks); nil
+--- when there are none.
 function M.peaks_for(D, env_id, kind, gpu_name)
   local p = D.peaks[env_id] and D.peaks[env_id][kind]
-  if p then return p, "stored" end
+  local sheet
   if kind == "cuda" and gpu_name then
     local ok, entry = pcall(rlx.peaks.datasheet, gpu_name)
-    if ok and entry then return entry, "datasheet" end
+    if ok and entry then sheet = entry end
   end
+  if p then return p, "stored", sheet end
+  if sheet then return sheet, "datasheet" end
   return nil
 end
 
@@ -67,8 +71,11 @@ end
 M.env_of = env_of
 
 --- Roofline placement of a group: mean AI and attained GFLOP/s over the used repeats' DRAM points
---- (measured preferred), the roofs of its precision, attainable = min(AI x BW, peak), bound,
---- efficiency against the roof at its AI and against the peak. nil when no run has a point.
+--- (measured preferred), the roof of its precision by rlx's roof policy (rlx.roofline.roof: the
+--- precision the points were judged as, tf32 for an fp32 run with TF32 on), attainable = min(AI x
+--- BW, peak), ridge, bound, efficiency against the roof at its AI and against the peak, the GEMM
+--- second ceiling, and, for a group above its own roof, the measurement to suspect. nil when no run
+--- has a point.
 function M.roofline(D, g)
   if g.roof ~= nil then return g.roof or nil end
   local ai, gf = {}, {}
@@ -79,9 +86,11 @@ function M.roofline(D, g)
   end
   local measured = false
   for _, p in ipairs(points) do measured = measured or p.source == "measured" end
+  local judged_as
   for _, p in ipairs(points) do
     if (p.source == "measured") == measured then
       ai[#ai + 1], gf[#gf + 1] = p.ai, p.gflops
+      judged_as = judged_as or (p.precision ~= "" and p.precision) or nil
     end
   end
   if #ai == 0 then g.roof = false; return nil end
@@ -89,21 +98,28 @@ function M.roofline(D, g)
     n = #ai, source = measured and "measured" or "estimated"}
   local run = g.runs[1]
   local env = env_of(D, run.environment_id)
-  local peaks, origin = M.peaks_for(D, run.environment_id, g.kind, env.gpu_name)
+  local peaks, origin, sheet = M.peaks_for(D, run.environment_id, g.kind, env.gpu_name)
   if peaks then
-    local precision = rlx.roofline.precision_of(g.precision)
-    local pf, cfield = rlx.roofline.compute_roof(peaks, precision)
+    local precision = rlx.roofline.precision_of(judged_as or g.precision)
+    local roof, cfield = rlx.roofline.roof(peaks, precision, {datasheet = sheet})
     local pb, mfield = rlx.roofline.memory_roof(peaks, "dram")
-    if pf and pb then
-      r.peak_gflops, r.peak_gbps, r.compute_field, r.memory_field = pf / 1e9, pb / 1e9, cfield, mfield
-      r.roof_origin = origin
+    if roof and pb then
+      local pf = roof.gflops * 1e9
+      r.peak_gflops, r.peak_gbps, r.compute_field, r.memory_field = roof.gflops, pb / 1e9, roof.field, mfield
+      r.roof_origin = roof.origin == "datasheet" and "datasheet" or origin
+      r.roof_label, r.roof_kind, r.roof_note, r.roof_precision = roof.label, roof.kind, roof.note, roof.precision
+      r.emulated, r.gemm_gflops, r.gemm_label = roof.emulated, roof.gemm_gflops, roof.gemm_label
       r.ridge_ai = pf / pb
       r.attainable_gflops = math.min(r.ai * pb, pf) / 1e9
       r.bound = r.ai < r.ridge_ai and "memory" or "compute"
       r.eff_roof = r.gflops / r.attainable_gflops
       r.eff_peak = r.gflops / r.peak_gflops
+      local s = rlx.roofline.suspect({ai = r.ai, gflops = r.gflops, peak_gflops = r.peak_gflops,
+        peak_gbps = r.peak_gbps, compute_field = r.compute_field, memory_field = mfield, source = r.source,
+        roof_label = r.roof_label, roof_origin = r.roof_origin}, peaks)
+      r.above_roof, r.suspect = s ~= nil, s
     else
-      r.missing_roof = not pf and cfield or mfield
+      r.missing_roof = not roof and cfield or mfield
     end
   end
   g.roof = r

@@ -1,14 +1,17 @@
--- rlx.report.roofline: §5 of report.md: the peaks of every environment (datasheet and measured side
--- by side), the roofline figures, and every point's AI, attained and attainable GFLOP/s, bound and
--- efficiency, each tagged measured (counters) or estimated (analytic complexity).
+-- rlx.report.roofline: §5 of report.md: the peaks of every environment with their quality (best,
+-- median, spread, repeats, quick or full; datasheet beside measured) and the role each plays (the
+-- roof of which precision, second ceiling, memory roof), the roof policy in words, the roofline
+-- figures, and every point's AI, attained and attainable GFLOP/s, bound and efficiency, each
+-- tagged measured (counters) or estimated (analytic complexity); points above their own roof are
+-- listed with the measurement to suspect, never left silent.
 local md = require("rlx.report.md")
 local compute = require("rlx.report.compute")
 local M = {}
 
--- Roofs shown in the peaks table, in order; other numeric fields of a peaks table follow.
+-- Peaks shown in the peaks table, in order; other numeric fields of a peaks table follow.
 local ROOFS = {"fp64_gflops", "fp32_gflops", "fp16_gflops", "bf16_gflops", "tf32_tensor_gflops",
-  "fp16_tensor_gflops", "bf16_tensor_gflops", "gemm_fp32_gflops", "gemm_bf16_gflops", "gemm_fp16_gflops",
-  "dram_gbps", "l3_gbps", "l2_gbps", "l1_gbps"}
+  "fp16_tensor_gflops", "bf16_tensor_gflops", "gemm_fp32_gflops", "gemm_tf32_gflops", "gemm_bf16_gflops",
+  "gemm_fp16_gflops", "dram_gbps", "l3_gbps", "l2_gbps", "l1_gbps"}
 local SKIP = {memory_gb = true, repeats = true, threads = true}
 
 local function unit_of(name)
@@ -33,8 +36,45 @@ local function roof_names(stored, sheet)
   return names
 end
 
+-- What each peaks field of an environment and device kind is used as by the report's groups:
+-- {[field] = {"fp32 roof", "2nd ceiling (bf16)", ...}}; the DRAM field is the memory roof.
+local function roles_of(D, env_id, kind)
+  local roles, seen = {}, {}
+  local function add(field, text)
+    if not field or seen[field .. text] then return end
+    seen[field .. text] = true
+    roles[field] = roles[field] or {}
+    table.insert(roles[field], text)
+  end
+  for _, g in ipairs(D.groups) do
+    if g.runs[1].environment_id == env_id and g.kind == kind then
+      local r = compute.roofline(D, g)
+      if r and r.compute_field then
+        local p = r.roof_precision or rlx.roofline.precision_of(g.precision)
+        add(r.compute_field, p .. " roof" .. (r.emulated and " (emulated)" or "") ..
+          (r.roof_kind == "gemm" and " (GEMM fallback)" or ""))
+        if r.gemm_gflops and r.roof_kind ~= "gemm" then add("gemm_" .. p .. "_gflops", "2nd ceiling (" .. p .. ")") end
+        add(r.memory_field, "memory roof")
+      end
+    end
+  end
+  return roles
+end
+
+-- Quality cells of one measured peak: median, spread (with a mark above the limit), repeats
+-- (and attempts when it was measured again), mode.
+local function quality_cells(stored, n)
+  if not (stored and type(stored[n]) == "number") then return {"-", "-", "-", "-"} end
+  local q = rlx.roofline.peak_quality(stored, n)
+  local spread = q.spread_pct and (string.format("%.1f %%", q.spread_pct) .. (q.noisy and " ⚠" or "")) or "-"
+  local reps = q.repeats and tostring(math.floor(q.repeats)) or "-"
+  if q.attempts and q.attempts > 1 then reps = reps .. string.format(" (%d attempts)", q.attempts) end
+  local mode = q.quick == true and "quick" or q.quick == false and "full" or "-"
+  return {q.median and md.sig(q.median, 4) or "-", spread, reps, mode}, q
+end
+
 local function peaks_table(ctx)
-  local D, rows, sources = ctx.D, {}, {}
+  local D, rows, sources, noisy, emulated = ctx.D, {}, {}, {}, {}
   for _, e in ipairs(D.envs) do
     for _, kind in ipairs({"cpu", "cuda"}) do
       if e.kinds[kind] then
@@ -45,40 +85,110 @@ local function peaks_table(ctx)
           if ok then sheet = entry end
         end
         if sheet and sheet.source then sources[sheet.source] = true end
+        if rlx.roofline.bf16_emulated(stored) then emulated[#emulated + 1] = md.esc(e.label) end
         local names = roof_names(stored, sheet)
         if #names == 0 then
-          rows[#rows + 1] = {md.esc(e.label), kind, "-", "-", "-", "-", "-"}
+          rows[#rows + 1] = {md.esc(e.label), kind, "-", "-", "-", "-", "-", "-", "-", "-", "-"}
           ctx.missing[#ctx.missing + 1] = string.format("no peaks for %s (%s): no roofs, bounds or efficiencies " ..
             "(measure them: rlx peaks --db %s)", md.esc(e.label), kind, md.esc(D.path or "DB"))
         end
+        local roles = roles_of(D, e.id, kind)
         for _, n in ipairs(names) do
           local m = stored and stored[n]
           local s = sheet and sheet[n]
-          local src = stored and stored[n] and stored.source or nil
-          rows[#rows + 1] = {md.esc(e.label), kind, md.esc(n), s and md.sig(s, 4) or "-", m and md.sig(m, 4) or "-",
-            (m and s and s > 0) and md.pct(m / s, 1) or "-", md.esc(src or (s and "datasheet") or "-")}
+          local cells, q = quality_cells(stored, n)
+          if q and q.noisy then
+            noisy[#noisy + 1] = string.format("%s (%s) `%s`: spread %.1f %% over %d repeats%s%s", md.esc(e.label), kind,
+              n, q.spread_pct, q.repeats or 0, q.attempts and q.attempts > 1 and string.format(", %d attempts", q.attempts)
+              or "", q.quick and ", quick" or "")
+          end
+          rows[#rows + 1] = {md.esc(e.label), kind, md.esc(n), md.esc(roles[n] and table.concat(roles[n], ", ") or "-"),
+            s and md.sig(s, 4) or "-", m and md.sig(m, 4) or "-", cells[1], cells[2], cells[3], cells[4],
+            (m and s and s > 0) and md.pct(m / s, 1) or "-"}
         end
       end
     end
   end
-  return rows, sources
+  return rows, sources, noisy, emulated
+end
+
+--- The BLAS kernel each CPU environment's fp32 GEMMs ran on, and why (the environment record's
+--- blas.reason: OpenBLAS's own core, the user's OPENBLAS_CORETYPE, or rlx's choice): it decides the
+--- GEMM fp32 ceiling and the speed of fully connected layers.
+function M.blas_kernels(ctx)
+  local lines = {}
+  for _, e in ipairs(ctx.D.envs) do
+    local b = type(e.info) == "table" and type(e.info.blas) == "table" and e.info.blas or nil
+    if e.kinds.cpu and b and type(b.reason) == "string" and b.reason ~= "" then
+      lines[#lines + 1] = string.format("%s: %s", md.esc(e.label), md.esc(b.reason))
+    end
+  end
+  if #lines > 0 then
+    ctx.doc:para("**BLAS kernel** (LibTorch's fp32 matrix products: the GEMM fp32 ceiling, fully connected " ..
+      "layers): " .. table.concat(lines, "; ") .. ".")
+  end
+end
+
+-- The roof policy in words, with what this study's groups use that departs from it.
+local function policy(ctx, emulated)
+  local D, doc = ctx.D, ctx.doc
+  doc:para("**Roofs.** Every precision is judged against the same kind of compute roof, the peak of its own " ..
+    "arithmetic (docs/roofline.md): fp32 against the FP32 FMA peak (CPU: FMA chains on all cores; GPU: CUDA " ..
+    "cores); bf16 against AMX tiles where the CPU has AMX, else VDPBF16PS chains where it has avx512_bf16, else " ..
+    "the FP32 FMA peak labelled *emulated* (bf16 converted to fp32 can reach no more), and a GPU's bf16 and " ..
+    "fp16 against its tensor cores; an fp32 run with `tf32 = true` against the TF32 tensor roof. The GEMM peak " ..
+    "(LibTorch `mm`) is a second, labelled ceiling, never the roof. Ridges and bounds are computed against " ..
+    "the roof; the figures draw it per precision and the GEMM dashed grey.")
+  if #emulated > 0 then
+    doc:para(string.format("%s: no bf16 arithmetic on this CPU (no avx512_bf16, no AMX): bf16 is emulated, its " ..
+      "roof is the FP32 FMA peak, and the bf16 GEMM ceiling is labelled emulated.", table.concat(emulated, ", ")))
+  end
+  local fallback, tf32 = {}, {}
+  for _, g in ipairs(D.groups) do
+    local r = compute.roofline(D, g)
+    local what = string.format("%s %s %s", md.esc(g.env_key), md.esc(g.model), md.esc(g.precision))
+    if r and r.roof_kind == "gemm" and not fallback[what] then
+      fallback[what] = true
+      fallback[#fallback + 1] = what .. " (" .. md.code(r.compute_field) .. ")"
+    end
+    if r and r.roof_precision == "tf32" and not tf32[what] then tf32[what] = true; tf32[#tf32 + 1] = what end
+  end
+  if #tf32 > 0 then
+    doc:para("Judged against the TF32 tensor roof (fp32 runs with `tf32 = true`): " .. table.concat(tf32, ", ") .. ".")
+  end
+  if #fallback > 0 then
+    doc:para("⚠ Judged against a GEMM peak because the stored peaks have no peak of the precision's arithmetic " ..
+      "(peaks measured by an older rlx, or a device rlx cannot measure it on): " .. table.concat(fallback, ", ") ..
+      ". Their bounds and efficiencies are not comparable with the other precisions'; re-measure with " ..
+      md.code("rlx peaks --db " .. (D.path or "DB")) .. ".")
+  end
 end
 
 function M.section(ctx)
   local doc = ctx.doc
   doc:para("## 5. Roofline Modeling")
-  local rows, sources = peaks_table(ctx)
+  local rows, sources, noisy, emulated = peaks_table(ctx)
   doc:para("**Peaks** (GFLOP/s and GB/s, decimal). Datasheet figures are rlx's built-in table " ..
     "(rlx.peaks.datasheet: boost clocks, dense tensor rates); measured ones are stored by " ..
-    md.code("rlx peaks --db") .. " or the study (best of N, at the clocks of the moment):")
-  doc:para(md.table({"Env", "Device", "Roof", "Datasheet", "Measured", "Measured / datasheet", "Stored as"}, rows,
-    {"l", "l", "l", "r", "r", "r", "l"}))
+    md.code("rlx peaks --db") .. " or the study, at the clocks of the moment: the best of the repeats (the " ..
+    "figure used), their median, spread = (best - worst) / best, the repeats (a figure whose spread " ..
+    "was above the limit, 10 %, is measured again, at most twice more), and quick (short runs) or full:")
+  doc:para(md.table({"Env", "Device", "Peak", "Used as", "Datasheet", "Best", "Median", "Spread", "Repeats", "Mode",
+    "Best / datasheet"}, rows, {"l", "l", "l", "l", "r", "r", "r", "r", "r", "l", "r"}))
+  if #noisy > 0 then
+    doc:para("⚠ **Noisy peaks**: " .. table.concat(noisy, "; ") .. ". A spread above 10 % means the machine was " ..
+      "busy or its clocks moved while the peak was measured: points judged against it may sit above their roof " ..
+      "or far below it. Re-measure on an idle machine with " .. md.code("rlx peaks --db " ..
+      (ctx.D.path or "DB")) .. " (without --quick).")
+  end
+  M.blas_kernels(ctx)
   local src = {}
   for s in pairs(sources) do src[#src + 1] = s end
   table.sort(src)
   ctx.references = ctx.references or {}
   for _, s in ipairs(src) do ctx.references[#ctx.references + 1] = s end
   if #src > 0 then doc:para("Datasheet sources: " .. table.concat(src, ", ") .. ".") end
+  policy(ctx, emulated)
   for _, f in ipairs(ctx.figures) do
     if f.figure == "C" then doc:para(string.format("![Roofline — %s](%s)", md.esc(f.env), f.rel)) end
   end
@@ -91,19 +201,31 @@ function M.section(ctx)
   doc:para("---")
 end
 
+-- "FP32 FMA `fp32_gflops` 343.0 / `dram_gbps` 20.00 (stored), ridge 17.2; 2nd ceiling GEMM FP32 290.0"
+local function roofs_cell(r)
+  if not r.compute_field then return "-" end
+  return md.esc(string.format("%s %s %s / %s %s (%s), ridge %s%s", r.roof_label or "", r.compute_field,
+    md.sig(r.peak_gflops, 4), r.memory_field, md.sig(r.peak_gbps, 4), r.roof_origin, md.sig(r.ridge_ai, 3),
+    (r.gemm_gflops and r.roof_kind ~= "gemm") and ("; 2nd ceiling " .. r.gemm_label .. " " .. md.sig(r.gemm_gflops, 4))
+    or ""))
+end
+
 function M.points(ctx)
   local D, doc = ctx.D, ctx.doc
-  local rows, estimated, measured = {}, 0, 0
+  local rows, estimated, measured, above = {}, 0, 0, {}
+  local sections = require("rlx.report.sections")
   for _, g in ipairs(D.groups) do
     local r = compute.roofline(D, g)
     if r then
       if r.source == "measured" then measured = measured + 1 else estimated = estimated + 1 end
-      local sections = require("rlx.report.sections")
+      if r.above_roof then
+        above[#above + 1] = string.format("- %s, %s, %s, batch %s: %s %s", md.esc(g.env_key), md.esc(g.model),
+          md.esc(g.precision), tostring(g.batch), md.esc(r.suspect.text), ctx.ref(g))
+      end
       rows[#rows + 1] = sections.extend(sections.lead_cells(D, g), {r.source, md.sig(r.ai, 3), md.sig(r.gflops, 3),
         md.sig(r.attainable_gflops, 3), r.bound or "-",
-        r.eff_roof and md.pct(r.eff_roof, 1) or "-", r.eff_peak and md.pct(r.eff_peak, 1) or "-",
-        r.compute_field and md.esc(string.format("%s %s, %s %s (%s)", r.compute_field, md.sig(r.peak_gflops, 4),
-          r.memory_field, md.sig(r.peak_gbps, 4), r.roof_origin)) or "-", ctx.ref(g)})
+        r.eff_roof and (md.pct(r.eff_roof, 1) .. (r.above_roof and " ⚠" or "")) or "-",
+        r.eff_peak and md.pct(r.eff_peak, 1) or "-", roofs_cell(r), ctx.ref(g)})
     end
   end
   if #rows == 0 then
@@ -113,15 +235,23 @@ function M.points(ctx)
   end
   doc:para("**Points** (DRAM level, mean over the repeats averaged in §4.1). AI = FLOPs / bytes; attained = " ..
     "FLOPs / time; attainable " ..
-    "= min(AI × peak GB/s, peak GFLOP/s); bound = memory when AI < ridge (peak GFLOP/s ÷ peak GB/s); efficiency " ..
+    "= min(AI × peak GB/s, peak GFLOP/s) with the roof of the point's precision; bound = memory when AI < ridge " ..
+    "(peak GFLOP/s ÷ peak GB/s); efficiency " ..
     "= attained / attainable (the roof at its AI) and attained / peak. Source: measured = hardware counters, " ..
     "estimated = rlx's analytic FLOPs and minimum bytes over the measured iteration time:")
-  local sections = require("rlx.report.sections")
   local h, a = sections.lead_headers(D)
   doc:para(md.table(sections.extend(h, {"Source", "AI (FLOP/byte)", "Attained GFLOP/s", "Attainable GFLOP/s", "Bound",
     "% of roof", "% of peak", "Roofs (GFLOP/s, GB/s)", "Runs"}), rows,
     sections.extend(a, {"l", "r", "r", "r", "l", "r", "r", "l", "l"})))
   doc:para(string.format("%d point%s measured, %d estimated.", measured, measured == 1 and "" or "s", estimated))
+  if #above > 0 then
+    doc:para(string.format("⚠ **%d point%s above %s own roof** (drawn hollow and marked ! in the figures; never " ..
+      "clipped): a roof or a count is wrong, and the first suspect is named:", #above, #above == 1 and "" or "s",
+      #above == 1 and "its" or "their"))
+    doc:para(table.concat(above, "\n"))
+  else
+    doc:para("No point lies above its own roof.")
+  end
 end
 
 return M

@@ -7,6 +7,7 @@
 
 #include "peaks/cpu.h"
 #include "peaks/measure.h"
+#include "peaks/measure_parts.h"
 
 using namespace rlx::peaks;
 
@@ -118,7 +119,7 @@ TEST_CASE("measure_cpu reports only the figures asked for, with their statistics
   o.only = {"fp128"};
   CHECK_THROWS_WITH(measure_cpu(o),
                     "unknown figure 'fp128' for device cpu (valid: dram, fp32, "
-                    "fp64, gemm_fp32, gemm_bf16, l1, l2, l3)");
+                    "fp64, bf16, bf16_amx, gemm_fp32, gemm_bf16, l1, l2, l3)");
   o.only = {};
   o.repeats = 0;
   CHECK_THROWS_WITH(measure_cpu(o), "repeats must be >= 1");
@@ -149,4 +150,116 @@ TEST_CASE("cache levels not faster than DRAM move to missing") {
   drop_cache_levels_not_above_dram(no_dram);
   CHECK(no_dram["l3_gbps"] == 10.0);
   CHECK_FALSE(no_dram.contains("missing"));
+}
+
+// ---- issue 22: one roof policy (bf16 roofs from the flags) and peaks with their quality ----
+
+TEST_CASE("bf16 support follows the CPU flags, never the model") {
+  // The issue's VM: AVX-512 without avx512_bf16 or AMX exposed: emulated.
+  Bf16Support s = bf16_support({"fma", "avx2", "avx512f", "avx512bw", "avx512vl", "avx512dq"});
+  CHECK(s.vector == "emulated");
+  CHECK(s.matrix == "");
+  // avx512_bf16 needs avx512f beside it (VDPBF16PS on zmm registers).
+  CHECK(bf16_support({"avx512f", "avx512_bf16"}).vector == "avx512_bf16");
+  CHECK(bf16_support({"avx512_bf16"}).vector == "emulated");
+  // AMX needs both the tile state and the bf16 product.
+  s = bf16_support({"avx512f", "avx512_bf16", "amx_tile", "amx_bf16", "amx_int8"});
+  CHECK(s.vector == "avx512_bf16");
+  CHECK(s.matrix == "amx");
+  CHECK(bf16_support({"avx512f", "avx512_bf16", "amx_bf16"}).matrix == "");
+  CHECK(bf16_support({}).vector == "emulated");
+}
+
+TEST_CASE("bf16 kernels: exact work counts, VDPBF16PS result against its closed form") {
+  // VDPBF16PS: 16 fp32 lanes x (2 products + 2 adds) = 64 FLOP per instruction, 12 chains x 10
+  // steps = 7680. TDPBF16PS: 2 x 16 x 16 x 32 = 16384 FLOP, four tiles per step = 65536.
+  CHECK(bf16_dot_flops(10) == 7680);
+  CHECK(amx_bf16_flops(1) == 65536);
+  if (detect_bf16_support().vector == "avx512_bf16") {
+    // Every step adds 1.0 x 0.5 + 1.0 x 0.5 = 1 per lane: chains start at 0.5 + k, k = 0..11, so
+    // after 100 steps the lanes sum to 16 x (12 x 0.5 + 66 + 12 x 100) = 16 x 1272 = 20352.
+    CHECK(bf16_dot_kernel(100, 0.5) == 20352.0);
+  }
+}
+
+TEST_CASE("a noisy figure is measured again, boundedly, and keeps the attempt with the highest median") {
+  MeasureOptions o;  // limit 10 %, at most 2 more attempts
+  std::vector<std::vector<double>> attempts = {{100, 50, 60}, {90, 88, 89}, {200, 10, 20}};
+  std::size_t calls = 0;
+  auto next = [&] {
+    detail::Attempt a;
+    a.rates = attempts[calls++];
+    a.method = "attempt " + std::to_string(calls);
+    return a;
+  };
+  nlohmann::json out;
+  // Attempt 1: spread (100 - 50) / 100 = 50 % > 10 %: again. Attempt 2: (90 - 88) / 90 = 2.22 %:
+  // stop. Kept: attempt 2 (median 89 against 60).
+  const Stat s = detail::measure_figure(out, o, "fp32_gflops", next);
+  CHECK(calls == 2);
+  CHECK(s.best == 90);
+  CHECK(out["fp32_gflops"] == 90.0);
+  CHECK(out["stats"]["fp32_gflops"]["median"] == 89.0);
+  CHECK(out["stats"]["fp32_gflops"]["attempts"] == 2);
+  CHECK(out["stats"]["fp32_gflops"]["attempt_spreads_pct"][0] == 50.0);
+  CHECK(out["stats"]["fp32_gflops"]["attempt_spreads_pct"][1].get<double>() == Approx(200.0 / 90));
+  CHECK(out["method"]["fp32_gflops"] == "attempt 2");
+  CHECK_FALSE(out.contains("warnings"));
+
+  // Never below the limit: three attempts (the bound; spreads 50, 95 and 30 %), the highest
+  // median kept, and a warning.
+  attempts = {{100, 50, 60}, {200, 10, 20}, {100, 70, 75}};
+  calls = 0;
+  nlohmann::json noisy;
+  detail::measure_figure(noisy, o, "dram_gbps", next);
+  CHECK(calls == 3);
+  CHECK(noisy["dram_gbps"] == 100.0);
+  CHECK(noisy["stats"]["dram_gbps"]["median"] == 75.0);  // attempt 3: median 75 beats 60 and 20
+  CHECK(noisy["stats"]["dram_gbps"]["spread_pct"] == 30.0);
+  CHECK(noisy["warnings"]["dram_gbps"] ==
+        "spread 30.0 % over 3 repeats is above 10 % after 3 attempts: the machine was busy or its clocks moved; "
+        "re-measure on an idle machine");
+
+  // remeasure = 0: one attempt, a warning when noisy.
+  o.remeasure = 0;
+  o.quick = true;
+  attempts = {{100, 50, 60}};
+  calls = 0;
+  nlohmann::json once;
+  detail::measure_figure(once, o, "l1_gbps", next);
+  CHECK(calls == 1);
+  CHECK(once["warnings"]["l1_gbps"].get<std::string>().find("after 1 attempt: ") != std::string::npos);
+  CHECK(once["warnings"]["l1_gbps"].get<std::string>().find("without --quick") != std::string::npos);
+}
+
+TEST_CASE("measure_cpu's bf16 roof: VDPBF16PS where the flags have it, else the FP32 FMA peak labelled emulated") {
+  MeasureOptions o;
+  o.quick = true;
+  o.repeats = 1;
+  o.remeasure = 0;
+  o.only = {"bf16", "bf16_amx"};
+  const auto j = measure_cpu(o);
+  const Bf16Support sup = detect_bf16_support();
+  CHECK(j["bf16_gflops"].get<double>() > 0);
+  CHECK_FALSE(j.contains("fp32_gflops"));  // measured for the emulated roof only, not reported
+  CHECK(j["bf16_support"]["vector"] == sup.vector);
+  CHECK(j["bf16_emulated"] == (sup.vector == "emulated" && sup.matrix.empty() ? 1 : 0));
+  const std::string method = j["method"]["bf16_gflops"];
+  if (sup.vector == "avx512_bf16" && detect_isa() == Isa::avx512) {
+    CHECK(method.find("VDPBF16PS chains") != std::string::npos);
+  } else {
+    CHECK(method.rfind("emulated: ", 0) == 0);
+  }
+  if (sup.matrix != "amx") {
+    CHECK(j["missing"]["bf16_tensor_gflops"] == "no AMX: this CPU's flags list no amx_tile and amx_bf16");
+  }
+  // The ISA asked for decides too: in AVX2 there is no VDPBF16PS.
+  if (detect_isa() == Isa::avx512) {
+    o.isa = "avx2+fma";
+    o.only = {"bf16"};
+    const auto k = measure_cpu(o);
+    CHECK(k["method"]["bf16_gflops"].get<std::string>().rfind("emulated: ", 0) == 0);
+  }
+  o.remeasure = -1;
+  CHECK_THROWS_WITH(measure_cpu(o), "remeasure must be >= 0");
 }

@@ -219,6 +219,33 @@ TEST_CASE("roofline PNG: size, roofs, ceilings, ridge and points where the axes 
   CHECK(dist(png.rgb(L.plot_x0 - 3, L.y.to_px(100 * L.x.lo()) - 3), 0xFFFFFF) < 10);
 }
 
+// Issue 22: a point is judged against its own precision's roof, not the chart's highest.
+TEST_CASE("roofline: a point above its own roof is hollow even under a higher ceiling", "[plotting]") {
+  RooflineSpec spec = sample_roofline();  // DRAM 100, L2 400 GB/s; fp32 1000, bf16 4000 GFLOP/s
+  spec.ceilings.push_back({"GEMM fp32", 800, true});
+  // An fp32 point at AI 20 and 1500 GFLOP/s: under the chart's roof min(4000, 400 x 20 = 8000) =
+  // 4000, but above its own, min(1000, 100 x 20 = 2000) = 1000.
+  spec.points.push_back({20, 1500, "bs128", "resnet50", "fp32", 1000, 100});
+  // Its own memory roof binds at AI 2: min(1000, 100 x 2 = 200) = 200 < 300 (the chart's is 800).
+  spec.points.push_back({2, 300, "bs1", "vgg16", "fp32", 1000, 100});
+  // At its own roof exactly (AI 5, 500 = 100 x 5): not above.
+  spec.points.push_back({5, 500, "bs2", "vgg16", "fp32", 1000, 100});
+  CHECK(above_roof(spec, spec.points[4]));
+  CHECK(above_roof(spec, spec.points[5]));
+  CHECK_FALSE(above_roof(spec, spec.points[6]));
+  CHECK_FALSE(above_roof(spec, spec.points[0]));  // no roofs of its own: the chart's (min(4000, 400 x 5))
+  const std::string path = tmp("roofline_own.png");
+  Layout L = roofline_chart(spec, path);
+  Png png(path);
+  CHECK(dist(png.rgb(L.x.to_px(20), L.y.to_px(1500)), 0xFFFFFF) < 10);  // hollow: white at its centre
+  CHECK(dist(png.rgb(L.x.to_px(5), L.y.to_px(500)), palette_rgb(1)) < 10);  // filled, vgg16's colour
+  // The secondary ceiling (GEMM, 800 GFLOP/s) is grey, not the roofs' near-black: some pixel of
+  // one dash period near x = 50 is mid grey (0x808080).
+  int grey = 255;
+  for (int i = 0; i < 30; ++i) grey = std::min(grey, dist(png.rgb(L.x.to_px(50) + i, L.y.to_px(800)), 0x808080));
+  CHECK(grey < 30);
+}
+
 TEST_CASE("every chart writes PNG, SVG and PDF", "[plotting]") {
   const auto spec = sample_roofline();
   for (const char* ext : {"png", "svg", "pdf"}) {
