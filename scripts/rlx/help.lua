@@ -32,6 +32,7 @@ M.INTERNAL_MODULES = {
   ["rlx.repl"] = "what `rlx repl` does with each line (host/repl.cpp)",
   ["rlx.pretty"] = "rlx.inspect",
   ["rlx.peaks_datasheet"] = "rlx.peaks.datasheet's table",
+  ["rlx.roofline_quality"] = "rlx.roofline.peak_quality and rlx.roofline.suspect (docs/lua-api/roofline.md)",
   ["rlx.slurm"] = "rlx submit, rlx status and rlx shard (docs/scale-out.md)",
   ["rlx.slurm_shard"] = "rlx shard (docs/scale-out.md)",
   ["rlx.slurm_status"] = "rlx status (docs/scale-out.md)",
