@@ -23,12 +23,23 @@ local function is_incomplete(err)
   return err:find("'<eof>'$") ~= nil or err:find("<eof>$") ~= nil
 end
 
--- The traceback stops at the REPL's own xpcall: frames below it are rlx's, not the user's.
+-- What an error prints at the prompt. An rlx error: "fn: message" (rlx.errors.text: the function
+-- that failed, without the position, which is always the line just typed). Anything else: the
+-- value and a traceback that stops at the REPL's own xpcall (frames below it are rlx's, not the
+-- user's), without frames of builtins that name no line; no traceback when none is left.
 local function handler(err)
-  if type(err) == "table" and err.message then return err.message end
+  local errors = require("rlx.errors")
+  if errors.is(err) then return errors.text(err) end
+  if type(err) == "table" and err.message then return tostring(err.message) end
   local tb = debug.traceback(tostring(err), 2)
   local cut = tb:find("\n%s*%[C%]: in function 'xpcall'")
-  return cut and tb:sub(1, cut - 1) or tb
+  tb = cut and tb:sub(1, cut - 1) or tb
+  local lines = {}
+  for line in (tb .. "\n"):gmatch("([^\n]*)\n") do
+    if not line:match("^%s*%[builtin#%d+%]: at 0x%x+$") then lines[#lines + 1] = line end
+  end
+  if lines[#lines] == "stack traceback:" then lines[#lines] = nil end
+  return table.concat(lines, "\n")
 end
 
 function M.eval(chunk)
