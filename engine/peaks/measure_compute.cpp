@@ -20,6 +20,7 @@ Attempt fma_attempt(const ComputeContext& c, bool fp64) {
                                [&](int t) { sink[t] += fma_kernel(c.isa, fp64, iters, mul, add, t); });
   Attempt a;
   a.rates = team_rates(a.details, timing, fma_flops(c.isa, fp64, iters) * c.threads, c.cpu_clock);
+  a.wall_clock = !c.cpu_clock;
   a.method = fmt::format("{} FMA chains of {} lanes x {} steps per thread, {}, {} threads, {} clock",
                          kFmaChains, c.isa == Isa::scalar ? 1 : fp64_lanes(c.isa) * (fp64 ? 1 : 2), iters,
                          isa_name(c.isa), c.threads, c.opts.clock);
@@ -33,6 +34,7 @@ Attempt bf16_dot_attempt(const ComputeContext& c) {
   const auto timing = run_team(c.cpus, c.runs, nullptr, [&](int t) { sink[t] += bf16_dot_kernel(iters, t); });
   Attempt a;
   a.rates = team_rates(a.details, timing, bf16_dot_flops(iters) * c.threads, c.cpu_clock);
+  a.wall_clock = !c.cpu_clock;
   a.method = fmt::format(
       "{} VDPBF16PS chains of 16 fp32 lanes (2 bf16 products each, 4 FLOP per lane) x {} steps "
       "per thread, avx512_bf16, {} threads, {} clock",
@@ -47,6 +49,7 @@ Attempt amx_attempt(const ComputeContext& c) {
   const auto timing = run_team(c.cpus, c.runs, nullptr, [&](int t) { sink[t] += amx_bf16_kernel(iters); });
   Attempt a;
   a.rates = team_rates(a.details, timing, amx_bf16_flops(iters) * c.threads, c.cpu_clock);
+  a.wall_clock = !c.cpu_clock;
   a.method = fmt::format(
       "AMX TDPBF16PS on 4 accumulator tiles (16x16 fp32 += 16x32 by 32x16 bf16, 16384 FLOP "
       "each) x {} steps per thread, {} threads, {} clock",

@@ -31,14 +31,16 @@ std::int64_t calibrate(std::int64_t units, double target, const std::function<vo
 struct Attempt {
   std::vector<double> rates;
   std::string method;
-  nlohmann::json details = nlohmann::json::object();
+  nlohmann::json details = nlohmann::json::object();  // cpu_share: its threads' CPU time / wall time
+  bool wall_clock = true;  // rates by wall time, so time other processes took lowers them
 };
 
 // Measures a figure with `attempt` until the spread of its repeats is at most
-// opts.spread_limit_pct or opts.remeasure more attempts were made, then records into `out`:
-// out[field] = best, out.stats[field] = {best, median, worst, spread_pct, repeats, attempts,
+// opts.spread_limit_pct and, for a wall-clock figure, its threads got at least kContendedShare of
+// their cores (details.cpu_share), or opts.remeasure more attempts were made; then records into
+// `out`: out[field] = best, out.stats[field] = {best, median, worst, spread_pct, repeats, attempts,
 // attempt_spreads_pct}, out.method[field], out.details[field]; out.warnings[field] when the kept
-// attempt's spread is still above the limit. The attempt kept is the one with the highest median:
+// attempt is still noisy or contended. The attempt kept is the one with the highest median:
 // disturbances on a shared machine only slow repeats down, and the median is the figure least
 // moved by one disturbed repeat. Returns the kept attempt's summary.
 Stat measure_figure(nlohmann::json& out, const MeasureOptions& opts, const std::string& field,

@@ -48,13 +48,14 @@ local function push(t, k, v)
 end
 
 --- The compute roof (GFLOP/s) an estimate divides by: the roofline's own for the run's precision
---- (rlx.roofline.compute_roof: one roof policy for the figures, the report and the plan), else
---- the fp32 roof (a quick probe measures no bf16 figure), nil when the peaks have neither.
-function M.compute_roof(peaks, precision)
+--- (rlx.roofline.roof: one roof policy for the figures, the report and the plan; tf32 = true
+--- judges fp32 against the TF32 tensor roof), else the fp32 roof (a quick probe measures no bf16
+--- figure), nil when the peaks have neither.
+function M.compute_roof(peaks, precision, tf32)
   if type(peaks) ~= "table" then return nil end
   for _, p in ipairs({rlx.roofline.precision_of(precision or "fp32"), "fp32"}) do
-    local ok, flops = pcall(rlx.roofline.compute_roof, peaks, p)
-    if ok and num(flops) then return flops / 1e9 end
+    local ok, roof = pcall(rlx.roofline.roof, peaks, p, {tf32 = tf32 == true})
+    if ok and type(roof) == "table" and num(roof.gflops) then return roof.gflops end
   end
 end
 
@@ -106,7 +107,7 @@ end
 
 -- Seconds per iteration on the roofline of the peaks (perfect efficiency), or nil.
 function Est:_ideal(c, flops, bytes)
-  local roof = M.compute_roof(self.peaks, c.precision or "fp32")
+  local roof = M.compute_roof(self.peaks, c.precision or "fp32", c.tf32)
   if not roof or not num(flops) then return nil end
   local t = flops / (roof * 1e9)
   local bw = self.peaks and num(self.peaks.dram_gbps)

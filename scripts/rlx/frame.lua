@@ -284,41 +284,19 @@ end
 ------------------------------------------------------------------------------------------------
 -- to_csv, plot
 
-local function csv_field(v)
-  if v == nil then return "" end
-  local s
-  local t = type(v)
-  if t == "number" then
-    if v == math.floor(v) and math.abs(v) < 2 ^ 53 then
-      s = string.format("%d", v)
-    else
-      s = string.format("%.15g", v)
-      if tonumber(s) ~= v then s = string.format("%.17g", v) end  -- the shortest text that reads back exactly
-    end
-  elseif t == "table" then
-    s = rlx.json.encode(v)
-  else
-    s = tostring(v)
-  end
-  if s:find('[,"\r\n]') then s = '"' .. s:gsub('"', '""') .. '"' end
-  return s
-end
-
 --- rows:to_csv(path): writes the frame as CSV (RFC 4180: a header, then one line per row; numbers
 --- in full precision, nested values as JSON), atomically (rlx.fs.write_atomic). Returns path.
 function Frame:to_csv(path)
   check_self(self, "to_csv", '("file.csv")')
   errors.expect("rows:to_csv", path, "string", "the output path (a string)")
   local cols = show.columns(self)
-  local header = {}
-  for i, c in ipairs(cols) do header[i] = csv_field(c) end
-  local lines = {table.concat(header, ",")}
-  for _, r in ipairs(self) do
-    local cells = {}
-    for i, c in ipairs(cols) do cells[i] = csv_field(r[c]) end
-    lines[#lines + 1] = table.concat(cells, ",")
+  local rows = {}
+  for i, r in ipairs(self) do
+    local values = {}
+    for j, c in ipairs(cols) do values[j] = r[c] end
+    rows[i] = values
   end
-  local ok, err = pcall(rlx.fs.write_atomic, path, table.concat(lines, "\n") .. "\n")
+  local ok, err = pcall(rlx.fs.write_atomic, path, require("rlx.csv").text(cols, rows))
   if not ok then
     errors.pass_exits(err)
     errors.raise("rows:to_csv", (errors.is(err) and tostring(err.message) or errors.text(err)))

@@ -20,6 +20,23 @@ M.UNDOCUMENTED = {
   ["rlx.env.label_given"] = BUILDING_BLOCK,
   ["rlx.study.query_runs"] = "rlx runs' query; study:runs{...} is the public form",
   ["rlx.report.markdown"] = "the report's Markdown from loaded data; rlx.report.write is the public form",
+  ["rlx.figures.draw_loaded"] = "the report's figures from the data it loaded; rlx.figures.draw is the public form",
+}
+
+-- Modules (rlx.<name>) that are parts of others, documented with them: M.missing() checks the
+-- functions of every other module, documented in the reference's index or not.
+M.INTERNAL_MODULES = {
+  ["rlx.frame_agg"] = "rows:group_by, grouped:agg and rows:pivot (docs/lua-api/frame.md)",
+  ["rlx.frame_plot"] = "rows:plot (docs/lua-api/frame.md)",
+  ["rlx.termimg"] = "rows:plot's inline images (docs/lua-api/frame.md)",
+  ["rlx.repl"] = "what `rlx repl` does with each line (host/repl.cpp)",
+  ["rlx.pretty"] = "rlx.inspect",
+  ["rlx.peaks_datasheet"] = "rlx.peaks.datasheet's table",
+  ["rlx.roofline_quality"] = "rlx.roofline.peak_quality and rlx.roofline.suspect (docs/lua-api/roofline.md)",
+  ["rlx.slurm"] = "rlx submit, rlx status and rlx shard (docs/scale-out.md)",
+  ["rlx.slurm_shard"] = "rlx shard (docs/scale-out.md)",
+  ["rlx.slurm_status"] = "rlx status (docs/scale-out.md)",
+  ["rlx.slurm_submit"] = "rlx submit (docs/scale-out.md)",
 }
 
 -- The receivers that method names are written with in the docs, and their method tables.
@@ -369,6 +386,12 @@ function M.missing()
   local tables = {}
   for _, t in ipairs(idx.tables) do tables[#tables + 1] = t.name end
   for _, t in ipairs(EXTRA_TABLES) do tables[#tables + 1] = t end
+  local modules = {}
+  for name in pairs(package.preload) do
+    if name:match("^rlx%.[%w_]+$") and not M.INTERNAL_MODULES[name] then modules[#modules + 1] = name end
+  end
+  table.sort(modules)
+  for _, name in ipairs(modules) do tables[#tables + 1] = name end
   local want = {}
   local function need(name) want[name] = true end
   for k, v in pairs(rlx) do
@@ -395,6 +418,9 @@ function M.missing()
   end
   for name in pairs(M.UNDOCUMENTED) do
     if idx.entries[name] or not want[name] then stale[#stale + 1] = name end
+  end
+  for name in pairs(M.INTERNAL_MODULES) do
+    if not package.preload[name] then stale[#stale + 1] = name end
   end
   table.sort(missing)
   table.sort(stale)

@@ -109,12 +109,17 @@ function M.measure(opts)
   p.source = "measured"
   -- Each figure's quality in the form the store keeps (numbers only: study:store_peaks and
   -- rlx peaks --db store every numeric field): the relative spread, (best - worst) / best, under
-  -- spread; <field>_median, <field>_repeats and <field>_attempts beside the best; quick_mode
-  -- 1 (quick) or 0 (full). rlx.roofline.peak_quality reads either form.
+  -- spread; <field>_median, <field>_repeats and <field>_attempts beside the best; the CPU share
+  -- of a figure that time-sharing lowers (wall clock) as <field>_cpu_share; quick_mode 1 (quick)
+  -- or 0 (full). rlx.roofline.peak_quality reads either form.
   p.spread = {}
   for field, st in pairs(p.stats or {}) do
     p.spread[field] = st.spread_pct / 100
     p[field .. "_median"], p[field .. "_repeats"], p[field .. "_attempts"] = st.median, st.repeats, st.attempts
+    local d = type(p.details) == "table" and p.details[field] or nil
+    if type(d) == "table" and type(d.cpu_share) == "number" and (p.clock ~= "cpu" or field:match("^gemm_")) then
+      p[field .. "_cpu_share"] = d.cpu_share
+    end
   end
   if type(p.quick) == "boolean" then p.quick_mode = p.quick and 1 or 0 end
   p.measured_at = os.date("!%Y-%m-%dT%H:%M:%SZ")

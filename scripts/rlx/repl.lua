@@ -23,12 +23,23 @@ local function is_incomplete(err)
   return err:find("'<eof>'$") ~= nil or err:find("<eof>$") ~= nil
 end
 
--- The traceback stops at the REPL's own xpcall: frames below it are rlx's, not the user's.
+-- What an error prints at the prompt. An rlx error: "fn: message" (rlx.errors.text: the function
+-- that failed, without the position, which is always the line just typed). Anything else: the
+-- value and a traceback that stops at the REPL's own xpcall (frames below it are rlx's, not the
+-- user's), without frames of builtins that name no line; no traceback when none is left.
 local function handler(err)
-  if type(err) == "table" and err.message then return err.message end
+  local errors = require("rlx.errors")
+  if errors.is(err) then return errors.text(err) end
+  if type(err) == "table" and err.message then return tostring(err.message) end
   local tb = debug.traceback(tostring(err), 2)
   local cut = tb:find("\n%s*%[C%]: in function 'xpcall'")
-  return cut and tb:sub(1, cut - 1) or tb
+  tb = cut and tb:sub(1, cut - 1) or tb
+  local lines = {}
+  for line in (tb .. "\n"):gmatch("([^\n]*)\n") do
+    if not line:match("^%s*%[builtin#%d+%]: at 0x%x+$") then lines[#lines + 1] = line end
+  end
+  if lines[#lines] == "stack traceback:" then lines[#lines] = nil end
+  return table.concat(lines, "\n")
 end
 
 function M.eval(chunk)
@@ -37,16 +48,8 @@ function M.eval(chunk)
     rlx.help(topic:match("^%s*(.-)%s*$"))
     return "ok"
   end
-  -- As an expression the chunk is the argument of a pass-through call: `return error("x")` would
-  -- be a tail call, which drops the chunk's frame and with it the error's "stdin:1:" (issue 25
-  -- finding 11). The newline ends a trailing comment before the parenthesis.
-  local f, err = loadstring("local values = ... return values(" .. chunk .. "\n)", "=stdin")
-  if f then
-    local expr = f
-    f = function() return expr(function(...) return ... end) end
-  else
-    f, err = loadstring(chunk, "=stdin")
-  end
+  local f, err = loadstring("return " .. chunk, "=stdin")
+  if not f then f, err = loadstring(chunk, "=stdin") end
   if not f then
     if is_incomplete(err) then return "incomplete" end
     io.stderr:write(err, "\n")

@@ -17,10 +17,15 @@ local function positive(t, f)
   return nil
 end
 
---- The quality of one peak: {best, median, spread_pct, repeats, attempts, quick, limit_pct, noisy}
---- from a table as rlx.peaks.measure returns it (stats) or as the store reads it back (spread
---- fractions, <field>_median / _repeats / _attempts, repeats, quick_mode); unknown parts are nil.
---- noisy: the spread is above the limit the peaks were measured with (10 % unless stored).
+-- Below this CPU share a wall-clock peak was time-shared with other processes (engine/peaks
+-- measure.h kContendedShare, the training runs' threshold too).
+M.CONTENDED_SHARE = 0.75
+
+--- The quality of one peak: {best, median, spread_pct, repeats, attempts, quick, limit_pct, noisy,
+--- cpu_share, contended} from a table as rlx.peaks.measure returns it (stats, details) or as the
+--- store reads it back (spread fractions, <field>_median / _repeats / _attempts / _cpu_share,
+--- repeats, quick_mode); unknown parts are nil. noisy: the spread is above the limit the peaks were
+--- measured with (10 % unless stored); contended: its threads got less than 75 % of their cores.
 function M.peak_quality(peaks, field)
   peaks = peaks_of(peaks)
   if type(peaks) ~= "table" then return {} end
@@ -38,6 +43,13 @@ function M.peak_quality(peaks, field)
   elseif type(peaks.quick_mode) == "number" then q.quick = peaks.quick_mode == 1 end
   q.limit_pct = positive(peaks, "spread_limit_pct") or 10
   q.noisy = q.spread_pct ~= nil and q.spread_pct > q.limit_pct
+  -- The CPU share matters where time-sharing lowers the figure: wall-clock kernels and the GEMMs.
+  local d = type(peaks.details) == "table" and peaks.details[field] or nil
+  if type(d) == "table" and type(d.cpu_share) == "number" and (peaks.clock ~= "cpu" or field:match("^gemm_")) then
+    q.cpu_share = d.cpu_share
+  end
+  q.cpu_share = q.cpu_share or positive(peaks, field .. "_cpu_share")
+  q.contended = q.cpu_share ~= nil and q.cpu_share < M.CONTENDED_SHARE
   return q
 end
 
@@ -56,6 +68,10 @@ local function peak_words(peaks, field, label, origin)
     if q.spread_pct then
       bits[#bits + 1] = string.format("spread %.1f %%", q.spread_pct)
       short[#short + 1] = bits[#bits]
+    end
+    if q.contended then
+      bits[#bits + 1] = string.format("threads got %.0f %% of their cores", q.cpu_share * 100)
+      short[#short + 1] = string.format("CPU share %.0f %%", q.cpu_share * 100)
     end
   end
   return string.format("%s (%s)", field, table.concat(bits, ", ")), q,
@@ -96,7 +112,8 @@ function M.suspect(point, peaks)
       "the byte count (analytic: every tensor's traffic counted at DRAM, though caches serve part of it)"
     count_short = "the byte count"
   end
-  local peak_first = point.roof_origin ~= "datasheet" and (q.quick ~= false or q.noisy or q.spread_pct == nil)
+  local peak_first = point.roof_origin ~= "datasheet" and
+    (q.quick ~= false or q.noisy or q.contended or q.spread_pct == nil)
   local first, second, short = peak, count, peak_short .. " or " .. count_short
   if not peak_first then first, second, short = count, peak, count_short .. " or " .. peak_short end
   local roof = compute and "compute" or "memory"

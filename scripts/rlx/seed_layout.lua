@@ -9,6 +9,7 @@
 local options = require("rlx.options")
 local data = require("rlx.results.data")
 local compute = require("rlx.report.compute")
+local csv = require("rlx.csv")
 
 local M = {}
 
@@ -16,41 +17,88 @@ local M = {}
 M.FILES = {"logs/metrics.csv", "logs/model_summaries/summary.json", "analysis/peaks.json",
   "analysis/roofline_points.csv", "code/metric_names_ncu.txt", "logs/env_info.md", "logs/requirements.txt"}
 
-M.POINT_COLUMNS = {"label", "env", "arch", "precision", "batch_size", "level", "flops", "bytes", "seconds", "ai",
-  "attained_gflops", "peak_gflops", "peak_gbps", "ridge_ai", "attainable_gflops", "bound", "source",
-  "counters_source"}
+-- The header code/run_train.py of seed 000's kit writes to logs/metrics.csv (and its
+-- analysis/roofline.py reads: batch_size, warmup_iters, measured_iters, elapsed_sec, images_per_sec,
+-- label, backend, arch, precision, device_name). `rlx train --log-dir` appends with it too.
+M.METRICS_COLUMNS = {"timestamp", "hostname", "arch", "backend", "device_name", "batch_size", "warmup_iters",
+  "measured_iters", "precision", "lr", "momentum", "weight_decay", "elapsed_sec", "images_per_sec",
+  "images_processed", "data_root", "label", "torch_version", "channels_last", "grad_accum_steps", "deterministic",
+  "cudnn_benchmark"}
 
-local function csv_field(v)
-  if v == nil then return "" end
-  local s
-  if type(v) == "number" then
-    s = (v == math.floor(v) and math.abs(v) < 2 ^ 53) and string.format("%d", v) or string.format("%.10g", v)
-  else
-    s = tostring(v)
-  end
-  if s:find('[,"\r\n]') then s = '"' .. s:gsub('"', '""') .. '"' end
-  return s
+-- The kit's analysis/roofline_points.csv columns, then rlx's: where the point comes from and the
+-- roofline placement the kit's plot_roofline.py draws without writing down.
+M.POINT_COLUMNS = {"label", "env", "arch", "backend", "batch_size", "precision", "elapsed_sec", "images_per_sec", "ai",
+  "attained_gflops", "peak_gflops", "peak_gbps", "level", "flops_per_iter", "bytes_per_iter", "iter_s", "ridge_ai",
+  "attainable_gflops", "bound", "source", "counters_source"}
+
+-- Python's csv module writes a bool as True/False: the kit's rows do.
+local function py_bool(v)
+  if v == nil then return nil end
+  return v and "True" or "False"
 end
 
-local function csv(columns, rows)
-  local lines = {table.concat(columns, ",")}
-  for _, values in ipairs(rows) do
-    local cells = {}
-    for i = 1, #columns do cells[i] = csv_field(values[i]) end
-    lines[#lines + 1] = table.concat(cells, ",")
-  end
-  return table.concat(lines, "\n") .. "\n"
+-- Seconds since 1970-01-01T00:00:00Z of a "YYYY-MM-DDTHH:MM:SSZ" text (the store's times), or nil:
+-- the kit's timestamp is int(time.time()). Days from the civil date (H. Hinnant's algorithm).
+function M.unix_seconds(iso)
+  local y, mo, d, h, mi, s = tostring(iso or ""):match("^(%d%d%d%d)%-(%d%d)%-(%d%d)T(%d%d):(%d%d):(%d%d)")
+  if not y then return nil end
+  y, mo, d = tonumber(y), tonumber(mo), tonumber(d)
+  if mo <= 2 then y = y - 1 end
+  local era = math.floor(y / 400)
+  local yoe = y - era * 400
+  local doy = math.floor((153 * (mo > 2 and mo - 3 or mo + 9) + 2) / 5) + d - 1
+  local doe = yoe * 365 + math.floor(yoe / 4) - math.floor(yoe / 100) + doy
+  local days = era * 146097 + doe - 719468
+  return days * 86400 + tonumber(h) * 3600 + tonumber(mi) * 60 + tonumber(s)
 end
 
--- logs/metrics.csv: one row per successful run, the columns `rlx train --log-dir` appends, so a
--- later `rlx train --log-dir logs` adds rows to the exported file.
+--- One logs/metrics.csv row (values in M.METRICS_COLUMNS' order) from the fields of a run: a
+--- result of rlx.train (with `timestamp`, `hostname`, `device_name` and `torch_version` added by the
+--- caller) or a stored run (rlx.results.data's rows). rlx counts one batch per iteration, so
+--- images_processed = batch x iters; its grad_accum steps the optimizer every N of them.
+function M.metrics_values(f)
+  local memory_format = f.memory_format
+  local v = {timestamp = f.timestamp, hostname = f.hostname, arch = f.model, backend = f.backend,
+    device_name = f.device_name, batch_size = f.batch, warmup_iters = f.warmup, measured_iters = f.iters,
+    precision = f.precision, lr = f.lr, momentum = f.momentum, weight_decay = f.weight_decay, elapsed_sec = f.seconds,
+    images_per_sec = f.images_per_s,
+    images_processed = (type(f.batch) == "number" and type(f.iters) == "number") and f.batch * f.iters or nil,
+    data_root = f.data, label = f.label, torch_version = f.torch_version,
+    channels_last = memory_format ~= nil and py_bool(memory_format == "channels_last") or nil,
+    grad_accum_steps = f.grad_accum, deterministic = py_bool(f.deterministic),
+    cudnn_benchmark = py_bool(f.cudnn_benchmark)}
+  local out = {}
+  for i, name in ipairs(M.METRICS_COLUMNS) do out[i] = v[name] end
+  return out, v
+end
+
+-- The kit's device_name: torch.cuda.get_device_name() on CUDA, "CPU" on the CPU.
+local function device_name(kind, gpu_name)
+  if kind == "cuda" then return gpu_name or "CUDA" end
+  return "CPU"
+end
+M.device_name = device_name
+
+local function result_of(r) return type(r.result) == "table" and r.result or {} end
+
+--- The metrics.csv fields of a stored run (a row of rlx.results.data or study.query_runs).
+function M.run_fields(r)
+  local res = result_of(r)
+  local kind = data.kind_of(r.device)
+  return {timestamp = M.unix_seconds(r.finished_at), hostname = r.host, model = r.model, backend = kind,
+    device_name = device_name(kind, r.gpu_name), batch = r.batch, warmup = r.warmup, iters = r.iters,
+    precision = r.precision, lr = res.lr, momentum = res.momentum, weight_decay = res.weight_decay,
+    seconds = r.seconds, images_per_s = r.images_per_s, data = res.data, label = r.label, torch_version = r.torch,
+    memory_format = r.memory_format or res.memory_format, grad_accum = res.grad_accum,
+    deterministic = res.deterministic, cudnn_benchmark = res.cudnn_benchmark}
+end
+
+-- logs/metrics.csv: one row per successful run, the kit's columns (which `rlx train --log-dir`
+-- appends too, so a later `rlx train --log-dir logs` adds rows to the exported file).
 function M.metrics_csv(D)
   local rows = {}
-  for _, r in ipairs(D.ok) do
-    rows[#rows + 1] = {r.finished_at, r.label, r.host, r.device, r.model, r.precision, r.batch, r.warmup, r.iters,
-      r.seconds, r.images_per_s}
-  end
-  return csv(rlx.train.METRICS_CSV_COLUMNS, rows)
+  for _, r in ipairs(D.ok) do rows[#rows + 1] = (M.metrics_values(M.run_fields(r))) end
+  return csv.text(M.METRICS_COLUMNS, rows)
 end
 
 local function config_of(r) return type(r.config) == "table" and r.config or {} end
@@ -79,8 +127,10 @@ local function encode(value) return (rlx.json.encode(value, 2):gsub('"\\u0001rlx
 
 local function mib(bytes) return type(bytes) == "number" and bytes / 2 ^ 20 or nil end
 
--- logs/model_summaries/summary.json: per model, the seed's mult_adds_per_sample_forward, params and
--- flops_per_batch_forward (per batch size run), with rlx's training figures per batch and precision.
+-- logs/model_summaries/summary.json as the kit's scripts/model_complexity.py writes it: per model,
+-- per batch size (a string key), {params, mult_adds_per_batch_forward, mult_adds_per_sample_forward}
+-- (torchinfo's forward multiply-adds), plus flops_per_batch_forward, which the kit's roofline.py
+-- prefers (x TRAIN_FACTOR), and rlx's training figures per precision.
 function M.summary(D)
   local key_of, out = model_keys(D), {}
   for _, r in ipairs(D.ok) do
@@ -88,25 +138,21 @@ function M.summary(D)
     if c and type(c.forward_macs) == "number" then
       local input = c.input or config_of(r).input or 224
       local key = key_of(r.model, input)
-      local m = out[key]
-      if not m then
-        m = {model = r.model, params = c.params, mult_adds_per_sample_forward = c.forward_macs,
-          flops_per_sample_forward = c.forward_flops, input_size = {c.channels or 3, input, input},
-          classes = c.classes or config_of(r).classes, batch_sizes = {}, flops_per_batch_forward = {},
-          mult_adds_per_batch_forward = {}, training = {}}
-        out[key] = m
-      end
+      out[key] = out[key] or {}
       local b = tostring(r.batch)
-      if not m.flops_per_batch_forward[b] then m.batch_sizes[#m.batch_sizes + 1] = r.batch end
-      m.flops_per_batch_forward[b] = c.forward_flops * r.batch
-      m.mult_adds_per_batch_forward[b] = c.forward_macs * r.batch
-      m.training[b] = m.training[b] or {}
-      m.training[b][r.precision or "fp32"] = {train_flops_per_iteration = c.train_flops,
-        bytes_per_iteration = c.bytes, activation_bytes = c.activation_bytes,
-        training_memory_bytes = c.memory_bytes, training_memory_mib = mib(c.memory_bytes)}
+      local e = out[key][b]
+      if not e then
+        e = {params = c.params, mult_adds_per_sample_forward = c.forward_macs,
+          mult_adds_per_batch_forward = c.forward_macs * r.batch, flops_per_sample_forward = c.forward_flops,
+          flops_per_batch_forward = c.forward_flops * r.batch, model = r.model, batch_size = r.batch,
+          input_size = {c.channels or 3, input, input}, classes = c.classes or config_of(r).classes, training = {}}
+        out[key][b] = e
+      end
+      e.training[r.precision or "fp32"] = {train_flops_per_iteration = c.train_flops, bytes_per_iteration = c.bytes,
+        activation_bytes = c.activation_bytes, training_memory_bytes = c.memory_bytes,
+        training_memory_mib = mib(c.memory_bytes)}
     end
   end
-  for _, m in pairs(out) do table.sort(m.batch_sizes) end
   return out
 end
 
@@ -122,27 +168,34 @@ local function roofs(D, run)
     measured_at = origin == "stored" and peaks.measured_at or nil}
 end
 
--- analysis/peaks.json: {env_key = {precision = {peak_gflops, peak_gbps, ...}}} for every
--- environment key and precision with a successful run; a roof rlx does not know is null (the seed's
--- roofline.py refuses to run with null: fill it in by hand, citing the datasheet).
+-- analysis/peaks.json as the kit's roofline.py reads it: per environment key (the first field of
+-- the run labels), peak_gflops and peak_gbps per precision ({"fp32": 19500, "amp": ...}); a roof
+-- rlx does not know is null (the kit's script skips those rows: fill it in, citing the datasheet).
+-- rlx adds ridge_ai and the peaks fields per precision, and where the roofs came from.
 function M.peaks(D)
   local out = {}
   for _, r in ipairs(D.ok) do
-    out[r.env_key] = out[r.env_key] or {}
+    local e = out[r.env_key]
+    if not e then
+      e = {peak_gflops = {}, peak_gbps = {}, ridge_ai = {}, compute_field = {}, memory_field = {}}
+      out[r.env_key] = e
+    end
     local p = r.precision or "fp32"
-    if not out[r.env_key][p] then
+    if e.peak_gflops[p] == nil then
       local roof = roofs(D, r) or {}
-      for _, k in ipairs({"peak_gflops", "peak_gbps", "ridge_ai"}) do
-        if roof[k] == nil then roof[k] = NULL end
-      end
-      out[r.env_key][p] = roof
+      e.peak_gflops[p] = roof.peak_gflops or NULL
+      e.peak_gbps[p] = roof.peak_gbps or NULL
+      e.ridge_ai[p] = roof.ridge_ai or NULL
+      e.compute_field[p], e.memory_field[p] = roof.compute_field, roof.memory_field
+      e.device, e.source, e.measured_at = r.kind, e.source or roof.source, e.measured_at or roof.measured_at
     end
   end
   return out
 end
 
 -- analysis/roofline_points.csv: one row per successful run with a DRAM point (measured preferred
--- over estimated), against the roofs of peaks.json.
+-- over estimated), against the roofs of peaks.json: the kit's columns (elapsed_sec over the timed
+-- iterations, attained = FLOPs / time), then rlx's (per-iteration FLOPs, bytes and seconds).
 function M.points_csv(D)
   local rows = {}
   for _, r in ipairs(D.ok) do
@@ -152,11 +205,12 @@ function M.points_csv(D)
       local attainable = (roof.peak_gflops and roof.peak_gbps and p.ai) and
         math.min(p.ai * roof.peak_gbps, roof.peak_gflops) or nil
       local bound = (roof.ridge_ai and p.ai) and (p.ai < roof.ridge_ai and "memory" or "compute") or nil
-      rows[#rows + 1] = {r.label, r.env_key, r.model, r.precision, r.batch, p.level, p.flops, p.bytes, p.seconds, p.ai,
-        p.gflops, roof.peak_gflops, roof.peak_gbps, roof.ridge_ai, attainable, bound, p.source, p.counters_source}
+      rows[#rows + 1] = {r.label, r.env_key, r.model, r.kind, r.batch, r.precision, r.seconds, r.images_per_s, p.ai,
+        p.gflops, roof.peak_gflops, roof.peak_gbps, p.level, p.flops, p.bytes, p.seconds, roof.ridge_ai, attainable,
+        bound, p.source, p.counters_source}
     end
   end
-  return csv(M.POINT_COLUMNS, rows)
+  return csv.text(M.POINT_COLUMNS, rows)
 end
 
 -- logs/env_info.md: rlx.env.markdown of every environment, one after the other.

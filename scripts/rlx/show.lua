@@ -323,13 +323,16 @@ local function checked_cols(all, cols, nrows)
   return cols
 end
 
---- format(rows [, opts]) -> text (lines without a final newline). opts: cols (the columns, in
+--- format(rows [, opts]) -> text (lines without a final newline); rows is an array of records or
+--- one record (a table of one row). opts: cols (the columns, in
 --- order), max_rows (default 40; 0 shows every row), width (default: the terminal's, no limit when
 --- stdout is not a terminal), max_cell (longest text cell, default 40), footer (replaces the
 --- "N rows" line), caption (a line above the table).
 function M.format(rows, opts)
   local o = options.check("rlx.show", opts, SPEC)
   errors.expect("rlx.show", rows, "table", "an array of records (tables with string keys)")
+  -- One record (rlx.stats.summary's, a run's result) is a table of one row, not "0 rows".
+  if is_record(rows) then rows = {rows} end
   for i, r in ipairs(rows) do
     if type(r) ~= "table" then
       errors.raise("rlx.show", string.format("row %d must be a table of column = value, got %s", i, type(r)))

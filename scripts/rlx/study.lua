@@ -790,7 +790,8 @@ function Study:peaks(device)
   return self.db:peaks(self.env_id, device or "cpu")
 end
 
-local PEAK_SUMMARY = {"dram_gbps", "l3_gbps", "l2_gbps", "fp32_gflops", "gemm_fp32_gflops", "gemm_bf16_gflops"}
+local PEAK_SUMMARY = {"dram_gbps", "l3_gbps", "l2_gbps", "fp32_gflops", "bf16_gflops", "gemm_fp32_gflops",
+  "gemm_bf16_gflops"}
 
 --- The peaks of device kind ("cpu" or "cuda") for this environment: the stored ones, else measured
 --- now with rlx.peaks.measure (once per environment), stored and printed. opts: quick (shorter
@@ -817,6 +818,9 @@ function Study:ensure_peaks(kind, opts)
       if type(peaks[k]) == "number" then parts[#parts + 1] = string.format("%s %.1f", k, peaks[k]) end
     end
     print("peaks: " .. table.concat(parts, ", "))
+    for _, k in ipairs(PEAK_SUMMARY) do
+      if type(peaks.warnings) == "table" and peaks.warnings[k] then warn(string.format("peaks: %s: %s", k, peaks.warnings[k])) end
+    end
   end
   return self:peaks(kind)
 end
@@ -874,9 +878,8 @@ end
 -- with a misleading message about the options: every public method checks self first.
 local METHOD_USAGE = {plan = "{...}", sweep = "{...}", estimate = "{...}", runs = "{...}", points = "{...}",
   figures = "{...}", report = "{...}", store_run = "(config, result [, options])",
-  store_peaks = "(peaks [, options])", peaks = "([device])",
-  attach_counters = "(label, counters [, options])", close = "()", ensure_peaks = "(kind [, options])",
-  summary = "([options])"}
+  store_peaks = "(peaks [, options])", peaks = "([device])", attach_counters = "(label, counters [, options])",
+  close = "()", ensure_peaks = "(kind [, options])", summary = "([options])"}
 for name, usage in pairs(METHOD_USAGE) do
   local method = Study[name]
   Study[name] = function(self, ...)

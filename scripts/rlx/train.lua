@@ -81,17 +81,12 @@ function M.protocol_note(r)
   return #parts > 0 and ("; " .. table.concat(parts, "; ")) or ""
 end
 
---- The columns of seed 000's logs/metrics.csv, in order (run_train.py appends one row per run).
-M.METRICS_CSV_COLUMNS = {"timestamp", "label", "host", "device", "arch", "precision", "batch_size", "warmup_iters",
-  "iters", "elapsed_s", "images_per_s"}
+-- logs/metrics.csv as seed 000's kit writes it (code/run_train.py's header, rlx.seed_layout).
+local function seed_layout() return require("rlx.seed_layout") end
 
-local function csv_field(v)
-  if v == nil then return "" end
-  local s = type(v) == "number" and (v == math.floor(v) and math.abs(v) < 2 ^ 53 and string.format("%d", v) or
-    string.format("%.10g", v)) or tostring(v)
-  if s:find('[,"\r\n]') then s = '"' .. s:gsub('"', '""') .. '"' end
-  return s
-end
+--- The columns of seed 000's logs/metrics.csv, in order (the kit's run_train.py appends one row
+--- per run; rlx.seed_layout.METRICS_COLUMNS).
+M.METRICS_CSV_COLUMNS = seed_layout().METRICS_COLUMNS
 
 local function host_name()
   local f = io.open("/proc/sys/kernel/hostname", "r")
@@ -100,26 +95,43 @@ local function host_name()
   return name or os.getenv("HOSTNAME") or ""
 end
 
--- The header line of an existing metrics.csv (nil for a missing or empty file) and whether the
--- file ends in a newline. At most 64 KiB are read for the header: a metrics.csv that is a link to
--- an endless device (/dev/zero, /dev/full) used to be read forever at 100 % CPU.
-local function header_and_end(path)
+-- The header of an existing metrics.csv as a list of names (nil for a missing or empty file), the
+-- line, and whether the file ends in a newline. At most 64 KiB are read for the header: a
+-- metrics.csv linked to an endless device (/dev/zero) used to be read forever at 100 % CPU.
+local function header_of(path)
   local f = io.open(path, "rb")
-  if not f then return nil, true end
+  if not f then return nil, nil, true end
   local head = f:read(65536) or ""
   local size = f:seek("end")
   local last = ""
   if size and size > 0 and f:seek("set", size - 1) then last = f:read(1) or "" end
   f:close()
-  local line = head:match("^([^\n]*)")
-  return line and line:gsub("\r$", "") or nil, size == nil or size == 0 or last == "\n"
+  local ends_in_newline = size == nil or size == 0 or last == "\n"
+  local line = (head:match("^([^\n]*)") or ""):gsub("\r$", "")
+  if line == "" then return nil, nil, ends_in_newline end
+  local names = {}
+  for name in (line .. ","):gmatch("([^,]*),") do names[#names + 1] = name end
+  return names, line, ends_in_newline
 end
 
---- Appends a successful result to DIR/metrics.csv with seed 000's columns (header first when the
---- file is new or empty; DIR is created when missing, as the seed's kit does). The row goes out in
---- one O_APPEND write, so concurrent runs never interleave; a file whose last line has no newline
---- gets one first (its last row stays whole); a file whose header differs is refused, nothing
---- written. Returns the path.
+-- The name of the device a result ran on, as the kit writes it (torch.cuda.get_device_name, "CPU").
+local function device_name_of(r)
+  local kind = tostring(r.device):match("^cuda") and "cuda" or "cpu"
+  local name
+  if kind == "cuda" then
+    for _, d in ipairs(M.devices()) do
+      if d.id == r.device then name = d.name end
+    end
+  end
+  return seed_layout().device_name(kind, name), kind
+end
+
+--- Appends a successful result to DIR/metrics.csv with the kit's columns (header first when the
+--- file is new or empty; DIR is created when missing, as the seed's kit does). An existing file
+--- keeps its own header when rlx knows every column (the kit's, or an earlier run_train.py's shorter
+--- list) and gets the row in that order. The row goes out in one O_APPEND write, so concurrent runs
+--- never interleave; a file whose last line has no newline gets one first (its last row stays
+--- whole); a file with a column rlx does not write is refused, nothing written. Returns the path.
 function M.append_metrics_csv(dir, r)
   local fname = "rlx.train.append_metrics_csv"
   if type(dir) ~= "string" or dir == "" then
@@ -129,27 +141,36 @@ function M.append_metrics_csv(dir, r)
     errors.raise(fname, "argument 2 must be a successful result of rlx.train (ok = true), got " ..
       (type(r) == "table" and "ok = " .. tostring(r.ok) or type(r)))
   end
+  local layout, csv = seed_layout(), require("rlx.csv")
   local path = dir .. "/metrics.csv"
-  local usable, err = pcall(function()
+  local usable, uerr = pcall(function()
     rlx.fs.check_output(dir, "folder")
     rlx.fs.check_output(path, "append")
   end)
-  if not usable then errors.raise(fname, errors.message(errors.pass_exits(err))) end
-  local header = table.concat(M.METRICS_CSV_COLUMNS, ",")
-  local existing, ends_in_newline = header_and_end(path)
-  if existing and existing ~= "" and existing ~= header then
-    errors.raise(fname, string.format("%s has other columns (first line '%s', expected '%s'); use another log directory",
-      path, existing:sub(1, 80), header))
+  if not usable then errors.raise(fname, errors.message(errors.pass_exits(uerr))) end
+  local columns, line, ends_in_newline = header_of(path)
+  local fields = {}
+  for k, v in pairs(r) do fields[k] = v end
+  fields.timestamp, fields.hostname, fields.torch_version = os.time(), host_name(), rlx.version().torch
+  fields.device_name, fields.backend = device_name_of(r)
+  fields.warmup = r.warmup_used or r.warmup  -- the warm-up the run took (until steady, or as asked)
+  local values, by_name = layout.metrics_values(fields)
+  if columns then
+    local known = {}
+    for _, c in ipairs(M.METRICS_CSV_COLUMNS) do known[c] = true end
+    for _, c in ipairs(columns) do
+      if not known[c] then
+        errors.raise(fname, string.format("%s has other columns than seed 000's metrics.csv (column '%s' of its " ..
+          "first line '%s'); use another log directory", path, c:sub(1, 40), line:sub(1, 80)))
+      end
+    end
+    values = {}
+    for i, c in ipairs(columns) do values[i] = by_name[c] end
   end
-  local values = {rlx.db.now(), r.label, host_name(), r.device, r.model, r.precision, r.batch,
-    r.warmup_used or r.warmup, r.iters,
-    r.seconds, r.images_per_s}
-  local cells = {}
-  for i = 1, #M.METRICS_CSV_COLUMNS do cells[i] = csv_field(values[i]) end
-  local text = (ends_in_newline and "" or "\n") .. ((existing == nil or existing == "") and header .. "\n" or "") ..
-    table.concat(cells, ",") .. "\n"
-  local f, oerr = io.open(path, "a")
-  if not f then errors.raise(fname, string.format("cannot append to %s: %s", path, tostring(oerr))) end
+  local text = (ends_in_newline and "" or "\n") .. (columns and "" or csv.line(M.METRICS_CSV_COLUMNS) .. "\n") ..
+    csv.line(values, columns and #columns or #M.METRICS_CSV_COLUMNS) .. "\n"
+  local f, err = io.open(path, "a")
+  if not f then errors.raise(fname, string.format("cannot append to %s: %s", path, tostring(err))) end
   f:setvbuf("full", #text + 64)  -- one buffer, one write(2) at close: the row lands whole
   local ok, werr = f:write(text)
   local closed, cerr = f:close()

@@ -71,6 +71,13 @@ rlx_e2e(NAME "counters: import-ncu refuses bytes in seconds" ARGS import-ncu ${F
   STDERR "^rlx import-ncu: .*bytes_in_time\\.csv:2: column \"dram__bytes_read\\.sum\": unit \"usecond\" is a time, but the metric counts bytes")
 rlx_e2e(NAME "counters: import-ncu --iterations needs --run" ARGS import-ncu ${F}/two_processes.csv --iterations 2 EXIT 2
   STDERR "rlx import-ncu: --iterations is only used with --run LABEL")
+# Seed 000's nvprof-era flop_count_sp in a CSV (one kernel, DRAM 1,000 + 500 bytes, PCIe read 64):
+# named with what replaced it; the write half of PCIe is missing.
+rlx_e2e(NAME "counters: import-ncu names seed 000's nvprof-era metrics" ARGS import-ncu ${F}/seed000_nvprof_names.csv
+  STDOUT "  dram_bytes +1500 byte\n.*  pcie_bytes +64 byte\n.*  missing metrics \\(counted as 0\\): pcie__write_bytes\\.sum\n  not used, nvprof-era names \\(current ncu rejects them\\x3b collect the current ones in code/metric_names_ncu\\.txt of rlx export --layout seed\\): flop_count_sp \\(now flops_fp32 = fadd \\+ fmul \\+ 2 x ffma\\)\n$")
+# The range is the option spec's (min = 1), worded as every CLI range check.
+rlx_e2e(NAME "counters: import-ncu --iterations 0" ARGS import-ncu ${F}/two_processes.csv --run a --db x.db --iterations 0
+  EXIT 2 STDERR "^rlx import-ncu: --iterations must be an integer >= 1, got '0'\nTry 'rlx import-ncu --help'\\.\n$")
 rlx_e2e(NAME "counters: import-ncu --db of a missing database" ARGS import-ncu ${F}/two_processes.csv --run x --db /nonexistent/dir/x.db EXIT 1
   STDERR "^rlx import-ncu: ")
 rlx_e2e(NAME "counters: import-ncu without a file" ARGS import-ncu EXIT 2 STDERR "rlx import-ncu: missing FILE")

@@ -79,6 +79,14 @@ set_tests_properties("e2e: termimg: a forced sixel draws the plot scaled" PROPER
 rlx_e2e(NAME "frame: plot with log axes to SVG" ARGS -e
   "local out = os.getenv('RLX_TEST_TMP') .. '/frame_log.svg' os.remove(out) local i = rlx.frame{{b = 16, y = 10}, {b = 64, y = 1000}}:plot{x = 'b', y = 'y', logx = true, logy = true, out = out} local f = io.open(out) local head = f:read(200) f:close() print(i.format, i.x.scale, i.y.scale, head:find('<svg') ~= nil)"
   STDOUT "/frame_log\\.svg\nsvg\tlog\tlog\ttrue\n$")
+# Errors at the prompt name the function that failed (rlx.errors.text: the position is the line
+# just typed), a plain error prints without a traceback of builtins, and the REPL goes on.
+rlx_e2e(NAME "repl: errors name their function and the REPL goes on" ARGS repl STDIN ${F}/repl_errors.txt EXIT 1
+  STDOUT "^still here\n$"
+  STDERR "^rlx\\.stats\\.mean_sd: expected a field name or an array of field names, got nil\nrows:where: unknown column 'b' \\(valid columns: a\\)\nplain\n$")
+# One record is a table of one row (rlx.stats.summary of 1, 2, 3: n 3, mean 2).
+rlx_e2e(NAME "show: one record prints as one row" ARGS -e
+  "rlx.show(rlx.stats.summary({1, 2, 3}), {cols = {'n', 'mean'}})" STDOUT "^n  mean\n-  ----\n3     2\n1 row\n$")
 
 # Issue 25, the hostile pass over frames and tables. Each failed on the old code: a NaN in a sort
 # key made table.sort raise "invalid order function for sorting" (NaN now sorts after every number),

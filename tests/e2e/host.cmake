@@ -151,7 +151,7 @@ rlx_e2e(NAME "host: the environment records the BLAS kernel and why"
 
 # Issue 25 finding 11: messages that named no line, or the wrong file. Each failed on the old code:
 # a stack overflow was a bare "stack overflow", a failing __tostring "error in error handling",
-# error("x") at the REPL lost "stdin:1:", and misused rlx.errors helpers failed inside errors.lua.
+# and misused rlx.errors helpers failed inside errors.lua.
 rlx_e2e(NAME "host: a stack overflow names the line that overflowed" EXIT 1
   ARGS -e "local function f(n) return 1 + f(n) end f(1)"
   STDERR "^\\(command line\\):1: stack overflow \\(a function that calls itself without end\\?\\)\nstack traceback:\n")
@@ -161,8 +161,6 @@ rlx_e2e(NAME "host: a stack overflow too deep for a traceback says so" EXIT 1
 rlx_e2e(NAME "host: an error whose __tostring fails is named with why" EXIT 1
   ARGS -e "error(setmetatable({}, {__tostring = function() error('boom') end}))"
   STDERR "^\\(an error object whose __tostring failed: \\(command line\\):1: boom\\)\nstack traceback:\n")
-rlx_e2e(NAME "host: the REPL keeps an error's location" EXIT 1 ARGS repl STDIN ${H}/repl_error.txt
-  STDERR "^stdin:1: x\nstack traceback:\n")
 rlx_e2e(NAME "host: rlx.errors.usage with a nil argument names itself, not errors.lua" EXIT 1
   ARGS -e "rlx.errors.usage(nil, 'm', 'x')"
   STDERR "^\\(command line\\):1: rlx\\.errors\\.usage: argument 1 \\(who\\) must be a string, got nil\n")

@@ -13,3 +13,16 @@ rlx_e2e(NAME "kit: gcp-l4 and mac-mps labels find gcp.lua and mac_mps.lua"
   STDERR "experiments/mac_mps.lua: this rlx cannot train on an Apple GPU")
 rlx_e2e(NAME "kit: all.lua --help lists data, zone, instance, price_per_hour" ARGS run experiments/all.lua --help
   STDOUT "data=STRING .*instance=STRING .*price_per_hour=NUMBER .*zone=STRING ")
+# Store times to the kit's Unix seconds (by hand, and as `date -u -d ... +%s` gives them): the
+# epoch, 2000-03-01 (after a leap day of a century year divisible by 400), the last second of
+# 2024-02-29, one second before the epoch; any other text is nil.
+rlx_e2e(NAME "kit: unix_seconds of store times" ARGS -e
+  "local u = rlx.seed_layout.unix_seconds print(u('1970-01-01T00:00:00Z'), u('2000-03-01T00:00:00Z'), u('2024-02-29T23:59:59Z'), u('1969-12-31T23:59:59Z'), u('yesterday'))"
+  STDOUT "^0\t951868800\t1709251199\t-1\tnil\n$")
+# The one CSV writer: quoting (comma, quote), nil as an empty cell, numbers in full (1/3 needs 17
+# digits to read back; 2^53 is an integer written out), a table as JSON.
+rlx_e2e(NAME "kit: rlx.csv quotes and writes numbers in full" ARGS -e
+  "io.write(rlx.csv.text({'a', 'b', 'c'}, {{'x,y', 1 / 3, 0.1}, {'q\"', nil, 2 ^ 53}, {{1, 2}, true}}))"
+  STDOUT "^a,b,c\n\"x,y\",0\\.33333333333333331,0\\.1\n\"q\"\"\",,9007199254740992\n\"\\[1,2\\]\",true,\n$")
+rlx_e2e(NAME "kit: rlx.csv.text wants arrays" ARGS -e "rlx.csv.text('a', {})" EXIT 1
+  STDERR "^\\(command line\\):1: rlx\\.csv\\.text: expected an array of column names, got string\n")

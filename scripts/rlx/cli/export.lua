@@ -1,6 +1,6 @@
--- rlx export: writes a study database as CSV (one row per run, seed 000's logs/metrics.csv
--- columns and more; pandas reads it as is) and/or JSON (every run with config, result, samples,
--- counters, complexity and roofline points).
+-- rlx export: writes a study database as CSV (one row per run: seed 000's logs/metrics.csv
+-- columns, then rlx's; pandas and the kit's analysis/roofline.py read it as is) and/or JSON (every
+-- run with config, result, samples, counters, complexity and roofline points).
 local args = require("rlx.cli.args")
 local M = {summary = "export runs as CSV (one row per run), JSON, or seed 000's kit files",
   synopsis = "export DB [--csv FILE] [--json FILE] | --layout seed --out DIR"}
@@ -8,7 +8,8 @@ local M = {summary = "export runs as CSV (one row per run), JSON, or seed 000's 
 local cmd = {name = "export",
   usage = "rlx export DB [--csv FILE] [--json FILE] [--study NAME] [--status S]\n" ..
     "       rlx export DB --layout seed --out DIR [--study NAME]",
-  description = "Writes the runs of DB as CSV (one row per run) and/or JSON. Use '-' as FILE for stdout.\n" ..
+  description = "Writes the runs of DB as CSV (one row per run: seed 000's metrics.csv columns, then rlx's)\n" ..
+    "and/or JSON. Use '-' as FILE for stdout.\n" ..
     "--layout seed --out DIR writes seed 000's kit instead: DIR/logs/metrics.csv, logs/model_summaries/\n" ..
     "summary.json, analysis/peaks.json, analysis/roofline_points.csv, code/metric_names_ncu.txt,\n" ..
     "logs/env_info.md and logs/requirements.txt (successful runs; docs/export-seed.md, column by column);\n" ..
@@ -26,45 +27,37 @@ local cmd = {name = "export",
   },
   positionals = {{"db"}}}
 
--- Column name -> run field. The first ones are seed 000's metrics.csv (timestamp, host, device,
--- arch, precision, batch size, iterations, timing and throughput); the rest is what rlx adds.
-M.COLUMNS = {
-  {"timestamp", "finished_at"}, {"label", "label"}, {"host", "host"}, {"device", "device"}, {"arch", "model"},
-  {"precision", "precision"}, {"batch_size", "batch"}, {"warmup_iters", "warmup"}, {"iters", "iters"},
-  {"elapsed_s", "seconds"}, {"images_per_s", "images_per_s"}, {"status", "status"}, {"error", "error"},
-  {"study", "study"}, {"env", "env"}, {"run", "run"}, {"run_id", "id"}, {"started_at", "started_at"},
-  {"total_s", "total_s"}, {"iter_mean_s", "iter_mean_s"}, {"iter_sd_s", "iter_sd_s"},
-  {"iter_median_s", "iter_median_s"}, {"iter_min_s", "iter_min_s"}, {"iter_max_s", "iter_max_s"},
-  {"iter_p5_s", "iter_p5_s"}, {"iter_p95_s", "iter_p95_s"}, {"data_wait_s", "data_wait_s"}, {"user_s", "user_s"},
-  {"sys_s", "sys_s"}, {"max_rss_bytes", "max_rss_bytes"}, {"device_max_bytes", "device_max_bytes"},
-  {"loss_first", "loss_first"}, {"loss_last", "loss_last"}, {"threads", "threads"}, {"params", "params"},
-  {"forward_flops", "forward_flops"}, {"train_flops", "train_flops"}, {"cpu_model", "cpu_model"},
-  {"gpu_name", "gpu_name"}, {"torch", "torch"}, {"cuda", "cuda"},
+-- The columns after seed 000's metrics.csv ones (rlx.seed_layout.METRICS_COLUMNS, which pandas
+-- and the kit's analysis/roofline.py read by name): column name -> run field, what rlx adds.
+M.RLX_COLUMNS = {
+  {"status", "status"}, {"error", "error"}, {"study", "study"}, {"env", "env"}, {"run", "run"}, {"run_id", "id"},
+  {"device", "device"}, {"started_at", "started_at"}, {"finished_at", "finished_at"}, {"total_s", "total_s"},
+  {"iter_mean_s", "iter_mean_s"}, {"iter_sd_s", "iter_sd_s"}, {"iter_median_s", "iter_median_s"},
+  {"iter_min_s", "iter_min_s"}, {"iter_max_s", "iter_max_s"}, {"iter_p5_s", "iter_p5_s"},
+  {"iter_p95_s", "iter_p95_s"}, {"data_wait_s", "data_wait_s"}, {"user_s", "user_s"}, {"sys_s", "sys_s"},
+  {"max_rss_bytes", "max_rss_bytes"}, {"device_max_bytes", "device_max_bytes"}, {"loss_first", "loss_first"},
+  {"loss_last", "loss_last"}, {"threads", "threads"}, {"params", "params"}, {"forward_flops", "forward_flops"},
+  {"train_flops", "train_flops"}, {"cpu_model", "cpu_model"}, {"gpu_name", "gpu_name"}, {"cuda", "cuda"},
 }
 
-local function csv_field(v)
-  if v == nil then return "" end
-  local s
-  if type(v) == "number" then
-    s = (v == math.floor(v) and math.abs(v) < 2 ^ 53) and string.format("%d", v) or string.format("%.10g", v)
-  else
-    s = tostring(v)
-  end
-  if s:find('[,"\r\n]') then s = '"' .. s:gsub('"', '""') .. '"' end
-  return s
+--- The column names of the CSV, in order.
+function M.columns()
+  local names = {}
+  for i, c in ipairs(require("rlx.seed_layout").METRICS_COLUMNS) do names[i] = c end
+  for _, c in ipairs(M.RLX_COLUMNS) do names[#names + 1] = c[1] end
+  return names
 end
 
 -- The CSV text: a header and one line per run.
 function M.csv_text(rows)
-  local names, lines = {}, {}
-  for i, c in ipairs(M.COLUMNS) do names[i] = c[1] end
-  lines[1] = table.concat(names, ",")
-  for _, r in ipairs(rows) do
-    local cells = {}
-    for i, c in ipairs(M.COLUMNS) do cells[i] = csv_field(r[c[2]]) end
-    lines[#lines + 1] = table.concat(cells, ",")
+  local layout = require("rlx.seed_layout")
+  local lines = {}
+  for i, r in ipairs(rows) do
+    local values = layout.metrics_values(layout.run_fields(r))
+    for _, c in ipairs(M.RLX_COLUMNS) do values[#values + 1] = r[c[2]] end
+    lines[i] = values
   end
-  return table.concat(lines, "\n") .. "\n"
+  return require("rlx.csv").text(M.columns(), lines)
 end
 
 --- Writes the CSV to the open file f (kept for scripts that stream to their own file).

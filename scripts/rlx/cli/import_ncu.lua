@@ -18,7 +18,7 @@ local cmd = {name = "import-ncu",
     {"run", "--run", metavar = "LABEL", help = "attach the totals to the run with this label"},
     {"db", "--db", metavar = "PATH", help = "the study database holding the run (with --run)"},
     {"study", "--study", metavar = "NAME", help = "the study of the run, when several studies use the label"},
-    {"iterations", "--iterations", type = "integer", metavar = "N",
+    {"iterations", "--iterations", type = "integer", min = 1, metavar = "N",
       help = "training iterations the CSV covers (default: the run's counter_iters)"},
     {"kernels", "--kernels", type = "boolean", help = "also print one line per kernel"},
     {"json", "--json", type = "boolean", help = "print the whole summary as JSON"},
@@ -62,7 +62,7 @@ end
 
 -- The peaks the run's environment measured, else the datasheet of its GPU.
 local function peaks_of(db, run)
-  local kind = tostring(run.device or "cpu"):match("^cuda") and "cuda" or "cpu"
+  local kind = require("rlx.results.data").kind_of(run.device)
   local p = db:peaks(run.environment_id, kind)
   if p then return p end
   if kind == "cuda" and run.gpu_name then
@@ -94,11 +94,28 @@ local function attach(o, s)
   return stored, run.study, placed, points, n
 end
 
+-- Seed 000's nvprof-era names (flop_count_sp, ...) -> "flop_count_sp (flops_fp32 = fadd + ...)".
+local function nvprof_names()
+  local out = {}
+  for _, m in ipairs(rlx.counters.seed_metrics()) do
+    if not (#m.current == 1 and m.current[1] == m.seed) then out[m.seed] = m.formula end
+  end
+  return out
+end
+
 --- Names every metric of the file that rlx cannot use, and every formula input it lacks.
 function M.print_unusable(s)
   if #s.missing > 0 then print("  missing metrics (counted as 0): " .. table.concat(s.missing, ", ")) end
-  if #(s.skipped_metrics or {}) > 0 then
-    print("  not used, not additive (rlx sums only .sum metrics over kernels): " .. table.concat(s.skipped_metrics, ", "))
+  local nvprof, old, other = nvprof_names(), {}, {}
+  for _, name in ipairs(s.skipped_metrics or {}) do
+    if nvprof[name] then old[#old + 1] = string.format("%s (now %s)", name, nvprof[name]) else other[#other + 1] = name end
+  end
+  if #old > 0 then
+    print("  not used, nvprof-era names (current ncu rejects them; collect the current ones in " ..
+      "code/metric_names_ncu.txt of rlx export --layout seed): " .. table.concat(old, ", "))
+  end
+  if #other > 0 then
+    print("  not used, not additive (rlx sums only .sum metrics over kernels): " .. table.concat(other, ", "))
   end
   if #(s.unused_metrics or {}) > 0 then
     print("  not used, no rlx formula reads them (summed into values only): " .. table.concat(s.unused_metrics, ", "))
@@ -111,7 +128,6 @@ function M.main(...)
   if o.run and not o.db then usage("--run needs --db PATH (the study database)") end
   if o.db and not o.run then usage("--db is only used with --run LABEL") end
   if o.iterations and not o.run then usage("--iterations is only used with --run LABEL") end
-  if o.iterations and o.iterations < 1 then usage("--iterations must be >= 1, got " .. o.iterations) end
   local ok, s = pcall(rlx.counters.import_ncu, o.file)
   if not ok then args.fail("import-ncu", s, {fn = "rlx.counters.import_ncu"}) end
   local stored, study, placed, points, iterations

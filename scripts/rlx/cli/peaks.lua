@@ -120,9 +120,14 @@ function M.main(...)
       if f[1] == "bf16_gflops" then name = p.method[f[1]]:match("^emulated") and "BF16 emulated" or "BF16 VDPBF16PS" end
       if f[1] == "gemm_bf16_gflops" and p.bf16_emulated == 1 then name = "GEMM bf16 (emul.)" end
       local attempts = (st.attempts or 1) > 1 and string.format(", %d attempts", st.attempts) or ""
+      local clocks = ""
+      if d and d.wall_clock_best then clocks = string.format("  wall clock %.1f", d.wall_clock_best) end
+      if d and d.cpu_share then
+        clocks = clocks .. string.format("%s cpu share %.2f", clocks ~= "" and "," or " ", d.cpu_share)
+      end
       print(string.format("  %-17s %10.1f %-8s median %10.1f  spread %5.1f%%  (best of %d%s)%s%s", name, st.best, f[3],
-        st.median, st.spread_pct, st.repeats, attempts, d and string.format("  wall clock %.1f, cpu share %.2f",
-        d.wall_clock_best, d.cpu_share) or "", gt and string.format("  on %d thread%s", gt, gt == 1 and "" or "s") or ""))
+        st.median, st.spread_pct, st.repeats, attempts, clocks,
+        gt and string.format("  on %d thread%s", gt, gt == 1 and "" or "s") or ""))
     end
   end
   for _, f in ipairs(ORDER) do

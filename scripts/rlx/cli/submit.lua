@@ -17,7 +17,7 @@ local cmd = {name = "submit", usage = "rlx submit FILE.lua [--set key=value]... 
     {"partition", "--partition", metavar = "P", help = "Slurm partition (sbatch --partition)"},
     {"gres", "--gres", metavar = "G", help = "generic resources per array task, e.g. gpu:1 (sbatch --gres)"},
     {"time", "--time", metavar = "T", help = "time limit per job, e.g. 1:00:00 (sbatch --time)"},
-    {"tasks", "--tasks", type = "integer", metavar = "N", help = "array tasks (shards); default one per pending slot"},
+    {"tasks", "--tasks", type = "integer", min = 1, metavar = "N", help = "array tasks (shards); default one per pending slot"},
     {"sbatch_arg", "--sbatch-arg", type = "string_list", metavar = "ARG",
       help = "one more sbatch option for both jobs, e.g. --sbatch-arg=--account=lab (repeatable)"},
     {"job_name", "--job-name", metavar = "NAME", help = "Slurm job name (default rlx-<study>)"},
@@ -59,9 +59,6 @@ function M.main(...)
   local o = args.parse(cmd, argv)
   if not o then return 0 end
   o.script_args = o.rest
-  if o.tasks and o.tasks < 1 then
-    args.usage_error("submit", "--tasks needs a whole number >= 1, got " .. tostring(o.tasks))
-  end
   -- --set is checked here as rlx run checks it (a refusal in the planning child exited 1).
   for _, kv in ipairs(o.set) do
     local why = rlx._core.host.check_set(kv)

@@ -233,20 +233,19 @@ end
 function M.cost(ctx)
   local rows = {}
   for _, g in ipairs(ctx.D.groups) do
+    -- The row's own images/s (the mean §4.1 reports), so the formula holds on every row: a mean of
+    -- per-run costs would weigh a slow repeat more than the throughput column does.
     local price = mean_of(g, function(r) return result_of(r).price_per_hour end)
-    local cost = mean_of(g, function(r)
-      local p, ips = num(result_of(r).price_per_hour), num(r.images_per_s)
-      return (p and ips and ips > 0) and p * 1000 / (3600 * ips) or nil
-    end)
-    if cost then
-      rows[#rows + 1] = row(g, {md.sig(compute.throughput(g).mean, 3), md.sig(price, 4), md.sig(cost, 3)}, ctx)
+    local ips = compute.throughput(g).mean
+    if price and ips and ips > 0 then
+      rows[#rows + 1] = row(g, {md.sig(ips, 3), md.sig(price, 4), md.sig(price * 1000 / (3600 * ips), 3)}, ctx)
     end
   end
   if #rows == 0 then return end
   ctx.doc:para("### 4.7 Cost")
-  ctx.doc:para("Cost per 1,000 images = price per hour × 1,000 ÷ (3,600 × images/s), from the price each run was " ..
-    "stored with (`--set price_per_hour=`), in that price's currency; training time only (no start-up, no idle " ..
-    "machine):")
+  ctx.doc:para("Cost per 1,000 images = price per hour × 1,000 ÷ (3,600 × images/s), with the row's images/s " ..
+    "(the mean of §4.1) and the price its runs were stored with (`--set price_per_hour=`), in that price's " ..
+    "currency; training time only (no start-up, no idle machine):")
   ctx.doc:para(table_of(ctx, {"Images/s", "Price / hour", "Cost / 1,000 images", "Runs"}, rows,
     {"r", "r", "r", "l"}))
 end

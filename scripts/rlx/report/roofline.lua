@@ -62,15 +62,16 @@ local function roles_of(D, env_id, kind)
 end
 
 -- Quality cells of one measured peak: median, spread (with a mark above the limit), repeats
--- (and attempts when it was measured again), mode.
+-- (and attempts when it was measured again), mode, CPU share (with a mark when contended).
 local function quality_cells(stored, n)
-  if not (stored and type(stored[n]) == "number") then return {"-", "-", "-", "-"} end
+  if not (stored and type(stored[n]) == "number") then return {"-", "-", "-", "-", "-"} end
   local q = rlx.roofline.peak_quality(stored, n)
   local spread = q.spread_pct and (string.format("%.1f %%", q.spread_pct) .. (q.noisy and " ⚠" or "")) or "-"
   local reps = q.repeats and tostring(math.floor(q.repeats)) or "-"
   if q.attempts and q.attempts > 1 then reps = reps .. string.format(" (%d attempts)", q.attempts) end
   local mode = q.quick == true and "quick" or q.quick == false and "full" or "-"
-  return {q.median and md.sig(q.median, 4) or "-", spread, reps, mode}, q
+  local share = q.cpu_share and (string.format("%.0f %%", q.cpu_share * 100) .. (q.contended and " ⚠" or "")) or "-"
+  return {q.median and md.sig(q.median, 4) or "-", spread, reps, mode, share}, q
 end
 
 local function peaks_table(ctx)
@@ -88,7 +89,7 @@ local function peaks_table(ctx)
         if rlx.roofline.bf16_emulated(stored) then emulated[#emulated + 1] = md.esc(e.label) end
         local names = roof_names(stored, sheet)
         if #names == 0 then
-          rows[#rows + 1] = {md.esc(e.label), kind, "-", "-", "-", "-", "-", "-", "-", "-", "-"}
+          rows[#rows + 1] = {md.esc(e.label), kind, "-", "-", "-", "-", "-", "-", "-", "-", "-", "-"}
           ctx.missing[#ctx.missing + 1] = string.format("no peaks for %s (%s): no roofs, bounds or efficiencies " ..
             "(measure them: rlx peaks --db %s)", md.esc(e.label), kind, md.esc(D.path or "DB"))
         end
@@ -97,13 +98,18 @@ local function peaks_table(ctx)
           local m = stored and stored[n]
           local s = sheet and sheet[n]
           local cells, q = quality_cells(stored, n)
-          if q and q.noisy then
-            noisy[#noisy + 1] = string.format("%s (%s) `%s`: spread %.1f %% over %d repeats%s%s", md.esc(e.label), kind,
-              n, q.spread_pct, q.repeats or 0, q.attempts and q.attempts > 1 and string.format(", %d attempts", q.attempts)
-              or "", q.quick and ", quick" or "")
+          if q and (q.noisy or q.contended) then
+            local what = {}
+            if q.noisy then what[#what + 1] = string.format("spread %.1f %% over %d repeats", q.spread_pct, q.repeats or 0) end
+            if q.contended then
+              what[#what + 1] = string.format("its threads got %.0f %% of their cores", q.cpu_share * 100)
+            end
+            if q.attempts and q.attempts > 1 then what[#what + 1] = string.format("%d attempts", q.attempts) end
+            if q.quick then what[#what + 1] = "quick" end
+            noisy[#noisy + 1] = string.format("%s (%s) `%s`: %s", md.esc(e.label), kind, n, table.concat(what, ", "))
           end
           rows[#rows + 1] = {md.esc(e.label), kind, md.esc(n), md.esc(roles[n] and table.concat(roles[n], ", ") or "-"),
-            s and md.sig(s, 4) or "-", m and md.sig(m, 4) or "-", cells[1], cells[2], cells[3], cells[4],
+            s and md.sig(s, 4) or "-", m and md.sig(m, 4) or "-", cells[1], cells[2], cells[3], cells[4], cells[5],
             (m and s and s > 0) and md.pct(m / s, 1) or "-"}
         end
       end
@@ -172,14 +178,16 @@ function M.section(ctx)
     "(rlx.peaks.datasheet: boost clocks, dense tensor rates); measured ones are stored by " ..
     md.code("rlx peaks --db") .. " or the study, at the clocks of the moment: the best of the repeats (the " ..
     "figure used), their median, spread = (best - worst) / best, the repeats (a figure whose spread " ..
-    "was above the limit, 10 %, is measured again, at most twice more), and quick (short runs) or full:")
+    "was above the limit, 10 %, or whose threads got less than 75 % of their cores is measured again, at most " ..
+    "twice more), quick (short runs) or full, and the CPU share (the threads' CPU time over the wall time; " ..
+    "below 75 % other processes ran and the peak reads low):")
   doc:para(md.table({"Env", "Device", "Peak", "Used as", "Datasheet", "Best", "Median", "Spread", "Repeats", "Mode",
-    "Best / datasheet"}, rows, {"l", "l", "l", "l", "r", "r", "r", "r", "r", "l", "r"}))
+    "CPU share", "Best / datasheet"}, rows, {"l", "l", "l", "l", "r", "r", "r", "r", "r", "l", "r", "r"}))
   if #noisy > 0 then
-    doc:para("⚠ **Noisy peaks**: " .. table.concat(noisy, "; ") .. ". A spread above 10 % means the machine was " ..
-      "busy or its clocks moved while the peak was measured: points judged against it may sit above their roof " ..
-      "or far below it. Re-measure on an idle machine with " .. md.code("rlx peaks --db " ..
-      (ctx.D.path or "DB")) .. " (without --quick).")
+    doc:para("⚠ **Noisy or contended peaks**: " .. table.concat(noisy, "; ") .. ". The machine was busy or its " ..
+      "clocks moved while these peaks were measured: points judged against them may sit above their roof or far " ..
+      "below it. Re-measure on an idle machine with " .. md.code("rlx peaks --db " .. (ctx.D.path or "DB")) ..
+      " (without --quick).")
   end
   M.blas_kernels(ctx)
   local src = {}

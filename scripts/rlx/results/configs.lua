@@ -81,16 +81,20 @@ local function protocol_short(p)
 end
 
 --- The configuration of a run beyond env, model, precision and batch, each field a string:
---- {device, input, data, memory_format, threads, protocol, protocol_text, key}.
+--- {device, input, data, memory_format, threads, protocol, tf32 ("on" or "off": a CUDA fp32 run
+--- with TF32 is judged against another roof), key}.
 -- Cache per run row, weak-keyed so rows stay plain (rlx runs --json prints them as they are).
 local cache = setmetatable({}, {__mode = "k"})
 
 function M.of(r)
   if cache[r] then return cache[r] end
   local p = M.protocol(r)
+  local tf32 = cfg(r).tf32
+  if tf32 == nil then tf32 = res(r).tf32 end
   local c = {device = tostring(r.device or "cpu"), input = tostring(input_of(r)), data = data_of(r),
-    memory_format = memory_format_of(r), threads = threads_of(r), protocol = protocol_key(p), p = p}
-  c.key = table.concat({c.device, c.input, c.data, c.memory_format, c.threads, c.protocol}, "|")
+    memory_format = memory_format_of(r), threads = threads_of(r), protocol = protocol_key(p), p = p,
+    tf32 = tf32 == true and "on" or "off"}
+  c.key = table.concat({c.device, c.input, c.data, c.memory_format, c.threads, c.protocol, c.tf32}, "|")
   cache[r] = c
   return c
 end
@@ -110,6 +114,8 @@ M.FIELDS = {
     text = function(c) return c.memory_format end, short = function(c) return c.memory_format end},
   {name = "threads", header = "Threads", cell = function(c) return c.threads end,
     text = function(c) return c.threads .. " threads" end, short = function(c) return c.threads .. " thr" end},
+  {name = "tf32", header = "TF32", cell = function(c) return c.tf32 end,
+    text = function(c) return "TF32 " .. c.tf32 end, short = function(c) return "tf32 " .. c.tf32 end},
   {name = "protocol", header = "Protocol", cell = function(c) return protocol_short(c.p) end,
     text = function(c) return "protocol " .. protocol_short(c.p) end, short = function(c) return protocol_short(c.p) end},
 }

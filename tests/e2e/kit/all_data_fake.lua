@@ -5,9 +5,13 @@
 local P = rlx.params_text
 local real = rlx.train
 -- resnet50 fp32 batch 16: 100 images/s, so 0.16 s per iteration, 0.04 s of it data wait.
+-- mobilenet_v2 bf16 batch 64: 400 x 4 x 1.25 = 2,000 images/s, and three times that in repeat 2.
 local function fake(o)
   local ips = ({resnet50 = 100, vgg16 = 25, mobilenet_v2 = 400})[o.model] * (o.batch / 16) *
     (o.precision == "bf16" and 1.25 or 1)
+  if o.model == "mobilenet_v2" and o.precision == "bf16" and o.batch == 64 and tostring(o.label):match("_run2$") then
+    ips = ips * 3
+  end
   local it = o.batch / ips
   return {ok = true, images_per_s = ips, seconds = o.iters * it, wall_s = o.iters * it + 0.04,
     iter_s = {mean = it, sd = 0, median = it}, device = "cpu", precision = o.precision, batch = o.batch,

@@ -25,48 +25,67 @@ local function csv(path)
   return lines[1], rows, #lines - 1
 end
 
--- logs/metrics.csv: the columns rlx train --log-dir appends, ok runs only.
+-- logs/metrics.csv: the header of the kit's code/run_train.py (rlx train --log-dir appends it too),
+-- ok runs only. fp32 batch 32 at 160 images/s for 5 timed iterations: elapsed 5 x 32 / 160 = 1 s,
+-- 160 images processed.
 local head, rows, n = csv("logs/metrics.csv")
-check(head == "timestamp,label,host,device,arch,precision,batch_size,warmup_iters,iters,elapsed_s,images_per_s",
-  "metrics.csv header: %s", head)
+check(head == "timestamp,hostname,arch,backend,device_name,batch_size,warmup_iters,measured_iters,precision,lr," ..
+  "momentum,weight_decay,elapsed_sec,images_per_sec,images_processed,data_root,label,torch_version,channels_last," ..
+  "grad_accum_steps,deterministic,cudnn_benchmark", "metrics.csv header: %s", head)
 check(n == 4, "metrics.csv: %d rows, expected the 4 ok runs", n)
 local r = rows["envA_resnet50_fp32_bs32_run1"]
-check(r and r.arch == "resnet50" and r.device == "cpu" and r.precision == "fp32" and r.batch_size == 32 and
-  r.warmup_iters == 1 and r.iters == 5 and r.images_per_s == 160 and near(r.elapsed_s, 5 * 32 / 160),
-  "metrics.csv row of fp32 bs32")
+check(r and r.arch == "resnet50" and r.backend == "cpu" and r.device_name == "CPU" and r.precision == "fp32" and
+  r.batch_size == 32 and r.warmup_iters == 1 and r.measured_iters == 5 and r.images_per_sec == 160 and
+  r.elapsed_sec == 1 and r.images_processed == 160 and r.lr == 0.1 and r.momentum == 0.9 and
+  r.weight_decay == 1e-4 and r.data_root == "synthetic" and r.torch_version == rlx.version().torch and
+  r.channels_last == "True" and r.grad_accum_steps == 1 and r.deterministic == "False" and
+  r.cudnn_benchmark == "False", "metrics.csv row of fp32 bs32: %s", rlx.json.encode(r or {}))
+-- Unix seconds of the stored finish time (this run finished within the last hour).
+check(r.timestamp == math.floor(r.timestamp) and os.time() - r.timestamp >= 0 and
+  os.time() - r.timestamp < 3600, "metrics.csv timestamp %s", tostring(r.timestamp))
 
--- logs/model_summaries/summary.json: resnet50 at 224 (torchvision: 25,557,032 parameters,
--- 4,089,184,256 conv + linear MACs per image); FLOPs per batch = 2 x MACs x batch.
+-- logs/model_summaries/summary.json as the kit's scripts/model_complexity.py writes it: model, then
+-- batch size (a string). resnet50 at 224 (torchvision: 25,557,032 parameters, 4,089,184,256 conv +
+-- linear MACs per image); per batch of 16: 65,426,948,096 MACs, FLOPs = 2 x MACs = 130,853,896,192.
 local sum = rlx.json.decode(read("logs/model_summaries/summary.json"))
 local m = sum.resnet50
-check(m and m.params == 25557032 and m.mult_adds_per_sample_forward == 4089184256, "summary.json resnet50 %s",
-  rlx.json.encode(m or {}))
-check(m.flops_per_batch_forward["16"] == 130853896192 and m.flops_per_batch_forward["32"] == 261707792384,
-  "summary.json flops_per_batch_forward %s", rlx.json.encode(m.flops_per_batch_forward))
-check(m.batch_sizes[1] == 16 and m.batch_sizes[2] == 32 and m.input_size[3] == 224 and m.classes == 1000,
-  "summary.json batch sizes, input, classes")
+check(m and m["16"] and m["32"] and m["64"] == nil, "summary.json resnet50 batches: %s", rlx.json.encode(m or {}))
+local e16 = m["16"]
+check(e16.params == 25557032 and e16.mult_adds_per_sample_forward == 4089184256 and
+  e16.mult_adds_per_batch_forward == 65426948096 and e16.flops_per_batch_forward == 130853896192 and
+  m["32"].flops_per_batch_forward == 261707792384, "summary.json resnet50 16: %s", rlx.json.encode(e16))
+check(e16.batch_size == 16 and e16.input_size[3] == 224 and e16.classes == 1000, "summary.json batch, input, classes")
 check(sum.vgg16 == nil, "summary.json has vgg16, whose runs failed")
 local est = rlx.model.summary{model = "resnet50", batch = 16, input = 224, precision = "bf16", layers = false}
-check(m.training["16"].bf16.training_memory_bytes == est.memory_bytes and
-  near(m.training["16"].bf16.training_memory_mib, est.memory_bytes / 2 ^ 20), "summary.json training memory")
+check(e16.training.bf16.training_memory_bytes == est.memory_bytes and
+  near(e16.training.bf16.training_memory_mib, est.memory_bytes / 2 ^ 20) and e16.training.fp32 ~= nil,
+  "summary.json training memory")
 
--- analysis/peaks.json: 100 GFLOP/s and 20 GB/s, ridge 5 FLOP/byte; no bf16 compute roof: null.
+-- analysis/peaks.json as the kit's roofline.py reads it: the key is the labels' first field
+-- ("envA"), peak_gflops and peak_gbps per precision. 100 GFLOP/s and 20 GB/s: ridge 5 FLOP/byte;
+-- no bf16 compute roof: null.
 local peaks_text = read("analysis/peaks.json")
-local p = rlx.json.decode(peaks_text)
-check(p.envA.fp32.peak_gflops == 100 and p.envA.fp32.peak_gbps == 20 and p.envA.fp32.ridge_ai == 5,
-  "peaks.json fp32: %s", rlx.json.encode(p.envA.fp32))
-check(peaks_text:find('"peak_gflops": null') ~= nil and p.envA.bf16.peak_gbps == 20, "peaks.json bf16: %s", peaks_text)
+local p = rlx.json.decode(peaks_text).envA
+check(p and p.peak_gflops.fp32 == 100 and p.peak_gbps.fp32 == 20 and p.ridge_ai.fp32 == 5 and p.peak_gbps.bf16 == 20,
+  "peaks.json envA: %s", peaks_text)
+check(peaks_text:find('"bf16": null') ~= nil and p.peak_gflops.bf16 == nil and p.source == "stored" and
+  p.device == "cpu", "peaks.json bf16: %s", peaks_text)
 
--- analysis/roofline_points.csv: one row per ok run, estimated, against those roofs.
+-- analysis/roofline_points.csv: the kit's columns, then rlx's; one row per ok run, estimated,
+-- against those roofs. fp32 batch 16 at 100 images/s: 0.16 s per iteration, 5 x 0.16 = 0.8 s.
 head, rows, n = csv("analysis/roofline_points.csv")
-check(head == table.concat(rlx.seed_layout.POINT_COLUMNS, ","), "roofline_points.csv header: %s", head)
+check(head == "label,env,arch,backend,batch_size,precision,elapsed_sec,images_per_sec,ai,attained_gflops," ..
+  "peak_gflops,peak_gbps,level,flops_per_iter,bytes_per_iter,iter_s,ridge_ai,attainable_gflops,bound,source," ..
+  "counters_source", "roofline_points.csv header: %s", head)
 check(n == 4, "roofline_points.csv: %d rows", n)
 r = rows["envA_resnet50_fp32_bs16_run1"]
 local train = rlx.model.summary{model = "resnet50", batch = 16, input = 224, layers = false}
-check(r.source == "estimated" and r.level == "dram" and near(r.flops, train.train_flops) and near(r.bytes, train.bytes),
-  "roofline_points.csv fp32 bs16 flops/bytes")
-check(near(r.seconds, 0.16) and near(r.ai, r.flops / r.bytes) and near(r.attained_gflops, r.flops / 0.16 / 1e9),
-  "roofline_points.csv fp32 bs16 seconds, AI, attained")
+check(r.env == "envA" and r.backend == "cpu" and near(r.elapsed_sec, 0.8) and r.images_per_sec == 100,
+  "roofline_points.csv fp32 bs16 run fields")
+check(r.source == "estimated" and r.level == "dram" and near(r.flops_per_iter, train.train_flops) and
+  near(r.bytes_per_iter, train.bytes), "roofline_points.csv fp32 bs16 flops/bytes")
+check(near(r.iter_s, 0.16) and near(r.ai, r.flops_per_iter / r.bytes_per_iter) and
+  near(r.attained_gflops, r.flops_per_iter / 0.16 / 1e9), "roofline_points.csv fp32 bs16 seconds, AI, attained")
 check(r.peak_gflops == 100 and r.peak_gbps == 20 and r.ridge_ai == 5 and near(r.attainable_gflops,
   math.min(r.ai * 20, 100)) and r.bound == (r.ai < 5 and "memory" or "compute"), "roofline_points.csv roofs")
 check(rows["envA_resnet50_bf16_bs16_run1"].peak_gflops == "", "bf16 row has no compute roof")

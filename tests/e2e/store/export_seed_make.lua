@@ -12,7 +12,8 @@ local function trainer(o)
   local v = IPS[o.precision][o.batch]
   return {ok = true, images_per_s = v, iter_s = {mean = o.batch / v, sd = 0, median = o.batch / v},
     seconds = o.iters * o.batch / v, device = "cpu", precision = o.precision, batch = o.batch,
-    data_wait_s = 0.5, user_s = 3, sys_s = 1, max_rss_bytes = 1e9}
+    data_wait_s = 0.5, user_s = 3, sys_s = 1, max_rss_bytes = 1e9, lr = 0.1, momentum = 0.9, weight_decay = 1e-4,
+    data = "synthetic", memory_format = "channels_last", grad_accum = 1, deterministic = false, cudnn_benchmark = false}
 end
 local s = rlx.study{name = "kit", db = dir .. "/kit.db", label = "envA"}
 s:store_peaks({dram_gbps = 20, fp32_gflops = 100}, {device = "cpu"})

@@ -217,7 +217,7 @@ TEST_CASE("a noisy figure is measured again, boundedly, and keeps the attempt wi
   CHECK(noisy["stats"]["dram_gbps"]["median"] == 75.0);  // attempt 3: median 75 beats 60 and 20
   CHECK(noisy["stats"]["dram_gbps"]["spread_pct"] == 30.0);
   CHECK(noisy["warnings"]["dram_gbps"] ==
-        "spread 30.0 % over 3 repeats is above 10 % after 3 attempts: the machine was busy or its clocks moved; "
+        "spread 30.0 % over 3 repeats is above 10 % (the machine was busy or its clocks moved) after 3 attempts: "
         "re-measure on an idle machine");
 
   // remeasure = 0: one attempt, a warning when noisy.
@@ -230,6 +230,45 @@ TEST_CASE("a noisy figure is measured again, boundedly, and keeps the attempt wi
   CHECK(calls == 1);
   CHECK(once["warnings"]["l1_gbps"].get<std::string>().find("after 1 attempt: ") != std::string::npos);
   CHECK(once["warnings"]["l1_gbps"].get<std::string>().find("without --quick") != std::string::npos);
+}
+
+TEST_CASE("a figure whose threads got too little of their cores is measured again and warned about") {
+  MeasureOptions o;
+  // Steady repeats (spread 1 %) but the threads ran 40 % of the wall time: low by that much. The
+  // second attempt got 95 %: kept (median 99 against 49.5), no warning.
+  std::vector<std::pair<std::vector<double>, double>> attempts = {{{50, 49.5, 49.5}, 0.40}, {{100, 99, 99}, 0.95}};
+  std::size_t calls = 0;
+  bool wall = true;
+  auto next = [&] {
+    detail::Attempt a;
+    a.rates = attempts[calls].first;
+    a.details["cpu_share"] = attempts[calls++].second;
+    a.wall_clock = wall;
+    return a;
+  };
+  nlohmann::json out;
+  detail::measure_figure(out, o, "fp32_gflops", next);
+  CHECK(calls == 2);
+  CHECK(out["fp32_gflops"] == 100.0);
+  CHECK_FALSE(out.contains("warnings"));
+  // Contended in every attempt: the bound, then a warning naming the share (40 %, 50 %, 45 %: the
+  // highest median, 60, is attempt 2's, whose share is 50 %).
+  attempts = {{{50, 49.5, 49.5}, 0.40}, {{61, 60, 60}, 0.50}, {{55, 54, 54}, 0.45}};
+  calls = 0;
+  nlohmann::json busy;
+  detail::measure_figure(busy, o, "fp32_gflops", next);
+  CHECK(calls == 3);
+  CHECK(busy["fp32_gflops"] == 61.0);
+  CHECK(busy["warnings"]["fp32_gflops"] ==
+        "its threads got 50 % of their cores' time (other processes ran), so it reads low by about that much "
+        "after 3 attempts: re-measure on an idle machine");
+  // By the CPU clock time-sharing does not lower a figure: one attempt, no warning.
+  wall = false;
+  calls = 0;
+  nlohmann::json cpu;
+  detail::measure_figure(cpu, o, "fp32_gflops", next);
+  CHECK(calls == 1);
+  CHECK_FALSE(cpu.contains("warnings"));
 }
 
 TEST_CASE("measure_cpu's bf16 roof: VDPBF16PS where the flags have it, else the FP32 FMA peak labelled emulated") {

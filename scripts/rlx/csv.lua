@@ -1,0 +1,55 @@
+-- rlx.csv: the one CSV writer (RFC 4180) behind `rlx export --csv`, the seed-layout files,
+-- `rlx train --log-dir` and rows:to_csv, so every CSV rlx writes quotes and prints numbers alike.
+--
+--   rlx.csv.text({"model", "images_per_s"}, {{"resnet50", 40.25}})  --> "model,images_per_s\nresnet50,40.25\n"
+--
+-- Numbers are written in full: integers as integers, others with the fewest digits that read back
+-- as the same double (%.15g, else %.17g). nil is an empty cell (unknown), a table its JSON text,
+-- booleans "true"/"false" unless the caller maps them; a cell holding a comma, a quote or a line
+-- break is quoted, its quotes doubled.
+local errors = require("rlx.errors")
+local M = {}
+
+--- One cell's text.
+function M.field(v)
+  if v == nil then return "" end
+  local s
+  local t = type(v)
+  if t == "number" then
+    if v ~= v then
+      s = "nan"
+    elseif v == math.floor(v) and math.abs(v) < 2 ^ 53 then
+      s = string.format("%d", v)
+    else
+      s = string.format("%.15g", v)
+      if tonumber(s) ~= v then s = string.format("%.17g", v) end
+    end
+  elseif t == "table" then
+    s = rlx.json.encode(v)
+  else
+    s = tostring(v)
+  end
+  if s:find('[,"\r\n]') then s = '"' .. s:gsub('"', '""') .. '"' end
+  return s
+end
+
+--- One line (no line break) of the cells values[1..n]; n defaults to #values (give it when the
+--- last cells may be nil).
+function M.line(values, n)
+  errors.expect("rlx.csv.line", values, "table", "an array of cell values")
+  local cells = {}
+  for i = 1, n or table.maxn(values) do cells[i] = M.field(values[i]) end
+  return table.concat(cells, ",")
+end
+
+--- The whole text: the header line of `columns`, then one line per row (an array of values in
+--- the columns' order), each ending in "\n".
+function M.text(columns, rows)
+  errors.expect("rlx.csv.text", columns, "table", "an array of column names")
+  errors.expect("rlx.csv.text", rows, "table", "an array of rows (arrays of values)")
+  local lines = {M.line(columns, #columns)}
+  for _, values in ipairs(rows) do lines[#lines + 1] = M.line(values, #columns) end
+  return table.concat(lines, "\n") .. "\n"
+end
+
+return M
