@@ -532,19 +532,16 @@ function Study:_sweep_slot(o, it, counter, trainer, stats, cache)
     io.stderr:write(string.format("%s %s%s\n", counter, it.label, claim.retry and
       string.format(" (attempt %d: the previous one %s)", claim.attempt, tostring(claim.last_death)) or ""))
   end
-  local started, t0 = rlx.db.now(), now_s()
-  local result = self:_train_slot(o, it, trainer, cache, claim)
-  local wall = now_s() - t0
-  local complexity = result.ok and self:_complexity(it.config, cache) or nil
-  local points = result.ok and roofline_rows(result, self:_roofline_peaks(it.config.device), complexity) or {}
-  local stored, err = pcall(self.store_run, self, it.config, result, {run = it.run, label = it.label,
-    started_at = started, total_s = wall, complexity = complexity, roofline = points, sweep_order = it.order,
-    sweep_seed = it.seed, position = it.position, id = claim.id, attempt = claim.attempt})
+  -- From the claim to the stored row, anything that stops this process's Lua (Ctrl-C during the
+  -- noise floor as much as during training, or a failed store) withdraws the claim, so a rerun
+  -- trains the slot again instead of finding a `running` row of a live process.
+  local stored, err, wall = pcall(self._train_and_store, self, o, it, claim, trainer, cache)
   if not stored then
-    self:_withdraw(claim, it, errors.is_exit(err) and "not stored (" .. errors.text(err):gsub("^rlx: ", "") .. ")" or
-      "trained, but storing it failed")
+    self:_withdraw(claim, it, errors.is_exit(err) and "not finished (" .. errors.text(err):gsub("^rlx: ", "") .. ")"
+      or "trained, but storing it failed")
     error(err, 0)
   end
+  local result = err
   stats.ran = stats.ran + 1
   if result.ok then stats.ok = stats.ok + 1 else
     stats.failed = stats.failed + 1
@@ -552,6 +549,19 @@ function Study:_sweep_slot(o, it, counter, trainer, stats, cache)
   end
   stats.labels[#stats.labels + 1] = it.label
   if result.ok then self:_after_run(it, result, wall) end
+end
+
+-- Trains a claimed slot and stores its run over the claim; returns the result and the wall seconds.
+function Study:_train_and_store(o, it, claim, trainer, cache)
+  local started, t0 = rlx.db.now(), now_s()
+  local result = self:_train_slot(o, it, trainer, cache)
+  local wall = now_s() - t0
+  local complexity = result.ok and self:_complexity(it.config, cache) or nil
+  local points = result.ok and roofline_rows(result, self:_roofline_peaks(it.config.device), complexity) or {}
+  self:store_run(it.config, result, {run = it.run, label = it.label, started_at = started, total_s = wall,
+    complexity = complexity, roofline = points, sweep_order = it.order, sweep_seed = it.seed, position = it.position,
+    id = claim.id, attempt = claim.attempt})
+  return result, wall
 end
 
 -- The noise floor (issue 21): a short fixed FMA kernel timed just before a CPU run, the median
@@ -566,7 +576,7 @@ end
 
 -- Trains one claimed slot: the memory check, the noise floor, then the trainer with the slot's
 -- config and its budget caps (it.caps); a rerun keeps the run it replaces (it.earlier).
-function Study:_train_slot(o, it, trainer, cache, claim)
+function Study:_train_slot(o, it, trainer, cache)
   local result = self:_memory_refusal(o, it, cache)
   if result then return result end
   local train_opts = {}
@@ -577,12 +587,8 @@ function Study:_train_slot(o, it, trainer, cache, claim)
   local ok
   ok, result = pcall(trainer, train_opts)
   if not ok then
-    -- Ctrl-C (and rlx.fail) arrive as {exit_code=...}: nothing of this run is stored and its
-    -- claim is withdrawn, so a rerun trains the slot again.
-    if errors.is_exit(result) then
-      self:_withdraw(claim, it, "not finished (" .. errors.text(result):gsub("^rlx: ", "") .. ")")
-      error(result, 0)
-    end
+    -- Ctrl-C (and rlx.fail) arrive as {exit_code=...}: _sweep_slot withdraws the claim.
+    errors.pass_exits(result)
     return {ok = false, error = tostring(result)}
   elseif type(result) ~= "table" then
     return {ok = false, error = "the trainer returned " .. type(result) .. " instead of a result table"}
