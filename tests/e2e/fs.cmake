@@ -2,11 +2,19 @@
 # missing argument, unknown option, and the engine's errors (same file as an input, full device,
 # missing directory). Names start "fs: ".
 set(FS_NL "[[:space:]]")
-set(FS_TMP "local d = os.getenv('RLX_TEST_TMP') .. '/fs' os.execute('rm -rf ' .. d .. ' && mkdir -p ' .. d) ")
+# Each test works in its own folder (RLX_TEST_TMP/fs-<hash of its name>/fs): under ctest -j2 a shared
+# one was removed by one test while another wrote into it.
+macro(rlx_fs_tmp name)
+  string(MD5 fs_hash "${name}")
+  string(SUBSTRING "${fs_hash}" 0 8 fs_hash)
+  set(FS_TMP "local d = os.getenv('RLX_TEST_TMP') .. '/fs-${fs_hash}/fs' os.execute('rm -rf ' .. d .. ' && mkdir -p ' .. d) ")
+endmacro()
 function(rlx_fs_ok name code re)
+  rlx_fs_tmp("${name}")
   rlx_e2e(NAME "fs: ${name}" ARGS -e "${FS_TMP}${code}" STDOUT "^${re}${FS_NL}$")
 endfunction()
 function(rlx_fs_err name code re)
+  rlx_fs_tmp("${name}")
   rlx_e2e(NAME "fs: ${name}" EXIT 1 ARGS -e "${FS_TMP}${code}"
     STDERR "^\\(command line\\):1: rlx\\.fs\\.write_atomic: ${re}${FS_NL}stack traceback:")
 endfunction()
