@@ -285,7 +285,7 @@ function Study:_estimator(kind)
   return self._estimators[kind]
 end
 
-local function kind_of(device) return tostring(device or "cpu"):match("^cuda") and "cuda" or "cpu" end
+local kind_of = require("rlx.results.data").kind_of
 
 -- What each item still to run would cost: it.estimate_s and it.estimate_source, for n timed
 -- iterations of a precision-targeted config (nil: its max_iters; fixed configs run their iters),
@@ -832,7 +832,7 @@ function Study:ensure_peaks(kind, opts)
 end
 
 --- Counts the study's stored runs by status and prints one line (unless opts.quiet):
---- "database PATH: N runs stored (K ok, ...); export with: rlx export PATH --csv logs/metrics.csv".
+--- "database PATH: N runs stored (K ok, ...); seed 000's files: rlx export PATH --layout seed --out DIR".
 --- Returns {runs=, ok=, failed=, running=, crashed=, line=}.
 function Study:summary(opts)
   local o = options.check("study:summary", opts, {quiet = {type = "boolean", default = false}})
@@ -845,7 +845,7 @@ function Study:summary(opts)
   for _, k in ipairs({"failed", "running", "crashed"}) do
     if out[k] > 0 then parts[#parts + 1] = string.format("%d %s", out[k], k) end
   end
-  out.line = string.format("database %s: %d runs stored (%s); export with: rlx export %s --csv logs/metrics.csv",
+  out.line = string.format("database %s: %d runs stored (%s); seed 000's files: rlx export %s --layout seed --out DIR",
     self.path, out.runs, table.concat(parts, ", "), self.path)
   if not o.quiet then print(out.line) end
   return out

@@ -355,7 +355,8 @@ function M.measurement(ctx)
   local D, doc = ctx.D, ctx.doc
   doc:para("## 4. Measurement Results")
   doc:para("**Data sources.** " .. md.code(D.path or "?") .. " (tables runs, samples, counters); the seed's " ..
-    "metrics.csv columns: " .. md.code(md.shell({"rlx", "export", D.path or "DB", {"--csv", "logs/metrics.csv"}})) .. ".")
+    "metrics.csv columns: " .. md.code(md.shell({"rlx", "export", D.path or "DB", {"--status", "ok"},
+      {"--csv", "logs/metrics.csv"}})) .. ".")
   doc:para("### 4.1 Throughput vs Batch Size")
   for _, key in ipairs(env_keys(D)) do
     local f = figure(ctx, "A", key)

@@ -283,7 +283,7 @@ assert(type(c1.pid) == "number" and c1.pid > 0, "pid")
 -- study:summary and study:ensure_peaks (moved out of experiments/all.lua).
 local sum = inter:summary{quiet = true}
 eq(sum.runs, 4, "summary runs"); eq(sum.ok, 4, "summary ok"); eq(sum.failed, 0, "summary failed")
-assert(sum.line:find("database " .. tmp .. "/order.db: 4 runs stored (4 ok); export with: rlx export", 1, true), sum.line)
+assert(sum.line:find("database " .. tmp .. "/order.db: 4 runs stored (4 ok); seed 000's files: rlx export", 1, true), sum.line)
 local measure, measured = rlx.peaks.measure, 0
 rlx.peaks.measure = function(o) measured = measured + 1; return {device = o.device, dram_gbps = 12.5, fp32_gflops = 80} end
 local pk = inter:ensure_peaks("cpu", {quiet = true})
