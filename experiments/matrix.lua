@@ -14,8 +14,12 @@
 --   smoke: 32x32 images, one measured iteration, two repeats: is the pipeline sound?
 -- Choose with `rlx run experiments/all.lua --set scale=smoke|default|full`; --set budget=,
 -- target_ci=, iters=, input=, repeats=, models=, batch=, precision= override a scale.
+-- SGD at lr 0.01 (torchvision's VGG recipe): at rlx's default of 0.1, VGG-16 (no batch norm)
+-- diverges at 224x224 within a few steps, and a run whose loss becomes NaN fails; the step time
+-- does not depend on lr.
 return {
   models = {"resnet50", "vgg16", "mobilenet_v2"},
+  lr = 0.01,
   repeats = 3,
   classes = 1000,
   scale = {

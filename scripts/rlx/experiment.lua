@@ -187,7 +187,7 @@ end
 local function sweep_options(id, env, precision, S, mx, o)
   return {device = id, models = S.models or mx.models, batch = S.batch or env.batch, precision = precision,
     repeats = S.repeats or mx.repeats, warmup = S.warmup, iters = S.iters, input = S.input, classes = mx.classes,
-    target_ci = S.target_ci, min_iters = S.min_iters, max_iters = S.max_iters,
+    lr = mx.lr, target_ci = S.target_ci, min_iters = S.min_iters, max_iters = S.max_iters,
     counters = env.counters == true and S.counters ~= false or nil, retry_crashed = o.retry_crashed, data = o.data}
 end
 

@@ -1,0 +1,261 @@
+-- rlx.study_slot: one slot of a sweep, from its claim to its stored row (rlx.study's sweep calls
+-- these as methods of the study object; docs/lua-api/study.md). Per slot: claim it in its own
+-- transaction (or skip it: done, busy in another process, crashed too often or by the OOM killer),
+-- refuse it when its memory estimate does not fit, time the noise floor, train it under the budget's
+-- caps, and store the result over the claim. Anything that stops the process's Lua between the claim
+-- and the stored row withdraws the claim, so the same command trains the slot again. After the
+-- matrix, runs that were unsteady or shared their cores are trained once more while the budget
+-- allows. Split from study.lua so each file reads in one sitting.
+local errors = require("rlx.errors")
+local budget = require("rlx.budget")
+local kind_of = require("rlx.results.data").kind_of
+
+local M = {}
+
+-- The helpers study.lua shares with this file (set by M.install).
+local warn, now_s, plain_data, roofline_rows, targeted
+
+local Study = {}
+
+-- What a sweep would do now with a slot whose row is crashed or running (the plan of a dry run):
+-- {skip = true, text = "skip (...)"} or {skip = false, text = "retry (attempt N: ...)"}.
+function Study:_peek_slot(it, o)
+  if it.done or it.not_in_shard or o.force then return nil end
+  if it.peek == nil then it.peek = self:_peek_claim(it, o) or false end
+  return it.peek or nil
+end
+
+function Study:_peek_claim(it, o)
+  local c = self.db:peek_claim{study = self.name, environment_id = self.env_id, label = it.label, run = it.run,
+    config = plain_data(it.config, 0), retry_crashed = o.retry_crashed, max_attempts = o.max_attempts,
+    stale_after_s = o.stale_after_s}
+  local h = c.holder or {}
+  if c.state == "busy" then
+    return {skip = true, text = string.format("skip (being trained by process %s on %s since %s)", tostring(h.pid),
+      tostring(h.host), tostring(h.claimed_at))}
+  elseif c.state == "crashed" then
+    return {skip = true, text = "skip (crashed, not retried: " .. M.crash_advice(it.config, c, o, it.label) .. ")"}
+  elseif not c.retry then
+    return nil
+  end
+  return {skip = false, text = string.format("retry (attempt %d: the previous one %s)", c.attempt,
+    tostring(c.last_death))}
+end
+
+-- Why a crashed slot is not retried, and what to do: claim.stop is "oom" (the OOM killer: the same
+-- configuration would be killed again) or "limit" (it died max_attempts times).
+function M.crash_advice(config, claim, o, label)
+  if claim.stop == "oom" then
+    local h = claim.holder or {}
+    local who = (label and h.label and h.label ~= label) and (" (as " .. h.label .. ", a repeat of it)") or ""
+    return string.format("%s at batch %s %s%s; not retried with the same configuration: lower the batch size " ..
+      "below %s (or the input size), or give retry_crashed = true to try it as it is", tostring(config.model),
+      tostring(config.batch), tostring(claim.last_death), who, tostring(config.batch))
+  end
+  return string.format("its process died %d time(s), max_attempts = %d (last: %s); give max_attempts = %d or " ..
+    "retry_crashed = true to try again", #(claim.deaths or {}), o.max_attempts, tostring(claim.last_death),
+    #(claim.deaths or {}) + 1)
+end
+
+-- Withdraws this process's claim of a slot whose run will not be stored (Ctrl-C, SIGTERM, SIGHUP,
+-- or storing it failed), so a rerun trains it again; says so (msg: what happened).
+function Study:_withdraw(claim, it, msg)
+  local ok, released = pcall(self.db.release_claim, self.db, claim.id or "")
+  if ok and released then
+    io.stderr:write(string.format("%s: %s; nothing of it was stored and its claim was withdrawn, so the same " ..
+      "command trains it again\n", it.label, msg))
+  end
+end
+
+-- Claims one slot (its own transaction), trains it unless another process has it or its process
+-- died too often (or by the OOM killer) before, and stores the result over the claim.
+function Study:_sweep_slot(o, it, counter, trainer, stats, cache)
+  local claim = self.db:claim{study = self.name, environment_id = self.env_id, label = it.label, run = it.run,
+    config = plain_data(it.config, 0), force = o.force, retry_crashed = o.retry_crashed,
+    max_attempts = o.max_attempts, stale_after_s = o.stale_after_s,
+    columns = {sweep_order = it.order, sweep_seed = it.seed, position = it.position}}
+  local h = claim.holder or {}
+  if claim.crashed_now then warn(string.format("%s: %s", it.label, tostring(h.error))) end
+  if claim.state == "done" then
+    stats.skipped = stats.skipped + 1
+    return
+  elseif claim.state == "busy" then
+    stats.busy = stats.busy + 1
+    if not o.quiet then
+      io.stderr:write(string.format("%s %s: being trained by process %s on %s (claimed at %s); left to it\n", counter,
+        it.label, tostring(h.pid), tostring(h.host), tostring(h.claimed_at)))
+    end
+    return
+  elseif claim.state == "crashed" then
+    stats.crashed = stats.crashed + 1
+    local why = M.crash_advice(it.config, claim, o, it.label)
+    stats.not_retried[#stats.not_retried + 1] = it.label .. ": " .. why
+    if not o.quiet then io.stderr:write(string.format("%s %s: not retried: %s\n", counter, it.label, why)) end
+    return
+  end
+  if not o.quiet then
+    io.stderr:write(string.format("%s %s%s\n", counter, it.label, claim.retry and
+      string.format(" (attempt %d: the previous one %s)", claim.attempt, tostring(claim.last_death)) or ""))
+  end
+  -- From the claim to the stored row, anything that stops this process's Lua (Ctrl-C during the
+  -- noise floor as much as during training, or a failed store) withdraws the claim, so a rerun
+  -- trains the slot again instead of finding a `running` row of a live process.
+  local stored, err, wall = pcall(self._train_and_store, self, o, it, claim, trainer, cache)
+  if not stored then
+    self:_withdraw(claim, it, errors.is_exit(err) and "not finished (" .. errors.text(err):gsub("^rlx: ", "") .. ")"
+      or "trained, but storing it failed")
+    error(err, 0)
+  end
+  local result = err
+  stats.ran = stats.ran + 1
+  if result.ok then stats.ok = stats.ok + 1 else
+    stats.failed = stats.failed + 1
+    warn(string.format("%s failed: %s", it.label, tostring(result.error)))
+  end
+  stats.labels[#stats.labels + 1] = it.label
+  if result.ok then self:_after_run(it, result, wall) end
+end
+
+-- Trains a claimed slot and stores its run over the claim; returns the result and the wall seconds.
+function Study:_train_and_store(o, it, claim, trainer, cache)
+  local started, t0 = rlx.db.now(), now_s()
+  local result = self:_train_slot(o, it, trainer, cache)
+  local wall = now_s() - t0
+  local complexity = result.ok and self:_complexity(it.config, cache) or nil
+  local points = result.ok and roofline_rows(result, self:_roofline_peaks(it.config.device), complexity) or {}
+  self:store_run(it.config, result, {run = it.run, label = it.label, started_at = started, total_s = wall,
+    complexity = complexity, roofline = points, sweep_order = it.order, sweep_seed = it.seed, position = it.position,
+    id = claim.id, attempt = claim.attempt})
+  return result, wall
+end
+
+-- The noise floor (issue 21): a short fixed FMA kernel timed just before a CPU run, the median
+-- GFLOP/s of 5 repeats of about 20 ms (rlx.peaks.measure's quick fp32 figure). It measures the
+-- machine, not the workload: the report compares its spread with the runs'.
+local function noise_floor()
+  local ok, p = pcall(rlx.peaks.measure, {device = "cpu", quick = true, only = {"fp32"}, repeats = 5})
+  errors.pass_exits(p)
+  local st = ok and type(p) == "table" and type(p.stats) == "table" and p.stats.fp32_gflops
+  return type(st) == "table" and st.median or nil
+end
+
+-- Trains one claimed slot: the memory check, the noise floor, then the trainer with the slot's
+-- config and its budget caps (it.caps); a rerun keeps the run it replaces (it.earlier).
+function Study:_train_slot(o, it, trainer, cache)
+  local result = self:_memory_refusal(o, it, cache)
+  if result then return result end
+  local train_opts = {}
+  for k, v in pairs(it.config) do train_opts[k] = v end
+  for k, v in pairs(it.caps or {}) do train_opts[k] = v end
+  train_opts.label = it.label
+  local floor = o.noise_floor and kind_of(it.config.device) == "cpu" and noise_floor() or nil
+  local ok
+  ok, result = pcall(trainer, train_opts)
+  if not ok then
+    -- Ctrl-C (and rlx.fail) arrive as {exit_code=...}: _sweep_slot withdraws the claim.
+    errors.pass_exits(result)
+    return {ok = false, error = tostring(result)}
+  elseif type(result) ~= "table" then
+    return {ok = false, error = "the trainer returned " .. type(result) .. " instead of a result table"}
+  end
+  if result.ok then
+    result.floor_gflops = result.floor_gflops or floor
+    result.earlier_runs = it.earlier
+    result.plan_notes = o.notes
+  end
+  return result
+end
+
+-- After a stored ok run: the contention warning as it happens, and what the estimates learn.
+function Study:_after_run(it, result, wall)
+  if result.contended == true then
+    warn(string.format("%s shared its cores (other processes used %.1f cores, the run got %.0f %% of its own): " ..
+      "flagged and left out of the means; stop other work on this machine", it.label, tonumber(result.other_cpu) or 0,
+      (tonumber(result.cpu_share) or 0) * 100))
+  end
+  local est = self._estimators and self._estimators[kind_of(it.config.device)]
+  if est and type(result.iter_s) == "table" then
+    est:observe(it.config, {iter_mean_s = result.iter_s.mean, seconds = result.seconds, total_s = wall,
+      warmup_samples = result.warmup_samples})
+  end
+end
+
+-- The budget caps of items[i] (budget.lua): the timed iterations every run still to do can have
+-- in the time left. Warns once when even the minimum protocol no longer fits.
+function Study:_caps(items, i, o, deadline, stats)
+  local configs = {}
+  for j = i, #items do
+    if self:_will_run(items[j], o) then configs[#configs + 1] = items[j].config end
+  end
+  local caps, plan = budget.next_caps(self:_estimator(kind_of(o.device)), configs, deadline - now_s(),
+    {min_iters = o.min_iters or 5, max_iters = o.max_iters or 100})
+  if not plan.fits and not stats.over_budget then
+    stats.over_budget = true
+    warn(string.format("over budget: the %d runs left need at least %s at %d timed iterations each and %s is " ..
+      "left; they run at that minimum", #configs, budget.duration_text(plan.need_s), o.min_iters or 5,
+      budget.duration_text(math.max(0, deadline - now_s()))))
+  end
+  return caps
+end
+
+-- Runs of this sweep that failed the steady-state verdict or shared their cores are trained once
+-- more while the budget allows (each at most once: the replaced run is kept in earlier_runs);
+-- the rest stay flagged and the report leaves them out of the means.
+function Study:_rerun_flagged(o, items, deadline, trainer, stats, cache)
+  local flagged = {}
+  for _, it in ipairs(items) do
+    local r = not it.not_in_shard and self.db:runs{study = self.name, label = it.label}[1]
+    local earlier = r and type(r.result) == "table" and r.result.earlier_runs
+    if r and r.status == "ok" and (r.stable == 0 or r.contended == 1) and not earlier then
+      it.earlier = {{images_per_s = r.images_per_s, stable = r.stable, drift = r.drift, cv = r.cv,
+        contended = r.contended, other_cpu = r.other_cpu, stop_reason = r.stop_reason, finished_at = r.finished_at}}
+      flagged[#flagged + 1] = it
+    end
+  end
+  local again = setmetatable({force = true}, {__index = o})
+  for k, it in ipairs(flagged) do
+    local configs = {}
+    for j = k, #flagged do configs[#configs + 1] = flagged[j].config end
+    local est = self:_estimator(kind_of(it.config.device))
+    local need = est:run(it.config, targeted(o) and (o.min_iters or 5) or nil)
+    if not need or need > deadline - now_s() then break end
+    if targeted(o) then
+      it.caps = budget.next_caps(est, configs, deadline - now_s(), {min_iters = o.min_iters or 5,
+        max_iters = o.max_iters or 100})
+    end
+    if not o.quiet then io.stderr:write(string.format("rerun %s (%s before)\n", it.label,
+      it.earlier[1].stable == 0 and "unsteady" or "contended")) end
+    stats.reruns = (stats.reruns or 0) + 1
+    self:_sweep_slot(again, it, string.format("[rerun %d/%d]", k, #flagged), trainer, stats, cache)
+  end
+end
+
+local function gb(bytes) return string.format("%.2f GB", bytes / 1e9) end
+
+-- A failed result when the model's memory estimate (rlx.model.summary's memory_bytes) does not
+-- fit in the memory available here (rlx.memory: MemAvailable and cgroup limits), else nil. Only
+-- for CPU runs: a GPU's memory is its own. o.memory_check = false skips it.
+function Study:_memory_refusal(o, it, cache)
+  if o.memory_check == false or (it.config.device or "cpu") ~= "cpu" then return nil end
+  local c = self:_complexity(it.config, cache, true)
+  local need = c and tonumber(c.memory_bytes)
+  if not need then return nil end
+  local m = (o.memory_available or rlx.memory.available)()
+  if not m.available_bytes or need <= m.available_bytes then return nil end
+  local where = m.cgroup and string.format(" (cgroup %s limit %s, %s in use)", m.cgroup, gb(m.cgroup_limit_bytes),
+    gb(m.cgroup_usage_bytes)) or ""
+  return {ok = false, error = string.format("not enough memory: %s at batch %s needs about %s (rlx.model.summary's " ..
+    "estimate) but %s is available%s; not trained. Lower the batch size or the input size, or pass " ..
+    "memory_check = false to try anyway", tostring(it.config.model), tostring(it.config.batch), gb(need),
+    gb(m.available_bytes), where)}
+end
+
+
+--- Adds the slot methods to the study class; h holds study.lua's warn, now_s, plain_data,
+--- roofline_rows and targeted.
+function M.install(class, h)
+  warn, now_s, plain_data, roofline_rows, targeted = h.warn, h.now_s, h.plain_data, h.roofline_rows, h.targeted
+  for name, fn in pairs(Study) do class[name] = fn end
+end
+
+return M
