@@ -8,8 +8,9 @@
 --      iteration times): source "measured";
 --   2. the model's analytic FLOPs and bytes per iteration (rlx.model.summary) over the roofline
 --      of the measured peaks (time = max(FLOPs / compute roof, bytes / DRAM bandwidth)), divided
---      by an efficiency: the median seen so far for this model and precision, else for this
---      precision, else M.DEFAULT_EFFICIENCY: source "analytic".
+--      by an efficiency: the median seen so far for this model and precision, else the measured
+--      prior M.PRIOR_EFFICIENCY for this model, else the median seen for this precision, else
+--      M.DEFAULT_EFFICIENCY: source "analytic".
 -- Warm-up and setup are learned the same way from finished runs (their warmup_samples and
 -- total_s), else M.DEFAULT_WARMUP_ITERS and M.DEFAULT_SETUP_ITERS.
 --
@@ -21,9 +22,17 @@
 local errors = require("rlx.errors")
 local M = {}
 
--- Efficiency (achieved / roofline-attainable) before any run has been seen, per precision. Set
--- from the 224x224 study on 2-core Xeon and EPYC VMs (docs/benchmarks.md "Study time"): ResNet-50
--- and VGG-16 reach 0.5-0.7 of the GEMM roof in fp32, MobileNetV2 much less.
+-- Efficiency (achieved / roofline-attainable time) of the seed's models before any run of them has
+-- been seen, per precision: measured at 224x224, batch 16, on a 2-core Xeon (CPU model 207) against
+-- its own full peaks (FP32 FMA 351 GFLOP/s; bf16 VDPBF16PS 175 GFLOP/s), docs/benchmarks.md
+-- "Study protocols". A model's efficiency differs far more across models (VGG-16 0.77,
+-- MobileNetV2 0.33 in fp32) than across these CPUs, so one figure for all would misplan the
+-- default study by 2x: the plan refused it on a machine where it fits in 20 minutes.
+M.PRIOR_EFFICIENCY = {
+  fp32 = {resnet50 = 0.59, vgg16 = 0.77, mobilenet_v2 = 0.33},
+  bf16 = {resnet50 = 0.80, vgg16 = 0.95, mobilenet_v2 = 0.23},
+}
+-- For other models, per precision (between the seed's models above).
 M.DEFAULT_EFFICIENCY = {fp32 = 0.45, bf16 = 0.3, amp = 0.3}
 -- Warm-up until steady typically stops after 3 iterations (the first is slow, the next two agree).
 M.DEFAULT_WARMUP_ITERS = 3
@@ -154,8 +163,8 @@ function Est:step(c)
     return nil
   end
   local prec = tostring(c.precision or "fp32")
-  local eff = median(self.eff[tostring(c.model) .. "|" .. prec]) or median(self.eff[prec]) or
-    M.DEFAULT_EFFICIENCY[prec] or M.DEFAULT_EFFICIENCY.fp32
+  local eff = median(self.eff[tostring(c.model) .. "|" .. prec]) or (M.PRIOR_EFFICIENCY[prec] or {})[c.model] or
+    median(self.eff[prec]) or M.DEFAULT_EFFICIENCY[prec] or M.DEFAULT_EFFICIENCY.fp32
   return ideal / eff, "analytic"
 end
 

@@ -35,6 +35,10 @@ local F = rlx.model.summary{model = "resnet18", batch = 2, input = 32, classes =
 local step, source = est:step(c18)
 check("analytic step", near(step, F / 100e9 / 0.45) and source == "analytic", step)
 check("analytic run", near(est:run(c18, 5), 9 * F / 100e9 / 0.45))
+-- A seed model has its measured prior: MobileNetV2 fp32 at 0.33, not the 0.45 of other models.
+local cm = {model = "mobilenet_v2", precision = "fp32", batch = 2, input = 32, classes = 10, warmup = "auto"}
+local Fm = rlx.model.summary{model = "mobilenet_v2", batch = 2, input = 32, classes = 10, layers = false}.train_flops
+check("prior efficiency of a seed model", near(est:step(cm), Fm / 100e9 / 0.33), est:step(cm))
 -- A finished run of that configuration: 0.3 s per iteration, warm-up 0.6 + 0.3 + 0.3 = 1.2 s
 -- (4 iterations' worth), 3.0 s timed, 4.5 s in all: setup (4.5 - 3 - 1.2) / 0.3 = 1 iteration.
 est:observe(c18, {iter_mean_s = 0.3, seconds = 3, total_s = 4.5, warmup_samples = {0.6, 0.3, 0.3}})
