@@ -378,7 +378,9 @@ function M.run(study, opts)
       -- What is left now, less what the later devices need at least.
       local later = 0
       for j = i + 1, #plan.devices do later = later + (plan.devices[j].estimate.need_s or 0) end
-      sweep.budget_s = math.max(0, S.budget_s - (now_s() - o.started) - M.FINISH_S - later)
+      -- A dry run measures no peaks: it leaves their time out as the run would spend it.
+      local peaks_s = dry and not study:peaks(d.kind) and M.PEAKS_S[S.peaks_quick and "quick" or "full"] or 0
+      sweep.budget_s = math.max(0, S.budget_s - (now_s() - o.started) - M.FINISH_S - later - peaks_s)
     end
     local stats = study:sweep(sweep)
     if type(stats) == "table" and stats.planned and not dry then

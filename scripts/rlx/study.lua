@@ -287,15 +287,16 @@ end
 
 local kind_of = require("rlx.results.data").kind_of
 
--- What each item still to run would cost: it.estimate_s and it.estimate_source, for n timed
--- iterations of a precision-targeted config (nil: its max_iters; fixed configs run their iters),
--- and it.need_s, the same at the minimum protocol (min_iters; fixed: estimate_s).
-local function estimate_items(self, todo, n)
+-- What each item still to run would cost: it.estimate_s and it.estimate_source, for ns[i] timed
+-- iterations of a precision-targeted config (the budget's caps; nil: its max_iters; fixed configs
+-- run their iters), and it.need_s, the same at the minimum protocol (min_iters; fixed: estimate_s).
+local function estimate_items(self, todo, ns)
   local total, unknown = 0, 0
-  for _, it in ipairs(todo) do
+  for i, it in ipairs(todo) do
     local c = it.config
     local est = self:_estimator(kind_of(c.device))
-    local est_s, source = est:run(c, c.target_ci and (n or c.max_iters or 100) or nil)
+    local est_s, source = est:run(c, c.target_ci and ((ns or {})[i] or c.max_iters or 100) or nil)
+    it.iters_cap = c.target_ci and ns and ns[i] or nil
     it.estimate_s, it.estimate_source = est_s, source
     it.need_s = c.target_ci and est:run(c, c.min_iters or 5) or est_s
     if est_s then total = total + est_s else unknown = unknown + 1 end
@@ -307,8 +308,9 @@ local function targeted(o) return o.target_ci ~= nil and o.target_ci > 0 end
 
 --- What the sweep study:sweep(opts) would run would cost (same options; nothing is trained):
 --- {items (the plan, each to-run item with estimate_s and estimate_source "measured" or
---- "analytic"), to_run, total_s, unestimated, iters_cap (precision-targeted with budget_s: the
---- timed iterations per run that fit), fits, need_s (the minimum protocol's time)}.
+--- "analytic", and iters_cap), to_run, total_s, unestimated, iters_min and iters_max
+--- (precision-targeted with budget_s: the range of the runs' caps on timed iterations, more for
+--- faster runs; rlx.budget.caps), fits, need_s (the minimum protocol's time)}.
 function Study:estimate(opts)
   local o = options.check("study:estimate", opts, SWEEP_SPEC)
   return self:_estimate(self:_plan(o), o)
@@ -323,9 +325,13 @@ function Study:_estimate(items, o)
     for i, it in ipairs(todo) do configs[i] = it.config end
     local plan = budget.caps(self:_estimator(kind_of(o.device)), configs, o.budget_s,
       {min_iters = o.min_iters or 5, max_iters = o.max_iters or 100})
-    out.iters_cap, out.fits, out.need_s = plan.n, plan.fits, plan.need_s
+    out.fits, out.need_s, out.ns = plan.fits, plan.need_s, plan.ns
+    for _, n in pairs(plan.ns) do
+      out.iters_min, out.iters_max = math.min(out.iters_min or n, n), math.max(out.iters_max or n, n)
+    end
   end
-  out.total_s, out.unestimated = estimate_items(self, todo, out.iters_cap)
+  out.total_s, out.unestimated = estimate_items(self, todo, out.ns)
+  out.ns = nil
   return out
 end
 
@@ -348,8 +354,8 @@ function Study:_dry_run(items, o)
     else
       what = peek and peek.text or
         (it.status == "failed" and "rerun (failed before)" or (it.status == "ok" and "redo (force)" or "run"))
-      if it.estimate_s then what = what .. string.format(", ~%s (%s)", budget.duration_text(it.estimate_s),
-        it.estimate_source) end
+      if it.estimate_s then what = what .. string.format(", ~%s (%s%s)", budget.duration_text(it.estimate_s),
+        it.estimate_source, it.iters_cap and string.format(", up to %d timed", it.iters_cap) or "") end
     end
     print(string.format("%4d  %-48s %s", i, it.label, what))
   end
@@ -357,14 +363,16 @@ function Study:_dry_run(items, o)
     (e.unestimated == e.to_run and "no estimate (no model description or peaks for these runs)" or
       string.format("estimated %s%s", budget.duration_text(e.total_s), e.unestimated > 0 and
         string.format(" (+%d runs without an estimate)", e.unestimated) or ""))
-  if e.iters_cap then
-    est = est .. string.format(", at up to %d timed iterations per run to fit %s", e.iters_cap,
+  if e.iters_max then
+    local same = e.iters_min == e.iters_max
+    est = est .. string.format(", at up to %s timed iterations per run%s to fit %s", same and tostring(e.iters_max) or
+      string.format("%d-%d", e.iters_min, e.iters_max), same and "" or " (more for faster runs)",
       budget.duration_text(o.budget_s))
   end
   print(string.format("dry run: %d to run, %d skipped; %s", e.to_run, #items - e.to_run, est))
   return {planned = #items, to_run = e.to_run, skipped = #items - e.to_run,
     estimate_s = e.unestimated < e.to_run and e.total_s or nil, unestimated = e.unestimated, dry_run = true,
-    iters_cap = e.iters_cap, fits = e.fits, need_s = e.need_s}
+    iters_min = e.iters_min, iters_max = e.iters_max, fits = e.fits, need_s = e.need_s}
 end
 
 -- Complexity from rlx.model.summary when the models module provides it (cached per shape).

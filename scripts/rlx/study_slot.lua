@@ -102,7 +102,7 @@ function Study:_sweep_slot(o, it, counter, trainer, stats, cache)
   -- trains the slot again instead of finding a `running` row of a live process.
   local stored, err, wall = pcall(self._train_and_store, self, o, it, claim, trainer, cache)
   if not stored then
-    self:_withdraw(claim, it, errors.is_exit(err) and "not finished (" .. errors.text(err):gsub("^rlx: ", "") .. ")"
+    self:_withdraw(claim, it, errors.is_exit(err) and "not finished (" .. M.exit_reason(err) .. ")"
       or "trained, but storing it failed")
     error(err, 0)
   end
@@ -114,6 +114,14 @@ function Study:_sweep_slot(o, it, counter, trainer, stats, cache)
   end
   stats.labels[#stats.labels + 1] = it.label
   if result.ok then self:_after_run(it, result, wall) end
+end
+
+-- What ended the process, for the withdrawal line: a signal by its exit status (128 + signal, the
+-- host's protocol), else the exit's message.
+local SIGNAL_EXITS = {[130] = "interrupted", [143] = "stopped by SIGTERM",
+  [129] = "stopped by SIGHUP (the terminal or the ssh session closed)"}
+function M.exit_reason(err)
+  return SIGNAL_EXITS[type(err) == "table" and rawget(err, "exit_code") or 0] or errors.message(err)
 end
 
 -- Trains a claimed slot and stores its run over the claim; returns the result and the wall seconds.

@@ -55,6 +55,13 @@ local plan = budget.caps(est, {c18, c18}, 30, {min_iters = 3, max_iters = 50})
 check("caps n", plan.n == 45 and plan.fits and near(plan.need_s, 4.8), plan.n)
 plan = budget.caps(est, {c18, c18}, 4, {min_iters = 3, max_iters = 50})
 check("caps do not fit", plan.n == 3 and not plan.fits, plan.n)
+-- Unequal steps share by 1 / sqrt(step): 1 s and 4 s steps, 2 iterations outside each, 60 s left:
+-- fixed 2 + 8 = 10 s; n = (floor(k), floor(k / 2)); k = 17 gives 17 and 8 (10 + 17 + 32 = 59 s), k = 18
+-- gives 18 and 9 (64 s): ns = {17, 8}; need = (2 + 3) x 1 + (2 + 3) x 4 = 25 s.
+local fake = {step = function(_, c) return c.s end, outside = function(_, c) return c.o end}
+local uneven = budget.caps(fake, {{s = 1, o = 2}, {s = 4, o = 2}}, 60, {min_iters = 3, max_iters = 50})
+check("caps by 1/sqrt(step)", uneven.ns[1] == 17 and uneven.ns[2] == 8 and uneven.n == 17 and
+  near(uneven.total_s, 59) and near(uneven.need_s, 25) and uneven.fits, uneven.ns[1] .. " " .. uneven.ns[2])
 local caps = budget.next_caps(est, {c18, c18}, 30, {min_iters = 3, max_iters = 50})
 check("next caps", caps.max_iters == 45 and near(caps.max_seconds, 45 * 0.3 * 1.5) and caps.max_warmup == 10,
   caps.max_seconds)
