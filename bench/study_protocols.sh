@@ -5,7 +5,7 @@
 #   old   the default before issue 21: 32x32, 1 warm-up + 4 measured iterations, 3 repeats
 #   new   today's default: 224x224, warm-up until steady, timed to a 95 % CI of ±2 %, 30-min budget
 #   seed  seed 001's protocol (224x224, 10 + 100 iterations, 3 repeats) for two configurations
-#         (ResNet-50 and MobileNetV2, batch 16, fp32), to extrapolate the whole matrix from
+#         (ResNet-50 and MobileNetV2, batch 16, fp32, 2 repeats), to extrapolate the whole matrix from
 # Run it on an idle machine: every figure is a wall-clock time.
 #   bench/study_protocols.sh build/rlx [OUT=/tmp/rlx-protocols] [WHICH="old new seed"]
 set -euo pipefail
@@ -26,7 +26,7 @@ for w in $which; do
   case $w in
     old) run old --set scale=smoke --set input=32 --set warmup=1 --set iters=4 --set repeats=3 ;;
     new) run new ;;
-    seed) run seed --set scale=full --set models=resnet50,mobilenet_v2 --set batch=16 --set precision=fp32 ;;
+    seed) run seed --set scale=full --set models=resnet50,mobilenet_v2 --set batch=16 --set precision=fp32 --set repeats=2 ;;
     *) echo "unknown protocol '$w' (old, new, seed)" >&2; exit 2 ;;
   esac
 done

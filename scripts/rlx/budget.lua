@@ -40,6 +40,10 @@ M.DEFAULT_WARMUP_ITERS = 3
 -- Model build, noise-floor probe and the first iteration's extra cost, in iterations.
 M.DEFAULT_SETUP_ITERS = 1
 M.SECONDS_SLACK = 1.5
+-- The share of a sweep's budget its caps leave for rerunning the runs that ended unsteady or
+-- shared their cores (study.md, "Time budget"): measured, the default study filled its 30 minutes
+-- with the matrix alone and 4 of its 27 runs stayed unsteady for want of a minute each.
+M.RERUN_RESERVE = 0.1
 
 local function median(xs)
   if not xs or #xs == 0 then return nil end

@@ -189,13 +189,15 @@ function Study:_after_run(it, result, wall)
 end
 
 -- The budget caps of items[i] (budget.lua): the timed iterations every run still to do can have
--- in the time left. Warns once when even the minimum protocol no longer fits.
+-- in the time left, less the share kept for reruns (budget.RERUN_RESERVE). Warns once when even
+-- the minimum protocol no longer fits.
 function Study:_caps(items, i, o, deadline, stats)
   local configs = {}
   for j = i, #items do
     if self:_will_run(items[j], o) then configs[#configs + 1] = items[j].config end
   end
-  local caps, plan = budget.next_caps(self:_estimator(kind_of(o.device)), configs, deadline - now_s(),
+  local left = deadline - now_s() - (o.budget_s or 0) * budget.RERUN_RESERVE
+  local caps, plan = budget.next_caps(self:_estimator(kind_of(o.device)), configs, left,
     {min_iters = o.min_iters or 5, max_iters = o.max_iters or 100})
   if not plan.fits and not stats.over_budget then
     stats.over_budget = true
@@ -220,21 +222,34 @@ function Study:_rerun_flagged(o, items, deadline, trainer, stats, cache)
       flagged[#flagged + 1] = it
     end
   end
+  -- Cheapest first: one long rerun that does not fit must not keep the short ones from the time.
+  for k, it in ipairs(flagged) do
+    it.rerun_s, it.flag_order = self:_estimator(kind_of(it.config.device)):run(it.config,
+      targeted(o) and (o.min_iters or 5) or nil), k
+  end
+  local function cost(it) return it.rerun_s or math.huge end
+  table.sort(flagged, function(a, b)
+    if cost(a) ~= cost(b) then return cost(a) < cost(b) end
+    return a.flag_order < b.flag_order
+  end)
   local again = setmetatable({force = true}, {__index = o})
   for k, it in ipairs(flagged) do
-    local configs = {}
-    for j = k, #flagged do configs[#configs + 1] = flagged[j].config end
-    local est = self:_estimator(kind_of(it.config.device))
-    local need = est:run(it.config, targeted(o) and (o.min_iters or 5) or nil)
-    if not need or need > deadline - now_s() then break end
-    if targeted(o) then
-      it.caps = budget.next_caps(est, configs, deadline - now_s(), {min_iters = o.min_iters or 5,
-        max_iters = o.max_iters or 100})
+    local left = deadline - now_s()
+    if it.rerun_s and it.rerun_s <= left then
+      if targeted(o) then
+        local configs = {}
+        for j = k, #flagged do configs[#configs + 1] = flagged[j].config end
+        it.caps = budget.next_caps(self:_estimator(kind_of(it.config.device)), configs, left,
+          {min_iters = o.min_iters or 5, max_iters = o.max_iters or 100})
+      end
+      if not o.quiet then io.stderr:write(string.format("rerun %s (%s before)\n", it.label,
+        it.earlier[1].stable == 0 and "unsteady" or "contended")) end
+      stats.reruns = (stats.reruns or 0) + 1
+      self:_sweep_slot(again, it, string.format("[rerun %d/%d]", k, #flagged), trainer, stats, cache)
+    elseif not o.quiet then
+      io.stderr:write(string.format("not rerun %s: it needs about %s and %s is left; it stays flagged\n", it.label,
+        it.rerun_s and budget.duration_text(it.rerun_s) or "an unknown time", budget.duration_text(math.max(0, left))))
     end
-    if not o.quiet then io.stderr:write(string.format("rerun %s (%s before)\n", it.label,
-      it.earlier[1].stable == 0 and "unsteady" or "contended")) end
-    stats.reruns = (stats.reruns or 0) + 1
-    self:_sweep_slot(again, it, string.format("[rerun %d/%d]", k, #flagged), trainer, stats, cache)
   end
 end
 

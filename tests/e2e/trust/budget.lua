@@ -90,14 +90,15 @@ local grid = {models = {"m1", "m2"}, batch = {2}, warmup = "auto", target_ci = 0
 grid.repeats = 1
 unsteady_once.m1 = nil
 w:sweep(grid)
--- Repeat 2 with 30 s: m1 and m2 each 1 s steps, 4 iterations outside: n = floor((30 - e - 8) / 2) = 10
--- for m1; then m2 alone: floor((30 - e - 4) / 1) = 25 (e: the milliseconds already spent).
+-- Repeat 2 with 30 s, of which the caps leave 10 % (3 s) for reruns: m1 and m2 each 1 s steps, 4
+-- iterations outside: n = floor((30 - e - 3 - 8) / 2) = 9 for m1; then m2 alone:
+-- floor((30 - e - 3 - 4) / 1) = 22 (e: the milliseconds already spent).
 seen = {}
 grid.repeats, grid.budget_s = 2, 30
 unsteady_once.m1 = true
 local st = w:sweep(grid)
-check("caps of the first run", seen[1].max_iters == 10 and near(seen[1].max_seconds, 15), seen[1].max_iters)
-check("caps of the second run", seen[2].max_iters == 25, seen[2].max_iters)
+check("caps of the first run", seen[1].max_iters == 9 and near(seen[1].max_seconds, 13.5), seen[1].max_iters)
+check("caps of the second run", seen[2].max_iters == 22, seen[2].max_iters)
 -- m1 run 2 was unsteady: trained once more (the rerun is steady: unsteady_once is cleared by then).
 check("one rerun", st.reruns == 1 and #seen == 3 and seen[3].label == "e_m1_fp32_bs2_run2", st.reruns)
 local r2 = w:runs{label = "e_m1_fp32_bs2_run2"}[1]
