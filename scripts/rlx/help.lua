@@ -26,6 +26,7 @@ M.UNDOCUMENTED = {
 -- Modules (rlx.<name>) that are parts of others, documented with them: M.missing() checks the
 -- functions of every other module, documented in the reference's index or not.
 M.INTERNAL_MODULES = {
+  ["rlx.study_slot"] = "study:sweep's slots from claim to stored row; rlx.study.crash_advice (docs/lua-api/study.md)",
   ["rlx.frame_agg"] = "rows:group_by, grouped:agg and rows:pivot (docs/lua-api/frame.md)",
   ["rlx.frame_plot"] = "rows:plot (docs/lua-api/frame.md)",
   ["rlx.termimg"] = "rows:plot's inline images (docs/lua-api/frame.md)",
