@@ -3,6 +3,8 @@
 // Ctrl-C, restores the default action and re-raises it).
 #include "util/interrupt.h"
 
+#include "util/supervisor.h"
+
 #include <signal.h>
 
 #include <atomic>
@@ -51,17 +53,11 @@ void install(int sig) {
 }
 }  // namespace
 
+// signal_name's name, with what the signal usually means for the two a user causes.
 std::string interrupt_signal_text(int sig) {
-  switch (sig) {
-    case SIGINT:
-      return "SIGINT (Ctrl-C)";
-    case SIGTERM:
-      return "SIGTERM";
-    case SIGHUP:
-      return "SIGHUP (the terminal or the ssh session closed)";
-    default:
-      return "signal " + std::to_string(sig);
-  }
+  if (sig == SIGINT) return signal_name(sig) + " (Ctrl-C)";
+  if (sig == SIGHUP) return signal_name(sig) + " (the terminal or the ssh session closed)";
+  return signal_name(sig);
 }
 
 Interrupted::Interrupted(int sig)
