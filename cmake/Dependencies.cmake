@@ -43,6 +43,18 @@ find_package(Torch REQUIRED)
 add_library(rlx_torch_deps INTERFACE)
 target_link_libraries(rlx_torch_deps INTERFACE ${TORCH_LIBRARIES})
 target_compile_options(rlx_torch_deps INTERFACE -Wno-unused-parameter)
+# PyTorch's wheels ship their own, newer fmt headers inside LibTorch's include directory, so a
+# translation unit that includes LibTorch sees that fmt, whose out-of-line functions are in no
+# library rlx links (Debian's libfmt is an older major version). Those units use fmt header-only;
+# the versions live in different inline namespaces (fmt::v9, fmt::v12), so they do not clash.
+get_target_property(RLX_FMT_INCLUDE_DIRS fmt::fmt INTERFACE_INCLUDE_DIRECTORIES)
+foreach(dir ${TORCH_INCLUDE_DIRS})
+  if(EXISTS "${dir}/fmt/format.h" AND NOT dir IN_LIST RLX_FMT_INCLUDE_DIRS AND NOT RLX_TORCH_OWN_FMT)
+    set(RLX_TORCH_OWN_FMT ON)
+    target_compile_definitions(rlx_torch_deps INTERFACE FMT_HEADER_ONLY=1)
+    message(STATUS "rlx: LibTorch ships fmt (${dir}/fmt): its users compile fmt header-only")
+  endif()
+endforeach()
 
 set(RLX_HAVE_TORCH_CUDA OFF)
 set(RLX_TORCH_CUDA_INT 0)

@@ -48,6 +48,13 @@ std::vector<std::string> cuda_groups() {
 namespace {
 // Factor of one unit without '/', e.g. "Kbyte" -> 1e3 byte, "usecond" -> 1e-6 second.
 UnitScale scale_one(const std::string& u) {
+  // Nsight Compute 2025.x abbreviates times in its CSV ("us", "ms", "ns"; seen with 2025.3.1 on an
+  // H100), where 2023/2024 spelled them out ("usecond"). Case matters: "Ms" is no time.
+  static const std::vector<std::pair<std::string, double>> short_times = {
+      {"ps", 1e-12}, {"ns", 1e-9}, {"us", 1e-6}, {"ms", 1e-3}, {"s", 1.0}};
+  for (const auto& [abbrev, f] : short_times) {
+    if (u == abbrev) return {f, "second"};
+  }
   static const std::vector<std::string> bases = {"byte", "second", "cycle", "inst", "warp", "thread",
                                                  "sector", "request", "hz", "flop", "op", "block"};
   std::string lower = u;

@@ -135,7 +135,7 @@ const char* kind_name(UnitKind kind) {
 const char* kind_examples(UnitKind kind) {
   switch (kind) {
     case UnitKind::bytes: return "byte, Kbyte, Mbyte, Gbyte, Tbyte";
-    case UnitKind::time: return "nsecond, usecond, msecond, second";
+    case UnitKind::time: return "nsecond, usecond, msecond, second, or ns, us, ms, s";
     case UnitKind::count: return "inst, cycle, sector, warp, or none";
     case UnitKind::rate: return "byte/second, Gbyte/second, inst/cycle";
     case UnitKind::percent: return "%";

@@ -69,7 +69,10 @@ bool cuda_available() {
 
 [[noreturn]] void no_cuda(const std::string& requested) {
 #ifdef RLX_HAVE_TORCH_CUDA
-  throw RunFailure(fmt::format("device '{}' is not available: no CUDA GPU is visible", requested));
+  throw RunFailure(fmt::format(
+      "device '{}' is not available: no CUDA GPU is visible (nvidia-smi lists the GPUs; "
+      "CUDA_VISIBLE_DEVICES may hide them); use device=\"cpu\"",
+      requested));
 #else
   throw RunFailure(
       fmt::format("device '{}' is not available: this rlx was built with a CPU-only LibTorch "
@@ -193,18 +196,32 @@ std::unique_ptr<Loader> make_loader(const TrainConfig& c, const DataPlan& d) {
   return std::make_unique<Loader>(d.source, lo);
 }
 
+// An NVTX range around one training step, emitted twice: as a push/pop range (nested, per thread:
+// what Nsight Systems draws and seed 002's `--nvtx-include "train_step/"` filters on) and as a
+// start/end range of the same name (process-wide). The second is the one that covers the whole
+// step: LibTorch runs a CUDA backward pass on its autograd engine's device thread, so the
+// backward kernels are launched outside the calling thread's push/pop range, and an ncu filter
+// on it profiles the forward pass and the optimizer only (about a third of the FLOPs; seen with
+// ncu 2025.3 on an H100, docs/gpu.md). `ncu --nvtx --nvtx-include "train_step"` (no slash)
+// matches the start/end range and profiles every kernel of the step.
 class NvtxRange {
  public:
   NvtxRange(bool on, const std::string& name) : on_(on) {
 #ifdef RLX_HAVE_NVTX
-    if (on_) nvtxRangePushA(name.c_str());
+    if (on_) {
+      nvtxRangePushA(name.c_str());
+      id_ = nvtxRangeStartA(name.c_str());
+    }
 #else
     (void)name;
 #endif
   }
   ~NvtxRange() {
 #ifdef RLX_HAVE_NVTX
-    if (on_) nvtxRangePop();
+    if (on_) {
+      nvtxRangeEnd(id_);
+      nvtxRangePop();
+    }
 #endif
   }
   NvtxRange(const NvtxRange&) = delete;
@@ -212,6 +229,9 @@ class NvtxRange {
 
  private:
   bool on_;
+#ifdef RLX_HAVE_NVTX
+  nvtxRangeId_t id_ = 0;
+#endif
 };
 
 // One iteration's input on the device, and how long getting it took.

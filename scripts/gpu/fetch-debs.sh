@@ -13,6 +13,12 @@ PACKAGES=(
   libbrotli1 libexpat1 libbsd0 libmd0 fonts-dejavu-core
   libfmt9 libfmt-dev catch2 nlohmann-json3-dev
   libturbojpeg0 libturbojpeg0-dev libedit2 libedit-dev
+  # report.html (engine/report): CMake requires both libraries.
+  libcmark-gfm0.29.0.gfm.6 libcmark-gfm-dev libcmark-gfm-extensions0.29.0.gfm.6 libcmark-gfm-extensions-dev
+  # CMake's find_package(PkgConfig REQUIRED): the GPU image need not have pkg-config.
+  pkgconf pkgconf-bin libpkgconf3 pkg-config
+  # The sqlite3 shell some end-to-end tests read the database with.
+  sqlite3
 )
 mkdir -p .gpu-debs
 cd .gpu-debs

@@ -62,11 +62,22 @@ function M.label_given()
   return (text ~= nil and text ~= "") or (envvar ~= nil and envvar ~= "")
 end
 
+--- Whether CUDA_VISIBLE_DEVICES hides every GPU on purpose: set, and empty or "-1..." (CUDA's own
+--- "no device"). A user (or scripts/gpu/build-and-test.sh running the CPU test suite on a GPU
+--- machine) asked for no GPU; that is no fault to warn about. Unset, or naming a device, is not.
+function M.gpu_hidden_on_purpose(visible)
+  return type(visible) == "string" and (visible:match("^%s*$") ~= nil or visible:match("^%s*%-1") ~= nil)
+end
+
 --- Why the GPU the driver reports (env.gpus, from nvidia-smi or /proc/driver/nvidia) cannot be
 --- trained on by this rlx, or nil: a CPU-only LibTorch (Debian's) on a GPU machine would otherwise
---- run the CPU sweep only, quietly. devices: rlx.devices(); version: rlx.version().
-function M.gpu_unusable(env, devices, version)
+--- run the CPU sweep only, quietly. devices: rlx.devices(); version: rlx.version(); visible: the
+--- value of CUDA_VISIBLE_DEVICES (default: the environment's; false: unset). nil as well when
+--- CUDA_VISIBLE_DEVICES hides the GPUs on purpose (M.gpu_hidden_on_purpose).
+function M.gpu_unusable(env, devices, version, visible)
   if type(env) ~= "table" or type(env.gpus) ~= "table" or #env.gpus == 0 then return nil end
+  if visible == nil then visible = os.getenv("CUDA_VISIBLE_DEVICES") end
+  if M.gpu_hidden_on_purpose(visible) then return nil end
   for _, d in ipairs(devices or {}) do
     if d.kind == "cuda" then return nil end
   end
@@ -78,7 +89,7 @@ function M.gpu_unusable(env, devices, version)
       tostring(version and version.torch or "?"))
   end
   return string.format("%s is present and this rlx's LibTorch has CUDA, but LibTorch sees no CUDA device " ..
-    "(is the driver older than LibTorch's CUDA, or CUDA_VISIBLE_DEVICES empty?)", name)
+    "(is the driver older than LibTorch's CUDA?)", name)
 end
 
 --- Captures the environment: {label=, zone=, instance_type=} (zone and instance type override

@@ -31,7 +31,7 @@ if [ -d "$DEPS/usr/lib/x86_64-linux-gnu" ]; then
     *":$DEPS/usr/lib/x86_64-linux-gnu:"*) ;;
     *) export LD_LIBRARY_PATH="$DEPS/usr/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}" ;;
   esac
-  export FONTCONFIG_PATH=${FONTCONFIG_PATH:-$DEPS/etc/fonts}
+  [ -f "$DEPS/fonts.conf" ] && export FONTCONFIG_FILE=${FONTCONFIG_FILE:-$DEPS/fonts.conf}
 fi
 export OPENBLAS_NUM_THREADS=${OPENBLAS_NUM_THREADS:-1}
 if ! "$RLX" version >/dev/null 2>&1; then
@@ -56,6 +56,18 @@ count_log() {
   while IFS= read -r line; do FAILED_LINES+=("$line"); done < <(grep '^FAIL ' "$1" || true)
 }
 now() { date +%s.%N; }
+# cap N: N seconds, or fewer when scripts/gpu/build-and-test.sh gave this script a deadline
+# (RLX_STEP_DEADLINE, seconds from the script's start) that leaves less.
+SCRIPT_START=$(date +%s)
+cap() {
+  local n=$1
+  if [ -n "${RLX_STEP_DEADLINE:-}" ]; then
+    local rest=$((RLX_STEP_DEADLINE - ($(date +%s) - SCRIPT_START) - ${2:-0}))
+    [ "$rest" -lt "$n" ] && n=$rest
+    [ "$n" -lt 5 ] && n=5
+  fi
+  echo "$n"
+}
 elapsed() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b - a }'; }
 # The closing line; the exit status is 1 when anything failed.
 finish() {

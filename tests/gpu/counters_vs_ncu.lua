@@ -52,8 +52,10 @@ local function counted_iters()
 end
 
 local function train(extra)
+  -- TF32 on (on the GPU): cuDNN's fp32 convolutions then run on tensor cores, so the comparison
+  -- covers the tensor-core FLOP counters as well as the FMA ones.
   local opts = {model = model, batch = batch, input = input, warmup = warmup, device = device, precision = "fp32",
-    progress = false}
+    tf32 = cuda or nil, progress = false}
   for k, v in pairs(extra) do opts[k] = v end
   local okcall, r = pcall(rlx.train, opts)
   if not okcall then return {ok = false, error = tostring(r)} end

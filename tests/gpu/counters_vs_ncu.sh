@@ -68,19 +68,27 @@ run_part() {
   return $rc
 }
 
-run_part base 120 "$RLX" run "$LUA" "${SETS[@]}" --set mode=base
+run_part base "$(cap 120 60)" "$RLX" run "$LUA" "${SETS[@]}" --set mode=base
 BASE_WALL=$WALL
-run_part rlx 150 "$RLX" run "$LUA" "${SETS[@]}" --set mode=rlx
+run_part rlx "$(cap 150 60)" "$RLX" run "$LUA" "${SETS[@]}" --set mode=rlx
 RLX_WALL=$WALL
 
 NCU_WALL=""
 CSV="$OUTDIR/ncu_step.csv"
 if [ "$DRY" = 1 ]; then
   echo "dry run: no ncu; the rlx run under nvtx alone, and $REPO/tests/fixtures/ncu/two_processes.csv as the CSV"
-  run_part ncu 120 "$RLX" run "$LUA" "${SETS[@]}" --set mode=ncu
+  run_part ncu "$(cap 120 20)" "$RLX" run "$LUA" "${SETS[@]}" --set mode=ncu
   NCU_WALL=$WALL
   cp "$REPO/tests/fixtures/ncu/two_processes.csv" "$CSV"
 else
+  # ncu itself runs with the system's libraries (the Debian ones build-and-test.sh unpacked are
+  # older than some an Ubuntu image's tools were linked with); rlx, its target, gets them back.
+  NCU_LAUNCH=()
+  RLX_LAUNCH=()
+  if [ -n "${RLX_SYS_LD_LIBRARY_PATH+set}" ]; then
+    NCU_LAUNCH=(env LD_LIBRARY_PATH="$RLX_SYS_LD_LIBRARY_PATH")
+    RLX_LAUNCH=(env LD_LIBRARY_PATH="$LD_LIBRARY_PATH")
+  fi
   NCU=${NCU:-$(command -v ncu || true)}
   for c in /usr/local/cuda/bin/ncu /usr/local/cuda/nsight-compute*/ncu /opt/nvidia/nsight-compute/*/ncu; do
     [ -n "$NCU" ] && break
@@ -92,18 +100,20 @@ else
   elif [ -z "$METRICS" ]; then
     fail "no metric names from the rlx step (OUTDIR/ncu_metrics.txt)"
   else
-    "$NCU" --version 2>&1 | tail -n 1
-    NCU_ARGS=(--nvtx --nvtx-include "rlx.train iteration 0/" --metrics "$METRICS" --replay-mode kernel
+    "${NCU_LAUNCH[@]}" "$NCU" --version 2>&1 | tail -n 1
+    # "rlx.train iteration 0" without the slash: the start/end range, which covers the backward
+    # kernels LibTorch launches from its autograd thread (the push/pop range, "...0/", does not).
+    NCU_ARGS=(--nvtx --nvtx-include "rlx.train iteration 0" --metrics "$METRICS" --replay-mode kernel
               --cache-control none --clock-control none --launch-count "$MAXK"
               --export "$OUTDIR/ncu_step" --force-overwrite)
-    printf '%q ' "$NCU" "${NCU_ARGS[@]}" "$RLX" run "$LUA" "${SETS[@]}" --set mode=ncu >"$OUTDIR/ncu_cmd.txt"
-    run_part ncu "${RLX_NCU_TIMEOUT:-200}" "$NCU" "${NCU_ARGS[@]}" "$RLX" run "$LUA" "${SETS[@]}" --set mode=ncu
+    printf '%q ' "${NCU_LAUNCH[@]}" "$NCU" "${NCU_ARGS[@]}" "${RLX_LAUNCH[@]}" "$RLX" run "$LUA" "${SETS[@]}" --set mode=ncu >"$OUTDIR/ncu_cmd.txt"
+    run_part ncu "${RLX_NCU_TIMEOUT:-$(cap 200 20)}" "${NCU_LAUNCH[@]}" "$NCU" "${NCU_ARGS[@]}" "${RLX_LAUNCH[@]}" "$RLX" run "$LUA" "${SETS[@]}" --set mode=ncu
     NCU_WALL=$WALL
     grep -E '^==(WARNING|ERROR)==' "$OUTDIR/counters_ncu.log" | sort | uniq -c | head -n 5
     # A report may exist even when the step failed (e.g. the app's exit status): import what there is.
     if [ ! -s "$OUTDIR/ncu_step.ncu-rep" ]; then
       fail "ncu wrote no report (OUTDIR/ncu_step.ncu-rep)"
-    elif "$NCU" --import "$OUTDIR/ncu_step.ncu-rep" --csv --page raw >"$CSV" 2>"$OUTDIR/ncu_import.log"; then
+    elif "${NCU_LAUNCH[@]}" "$NCU" --import "$OUTDIR/ncu_step.ncu-rep" --csv --page raw >"$CSV" 2>"$OUTDIR/ncu_import.log"; then
       pass "ncu --import --csv --page raw -> ncu_step.csv ($(wc -l <"$CSV") lines)"
     else
       fail "ncu --import failed: $(tail -n 3 "$OUTDIR/ncu_import.log")"
@@ -111,7 +121,7 @@ else
   fi
 fi
 
-run_part compare 60 "$RLX" run "$LUA" "${SETS[@]}" --set mode=compare --set csv="$CSV" \
+run_part compare "$(cap 60)" "$RLX" run "$LUA" "${SETS[@]}" --set mode=compare --set csv="$CSV" \
   --set base_wall="$BASE_WALL" --set rlx_wall="$RLX_WALL" --set ncu_wall="${NCU_WALL:-0}" \
   --set max_kernels="$MAXK" --set tol="${RLX_NCU_TOL:-0.03}" --set speed="${RLX_NCU_SPEED:-20}" \
   --set dry="$([ "$DRY" = 1 ] && echo true || echo false)"

@@ -1,5 +1,6 @@
 -- tests/gpu/study_check.lua: checks what `rlx run experiments/all.lua` left (tests/gpu/study_cuda.sh).
---   rlx run tests/gpu/study_check.lua --set db=PATH --set figures=DIR --set kind=cuda [--set repeats=N] [--set dry=true]
+--   rlx run tests/gpu/study_check.lua --set db=PATH --set figures=DIR --set kind=cuda [--set repeats=N]
+--     [--set batch=64,128] [--set precision=fp32,amp] [--set report=PATH] [--set dry=true]
 -- Opens the database read-only (no environment row is added) and prints PASS/FAIL lines; with
 -- dry=true (the CPU dry run, which trains nothing) the checks print SKIP instead of failing.
 local P = rlx.params or {}
@@ -17,7 +18,14 @@ local M = dofile(here .. "/matrix.lua")
 local E = dofile(here .. "/" .. kind .. ".lua")
 local smoke = M.scale.smoke
 local repeats = P.repeats or smoke.repeats
-local expected = #M.models * #E.batch * #E.precision * repeats
+local function list(v, default)
+  if v == nil then return default end
+  local out = {}
+  for x in tostring(v):gmatch("[^,]+") do out[#out + 1] = x end
+  return out
+end
+local batches, precisions = list(P.batch, E.batch), list(P.precision, E.precision)
+local expected = #M.models * #batches * #precisions * repeats
 
 local okopen, db = pcall(rlx.db.open, P.db, {readonly = true})
 if not check(okopen, "study database " .. tostring(P.db), not okopen and db or nil) then return end
@@ -28,7 +36,7 @@ end
 local total = n("SELECT count(*) AS n FROM runs")
 local ok = n("SELECT count(*) AS n FROM runs WHERE status = 'ok'")
 check(ok == expected and total == expected, string.format("%d of %d runs stored ok (%s: %d models x %d batches x %d precisions x %d repeats)",
-  ok, expected, kind, #M.models, #E.batch, #E.precision, repeats), total ~= ok and (total - ok) .. " not ok" or nil)
+  ok, expected, kind, #M.models, #batches, #precisions, repeats), total ~= ok and (total - ok) .. " not ok" or nil)
 for _, r in ipairs(db:query("SELECT label, status, error FROM runs WHERE status != 'ok' ORDER BY label LIMIT 8")) do
   print(string.format("  %s %s: %s", r.status, r.label, tostring(r.error):sub(1, 140)))
 end
@@ -36,6 +44,11 @@ local devs = n("SELECT count(*) AS n FROM runs WHERE status = 'ok' AND device LI
 check(devs == ok and ok > 0, "ok runs ran on " .. kind, devs)
 local amp = n("SELECT count(*) AS n FROM runs WHERE status = 'ok' AND precision = 'amp'")
 if kind == "cuda" then check(amp > 0, "amp runs ok", amp) end
+for _, p in ipairs(precisions) do
+  if p ~= "fp32" and p ~= "amp" then
+    check(n("SELECT count(*) AS n FROM runs WHERE status = 'ok' AND precision = ?", p) > 0, p .. " runs ok")
+  end
+end
 local counted = n("SELECT count(DISTINCT run_id) AS n FROM counters WHERE source = 'cupti'")
 check(counted == ok and ok > 0, "ok runs with CUPTI counters stored", counted .. " of " .. ok)
 local measured = n("SELECT count(DISTINCT run_id) AS n FROM roofline_points WHERE source = 'measured'")
@@ -62,3 +75,26 @@ if p then
 end
 local want = 3 + #M.models
 check(#files >= want, string.format("at least %d figures in %s", want, tostring(P.figures)), #files)
+
+-- The report a grader reads: AMP rows, precision speedups with CIs, measured roofline points.
+if P.report then
+  local f = io.open(P.report)
+  local text = f and f:read("*a") or ""
+  if f then f:close() end
+  if check(#text > 0, "report " .. P.report .. " written", #text .. " bytes") then
+    local speed = text:match("Speedup = mean images/s[^\n]*\n(.-)\n\n") or text:match("Speedup = mean images/s.-\n\n(.-)\n\n") or ""
+    local amp_rows, ci_rows = 0, 0
+    for line in speed:gmatch("[^\n]+") do
+      if line:match("|%s*amp%s*|") or line:match("|%s*bf16%s*|") then
+        amp_rows = amp_rows + 1
+        if line:find("95% CI [", 1, true) then ci_rows = ci_rows + 1 end
+      end
+    end
+    check(amp_rows > 0, "report: precision speedup rows (amp/bf16 over fp32)", amp_rows)
+    -- A row whose configuration kept one steady run has no CI (the report prints the ratio alone).
+    check(ci_rows > 0, "report: precision speedups with 95 % CIs", ci_rows .. " of " .. amp_rows .. " rows")
+    check(not text:find("no AMP rows", 1, true), "report: AMP rows (no 'no AMP rows')")
+    check(text:find("measured", 1, true) ~= nil and not text:find("estimated roofline points only", 1, true),
+      "report: measured roofline points")
+  end
+end

@@ -17,14 +17,28 @@ local real_capture = rlx._core.env.capture
 local env = real_capture("fake", dir)
 assert(#env.gpus == 1 and env.gpus[1].name == "NVIDIA H100 80GB HBM3", rlx.inspect(env.gpus))
 local cpu_only = {{kind = "cpu", id = "cpu", name = "cpu"}}
-local why = rlx.env.gpu_unusable(env, cpu_only, {torch_cuda = false, torch = "1.13.1"})
+-- visible = false: as if CUDA_VISIBLE_DEVICES were unset, whatever this test's environment holds.
+local why = rlx.env.gpu_unusable(env, cpu_only, {torch_cuda = false, torch = "1.13.1"}, false)
 assert(why == "NVIDIA H100 80GB HBM3 is present, but this rlx is built against a CPU-only LibTorch 1.13.1, so it " ..
   "trains on the CPU only; rebuild on this machine with scripts/setup.sh, which finds a CUDA LibTorch (docs/gpu.md)", why)
-why = rlx.env.gpu_unusable(env, cpu_only, {torch_cuda = true, torch = "2.5.1"})
-assert(why:find("^NVIDIA H100 80GB HBM3 is present and this rlx's LibTorch has CUDA, but LibTorch sees no CUDA device"), why)
+why = rlx.env.gpu_unusable(env, cpu_only, {torch_cuda = true, torch = "2.5.1"}, false)
+assert(why == "NVIDIA H100 80GB HBM3 is present and this rlx's LibTorch has CUDA, but LibTorch sees no CUDA device " ..
+  "(is the driver older than LibTorch's CUDA?)", why)
+-- GPUs hidden on purpose (CUDA_VISIBLE_DEVICES empty or -1) are no fault; a device named is not hiding.
+for _, v in ipairs({"", " ", "-1", "-1,0"}) do
+  assert(rlx.env.gpu_unusable(env, cpu_only, {torch_cuda = true}, v) == nil, "hidden: '" .. v .. "'")
+  assert(rlx.env.gpu_unusable(env, cpu_only, {torch_cuda = false}, v) == nil, "hidden: '" .. v .. "'")
+end
+assert(rlx.env.gpu_unusable(env, cpu_only, {torch_cuda = true}, "0"):find("sees no CUDA device", 1, true))
+assert(rlx.env.gpu_unusable(env, cpu_only, {torch_cuda = true}, "GPU-1234"):find("sees no CUDA device", 1, true))
 assert(rlx.env.gpu_unusable(env, {cpu_only[1], {kind = "cuda", id = "cuda:0"}}, {torch_cuda = true}) == nil)
 assert(rlx.env.gpu_unusable(real_capture("nogpu", dir .. "/empty"), cpu_only, {torch_cuda = false}) == nil)
 
+-- The rest needs a CPU-only LibTorch (Debian's, CI): a CUDA build's study sees the real GPU.
+if rlx.version().torch_cuda then
+  print("gpu_unusable ok (CUDA LibTorch: the study part is for CPU-only builds)")
+  return
+end
 -- This machine as the study sees it, with the fake driver files: rlx.devices() has no CUDA device
 -- here (no GPU, CPU-only LibTorch), so the study warns and records why.
 rlx._core.env.capture = function(label) return real_capture(label, dir) end

@@ -21,6 +21,14 @@ TEST_CASE("parse_unit: SI prefixes are decimal, time converts to seconds") {
   CHECK(parse_unit("usecond").factor == 1e-6);
   CHECK(parse_unit("usecond").base == "second");
   CHECK(parse_unit("msecond").factor == 1e-3);
+  // ncu 2025.3's CSV abbreviates times (seen on an H100): us, ms, ns, s.
+  CHECK(parse_unit("us").factor == 1e-6);
+  CHECK(parse_unit("us").base == "second");
+  CHECK(parse_unit("ms").factor == 1e-3);
+  CHECK(parse_unit("ns").factor == 1e-9);
+  CHECK(parse_unit("s").factor == 1.0);
+  CHECK(parse_unit("s").base == "second");
+  CHECK(parse_unit("Ms").base != "second");
   CHECK(parse_unit("nsecond").factor == 1e-9);
   CHECK(parse_unit("second").factor == 1.0);
   CHECK(parse_unit("nanosecond").factor == 1e-9);  // CUPTI's spelling

@@ -175,7 +175,7 @@ TEST_CASE("ncu import: unknown units and units of the wrong kind are refused, na
         "Kbyte, Mbyte, Gbyte, Tbyte)");
   CHECK(parse_error(raw1("gpu__time_duration.sum", "Kbyte", "1")) ==
         "x.csv:2: column \"gpu__time_duration.sum\": unit \"Kbyte\" is bytes, but the metric counts a time "
-        "(nsecond, usecond, msecond, second)");
+        "(nsecond, usecond, msecond, second, or ns, us, ms, s)");
   CHECK(parse_error(raw1("smsp__sass_thread_inst_executed_op_ffma_pred_on.sum", "Gbyte/second", "1")) ==
         "x.csv:2: column \"smsp__sass_thread_inst_executed_op_ffma_pred_on.sum\": unit \"Gbyte/second\" is a rate, "
         "but the metric counts a count (inst, cycle, sector, warp, or none)");
