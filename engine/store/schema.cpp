@@ -192,10 +192,44 @@ ALTER TABLE runs ADD COLUMN contended INTEGER;
 ALTER TABLE runs ADD COLUMN deaths TEXT;
 )sql";
 
+// Version 6 (issues 30 and 33): what a study measured about its machine before training, and
+// each invocation's plan. A calibration is one model's probe on one device of an environment: the
+// memory layout chosen by timing both on this machine, the margin, and the seconds per image the
+// plan starts from. A plan is one `rlx run` of a study against its budget: the estimate printed
+// before the first run, the configurations it left out and the command that adds them, and the
+// wall time it took.
+const char* kV6 = R"sql(
+CREATE TABLE calibrations (
+  environment_id TEXT NOT NULL REFERENCES environments(id),
+  device TEXT NOT NULL,             -- cpu, cuda
+  model TEXT NOT NULL,
+  precision TEXT NOT NULL,
+  input INTEGER NOT NULL,
+  memory_format TEXT NOT NULL,      -- the layout chosen: channels_last or contiguous
+  per_image_s REAL NOT NULL,        -- the chosen layout's seconds per image at the probe's batch
+  margin REAL,                      -- the other layout's seconds per image over the chosen one's
+  probe TEXT,                       -- JSON: batch, each layout's samples, the probe's seconds
+  measured_at TEXT NOT NULL,
+  PRIMARY KEY (environment_id, device, model, precision, input)
+);
+CREATE TABLE plans (
+  id TEXT PRIMARY KEY,              -- random 128-bit hex, unique across machines
+  study TEXT NOT NULL REFERENCES studies(name),
+  environment_id TEXT NOT NULL REFERENCES environments(id),
+  started_at TEXT NOT NULL,
+  budget_s REAL,                    -- NULL: no budget
+  estimate_s REAL,                  -- the one estimate printed before the first run
+  planned INTEGER,                  -- runs the plan kept
+  left_out INTEGER,                 -- runs it left out for the budget
+  wall_s REAL,                      -- the study's wall time, once it finished
+  detail TEXT                       -- JSON: the estimate's parts, the left-out runs, the command that adds them
+);
+)sql";
+
 }  // namespace
 
 const std::vector<std::string>& migrations() {
-  static const std::vector<std::string> steps = {kV1, kV2, kV3, kV4, kV5};
+  static const std::vector<std::string> steps = {kV1, kV2, kV3, kV4, kV5, kV6};
   return steps;
 }
 

@@ -37,8 +37,8 @@ struct Stmt {
   ~Stmt() { sqlite3_finalize(s); }
 };
 
-const char* kMergeTables[] = {"environments", "studies", "runs", "samples",
-                              "counters",     "complexity", "peaks", "roofline_points"};
+const char* kMergeTables[] = {"environments", "studies",    "runs",  "samples",         "counters",
+                              "complexity",   "peaks",      "roofline_points", "calibrations", "plans"};
 
 }  // namespace
 
@@ -290,8 +290,9 @@ MergeStats Store::merge_from(const std::string& other_path, const MergeOptions& 
   if (in_transaction()) throw Error(fmt::format("cannot merge into '{}' inside an open transaction", path_));
   exec("ATTACH DATABASE ? AS src", Json::array({read_only_uri(upgraded ? upgraded->path() : other_path)}));
   MergeStats stats;
-  long long* counts[] = {&stats.environments, &stats.studies, &stats.runs,  &stats.samples,
-                         &stats.counters,     &stats.complexity, &stats.peaks, &stats.roofline_points};
+  long long* counts[] = {&stats.environments,    &stats.studies,      &stats.runs,  &stats.samples,
+                         &stats.counters,        &stats.complexity,   &stats.peaks, &stats.roofline_points,
+                         &stats.calibrations,    &stats.plans};
   try {
     begin();
     for (size_t t = 0; t < std::size(kMergeTables); ++t) {

@@ -136,6 +136,8 @@ struct MergeStats {
   long long complexity = 0;
   long long peaks = 0;
   long long roofline_points = 0;
+  long long calibrations = 0;
+  long long plans = 0;
   std::vector<MergeConflict> conflicts;  // one per input run whose slot was held
 };
 
@@ -203,6 +205,20 @@ class Store {
   // The latest stored peak per name: {name: value, spread: {}, units: {}, device, source,
   // measured_at}, or null when none were stored.
   Json peaks(const std::string& environment_id, const std::string& device);
+  // ---- Calibrations and plans (plans.cpp, schema version 6).
+  // Stores (or replaces) one model's probe on a device: {device, model, precision, input,
+  // memory_format, per_image_s, margin, probe (any JSON)}.
+  void put_calibration(const std::string& environment_id, const Json& calibration);
+  // The environment's calibrations on a device, one object per (model, precision, input), the
+  // probe decoded; an empty array when none.
+  Json calibrations(const std::string& environment_id, const std::string& device);
+  // Records a plan: {study, environment_id, budget_s (or null), estimate_s, planned, left_out,
+  // detail}; returns its id.
+  std::string put_plan(const Json& plan);
+  // Fills a plan's wall time and replaces its detail once the study finished.
+  void finish_plan(const std::string& id, double wall_s, const Json& detail);
+  // A study's plans, oldest first, detail decoded.
+  Json plans(const std::string& study);
   // Runs joined with their environment and complexity, one object per run (columns by name plus
   // env, run = repeat, iter_s = {mean, sd, ...}, config and result decoded, samples on request).
   Json runs(const RunFilter& filter);

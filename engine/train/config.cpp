@@ -151,9 +151,16 @@ nlohmann::json to_json(const TrainConfig& c, const TrainResult& r) {
                  {"min", r.iter_s.min},   {"max", r.iter_s.max}, {"p5", r.iter_s.p5},
                  {"p95", r.iter_s.p95}};
   j["samples"] = r.samples;
-  j["stability"] = {{"drift", r.stability.drift},         {"cv", r.stability.cv},
-                    {"stable", r.stability.stable},       {"extended_iters", r.stability.extended_iters},
-                    {"max_drift", c.stability.max_drift}, {"max_cv", c.stability.max_cv}};
+  j["stability"] = {{"drift", r.stability.drift},
+                    {"cv", r.stability.cv},
+                    {"stable", r.stability.stable},
+                    {"judged", r.stability.judged},
+                    {"drift_t", r.stability.drift_t},
+                    {"drift_significant", r.stability.drift_significant},
+                    {"warmup_settled", r.warmup_settled},
+                    {"extended_iters", r.stability.extended_iters},
+                    {"max_drift", c.stability.max_drift},
+                    {"max_cv", c.stability.max_cv}};
   j["counter_iters"] = r.counter_iters;
   if (r.counter_iters > 0) {
     j["counted_iter_s"] = r.counted_iter_s;

@@ -38,19 +38,44 @@ Summary summarize(const std::vector<double>& samples) {
   return s;
 }
 
+namespace {
+
+struct HalfStats {
+  double mean = 0, var = 0;
+  size_t n = 0;
+};
+
+HalfStats half_stats(std::vector<double>::const_iterator first, size_t n) {
+  const Summary s = summarize(std::vector<double>(first, first + static_cast<std::ptrdiff_t>(n)));
+  return {s.mean, s.sd * s.sd, n};
+}
+
+}  // namespace
+
 Stability steady_state(const std::vector<double>& samples, const StabilityRule& rule) {
   Stability st;
   const size_t half = samples.size() / 2;
   if (half == 0) return st;
-  const auto mean_of = [](auto first, auto last) {
-    return std::accumulate(first, last, 0.0) / static_cast<double>(std::distance(first, last));
-  };
-  const double first = mean_of(samples.begin(), samples.begin() + static_cast<std::ptrdiff_t>(half));
-  const double second = mean_of(samples.end() - static_cast<std::ptrdiff_t>(half), samples.end());
+  const HalfStats a = half_stats(samples.begin(), half);
+  const HalfStats b = half_stats(samples.end() - static_cast<std::ptrdiff_t>(half), half);
   const Summary all = summarize(samples);
-  st.drift = first > 0 ? second / first - 1 : 0;
+  st.drift = a.mean > 0 ? b.mean / a.mean - 1 : 0;
   st.cv = all.mean > 0 ? all.sd / all.mean : 0;
-  st.stable = std::abs(st.drift) <= rule.max_drift && st.cv <= rule.max_cv;
+  if (half < 2) return st;  // one sample per half: no spread to test the drift against
+  st.judged = true;
+  const double ua = a.var / static_cast<double>(a.n), ub = b.var / static_cast<double>(b.n);
+  if (ua + ub > 0) {
+    st.drift_t = (b.mean - a.mean) / std::sqrt(ua + ub);
+    // Welch-Satterthwaite degrees of freedom (zero-variance halves contribute no term).
+    const double den = (ua > 0 ? ua * ua / static_cast<double>(a.n - 1) : 0) +
+                       (ub > 0 ? ub * ub / static_cast<double>(b.n - 1) : 0);
+    const double df = den > 0 ? (ua + ub) * (ua + ub) / den : static_cast<double>(a.n + b.n - 2);
+    st.drift_significant = std::abs(st.drift_t) > t975(std::max(df, 1.0));
+  } else {
+    st.drift_significant = a.mean != b.mean;  // two constant halves: any difference is real
+  }
+  const bool drifting = st.drift_significant && std::abs(st.drift) > rule.max_drift;
+  st.stable = !drifting && st.cv <= rule.max_cv;
   return st;
 }
 
@@ -108,12 +133,14 @@ double ci_rel95(const std::vector<double>& samples) {
   return t975(n - 1) * s.sd / std::sqrt(n) / s.mean;
 }
 
-bool warmup_done(const std::vector<double>& w, const WarmupRule& rule) {
-  const auto k = static_cast<int64_t>(w.size());
-  if (k >= rule.max_iters) return true;
-  if (k < std::max<int64_t>(rule.min_iters, 2)) return false;
+bool warmup_settled(const std::vector<double>& w, const WarmupRule& rule) {
+  if (static_cast<int64_t>(w.size()) < std::max<int64_t>(rule.min_iters, 2)) return false;
   const double prev = w[w.size() - 2], last = w.back();
-  return prev > 0 && std::abs(last / prev - 1) <= rule.tolerance;
+  return prev > 0 && last >= (1 - rule.tolerance) * prev;
+}
+
+bool warmup_done(const std::vector<double>& w, const WarmupRule& rule) {
+  return static_cast<int64_t>(w.size()) >= rule.max_iters || warmup_settled(w, rule);
 }
 
 std::string stop_reason(const std::vector<double>& samples, double elapsed_s, const TargetRule& rule) {

@@ -15,20 +15,27 @@ struct Summary {
   double mean = 0, sd = 0, median = 0, min = 0, max = 0, p5 = 0, p95 = 0;
 };
 
-// The steady-state verdict of a run's timed samples. drift = mean(second half) / mean(first half)
-// - 1 (halves of floor(n/2) samples; the middle one of an odd count belongs to neither), cv =
-// sd / mean of all samples; stable when |drift| <= max_drift and cv <= max_cv. One sample cannot
-// be judged: stable = false, drift = cv = 0.
+// The steady-state verdict of a run's timed samples (docs/training.md "Steady state"). drift =
+// mean(second half) / mean(first half) - 1 (halves of floor(n/2) samples; the middle one of an odd
+// count belongs to neither); cv = sd / mean of all samples. The drift counts against a run only
+// when it is both large (|drift| > max_drift) and more than noise: Welch's t between the halves
+// beyond the two-sided 95 % critical value, so independent samples of a steady process are called
+// unsteady at most 5 % of the time, whatever their spread. That needs two samples in each half:
+// with fewer than four the verdict cannot be given (judged = false, stable = false). cv > max_cv
+// (a spread no steady process shows) is unsteady as well.
 struct Stability {
   double drift = 0, cv = 0;
   bool stable = false;
-  int64_t extended_iters = 0;  // timed iterations run beyond `iters` to reach it (min_stable)
+  bool judged = false;             // four or more samples: the drift test ran
+  double drift_t = 0;              // Welch's t of the halves' difference (0 when not judged)
+  bool drift_significant = false;  // |drift_t| above t975 of its Welch-Satterthwaite df
+  int64_t extended_iters = 0;      // timed iterations run beyond `iters` to reach it (min_stable)
 };
 
 // The thresholds of the verdict (docs/training.md "Steady state").
 struct StabilityRule {
   double max_drift = 0.05;
-  double max_cv = 0.10;
+  double max_cv = 0.25;
 };
 
 Stability steady_state(const std::vector<double>& samples, const StabilityRule& rule = {});
@@ -48,14 +55,21 @@ double t975(double df);
 // t975(n - 1) * sd / sqrt(n) / mean. Infinity for fewer than two samples or a mean <= 0.
 double ci_rel95(const std::vector<double>& samples);
 
-// Warm-up until steady: iteration k (1-based) ends the warm-up when k >= min_iters and its time is
-// within `tolerance` of the previous iteration's (|t_k / t_(k-1) - 1| <= tolerance), or when k
-// reaches max_iters. The first iteration of a run (allocations, kernel selection) is never enough.
+// Warm-up until steady: iteration k (1-based) ends the warm-up when k >= min_iters and its time
+// has stopped falling: t_k >= (1 - tolerance) x t_(k-1). Warm-up is the early iterations that are
+// slower (allocations, kernel selection, caches); a later iteration slower than the one before is
+// noise, not warm-up, so the rule is one-sided, and noise cannot keep a warmed-up run in warm-up
+// the way a two-sided "consecutive times agree" rule does on a machine whose steps vary by 5-17 %.
+// At max_iters the warm-up ends without having settled (warmup_settled: the verdict of the run
+// then counts it unsteady). The first iteration of a run is never enough.
 struct WarmupRule {
   double tolerance = 0.05;
   int64_t min_iters = 2;
   int64_t max_iters = 10;
 };
+// Whether the rule ended the warm-up after these samples (not merely reaching max_iters).
+bool warmup_settled(const std::vector<double>& warmup_samples, const WarmupRule& rule);
+// Whether the warm-up ends after these samples: settled, or at max_iters.
 bool warmup_done(const std::vector<double>& warmup_samples, const WarmupRule& rule);
 
 // Precision-targeted measurement (docs/training.md "Precision-targeted iterations"): after at

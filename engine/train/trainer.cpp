@@ -438,9 +438,10 @@ void end_timed(const ResolvedDevice& dev, const SectionStart& s, TrainResult& r)
 #endif
 }
 
-// Iterations nobody measures: a fixed count, or with warmup_auto until two consecutive ones agree
-// (stats.h WarmupRule, bounded by max_warmup). Each one's time is kept (warmup_samples) so the
-// result shows how the run settled; the first loss is read here.
+// Iterations nobody measures: a fixed count, or with warmup_auto until the time stops falling
+// (stats.h WarmupRule, bounded by max_warmup; a warm-up cut at the bound leaves the run unsteady).
+// Each one's time is kept (warmup_samples) so the result shows how the run settled; the first
+// loss is read here.
 void warmup_section(Stepper& s, const TrainConfig& c, ProgressBar& bar, TrainResult& r) {
   const WarmupRule rule{0.05, 2, c.max_warmup};
   const int64_t planned = c.warmup_auto ? c.max_warmup : c.warmup;
@@ -454,6 +455,7 @@ void warmup_section(Stepper& s, const TrainConfig& c, ProgressBar& bar, TrainRes
     bar.update(i + 1);
     if (c.warmup_auto && warmup_done(r.warmup_samples, rule)) break;
   }
+  if (c.warmup_auto) r.warmup_settled = warmup_settled(r.warmup_samples, rule);
 }
 
 // One timed iteration, as a closure over the run: fetch, step, the wait kept apart.
@@ -549,6 +551,8 @@ void timed_section(Stepper& s, const TrainConfig& c, const ResolvedDevice& dev, 
   r.iter_s = summarize(r.samples);
   r.ci_rel = ci_rel95(r.samples);
   r.warmup_used = static_cast<int64_t>(r.warmup_samples.size());
+  // A warm-up cut at its cap may still be warming: the samples after it are not a steady state.
+  if (!r.warmup_settled) r.stability.stable = false;
   r.images_per_s =
       r.seconds > 0 ? static_cast<double>(c.batch) * static_cast<double>(r.samples.size()) / r.seconds : 0;
 }

@@ -77,6 +77,7 @@ struct TrainResult {
   Stability stability;                  // steady-state verdict of `samples`
   std::vector<double> warmup_samples;   // seconds of each warm-up iteration (min_stable's dropped ones too)
   int64_t warmup_used = 0;              // warm-up iterations run, min_stable's dropped samples included
+  bool warmup_settled = true;           // warm-up until steady ended by its rule, not its cap (fixed: true)
   std::string stop_reason;              // "fixed", "ci", "max_iters" or "max_seconds"
   double ci_rel = 0;                    // ci_rel95(samples): relative 95 % CI half-width of the mean
   double other_cpu = -1, steal_cpu = -1, cpu_share = -1;  // contention (process_usage.h); -1 = unknown

@@ -164,7 +164,8 @@ int merge_from(lua_State* L) {
   }
   lua::push_json(L, {{"environments", st.environments}, {"studies", st.studies}, {"runs", st.runs},
                      {"samples", st.samples}, {"counters", st.counters}, {"complexity", st.complexity},
-                     {"peaks", st.peaks}, {"roofline_points", st.roofline_points}, {"conflicts", conflicts}});
+                     {"peaks", st.peaks}, {"roofline_points", st.roofline_points},
+                     {"calibrations", st.calibrations}, {"plans", st.plans}, {"conflicts", conflicts}});
   return 1;
 }
 
@@ -318,6 +319,43 @@ int put_peaks(lua_State* L) {
 int peaks(lua_State* L) {
   auto& s = conn(L, "environment_id, device");
   lua::push_json(L, s.peaks(str_arg(L, 2, "environment id"), str_arg(L, 3, "device")));
+  return 1;
+}
+
+// put_calibration(environment_id, {device, model, precision, input, memory_format, per_image_s,
+// margin, probe}) and calibrations(environment_id, device): schema version 6 (plans.cpp).
+int put_calibration(lua_State* L) {
+  auto& s = conn(L, "environment_id, calibration");
+  std::string env = str_arg(L, 2, "environment id");
+  s.put_calibration(env, lua::to_json(L, 3, "calibration"));
+  return 0;
+}
+
+int calibrations(lua_State* L) {
+  auto& s = conn(L, "environment_id, device");
+  lua::push_json(L, s.calibrations(str_arg(L, 2, "environment id"), str_arg(L, 3, "device")));
+  return 1;
+}
+
+// put_plan{study, environment_id, budget_s, estimate_s, planned, left_out, detail} -> id;
+// finish_plan(id, wall_s, detail); plans(study).
+int put_plan(lua_State* L) {
+  auto& s = conn(L, "{study, environment_id, ...}");
+  lua_pushstring(L, s.put_plan(lua::to_json(L, 2, "plan")).c_str());
+  return 1;
+}
+
+int finish_plan(lua_State* L) {
+  auto& s = conn(L, "id, wall_s, detail");
+  std::string id = str_arg(L, 2, "plan id");
+  double wall = luaL_checknumber(L, 3);
+  s.finish_plan(id, wall, lua_isnoneornil(L, 4) ? nlohmann::json() : lua::to_json(L, 4, "detail"));
+  return 0;
+}
+
+int plans(lua_State* L) {
+  auto& s = conn(L, "study");
+  lua::push_json(L, s.plans(str_arg(L, 2, "study")));
   return 1;
 }
 
@@ -521,6 +559,11 @@ void open_db(lua_State* L) {
                         {"put_points", lua::guarded<put_points>},
                         {"put_peaks", lua::guarded<put_peaks>},
                         {"peaks", lua::guarded<peaks>},
+                        {"put_calibration", lua::guarded<put_calibration>},
+                        {"calibrations", lua::guarded<calibrations>},
+                        {"put_plan", lua::guarded<put_plan>},
+                        {"finish_plan", lua::guarded<finish_plan>},
+                        {"plans", lua::guarded<plans>},
                         {"runs", lua::guarded<runs>},
                         {"points", lua::guarded<points>},
                         {"slot", lua::guarded<slot>},

@@ -47,7 +47,7 @@ bool any_cuda_device() {
   return false;
 }
 
-// min_stable = true, or {drift = 0.05, cv = 0.10, max_extra = 2 x iters}: extend the timed
+// min_stable = true, or {drift = 0.05, cv = 0.25, max_extra = 2 x iters}: extend the timed
 // section until steady (docs/training.md "Steady state").
 void read_min_stable(lua_State* L, const lua::Options& o, train::TrainConfig& c) {
   const int type = o.push("min_stable");

@@ -1,25 +1,34 @@
--- rlx.budget: what a study costs before it runs, and the per-run caps that make it fit a time
--- budget (issue 21; docs/study.md "Time budget").
+-- rlx.budget: what a study costs before it runs, which runs a time budget keeps, and the per-run
+-- caps that make them fit (issues 21 and 30; docs/study.md "Time budget").
 --
--- A run's time is estimated as (setup + warm-up + n) x step: n timed iterations of `step` seconds,
--- plus the warm-up iterations and a setup (model build, noise-floor probe, the first iteration's
--- extra cost), both counted in iterations. `step` comes, best first, from
+-- A run's time is estimated as setup + (warm-up + n) x step: n timed iterations of `step` seconds,
+-- the warm-up iterations, and a setup in seconds (model build, noise-floor probe, storing).
+-- `step` comes, best first, from
 --   1. finished runs of the same configuration in this environment (the median of their mean
 --      iteration times): source "measured";
---   2. the model's analytic FLOPs and bytes per iteration (rlx.model.summary) over the roofline
---      of the measured peaks (time = max(FLOPs / compute roof, bytes / DRAM bandwidth)), divided
---      by an efficiency: the median seen so far for this model and precision, else the measured
---      prior M.PRIOR_EFFICIENCY for this model, else the median seen for this precision, else
---      M.DEFAULT_EFFICIENCY: source "analytic".
--- Warm-up and setup are learned the same way from finished runs (their warmup_samples and
--- total_s), else M.DEFAULT_WARMUP_ITERS and M.DEFAULT_SETUP_ITERS.
+--   2. the model's analytic FLOPs and bytes per iteration (rlx.model.summary) over the roofline of
+--      the measured peaks, divided by the efficiency seen so far for this model and precision
+--      here: "analytic";
+--   3. this machine's calibration of the model (rlx.calibrate: seconds per image at a small batch,
+--      times the batch, times the ratio of real to probed seconds per image seen so far here, 1
+--      before any run): "calibrated";
+--   4. the analytic time over a prior efficiency (M.PRIOR_EFFICIENCY, measured on one Xeon; used
+--      only where nothing of this machine is known, e.g. a dry run before any calibration):
+--      "analytic (prior)";
+--   5. for a model rlx.model cannot describe, other batch sizes of it scaled by images: "measured
+--      per image".
+-- Warm-up iterations, setup seconds and the step-to-step spread (cv) are learned from finished
+-- runs, else the calibration's setup, else M.DEFAULT_WARMUP_ITERS, M.DEFAULT_SETUP_ITERS and
+-- M.PRIOR_CV.
 --
--- The caps (M.caps): timed iterations for every run still to do, in proportion to 1 / sqrt(its
--- step), between the scale's min_iters and max_iters, as many as fit the time left. The next run
--- gets max_iters = n
--- and max_seconds = n x step x M.SECONDS_SLACK, so a step slower than estimated cannot eat the
--- budget; a run that reaches its CI target early leaves its time to the runs after it, since the
--- caps are worked out again before every run.
+-- Precision, not time, is what a run must reach (issue 30): a run is kept by the report when its
+-- 95 % CI is within accept_ci (5 %); M.iters_for gives the timed iterations that takes at a
+-- spread cv. The trim (M.trim) keeps the runs that fit the budget at that minimum, in the sweep's
+-- order (breadth first: every configuration's first repeat before any second one), and leaves out
+-- the rest, whole; the caps (M.caps) then share the time left among the kept runs: timed
+-- iterations in proportion to 1 / sqrt(step), never below a run's minimum, up to max_iters. A
+-- run stops earlier when its CI reaches target_ci (2 %), so the estimate counts, for each run,
+-- the iterations that target takes at the spread seen, within its cap (M.expected_iters).
 local errors = require("rlx.errors")
 local M = {}
 
@@ -35,10 +44,17 @@ M.PRIOR_EFFICIENCY = {
 }
 -- For other models, per precision (between the seed's models above).
 M.DEFAULT_EFFICIENCY = {fp32 = 0.45, bf16 = 0.3, amp = 0.3}
--- Warm-up until steady typically stops after 3 iterations (the first is slow, the next two agree).
+-- Warm-up until steady typically stops after 2-3 iterations (the first is slow, then the time
+-- stops falling).
 M.DEFAULT_WARMUP_ITERS = 3
--- Model build, noise-floor probe and the first iteration's extra cost, in iterations.
+-- Model build, noise-floor probe and the first iteration's extra cost, in iterations, where
+-- nothing was measured.
 M.DEFAULT_SETUP_ITERS = 1
+-- Seconds a study adds around each run beyond the model's own set-up (the noise-floor probe,
+-- claiming and storing the slot), until runs here have been seen.
+M.RUN_OVERHEAD_S = 1
+-- The step-to-step spread assumed before any run here was seen (a coefficient of variation).
+M.PRIOR_CV = 0.05
 M.SECONDS_SLACK = 1.5
 -- The share of a sweep's budget its caps leave for rerunning the runs that ended unsteady or
 -- shared their cores (study.md, "Time budget"): measured, the default study filled its 30 minutes
@@ -73,6 +89,18 @@ function M.compute_roof(peaks, precision, tf32)
   end
 end
 
+--- Timed iterations for the 95 % CI of the mean to be within ±ci at a step spread cv: the least n
+--- in [lo, hi] with t975(n - 1) x cv / sqrt(n) <= ci (rlx.stats.t975), hi when none is.
+function M.iters_for(cv, ci, lo, hi)
+  lo, hi = math.max(2, lo or 2), hi or 100
+  if not num(ci) then return lo end
+  cv = math.max(0, cv or M.PRIOR_CV)
+  for n = lo, hi do
+    if rlx.stats.t975(n - 1) * cv / math.sqrt(n) <= ci then return n end
+  end
+  return hi
+end
+
 -- The configuration key of estimates: what changes a step's time; family: the same without the
 -- batch size.
 local function family(c)
@@ -80,19 +108,23 @@ local function family(c)
     tostring(c.data or "synthetic")}, "|")
 end
 local function key(c) return family(c) .. "|" .. tostring(c.batch) end
+local function cal_key(c) return table.concat({tostring(c.model), tostring(c.precision or "fp32"),
+  tostring(c.input or 224)}, "|") end
 
 local Est = {}
 Est.__index = Est
 
 --- An estimator for the runs of `study` on device kind `kind` ("cpu" or "cuda"), primed with the
 --- study's finished runs in this environment. opts.peaks: the peaks to use (default the stored
---- ones, else opts.probe() when given).
+--- ones, else opts.probe() when given); opts.calibrations: rlx.calibrate's, keyed by
+--- rlx.calibrate.key (default: the ones stored for this environment).
 function M.estimator(study, kind, opts)
   opts = opts or {}
   local self = setmetatable({study = study, kind = kind, measured = {}, per_image = {}, eff = {}, warm = {},
-    setup = {}, summaries = {}}, Est)
+    setup = {}, overhead = {}, cvs = {}, ratio = {}, summaries = {}}, Est)
   self.peaks = opts.peaks or study:peaks(kind)
   if not self.peaks and opts.probe then self.peaks, self.peaks_source = opts.probe(), "probe" end
+  self.cal = opts.calibrations or (study.db and study.env_id and rlx.calibrate.stored(study, kind)) or {}
   for _, r in ipairs(study.db:runs{study = study.name, status = "ok"}) do
     local dev = tostring(r.device or "cpu")
     if r.environment_id == study.env_id and (dev:match("^cuda") and "cuda" or "cpu") == kind then
@@ -100,11 +132,16 @@ function M.estimator(study, kind, opts)
       local cfg = type(r.config) == "table" and r.config or {}
       self:observe({model = r.model, precision = r.precision, batch = r.batch,
         input = r.input or res.input or cfg.input, data = cfg.data}, {
-        iter_mean_s = r.iter_mean_s, seconds = r.seconds, total_s = r.total_s,
+        iter_mean_s = r.iter_mean_s, seconds = r.seconds, total_s = r.total_s, cv = r.cv,
         warmup_samples = res.warmup_samples, train_flops = r.train_flops, bytes = r.complexity_bytes})
     end
   end
   return self
+end
+
+--- Adds calibrations (rlx.calibrate.ensure's) to an estimator.
+function Est:calibrate(cals)
+  for k, c in pairs(cals or {}) do self.cal[k] = c end
 end
 
 -- The model's analytic FLOPs and bytes per iteration (nil for a model rlx.model cannot describe).
@@ -130,12 +167,18 @@ function Est:_ideal(c, flops, bytes)
 end
 
 --- Learns from a finished run: config (model, precision, batch, input, data) and what it measured
---- (iter_mean_s, seconds, total_s, warmup_samples; train_flops and bytes when known).
+--- (iter_mean_s, seconds, total_s, cv, warmup_samples; train_flops and bytes when known).
 function Est:observe(c, m)
   local step = num(m.iter_mean_s)
   if not step then return end
   push(self.measured, key(c), step)
   if num(c.batch) then push(self.per_image, family(c), step / c.batch) end
+  local cal = self.cal[cal_key(c)]
+  if cal and num(cal.per_image_s) and num(c.batch) then table.insert(self.ratio, step / c.batch / cal.per_image_s) end
+  if type(m.cv) == "number" and m.cv >= 0 then
+    push(self.cvs, family(c), m.cv)
+    push(self.cvs, "*", m.cv)
+  end
   local flops, bytes = m.train_flops, m.bytes
   if not num(flops) then
     local s = self:_summary(c)
@@ -150,34 +193,58 @@ function Est:observe(c, m)
     local warm = 0
     for _, x in ipairs(m.warmup_samples) do warm = warm + x end
     table.insert(self.warm, warm / step)
-    table.insert(self.setup, math.max(0, m.total_s - m.seconds - warm) / step)
+    local setup = math.max(0, m.total_s - m.seconds - warm)
+    push(self.setup, family(c), setup)
+    if cal and type(cal.setup_s) == "number" then table.insert(self.overhead, math.max(0, setup - cal.setup_s)) end
   end
 end
 
---- Seconds per timed iteration of config c and where the figure comes from ("measured",
---- "analytic", or for a model rlx.model cannot describe, "measured per image": other batch sizes
---- of it scaled by images); nil when none is possible.
+--- Seconds per timed iteration of config c and where the figure comes from (see the header);
+--- nil when none is possible.
 function Est:step(c)
   local m = median(self.measured[key(c)])
   if m then return m, "measured" end
   local s = self:_summary(c)
   local ideal = s and self:_ideal(c, s.flops, s.bytes)
+  local prec = tostring(c.precision or "fp32")
+  local learned = median(self.eff[tostring(c.model) .. "|" .. prec])
+  if ideal and learned then return ideal / learned, "analytic" end
+  local cal = self.cal[cal_key(c)]
+  if cal and num(cal.per_image_s) and num(c.batch) then
+    return cal.per_image_s * c.batch * (median(self.ratio) or 1), "calibrated"
+  end
   if not ideal then
     local per_image = num(c.batch) and median(self.per_image[family(c)])
     if per_image then return per_image * c.batch, "measured per image" end
     return nil
   end
-  local prec = tostring(c.precision or "fp32")
-  local eff = median(self.eff[tostring(c.model) .. "|" .. prec]) or (M.PRIOR_EFFICIENCY[prec] or {})[c.model] or
-    median(self.eff[prec]) or M.DEFAULT_EFFICIENCY[prec] or M.DEFAULT_EFFICIENCY.fp32
-  return ideal / eff, "analytic"
+  local eff = (M.PRIOR_EFFICIENCY[prec] or {})[c.model] or median(self.eff[prec]) or M.DEFAULT_EFFICIENCY[prec] or
+    M.DEFAULT_EFFICIENCY.fp32
+  return ideal / eff, "analytic (prior)"
 end
 
---- Iterations spent outside the timed section: setup plus the warm-up (a fixed count, or the
---- learned length of warm-up until steady).
+--- The step-to-step spread (coefficient of variation) expected for config c: the median of this
+--- model's runs here, else of every run here, else M.PRIOR_CV.
+function Est:cv(c)
+  return median(self.cvs[family(c)]) or median(self.cvs["*"]) or M.PRIOR_CV
+end
+
+-- Seconds of setup of config c (see the header), given its step.
+function Est:_setup_s(c, step)
+  local learned = median(self.setup[family(c)])
+  if learned then return learned end
+  local cal = self.cal[cal_key(c)]
+  if cal and type(cal.setup_s) == "number" then return cal.setup_s + (median(self.overhead) or M.RUN_OVERHEAD_S) end
+  return M.DEFAULT_SETUP_ITERS * step
+end
+
+--- Iterations spent outside the timed section: setup (as iterations of this config's step) plus
+--- the warm-up (a fixed count, or the learned length of warm-up until steady).
 function Est:outside(c)
+  local step = self:step(c)
   local warm = type(c.warmup) == "number" and c.warmup or (median(self.warm) or M.DEFAULT_WARMUP_ITERS)
-  return (median(self.setup) or M.DEFAULT_SETUP_ITERS) + warm
+  if not step then return M.DEFAULT_SETUP_ITERS + warm end
+  return self:_setup_s(c, step) / step + warm
 end
 
 --- Seconds for one run of config c with n timed iterations (c.iters for a fixed count), and the
@@ -188,33 +255,51 @@ function Est:run(c, n)
   return (self:outside(c) + (n or c.iters or 1)) * step, source
 end
 
--- Timed iterations of a run of step seconds at allocation k: k / sqrt(step) between the bounds.
-local function iters_at(k, step, S)
-  return math.max(S.min_iters, math.min(S.max_iters, math.floor(k / math.sqrt(step))))
+--- The least timed iterations config c needs to be kept (its CI within S.accept_ci at the spread
+--- expected), between S.min_iters and S.max_iters; S.min_iters without accept_ci.
+function Est:min_iters(c, S)
+  if not S.accept_ci then return S.min_iters end
+  return M.iters_for(self:cv(c), S.accept_ci, S.min_iters, S.max_iters)
+end
+
+--- The timed iterations config c is expected to run with a cap of n: it stops when its CI reaches
+--- S.target_ci, so the iterations that takes at the spread expected, within [min_iters, n].
+function Est:expected_iters(c, n, S)
+  if not S.target_ci then return n end
+  return math.min(n, M.iters_for(self:cv(c), S.target_ci, S.min_iters, math.max(S.min_iters, n)))
+end
+
+-- Timed iterations of a run of step seconds at allocation k: k / sqrt(step) between its minimum
+-- and max_iters.
+local function iters_at(k, step, least, S)
+  return math.max(least, math.min(S.max_iters, math.floor(k / math.sqrt(step))))
 end
 
 --- The caps for configs still to run (configs[1] is the next one) in left_s seconds, for a
---- precision-targeted scale S (min_iters, max_iters). Timed iterations go to each run in
---- proportion to 1 / sqrt(its step time), scaled to fill the time left: for a fixed time, that
---- minimises the sum of the runs' squared CI half-widths (half-width^2 ~ cv^2 / n; minimising
---- sum 1 / n_i under sum n_i x step_i = T gives n_i ~ step_i^-1/2), so a MobileNetV2 step of 0.5 s
---- gets about 6x the iterations of a VGG-16 step of 20 s instead of the same count, at a small
---- cost to the slow runs. Returns {n (configs[1]'s), ns (each config's, nil without an
---- estimate), fits, need_s (at min_iters), total_s (at ns), unknown (runs without an estimate)}.
+--- precision-targeted scale S (min_iters, max_iters, and optionally accept_ci and target_ci).
+--- Timed iterations go to each run in proportion to 1 / sqrt(its step time), scaled to fill the
+--- time left, never below the run's minimum (Est:min_iters): for a fixed time, that minimises the
+--- sum of the runs' squared CI half-widths (half-width^2 ~ cv^2 / n; minimising sum 1 / n_i under
+--- sum n_i x step_i = T gives n_i ~ step_i^-1/2), so a MobileNetV2 step of 0.5 s gets about 6x the
+--- iterations of a VGG-16 step of 20 s instead of the same count, at a small cost to the slow
+--- runs. Returns {n (configs[1]'s), ns (each config's, nil without an estimate), fits, need_s (at
+--- the minima), total_s (at ns), expected_s (at the iterations the runs are expected to stop
+--- at, Est:expected_iters), unknown (runs without an estimate)}.
 function M.caps(est, configs, left_s, S)
-  local steps, fixed_s, need, unknown = {}, 0, 0, 0
+  local steps, least, fixed_s, need, unknown = {}, {}, 0, 0, 0
   for i, c in ipairs(configs) do
     steps[i] = est:step(c)
     if steps[i] then
+      least[i] = est.min_iters and est:min_iters(c, S) or S.min_iters
       fixed_s = fixed_s + est:outside(c) * steps[i]
-      need = need + (est:outside(c) + S.min_iters) * steps[i]
+      need = need + (est:outside(c) + least[i]) * steps[i]
     else
       unknown = unknown + 1
     end
   end
   local function timed_s(k)
     local t = 0
-    for _, step in pairs(steps) do t = t + iters_at(k, step, S) * step end
+    for i, step in pairs(steps) do t = t + iters_at(k, step, least[i], S) * step end
     return t
   end
   -- The largest k whose runs fit: at hi every run is at max_iters; bisect below it.
@@ -227,15 +312,45 @@ function M.caps(est, configs, left_s, S)
       if fixed_s + timed_s(mid) <= left_s then lo = mid else hi = mid end
     end
   end
-  local ns = {}
-  for i in ipairs(configs) do ns[i] = steps[i] and iters_at(lo, steps[i], S) or nil end
+  local ns, expected = {}, fixed_s
+  for i, c in ipairs(configs) do
+    if steps[i] then
+      ns[i] = iters_at(lo, steps[i], least[i], S)
+      expected = expected + (est.expected_iters and est:expected_iters(c, ns[i], S) or ns[i]) * steps[i]
+    end
+  end
   local first = ns[1]
   if not first then  -- no estimate for the next run: the count of a median-speed run
     local known = {}
     for _, step in pairs(steps) do known[#known + 1] = step end
-    first = #known > 0 and iters_at(lo, median(known), S) or S.min_iters
+    first = #known > 0 and iters_at(lo, median(known), S.min_iters, S) or S.min_iters
   end
-  return {n = first, ns = ns, fits = need <= left_s, need_s = need, total_s = fixed_s + timed_s(lo), unknown = unknown}
+  return {n = first, ns = ns, fits = need <= left_s, need_s = need, total_s = fixed_s + timed_s(lo),
+    expected_s = expected, unknown = unknown}
+end
+
+--- Which of `configs` (in the sweep's order, its priority) fit left_s seconds at their minimum
+--- (Est:min_iters): each is kept when it fits in what the ones kept before it leave, else left
+--- out whole, so a run is never cut below the precision it needs and a later, cheaper run can
+--- still use time a costly one could not. A config without an estimate is kept (nothing says it
+--- does not fit). Returns {keep (the indices kept, in order), left_out (the others), need_s (the
+--- kept runs' minimum), left_out_s (the left-out runs' minimum, nil parts skipped), cost (index ->
+--- minimum seconds)}.
+function M.trim(est, configs, left_s, S)
+  local out = {keep = {}, left_out = {}, need_s = 0, left_out_s = 0, cost = {}}
+  for i, c in ipairs(configs) do
+    local step = est:step(c)
+    local cost = step and (est:outside(c) + est:min_iters(c, S)) * step or nil
+    out.cost[i] = cost
+    if not cost or out.need_s + cost <= left_s then
+      out.keep[#out.keep + 1] = i
+      out.need_s = out.need_s + (cost or 0)
+    else
+      out.left_out[#out.left_out + 1] = i
+      out.left_out_s = out.left_out_s + cost
+    end
+  end
+  return out
 end
 
 --- Per-run caps for the next run (configs[1]), to pass to rlx.train: max_iters, max_seconds and,

@@ -8,10 +8,12 @@
 --   pick(dir, kind, labels): the environment script for a device: DIR/<label>.lua for the first of
 --     `labels` (environment label, GPU hardware label, device kind) that exists and is for `kind`.
 --   plan(study, opts): what every device will sweep (its environment script, batch sizes and
---     precisions: bf16 on a CPU only where it is native, see native_bf16) and what it costs
---     (rlx.budget), checked against the scale's time budget; prints the plan. A plan that cannot
---     fit even at the minimum protocol ends the program (exit 2) naming what to cut, except in a
---     dry run, which only says so.
+--     precisions: bf16 on a CPU only where it is native, see native_bf16), calibrated on this
+--     machine first (rlx.calibrate: each model's memory layout and seconds per image), and what
+--     it costs (rlx.budget) against the scale's time budget. A budget is a plan to keep, never a
+--     gate: what does not fit at the quality protocol is left out whole, breadth first (every
+--     configuration's first repeat before any second one), and named with the command that adds
+--     it. Prints one estimate and stores the plan (the plans table).
 --   run(study, opts): plan, then for every device measures the peaks once per environment
 --     (study:ensure_peaks) and sweeps the shared matrix within what is left of the budget.
 --   finish(study, opts): figures, summary and report (nothing in a dry run).
@@ -100,6 +102,8 @@ function M.scale(matrix, P)
     S.batch = v
   end
   if P.counters == false then S.counters = false end
+  -- A run asked for a looser target than the scale's acceptance is kept at that target.
+  if S.target_ci and S.accept_ci then S.accept_ci = math.max(S.accept_ci, S.target_ci) end
   return S
 end
 
@@ -187,8 +191,9 @@ end
 local function sweep_options(id, env, precision, S, mx, o)
   return {device = id, models = S.models or mx.models, batch = S.batch or env.batch, precision = precision,
     repeats = S.repeats or mx.repeats, warmup = S.warmup, iters = S.iters, input = S.input, classes = mx.classes,
-    lr = mx.lr, target_ci = S.target_ci, min_iters = S.min_iters, max_iters = S.max_iters,
-    counters = env.counters == true and S.counters ~= false or nil, retry_crashed = o.retry_crashed, data = o.data}
+    lr = mx.lr, target_ci = S.target_ci, accept_ci = S.target_ci and S.accept_ci or nil, min_iters = S.min_iters,
+    max_iters = S.max_iters, counters = env.counters == true and S.counters ~= false or nil,
+    retry_crashed = o.retry_crashed, data = o.data}
 end
 
 -- The devices to sweep: {id, kind, name, script, sweep (options), notes}.
@@ -212,84 +217,60 @@ local function devices_plan(study, o)
   return out
 end
 
--- Seconds of the minimum protocol (and of the planned caps) of every device, given `left` seconds.
+-- Calibrates every device (rlx.calibrate): the families (model, precision, input) it sweeps, each
+-- at its smallest batch. Returns the seconds spent probing.
+local function calibrate(study, devs, S, mx)
+  local spent = 0
+  for _, d in ipairs(devs) do
+    local families, seen = {}, {}
+    local smallest = math.huge
+    for _, b in ipairs(d.sweep.batch) do smallest = math.min(smallest, b) end
+    for _, model in ipairs(d.sweep.models) do
+      for _, precision in ipairs(d.sweep.precision) do
+        local key = rlx.calibrate.key(model, precision, S.input)
+        if not seen[key] then
+          seen[key] = true
+          families[#families + 1] = {model = model, precision = precision, input = S.input, batch = smallest}
+        end
+      end
+    end
+    local cals, s = rlx.calibrate.ensure(study, d.id, families, {classes = mx.classes, lr = mx.lr})
+    d.calibration, spent = cals, spent + s
+    if d.sweep.memory_format == nil then d.sweep.calibration = cals end
+  end
+  return spent
+end
+
+-- Seconds of every device's kept runs (at the iterations they are expected to stop at), of their
+-- minimum, and of what the budget leaves out, given `left` seconds (nil: no budget).
 local function cost(study, devs, S, left)
-  local need, total, unknown = 0, 0, 0
+  local need, total, unknown, out_s = 0, 0, 0, 0
   for _, d in ipairs(devs) do
     local opts = {}
     for k, v in pairs(d.sweep) do opts[k] = v end
+    opts.notes = nil
     opts.budget_s = S.target_ci and left and math.max(0, left) or nil
     local e = study:estimate(opts)
     d.estimate = e
     need = need + (e.need_s or e.total_s)
-    total, unknown = total + e.total_s, unknown + e.unestimated
+    total, unknown, out_s = total + e.total_s, unknown + e.unestimated, out_s + (e.left_out_s or 0)
   end
-  return need, total, unknown
+  return need, total, unknown, out_s
 end
 
---- What to cut when the minimum protocol does not fit, from the devices' estimated items: two
---- lists of "--set batch=16,32 (saves 6.1 min)"-like texts, largest savings first (at most 4
---- each): the cuts that are enough alone, and the others (to combine).
-function M.cuts(devs, S, need, left)
-  local by = {batch = {}, models = {}, precision = {}, repeats = {}}
-  local lists = {batch = {}, models = {}, precision = {}}
-  local max_run = 0
-  for _, d in ipairs(devs) do
-    for _, it in ipairs(d.estimate.items) do
-      local c, s = it.config, it.need_s or 0
-      for dim, v in pairs({batch = c.batch, models = c.model, precision = c.precision}) do
-        if not by[dim][v] then by[dim][v] = 0; table.insert(lists[dim], v) end
-        by[dim][v] = by[dim][v] + s
-      end
-      max_run = math.max(max_run, it.run)
-      by.repeats[it.run] = (by.repeats[it.run] or 0) + s
-    end
-  end
-  local out = {}
-  for _, dim in ipairs({"batch", "models", "precision"}) do
-    if #lists[dim] > 1 then
-      for _, v in ipairs(lists[dim]) do
-        local keep = {}
-        for _, w in ipairs(lists[dim]) do if w ~= v then keep[#keep + 1] = tostring(w) end end
-        out[#out + 1] = {text = string.format("--set %s=%s", dim, table.concat(keep, ",")), saves = by[dim][v]}
-      end
-    end
-  end
-  if max_run > 1 then
-    out[#out + 1] = {text = string.format("--set repeats=%d", max_run - 1), saves = by.repeats[max_run]}
-  end
-  local input = S.input or 224
-  for _, side in ipairs({192, 160, 128, 112, 96, 64}) do
-    if side < input and need * (side / input) ^ 2 <= left then
-      out[#out + 1] = {text = string.format("--set input=%d", side), saves = need * (1 - (side / input) ^ 2)}
-      break
-    end
-  end
-  table.sort(out, function(a, b) return a.saves > b.saves end)
-  local enough, more = {}, {}
-  for _, c in ipairs(out) do
-    local list = need - c.saves <= left and enough or more
-    if #list < 4 then list[#list + 1] = string.format("%s (saves %s)", c.text, budget.duration_text(c.saves)) end
-  end
-  return enough, more
-end
-
---- When the study does not fit its budget, the precisions beyond each CPU's first (bf16: the
---- seed's CPU matrix is fp32) are left out if that makes it fit, with a note saying so. Returns
---- the new need, total and unknown counts.
+--- When the whole matrix does not fit `left_s` seconds, every CPU device's precisions beyond its
+--- first (bf16: the seed's CPU matrix is fp32) are left out first, with a note saying so; what
+--- still does not fit is then trimmed run by run (rlx.budget.trim). Returns the new minimum,
+--- total, unestimated count and left-out seconds.
 function M.drop_optional(study, devs, S, left)
+  local before = 0
+  for _, d in ipairs(devs) do before = before + (d.estimate.need_s or 0) + (d.estimate.left_out_s or 0) end
   local kept = {}
   for i, d in ipairs(devs) do
     kept[i] = d.sweep.precision
     if d.kind == "cpu" and #d.sweep.precision > 1 then d.sweep.precision = {d.sweep.precision[1]} end
   end
-  local before = 0
-  for _, d in ipairs(devs) do before = before + (d.estimate.need_s or d.estimate.total_s) end
-  local need, total, unknown = cost(study, devs, S, left)
-  if need > left then
-    for i, d in ipairs(devs) do d.sweep.precision = kept[i] end
-    return cost(study, devs, S, left)
-  end
+  local need, total, unknown, out_s = cost(study, devs, S, left)
   for i, d in ipairs(devs) do
     if #kept[i] > #d.sweep.precision then
       local dropped = {}
@@ -297,48 +278,96 @@ function M.drop_optional(study, devs, S, left)
       d.notes[#d.notes + 1] = string.format("%s left out to fit the budget of %s (with %s the study needs at least " ..
         "%s; %s without); --set budget= or --set precision=%s measures it", table.concat(dropped, ", "),
         budget.duration_text(S.budget_s), table.concat(dropped, ", "), budget.duration_text(before),
-        budget.duration_text(need), table.concat(kept[i], ","))
+        budget.duration_text(need + out_s), table.concat(kept[i], ","))
     end
   end
-  return need, total, unknown
+  return need, total, unknown, out_s
 end
 
---- The devices to sweep and their cost, checked against the budget; prints the plan.
+-- A shell word: as it is when plain, else in single quotes.
+local function shell_word(w)
+  w = tostring(w)
+  if w:match("^[%w%._/,:=+%-]+$") then return w end
+  return "'" .. w:gsub("'", "'\\''") .. "'"
+end
+
+--- The command that runs this study again with `budget` (seconds): the same script and --set
+--- options, the budget replaced; stored runs are skipped, so it adds what this one left out.
+function M.rerun_command(budget_s)
+  local parts = {"rlx run", shell_word(arg and arg[0] or "experiments/all.lua")}
+  local keys = {}
+  for k in pairs(rlx.params_text or {}) do if k ~= "budget" then keys[#keys + 1] = k end end
+  table.sort(keys)
+  for _, k in ipairs(keys) do parts[#parts + 1] = "--set " .. shell_word(k .. "=" .. rlx.params_text[k]) end
+  parts[#parts + 1] = "--set budget=" .. math.ceil(budget_s / 60) .. "m"
+  return table.concat(parts, " ")
+end
+
+-- The budget that adds `left_out_s` seconds of runs (their minimum, with the slack of the sweep's
+-- rerun reserve) and draws the figures and report again.
+local function budget_for(left_out_s)
+  return left_out_s / (1 - budget.RERUN_RESERVE) + M.FINISH_S
+end
+
+-- "27 runs, ~14.2 min: a, b, c, d, e, f and 21 more": what was left out, the first few by name
+-- (every label is in the plan's detail, conn:plans).
+local function left_out_text(labels, need_s)
+  local shown = {}
+  for i = 1, math.min(#labels, 6) do shown[i] = labels[i] end
+  return string.format("%d run%s, ~%s: %s%s", #labels, #labels == 1 and "" or "s", budget.duration_text(need_s),
+    table.concat(shown, ", "), #labels > #shown and string.format(" and %d more", #labels - #shown) or "")
+end
+
+-- The labels of the items the plan left out, in order.
+local function left_out_labels(devs)
+  local labels = {}
+  for _, d in ipairs(devs) do
+    for _, it in ipairs(d.estimate.left_out or {}) do labels[#labels + 1] = it.label end
+  end
+  return labels
+end
+
+--- The devices to sweep and their cost against the budget, after calibrating each on this machine;
+--- prints the plan and stores it (study.db:put_plan).
 function M.plan(study, opts)
   local o = options.check("rlx.experiment.plan", opts, RUN_SPEC)
   local S, dry = o.scale, rlx.flags and rlx.flags.dry_run
+  local started = o.started or now_s()
   local devs = devices_plan(study, o)
-  local left = S.budget_s and (S.budget_s - (now_s() - (o.started or now_s())) - M.FINISH_S)
-  if left then
-    for _, d in ipairs(devs) do
-      if not study:peaks(d.kind) then left = left - M.PEAKS_S[S.peaks_quick and "quick" or "full"] end
-    end
+  local calib_s = calibrate(study, devs, S, o.matrix)
+  local peaks_s = 0
+  for _, d in ipairs(devs) do
+    if not study:peaks(d.kind) then peaks_s = peaks_s + M.PEAKS_S[S.peaks_quick and "quick" or "full"] end
   end
-  local need, total, unknown = cost(study, devs, S, left)
-  if left and need > left and not S.precision then need, total, unknown = M.drop_optional(study, devs, S, left) end
+  local spent = now_s() - started
+  local left = S.budget_s and (S.budget_s - spent - M.FINISH_S - peaks_s)
+  local need, total, unknown, out_s = cost(study, devs, S, left)
+  if left and out_s > 0 and not S.precision then need, total, unknown, out_s = M.drop_optional(study, devs, S, left) end
   for _, d in ipairs(devs) do
     for _, note in ipairs(d.notes) do print(d.id .. ": " .. note) end
   end
-  local est = string.format("estimated %s for %d runs%s", budget.duration_text(total),
-    #devs > 0 and (function() local n = 0 for _, d in ipairs(devs) do n = n + d.estimate.to_run end return n end)() or 0,
-    unknown > 0 and string.format(" (+%d without an estimate)", unknown) or "")
-  if S.budget_s then est = est .. string.format(" against a budget of %s", budget.duration_text(S.budget_s)) end
-  print("plan: " .. est)
-  local out = {devices = devs, estimate_s = total, need_s = need, left_s = left}
-  if left and need > left then
-    local enough, more = M.cuts(devs, S, need, left)
-    local advice = {}
-    if #enough > 0 then advice[#advice + 1] = "cut one of: " .. table.concat(enough, ", ") end
-    if #more > 0 then advice[#advice + 1] = (#enough > 0 and "or combine: " or "combine: ") .. table.concat(more, ", ") end
-    advice[#advice + 1] = string.format("or raise --set budget= (at least %s)",
-      budget.duration_text(S.budget_s + need - left))
-    local msg = string.format("the study does not fit its budget: its runs need at least %s%s on this machine and " ..
-      "%s is left for them; %s", budget.duration_text(need),
-      S.target_ci and string.format(" at the minimum protocol (%d timed iterations per run)", S.min_iters) or "",
-      budget.duration_text(math.max(0, left)), table.concat(advice, "; "))
-    if not dry then fail(msg) end
-    print("plan: " .. msg)
-    out.fits = false
+  local n_run, n_out = 0, 0
+  for _, d in ipairs(devs) do n_run, n_out = n_run + d.estimate.to_run, n_out + #(d.estimate.left_out or {}) end
+  local estimate_s = spent + peaks_s + total + M.FINISH_S
+  local parts = string.format("calibration %s, peaks %s, runs %s, figures and report %s",
+    budget.duration_text(calib_s), budget.duration_text(peaks_s), budget.duration_text(total),
+    budget.duration_text(M.FINISH_S))
+  print(string.format("plan: %d runs%s%s; estimated %s in all (%s)%s", n_run,
+    n_out > 0 and string.format(" (%d left out for the budget)", n_out) or "",
+    unknown > 0 and string.format(", %d without an estimate", unknown) or "", budget.duration_text(estimate_s), parts,
+    S.budget_s and string.format("; budget %s", budget.duration_text(S.budget_s)) or ""))
+  local detail = {calibration_s = calib_s, peaks_s = peaks_s, runs_s = total, finish_s = M.FINISH_S}
+  if n_out > 0 then
+    detail.left_out = left_out_labels(devs)
+    detail.add = M.rerun_command(budget_for(out_s))
+    print(string.format("plan: left out, breadth first (every configuration's first repeat before any second): %s; " ..
+      "to add them to this database: %s", left_out_text(detail.left_out, out_s), detail.add))
+  end
+  local out = {devices = devs, estimate_s = estimate_s, need_s = need, left_s = left, fits = n_out == 0,
+    left_out_s = out_s, detail = detail}
+  if not dry then
+    out.plan_id = study.db:put_plan{study = study.name, environment_id = study.env_id, budget_s = S.budget_s,
+      estimate_s = estimate_s, planned = n_run, left_out = n_out, detail = detail}
   end
   return out
 end
@@ -384,23 +413,48 @@ function M.run(study, opts)
     end
     local stats = study:sweep(sweep)
     if type(stats) == "table" and stats.planned and not dry then
-      print(string.format("%s: %d planned, %d ran (%d ok, %d failed%s), %d already done", d.id, stats.planned,
+      print(string.format("%s: %d planned, %d ran (%d ok, %d failed%s), %d already done%s", d.id, stats.planned,
         stats.ran or 0, stats.ok or 0, stats.failed or 0,
-        (stats.reruns or 0) > 0 and string.format(", %d reruns of unsteady or contended runs", stats.reruns) or "",
-        stats.skipped or 0))
+        (stats.reruns or 0) > 0 and string.format(", %d reruns of unsteady, contended or imprecise runs",
+          stats.reruns) or "", stats.skipped or 0,
+        #(stats.left_out or {}) > 0 and string.format(", %d left out for the budget", #stats.left_out) or ""))
     end
     summary[#summary + 1] = {device = d.id, script = d.path, stats = stats}
   end
   summary.estimate_s = plan.estimate_s
+  S.estimate_s, S.plan_id, S.plan_detail = plan.estimate_s, plan.plan_id, plan.detail
+  if not dry then M.left_out_after(summary, S) end
   return summary
 end
 
---- The study's last line: its time against the plan's estimate ("done in 27.1 min; the plan
---- estimated 25.3 min for the runs"), or what a dry run did.
+--- After the sweeps: what the budget left out in the end (the plan's estimate is revised as runs
+--- finish, so a run may still be left out, or fit after all), printed with the command that adds
+--- exactly those runs, and kept in the plan's detail (S.plan_detail) for the plans table.
+function M.left_out_after(summary, S)
+  local labels, need = {}, 0
+  for _, dev in ipairs(summary) do
+    for _, it in ipairs(type(dev.stats) == "table" and dev.stats.left_out or {}) do
+      labels[#labels + 1] = it.label
+      need = need + (it.need_s or 0)
+    end
+  end
+  local detail = S.plan_detail or {}
+  detail.left_out, detail.add = nil, nil
+  if #labels > 0 then
+    detail.left_out, detail.add = labels, M.rerun_command(budget_for(need))
+    print(string.format("left out for the budget: %s; to add them to this database: %s", left_out_text(labels, need),
+      detail.add))
+  end
+  S.plan_detail = detail
+end
+
+--- The study's last line: its wall time against the plan's one estimate, made before the first
+--- run ("done in 27.1 min; the plan estimated 28.0 min (-3 %)"), or what a dry run did.
 function M.done_line(S, summary)
   if rlx.flags and rlx.flags.dry_run then return "dry run: nothing trained, no figures drawn" end
-  return string.format("done in %s; the plan estimated %s for the runs", budget.duration_text(now_s() - S.started),
-    budget.duration_text(summary and summary.estimate_s or 0))
+  local wall, est = now_s() - S.started, S.estimate_s or (summary and summary.estimate_s) or 0
+  return string.format("done in %s; the plan estimated %s%s", budget.duration_text(wall), budget.duration_text(est),
+    est > 0 and string.format(" (%+.0f %%)", (wall / est - 1) * 100) or "")
 end
 
 --- Figures, the summary and the report (the report goes next to the figures folder, docs/report.md).
@@ -416,6 +470,9 @@ function M.finish(study, opts)
   for _, file in ipairs(fig.files) do print("  " .. file.path) end
   for _, w in ipairs(fig.warnings) do print("  (skipped) " .. w) end
   study:summary()
+  -- The plan's wall time (to here: the figures drawn, the report not yet written) is recorded
+  -- before the report, which states it against the estimate.
+  if S.plan_id then study.db:finish_plan(S.plan_id, now_s() - S.started, S.plan_detail or {}) end
   print("report: " .. study:report{dir = dir:match("^(.*)/[^/]+$") or ".", figures = dir:match("[^/]+$"),
     quiet = true}.html)
 end

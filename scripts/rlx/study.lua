@@ -113,6 +113,8 @@ local SWEEP_SPEC = {
   warmup = {type = "any"},
   iters = {type = "integer", min = 1},
   target_ci = {type = "number", min = 0},
+  accept_ci = {type = "number", min = 0},
+  calibration = {type = "table"},
   min_iters = {type = "integer", min = 2},
   max_iters = {type = "integer", min = 1},
   max_warmup = {type = "integer", min = 1},
@@ -139,11 +141,18 @@ local SWEEP_SPEC = {
 for _, k in ipairs(PASS_THROUGH) do SWEEP_SPEC[k] = {type = "any"} end
 
 -- The configuration of one run: what rlx.train gets, minus the label. Its hash is the resume key.
+-- A model's memory layout: the sweep's memory_format when given (the user's choice wins), else the
+-- layout this machine's calibration chose for the model (rlx.calibrate), else rlx.train's default.
 local function run_config(o, model, precision, batch)
   local c = {model = model, precision = precision, batch = batch, device = o.device, warmup = o.warmup,
     iters = o.iters, data = o.data, input = o.input, classes = o.classes, counters = o.counters,
-    target_ci = o.target_ci, min_iters = o.min_iters, max_iters = o.max_iters, max_warmup = o.max_warmup}
+    target_ci = o.target_ci, accept_ci = o.accept_ci, min_iters = o.min_iters, max_iters = o.max_iters,
+    max_warmup = o.max_warmup}
   for _, k in ipairs(PASS_THROUGH) do c[k] = o[k] end
+  if c.memory_format == nil and o.calibration then
+    local cal = o.calibration[rlx.calibrate.key(model, precision, o.input)]
+    c.memory_format = type(cal) == "table" and cal.memory_format or nil
+  end
   return c
 end
 
@@ -287,30 +296,41 @@ end
 
 local kind_of = require("rlx.results.data").kind_of
 
--- What each item still to run would cost: it.estimate_s and it.estimate_source, for ns[i] timed
--- iterations of a precision-targeted config (the budget's caps; nil: its max_iters; fixed configs
--- run their iters), and it.need_s, the same at the minimum protocol (min_iters; fixed: estimate_s).
-local function estimate_items(self, todo, ns)
+local function targeted(o) return o.target_ci ~= nil and o.target_ci > 0 end
+
+-- The protocol the budget's arithmetic needs (rlx.budget: caps, trim, expected iterations).
+local function protocol(o)
+  return {min_iters = o.min_iters or 5, max_iters = o.max_iters or 100, accept_ci = o.accept_ci,
+    target_ci = o.target_ci}
+end
+
+-- What each item still to run would cost: it.estimate_s and it.estimate_source at the timed
+-- iterations it is expected to stop at (a precision-targeted config stops at its CI target,
+-- within its cap ns[it], else max_iters; a fixed config runs its iters), it.iters_cap, and
+-- it.need_s, the same at the least iterations that keep it (rlx.budget's min_iters; fixed:
+-- estimate_s).
+local function estimate_items(self, todo, ns, S)
   local total, unknown = 0, 0
-  for i, it in ipairs(todo) do
+  for _, it in ipairs(todo) do
     local c = it.config
     local est = self:_estimator(kind_of(c.device))
-    local est_s, source = est:run(c, c.target_ci and ((ns or {})[i] or c.max_iters or 100) or nil)
-    it.iters_cap = c.target_ci and ns and ns[i] or nil
+    local cap = c.target_ci and ((ns or {})[it] or c.max_iters or 100) or nil
+    local n = cap and est:expected_iters(c, cap, S) or nil
+    local est_s, source = est:run(c, n)
+    it.iters_cap = c.target_ci and ns and ns[it] or nil
     it.estimate_s, it.estimate_source = est_s, source
-    it.need_s = c.target_ci and est:run(c, c.min_iters or 5) or est_s
+    it.need_s = c.target_ci and est:run(c, est:min_iters(c, S)) or est_s
     if est_s then total = total + est_s else unknown = unknown + 1 end
   end
   return total, unknown
 end
 
-local function targeted(o) return o.target_ci ~= nil and o.target_ci > 0 end
-
 --- What the sweep study:sweep(opts) would run would cost (same options; nothing is trained):
---- {items (the plan, each to-run item with estimate_s and estimate_source "measured" or
---- "analytic", and iters_cap), to_run, total_s, unestimated, iters_min and iters_max
---- (precision-targeted with budget_s: the range of the runs' caps on timed iterations, more for
---- faster runs; rlx.budget.caps), fits, need_s (the minimum protocol's time)}.
+--- {items (the plan, each to-run item with estimate_s and estimate_source, iters_cap, need_s),
+--- to_run, total_s, unestimated, iters_min and iters_max (precision-targeted with budget_s: the
+--- range of the runs' caps on timed iterations, more for faster runs; rlx.budget.caps), fits,
+--- need_s (the kept runs' minimum), left_out (items the budget leaves out whole, in order, each
+--- with need_s), left_out_s (their minimum)}.
 function Study:estimate(opts)
   local o = options.check("study:estimate", opts, SWEEP_SPEC)
   return self:_estimate(self:_plan(o), o)
@@ -319,19 +339,33 @@ end
 function Study:_estimate(items, o)
   local todo = {}
   for _, it in ipairs(items) do if self:_will_run(it, o) then todo[#todo + 1] = it end end
-  local out = {items = items, to_run = #todo, fits = true}
+  local out = {items = items, fits = true, left_out = {}, left_out_s = 0}
+  local S, ns = protocol(o), nil
   if targeted(o) and o.budget_s then
+    local est = self:_estimator(kind_of(o.device))
     local configs = {}
     for i, it in ipairs(todo) do configs[i] = it.config end
-    local plan = budget.caps(self:_estimator(kind_of(o.device)), configs, o.budget_s,
-      {min_iters = o.min_iters or 5, max_iters = o.max_iters or 100})
-    out.fits, out.need_s, out.ns = plan.fits, plan.need_s, plan.ns
-    for _, n in pairs(plan.ns) do
-      out.iters_min, out.iters_max = math.min(out.iters_min or n, n), math.max(out.iters_max or n, n)
+    local trim = budget.trim(est, configs, o.budget_s, S)
+    local kept, kept_configs = {}, {}
+    for _, i in ipairs(trim.keep) do kept[#kept + 1], kept_configs[#kept_configs + 1] = todo[i], configs[i] end
+    for _, i in ipairs(trim.left_out) do
+      todo[i].left_out, todo[i].need_s = true, trim.cost[i]
+      out.left_out[#out.left_out + 1] = todo[i]
     end
+    out.fits, out.need_s, out.left_out_s = #trim.left_out == 0, trim.need_s, trim.left_out_s
+    local plan = budget.caps(est, kept_configs, o.budget_s, S)
+    ns = {}
+    for j, it in ipairs(kept) do
+      ns[it] = plan.ns[j]
+      if plan.ns[j] then
+        out.iters_min, out.iters_max = math.min(out.iters_min or plan.ns[j], plan.ns[j]),
+          math.max(out.iters_max or plan.ns[j], plan.ns[j])
+      end
+    end
+    todo = kept
   end
-  out.total_s, out.unestimated = estimate_items(self, todo, out.ns)
-  out.ns = nil
+  out.to_run = #todo
+  out.total_s, out.unestimated = estimate_items(self, todo, ns, S)
   return out
 end
 
@@ -351,6 +385,8 @@ function Study:_dry_run(items, o)
     if it.not_in_shard then what = "not in this shard"
     elseif it.done then what = "skip (done)"
     elseif peek and peek.skip then what = peek.text
+    elseif it.left_out then
+      what = "left out (budget)" .. (it.need_s and string.format(": needs ~%s", budget.duration_text(it.need_s)) or "")
     else
       what = peek and peek.text or
         (it.status == "failed" and "rerun (failed before)" or (it.status == "ok" and "redo (force)" or "run"))
@@ -369,8 +405,9 @@ function Study:_dry_run(items, o)
       string.format("%d-%d", e.iters_min, e.iters_max), same and "" or " (more for faster runs)",
       budget.duration_text(o.budget_s))
   end
-  print(string.format("dry run: %d to run, %d skipped; %s", e.to_run, #items - e.to_run, est))
-  return {planned = #items, to_run = e.to_run, skipped = #items - e.to_run,
+  print(string.format("dry run: %d to run, %d skipped%s; %s", e.to_run, #items - e.to_run - #e.left_out,
+    #e.left_out > 0 and string.format(", %d left out for the budget", #e.left_out) or "", est))
+  return {planned = #items, to_run = e.to_run, skipped = #items - e.to_run - #e.left_out, left_out = #e.left_out,
     estimate_s = e.unestimated < e.to_run and e.total_s or nil, unestimated = e.unestimated, dry_run = true,
     iters_min = e.iters_min, iters_max = e.iters_max, fits = e.fits, need_s = e.need_s}
 end
@@ -439,7 +476,7 @@ function Study:sweep(opts)
     errors.raise("study:sweep", "rlx.train is not available in this build; pass trainer = function(opts) ... end")
   end
   local stats = {planned = #items, ran = 0, skipped = 0, failed = 0, ok = 0, not_in_shard = 0, busy = 0,
-    crashed = 0, labels = {}, not_retried = {}}
+    crashed = 0, labels = {}, not_retried = {}, left_out = {}}
   local cache = {}
   local deadline = o.budget_s and now_s() + o.budget_s
   for i, it in ipairs(items) do
@@ -448,8 +485,17 @@ function Study:sweep(opts)
     elseif it.done then
       stats.skipped = stats.skipped + 1
     else
-      if deadline and targeted(o) then it.caps = self:_caps(items, i, o, deadline, stats) end
-      self:_sweep_slot(o, it, string.format("[%d/%d]", i, #items), trainer, stats, cache)
+      local fits = true
+      if deadline and targeted(o) then fits, it.caps = self:_caps(items, i, o, deadline, stats) end
+      if fits then
+        self:_sweep_slot(o, it, string.format("[%d/%d]", i, #items), trainer, stats, cache)
+      else
+        stats.left_out[#stats.left_out + 1] = it
+        if not o.quiet then
+          io.stderr:write(string.format("[%d/%d] %s: left out, it needs ~%s and %s is left (budget)\n", i, #items,
+            it.label, budget.duration_text(it.need_s or 0), budget.duration_text(math.max(0, deadline - now_s()))))
+        end
+      end
     end
   end
   if deadline then self:_rerun_flagged(o, items, deadline, trainer, stats, cache) end
@@ -674,7 +720,7 @@ end
 -- The methods of a study, for help(study.runs) (scripts/rlx/help.lua).
 local slot = require("rlx.study_slot")
 slot.install(Study, {warn = warn, now_s = now_s, plain_data = plain_data,
-  roofline_rows = roofline_rows, targeted = targeted})
+  roofline_rows = roofline_rows, targeted = targeted, protocol = protocol})
 M.crash_advice = slot.crash_advice
 
 M.methods = Study

@@ -4,8 +4,8 @@
 -- refuse it when its memory estimate does not fit, time the noise floor, train it under the budget's
 -- caps, and store the result over the claim. Anything that stops the process's Lua between the claim
 -- and the stored row withdraws the claim, so the same command trains the slot again. After the
--- matrix, runs that were unsteady or shared their cores are trained once more while the budget
--- allows. Split from study.lua so each file reads in one sitting.
+-- matrix, runs that were unsteady, shared their cores or missed their precision are trained once
+-- more while the budget allows. Split from study.lua so each file reads in one sitting.
 local errors = require("rlx.errors")
 local budget = require("rlx.budget")
 local kind_of = require("rlx.results.data").kind_of
@@ -13,7 +13,7 @@ local kind_of = require("rlx.results.data").kind_of
 local M = {}
 
 -- The helpers study.lua shares with this file (set by M.install).
-local warn, now_s, plain_data, roofline_rows, targeted
+local warn, now_s, plain_data, roofline_rows, targeted, protocol
 
 local Study = {}
 
@@ -184,48 +184,65 @@ function Study:_after_run(it, result, wall)
   local est = self._estimators and self._estimators[kind_of(it.config.device)]
   if est and type(result.iter_s) == "table" then
     est:observe(it.config, {iter_mean_s = result.iter_s.mean, seconds = result.seconds, total_s = wall,
-      warmup_samples = result.warmup_samples})
+      warmup_samples = result.warmup_samples, cv = type(result.stability) == "table" and result.stability.cv or nil})
   end
 end
 
--- The budget caps of items[i] (budget.lua): the timed iterations every run still to do can have
--- in the time left, less the share kept for reruns (budget.RERUN_RESERVE). Warns once when even
--- the minimum protocol no longer fits.
-function Study:_caps(items, i, o, deadline, stats)
-  local configs = {}
+-- Whether items[i] still fits the time left (rlx.budget.trim over the items still to run, in their
+-- order, less the share kept for reruns, budget.RERUN_RESERVE), and its caps when it does: the
+-- timed iterations it can have beside the later runs that fit too. An item that no longer fits
+-- is left out whole (it.need_s: what it would need), never cut below its precision.
+function Study:_caps(items, i, o, deadline, _stats)
+  local todo = {}
   for j = i, #items do
-    if self:_will_run(items[j], o) then configs[#configs + 1] = items[j].config end
+    if self:_will_run(items[j], o) then todo[#todo + 1] = items[j] end
   end
+  local configs = {}
+  for k, it in ipairs(todo) do configs[k] = it.config end
   local left = deadline - now_s() - (o.budget_s or 0) * budget.RERUN_RESERVE
-  local caps, plan = budget.next_caps(self:_estimator(kind_of(o.device)), configs, left,
-    {min_iters = o.min_iters or 5, max_iters = o.max_iters or 100})
-  if not plan.fits and not stats.over_budget then
-    stats.over_budget = true
-    warn(string.format("over budget: the %d runs left need at least %s at %d timed iterations each and %s is " ..
-      "left; they run at that minimum", #configs, budget.duration_text(plan.need_s), o.min_iters or 5,
-      budget.duration_text(math.max(0, deadline - now_s()))))
-  end
-  return caps
+  local est, S = self:_estimator(kind_of(o.device)), protocol(o)
+  local trim = budget.trim(est, configs, left, S)
+  items[i].need_s = trim.cost[1]
+  if trim.keep[1] ~= 1 then return false end
+  local kept = {}
+  for _, k in ipairs(trim.keep) do kept[#kept + 1] = configs[k] end
+  local caps = budget.next_caps(est, kept, left, S)
+  return true, caps
 end
 
--- Runs of this sweep that failed the steady-state verdict or shared their cores are trained once
--- more while the budget allows (each at most once: the replaced run is kept in earlier_runs);
--- the rest stay flagged and the report leaves them out of the means.
+-- Whether a stored run is left out of the means and worth training again: unsteady, contended, or
+-- short of the precision its protocol asks (ci_rel above accept_ci).
+local function flagged_run(r)
+  if r.stable == 0 or r.contended == 1 then return true end
+  local accept = type(r.config) == "table" and r.config.accept_ci
+  return type(accept) == "number" and type(r.ci_rel) == "number" and r.ci_rel > accept
+end
+
+local function flag_text(e)
+  if e.stable == 0 then return "unsteady" end
+  if e.contended == 1 then return "contended" end
+  return string.format("CI ±%.1f %%", (e.ci_rel or 0) * 100)
+end
+
+-- Runs of this sweep that failed the steady-state verdict, shared their cores or missed their
+-- precision are trained once more while the budget allows (each at most once: the replaced run is
+-- kept in earlier_runs); the rest stay flagged and the report leaves them out of the means.
 function Study:_rerun_flagged(o, items, deadline, trainer, stats, cache)
   local flagged = {}
   for _, it in ipairs(items) do
     local r = not it.not_in_shard and self.db:runs{study = self.name, label = it.label}[1]
     local earlier = r and type(r.result) == "table" and r.result.earlier_runs
-    if r and r.status == "ok" and (r.stable == 0 or r.contended == 1) and not earlier then
-      it.earlier = {{images_per_s = r.images_per_s, stable = r.stable, drift = r.drift, cv = r.cv,
+    if r and r.status == "ok" and flagged_run(r) and not earlier then
+      it.earlier = {{images_per_s = r.images_per_s, stable = r.stable, drift = r.drift, cv = r.cv, ci_rel = r.ci_rel,
         contended = r.contended, other_cpu = r.other_cpu, stop_reason = r.stop_reason, finished_at = r.finished_at}}
       flagged[#flagged + 1] = it
     end
   end
+  local S = protocol(o)
   -- Cheapest first: one long rerun that does not fit must not keep the short ones from the time.
   for k, it in ipairs(flagged) do
-    it.rerun_s, it.flag_order = self:_estimator(kind_of(it.config.device)):run(it.config,
-      targeted(o) and (o.min_iters or 5) or nil), k
+    local est = self:_estimator(kind_of(it.config.device))
+    it.rerun_s, it.flag_order = est:run(it.config, targeted(o) and est:min_iters(it.config, S) or nil), k
   end
   local function cost(it) return it.rerun_s or math.huge end
   table.sort(flagged, function(a, b)
@@ -239,11 +256,9 @@ function Study:_rerun_flagged(o, items, deadline, trainer, stats, cache)
       if targeted(o) then
         local configs = {}
         for j = k, #flagged do configs[#configs + 1] = flagged[j].config end
-        it.caps = budget.next_caps(self:_estimator(kind_of(it.config.device)), configs, left,
-          {min_iters = o.min_iters or 5, max_iters = o.max_iters or 100})
+        it.caps = budget.next_caps(self:_estimator(kind_of(it.config.device)), configs, left, S)
       end
-      if not o.quiet then io.stderr:write(string.format("rerun %s (%s before)\n", it.label,
-        it.earlier[1].stable == 0 and "unsteady" or "contended")) end
+      if not o.quiet then io.stderr:write(string.format("rerun %s (%s before)\n", it.label, flag_text(it.earlier[1]))) end
       stats.reruns = (stats.reruns or 0) + 1
       self:_sweep_slot(again, it, string.format("[rerun %d/%d]", k, #flagged), trainer, stats, cache)
     elseif not o.quiet then
@@ -278,6 +293,7 @@ end
 --- roofline_rows and targeted.
 function M.install(class, h)
   warn, now_s, plain_data, roofline_rows, targeted = h.warn, h.now_s, h.plain_data, h.roofline_rows, h.targeted
+  protocol = h.protocol
   for name, fn in pairs(Study) do class[name] = fn end
 end
 

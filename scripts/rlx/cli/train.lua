@@ -36,9 +36,10 @@ local cmd = {name = "train",
     {"data", "--data", metavar = "PATH", help = "ImageFolder root (train/<class>/*.jpg) or CIFAR-10 folder"},
     {"synthetic", "--synthetic", type = "boolean", help = "synthetic input even when --data is given"},
     {"no_augment", "--no-augment", type = "boolean", help = "resize + center crop instead of random crops"},
-    {"memory_format", "--memory-format", one_of = {"channels_last", "contiguous"},
-      help = "layout of images and conv weights (default channels_last for convolutional models; " ..
-        "contiguous = run_train.py's default)"},
+    {"memory_format", "--memory-format", one_of = {"auto", "channels_last", "contiguous"},
+      help = "layout of images and conv weights (default auto: the faster of the two for this model on this " ..
+        "machine, measured once and kept: rlx.calibrate; contiguous = run_train.py's default)"},
+    {"verbose", "--verbose", type = "boolean", help = "say which settings were chosen and why (stderr)"},
     {"channels_last", "--channels-last", type = "boolean", help = "same as --memory-format channels_last"},
     {"grad_accum", "--grad-accum-steps", type = "integer", default = 1, help = "optimizer step every N iterations"},
     {"deterministic", "--deterministic", type = "boolean", help = "deterministic algorithms"},
@@ -118,6 +119,37 @@ local function memory_format(o)
   return o.channels_last and "channels_last" or o.memory_format
 end
 
+-- Where a run without --db keeps this machine's calibrations: one database per user.
+local function cache_db()
+  local base = os.getenv("XDG_CACHE_HOME")
+  if not base or base == "" then base = (os.getenv("HOME") or "/tmp") .. "/.cache" end
+  return base .. "/rlx/calibrations.db"
+end
+
+-- The memory layout when none was chosen (--memory-format auto, the default): this machine's
+-- calibration of the model (rlx.calibrate), kept with --db's environment, else in the user's cache
+-- database; probed once per model, precision and input (a few seconds, not part of the timed
+-- run). A model given as a Lua file gets rlx.train's default. Returns the layout (nil: the
+-- default) and the calibration.
+local function calibrated(o, opts)
+  if type(opts.model) ~= "string" then return nil end
+  local path = o.db or cache_db()
+  if o.verbose then io.stderr:write(string.format("rlx train: calibrating %s on this machine (%s)\n", opts.model, path)) end
+  local ok, cal = pcall(function()
+    local st = rlx.study{name = o.db and o.study or "calibrations", db = path}
+    local cals = rlx.calibrate.ensure(st, opts.device or "cpu", {{model = opts.model, precision = opts.precision or
+      "fp32", input = opts.input or 224, batch = opts.batch}}, {classes = opts.classes, lr = opts.lr, quiet = true})
+    st:close()
+    return cals[rlx.calibrate.key(opts.model, opts.precision or "fp32", opts.input or 224)]
+  end)
+  if not ok then
+    rlx.errors.pass_exits(cal)
+    io.stderr:write("rlx train: no calibration (" .. rlx.errors.message(cal) .. "); the model's default layout\n")
+    return nil
+  end
+  return cal and cal.memory_format, cal
+end
+
 function M.main(...)
   local o = args.parse(cmd, {...})
   if not o then return 0 end
@@ -145,9 +177,15 @@ function M.main(...)
     {o.log_dir and (o.log_dir .. "/metrics.csv"), "append", {what = "--log-dir"}},
     {o.db, "database", {what = "--db"}},
   })
+  local cal
+  if opts.memory_format == nil or opts.memory_format == "auto" then
+    opts.memory_format, cal = calibrated(o, opts)
+    if cal and o.verbose then io.stderr:write("rlx train: memory format " .. rlx.calibrate.text(cal) .. "\n") end
+  end
   local ok, r = pcall(rlx.train, opts)
   -- An invalid value is a usage error (Ctrl-C passes through with its own exit code).
   if not ok then args.fail("train", r, {usage = true}) end
+  if type(r) == "table" and cal then r.memory_format_choice = rlx.calibrate.text(cal) end
   if o.json then
     print(rlx.json.encode(r, 2))
   elseif r.ok then

@@ -201,9 +201,10 @@ end
 
 -- Flags ---------------------------------------------------------------------------------------
 
---- Why a run is left out of the means: a list of {kind = "unsteady" | "contended", text}; empty
---- when it is kept. Unsteady: its timed iterations failed the steady-state verdict (stable = 0).
---- Contended: the study saw other processes on its cores (contended = 1).
+--- Why a run is left out of the means: a list of {kind = "unsteady" | "imprecise" | "contended",
+--- text}; empty when it is kept. Unsteady: its timed iterations failed the steady-state verdict
+--- (stable = 0). Imprecise: its 95 % CI (ci_rel) is wider than the precision its protocol accepts
+--- (config.accept_ci). Contended: the study saw other processes on its cores (contended = 1).
 function M.flags(r)
   local out = {}
   local stable = field(r, "stable")
@@ -211,6 +212,12 @@ function M.flags(r)
     local d, cv = num(field(r, "drift")), num(field(r, "cv"))
     out[#out + 1] = {kind = "unsteady", text = d and string.format("drift %+.1f %%", d * 100) or
       (cv and string.format("CV %.1f %%", cv * 100)) or nil}
+  end
+  -- Imprecise: its 95 % CI missed the precision its protocol accepts (config.accept_ci, issue 30).
+  local config = field(r, "config")
+  local accept, ci = type(config) == "table" and num(config.accept_ci), num(field(r, "ci_rel"))
+  if accept and ci and ci > accept then
+    out[#out + 1] = {kind = "imprecise", text = string.format("CI ±%.1f %% > ±%g %%", ci * 100, accept * 100)}
   end
   local contended = field(r, "contended")
   if contended == 1 or contended == true then

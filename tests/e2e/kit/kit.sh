@@ -13,7 +13,7 @@ has() { grep -qF -- "$1" "$2" || fail "$2 lacks: $1"; }
 
 # The acceptance: dry run with data= and zone=.
 "$RLX" run experiments/all.lua --dry-run --set data="$T/imagenette" --set zone=us-central1-a \
-  --set db="$T/dry.db" --set label=dry --set precision=fp32,bf16 >"$T/dry.out" 2>"$T/dry.err"
+  --set db="$T/dry.db" --set label=dry --set precision=fp32,bf16 --set budget=none >"$T/dry.out" 2>"$T/dry.err"
 has "study p1-roofline in $T/dry.db, environment 'dry' (zone us-central1-a)" "$T/dry.out"
 has "data $T/imagenette/train: imagefolder, 12 images in 3 classes" "$T/dry.out"
 has "scale default: 224x224 imagefolder images" "$T/dry.out"
@@ -33,7 +33,8 @@ set -e
 # The study with a stand-in trainer, then its report.
 "$RLX" run tests/e2e/kit/all_data_fake.lua --set scale=smoke --set devices=cpu --set db="$T/kit.db" \
   --set figures="$T/out/figures" --set label=kit --set data="$T/imagenette" --set zone=us-central1-a \
-  --set instance=g2-standard-8 --set price_per_hour=0.36 >"$T/run.out" 2>"$T/run.err" || fail "$(tail -5 "$T/run.err")"
+  --set instance=g2-standard-8 --set price_per_hour=0.36 --set precision=fp32,bf16 >"$T/run.out" 2>"$T/run.err" \
+  || fail "$(tail -5 "$T/run.err")"
 md="$T/out/report.md"
 has "| us-central1-a, g2-standard-8 |" "$md"
 has "images from \`$T/imagenette\` (imagefolder, 12 images in 3 classes), input 32x32" "$md"

@@ -39,25 +39,57 @@ TEST_CASE("steady_state: drift between the halves, cv over all samples") {
   const auto flat = steady_state({1, 1, 1, 1});
   CHECK(flat.drift == 0);
   CHECK(flat.cv == 0);
+  CHECK(flat.judged);
+  CHECK_FALSE(flat.drift_significant);
   CHECK(flat.stable);
-  // Halves 1,1 and 2,2: drift = 2/1 - 1 = 1; mean 1.5, sd sqrt(1/3) -> cv 0.3849.
+  // Halves 1,1 and 2,2: drift = 2/1 - 1 = 1; mean 1.5, sd sqrt(1/3) -> cv 0.3849. Constant halves
+  // that differ: the drift is real.
   const auto step = steady_state({1, 1, 2, 2});
   CHECK(step.drift == Approx(1.0));
   CHECK(step.cv == Approx(0.3849001795));
+  CHECK(step.drift_significant);
   CHECK_FALSE(step.stable);
-  // Odd count: the middle sample belongs to neither half; drift 0 but cv = 2.3094 / 2.3333.
+  // Odd count: the middle sample belongs to neither half; one sample per half cannot be judged.
   const auto odd = steady_state({1, 5, 1});
   CHECK(odd.drift == 0);
   CHECK(odd.cv == Approx(0.9897433186));
+  CHECK_FALSE(odd.judged);
   CHECK_FALSE(odd.stable);
-  // Thresholds: 4% drift passes at 5%, fails at 3%.
+  // Three samples are never enough, however flat (issue 30: a verdict from 3 samples is noise).
+  CHECK_FALSE(steady_state({1, 1, 1}).stable);
+  // Thresholds: a real 4% drift passes at 5%, fails at 3%.
   const auto slow = steady_state({1.0, 1.0, 1.04, 1.04});
   CHECK(slow.drift == Approx(0.04));
+  CHECK(slow.drift_significant);
   CHECK(slow.stable);
   CHECK_FALSE(steady_state({1.0, 1.0, 1.04, 1.04}, {0.03, 0.10}).stable);
   const auto one = steady_state({2});
   CHECK_FALSE(one.stable);
   CHECK(one.drift == 0);
+}
+
+TEST_CASE("steady_state: a drift counts only when Welch's t says it is more than noise") {
+  // Halves {1.0, 1.3} and {1.1, 1.4}: means 1.15 and 1.25, drift 8.7 % > 5 %; each half's variance
+  // 0.045, se = sqrt(0.045 / 2 + 0.045 / 2) = 0.2121, t = 0.1 / 0.2121 = 0.4714 on df 2, below
+  // t975(2) = 4.303: noise. cv = sqrt(0.1 / 3) / 1.2 = 15.2 % <= 25 %: steady.
+  const auto noisy = steady_state({1.0, 1.3, 1.1, 1.4});
+  CHECK(noisy.drift == Approx(0.0869565));
+  CHECK(noisy.drift_t == Approx(0.4714045));
+  CHECK_FALSE(noisy.drift_significant);
+  CHECK(noisy.stable);
+  // Halves {1.00, 1.02} and {1.10, 1.12}: drift 9.9 %, variances 0.0002, se 0.01414, t = 7.071 on
+  // df 2 > 4.303: a real trend, larger than 5 %: unsteady.
+  const auto trend = steady_state({1.0, 1.02, 1.10, 1.12});
+  CHECK(trend.drift == Approx(0.0990099));
+  CHECK(trend.drift_t == Approx(7.0710678));
+  CHECK(trend.drift_significant);
+  CHECK_FALSE(trend.stable);
+  // No trend (halves {1,2,1} and {2,1,2}: t = 0.7071 on df 4) but cv = sqrt(0.3) / 1.5 = 36.5 %
+  // > 25 %: no steady state spreads that wide.
+  const auto wide = steady_state({1, 2, 1, 2, 1, 2});
+  CHECK_FALSE(wide.drift_significant);
+  CHECK(wide.cv == Approx(0.3651484));
+  CHECK_FALSE(wide.stable);
 }
 
 TEST_CASE("extend_until_stable drops the oldest samples until the window is steady, up to the cap") {
@@ -68,7 +100,7 @@ TEST_CASE("extend_until_stable drops the oldest samples until the window is stea
   const auto st = extend_until_stable(
       w, [&] { return more.at(next++); }, {}, 10);
   CHECK(st.stable);
-  CHECK(st.extended_iters == 2);  // {2,1,1,1} still drifts; {1,1,1,1} is steady
+  CHECK(st.extended_iters == 2);  // {2,1,1,1} still spreads (cv 40 %); {1,1,1,1} is steady
   CHECK(w == std::deque<double>{1, 1, 1, 1});
   std::deque<double> noisy = {1, 3, 1, 3};
   int calls = 0;
@@ -105,15 +137,20 @@ TEST_CASE("ci_rel95 is t975(n - 1) sd / sqrt(n) / mean") {
   CHECK(std::isinf(ci_rel95({})));
 }
 
-TEST_CASE("warmup_done: two consecutive iterations within the tolerance, after min_iters, or the cap") {
+TEST_CASE("warmup_done: the time stopped falling by more than the tolerance, after min_iters, or the cap") {
   using rlx::train::warmup_done;
+  using rlx::train::warmup_settled;
   const rlx::train::WarmupRule rule{0.05, 2, 10};
   CHECK_FALSE(warmup_done({3.0}, rule));
-  CHECK_FALSE(warmup_done({3.0, 1.0}, rule));           // |1/3 - 1| = 67 %
-  CHECK(warmup_done({3.0, 1.0, 1.04}, rule));           // 4 %
-  CHECK_FALSE(warmup_done({3.0, 1.0, 1.06}, rule));     // 6 %
+  CHECK_FALSE(warmup_done({3.0, 1.0}, rule));           // fell 67 %
+  CHECK(warmup_done({3.0, 1.0, 1.04}, rule));           // rose 4 %
+  CHECK(warmup_done({3.0, 1.0, 1.06}, rule));           // rose 6 %: noise, not warm-up
+  CHECK(warmup_done({3.0, 1.0, 0.96}, rule));           // fell 4 %, within the tolerance
+  CHECK_FALSE(warmup_done({3.0, 1.0, 0.90}, rule));     // still falling (10 %)
   CHECK(warmup_done({1.0, 1.01}, rule));                // the first can already agree with the second
-  CHECK(warmup_done({3.0, 1.0, 2.0}, {0.05, 2, 3}));    // the cap
+  CHECK(warmup_done({3.0, 1.0, 0.5}, {0.05, 2, 3}));    // the cap ends it ...
+  CHECK_FALSE(warmup_settled({3.0, 1.0, 0.5}, {0.05, 2, 3}));  // ... without settling
+  CHECK(warmup_settled({3.0, 1.0, 1.0}, {0.05, 2, 3}));
   CHECK_FALSE(warmup_done({1.0, 1.0}, {0.05, 3, 10}));  // min_iters 3
 }
 

@@ -263,7 +263,8 @@ TEST_CASE("every run carries a steady-state verdict; min_stable keeps iters samp
   CHECK(r.stability.cv >= 0);
   const auto j = to_json(c, r);
   CHECK(j["stability"]["max_drift"] == 0.05);
-  CHECK(j["stability"]["max_cv"] == 0.10);
+  CHECK(j["stability"]["max_cv"] == 0.25);  // issue 30: the drift test judges steadiness; cv only bounds the spread
+  CHECK(j["stability"]["judged"] == true);   // 4 samples: two per half
   c.min_stable = true;
   c.max_extra_iters = 3;
   c.stability.max_cv = 1e-12;  // unreachable: the run extends to the cap and stays unstable

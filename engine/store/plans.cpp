@@ -1,0 +1,92 @@
+// plans.cpp: what a study measured about its machine before training (calibrations) and each
+// invocation's plan against its budget (plans); schema version 6, store.h.
+#include <cmath>
+
+#include "store/store.h"
+#include "store/transaction.h"
+
+namespace rlx::store {
+namespace {
+
+// A column of JSON text decoded in place (left as text when it is not JSON).
+void decode(Json& rows, const char* column) {
+  for (auto& r : rows) {
+    if (!r.contains(column) || !r[column].is_string()) continue;
+    Json j = Json::parse(r[column].get<std::string>(), nullptr, false);
+    if (!j.is_discarded()) r[column] = j;
+  }
+}
+
+const Json& required(const Json& obj, const char* key, const char* what) {
+  if (!obj.is_object() || !obj.contains(key) || obj[key].is_null())
+    throw Error(fmt::format("{}: field '{}' is required", what, key));
+  return obj[key];
+}
+
+double positive(const Json& obj, const char* key, const char* what) {
+  const Json& v = required(obj, key, what);
+  if (!v.is_number()) throw Error(fmt::format("{}: field '{}' must be a number > 0, got {}", what, key, v.dump()));
+  const double x = v.get<double>();
+  if (!std::isfinite(x) || x <= 0)
+    throw Error(fmt::format("{}: field '{}' must be a number > 0, got {:g}", what, key, x));
+  return x;
+}
+
+Json finite_or_null(const Json& v) {
+  return v.is_number() && std::isfinite(v.get<double>()) ? v : Json();
+}
+
+}  // namespace
+
+void Store::put_calibration(const std::string& environment_id, const Json& c) {
+  const char* what = "put_calibration";
+  const std::string format = required(c, "memory_format", what).get<std::string>();
+  if (format != "channels_last" && format != "contiguous")
+    throw Error(fmt::format("{}: memory_format must be channels_last or contiguous, got '{}'", what, format));
+  const double per_image = positive(c, "per_image_s", what);
+  Transaction tx(*this, what);
+  exec("INSERT OR REPLACE INTO calibrations (environment_id, device, model, precision, input, memory_format, "
+       "per_image_s, margin, probe, measured_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+       Json::array({environment_id, required(c, "device", what), required(c, "model", what),
+                    required(c, "precision", what), required(c, "input", what), format, per_image,
+                    finite_or_null(c.value("margin", Json())), c.value("probe", Json()), utc_now()}));
+  tx.commit();
+}
+
+Json Store::calibrations(const std::string& environment_id, const std::string& device) {
+  Json rows = query("SELECT device, model, precision, input, memory_format, per_image_s, margin, probe, measured_at "
+                    "FROM calibrations WHERE environment_id = ? AND device = ? ORDER BY model, precision, input",
+                    Json::array({environment_id, device}));
+  decode(rows, "probe");
+  return rows;
+}
+
+std::string Store::put_plan(const Json& p) {
+  const char* what = "put_plan";
+  const std::string id = new_run_id();
+  Transaction tx(*this, what);
+  exec("INSERT INTO plans (id, study, environment_id, started_at, budget_s, estimate_s, planned, left_out, detail) "
+       "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+       Json::array({id, required(p, "study", what), required(p, "environment_id", what), utc_now(),
+                    finite_or_null(p.value("budget_s", Json())), finite_or_null(p.value("estimate_s", Json())),
+                    p.value("planned", Json()), p.value("left_out", Json()), p.value("detail", Json())}));
+  tx.commit();
+  return id;
+}
+
+void Store::finish_plan(const std::string& id, double wall_s, const Json& detail) {
+  Transaction tx(*this, "finish_plan");
+  if (exec("UPDATE plans SET wall_s = ?, detail = ? WHERE id = ?", Json::array({wall_s, detail, id})) != 1)
+    throw Error(fmt::format("finish_plan: no plan '{}' in this database", id));
+  tx.commit();
+}
+
+Json Store::plans(const std::string& study) {
+  Json rows = query("SELECT id, study, environment_id, started_at, budget_s, estimate_s, planned, left_out, wall_s, "
+                    "detail FROM plans WHERE study = ? ORDER BY started_at, rowid",
+                    Json::array({study}));
+  decode(rows, "detail");
+  return rows;
+}
+
+}  // namespace rlx::store

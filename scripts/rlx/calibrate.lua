@@ -1,0 +1,168 @@
+-- rlx.calibrate: what a study measures on this machine before it trains (issues 30 and 33).
+--
+-- One probe per model and precision on a device, a few seconds each: the model trains at a small
+-- batch in each memory layout (channels_last, then contiguous), one warm-up and two timed
+-- iterations each. The faster layout (the best of its timed iterations) is the layout every run
+-- of that model uses here unless the user chose one: which one wins differs by model and by CPU
+-- (VGG-16 runs 1.46x faster contiguous on a 2-core AMD EPYC, where channels_last suits
+-- MobileNetV2; docs/benchmarks.md "Training settings"). The margin is the other layout's time
+-- over the winner's. The winner's seconds per image and the model's set-up time seed the study's
+-- plan (rlx.budget), so the plan comes from this machine rather than from constants measured on
+-- another. Probes are stored with the environment (the calibrations table): a machine is probed
+-- once per model, precision and input size; another CPU, LibTorch or BLAS kernel is another
+-- environment and is probed again. A probe during which other processes shared the cores (the
+-- run's contention check, docs/training.md) decides nothing: the model keeps its default layout
+-- and the probe is not stored, so the next study probes again.
+local errors = require("rlx.errors")
+local options = require("rlx.options")
+local M = {}
+
+M.LAYOUTS = {"channels_last", "contiguous"}
+-- The probe's batch (or the sweep's smallest, when smaller): large enough that a step's time is
+-- the model's, small enough that the probe of all three seed models stays under a minute on a
+-- 2-core CPU. Its seconds per image differ from those of the sweep's batches by a factor the
+-- plan learns from the first real runs (rlx.budget, "calibrated" estimates).
+M.PROBE_BATCH = 4
+M.WARMUP, M.ITERS = 1, 2
+
+local PROBE_SPEC = {
+  model = {type = "string", required = true},
+  precision = {type = "string", default = "fp32"},
+  device = {type = "string", default = "cpu"},
+  input = {type = "integer", min = 1, default = 224},
+  classes = {type = "integer", min = 1, default = 1000},
+  batch = {type = "integer", min = 1},
+  lr = {type = "number"},
+  threads = {type = "integer", min = 1},
+  trainer = {type = "function"},
+}
+
+local function now_s() return rlx._core.db.monotonic() end
+
+local function sum(xs)
+  local s = 0
+  for _, x in ipairs(xs or {}) do s = s + x end
+  return s
+end
+
+local function best(xs)
+  local b
+  for _, x in ipairs(xs or {}) do if not b or x < b then b = x end end
+  return b
+end
+
+-- One layout: a short run, its best timed iteration and the set-up time around it.
+local function try(o, layout)
+  local t0 = now_s()
+  local r = (o.trainer or rlx.train)({model = o.model, precision = o.precision, device = o.device, input = o.input,
+    classes = o.classes, batch = o.batch, warmup = M.WARMUP, iters = M.ITERS, memory_format = layout, lr = o.lr,
+    threads = o.threads, progress = false})
+  local wall = now_s() - t0
+  if type(r) ~= "table" or not r.ok then return nil, type(r) == "table" and r.error or tostring(r) end
+  local timed = sum(r.samples)
+  local best_s = best(r.samples) or (type(r.iter_s) == "table" and r.iter_s.median)
+  if type(best_s) ~= "number" or best_s <= 0 then return nil, "the run returned no timed iterations" end
+  return {samples = r.samples, warmup = r.warmup_samples, best_s = best_s, wall_s = wall,
+    setup_s = math.max(0, wall - sum(r.warmup_samples) - timed), contended = r.contended == true,
+    cpu_share = r.cpu_share}
+end
+
+--- Probes one model: opts {model, precision, device, input, classes, batch (default
+--- M.PROBE_BATCH), lr, threads}. Returns {model, precision, device (its kind), input,
+--- memory_format (the faster layout), per_image_s (its best step / batch), margin (the other
+--- layout's best step over the winner's; nil when only one ran), setup_s (model build and the
+--- like, seconds), probe = {batch, seconds (the probe's wall time), samples = {layout = {...}},
+--- errors = {layout = text}}}. Raises when no layout could train.
+function M.probe(opts)
+  local o = options.check("rlx.calibrate.probe", opts, PROBE_SPEC)
+  o.batch = o.batch or M.PROBE_BATCH
+  local t0 = now_s()
+  local tried, failed, win = {}, {}, nil
+  for _, layout in ipairs(M.LAYOUTS) do
+    local got, why = try(o, layout)
+    if got then
+      tried[layout] = got
+      if not win or got.best_s < tried[win].best_s then win = layout end
+    else
+      failed[layout] = why
+    end
+  end
+  if not win then
+    errors.raise("rlx.calibrate.probe", string.format("%s %s on %s trained in no memory layout: %s", o.model,
+      o.precision, o.device, tostring(failed.channels_last or failed.contiguous)))
+  end
+  local other = win == "channels_last" and "contiguous" or "channels_last"
+  local samples, contended = {}, false
+  for layout, got in pairs(tried) do samples[layout], contended = got.samples, contended or got.contended end
+  return {model = o.model, precision = o.precision, device = o.device:match("^cuda") and "cuda" or "cpu",
+    input = o.input, memory_format = win, per_image_s = tried[win].best_s / o.batch,
+    margin = tried[other] and tried[other].best_s / tried[win].best_s or nil, setup_s = tried[win].setup_s,
+    contended = contended or nil,
+    probe = {batch = o.batch, seconds = now_s() - t0, samples = samples, errors = next(failed) and failed or nil,
+      setup_s = tried[win].setup_s, contended = contended or nil}}
+end
+
+--- "vgg16 fp32: contiguous, 1.46x faster than channels_last (0.75 s/image at batch 4; probe 22 s)".
+function M.text(c)
+  if c.contended then
+    return string.format("%s %s: other processes shared the cores during the probe, so it decides nothing: the " ..
+      "model's default layout, and the probe runs again next time (%.3g s/image at batch %s)", c.model, c.precision,
+      c.per_image_s, tostring(type(c.probe) == "table" and c.probe.batch or "?"))
+  end
+  local other = c.memory_format == "channels_last" and "contiguous" or "channels_last"
+  local margin = type(c.margin) == "number" and (c.margin >= 1.03 and string.format("%.2fx faster than %s", c.margin,
+    other) or string.format("%s within %.0f %% (either would do)", other, (c.margin - 1) * 100)) or
+    (other .. " failed")
+  local probe = type(c.probe) == "table" and c.probe or {}
+  return string.format("%s %s: %s, %s (%.3g s/image at batch %s%s)", c.model, c.precision, c.memory_format, margin,
+    c.per_image_s, tostring(probe.batch or "?"),
+    type(probe.seconds) == "number" and string.format("; probe %.0f s", probe.seconds) or "")
+end
+
+--- The key of a calibration: model, precision and input size.
+function M.key(model, precision, input)
+  return table.concat({tostring(model), tostring(precision or "fp32"), tostring(input or 224)}, "|")
+end
+
+--- The calibrations of `study`'s environment on device kind `kind`, keyed by M.key.
+function M.stored(study, kind)
+  local out = {}
+  for _, c in ipairs(study.db:calibrations(study.env_id, kind)) do
+    if type(c.probe) == "table" then c.setup_s = c.probe.setup_s end
+    out[M.key(c.model, c.precision, c.input)] = c
+  end
+  return out
+end
+
+--- Probes every (model, precision) of `families` ({model, precision, input, batch} tables: batch
+--- the smallest the sweep runs) that `study`'s environment has no calibration for on `device`,
+--- stores each, and returns all of them keyed by M.key, with the seconds spent probing. A dry run
+--- probes nothing: it returns what is stored. opts: classes, lr, quiet, trainer.
+function M.ensure(study, device, families, opts)
+  opts = opts or {}
+  local kind = device:match("^cuda") and "cuda" or "cpu"
+  local have = M.stored(study, kind)
+  local spent = 0
+  local dry = rlx.flags and rlx.flags.dry_run
+  for _, f in ipairs(families) do
+    local key = M.key(f.model, f.precision, f.input)
+    if not have[key] and not dry then
+      local c = M.probe{model = f.model, precision = f.precision, device = device, input = f.input,
+        classes = opts.classes, batch = math.min(M.PROBE_BATCH, f.batch or M.PROBE_BATCH), lr = opts.lr,
+        trainer = opts.trainer}
+      spent = spent + c.probe.seconds
+      -- A probe that shared its cores times the other processes as much as the layouts: it is
+      -- not kept, and its seconds per image seed this plan only (the model's default layout).
+      if c.contended then
+        c.memory_format = nil
+      else
+        study.db:put_calibration(study.env_id, c)
+      end
+      have[key] = c
+      if not opts.quiet then print("calibrate: " .. M.text(c)) end
+    end
+  end
+  return have, spent
+end
+
+return M

@@ -1,0 +1,134 @@
+-- Issue 30 and 33: the plan comes from this machine. With stand-in trainers, so every number is
+-- worked by hand: rlx.calibrate's probe (the faster layout, its margin, seconds per image, set-up),
+-- stored once per environment and reused, a contended probe neither stored nor deciding; a sweep's
+-- runs take the calibrated layout unless the user chose one; the estimator's "calibrated" steps and
+-- the ratio it learns from real runs; rlx.budget.iters_for and trim; a sweep that leaves out, whole,
+-- the runs that no longer fit; the plan's row with the command that adds them.
+local tmp = os.getenv("RLX_TEST_TMP") or "/tmp"
+local dir = tmp .. "/trust_calibrate"
+os.execute("rm -rf '" .. dir .. "' && mkdir -p '" .. dir .. "'")
+local budget, calibrate = rlx.budget, rlx.calibrate
+local failures = 0
+local function check(what, ok, detail)
+  if not ok then failures = failures + 1 end
+  print((ok and "ok\t" or "FAIL\t") .. what .. (ok and "" or ("\t" .. tostring(detail))))
+end
+local function near(a, b) return type(a) == "number" and math.abs(a - b) <= 1e-9 * math.max(1, math.abs(b)) end
+
+-- A stand-in trainer: vgg16 steps take 2 s channels_last and 1 s contiguous at batch 4 (0.5 and
+-- 0.25 s per image), other models 1 s either way; `busy` makes it report contention.
+local calls, busy = {}, false
+local function trainer(o)
+  calls[#calls + 1] = o
+  local per_image = (o.model == "vgg16" and o.memory_format == "channels_last") and 0.5 or 0.25
+  local step = per_image * o.batch
+  local n = o.iters or 2
+  local samples = {}
+  for i = 1, n do samples[i] = step * (i == 1 and 1.1 or 1) end  -- the best of them is `step`
+  return {ok = true, samples = samples, warmup_samples = {2 * step}, seconds = step * n + 0.1 * step,
+    contended = busy, memory_format = o.memory_format, iter_s = {mean = step, sd = 0, median = step},
+    images_per_s = o.batch / step, batch = o.batch, precision = o.precision, device = "cpu",
+    stability = {stable = true, cv = 0.02}, stop_reason = "ci", ci_rel = 0.01}
+end
+
+-- The probe: both layouts, the faster wins; margin 2 s / 1 s; seconds per image 1 s / 4 images.
+local c = calibrate.probe{model = "vgg16", batch = 4, input = 32, trainer = trainer}
+check("probe: contiguous wins", c.memory_format == "contiguous", c.memory_format)
+check("probe: margin 2.0", near(c.margin, 2.0), c.margin)
+check("probe: seconds per image", near(c.per_image_s, 0.25), c.per_image_s)
+check("probe: both layouts tried in turn", #calls == 2 and calls[1].memory_format == "channels_last" and
+  calls[2].memory_format == "contiguous" and calls[1].warmup == 1 and calls[1].iters == 2, #calls)
+check("probe: text", calibrate.text(c):find("^vgg16 fp32: contiguous, 2%.00x faster than channels_last " ..
+  "%(0%.25 s/image at batch 4; probe ") ~= nil, calibrate.text(c))
+local ok, err = pcall(calibrate.probe, {model = "vgg16", batch = 4, trainer = function() return {ok = false,
+  error = "out of memory"} end})
+check("probe: no layout trains", not ok and tostring(err):find("rlx.calibrate.probe: vgg16 fp32 on cpu trained in no " ..
+  "memory layout: out of memory", 1, true) ~= nil, tostring(err))
+
+-- ensure: probes what is missing, stores it, and a second study of the same environment reuses it.
+local s = rlx.study{name = "c", db = dir .. "/c.db", label = "cenv"}
+calls = {}
+local fams = {{model = "vgg16", precision = "fp32", input = 32, batch = 16},
+  {model = "resnet50", precision = "fp32", input = 32, batch = 16}}
+local cals, spent = calibrate.ensure(s, "cpu", fams, {trainer = trainer, quiet = true})
+check("ensure: 2 models x 2 layouts", #calls == 4 and spent >= 0, #calls)
+check("ensure: keyed", cals["vgg16|fp32|32"].memory_format == "contiguous" and
+  cals["resnet50|fp32|32"].memory_format == "channels_last", tostring(cals["resnet50|fp32|32"].memory_format))
+check("ensure: stored", #s.db:calibrations(s.env_id, "cpu") == 2)
+calls = {}
+cals = calibrate.ensure(s, "cpu", fams, {trainer = trainer, quiet = true})
+check("ensure: reused, nothing probed", #calls == 0 and cals["vgg16|fp32|32"].memory_format == "contiguous" and
+  near(cals["vgg16|fp32|32"].per_image_s, 0.25), #calls)
+-- A busy machine: the probe decides nothing and is not kept.
+busy = true
+local mob = calibrate.ensure(s, "cpu", {{model = "mobilenet_v2", precision = "fp32", input = 32, batch = 16}},
+  {trainer = trainer, quiet = true})["mobilenet_v2|fp32|32"]
+busy = false
+check("contended: no layout", mob.contended and mob.memory_format == nil and
+  calibrate.text(mob):find("other processes shared the cores", 1, true) ~= nil, calibrate.text(mob))
+check("contended: not stored", #s.db:calibrations(s.env_id, "cpu") == 2)
+
+-- The sweep's runs take the calibrated layout; the user's memory_format wins.
+local plan = s:plan{models = {"vgg16", "resnet50"}, batch = 16, input = 32, calibration = cals}
+check("sweep: calibrated layouts", plan[1].config.memory_format == "contiguous" and
+  plan[2].config.memory_format == "channels_last", plan[1].config.memory_format)
+plan = s:plan{models = {"vgg16"}, batch = 16, input = 32, calibration = cals, memory_format = "channels_last"}
+check("sweep: the user's choice wins", plan[1].config.memory_format == "channels_last")
+
+-- The estimator: no peaks, no runs: vgg16 batch 16 is 0.25 x 16 = 4 s ("calibrated"); after a
+-- real run of resnet50 batch 16 at 6 s per step (0.375 s per image, 1.5x its probe's 0.25), the
+-- ratio 1.5 applies: vgg16 batch 16 is 6 s.
+local est = budget.estimator(s, "cpu")
+local v16 = {model = "vgg16", precision = "fp32", batch = 16, input = 32, warmup = "auto"}
+local step, source = est:step(v16)
+check("calibrated step", near(step, 4) and source == "calibrated", tostring(step) .. " " .. tostring(source))
+est:observe({model = "resnet50", precision = "fp32", batch = 16, input = 32}, {iter_mean_s = 6, seconds = 24,
+  total_s = 40, cv = 0.08, warmup_samples = {8, 6}})
+step = est:step(v16)
+check("learned ratio", near(step, 6), step)
+check("cv learned from runs", near(est:cv(v16), 0.08), est:cv(v16))
+
+-- iters_for: at cv 5 %, +/-5 % takes 7 iterations and +/-2 % takes 27; bounded by hi.
+check("iters_for 5 %", budget.iters_for(0.05, 0.05, 2, 100) == 7, budget.iters_for(0.05, 0.05, 2, 100))
+check("iters_for 2 %", budget.iters_for(0.05, 0.02, 2, 100) == 27, budget.iters_for(0.05, 0.02, 2, 100))
+check("iters_for capped", budget.iters_for(0.5, 0.01, 4, 50) == 50)
+check("iters_for floor", budget.iters_for(0.001, 0.05, 4, 50) == 4)
+
+-- trim: minima of 10, 25 and 5 s in 30 s keep the first and third and leave out the second.
+local fake = {step = function(_, k) return k.s end, outside = function() return 0 end,
+  min_iters = function() return 1 end}
+local t = budget.trim(fake, {{s = 10}, {s = 25}, {s = 5}}, 30, {min_iters = 1, max_iters = 1})
+check("trim keeps in order what fits", table.concat(t.keep, ",") == "1,3" and table.concat(t.left_out, ",") == "2" and
+  near(t.need_s, 15) and near(t.left_out_s, 25), table.concat(t.keep, ","))
+
+-- A sweep whose budget holds only some runs. Calibrations: resnet50 0.25 s per image, vgg16 2.5
+-- (steps of 1 s and 10 s at batch 4); no run seen, so cv 5 % (the prior): accept_ci 5 % takes 7
+-- timed iterations; set-up 0 s (the probe's) + 1 s (RUN_OVERHEAD_S), warm-up 3 iterations.
+-- Minima: resnet50 1 + (3 + 7) x 1 = 11 s, vgg16 1 + (3 + 7) x 10 = 101 s. A budget of 20 s less
+-- the 10 % rerun reserve (18 s) keeps resnet50 and leaves vgg16 out whole; after resnet50's run
+-- (cv 2 %: 4 iterations; warm-up 2; set-up 0) vgg16 would need (2 + 4) x 10 = 60 s: still out.
+local w = rlx.study{name = "w", db = dir .. "/w.db", label = "wenv"}
+for _, m in ipairs({{"resnet50", 0.25}, {"vgg16", 2.5}}) do
+  w.db:put_calibration(w.env_id, {device = "cpu", model = m[1], precision = "fp32", input = 32,
+    memory_format = "contiguous", per_image_s = m[2], probe = {setup_s = 0}})
+end
+calls = {}
+local stats = w:sweep{models = {"resnet50", "vgg16"}, batch = 4, input = 32, repeats = 1, warmup = "auto",
+  target_ci = 0.02, accept_ci = 0.05, min_iters = 4, max_iters = 20, budget_s = 20, trainer = trainer, quiet = true,
+  noise_floor = false}
+check("left out whole", stats.ran == 1 and #stats.left_out == 1 and stats.left_out[1].label ==
+  "wenv_vgg16_fp32_bs4_run1", tostring(stats.ran) .. " ran, " .. #stats.left_out .. " left out")
+check("the run kept its precision", #calls == 1 and calls[1].max_iters >= 7, calls[1] and calls[1].max_iters)
+check("what it would need", near(stats.left_out[1].need_s, 60), stats.left_out[1].need_s)
+
+-- The plan's row and the command that adds what was left out.
+local id = w.db:put_plan{study = "w", environment_id = w.env_id, budget_s = 7, estimate_s = 6.5, planned = 1,
+  left_out = 1, detail = {left_out = {"wenv_resnet50_fp32_bs4_run2"}}}
+w.db:finish_plan(id, 6.9, {left_out = {"wenv_resnet50_fp32_bs4_run2"}, add = "rlx run x --set budget=1m"})
+local rows = w.db:plans("w")
+check("plan row", #rows == 1 and rows[1].wall_s == 6.9 and rows[1].detail.add == "rlx run x --set budget=1m")
+rlx.params_text = {db = "results/a b.db", scale = "default", budget = "30m"}
+arg = {[0] = "experiments/all.lua"}
+check("rerun command", rlx.experiment.rerun_command(601) == "rlx run experiments/all.lua --set 'db=results/a b.db' " ..
+  "--set scale=default --set budget=11m", rlx.experiment.rerun_command(601))
+print(failures == 0 and "calibrate ok" or (failures .. " failures"))

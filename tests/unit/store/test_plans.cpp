@@ -1,0 +1,105 @@
+// test_plans.cpp: schema version 6 against a real SQLite file: calibrations (one model's probe on
+// a device, replaced by a newer probe of the same model), plans (recorded, finished, read back in
+// order), their errors, and merge copying both once.
+#include <catch2/catch.hpp>
+#include <filesystem>
+
+#include "store/store.h"
+
+namespace fs = std::filesystem;
+using rlx::store::Json;
+using rlx::store::Store;
+
+namespace {
+
+std::string fresh_db(const std::string& name) {
+  fs::path dir = fs::path(RLX_TEST_TMP) / "store-plans";
+  fs::create_directories(dir);
+  fs::path p = dir / (name + ".db");
+  for (const char* suffix : {"", "-wal", "-shm"}) fs::remove(p.string() + suffix);
+  return p.string();
+}
+
+void with_env(Store& s, const std::string& id) {
+  s.put_environment({{"id", id}, {"label", id}});
+  s.put_study("st");
+}
+
+Json vgg(const std::string& format, double per_image, double margin) {
+  return {{"device", "cpu"},     {"model", "vgg16"},   {"precision", "fp32"},
+          {"input", 224},        {"memory_format", format}, {"per_image_s", per_image},
+          {"margin", margin},    {"probe", {{"batch", 4}, {"samples", {{"contiguous", {3.1, 3.0}}}}}}};
+}
+
+}  // namespace
+
+TEST_CASE("calibrations: one row per model, precision and input; a newer probe replaces it") {
+  Store s(fresh_db("calib"));
+  with_env(s, "e1");
+  s.put_calibration("e1", vgg("channels_last", 1.10, 1.02));
+  s.put_calibration("e1", vgg("contiguous", 0.75, 1.46));
+  Json rows = s.calibrations("e1", "cpu");
+  REQUIRE(rows.size() == 1);
+  CHECK(rows[0]["memory_format"] == "contiguous");
+  CHECK(rows[0]["per_image_s"] == 0.75);
+  CHECK(rows[0]["margin"] == 1.46);
+  CHECK(rows[0]["probe"]["batch"] == 4);  // decoded
+  CHECK(rows[0]["probe"]["samples"]["contiguous"][1] == 3.0);
+  CHECK(s.calibrations("e1", "cuda").empty());
+  CHECK(s.calibrations("other", "cpu").empty());
+}
+
+TEST_CASE("calibrations: a bad layout or time is refused, naming the field") {
+  Store s(fresh_db("calib-bad"));
+  with_env(s, "e1");
+  CHECK_THROWS_WITH(s.put_calibration("e1", vgg("nhwc", 1.0, 1.0)),
+                    "put_calibration: memory_format must be channels_last or contiguous, got 'nhwc'");
+  CHECK_THROWS_WITH(s.put_calibration("e1", vgg("contiguous", 0, 1.0)),
+                    "put_calibration: field 'per_image_s' must be a number > 0, got 0");
+  Json no_model = vgg("contiguous", 1.0, 1.0);
+  no_model.erase("model");
+  CHECK_THROWS_WITH(s.put_calibration("e1", no_model), "put_calibration: field 'model' is required");
+  CHECK(s.calibrations("e1", "cpu").empty());
+}
+
+TEST_CASE("plans: recorded before the runs, finished with the wall time, read back oldest first") {
+  Store s(fresh_db("plans"));
+  with_env(s, "e1");
+  const std::string a = s.put_plan({{"study", "st"}, {"environment_id", "e1"}, {"budget_s", 1800},
+                                    {"estimate_s", 1750.5}, {"planned", 22}, {"left_out", 5},
+                                    {"detail", {{"add", "--set budget=40m"}}}});
+  const std::string b = s.put_plan({{"study", "st"}, {"environment_id", "e1"}, {"budget_s", nullptr},
+                                    {"estimate_s", 60}, {"planned", 5}, {"left_out", 0}});
+  CHECK(a.size() == 32);
+  CHECK(a != b);
+  s.finish_plan(a, 1802.25, {{"add", "--set budget=40m"}, {"left_out_labels", {"x_run3"}}});
+  Json rows = s.plans("st");
+  REQUIRE(rows.size() == 2);
+  CHECK(rows[0]["id"] == a);
+  CHECK(rows[0]["wall_s"] == 1802.25);
+  CHECK(rows[0]["estimate_s"] == 1750.5);
+  CHECK(rows[0]["detail"]["left_out_labels"][0] == "x_run3");
+  CHECK(rows[1]["budget_s"].is_null());
+  CHECK(rows[1]["wall_s"].is_null());
+  CHECK_THROWS_WITH(s.finish_plan("nope", 1, nullptr), "finish_plan: no plan 'nope' in this database");
+  CHECK_THROWS_WITH(s.put_plan({{"study", "st"}}), "put_plan: field 'environment_id' is required");
+}
+
+TEST_CASE("merge copies calibrations and plans once") {
+  const std::string in = fresh_db("merge-in"), out = fresh_db("merge-out");
+  {
+    Store s(in);
+    with_env(s, "e1");
+    s.put_calibration("e1", vgg("contiguous", 0.75, 1.46));
+    s.put_plan({{"study", "st"}, {"environment_id", "e1"}, {"estimate_s", 10}});
+  }
+  Store o(out);
+  auto st = o.merge_from(in);
+  CHECK(st.calibrations == 1);
+  CHECK(st.plans == 1);
+  CHECK(o.calibrations("e1", "cpu").size() == 1);
+  CHECK(o.plans("st").size() == 1);
+  auto again = o.merge_from(in);
+  CHECK(again.calibrations == 0);
+  CHECK(again.plans == 0);
+}
