@@ -1,19 +1,23 @@
 #!/usr/bin/env bash
 # train_224.sh: rlx.train next to the plain Python loop (bench/train_loop.py, Debian's python3-torch
 # 1.13 = the same LibTorch, oneDNN and OpenBLAS) at the seed's scale, 224x224, interleaved round by
-# round so all three runs of a round see the same machine load. Per model and precision, each round
+# round so all the runs of a round see the same machine load. Per model and precision, each round
 # runs:
-#   rlx       rlx train with its defaults (channels_last for these CNNs, glibc without mmap'd chunks
-#             or trimming, OpenBLAS on LibTorch's OpenMP threads)
+#   rlx       rlx train with its defaults: the memory layout this machine's calibration chose for
+#             the model (--memory-format auto, rlx.calibrate; probed once, outside the timed run),
+#             glibc without mmap'd chunks or trimming, OpenBLAS on LibTorch's OpenMP threads
 #   py        train_loop.py with PyTorch's and glibc's defaults (contiguous, glibc's mmap threshold)
-#   py-same   train_loop.py with rlx's settings: --memory-format channels_last and --malloc rlx (the
-#             same two mallopt calls rlx makes at start)
-# On a shared machine, OMP_WAIT_POLICY=PASSIVE (given to both) keeps LibTorch's OpenMP threads from
-# spinning while the other thread waits for a core (docs/benchmarks.md). Both use the same thread count and whatever BLAS libblas.so.3 / libopenblas.so.0 point at. It
-# prints images/s, CPU seconds (user + sys) per image, page faults per measured iteration and system
-# seconds per round, the load average before each round, then each tool's best round and the
-# ratios rlx/py (defaults) and rlx/py-same (identical settings), by wall clock and by CPU time
-# (Python's CPU-s per image over rlx's: less disturbed by other processes than the wall clock).
+#   py-cl     train_loop.py in channels_last, glibc's defaults (the other layout, for Python's best)
+#   py-same   train_loop.py with rlx's settings: the layout rlx chose and --malloc rlx (the same two
+#             mallopt calls rlx makes at start)
+# On a shared machine, OMP_WAIT_POLICY=PASSIVE (given to all) keeps LibTorch's OpenMP threads from
+# spinning while the other thread waits for a core (docs/benchmarks.md). All use the same thread
+# count and whatever BLAS libblas.so.3 / libopenblas.so.0 point at. It prints images/s, CPU seconds
+# (user + sys) per image, page faults per measured iteration, the step-to-step spread (CV of the
+# measured iterations) and system seconds per run, the load average before each round, then each
+# tool's best round and the ratios rlx / Python's best of its two layouts (defaults) and rlx /
+# py-same (identical settings), by wall clock and by CPU time (Python's CPU-s per image over
+# rlx's: less disturbed by other processes than the wall clock).
 #
 # On a machine shared with other work, NICE="nice -n -10" (as root) gives the runs priority over
 # processes at the default priority, so that both tools see less of the other work.
@@ -38,7 +42,7 @@ max() { awk -v x="$1" -v y="$2" 'BEGIN{print (x > y) ? x : y}'; }
 
 run_rlx() {  # MODEL PRECISION
   env -u GLIBC_TUNABLES $NICE "$rlx" train --model "$1" --precision "$2" --batch-size "$batch" --input 224 \
-    --iters "$iters" --warmup-iters "$warmup" --threads "$threads" --lr "$lr" --device cpu --json
+    --iters "$iters" --warmup-iters "$warmup" --threads "$threads" --lr "$lr" --device cpu --json 2>/dev/null
 }
 run_py() {  # MODEL PRECISION MEMORY_FORMAT MALLOC
   env -u GLIBC_TUNABLES $NICE /usr/bin/python3 "$here/train_loop.py" --model "$1" \
@@ -47,10 +51,16 @@ run_py() {  # MODEL PRECISION MEMORY_FORMAT MALLOC
 }
 cpu_per_image() { awk -v u="$(field user_s <<<"$1")" -v s="$(field sys_s <<<"$1")" -v n="$((batch * iters))" \
   'BEGIN{printf "%.4f", (u + s) / n}'; }
+# cv < json: the coefficient of variation of the "samples" array (sample SD over the mean).
+cv() { tr -d '\n ' | sed -n 's/.*"samples":\[\([^]]*\)\].*/\1/p' | tr ',' '\n' |
+  awk '{x[NR]=$1; s+=$1} END{if (NR<2) {print "-"; exit} m=s/NR; for(i=1;i<=NR;i++) v+=(x[i]-m)^2;
+       printf "%.1f", 100*sqrt(v/(NR-1))/m}'; }
+layout() { tr -d '\n' | sed -n 's/.*"memory_format": *"\([a-z_]*\)".*/\1/p' | head -1; }
 row() {  # TOOL ROUND JSON
-  printf "  %-8s round %d  %8.2f img/s  %8s cpu-s/img  %9.0f faults/iter  sys %6.2f s\n" "$1" "$2" \
+  printf "  %-8s round %d  %8.2f img/s  %8s cpu-s/img  %9.0f faults/iter  cv %5s %%  sys %6.2f s  %s\n" "$1" "$2" \
     "$(field images_per_s <<<"$3")" "$(cpu_per_image "$3")" \
-    "$(awk -v f="$(field page_faults <<<"$3")" -v n="$iters" 'BEGIN{print f / n}')" "$(field sys_s <<<"$3")"
+    "$(awk -v f="$(field page_faults <<<"$3")" -v n="$iters" 'BEGIN{print f / n}')" "$(cv <<<"$3")" \
+    "$(field sys_s <<<"$3")" "$(layout <<<"$3")"
 }
 min() { awk -v x="$1" -v y="$2" 'BEGIN{print (x < y) ? x : y}'; }
 
@@ -59,24 +69,29 @@ summary=()
 for model in $models; do
   for precision in $precisions; do
     echo "$model $precision"
-    best_rlx=0; best_py=0; best_same=0; cpu_rlx=1e9; cpu_py=1e9; cpu_same=1e9
+    best_rlx=0; best_py=0; best_cl=0; best_same=0; cpu_rlx=1e9; cpu_py=1e9; cpu_cl=1e9; cpu_same=1e9; chose=""
     for r in $(seq 1 "$rounds"); do
       echo "  load before round $r: $(cut -d' ' -f1-3 /proc/loadavg)"
       a=$(run_rlx "$model" "$precision"); row rlx "$r" "$a"
+      chose=$(layout <<<"$a"); [ -n "$chose" ] || chose=channels_last
       b=$(run_py "$model" "$precision" contiguous default); row py "$r" "$b"
-      c=$(run_py "$model" "$precision" channels_last rlx); row py-same "$r" "$c"
+      d=$(run_py "$model" "$precision" channels_last default); row py-cl "$r" "$d"
+      c=$(run_py "$model" "$precision" "$chose" rlx); row py-same "$r" "$c"
       best_rlx=$(max "$(field images_per_s <<<"$a")" "$best_rlx")
       best_py=$(max "$(field images_per_s <<<"$b")" "$best_py")
+      best_cl=$(max "$(field images_per_s <<<"$d")" "$best_cl")
       best_same=$(max "$(field images_per_s <<<"$c")" "$best_same")
       cpu_rlx=$(min "$(cpu_per_image "$a")" "$cpu_rlx"); cpu_py=$(min "$(cpu_per_image "$b")" "$cpu_py")
-      cpu_same=$(min "$(cpu_per_image "$c")" "$cpu_same")
+      cpu_cl=$(min "$(cpu_per_image "$d")" "$cpu_cl"); cpu_same=$(min "$(cpu_per_image "$c")" "$cpu_same")
     done
-    summary+=("$(awk -v m="$model" -v p="$precision" -v a="$best_rlx" -v b="$best_py" -v c="$best_same" \
-      -v x="$cpu_rlx" -v y="$cpu_py" -v z="$cpu_same" \
-      'BEGIN{printf "| %s | %s | %.2f | %.2f | %.3f | %.2f | %.3f | %.4f | %.4f | %.3f | %.4f | %.3f |", m, p, a, b, a / b, c, a / c, x, y, y / x, z, z / x}')")
+    summary+=("$(awk -v m="$model" -v p="$precision" -v l="$chose" -v a="$best_rlx" -v b="$best_py" -v d="$best_cl" \
+      -v c="$best_same" -v x="$cpu_rlx" -v y="$cpu_py" -v w="$cpu_cl" -v z="$cpu_same" \
+      'BEGIN{pb = (b > d) ? b : d; pc = (y < w) ? y : w;
+        printf "| %s | %s | %s | %.2f | %.2f | %.2f | %.3f | %.3f | %.2f | %.3f | %.4f | %.4f | %.3f | %.3f |", m, p, l, a, b, d,
+          a / b, a / pb, c, a / c, x, pc, y / x, pc / x}')")
   done
 done
 echo
-echo "| model | precision | rlx img/s | Python img/s (defaults) | ratio | Python img/s (rlx's settings) | ratio | rlx cpu-s/img | Python cpu-s/img (defaults) | ratio | Python cpu-s/img (rlx's settings) | ratio |"
-echo "|---|---|---|---|---|---|---|---|---|---|---|---|"
+echo "| model | precision | rlx layout | rlx img/s | Python img/s contiguous (defaults) | Python img/s channels_last | rlx / defaults | rlx / Python's best | Python img/s (rlx's settings) | rlx / same | rlx cpu-s/img | Python's best cpu-s/img | CPU ratio (defaults / rlx) | CPU ratio (Python's best / rlx) |"
+echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 printf "%s\n" "${summary[@]}"

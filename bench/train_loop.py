@@ -99,7 +99,8 @@ def main():
                       "user_s": ru1.ru_utime - ru0.ru_utime, "sys_s": ru1.ru_stime - ru0.ru_stime,
                       "page_faults": (ru1.ru_minflt + ru1.ru_majflt) - (ru0.ru_minflt + ru0.ru_majflt),
                       "threads": torch.get_num_threads(), "memory_format": a.memory_format,
-                      "precision": a.precision, "malloc": a.malloc, "loss_last": float(loss)}))
+                      "precision": a.precision, "malloc": a.malloc, "loss_last": float(loss),
+                      "samples": samples}))
 
 
 if __name__ == "__main__":

@@ -16,33 +16,7 @@
 -- else the device kind (cpu.lua, cuda.lua). Stored runs are skipped, so the same command resumes.
 local here = debug.getinfo(1, "S").source:match("^@(.*)/[^/]*$") or "experiments"
 local matrix = dofile(here .. "/matrix.lua")
-local P = rlx.params.declare{
-  scale = {one_of = {"smoke", "default", "full"}, default = "default", help = "fidelity against time (matrix.lua)"},
-  budget = {help = "study time budget, e.g. 30m, 1.5h or none (default: the scale's)"},
-  target_ci = {type = "number", help = "time each run until the 95 % CI is within ±this fraction (e.g. 0.02)"},
-  warmup = {help = "warm-up iterations, or auto: until steady (overrides the scale)"},
-  iters = {type = "integer", min = 1, help = "a fixed count of measured iterations (instead of target_ci)"},
-  min_iters = {type = "integer", min = 2, help = "with target_ci: timed iterations before judging"},
-  max_iters = {type = "integer", min = 1, help = "with target_ci: at most this many timed iterations"},
-  input = {type = "integer", min = 1, help = "image side in pixels (overrides the scale)"},
-  repeats = {type = "integer", min = 1, help = "repeats per configuration (overrides the scale)"},
-  models = {help = "comma list of models (default: matrix.lua's)"},
-  batch = {help = "comma list of batch sizes (default: the environment script's)"},
-  precision = {help = "comma list, e.g. fp32,bf16 (default: the environment script's; bf16 on CPUs with it)"},
-  counters = {type = "boolean", default = true, help = "hardware counters on CUDA"},
-  retry_crashed = {type = "boolean", default = false, help = "retry runs whose process died"},
-  devices = {help = "device kinds to run, e.g. cpu,cuda (default: all)"},
-  name = {default = "p1-roofline", help = "study name"},
-  db = {help = "database file (default results/<name>.db)"},
-  figures = {default = "figures", help = "figures folder"},
-  label = {help = "environment label (default: from the hardware)"},
-  env = {help = "environment label, as RLX_ENV (rlx.env.capture)"},
-  data = {help = "train on this dataset: an ImageFolder root (e.g. an Imagenette subset) or a CIFAR-10 folder " ..
-    "(default: synthetic images)"},
-  zone = {help = "cloud region/zone, e.g. us-central1-a (stored with the environment)"},
-  instance = {help = "cloud instance type, e.g. g2-standard-8 (stored with the environment)"},
-  price_per_hour = {type = "number", min = 0, help = "the machine's price per hour: the report adds cost per 1,000 images"},
-}
+local P = rlx.params.declare(rlx.experiment.PARAMS)
 local S = rlx.experiment.scale(matrix, P)
 -- A bad data= stops here (exit 2, one line), before anything is opened or planned.
 local ok, data = pcall(function() return P.data and rlx.train.dataset(P.data) end)

@@ -39,6 +39,36 @@ local RUN_SPEC = {
 }
 local FINISH_SPEC = {figures = {type = "string", default = "figures"}, scale = {type = "table", required = true}}
 
+--- The parameters of a study script (experiments/all.lua declares them: rlx.params.declare), as
+--- data: `--set KEY=VALUE` for each, with its type, default and help (`rlx run SCRIPT --help`).
+M.PARAMS = {
+  scale = {one_of = {"smoke", "default", "full"}, default = "default", help = "fidelity against time (matrix.lua)"},
+  budget = {help = "study time budget, e.g. 30m, 1.5h or none (default: the scale's)"},
+  target_ci = {type = "number", help = "time each run until the 95 % CI is within ±this fraction (e.g. 0.02)"},
+  warmup = {help = "warm-up iterations, or auto: until steady (overrides the scale)"},
+  iters = {type = "integer", min = 1, help = "a fixed count of measured iterations (instead of target_ci)"},
+  min_iters = {type = "integer", min = 2, help = "with target_ci: timed iterations before judging"},
+  max_iters = {type = "integer", min = 1, help = "with target_ci: at most this many timed iterations"},
+  input = {type = "integer", min = 1, help = "image side in pixels (overrides the scale)"},
+  repeats = {type = "integer", min = 1, help = "repeats per configuration (overrides the scale)"},
+  models = {help = "comma list of models (default: matrix.lua's)"},
+  batch = {help = "comma list of batch sizes (default: the environment script's)"},
+  precision = {help = "comma list, e.g. fp32,bf16 (default: the environment script's; bf16 on CPUs with it)"},
+  counters = {type = "boolean", default = true, help = "hardware counters on CUDA"},
+  retry_crashed = {type = "boolean", default = false, help = "retry runs whose process died"},
+  devices = {help = "device kinds to run, e.g. cpu,cuda (default: all)"},
+  name = {default = "p1-roofline", help = "study name"},
+  db = {help = "database file (default results/<name>.db)"},
+  figures = {default = "figures", help = "figures folder"},
+  label = {help = "environment label (default: from the hardware)"},
+  env = {help = "environment label, as RLX_ENV (rlx.env.capture)"},
+  data = {help = "train on this dataset: an ImageFolder root (e.g. an Imagenette subset) or a CIFAR-10 folder " ..
+    "(default: synthetic images)"},
+  zone = {help = "cloud region/zone, e.g. us-central1-a (stored with the environment)"},
+  instance = {help = "cloud instance type, e.g. g2-standard-8 (stored with the environment)"},
+  price_per_hour = {type = "number", min = 0, help = "the machine's price per hour: the report adds cost per 1,000 images"},
+}
+
 -- Seconds the peaks take when they are not stored yet, and what the figures and the report take
 -- after the sweeps: kept out of the sweeps' share of the budget (measured on 2-core VMs,
 -- docs/benchmarks.md "Study time").
@@ -95,6 +125,10 @@ function M.scale(matrix, P)
   local ok, b = pcall(budget.parse_duration, P.budget ~= nil and P.budget or S.budget)
   if not ok then fail("--set budget=: " .. rlx.errors.message(b)) end
   S.budget_s = b
+  -- The scale's budget may grow up to budget_max so that every configuration gets min_repeats
+  -- kept runs (M.plan); a budget given with --set is kept as given.
+  if P.budget ~= nil then S.budget_max, S.min_repeats = nil, nil end
+  S.budget_max_s = S.budget_max and budget.parse_duration(S.budget_max) or nil
   S.models, S.precision = list_of(P.models, "models"), list_of(P.precision, "precision")
   if P.batch then
     local v, why = options.from_text({type = "int_list", min = 1}, P.batch)
@@ -284,6 +318,32 @@ function M.drop_optional(study, devs, S, left)
   return need, total, unknown, out_s
 end
 
+--- The scale's budget raised so that every configuration gets S.min_repeats runs kept at the quality
+--- protocol (two runs are the least a configuration needs for a CI across repeats), up to
+--- S.budget_max_s: on a machine where the seed's matrix at two repeats needs 34 minutes, the
+--- default budget of 30 grows to 34; where it needs an hour, to 45, and the plan leaves out what
+--- does not fit. `overhead_s`: what the study spends beyond its runs. Returns a note saying so, or
+--- nil when the budget stays (a budget given with --set always does).
+function M.raise_budget(study, devs, S, overhead_s)
+  if not (S.budget_s and S.budget_max_s and S.min_repeats and S.target_ci) then return nil end
+  local need = 0
+  for _, d in ipairs(devs) do
+    local opts = {}
+    for k, v in pairs(d.sweep) do opts[k] = v end
+    opts.notes, opts.repeats, opts.budget_s = nil, math.min(S.min_repeats, d.sweep.repeats or S.min_repeats), math.huge
+    need = need + (study:estimate(opts).need_s or 0)
+  end
+  local want = overhead_s + need / (1 - budget.RERUN_RESERVE)
+  if want <= S.budget_s then return nil end
+  local from = S.budget_s
+  S.budget_s = math.min(want, S.budget_max_s)
+  return string.format("budget raised from %s to %s so that every configuration gets %d steady runs within its " ..
+    "precision (%s of runs at the least protocol here%s); --set budget= keeps it as given",
+    budget.duration_text(from), budget.duration_text(S.budget_s), S.min_repeats, budget.duration_text(need),
+    want > S.budget_max_s and string.format(", more than the ceiling of %s: the rest is left out",
+      budget.duration_text(S.budget_max_s)) or "")
+end
+
 -- A shell word: as it is when plain, else in single quotes.
 local function shell_word(w)
   w = tostring(w)
@@ -340,6 +400,7 @@ function M.plan(study, opts)
     if not study:peaks(d.kind) then peaks_s = peaks_s + M.PEAKS_S[S.peaks_quick and "quick" or "full"] end
   end
   local spent = now_s() - started
+  local raised = M.raise_budget(study, devs, S, spent + peaks_s + M.FINISH_S)
   local left = S.budget_s and (S.budget_s - spent - M.FINISH_S - peaks_s)
   local need, total, unknown, out_s = cost(study, devs, S, left)
   if left and out_s > 0 and not S.precision then need, total, unknown, out_s = M.drop_optional(study, devs, S, left) end
@@ -348,6 +409,7 @@ function M.plan(study, opts)
   end
   local n_run, n_out = 0, 0
   for _, d in ipairs(devs) do n_run, n_out = n_run + d.estimate.to_run, n_out + #(d.estimate.left_out or {}) end
+  if raised then print("plan: " .. raised) end
   local estimate_s = spent + peaks_s + total + M.FINISH_S
   local parts = string.format("calibration %s, peaks %s, runs %s, figures and report %s",
     budget.duration_text(calib_s), budget.duration_text(peaks_s), budget.duration_text(total),
@@ -356,7 +418,7 @@ function M.plan(study, opts)
     n_out > 0 and string.format(" (%d left out for the budget)", n_out) or "",
     unknown > 0 and string.format(", %d without an estimate", unknown) or "", budget.duration_text(estimate_s), parts,
     S.budget_s and string.format("; budget %s", budget.duration_text(S.budget_s)) or ""))
-  local detail = {calibration_s = calib_s, peaks_s = peaks_s, runs_s = total, finish_s = M.FINISH_S}
+  local detail = {calibration_s = calib_s, peaks_s = peaks_s, runs_s = total, finish_s = M.FINISH_S, budget_note = raised}
   if n_out > 0 then
     detail.left_out = left_out_labels(devs)
     detail.add = M.rerun_command(budget_for(out_s))

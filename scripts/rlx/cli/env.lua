@@ -3,17 +3,50 @@ local args = require("rlx.cli.args")
 local M = {summary = "this machine's environment (OS, CPU, caches, GPU, versions) as env_info.md",
   synopsis = "env [--markdown FILE] [--json]"}
 
-local cmd = {name = "env", usage = "rlx env [--markdown FILE] [--json] [--label NAME] [--zone ZONE] [--instance-type T]",
+local cmd = {name = "env",
+  usage = "rlx env [--markdown FILE] [--json] [--label NAME] [--zone ZONE] [--instance-type T] [--db PATH]",
   description = "Captures the environment from local sources only (no network) and prints it as the\n" ..
     "Markdown of seed 000's logs/env_info.md, or as JSON. --markdown also writes it to FILE\n" ..
-    "(through a temporary file renamed when complete; a write error fails with exit status 1).",
+    "(through a temporary file renamed when complete; a write error fails with exit status 1).\n" ..
+    "The printed Markdown ends with the training settings chosen on this machine (rlx.calibrate):\n" ..
+    "each model's memory layout and its measured margin, from --db and from rlx train's cache.",
   options = {
+    {"db", "--db", metavar = "PATH", help = "also list the settings a study database chose for this environment"},
     {"markdown", "--markdown", metavar = "FILE", help = "write the Markdown to FILE"},
     {"json", "--json", type = "boolean", help = "print JSON instead of Markdown"},
     {"label", "--label", metavar = "NAME", help = "environment label (starts every run label)"},
     {"zone", "--zone", help = "cloud region/zone (not exposed locally)"},
     {"instance_type", "--instance-type", metavar = "TYPE", help = "cloud instance type"},
   }}
+
+-- The calibrations (rlx.calibrate) of this environment in the databases that exist among
+-- `paths`, as a Markdown section; "" when there are none.
+local function settings_section(env, paths)
+  local rows = {}
+  for _, path in ipairs(paths) do
+    local f = io.open(path, "r")
+    if f then
+      f:close()
+      local ok, db = pcall(rlx.db.open, path, {readonly = true})
+      if ok then
+        for _, kind in ipairs({"cpu", "cuda"}) do
+          local got, cals = pcall(db.calibrations, db, env.id, kind)
+          for _, c in ipairs(got and cals or {}) do
+            rows[#rows + 1] = string.format("| %s | %s | %s | %d | %s | %s | %.3g | %s | %s |", c.model, c.precision,
+              kind, c.input, c.memory_format, type(c.margin) == "number" and string.format("%.2fx", c.margin) or "-",
+              c.per_image_s, tostring(c.measured_at), path)
+          end
+        end
+        db:close()
+      end
+    end
+  end
+  if #rows == 0 then return "" end
+  return "\n## Training settings chosen on this machine\n\n" ..
+    "Each model's memory layout, measured here (rlx.calibrate: both layouts timed, the faster kept; margin = " ..
+    "the other's time over it):\n\n| Model | Precision | Device | Input | Layout | Margin | s/image (probe) | " ..
+    "Measured | Database |\n| --- | --- | --- | ---: | --- | ---: | ---: | --- | --- |\n" .. table.concat(rows, "\n") .. "\n"
+end
 
 function M.main(...)
   local o = args.parse(cmd, {...})
@@ -28,6 +61,7 @@ function M.main(...)
     print(rlx.json.encode(env, 2))
   elseif not o.markdown then
     io.write(md)
+    io.write(settings_section(env, o.db and {o.db, rlx.calibrate.cache_db()} or {rlx.calibrate.cache_db()}))
   else
     print("wrote " .. o.markdown)
   end

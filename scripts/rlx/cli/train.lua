@@ -119,13 +119,6 @@ local function memory_format(o)
   return o.channels_last and "channels_last" or o.memory_format
 end
 
--- Where a run without --db keeps this machine's calibrations: one database per user.
-local function cache_db()
-  local base = os.getenv("XDG_CACHE_HOME")
-  if not base or base == "" then base = (os.getenv("HOME") or "/tmp") .. "/.cache" end
-  return base .. "/rlx/calibrations.db"
-end
-
 -- The memory layout when none was chosen (--memory-format auto, the default): this machine's
 -- calibration of the model (rlx.calibrate), kept with --db's environment, else in the user's cache
 -- database; probed once per model, precision and input (a few seconds, not part of the timed
@@ -133,7 +126,7 @@ end
 -- default) and the calibration.
 local function calibrated(o, opts)
   if type(opts.model) ~= "string" then return nil end
-  local path = o.db or cache_db()
+  local path = o.db or rlx.calibrate.cache_db()
   if o.verbose then io.stderr:write(string.format("rlx train: calibrating %s on this machine (%s)\n", opts.model, path)) end
   local ok, cal = pcall(function()
     local st = rlx.study{name = o.db and o.study or "calibrations", db = path}
