@@ -492,8 +492,9 @@ function Study:sweep(opts)
       else
         stats.left_out[#stats.left_out + 1] = it
         if not o.quiet then
-          io.stderr:write(string.format("[%d/%d] %s: left out, it needs ~%s and %s is left (budget)\n", i, #items,
-            it.label, budget.duration_text(it.need_s or 0), budget.duration_text(math.max(0, deadline - now_s()))))
+          io.stderr:write(string.format("[%d/%d] %s: left out, it needs ~%s and %s is left beside the %s kept " ..
+            "for reruns (budget)\n", i, #items, it.label, budget.duration_text(it.need_s or 0),
+            budget.duration_text(math.max(0, it.left_s or 0)), budget.duration_text(o.budget_s * budget.RERUN_RESERVE)))
         end
       end
     end

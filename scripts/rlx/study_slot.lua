@@ -156,6 +156,7 @@ function Study:_train_slot(o, it, trainer, cache)
   for k, v in pairs(it.config) do train_opts[k] = v end
   for k, v in pairs(it.caps or {}) do train_opts[k] = v end
   train_opts.label = it.label
+  train_opts.accept_ci = nil  -- the study's judgement of a run, not an option of its training
   local floor = o.noise_floor and kind_of(it.config.device) == "cpu" and noise_floor() or nil
   local ok
   ok, result = pcall(trainer, train_opts)
@@ -202,7 +203,7 @@ function Study:_caps(items, i, o, deadline, _stats)
   local left = deadline - now_s() - (o.budget_s or 0) * budget.RERUN_RESERVE
   local est, S = self:_estimator(kind_of(o.device)), protocol(o)
   local trim = budget.trim(est, configs, left, S)
-  items[i].need_s = trim.cost[1]
+  items[i].need_s, items[i].left_s = trim.cost[1], left
   if trim.keep[1] ~= 1 then return false end
   local kept = {}
   for _, k in ipairs(trim.keep) do kept[#kept + 1] = configs[k] end

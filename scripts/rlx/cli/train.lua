@@ -123,7 +123,9 @@ end
 -- calibration of the model (rlx.calibrate), kept with --db's environment, else in the user's cache
 -- database; probed once per model, precision and input (a few seconds, not part of the timed
 -- run). A model given as a Lua file gets rlx.train's default. Returns the layout (nil: the
--- default) and the calibration.
+-- default) and the calibration, or nil, nil and the reason the probe failed: that reason is
+-- printed only when the training then succeeds (a bad option fails the probe and the training
+-- alike, and is said once, by the training).
 local function calibrated(o, opts)
   if type(opts.model) ~= "string" then return nil end
   local path = o.db or rlx.calibrate.cache_db()
@@ -137,8 +139,7 @@ local function calibrated(o, opts)
   end)
   if not ok then
     rlx.errors.pass_exits(cal)
-    io.stderr:write("rlx train: no calibration (" .. rlx.errors.message(cal) .. "); the model's default layout\n")
-    return nil
+    return nil, nil, rlx.errors.message(cal)
   end
   return cal and cal.memory_format, cal
 end
@@ -170,15 +171,18 @@ function M.main(...)
     {o.log_dir and (o.log_dir .. "/metrics.csv"), "append", {what = "--log-dir"}},
     {o.db, "database", {what = "--db"}},
   })
-  local cal
+  local cal, no_cal
   if opts.memory_format == nil or opts.memory_format == "auto" then
-    opts.memory_format, cal = calibrated(o, opts)
+    opts.memory_format, cal, no_cal = calibrated(o, opts)
     if cal and o.verbose then io.stderr:write("rlx train: memory format " .. rlx.calibrate.text(cal) .. "\n") end
   end
   local ok, r = pcall(rlx.train, opts)
   -- An invalid value is a usage error (Ctrl-C passes through with its own exit code).
   if not ok then args.fail("train", r, {usage = true}) end
   if type(r) == "table" and cal then r.memory_format_choice = rlx.calibrate.text(cal) end
+  if no_cal and r.ok then
+    io.stderr:write("rlx train: no calibration (" .. no_cal .. "); the model's default layout\n")
+  end
   if o.json then
     print(rlx.json.encode(r, 2))
   elseif r.ok then

@@ -135,7 +135,13 @@ function M.scale_lines(D)
       "training step's alone."
   end
   lines[#lines + 1] = "- Protocol: " .. md.esc(configs.protocol_text(runs)) .. "."
-  for _, n in ipairs(require("rlx.report.sections").plan_notes(D)) do lines[#lines + 1] = "- " .. md.esc(n) .. "." end
+  local sections = require("rlx.report.sections")
+  for _, n in ipairs(sections.plan_notes(D)) do lines[#lines + 1] = "- " .. md.esc(n) .. "." end
+  local plan = sections.plan_text(D)
+  if plan and plan.left_out then
+    lines[#lines + 1] = "- " .. md.esc(plan.left_out) .. ": " .. md.code(tostring(plan.add)) .. "."
+  end
+  if plan and plan.text ~= "" then lines[#lines + 1] = "- Plan: " .. md.esc(plan.text) .. "." end
   local unsteady, contended = 0, 0
   for _, r in ipairs(D.ok) do
     for _, f in ipairs(configs.flags(r)) do

@@ -177,6 +177,45 @@ function M.plan_notes(D)
   return out
 end
 
+--- The layouts this study chose on each machine (rlx.calibrate), one text per calibration:
+--- "epyc-2c: vgg16 fp32, contiguous (1.42x faster than channels_last)".
+function M.calibration_texts(D)
+  local out = {}
+  for _, c in ipairs(D.calibrations or {}) do
+    local other = c.memory_format == "channels_last" and "contiguous" or "channels_last"
+    local margin = type(c.margin) == "number" and (c.margin > 1.05 and string.format("%.2fx faster than %s",
+      c.margin, other) or string.format("a tie with %s, the default kept", other)) or (other .. " failed")
+    out[#out + 1] = string.format("%s: %s %s at %dx%d, %s (%s)", tostring(c.env), c.model, c.precision, c.input,
+      c.input, c.memory_format, margin)
+  end
+  return out
+end
+
+--- The last plan of the study (rlx.experiment: conn:plans) in words: its budget, its one estimate
+--- against the wall time, what the budget left out and the command that adds it; nil without one.
+function M.plan_text(D)
+  local p = (D.plans or {})[#(D.plans or {})]
+  if not p then return nil end
+  local dur = rlx.budget.duration_text
+  local detail = type(p.detail) == "table" and p.detail or {}
+  local parts = {}
+  if type(p.budget_s) == "number" then parts[#parts + 1] = "budget " .. dur(p.budget_s) end
+  if detail.budget_note then parts[#parts + 1] = detail.budget_note end
+  if type(p.estimate_s) == "number" then
+    parts[#parts + 1] = "estimated " .. dur(p.estimate_s) .. " before the first run" ..
+      (type(p.wall_s) == "number" and string.format(", took %s (%+.0f %%) until the report", dur(p.wall_s),
+        (p.wall_s / p.estimate_s - 1) * 100) or "")
+  end
+  local out = {text = table.concat(parts, "; ")}
+  local left = type(detail.left_out) == "table" and detail.left_out or {}
+  if #left > 0 then
+    out.left_out = string.format("%d run%s left out whole for the budget (%s), which this command adds to the " ..
+      "same database, keeping every run already made", #left, #left == 1 and "" or "s", table.concat(left, ", "))
+    out.add = detail.add
+  end
+  return out
+end
+
 function M.design(ctx)
   local D, doc = ctx.D, ctx.doc
   doc:para("## 2. Experiment Design")
@@ -219,8 +258,17 @@ function M.design(ctx)
     if r.pin_memory == 1 then knobs["pinned host memory"] = true end
   end
   if next(knobs) then doc:para("**Framework settings recorded:** " .. md.esc(list_join(sorted_keys(knobs))) .. ".") end
+  local cals = M.calibration_texts(D)
+  if #cals > 0 then
+    doc:para("**Settings chosen on the machine that trained** (rlx.calibrate: each model timed in both memory " ..
+      "layouts before the first run, the faster kept): " .. md.esc(table.concat(cals, "; ")) .. ".")
+  end
   local notes = M.plan_notes(D)
+  local plan = M.plan_text(D)
+  if plan and plan.left_out then notes[#notes + 1] = plan.left_out end
   if #notes > 0 then doc:para("**Left out by the plan:** " .. md.esc(table.concat(notes, "; ")) .. ".") end
+  if plan and plan.add then doc:para(md.code(plan.add)) end
+  if plan and plan.text ~= "" then doc:para("**Plan:** " .. md.esc(plan.text) .. ".") end
   local data = {}
   for _, r in ipairs(#D.ok > 0 and D.ok or D.runs) do
     local c = type(r.config) == "table" and r.config or {}

@@ -8,7 +8,8 @@
 -- D.runs (every run, any status), D.ok, D.failed, D.envs (ordered by label), D.groups (ok runs per
 -- full configuration: env x model x precision x batch x the rest of rlx.results.configs, in table
 -- order), D.varying (the configuration fields the ok runs differ in: the columns tables add),
--- D.peaks[env_id][kind], D.points[run_id], D.complexity[run_id], D.counters[run_id].
+-- D.peaks[env_id][kind], D.points[run_id], D.complexity[run_id], D.counters[run_id],
+-- D.calibrations (each model's layout chosen per environment), D.plans (each rlx run's plan).
 local configs = require("rlx.results.configs")
 local M = {}
 
@@ -122,6 +123,21 @@ function M.load(db, name, path)
   end
   D.envs = environments(db, name, runs)
   D.peaks = peaks(db, D.envs)
+  -- What the study measured before training (calibrations: each model's layout, per environment
+  -- and kind) and each `rlx run` of it (plans: estimate, wall time, what the budget left out).
+  -- A database older than schema version 6 has neither.
+  D.calibrations, D.plans = {}, {}
+  if db:schema_version() >= 6 then
+    for _, e in ipairs(D.envs) do
+      for kind in pairs(e.kinds or {}) do
+        for _, c in ipairs(db:calibrations(e.id, kind)) do
+          c.env = e.label
+          D.calibrations[#D.calibrations + 1] = c
+        end
+      end
+    end
+    D.plans = name and db:plans(name) or {}
+  end
   D.points = by_run(db:points{study = name})
   D.counters = by_run(db:study_counters(name))
   D.complexity = {}
