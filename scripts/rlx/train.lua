@@ -132,6 +132,28 @@ end
 --- list) and gets the row in that order. The row goes out in one O_APPEND write, so concurrent runs
 --- never interleave; a file whose last line has no newline gets one first (its last row stays
 --- whole); a file with a column rlx does not write is refused, nothing written. Returns the path.
+-- The header of path (header_of's columns, first line, whether it ends in a newline), raising when
+-- it names a column rlx does not write.
+local function known_header(fname, path)
+  local columns, line, ends_in_newline = header_of(path)
+  local known = {}
+  for _, c in ipairs(M.METRICS_CSV_COLUMNS) do known[c] = true end
+  for _, c in ipairs(columns or {}) do
+    if not known[c] then
+      local printable = require("rlx.show").printable
+      errors.raise(fname, string.format("%s has other columns than seed 000's metrics.csv (column '%s' of its " ..
+        "first line '%s'); use another log directory", path, printable(c:sub(1, 40)), printable(line:sub(1, 80))))
+    end
+  end
+  return columns, line, ends_in_newline
+end
+
+--- Raises when DIR/metrics.csv exists with a column rlx does not write (what append_metrics_csv
+--- would refuse after the run): `rlx train --log-dir` checks it before training (issue 35 item 8).
+function M.check_metrics_csv(dir)
+  known_header("rlx.train.check_metrics_csv", dir .. "/metrics.csv")
+end
+
 function M.append_metrics_csv(dir, r)
   local fname = "rlx.train.append_metrics_csv"
   if type(dir) ~= "string" or dir == "" then
@@ -148,7 +170,7 @@ function M.append_metrics_csv(dir, r)
     rlx.fs.check_output(path, "append")
   end)
   if not usable then errors.raise(fname, errors.message(errors.pass_exits(uerr))) end
-  local columns, line, ends_in_newline = header_of(path)
+  local columns, _, ends_in_newline = known_header(fname, path)
   local fields = {}
   for k, v in pairs(r) do fields[k] = v end
   fields.timestamp, fields.hostname, fields.torch_version = os.time(), host_name(), rlx.version().torch
@@ -156,14 +178,6 @@ function M.append_metrics_csv(dir, r)
   fields.warmup = r.warmup_used or r.warmup  -- the warm-up the run took (until steady, or as asked)
   local values, by_name = layout.metrics_values(fields)
   if columns then
-    local known = {}
-    for _, c in ipairs(M.METRICS_CSV_COLUMNS) do known[c] = true end
-    for _, c in ipairs(columns) do
-      if not known[c] then
-        errors.raise(fname, string.format("%s has other columns than seed 000's metrics.csv (column '%s' of its " ..
-          "first line '%s'); use another log directory", path, c:sub(1, 40), line:sub(1, 80)))
-      end
-    end
     values = {}
     for i, c in ipairs(columns) do values[i] = by_name[c] end
   end

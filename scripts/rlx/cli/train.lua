@@ -118,6 +118,23 @@ local function memory_format(o)
   return o.channels_last and "channels_last" or o.memory_format
 end
 
+-- What the outputs hold is checked before the training too (issue 35 item 8): an existing --db
+-- must be an rlx database this rlx can write (not a newer schema), an existing metrics.csv in
+-- --log-dir must have seed 000's columns. Both are only read here.
+local function check_contents(o)
+  local ok, err = pcall(function()
+    local f = o.db and io.open(o.db, "rb")
+    local size = f and f:seek("end")
+    if f then f:close() end
+    if size and size > 0 then rlx.db.open(o.db, {readonly = true}):close() end
+  end)
+  if not ok then args.fail("train", rlx.errors.pass_exits(err) and ("--db: " .. rlx.errors.message(err))) end
+  if o.log_dir then
+    local logged, lerr = pcall(rlx.train.check_metrics_csv, o.log_dir)
+    if not logged then args.fail("train", lerr) end
+  end
+end
+
 function M.main(...)
   local o = args.parse(cmd, {...})
   if not o then return 0 end
@@ -145,6 +162,7 @@ function M.main(...)
     {o.log_dir and (o.log_dir .. "/metrics.csv"), "append", {what = "--log-dir"}},
     {o.db, "database", {what = "--db"}},
   })
+  check_contents(o)
   local ok, r = pcall(rlx.train, opts)
   -- An invalid value is a usage error (Ctrl-C passes through with its own exit code).
   if not ok then args.fail("train", r, {usage = true}) end
