@@ -1,6 +1,8 @@
 // charts.cpp: throughput-vs-batch and variability charts (see charts.h; the roofline is in roofline.cpp).
 #include "charts.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -28,6 +30,13 @@ Layout throughput_chart(ChartSpec spec, const std::vector<Series>& series, const
   const bool logx = !xs.empty() && *xs.begin() > 0 && *xs.rbegin() / *xs.begin() >= 4;
   spec.xscale = logx ? Scale::Log10 : Scale::Linear;
   validate_series(series, spec.xscale, spec.yscale);
+  for (size_t k = 0; k < series.size(); ++k)
+    for (size_t i = 0; i < series[k].y.size(); ++i)
+      if (series[k].y[i] < 0)
+        throw std::invalid_argument(fmt::format(
+            "series {}{}: y[{}] = {} images/s: a throughput cannot be negative; "
+            "fix its value",
+            k + 1, series[k].label.empty() ? "" : " ('" + series[k].label + "')", i + 1, series[k].y[i]));
   if (spec.xticks.empty()) spec.xticks.assign(xs.begin(), xs.end());
   std::vector<double> xv(xs.begin(), xs.end()), yv;
   for (const auto& s : series)
