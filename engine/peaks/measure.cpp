@@ -292,7 +292,7 @@ void measure_gemm(nlohmann::json& out, const ComputeContext& c, const std::strin
     a.details["threads_busy"] = busy;
     a.method = fmt::format(
         "LibTorch mm {}x{}x{} in {} on {}, 2*n^3 FLOP, back to back for ~{} s per repeat, {} "
-        "threads working (LibTorch set to {}), wall clock",
+        "threads (LibTorch set to {}), wall clock",
         n, n, n, dtype, g.library, c.target_s, threads_used, c.threads);
     return a;
   });

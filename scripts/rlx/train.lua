@@ -47,17 +47,19 @@ function M.summary_line(r)
     need("iter_s.median", r.iter_s.median, "number", "a number")
     for _, f in ipairs({"data_wait_s", "threads", "loss_first", "loss_last"}) do need(f, r[f], "number", "a number") end
   end
+  -- The label (free text) and the error are a user's strings: escaped (rlx.show.printable).
+  local printable = require("rlx.show").printable
   if not r.ok then
-    return string.format("%s %s %s batch %d: FAILED: %s", tostring(r.model), tostring(r.device),
-      tostring(r.precision), r.batch or 0, tostring(r.error))
+    return printable(string.format("%s %s %s batch %d: FAILED: %s", tostring(r.model), tostring(r.device),
+      tostring(r.precision), r.batch or 0, tostring(r.error)))
   end
   local skipped = r.skipped_files and r.skipped_files > 0 and
     string.format(", %d file(s) skipped", r.skipped_files) or ""
   local layout = type(r.memory_format) == "string" and (r.memory_format .. ", ") or ""
-  return string.format(
+  return printable(string.format(
     "%s %s %s batch %d: %.1f img/s (median %.4f s/iter, data wait %.3f s, %d threads, %sloss %.3f -> %.3f%s)%s%s",
     r.model, r.device, r.precision, r.batch, r.images_per_s, r.iter_s.median, r.data_wait_s,
-    r.threads, layout, r.loss_first, r.loss_last, skipped, M.protocol_note(r), r.label and (" [" .. r.label .. "]") or "")
+    r.threads, layout, r.loss_first, r.loss_last, skipped, M.protocol_note(r), r.label and (" [" .. r.label .. "]") or ""))
 end
 
 --- How a result was measured, for a summary line: "" for a fixed run that was steady and had its

@@ -171,7 +171,7 @@ function M.main(...)
   elseif r.ok then
     print(rlx.train.summary_line(r))
   else
-    io.stderr:write("rlx train: ", r.error, "\n")  -- once, on stderr (not also in a stdout summary)
+    io.stderr:write("rlx train: ", require("rlx.show").printable(r.error), "\n")  -- once, on stderr, escaped
   end
   if not r.ok then return 1 end
   if o.db then store(o, opts, r) end

@@ -13,7 +13,7 @@ cd "$T" || exit 1
 fail() { echo "FAIL: $*"; exit 1; }
 render() {  # render NAME: f.md showing NAME, rendered to f.html
   printf '# F\n\n![f](%s)\n' "$1" >f.md
-  timeout 20 "$RLX" report f.md --out f.html >out 2>err
+  timeout 120 "$RLX" report f.md --out f.html >out 2>err
 }
 mkfifo fifo.png
 render fifo.png
