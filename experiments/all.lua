@@ -21,8 +21,8 @@ local S = rlx.experiment.scale(matrix, P)
 -- A bad data= stops here (exit 2, one line), before anything is opened or planned.
 local ok, data = pcall(function() return P.data and rlx.train.dataset(P.data) end)
 if not ok then rlx.fail(2, "experiments/all.lua: --set data=: " .. rlx.errors.text(rlx.errors.pass_exits(data))) end
-local study = rlx.study{name = P.name, db = P.db, label = P.label, zone = P.zone, instance_type = P.instance,
-  price_per_hour = P.price_per_hour}
+local study = rlx.experiment.open_study{name = P.name, db = P.db, label = P.label, zone = P.zone,
+  instance_type = P.instance, price_per_hour = P.price_per_hour}
 local where = {}
 if study.env.cloud_zone then where[#where + 1] = "zone " .. study.env.cloud_zone end
 if study.env.instance_type then where[#where + 1] = "instance " .. study.env.instance_type end
@@ -37,3 +37,4 @@ local done = rlx.experiment.run(study, {dir = here, matrix = matrix, scale = S, 
 rlx.experiment.finish(study, {figures = P.figures, scale = S})
 print(rlx.experiment.done_line(S, done))
 study:close()
+rlx.experiment.check_complete(done)

@@ -23,6 +23,7 @@ extern "C" {
 #include "bindings/lua_bind.h"
 #include "bindings/registry.h"
 #include "embedded_scripts.h"
+#include "util/printable.h"
 
 namespace rlx::host {
 
@@ -270,19 +271,26 @@ int LuaHost::pcall_report(int nargs, int nresults) {
   } else {
     push_error_text(L_, -1);
   }
+  // The message may quote a user's text (a model name, a --set value): escaped, lines kept.
   const char* m = lua_tostring(L_, -1);
-  if (m && *m) std::cerr << m << "\n";
+  if (m && *m) std::cerr << util::printable(m, true) << "\n";
   lua_pop(L_, 2);
   return code;
 }
 
 int LuaHost::run_file(const std::string& path) {
   if (!std::filesystem::exists(path)) {
-    std::cerr << "rlx: cannot open " << path << ": no such file\n";
+    std::cerr << "rlx: cannot open " << util::printable(path) << ": no such file\n";
+    return kExitUsage;
+  }
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) {
+    std::cerr << "rlx: '" << util::printable(path)
+              << "' is a directory, not a script: give the path of a Lua file (rlx run FILE.lua)\n";
     return kExitUsage;
   }
   if (luaL_loadfile(L_, path.c_str()) != 0) {
-    std::cerr << lua_tostring(L_, -1) << "\n";
+    std::cerr << util::printable(lua_tostring(L_, -1), true) << "\n";
     lua_pop(L_, 1);
     return kExitScriptError;
   }
@@ -291,7 +299,7 @@ int LuaHost::run_file(const std::string& path) {
 
 int LuaHost::run_string(const std::string& code, const std::string& chunkname) {
   if (luaL_loadbuffer(L_, code.data(), code.size(), chunkname.c_str()) != 0) {
-    std::cerr << lua_tostring(L_, -1) << "\n";
+    std::cerr << util::printable(lua_tostring(L_, -1), true) << "\n";
     lua_pop(L_, 1);
     return kExitScriptError;
   }

@@ -16,6 +16,7 @@
 #include "set_args.h"
 #include "supervise.h"
 #include "util/interrupt.h"
+#include "util/printable.h"
 #include "util/process_tuning.h"
 
 using rlx::host::kExitOk;
@@ -42,7 +43,7 @@ struct Common {
 };
 
 int usage_error(const std::string& msg, const char* cmd = nullptr) {
-  std::cerr << "rlx: " << msg << "\n";
+  std::cerr << "rlx: " << rlx::util::printable(msg) << "\n";
   std::cerr << "Try 'rlx " << (cmd ? std::string(cmd) + " --help" : std::string("--help")) << "'.\n";
   return kExitUsage;
 }
@@ -243,7 +244,7 @@ int main(int argc, char** argv) {
       return usage_error("unknown command '" + cmd + "'");
     return host.run_module_main("rlx.cli." + sub, rest);
   } catch (const std::exception& e) {
-    std::cerr << "rlx: " << e.what() << "\n";
+    std::cerr << "rlx: " << rlx::util::printable(e.what(), true) << "\n";
     return rlx::host::kExitScriptError;
   }
 }

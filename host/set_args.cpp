@@ -1,11 +1,30 @@
 // set_args.cpp: see set_args.h.
 #include "set_args.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <regex>
 
+#include <fmt/format.h>
+
+#include "util/printable.h"
+
 namespace rlx::host {
+namespace {
+
+// An integer literal ("9007199254740993") whose value a double cannot hold exactly, so reading it
+// as a number would silently round it (issue 35 item 11).
+bool inexact_integer(const std::string& s) {
+  static const std::regex integer(R"([+-]?[0-9]+)");
+  if (!std::regex_match(s, integer)) return false;
+  std::string digits = s.substr(s.find_first_not_of("+-"));
+  digits.erase(0, std::min(digits.find_first_not_of('0'), digits.size() - 1));
+  const double v = std::strtod(digits.c_str(), nullptr);
+  return std::isfinite(v) && fmt::format("{:.0f}", v) != digits;
+}
+
+}  // namespace
 
 bool take_set_arg(const std::vector<std::string>& args, size_t& i, SetPairs& out, std::string& err) {
   std::string kv;
@@ -30,7 +49,22 @@ bool take_set_arg(const std::vector<std::string>& args, size_t& i, SetPairs& out
     err = "--set declare=...: 'declare' is reserved (rlx.params.declare); give the parameter another name";
     return false;
   }
-  out.emplace_back(std::move(key), kv.substr(eq + 1));
+  std::string value = kv.substr(eq + 1);
+  if (util::has_control_characters(kv)) {
+    // It would reach the terminal and the database as raw bytes: an escape sequence retitles the
+    // window, a line break splits a stored name (issue 35 item 4).
+    err = "--set " + util::printable(kv) +
+          ": the key or value holds a control character (shown as \\ddd; a line break, a tab, ESC): "
+          "type it without";
+    return false;
+  }
+  if (inexact_integer(value)) {
+    err = "--set " + kv + ": " + value +
+          " is an integer beyond 2^53 (9007199254740992), which a double (Lua's numbers) cannot hold "
+          "exactly: it would be rounded; give a smaller number";
+    return false;
+  }
+  out.emplace_back(std::move(key), std::move(value));
   return true;
 }
 

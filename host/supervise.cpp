@@ -15,6 +15,7 @@
 
 #include "env/memory.h"
 #include "store/store.h"
+#include "util/printable.h"
 
 namespace rlx::host {
 namespace {
@@ -43,7 +44,7 @@ void record(const util::ChildEnd& end, long long oom_before) {
             stderr,
             "rlx: %s: not finished (exit status %d); its claim in %s was withdrawn, so the same command "
             "trains it again\n",
-            label.c_str(), end.exit_code, path.c_str());
+            util::printable(label).c_str(), end.exit_code, util::printable(path).c_str());
       continue;
     }
     // The OOM killer's slots are not retried at the same configuration (store/claims.cpp).
@@ -54,7 +55,8 @@ void record(const util::ChildEnd& end, long long oom_before) {
           stderr,
           "rlx: %s: process %d %s while training it; marked crashed in %s (%s; docs/study.md, \"Crashed "
           "slots\")\n",
-          label.c_str(), static_cast<int>(end.pid), store::death_text(death).c_str(), path.c_str(), next);
+          util::printable(label).c_str(), static_cast<int>(end.pid), store::death_text(death).c_str(),
+          util::printable(path).c_str(), next);
   }
 }
 

@@ -1,6 +1,8 @@
 // chart.cpp: frame layout and drawing, series drawing and the generic line chart (see chart.h).
 #include "chart.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
@@ -365,8 +367,18 @@ void validate_series(const std::vector<Series>& series, Scale xscale, Scale ysca
     if (!s.sd.empty() && s.sd.size() != s.y.size())
       throw std::invalid_argument(name + " has " + std::to_string(s.sd.size()) + " sd values for " +
                                   std::to_string(s.y.size()) + " points: give one sd per point");
+    // One rule for every chart (issue 35 item 10; the roofline's too): a value that is not a
+    // finite number is refused, naming it; a frame's rows:plot leaves its NaN rows out as missing.
+    auto not_finite = [&](const char* what, size_t i, double v) {
+      return std::invalid_argument(
+          fmt::format("{}: {}[{}] is {}, not a finite number: drop the point or fix "
+                      "its value",
+                      name, what, i + 1, v != v ? "NaN" : (v > 0 ? "inf" : "-inf")));
+    };
     for (size_t i = 0; i < s.x.size(); ++i) {
-      if (!std::isfinite(s.x[i])) throw std::invalid_argument(name + ": x[" + std::to_string(i + 1) + "] is not finite");
+      if (!std::isfinite(s.x[i])) throw not_finite("x", i, s.x[i]);
+      if (!std::isfinite(s.y[i])) throw not_finite("y", i, s.y[i]);
+      if (!s.sd.empty() && !std::isfinite(s.sd[i])) throw not_finite("sd", i, s.sd[i]);
       if (xscale == Scale::Log10 && s.x[i] <= 0)
         throw std::invalid_argument(name + ": x[" + std::to_string(i + 1) + "] = " + si_label(s.x[i]) +
                                     " cannot be shown on a log axis: use a linear x axis or drop it");

@@ -1,6 +1,8 @@
 // charts.cpp: throughput-vs-batch and variability charts (see charts.h; the roofline is in roofline.cpp).
 #include "charts.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -45,6 +47,14 @@ Layout throughput_chart(ChartSpec spec, const std::vector<Series>& series, const
     x = Axis(Scale::Log10, *xs.begin() / f, *xs.rbegin() * f);
   }
   Axis y = make_axis(spec.yscale, yv, spec.ymin, spec.ymax, 0.08, true);
+  // After the axes: values no axis can hold are named as such first (e2e "values overflowing ...").
+  for (size_t k = 0; k < series.size(); ++k)
+    for (size_t i = 0; i < series[k].y.size(); ++i)
+      if (series[k].y[i] < 0)
+        throw std::invalid_argument(fmt::format(
+            "series {}{}: y[{}] = {} images/s: a throughput cannot be negative; "
+            "fix its value",
+            k + 1, series[k].label.empty() ? "" : " ('" + series[k].label + "')", i + 1, series[k].y[i]));
   std::vector<LegendEntry> legend;
   for (size_t k = 0; k < series.size(); ++k)
     if (!series[k].label.empty())

@@ -57,6 +57,11 @@ class Lines {
       ++number_;
       if (!line.empty() && line.back() == '\r') line.pop_back();
       if (line.empty()) continue;
+      if (line.rfind("==ERR", 0) == 0)  // ==ERROR== (or ==ERR==): what ncu measured is in doubt
+        fail(path_, number_,
+             fmt::format("ncu reported an error: \"{}\": the results beside it may be missing or wrong; fix "
+                         "what ncu says and profile again (or delete that line to import the file as it is)",
+                         line.substr(0, 200)));
       if (line.rfind("==", 0) == 0) {
         if (line.rfind("==PROF==", 0) != 0 && messages_.size() < 10) messages_.push_back(line);
         if (log_lines_++ == 0) first_log_ = line.substr(0, 200);

@@ -13,6 +13,7 @@
 #include <stdexcept>
 
 #include "models/model_spec.h"
+#include "util/printable.h"
 
 namespace rlx::models {
 namespace {
@@ -229,6 +230,11 @@ ModelSpec from_json(const json& description, int64_t classes, int64_t input) {
   if (d.contains("name")) {
     if (!d["name"].is_string() || d["name"].get<std::string>().empty())
       throw std::invalid_argument("model field 'name' must be a non-empty string, got " + d["name"].dump());
+    // The name goes into run labels, progress lines and reports (issue 35 item 4).
+    if (util::has_control_characters(d["name"].get<std::string>()))
+      throw std::invalid_argument("model field 'name' must be printable text, got '" +
+                                  util::printable(d["name"].get<std::string>()) +
+                                  "' (a control character, shown as \\ddd): give it without");
     m.name = d["name"].get<std::string>();
   }
   if (d.contains("channels")) {

@@ -15,6 +15,7 @@
 #include "peaks/cpu.h"
 #include "peaks/measure.h"
 #include "peaks/measure_parts.h"
+#include "util/thread_cpu.h"
 
 namespace rlx::peaks {
 
@@ -37,6 +38,12 @@ std::vector<double> team_rates(nlohmann::json& details, const TeamTiming& t, dou
   details["cpu_clock_best"] = *std::max_element(by_cpu.begin(), by_cpu.end());
   details["cpu_share"] = by_wall[best] / by_cpu[best];
   return used;
+}
+
+double gemm_cpu_share(double cpu_s, double wall_s, int threads_busy, int threads_set) {
+  const int threads =
+      threads_busy > 0 ? std::min(threads_busy, std::max(1, threads_set)) : std::max(1, threads_set);
+  return cpu_s / (wall_s * threads);
 }
 
 std::int64_t calibrate(std::int64_t units, double target, const std::function<void(std::int64_t)>& run) {
@@ -271,17 +278,22 @@ void measure_gemm(nlohmann::json& out, const ComputeContext& c, const std::strin
   int threads_used = 0;
   measure_figure(out, c.opts, field, [&] {
     const double cpu0 = process_cpu_s();
+    const auto threads0 = util::thread_cpu_seconds();
     const auto t0 = Clock::now();
     const GemmTiming g = torch_cpu_gemm(dtype, n, c.threads, c.runs, c.target_s);
     const double wall = std::chrono::duration<double>(Clock::now() - t0).count();
-    threads_used = g.threads_used;
+    const int busy = util::busy_threads(threads0, util::thread_cpu_seconds(), wall);
+    threads_used = busy > 0 ? std::min(busy, std::max(1, g.threads_used)) : g.threads_used;
     Attempt a;
     a.rates = rates(g.seconds, 2.0 * double(n) * n * n);
-    // The process's CPU time over the wall time of its threads (setup included, a few percent).
-    a.details["cpu_share"] = (process_cpu_s() - cpu0) / (wall * std::max(1, g.threads_used));
-    a.method = fmt::format("LibTorch mm {}x{}x{} in {} on {}, 2*n^3 FLOP, back to back for ~{} s per repeat, {} "
-                           "threads (LibTorch set to {}), wall clock",
-                           n, n, n, dtype, g.library, c.target_s, g.threads_used, c.threads);
+    // The process's CPU time over the wall time of the threads that worked (setup included, a few
+    // percent).
+    a.details["cpu_share"] = gemm_cpu_share(process_cpu_s() - cpu0, wall, busy, g.threads_used);
+    a.details["threads_busy"] = busy;
+    a.method = fmt::format(
+        "LibTorch mm {}x{}x{} in {} on {}, 2*n^3 FLOP, back to back for ~{} s per repeat, {} "
+        "threads (LibTorch set to {}), wall clock",
+        n, n, n, dtype, g.library, c.target_s, threads_used, c.threads);
     return a;
   });
   out["gemm_threads"][field] = threads_used;

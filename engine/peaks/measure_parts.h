@@ -24,6 +24,13 @@ std::vector<double> rates(std::vector<double> seconds, double work_units);
 // (cpu / wall of the best repeat), so contention from other processes is visible.
 std::vector<double> team_rates(nlohmann::json& details, const TeamTiming& t, double work, bool cpu_clock);
 
+// The CPU share of a LibTorch matrix product: the process's CPU seconds over the wall seconds of
+// the threads that really worked (threads_busy, util::busy_threads), at most threads_set. A kernel
+// on fewer threads than it was given (LibTorch's emulated bf16 product runs on one) is not
+// contended for that (issue 35 item 12: 51 % on an idle 2-core machine); when no thread counted
+// as busy (all starved), the threads it was given.
+double gemm_cpu_share(double cpu_s, double wall_s, int threads_busy, int threads_set);
+
 // Scales a unit count so one run of `run(units)` lasts about target seconds.
 std::int64_t calibrate(std::int64_t units, double target, const std::function<void(std::int64_t)>& run);
 

@@ -23,6 +23,7 @@
 #include <sqlite3.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
@@ -50,14 +51,29 @@ long long parse_utc(const std::string& text) {
   return static_cast<long long>(timegm(&tm));
 }
 
-// When process pid started, in seconds since the epoch (boot time + field 22 of its stat), or -1.
-long long process_start_s(long long pid) {
+// The fields of /proc/PID/stat after the command name (field 3, the state, first), or "".
+std::string stat_fields(long long pid) {
   std::ifstream stat(fmt::format("/proc/{}/stat", pid));
   std::string line;
-  if (!std::getline(stat, line)) return -1;
+  if (!std::getline(stat, line)) return "";
   auto close = line.rfind(')');  // the command name may hold spaces and parentheses
-  if (close == std::string::npos) return -1;
-  std::istringstream fields(line.substr(close + 2));
+  if (close == std::string::npos || close + 2 > line.size()) return "";
+  return line.substr(close + 2);
+}
+
+// A zombie ('Z': it has exited, its parent has not reaped it yet) or a dying process ('X'):
+// kill(pid, 0) still succeeds for it, but it will never finish a run (issue 35 item 1: after a
+// kill -9 of the supervising rlx, its child stays a zombie until reaped).
+bool has_exited(long long pid) {
+  const std::string fields = stat_fields(pid);
+  return !fields.empty() && (fields[0] == 'Z' || fields[0] == 'X');
+}
+
+// When process pid started, in seconds since the epoch (boot time + field 22 of its stat), or -1.
+long long process_start_s(long long pid) {
+  const std::string after_name = stat_fields(pid);
+  if (after_name.empty()) return -1;
+  std::istringstream fields(after_name);
   std::string f;
   for (int i = 3; i <= 22 && fields >> f; ++i) {
     if (i == 22) {
@@ -108,9 +124,10 @@ int row_attempt(const Json& row) {
 // The row's error text for a death: "crashed: process 123 on host h was killed by SIGKILL while
 // training (claimed at ...); nothing of that attempt was stored".
 std::string crash_error(const Json& row, const Json& death) {
-  return fmt::format(
-      "crashed: process {} on host {} {} while training (claimed at {}); nothing of that attempt was stored",
-      text_of(row["pid"]), text_of(row["host"]), death_text(death), text_of(row["claimed_at"]));
+  const Json& at = row.contains("claimed_at") ? row["claimed_at"] : Json();
+  return fmt::format("crashed: process {} on host {} {} while training{}; nothing of that attempt was stored",
+                     text_of(row["pid"]), text_of(row["host"]), death_text(death),
+                     at.is_string() ? " (claimed at " + at.get<std::string>() + ")" : "");
 }
 
 // What claim() decides for the slot's row (null: no row). found: the death of a `running` row
@@ -143,6 +160,7 @@ Claim evaluate(const Json& row, const ClaimOptions& options, const std::string& 
       return c;
     }
     Json death = death_entry(attempt, "unknown", pid, host);
+    death["claimed_at"] = row["claimed_at"];
     if (here && options.death_evidence) {
       Json more = options.death_evidence(pid);
       if (more.is_object()) death.update(more);
@@ -201,6 +219,25 @@ bool skip_after_sibling_oom(Store& s, const RunRecord& slot, const Json& row, co
   return true;
 }
 
+// Undoes a running claim whose run will not be stored: the row of a first attempt is deleted; a
+// retry's row becomes again the crashed row it was claimed from, deaths and attempt count kept,
+// so the next run is the same retry and max_attempts still counts every death.
+void withdraw(Store& s, const Json& row) {
+  const Json deaths = row_deaths(row);
+  if (deaths.empty()) {
+    s.exec("DELETE FROM runs WHERE id = ? AND status = 'running'", Json::array({row["id"]}));
+    return;
+  }
+  const Json& last = deaths.back();
+  Json dead = row;
+  dead["pid"] = last.value("pid", 0LL);
+  dead["host"] = last.contains("host") ? last["host"] : row["host"];
+  dead["claimed_at"] = last.contains("claimed_at") ? last["claimed_at"] : Json();
+  s.exec("UPDATE runs SET status = 'crashed', attempt = ?, pid = ?, error = ?, finished_at = ? WHERE id = ?",
+         Json::array({std::max(1, row_attempt(row) - 1), dead["pid"], crash_error(dead, last),
+                      last.value("at", utc_now()), row["id"]}));
+}
+
 }  // namespace
 
 Json death_entry(int attempt, const std::string& cause, long long pid, const std::string& host) {
@@ -230,6 +267,7 @@ std::string death_text(const Json& d) {
 bool claim_process_alive(long long pid, const std::string& claimed_at) {
   if (pid <= 0) return false;
   if (kill(static_cast<pid_t>(pid), 0) != 0 && errno != EPERM) return false;
+  if (has_exited(pid)) return false;
   long long started = process_start_s(pid), claimed = parse_utc(claimed_at);
   // A process that started after the claim only reuses the pid (2 s for clock rounding).
   return started < 0 || claimed < 0 || started <= claimed + 2;
@@ -310,6 +348,9 @@ std::vector<std::string> Store::record_death(long long pid, const std::string& h
     Json d = death;
     d["attempt"] = row_attempt(row);
     if (!d.contains("at")) d["at"] = now;
+    d["claimed_at"] = row["claimed_at"];
+    if (!d.contains("pid")) d["pid"] = pid;
+    if (!d.contains("host")) d["host"] = host;
     Json deaths = row_deaths(row);
     deaths.push_back(d);
     exec("UPDATE runs SET status = 'crashed', error = ?, finished_at = ?, deaths = ? WHERE id = ?",
@@ -323,9 +364,11 @@ std::vector<std::string> Store::record_death(long long pid, const std::string& h
 std::vector<std::string> Store::release_claims_of(long long pid, const std::string& host) {
   Transaction tx(*this, "release_claims_of", true);
   std::vector<std::string> labels;
-  for (const auto& row : query("SELECT id, label FROM runs WHERE status = 'running' AND pid = ? AND host = ?",
-                               Json::array({pid, host}))) {
-    exec("DELETE FROM runs WHERE id = ? AND status = 'running'", Json::array({row["id"]}));
+  for (const auto& row :
+       query("SELECT id, label, status, pid, host, attempt, deaths FROM runs WHERE status = "
+             "'running' AND pid = ? AND host = ?",
+             Json::array({pid, host}))) {
+    withdraw(*this, row);
     labels.push_back(text_of(row["label"]));
   }
   tx.commit();
@@ -334,9 +377,13 @@ std::vector<std::string> Store::release_claims_of(long long pid, const std::stri
 
 bool Store::release_claim(const std::string& id) {
   Transaction tx(*this, "release_claim", true);
-  const long long n = exec("DELETE FROM runs WHERE id = ? AND status = 'running'", Json::array({id}));
+  const auto rows = query(
+      "SELECT id, label, status, pid, host, attempt, deaths FROM runs WHERE id = ? AND "
+      "status = 'running'",
+      Json::array({id}));
+  for (const auto& row : rows) withdraw(*this, row);
   tx.commit();
-  return n > 0;
+  return !rows.empty();
 }
 
 }  // namespace rlx::store

@@ -33,9 +33,10 @@ std::string relabel(const std::string& label, int n) {
 void Store::resolve_slot_conflicts(const MergeOptions& options, MergeStats& stats) {
   Json rows = query(
       "SELECT s.id, s.label, s.study, s.status, s.environment_id, s.config_key, m.id AS held_id, "
-      "m.label AS held_label, m.status AS held_status FROM src.runs s JOIN main.runs m ON m.study = s.study AND "
-      "m.environment_id = s.environment_id AND m.config_key = s.config_key AND m.\"repeat\" = s.\"repeat\" "
-      "WHERE m.id <> s.id AND s.id NOT IN (SELECT id FROM main.runs) ORDER BY s.study, s.label");
+      "m.label AS held_label, m.status AS held_status FROM src.runs s JOIN main.runs m ON "
+      "m.study = s.study AND m.environment_id = s.environment_id AND m.config_key = s.config_key AND "
+      "m.\"repeat\" = s.\"repeat\" WHERE m.id <> s.id AND s.id NOT IN (SELECT id FROM main.runs) AND "
+      "s.status <> 'running' ORDER BY s.study, s.label");
   std::vector<std::string> cols;
   for (const auto& c : query("SELECT name FROM main.pragma_table_info('runs')")) cols.push_back(c["name"]);
   for (const auto& r : rows) {

@@ -144,23 +144,31 @@ TempCopy::TempCopy(const std::string& source, const std::string& near) {
   }
 }
 
-// SQLite's online backup of `source` (read-only) into the empty file `target`; "" or the error.
-std::string TempCopy::backup(const std::string& source, const std::string& target) {
-  sqlite3 *src = nullptr, *dst = nullptr;
+std::string backup_into(const std::string& source, sqlite3* target) {
+  sqlite3* src = nullptr;
   std::string error;
   if (sqlite3_open_v2(read_only_uri(source).c_str(), &src, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, nullptr) !=
       SQLITE_OK) {
     error = sqlite3_errmsg(src);
-  } else if (sqlite3_open_v2(target.c_str(), &dst, SQLITE_OPEN_READWRITE, nullptr) != SQLITE_OK) {
-    error = sqlite3_errmsg(dst);
-  } else if (sqlite3_backup* b = sqlite3_backup_init(dst, "main", src, "main"); b == nullptr) {
-    error = sqlite3_errmsg(dst);
+  } else if (sqlite3_backup* b = sqlite3_backup_init(target, "main", src, "main"); b == nullptr) {
+    error = sqlite3_errmsg(target);
   } else {
     const int rc = sqlite3_backup_step(b, -1);
     sqlite3_backup_finish(b);
-    if (rc != SQLITE_DONE) error = sqlite3_errmsg(dst);
+    if (rc != SQLITE_DONE) error = sqlite3_errmsg(target);
   }
   sqlite3_close(src);
+  return error;
+}
+
+// SQLite's online backup of `source` (read-only) into the empty file `target`; "" or the error.
+std::string TempCopy::backup(const std::string& source, const std::string& target) {
+  sqlite3* dst = nullptr;
+  std::string error;
+  if (sqlite3_open_v2(target.c_str(), &dst, SQLITE_OPEN_READWRITE, nullptr) != SQLITE_OK)
+    error = sqlite3_errmsg(dst);
+  else
+    error = backup_into(source, dst);
   sqlite3_close(dst);
   return error;
 }

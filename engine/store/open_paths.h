@@ -4,6 +4,8 @@
 // is really wrong with a file. Internal to engine/store.
 #pragma once
 
+#include <sqlite3.h>
+
 #include <string>
 
 namespace rlx::store::detail {
@@ -27,6 +29,10 @@ std::string open_failure(const std::string& path, int sqlite_code, const std::st
 // The message for a file that SQLite reads but that has no rlx schema: zero bytes, an empty
 // SQLite database, or one with other tables (`tables` of them).
 std::string not_rlx_database(const std::string& path, long long tables);
+
+// SQLite's online backup of the database at `source` (opened read-only, so a pending WAL is
+// included and nothing is written to it) into the open connection `target`; "" or the error.
+std::string backup_into(const std::string& source, sqlite3* target);
 
 // A temporary copy of a database (taken with SQLite's backup API, so a pending WAL is included),
 // created next to `near` and removed with its -wal/-shm files when this object goes away.

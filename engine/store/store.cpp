@@ -8,6 +8,7 @@
 
 #include <SQLiteCpp/SQLiteCpp.h>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <sqlite3.h>
 
 #include <cctype>
@@ -37,6 +38,19 @@ struct Stmt {
   ~Stmt() { sqlite3_finalize(s); }
 };
 
+// The tables every schema version has had since version 1 that the database lacks (issue 35 item
+// 11: a database without `runs` gave "bad SQL").
+std::vector<std::string> missing_tables(SQLite::Database& db) {
+  std::vector<std::string> missing;
+  for (const char* t : {"environments", "studies", "runs", "samples", "counters", "complexity", "peaks"}) {
+    SQLite::Statement st(db, "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?");
+    st.bind(1, t);
+    st.executeStep();
+    if (st.getColumn(0).getInt() == 0) missing.emplace_back(t);
+  }
+  return missing;
+}
+
 const char* kMergeTables[] = {"environments", "studies",    "runs",  "samples",         "counters",
                               "complexity",   "peaks",      "roofline_points", "calibrations", "plans"};
 
@@ -44,6 +58,10 @@ const char* kMergeTables[] = {"environments", "studies",    "runs",  "samples", 
 
 Store::Store(const std::string& path, OpenOptions opts) : path_(path), readonly_(opts.readonly) {
   if (path.empty()) throw Error("empty database path; pass a file name such as results/study.db");
+  if (opts.snapshot) {
+    open_snapshot(opts);
+    return;
+  }
   std::error_code ec;
   bool exists = fs::exists(path, ec);
   if (!exists && (opts.readonly || !opts.create))
@@ -86,6 +104,18 @@ Store::Store(const std::string& path, OpenOptions opts) : path_(path), readonly_
         fmt::format("'{}' was written by a newer rlx (schema version {}, this rlx knows up to {}); "
                     "upgrade rlx to use it",
                     path, version, current_schema_version()));
+  }
+  if (version > 0) {
+    const std::vector<std::string> missing = missing_tables(*db_);
+    if (!missing.empty()) {
+      db_.reset();
+      throw Error(
+          fmt::format("'{}' is an rlx database (schema version {}) without its {}: it was damaged or "
+                      "edited by hand; use a backup or a copy rlx wrote",
+                      path, version,
+                      missing.size() == 1 ? "'" + missing[0] + "' table"
+                                          : fmt::format("tables '{}'", fmt::join(missing, "', '"))));
+    }
   }
   try {
     db_->exec("PRAGMA foreign_keys = ON");
@@ -140,6 +170,28 @@ void Store::setup_and_migrate(int target) {
     commit();
   }
   db_->exec("PRAGMA foreign_keys = ON");
+}
+
+void Store::open_snapshot(const OpenOptions& opts) {
+  std::error_code ec;
+  const bool exists = fs::exists(path_, ec);
+  if (exists) {
+    OpenOptions read;
+    read.readonly = true;
+    read.busy_timeout_ms = opts.busy_timeout_ms;
+    Store check(path_, read);  // throws what any read of this file would
+  }
+  db_ = std::make_unique<SQLite::Database>(":memory:", SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE,
+                                           opts.busy_timeout_ms);
+  if (exists) {
+    const std::string error = detail::backup_into(path_, db_->getHandle());
+    if (!error.empty()) throw Error(fmt::format("cannot read '{}' into memory: {}", path_, error));
+  }
+  try {
+    setup_and_migrate(opts.migrate_to < 0 ? current_schema_version() : opts.migrate_to);
+  } catch (const std::exception& e) {
+    fail("cannot migrate the in-memory copy of", e);
+  }
 }
 
 Store::~Store() = default;
@@ -304,8 +356,13 @@ MergeStats Store::merge_from(const std::string& other_path, const MergeOptions& 
       }
       // A run skipped because its slot is taken must not bring its children along (they would
       // reference a run that is not there).
-      if (table == "runs") resolve_slot_conflicts(options, stats);
       std::string where;
+      if (table == "runs") {
+        resolve_slot_conflicts(options, stats);
+        for (const auto& r : query("SELECT label FROM src.runs WHERE status = 'running' ORDER BY label"))
+          stats.running_skipped.push_back(r["label"].is_string() ? r["label"].get<std::string>() : "?");
+        where = " WHERE status <> 'running'";
+      }
       if (table == "samples" || table == "counters" || table == "complexity" || table == "roofline_points")
         where = " WHERE run_id IN (SELECT id FROM main.runs)";
       *counts[t] += exec(fmt::format("INSERT OR IGNORE INTO main.{0} ({1}) SELECT {1} FROM src.{0}{2}", table, cols, where));

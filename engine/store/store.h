@@ -47,6 +47,10 @@ struct OpenOptions {
   int busy_timeout_ms = 30000; // how long a writer waits for another process's lock
   // Migrate only up to this version (tests build "older" databases with it); -1 = current.
   int migrate_to = -1;
+  // Work on an in-memory copy of the file (a new empty database when there is none), migrated in
+  // memory: the file is only read and nothing is created, so a dry run writes nothing (issue 35
+  // item 3). The file gets the refusals of a read-only open (not rlx, a newer schema).
+  bool snapshot = false;
 };
 
 // How Store::claim treats a slot that already holds a row.
@@ -93,7 +97,8 @@ Json death_entry(int attempt, const std::string& cause, long long pid, const std
 std::string death_text(const Json& death);
 
 // Is process pid, claimed at claimed_at (UTC ISO 8601), still running on this host? False when
-// no such process exists or it started after the claim (the pid was reused).
+// no such process exists, it has exited and waits to be reaped (a zombie), or it started after
+// the claim (the pid was reused).
 bool claim_process_alive(long long pid, const std::string& claimed_at);
 
 // Filters of Store::runs; unset fields match everything.
@@ -139,6 +144,10 @@ struct MergeStats {
   long long calibrations = 0;
   long long plans = 0;
   std::vector<MergeConflict> conflicts;  // one per input run whose slot was held
+  // Labels of the input's `running` claims, not copied: a claim is a process's promise to store a
+  // run in the input, not a result, and copied it would read as that process's death in the output
+  // (issue 35 item 9).
+  std::vector<std::string> running_skipped;
 };
 
 // Store::count_runs: all runs and the ok ones.
@@ -255,11 +264,15 @@ class Store {
   // status crashed, error "crashed: process ... <death_text>", the death appended to deaths with
   // the row's attempt. Returns the labels of the rows it marked.
   std::vector<std::string> record_death(long long pid, const std::string& host, const Json& death);
-  // Deletes every claim process pid of host still holds (it was interrupted: Ctrl-C, SIGTERM,
+  // Withdraws every claim process pid of host still holds (it was interrupted: Ctrl-C, SIGTERM,
   // SIGHUP, so nothing of those runs exists and a rerun trains them). Returns their labels.
+  // Withdrawing a claim undoes it: a first attempt's row is deleted, a retry's row goes back to
+  // the crashed row it was claimed from (its deaths and attempt count kept: an interrupt is no
+  // death, and max_attempts must still trip; issue 35 item 6).
   std::vector<std::string> release_claims_of(long long pid, const std::string& host);
-  // Deletes a running claim of this process (its run was interrupted); a no-op when the row is
-  // no longer a running claim with this id. Returns whether a claim was deleted.
+  // Withdraws a running claim of this process (its run was interrupted), as release_claims_of
+  // does; a no-op when the row is no longer a running claim with this id. Returns whether a
+  // claim was withdrawn.
   bool release_claim(const std::string& id);
   // The row holding a slot ({id, status, label, pid, host, claimed_at, attempt, deaths (JSON
   // text), error}) or null.
@@ -276,6 +289,7 @@ class Store {
  private:
   [[noreturn]] void fail(const std::string& what, const std::exception& e) const;
   void setup_and_migrate(int target);
+  void open_snapshot(const OpenOptions& opts);  // OpenOptions::snapshot
   void prepare_run(RunRecord& run);       // checks and fills a record (id, finished_at, process)
   void insert_run(const RunRecord& run);  // writes it, replacing its slot; inside a transaction
   // merge_from's handling of input runs whose slot is held (merge_slots.cpp); inside its

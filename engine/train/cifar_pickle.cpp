@@ -28,7 +28,13 @@ std::string_view image_bytes(const pickle::Value& data) {
   const auto& s = data.shape;
   const bool flat = s.size() == 2 && s[1] == static_cast<int64_t>(kImageBytes);
   const bool planes = s.size() == 4 && s[1] == 3 && s[2] == 32 && s[3] == 32;
-  if (!flat && !planes) throw Refusal("'data' is not N x 3072 (32 x 32 RGB images)");
+  if (!flat && !planes) {
+    std::string shape;
+    for (const auto d : s) shape += (shape.empty() ? "" : " x ") + std::to_string(d);
+    throw Refusal(fmt::format("'data' is {} ({}), not N x 3072 (32 x 32 RGB images, or N x 3 x 32 x 32)",
+                              shape.empty() ? "a scalar" : shape,
+                              s.size() == 1 ? "1 dimension" : fmt::format("{} dimensions", s.size())));
+  }
   if (data.fortran && s[0] > 1) throw Refusal("'data' is in Fortran order (a CIFAR-10 batch is in C order)");
   return data.data;
 }

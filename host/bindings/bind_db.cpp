@@ -58,9 +58,12 @@ nlohmann::json params_from(lua_State* L, int first) {
 int open(lua_State* L) {
   std::string path = lua::check_string(L, 1);
   auto o = lua::Options::optional(
-      L, 2, {"readonly", "create", "create_directories", "busy_timeout_ms", "migrate_to"});
+      L, 2, {"readonly", "create", "create_directories", "busy_timeout_ms", "migrate_to", "snapshot"});
   store::OpenOptions opts;
   opts.readonly = o.boolean("readonly", false);
+  opts.snapshot = o.boolean("snapshot", false);
+  if (opts.snapshot && opts.readonly)
+    o.fail("snapshot", "and readonly exclude each other (a snapshot is a writable copy)");
   opts.create = o.boolean("create", true);
   opts.create_directories = o.boolean("create_directories", false);
   opts.busy_timeout_ms = static_cast<int>(o.integer("busy_timeout_ms", opts.busy_timeout_ms, 0));
@@ -165,7 +168,8 @@ int merge_from(lua_State* L) {
   lua::push_json(L, {{"environments", st.environments}, {"studies", st.studies}, {"runs", st.runs},
                      {"samples", st.samples}, {"counters", st.counters}, {"complexity", st.complexity},
                      {"peaks", st.peaks}, {"roofline_points", st.roofline_points},
-                     {"calibrations", st.calibrations}, {"plans", st.plans}, {"conflicts", conflicts}});
+                     {"calibrations", st.calibrations}, {"plans", st.plans}, {"conflicts", conflicts},
+                     {"running_skipped", st.running_skipped}});
   return 1;
 }
 

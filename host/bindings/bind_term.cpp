@@ -1,8 +1,10 @@
 // bind_term.cpp: rlx._core.term: the terminal on stdout, for the table printer (scripts/rlx/show.lua)
-// and inline images (scripts/rlx/termimg.lua). The work is in host/terminal.cpp.
+// and inline images (scripts/rlx/termimg.lua), and the one escaping rule for a user's string
+// (engine/util/printable.h; rlx.show.printable). The work is in host/terminal.cpp.
 #include "lua_bind.h"
 #include "registry.h"
 #include "terminal.h"
+#include "util/printable.h"
 
 namespace rlx::bindings {
 namespace {
@@ -27,10 +29,28 @@ int query(lua_State* L) {
   return 1;
 }
 
+// printable(s [, keep_lines]) -> s with its control characters as \ddd (util::printable).
+int printable(lua_State* L) {
+  const std::string s = lua::check_string(L, 1);
+  const std::string out = util::printable(s, lua_toboolean(L, 2) != 0);
+  lua_pushlstring(L, out.data(), out.size());
+  return 1;
+}
+
+// has_control(s) -> whether printable(s) would change s.
+int has_control(lua_State* L) {
+  lua_pushboolean(L, util::has_control_characters(lua::check_string(L, 1)));
+  return 1;
+}
+
 }  // namespace
 
 void open_term(lua_State* L) {
-  lua::register_module(L, "term", {{"width", lua::guarded<width>}, {"query", lua::guarded<query>}});
+  lua::register_module(L, "term",
+                       {{"width", lua::guarded<width>},
+                        {"query", lua::guarded<query>},
+                        {"printable", lua::guarded<printable>},
+                        {"has_control", lua::guarded<has_control>}});
 }
 
 }  // namespace rlx::bindings

@@ -6,9 +6,19 @@
 -- Numbers are written in full: integers as integers, others with the fewest digits that read back
 -- as the same double (%.15g, else %.17g). nil is an empty cell (unknown), a table its JSON text,
 -- booleans "true"/"false" unless the caller maps them; a cell holding a comma, a quote or a line
--- break is quoted, its quotes doubled.
+-- break is quoted, its quotes doubled; a text cell a spreadsheet would run as a formula starts
+-- with ' (M.neutral).
 local errors = require("rlx.errors")
 local M = {}
+
+--- A text cell that a spreadsheet would run as a formula (it starts with =, +, -, @, a tab or a
+--- carriage return: `=HYPERLINK(...)`, `@SUM(...)`) gets a leading ' so it is shown as text; a
+--- number written as text ("-5") stays as it is. The CSV side of rlx's escaping rule (issue 35
+--- item 4; the terminal's and the report's is rlx.show.printable).
+function M.neutral(s)
+  if s:find("^[=+%-@\t\r]") and not tonumber(s) then return "'" .. s end
+  return s
+end
 
 --- One cell's text.
 function M.field(v)
@@ -27,7 +37,7 @@ function M.field(v)
   elseif t == "table" then
     s = rlx.json.encode(v)
   else
-    s = tostring(v)
+    s = M.neutral(tostring(v))
   end
   if s:find('[,"\r\n]') then s = '"' .. s:gsub('"', '""') .. '"' end
   return s

@@ -17,6 +17,8 @@
 --   run(study, opts): plan, then for every device measures the peaks once per environment
 --     (study:ensure_peaks) and sweeps the shared matrix within what is left of the budget.
 --   finish(study, opts): figures, summary and report (nothing in a dry run).
+--   open_study(opts): rlx.study with its refusals as one line (exit 2) instead of a traceback.
+--   check_complete(summary): exit 1 naming the runs other processes still train (run's summary).
 --
 -- An environment script (experiments/cpu.lua, rtx4090.lua, ...) returns plain data:
 --   {kind = "cuda", batch = {64, 128, 256}, precision = {"fp32", "amp"}, counters = true}
@@ -66,7 +68,8 @@ M.PARAMS = {
     "(default: synthetic images)"},
   zone = {help = "cloud region/zone, e.g. us-central1-a (stored with the environment)"},
   instance = {help = "cloud instance type, e.g. g2-standard-8 (stored with the environment)"},
-  price_per_hour = {type = "number", min = 0, help = "the machine's price per hour: the report adds cost per 1,000 images"},
+  price_per_hour = {type = "number", min = 0, max = 1e9,
+    help = "the machine's price per hour: the report adds cost per 1,000 images"},
 }
 
 -- Seconds the peaks take when they are not stored yet, and what the figures and the report take
@@ -79,12 +82,44 @@ local function now_s() return rlx._core.db.monotonic() end
 
 local function fail(msg) rlx.fail(2, "experiments/all.lua: " .. msg) end
 
-local function list_of(text, what)
+-- The precisions rlx.train takes (engine/train/config.cpp).
+M.PRECISIONS = {"fp32", "amp", "bf16"}
+
+-- A --set comma list checked item by item against `valid` (a typo would plan runs that all fail,
+-- or none at all; issue 35 item 2): an unknown or repeated item ends the program (exit 2).
+local function list_of(text, what, valid)
   if text == nil then return nil end
-  local out = {}
-  for part in tostring(text):gmatch("[^,%s]+") do out[#out + 1] = part end
-  if #out == 0 then fail(string.format("--set %s= needs a comma list, got '%s'", what, tostring(text))) end
+  local out, why = options.split_list(text)
+  if why then fail(string.format("--set %s= %s", what, why)) end
+  local known, seen = {}, {}
+  for _, v in ipairs(valid) do known[v] = true end
+  for _, v in ipairs(out) do
+    if not known[v] then
+      fail(string.format("--set %s=: unknown %s '%s' (valid: %s)", what, what == "models" and "model" or what, v,
+        table.concat(valid, ", ")))
+    end
+    if seen[v] then fail(string.format("--set %s=: '%s' is listed twice", what, v)) end
+    seen[v] = true
+  end
   return out
+end
+
+-- --set budget=: a duration with its unit, or none. A bare number is refused (30 was silently 30
+-- seconds) and so is a zero budget (it silently meant no budget; issue 35 item 5).
+local function budget_of(text, default)
+  if text == nil then text = default end
+  if text == nil then return nil end
+  local s = tostring(text):lower():gsub("%s", "")
+  if s:match("^[%d.]+$") and tonumber(s) ~= 0 then
+    fail(string.format("--set budget=%s needs a unit: %ss, %sm or %sh (or none for no budget)", text, s, s, s))
+  end
+  local ok, b = pcall(budget.parse_duration, text)
+  if not ok then fail("--set budget=: " .. rlx.errors.message(b)) end
+  if b == nil and s ~= "none" then
+    fail(string.format("--set budget=%s leaves no time for any run: give a positive duration such as 30m, or none " ..
+      "for no budget", text))
+  end
+  return b
 end
 
 -- The protocol overrides: a fixed count (iters=) or a precision target (target_ci=), not both.
@@ -111,6 +146,11 @@ local function apply_protocol(S, P)
       S[k] = P[k]
     end
   end
+  if S.target_ci and S.min_iters > S.max_iters then
+    fail(string.format("min_iters=%d is more than max_iters=%d: a run cannot time at least %d and at most %d " ..
+      "iterations; raise --set max_iters= or lower --set min_iters=", S.min_iters, S.max_iters, S.min_iters,
+      S.max_iters))
+  end
 end
 
 --- The scale's settings with the --set overrides applied (a new table; budget_s in seconds or nil;
@@ -122,14 +162,13 @@ function M.scale(matrix, P)
   for _, k in ipairs({"input", "repeats"}) do
     if P[k] ~= nil then S[k] = P[k] end
   end
-  local ok, b = pcall(budget.parse_duration, P.budget ~= nil and P.budget or S.budget)
-  if not ok then fail("--set budget=: " .. rlx.errors.message(b)) end
-  S.budget_s = b
+  S.budget_s = budget_of(P.budget, S.budget)
   -- The scale's budget may grow up to budget_max so that every configuration gets min_repeats
   -- kept runs (M.plan); a budget given with --set is kept as given.
   if P.budget ~= nil then S.budget_max, S.min_repeats = nil, nil end
   S.budget_max_s = S.budget_max and budget.parse_duration(S.budget_max) or nil
-  S.models, S.precision = list_of(P.models, "models"), list_of(P.precision, "precision")
+  S.models, S.precision = list_of(P.models, "models", rlx.model.list()), list_of(P.precision, "precision",
+    M.PRECISIONS)
   if P.batch then
     local v, why = options.from_text({type = "int_list", min = 1}, P.batch)
     if why then fail("--set batch= " .. why) end
@@ -455,9 +494,10 @@ end
 
 function M.run(study, opts)
   local o = options.check("rlx.experiment.run", opts, RUN_SPEC)
-  M.check_outputs(o)
   o.started = o.started or o.scale.started or now_s()
+  -- The plan first: one refused (exit 2) leaves no figures folder behind (issue 35 item 3).
   local plan = M.plan(study, o)
+  M.check_outputs(o)
   local dry, S, summary = rlx.flags and rlx.flags.dry_run, o.scale, {}
   for i, d in ipairs(plan.devices) do
     print(string.format("== %s: %s", d.id, d.name))
@@ -508,6 +548,31 @@ function M.left_out_after(summary, S)
       detail.add))
   end
   S.plan_detail = detail
+end
+
+--- rlx.study(opts) for a study script: a refused option (a --set name, label, zone or instance
+--- with a control character, a label with '/') ends the program with one line and exit 2, not a
+--- traceback (issue 35 item 11: `--set label=../../x`); a database that cannot be opened, exit 1.
+function M.open_study(opts)
+  local ok, study = pcall(rlx.study, opts)
+  if ok then return study end
+  local err = rlx.errors.pass_exits(study)
+  local usage = type(err) == "table" and rawget(err, "fn") == "rlx.study"
+  rlx.fail(usage and 2 or 1, "experiments/all.lua: " .. rlx.errors.text(err))
+end
+
+--- Ends the program (exit 1) when a sweep left slots to other processes that had not stored them
+--- by its end: the study is incomplete, and its figures and report leave those runs out (issue 35
+--- item 1: it said "left to it" and exited 0). summary: M.run's.
+function M.check_complete(summary)
+  local left = {}
+  for _, d in ipairs(summary or {}) do
+    for _, l in ipairs(type(d.stats) == "table" and d.stats.left_to_others or {}) do left[#left + 1] = l end
+  end
+  if #left == 0 then return end
+  rlx.fail(1, require("rlx.show").printable(string.format("experiments/all.lua: the study is incomplete: %d run(s) " ..
+    "were still being trained by other processes when it ended: %s; the figures and report leave them out: run " ..
+    "the same command again once those processes have finished", #left, table.concat(left, "; "))))
 end
 
 --- The study's last line: its wall time against the plan's one estimate, made before the first

@@ -132,6 +132,23 @@ local function matches(v, want)
   return v == want
 end
 
+-- A table given as a value must be a non-empty list of plain values: {} or a record matched no
+-- row at all, silently (issue 35 item 11: `:where{config = {}}`).
+local function check_wanted(k, want)
+  if type(want) ~= "table" then return end
+  if #want == 0 then
+    errors.raise("rows:where", string.format("the value for '%s' is %s table: give a value, a non-empty list of " ..
+      "values, or a function of the cell (a cell holding a table is matched with rows:where(function(row) ... end))",
+      k, next(want) == nil and "an empty" or "a non-list"))
+  end
+  for i, w in ipairs(want) do
+    if type(w) == "table" then
+      errors.raise("rows:where", string.format("the value for '%s' lists a table (item %d): tables are not compared " ..
+        "by value; use rows:where(function(row) ... end)", k, i))
+    end
+  end
+end
+
 --- rows:where{column = value, ...} or rows:where(function(row) ... end): the rows that match. A
 --- value may be a list (any of them) or a function of the cell (called for non-nil cells).
 function Frame:where(cond)
@@ -150,6 +167,7 @@ function Frame:where(cond)
     end
     table.sort(names)
     check_columns("rows:where", self, names)
+    for _, k in ipairs(names) do check_wanted(k, cond[k]) end
     keep = function(r)
       for _, k in ipairs(names) do
         if not matches(r[k], cond[k]) then return false end

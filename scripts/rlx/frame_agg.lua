@@ -39,8 +39,8 @@ local function min_max(fname, col, stat, values)
   return best
 end
 
--- Each statistic of the non-missing values of a column. sd and cv are over n - 1 (rlx.stats); the
--- mean of no values is nil, as SQL's AVG of no rows is NULL.
+-- Each statistic of the non-missing values of a column (nil and NaN are missing). sd and cv are
+-- over n - 1 (rlx.stats); the mean of no values is nil, as SQL's AVG of no rows is NULL.
 local STATS = {
   mean = function(f, c, v) return stats.mean(numbers_of(f, c, "mean", v)) end,
   sd = function(f, c, v) return stats.sd(numbers_of(f, c, "sd", v)) end,
@@ -158,7 +158,10 @@ local function aggregate(frame, keys, spec)
       else
         local values = {}
         for _, r in ipairs(g.rows) do
-          if r[p.col] ~= nil then values[#values + 1] = r[p.col] end
+          -- nil and NaN are missing values, left out as rows:plot leaves them out (one rule for
+          -- frames, issue 35 item 10: one NaN used to make the group's mean NaN).
+          local v = r[p.col]
+          if v ~= nil and v == v then values[#values + 1] = v end
         end
         rec[p.out] = STATS[p.stat]("rows:agg", p.col, values)
       end

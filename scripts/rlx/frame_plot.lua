@@ -103,6 +103,9 @@ end
 --- Returns rlx.plot.line's info (axes, scales, info:px), which the REPL does not print.
 function M.plot(frame, opts)
   local o = options.check("rows:plot", opts, SPEC)
+  if #frame == 0 then
+    errors.raise("rows:plot", "the frame has no rows: nothing to draw (did a where{} or a query match nothing?)")
+  end
   local names = {o.x, o.y}
   for _, k in ipairs(o.by or {}) do names[#names + 1] = k end
   check_columns(frame, names)

@@ -374,8 +374,16 @@ function M.render(text, width)
   return table.concat(out, "\n")
 end
 
-function M.help(x)
-  local text, err = display_for(x)
+function M.help(...)
+  local x = ...
+  local text, err
+  if x == nil and select("#", ...) > 0 then
+    -- help(rlx.trian): a misspelt name is nil, which is not help() (issue 35 item 11).
+    err = "help: the value given is nil (a misspelt name, or a variable that is not set); help() lists the " ..
+      "tables, help(\"rlx.train\") takes a name"
+  else
+    text, err = display_for(x)
+  end
   io.write(text and M.render(text, require("rlx.show").terminal_width() or 100) or err, "\n")
   io.stdout:flush()
 end
@@ -428,4 +436,4 @@ function M.missing()
   return missing, stale
 end
 
-return setmetatable(M, {__call = function(_, x) return M.help(x) end})
+return setmetatable(M, {__call = function(_, ...) return M.help(...) end})

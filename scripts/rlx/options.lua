@@ -104,6 +104,23 @@ local function number_of(entry, text, integer)
   return n
 end
 
+--- The items of a comma list ("16,32" or "fp32, bf16"), blanks around each item dropped; or the
+--- items and what is wrong when one is empty ("1,,2", "a,", ","): a doubled or trailing comma is
+--- a typo, not a shorter list (issue 35 item 11).
+function M.split_list(text)
+  local parts, empty = {}, false
+  for part in (tostring(text) .. ","):gmatch("([^,]*),") do
+    part = part:match("^%s*(.-)%s*$")
+    if part == "" then empty = true else parts[#parts + 1] = part end
+  end
+  if empty and #parts > 0 then
+    return parts, string.format("has an empty item in '%s' (two commas in a row, or one at an end): remove it",
+      tostring(text))
+  end
+  if #parts == 0 then return parts, string.format("needs at least one item, got '%s'", tostring(text)) end
+  return parts, nil
+end
+
 --- The value of a text given on the command line ("32", "16,32,64", "true") for a spec entry,
 --- checked against its type, range and one_of; or nil and what is wrong, as the end of a
 --- sentence about the flag: "must be an integer >= 1, got '0'". A string_list entry reads one
@@ -117,8 +134,10 @@ function M.from_text(entry, text)
   end
   if t == "int_list" then
     local element = {type = "integer", min = entry.min, max = entry.max}
+    local parts, empty = M.split_list(text)
+    if empty then return nil, empty end
     local list = {}
-    for part in tostring(text):gmatch("[^,]+") do
+    for _, part in ipairs(parts) do
       local n, why = number_of(element, part, true)
       if not n then
         if why:match("^is out of range") then return nil, why end
@@ -127,7 +146,6 @@ function M.from_text(entry, text)
       end
       list[#list + 1] = n
     end
-    if #list == 0 then return nil, "needs at least one integer" end
     return list
   end
   if not one_of_has(entry, text) then

@@ -21,7 +21,12 @@ local function script_name()
   return (rlx.args and rlx.args[0]) or "script"
 end
 
-local function usage(msg) errors.usage(script_name(), msg, "run " .. script_name()) end
+-- A usage error (exit 2, one line): "SCRIPT: ..." and how to list its parameters; for `rlx -e`
+-- code, which has no --help of its own, "rlx -e: ..." alone (it advised 'rlx run -e --help').
+local function usage(msg)
+  if script_name() == "-e" then rlx.fail(2, "rlx -e: " .. msg) end
+  errors.usage(script_name(), msg, "run " .. script_name())
+end
 
 local function print_help(spec)
   print(string.format("usage: rlx run %s [--set key=value]...\n\nParameters:", script_name()))

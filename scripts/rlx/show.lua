@@ -88,12 +88,13 @@ local function fmt_number(v, decimals)
   return s
 end
 
---- The text with line breaks and tabs as spaces and every other control character (ESC, BEL, NUL,
---- DEL, ...) written as \ddd: a cell comes from a database anyone could have written, and an
---- escape sequence in a run's label or error must not reach the terminal (it can retitle the
---- window, or on some terminals set the clipboard).
-function M.printable(s)
-  return (s:gsub("[\r\n\t]", " "):gsub("[%z\1-\31\127]", function(c) return string.format("\\%03d", c:byte()) end))
+--- The text with line breaks and tabs as spaces (kept with keep_lines) and every other control
+--- character (ESC, BEL, NUL, DEL, the C1 controls) written as \ddd: a cell comes from a database
+--- anyone could have written, and an escape sequence in a run's label or error must not reach the
+--- terminal (it can retitle the window, or on some terminals set the clipboard). The one escaping
+--- rule of rlx (engine/util/printable.h): tables, progress lines, messages and the report.
+function M.printable(s, keep_lines)
+  return rlx._core.term.printable(tostring(s), keep_lines and true or false)
 end
 
 local function fmt_cell(v, max_cell)

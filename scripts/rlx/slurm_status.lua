@@ -39,6 +39,7 @@ function M.status(db)
   local out = {db = db, shards = root, submissions = {}, note = queue == nil and ("squeue: " .. tostring(err)) or nil}
   queue = queue or {}
   local latest = {}  -- slot -> state in the latest submission that holds it
+  local unsubmitted = {}  -- slots only in submissions sbatch refused
   for _, m in ipairs(manifests) do
     local sub = {dir = m.dir, array_job = m.array_job, collect_job = m.collect_job, tasks = {}}
     local cq = m.collect_job and queue[tostring(m.collect_job)]
@@ -49,18 +50,27 @@ function M.status(db)
       local row = {task = t - 1, state = state or (m.array_job and "finished" or "not submitted"), slots = #task.slots,
         done = 0, running = 0, pending = 0, failed = 0, missing = 0}
       for _, slot in ipairs(task.slots) do
-        local s = slot_state(stored[slot.slot], state)
-        row[s] = row[s] + 1
-        latest[slot.slot] = s
+        -- A submission sbatch refused ran nothing: its slots are not "submitted" (issue 35 item 11:
+        -- status said "4 slots submitted" above "not submitted").
+        if m.array_job then
+          local s = slot_state(stored[slot.slot], state)
+          row[s] = row[s] + 1
+          latest[slot.slot] = s
+        else
+          unsubmitted[slot.slot] = true
+        end
       end
       sub.tasks[#sub.tasks + 1] = row
     end
     out.submissions[#out.submissions + 1] = sub
   end
-  local totals = {slots = 0, done = 0, running = 0, pending = 0, failed = 0, missing = 0}
+  local totals = {slots = 0, done = 0, running = 0, pending = 0, failed = 0, missing = 0, not_submitted = 0}
   for _, s in pairs(latest) do
     totals.slots = totals.slots + 1
     totals[s] = totals[s] + 1
+  end
+  for slot in pairs(unsubmitted) do
+    if not latest[slot] then totals.not_submitted = totals.not_submitted + 1 end
   end
   out.totals = totals
   return out
@@ -73,8 +83,14 @@ function M.print(st)
     return
   end
   local t = st.totals
-  print(string.format("%s: %d slots submitted: %d done, %d running, %d pending, %d failed, %d missing",
-    st.db, t.slots, t.done, t.running, t.pending, t.failed, t.missing))
+  local refused = t.not_submitted > 0 and string.format("%d slots not submitted (sbatch refused their submission: " ..
+    "run rlx submit again)", t.not_submitted) or nil
+  if t.slots == 0 then
+    print(string.format("%s: no slots submitted%s", st.db, refused and (": " .. refused) or ""))
+  else
+    print(string.format("%s: %d slots submitted: %d done, %d running, %d pending, %d failed, %d missing%s",
+      st.db, t.slots, t.done, t.running, t.pending, t.failed, t.missing, refused and ("; " .. refused) or ""))
+  end
   if st.note then print("  (" .. st.note .. ": running/pending unknown)") end
   for _, sub in ipairs(st.submissions) do
     print(string.format("submission %s: array job %s, collect job %s (%s)", sub.dir, tostring(sub.array_job or "-"),

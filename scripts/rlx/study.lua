@@ -19,9 +19,17 @@ local Study = {}
 Study.__index = Study
 
 local plain_data
-local function warn(msg) io.stderr:write("rlx.study: " .. msg .. "\n") end
+-- A warning on stderr; the labels, names and errors in it are escaped (rlx.show.printable).
+local function warn(msg) io.stderr:write("rlx.study: " .. require("rlx.show").printable(msg) .. "\n") end
 
 local function now_s() return rlx._core.db.monotonic and rlx._core.db.monotonic() or os.time() end
+
+-- Whether a file or folder is there (io.open opens a folder for reading too).
+local function exists(path)
+  local f = io.open(path, "r")
+  if f then f:close() end
+  return f ~= nil
+end
 
 --- rlx.study{name=, db=, label=, zone=, instance_type=, price_per_hour=}: opens (creating) the
 --- study's database and records the current environment and the study. price_per_hour (what the
@@ -34,21 +42,33 @@ function M.open(opts)
     label = {type = "string"},
     zone = {type = "string"},
     instance_type = {type = "string"},
-    price_per_hour = {type = "number", min = 0},
+    -- Bounded so the report's sums and costs stay finite numbers (1e308 printed as "inf").
+    price_per_hour = {type = "number", min = 0, max = 1e9},
     busy_timeout_ms = {type = "integer", min = 0},
   })
   if o.name == "" or o.name:find("[/\\]") then
     errors.raise("rlx.study", string.format("option 'name' must be a non-empty name without '/', got %q", o.name))
   end
+  -- Names are printed, stored and drawn: a control character in one would reach the terminal and
+  -- the report as raw bytes (issue 35 item 4); an environment label names figure files.
+  for _, k in ipairs({"name", "db", "label", "zone", "instance_type"}) do
+    if o[k] and rlx._core.term.has_control(o[k]) then
+      errors.raise("rlx.study", string.format("option '%s' holds a control character (a line break, a tab, ESC; " ..
+        "shown as \\ddd): '%s'; give it without", k, require("rlx.show").printable(o[k])))
+    end
+  end
+  if o.label and (o.label == "" or o.label:find("[/\\]")) then
+    errors.raise("rlx.study", string.format("option 'label' must be a non-empty name without '/' (it names figure " ..
+      "files and run labels), got '%s'", o.label))
+  end
   local path = o.db or ("results/" .. o.name .. ".db")
   local self = setmetatable({name = o.name, path = path, price_per_hour = o.price_per_hour}, Study)
-  -- results/ (or the db's directory) is made on first use. A dry run makes no directory: where
-  -- the db's directory does not exist it plans in memory (issue 25 finding 10: `--set
-  -- db=/nonexistent/x.db --dry-run` created /nonexistent/).
-  local dir = io.open(path:match("^(.*)/[^/]*$") or ".", "r")
-  if dir then dir:close() end
-  if rlx.flags and rlx.flags.dry_run and not dir then
-    self.db = rlx.db.open(":memory:")
+  -- results/ (or the db's directory) is made on first use. A dry run writes nothing: it plans on
+  -- an in-memory copy of the database, or a new one in memory when there is none (issue 25
+  -- finding 10: `--set db=/nonexistent/x.db --dry-run` created /nonexistent/; issue 35 item 3: it
+  -- created the database).
+  if rlx.flags and rlx.flags.dry_run then
+    self.db = rlx.db.open(path, {snapshot = true, busy_timeout_ms = o.busy_timeout_ms})
   else
     self.db = rlx.db.open(path, {create_directories = true, busy_timeout_ms = o.busy_timeout_ms})
   end
@@ -194,8 +214,22 @@ local function check_warmup(w)
     type(w) == "string" and string.format("%q", w) or tostring(w)))
 end
 
+-- Contradictions in the protocol are refused before anything is claimed (issue 35 item 5): every
+-- run would have failed with the same rlx.train error and been stored as failed.
+local function check_protocol(o)
+  if o.target_ci ~= nil and not (o.target_ci > 0 and o.target_ci < 1) then
+    errors.raise("study:sweep", string.format("option 'target_ci' must be a fraction in (0, 1), e.g. 0.02 (±2 %%), " ..
+      "got %s", tostring(o.target_ci)))
+  end
+  if o.min_iters and o.max_iters and o.min_iters > o.max_iters then
+    errors.raise("study:sweep", string.format("option 'min_iters' (%d) is more than 'max_iters' (%d): lower one or " ..
+      "raise the other", o.min_iters, o.max_iters))
+  end
+end
+
 function Study:_plan(o)
   check_warmup(o.warmup)
+  check_protocol(o)
   if o.order_seed and o.order ~= "random" then
     errors.raise("study:sweep", string.format("option 'order_seed' applies to order = \"random\" only (order is %q)",
       o.order))
@@ -378,7 +412,9 @@ end
 
 function Study:_dry_run(items, o)
   local e = self:_estimate(items, o)
-  print(string.format("study %s (%s), environment %s: %d runs in the matrix", self.name, self.path, self.env.label, #items))
+  local printable = require("rlx.show").printable
+  print(printable(string.format("study %s (%s), environment %s: %d runs in the matrix", self.name, self.path,
+    self.env.label, #items)))
   for i, it in ipairs(items) do
     local what
     local peek = self:_peek_slot(it, o)
@@ -393,7 +429,7 @@ function Study:_dry_run(items, o)
       if it.estimate_s then what = what .. string.format(", ~%s (%s%s)", budget.duration_text(it.estimate_s),
         it.estimate_source, it.iters_cap and string.format(", up to %d timed", it.iters_cap) or "") end
     end
-    print(string.format("%4d  %-48s %s", i, it.label, what))
+    print(printable(string.format("%4d  %-48s %s", i, it.label, what)))
   end
   local est = e.to_run == 0 and "nothing to run" or
     (e.unestimated == e.to_run and "no estimate (no model description or peaks for these runs)" or
@@ -499,6 +535,7 @@ function Study:sweep(opts)
       end
     end
   end
+  self:_after_busy(o, items, trainer, stats, cache)
   if deadline then self:_rerun_flagged(o, items, deadline, trainer, stats, cache) end
   if stats.crashed > 0 then
     warn(string.format("%d slot(s) not retried after their process died: %s", stats.crashed,

@@ -9,6 +9,10 @@
 local errors = require("rlx.errors")
 local budget = require("rlx.budget")
 local kind_of = require("rlx.results.data").kind_of
+local printable = require("rlx.show").printable
+
+-- One line on stderr, a user's strings in it (labels, model names) escaped (rlx.show.printable).
+local function say(text) io.stderr:write(printable(text) .. "\n") end
 
 local M = {}
 
@@ -62,8 +66,8 @@ end
 function Study:_withdraw(claim, it, msg)
   local ok, released = pcall(self.db.release_claim, self.db, claim.id or "")
   if ok and released then
-    io.stderr:write(string.format("%s: %s; nothing of it was stored and its claim was withdrawn, so the same " ..
-      "command trains it again\n", it.label, msg))
+    say(string.format("%s: %s; nothing of it was stored and its claim was withdrawn, so the same " ..
+      "command trains it again", it.label, msg))
   end
 end
 
@@ -81,8 +85,9 @@ function Study:_sweep_slot(o, it, counter, trainer, stats, cache)
     return
   elseif claim.state == "busy" then
     stats.busy = stats.busy + 1
+    it.busy_holder = h
     if not o.quiet then
-      io.stderr:write(string.format("%s %s: being trained by process %s on %s (claimed at %s); left to it\n", counter,
+      say(string.format("%s %s: being trained by process %s on %s (claimed at %s); left to it", counter,
         it.label, tostring(h.pid), tostring(h.host), tostring(h.claimed_at)))
     end
     return
@@ -90,11 +95,11 @@ function Study:_sweep_slot(o, it, counter, trainer, stats, cache)
     stats.crashed = stats.crashed + 1
     local why = M.crash_advice(it.config, claim, o, it.label)
     stats.not_retried[#stats.not_retried + 1] = it.label .. ": " .. why
-    if not o.quiet then io.stderr:write(string.format("%s %s: not retried: %s\n", counter, it.label, why)) end
+    if not o.quiet then say(string.format("%s %s: not retried: %s", counter, it.label, why)) end
     return
   end
   if not o.quiet then
-    io.stderr:write(string.format("%s %s%s\n", counter, it.label, claim.retry and
+    say(string.format("%s %s%s", counter, it.label, claim.retry and
       string.format(" (attempt %d: the previous one %s)", claim.attempt, tostring(claim.last_death)) or ""))
   end
   -- From the claim to the stored row, anything that stops this process's Lua (Ctrl-C during the
@@ -114,6 +119,33 @@ function Study:_sweep_slot(o, it, counter, trainer, stats, cache)
   end
   stats.labels[#stats.labels + 1] = it.label
   if result.ok then self:_after_run(it, result, wall) end
+end
+
+-- Slots left to another process during the matrix are claimed once more after it: a holder that
+-- has died since (the zombie of a killed sweep) is a crash to retry, a finished one is done. Those
+-- still held are named (stats.left_to_others: "label (process N on host since T)"): the study is
+-- incomplete until their processes store them (issue 35 item 1).
+function Study:_after_busy(o, items, trainer, stats, cache)
+  local busy = {}
+  for _, it in ipairs(items) do
+    if it.busy_holder then busy[#busy + 1] = it end
+  end
+  stats.left_to_others = {}
+  for k, it in ipairs(busy) do
+    it.busy_holder = nil
+    stats.busy = stats.busy - 1
+    self:_sweep_slot(o, it, string.format("[again %d/%d]", k, #busy), trainer, stats, cache)
+    local h = it.busy_holder
+    if h then
+      stats.left_to_others[#stats.left_to_others + 1] = string.format("%s (process %s on %s since %s)", it.label,
+        tostring(h.pid), tostring(h.host), tostring(h.claimed_at))
+    end
+  end
+  if #stats.left_to_others > 0 then
+    warn(string.format("%d slot(s) still being trained by other processes, so this study is incomplete: %s; " ..
+      "their runs are stored when those processes finish (rlx status shows them), or run the same command " ..
+      "again then", #stats.left_to_others, table.concat(stats.left_to_others, "; ")))
+  end
 end
 
 -- What ended the process, for the withdrawal line: a signal by its exit status (128 + signal, the
@@ -259,11 +291,11 @@ function Study:_rerun_flagged(o, items, deadline, trainer, stats, cache)
         for j = k, #flagged do configs[#configs + 1] = flagged[j].config end
         it.caps = budget.next_caps(self:_estimator(kind_of(it.config.device)), configs, left, S)
       end
-      if not o.quiet then io.stderr:write(string.format("rerun %s (%s before)\n", it.label, flag_text(it.earlier[1]))) end
+      if not o.quiet then say(string.format("rerun %s (%s before)", it.label, flag_text(it.earlier[1]))) end
       stats.reruns = (stats.reruns or 0) + 1
       self:_sweep_slot(again, it, string.format("[rerun %d/%d]", k, #flagged), trainer, stats, cache)
     elseif not o.quiet then
-      io.stderr:write(string.format("not rerun %s: it needs about %s and %s is left; it stays flagged\n", it.label,
+      say(string.format("not rerun %s: it needs about %s and %s is left; it stays flagged", it.label,
         it.rerun_s and budget.duration_text(it.rerun_s) or "an unknown time", budget.duration_text(math.max(0, left))))
     end
   end

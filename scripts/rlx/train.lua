@@ -47,17 +47,19 @@ function M.summary_line(r)
     need("iter_s.median", r.iter_s.median, "number", "a number")
     for _, f in ipairs({"data_wait_s", "threads", "loss_first", "loss_last"}) do need(f, r[f], "number", "a number") end
   end
+  -- The label (free text) and the error are a user's strings: escaped (rlx.show.printable).
+  local printable = require("rlx.show").printable
   if not r.ok then
-    return string.format("%s %s %s batch %d: FAILED: %s", tostring(r.model), tostring(r.device),
-      tostring(r.precision), r.batch or 0, tostring(r.error))
+    return printable(string.format("%s %s %s batch %d: FAILED: %s", tostring(r.model), tostring(r.device),
+      tostring(r.precision), r.batch or 0, tostring(r.error)))
   end
   local skipped = r.skipped_files and r.skipped_files > 0 and
     string.format(", %d file(s) skipped", r.skipped_files) or ""
   local layout = type(r.memory_format) == "string" and (r.memory_format .. ", ") or ""
-  return string.format(
+  return printable(string.format(
     "%s %s %s batch %d: %.1f img/s (median %.4f s/iter, data wait %.3f s, %d threads, %sloss %.3f -> %.3f%s)%s%s",
     r.model, r.device, r.precision, r.batch, r.images_per_s, r.iter_s.median, r.data_wait_s,
-    r.threads, layout, r.loss_first, r.loss_last, skipped, M.protocol_note(r), r.label and (" [" .. r.label .. "]") or "")
+    r.threads, layout, r.loss_first, r.loss_last, skipped, M.protocol_note(r), r.label and (" [" .. r.label .. "]") or ""))
 end
 
 --- How a result was measured, for a summary line: "" for a fixed run that was steady and had its
@@ -132,6 +134,28 @@ end
 --- list) and gets the row in that order. The row goes out in one O_APPEND write, so concurrent runs
 --- never interleave; a file whose last line has no newline gets one first (its last row stays
 --- whole); a file with a column rlx does not write is refused, nothing written. Returns the path.
+-- The header of path (header_of's columns, first line, whether it ends in a newline), raising when
+-- it names a column rlx does not write.
+local function known_header(fname, path)
+  local columns, line, ends_in_newline = header_of(path)
+  local known = {}
+  for _, c in ipairs(M.METRICS_CSV_COLUMNS) do known[c] = true end
+  for _, c in ipairs(columns or {}) do
+    if not known[c] then
+      local printable = require("rlx.show").printable
+      errors.raise(fname, string.format("%s has other columns than seed 000's metrics.csv (column '%s' of its " ..
+        "first line '%s'); use another log directory", path, printable(c:sub(1, 40)), printable(line:sub(1, 80))))
+    end
+  end
+  return columns, line, ends_in_newline
+end
+
+--- Raises when DIR/metrics.csv exists with a column rlx does not write (what append_metrics_csv
+--- would refuse after the run): `rlx train --log-dir` checks it before training (issue 35 item 8).
+function M.check_metrics_csv(dir)
+  known_header("rlx.train.check_metrics_csv", dir .. "/metrics.csv")
+end
+
 function M.append_metrics_csv(dir, r)
   local fname = "rlx.train.append_metrics_csv"
   if type(dir) ~= "string" or dir == "" then
@@ -148,7 +172,7 @@ function M.append_metrics_csv(dir, r)
     rlx.fs.check_output(path, "append")
   end)
   if not usable then errors.raise(fname, errors.message(errors.pass_exits(uerr))) end
-  local columns, line, ends_in_newline = header_of(path)
+  local columns, _, ends_in_newline = known_header(fname, path)
   local fields = {}
   for k, v in pairs(r) do fields[k] = v end
   fields.timestamp, fields.hostname, fields.torch_version = os.time(), host_name(), rlx.version().torch
@@ -156,14 +180,6 @@ function M.append_metrics_csv(dir, r)
   fields.warmup = r.warmup_used or r.warmup  -- the warm-up the run took (until steady, or as asked)
   local values, by_name = layout.metrics_values(fields)
   if columns then
-    local known = {}
-    for _, c in ipairs(M.METRICS_CSV_COLUMNS) do known[c] = true end
-    for _, c in ipairs(columns) do
-      if not known[c] then
-        errors.raise(fname, string.format("%s has other columns than seed 000's metrics.csv (column '%s' of its " ..
-          "first line '%s'); use another log directory", path, c:sub(1, 40), line:sub(1, 80)))
-      end
-    end
     values = {}
     for i, c in ipairs(columns) do values[i] = by_name[c] end
   end

@@ -61,6 +61,7 @@ rlx_e2e(NAME "plot: experiments dry run lists the default matrix" ARGS run exper
   STDOUT "scale default: 224x224 synthetic images, warm-up until steady \\(at most 10\\), then timed until the 95 % CI of the mean iteration time is within ±2 % \\(4-50 iterations\\), 3 repeats, budget 30\\.0 min.*54 runs in the matrix.*dry run: [0-9]+ to run, 0 skipped(, [0-9]+ left out for the budget)?\\x3b estimated")
 rlx_e2e(NAME "plot: experiments unknown scale" ARGS run experiments/all.lua --set scale=huge --set db=${PT}/plot_dry.db
   EXIT 2 STDERR "^experiments/all\\.lua: --set scale= must be one of default, full, smoke, got 'huge'\n")
+# precision= given: on a CPU without native bf16 the plan would leave bf16 out (18 runs, not 36).
 rlx_e2e(NAME "plot: experiments/all.lua end to end with a stand-in trainer, then resumed" ARGS run ${P}/all_fake.lua
   --set scale=smoke --set db=${PT}/plot_all.db --set figures=${PT}/plot_all_figs --set label=e2e --set precision=fp32,bf16
   STDOUT "cpu: 36 planned, 36 ran \\(36 ok, 0 failed\\), 0 already done.*roofline_e2e\\.png.*first pass trained 36\n.*cpu: 36 planned, 0 ran \\(0 ok, 0 failed\\), 36 already done.*second pass trained 0\n$")

@@ -48,7 +48,7 @@ rlx_fuzz_target(NAME ncu_csv
   LIBS -lfmt)
 rlx_fuzz_target(NAME model_spec
   SOURCES tests/fuzz/model_spec_fuzz.cpp engine/models/model_spec.cpp engine/models/spec_json.cpp
-    engine/models/builtins.cpp
+    engine/models/builtins.cpp engine/util/printable.cpp
   LIBS -lfmt)
 rlx_fuzz_target(NAME jpeg
   SOURCES tests/fuzz/jpeg_fuzz.cpp engine/train/image.cpp
@@ -65,7 +65,7 @@ list(TRANSFORM LUAJIT_INCLUDE_DIRS PREPEND -I OUTPUT_VARIABLE RLX_FUZZ_LUAJIT_IN
 # --set: the host's argument parsing and typing and the option checker of the bindings (no other
 # bindings, no LibTorch) with LuaJIT running scripts/rlx/params.lua and its modules from the tree.
 rlx_fuzz_target(NAME set_params
-  SOURCES tests/fuzz/set_params_fuzz.cpp host/set_args.cpp host/bindings/lua_bind.cpp
+  SOURCES tests/fuzz/set_params_fuzz.cpp host/set_args.cpp engine/util/printable.cpp host/bindings/lua_bind.cpp
     host/bindings/lua_options.cpp host/bindings/lua_json.cpp
   FLAGS -I${CMAKE_SOURCE_DIR}/host -I${CMAKE_SOURCE_DIR}/host/bindings ${RLX_FUZZ_LUAJIT_INCLUDES}
     -DRLX_SOURCE_DIR="${CMAKE_SOURCE_DIR}"

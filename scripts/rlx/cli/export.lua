@@ -95,9 +95,11 @@ local function export_seed(o)
     args.usage_error("export", "--layout seed writes its own files (ok runs); --csv, --json and --status are " ..
       "separate exports")
   end
-  rlx.fs.check_outputs("export", {{o.out, "folder", {what = "--out"}}})
+  -- The input first: the folder is made by the output check, and a refused study must not leave
+  -- an empty one behind (issue 35 item 11).
   local db = require("rlx.cli.runs").open_readonly("export", o.db)
   require("rlx.cli.runs").require_study("export", db, o.db, o.study)
+  rlx.fs.check_outputs("export", {{o.out, "folder", {what = "--out"}}})
   local ok, res = pcall(require("rlx.seed_layout").write, db, {out = o.out, study = o.study, path = o.db})
   if not ok then args.fail("export", res) end
   io.stderr:write(string.format("rlx export: %d ok runs (%d roofline points) from %s in seed 000's layout under %s/\n",

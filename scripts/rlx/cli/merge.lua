@@ -63,6 +63,12 @@ function M.main(...)
         path, #rest > 0 and (", " .. table.concat(rest, ", ")) or ""))
     end
     total = total + st.runs
+    if #st.running_skipped > 0 then
+      -- Always said (even with --quiet): those runs are not in OUT yet.
+      io.stderr:write(require("rlx.show").printable(string.format("rlx merge: %s: %d run(s) still being trained " ..
+        "there not copied (a claim is no result): %s; merge again once they are stored", path,
+        #st.running_skipped, table.concat(st.running_skipped, ", "))) .. "\n")
+    end
     for _, c in ipairs(st.conflicts) do
       if c.action == "skipped" then skipped = skipped + 1 end
       M.report_conflict(path, o.out, c, o.quiet)

@@ -49,7 +49,8 @@ local function print_stored(path, st)
   print(string.format("%s: %d runs stored: %d ok, %d failed, %d crashed, %d running", path, st.runs, st.ok, st.failed,
     st.crashed, st.running))
   for _, u in ipairs(st.unfinished) do
-    print(string.format("  %-8s %s: attempt %d; %s", u.status, u.label, u.attempt, u.next))
+    print(require("rlx.show").printable(string.format("  %-8s %s: attempt %d; %s", u.status, u.label, u.attempt,
+      u.next)))
   end
 end
 

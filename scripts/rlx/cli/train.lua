@@ -119,6 +119,23 @@ local function memory_format(o)
   return o.channels_last and "channels_last" or o.memory_format
 end
 
+-- What the outputs hold is checked before the training too (issue 35 item 8): an existing --db
+-- must be an rlx database this rlx can write (not a newer schema), an existing metrics.csv in
+-- --log-dir must have seed 000's columns. Both are only read here.
+local function check_contents(o)
+  local ok, err = pcall(function()
+    local f = o.db and io.open(o.db, "rb")
+    local size = f and f:seek("end")
+    if f then f:close() end
+    if size and size > 0 then rlx.db.open(o.db, {readonly = true}):close() end
+  end)
+  if not ok then args.fail("train", rlx.errors.pass_exits(err) and ("--db: " .. rlx.errors.message(err))) end
+  if o.log_dir then
+    local logged, lerr = pcall(rlx.train.check_metrics_csv, o.log_dir)
+    if not logged then args.fail("train", lerr) end
+  end
+end
+
 -- The memory layout when none was chosen (--memory-format auto, the default): this machine's
 -- calibration of the model (rlx.calibrate), kept with --db's environment, else in the user's cache
 -- database; probed once per model, precision and input (a few seconds, not part of the timed
@@ -171,6 +188,7 @@ function M.main(...)
     {o.log_dir and (o.log_dir .. "/metrics.csv"), "append", {what = "--log-dir"}},
     {o.db, "database", {what = "--db"}},
   })
+  check_contents(o)
   local cal, no_cal
   if opts.memory_format == nil or opts.memory_format == "auto" then
     opts.memory_format, cal, no_cal = calibrated(o, opts)
@@ -188,7 +206,7 @@ function M.main(...)
   elseif r.ok then
     print(rlx.train.summary_line(r))
   else
-    io.stderr:write("rlx train: ", r.error, "\n")  -- once, on stderr (not also in a stdout summary)
+    io.stderr:write("rlx train: ", require("rlx.show").printable(r.error), "\n")  -- once, on stderr, escaped
   end
   if not r.ok then return 1 end
   if o.db then store(o, opts, r) end

@@ -3,6 +3,7 @@
 --
 -- Every value rlx puts into report.md goes through M.esc (or a number format), so a label, an error
 -- message or a host name can never open a link, a table cell or an HTML tag.
+local printable = require("rlx.show").printable
 local M = {}
 
 -- The placeholder mark: `grep -n "TO WRITE" report.md` lists what is left to write.
@@ -14,7 +15,7 @@ M.PLACEHOLDER = "**[TO WRITE]**"
 --- spaces (a cell is one line).
 function M.esc(v)
   if v == nil then return "" end
-  local s = tostring(v):gsub("[\r\n]+", " ")
+  local s = printable((tostring(v):gsub("[\r\n]+", " ")))
   s = s:gsub("[\\`*{}%[%]<>|~&]", "\\%0")
   s = s:gsub("^_", "\\_"):gsub("_$", "\\_"):gsub("([^%w\\])_", "%1\\_"):gsub("_([^%w])", "\\_%1")
   return s
@@ -30,7 +31,7 @@ end
 --- Inline code span for commands and file names: fenced with one backtick more than the longest
 --- run inside (a name holding `` used to close a `` span early).
 function M.code(s)
-  s = tostring(s):gsub("[\r\n]+", " ")
+  s = printable((tostring(s):gsub("[\r\n]+", " ")))
   local n = longest_backticks(s)
   if n == 0 then return "`" .. s .. "`" end
   local fence = string.rep("`", n + 1)
@@ -55,6 +56,11 @@ end
 function M.shq(v)
   local s = tostring(v)
   if s ~= "" and not s:find("[^%w_%-%./:=,+@%%]") then return s end
+  if rlx._core.term.has_control(s) then
+    -- Control characters as bash's $'...' escapes, so the command stays printable and exact.
+    return "$'" .. s:gsub("[\\']", "\\%0"):gsub("[%z\1-\31\127-\255]", function(c)
+      return string.format("\\%03o", c:byte()) end) .. "'"
+  end
   return "'" .. s:gsub("'", "'\\''") .. "'"
 end
 

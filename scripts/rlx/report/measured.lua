@@ -238,7 +238,7 @@ function M.cost(ctx)
     local price = mean_of(g, function(r) return result_of(r).price_per_hour end)
     local ips = compute.throughput(g).mean
     if price and ips and ips > 0 then
-      rows[#rows + 1] = row(g, {md.sig(ips, 3), md.sig(price, 4), md.sig(price * 1000 / (3600 * ips), 3)}, ctx)
+      rows[#rows + 1] = row(g, {md.sig(ips, 3), md.sig(price, 4), md.sig(price / (3.6 * ips), 3)}, ctx)
     end
   end
   if #rows == 0 then return end

@@ -66,7 +66,7 @@ fails(function() conn:query("SELECT ?", 1, 2) end, "the statement has 1 paramete
 fails(function() conn:query("SELECT 1; SELECT 2") end, "one statement per call", "two statements")
 fails(function() rlx.db.open(42) end, "rlx.db.open: expected a database path (a string), got number", "open type")
 fails(function() rlx.db.open(tmp .. "/x.db", {readonly = true, bogus = 1}) end,
-  "rlx.db.open: unknown option 'bogus' (valid options: busy_timeout_ms, create, create_directories, migrate_to, readonly)", "open unknown")
+  "rlx.db.open: unknown option 'bogus' (valid options: busy_timeout_ms, create, create_directories, migrate_to, readonly, snapshot)", "open unknown")
 fails(function() rlx.db.open(tmp .. "/x.db", {readonly = "yes"}) end, "rlx.db.open: option 'readonly' must be true or false, got \"yes\"", "open opt type")
 fails(function() rlx.db.open(tmp .. "/missing.db", {readonly = true}) end, "no database at '" .. tmp .. "/missing.db'", "missing")
 local f = io.open(tmp .. "/db/text.db", "w"); f:write(string.rep("not sqlite\n", 20)); f:close()

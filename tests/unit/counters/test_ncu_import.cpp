@@ -264,6 +264,24 @@ TEST_CASE("ncu import: a file of ncu's log lines only says so, not 'empty'") {
         "(/usr/bin/python3)\") and no results table: ncu profiled no kernel, or failed (read its messages)");
 }
 
+TEST_CASE("ncu import: an ncu error line refuses the file, naming it") {
+  // Issue 35 item 11: "==ERROR==" lines were skipped like ncu's other log lines, and the numbers
+  // around them imported as if the profile had worked.
+  const std::string raw =
+      "==PROF== Connected to process 4242\n"
+      "==ERROR== Failed to profile \"k2\" in process 4242\n"
+      "\"ID\",\"Kernel Name\",\"dram__bytes_read.sum\",\"gpu__time_duration.sum\"\n"
+      "\"\",\"\",\"byte\",\"nsecond\"\n"
+      "\"0\",\"k1\",\"100\",\"5\"\n";
+  CHECK(
+      parse_error(raw) ==
+      "x.csv:2: ncu reported an error: \"==ERROR== Failed to profile \"k2\" in process 4242\": the results "
+      "beside it may be missing or wrong; fix what ncu says and profile again (or delete that line to import "
+      "the file as it is)");
+  CHECK(parse_error("==ERR== out of memory\n")
+            .rfind("x.csv:1: ncu reported an error: \"==ERR== out of memory\"", 0) == 0);
+}
+
 TEST_CASE("ncu import: every summed value n/a is an error, not zeros") {
   const std::string raw =
       "\"ID\",\"Kernel Name\",\"dram__bytes_read.sum\",\"gpu__time_duration.sum\"\n"

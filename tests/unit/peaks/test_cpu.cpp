@@ -302,3 +302,18 @@ TEST_CASE("measure_cpu's bf16 roof: VDPBF16PS where the flags have it, else the 
   o.remeasure = -1;
   CHECK_THROWS_WITH(measure_cpu(o), "remeasure must be >= 0");
 }
+
+TEST_CASE("a GEMM's CPU share counts the threads that worked, not the threads it was given") {
+  // Issue 35 item 12: LibTorch's emulated bf16 product runs on one thread of the two it is given;
+  // its CPU time over two threads' wall time read 51 % on an idle machine, and the study warned
+  // "other processes ran" after three attempts. Judged against the one thread that worked: 100 %.
+  CHECK(detail::gemm_cpu_share(1.02, 1.0, 1, 2) == Approx(1.02));
+  // That one thread really sharing its core is still caught.
+  CHECK(detail::gemm_cpu_share(0.5, 1.0, 1, 2) == Approx(0.5));
+  // Two threads working, one core's worth of CPU: contended.
+  CHECK(detail::gemm_cpu_share(1.0, 1.0, 2, 2) == Approx(0.5));
+  // More busy threads than it was given (the caller's too) count as the threads given; no busy
+  // thread at all (every one starved) falls back to them.
+  CHECK(detail::gemm_cpu_share(2.0, 1.0, 3, 2) == Approx(1.0));
+  CHECK(detail::gemm_cpu_share(0.2, 1.0, 0, 2) == Approx(0.1));
+}

@@ -1,5 +1,7 @@
 // Unit tests of engine/report: GFM rendering through libcmark-gfm (tables, footnotes), base64
 // against RFC 4648's test vectors, and the self-contained page (a real PNG file embedded).
+#include <sys/stat.h>
+
 #include <catch2/catch.hpp>
 
 #include <filesystem>
@@ -60,4 +62,31 @@ TEST_CASE("a page embeds local images as data URIs and names a missing one") {
                     Catch::Contains("cannot read the image 'figures/missing.png'"));
   CHECK_THROWS_WITH(render_page("![C](figures/a.tiff)\n", opts),
                     Catch::Contains("cannot embed 'figures/a.tiff'"));
+}
+
+TEST_CASE("a page embeds only regular image files of their type, with a size cap") {
+  // Issue 35 item 7: a FIFO named .png hung the report, a .png link to /dev/zero was read until
+  // memory ran out, and a .png link to a text file was embedded as base64.
+  const auto dir = std::filesystem::path(RLX_TEST_TMP) / "report_unit_hostile";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  PageOptions opts;
+  opts.base_dir = dir.string();
+  REQUIRE(mkfifo((dir / "fifo.png").c_str(), 0600) == 0);
+  CHECK_THROWS_WITH(render_page("![f](fifo.png)\n", opts),
+                    "the image 'fifo.png' (" + (dir / "fifo.png").string() +
+                        ") is a FIFO, not an image file: fix the path in the Markdown");
+  std::filesystem::create_symlink("/dev/zero", dir / "zero.png");
+  CHECK_THROWS_WITH(render_page("![z](zero.png)\n", opts), Catch::Contains("is a device, not an image file"));
+  std::ofstream(dir / "secret") << "root:$6$salt$hash:19000:0:99999:7:::\n";
+  std::filesystem::create_symlink(dir / "secret", dir / "secret.png");
+  CHECK_THROWS_WITH(
+      render_page("![s](secret.png)\n", opts),
+      "the image 'secret.png' is not a PNG image: its first bytes do not match its extension; fix "
+      "the path in the Markdown, or rename the file to its real type");
+  std::ofstream(dir / "huge.png") << "\x89PNG\r\n\x1a\n";
+  std::filesystem::resize_file(dir / "huge.png", (50 << 20) + 1);  // sparse: no disk used
+  CHECK_THROWS_WITH(render_page("![h](huge.png)\n", opts), Catch::Contains("more than the 50 MB"));
+  std::ofstream(dir / "f.svg") << "<?xml version=\"1.0\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\"/>\n";
+  CHECK(render_page("![v](f.svg)\n", opts).images == std::vector<std::string>{"f.svg"});
 }

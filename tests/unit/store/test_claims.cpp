@@ -2,6 +2,7 @@
 // transaction, a live claim keeps others off it, a claim whose process is gone is retried up to
 // max_attempts deaths and then marked crashed (never after the OOM killer), the finished run
 // replaces its claim keeping claimed_at and the attempt, and a released claim frees the slot.
+#include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -9,6 +10,7 @@
 
 #include <catch2/catch.hpp>
 #include <filesystem>
+#include <fstream>
 
 #include "store/store.h"
 
@@ -139,9 +141,80 @@ TEST_CASE("a dead claimer's slot is retried once, then marked crashed with its d
   CHECK(retry.attempt == 3);
   CHECK(s.release_claim(retry.id));
   CHECK_FALSE(s.release_claim(retry.id));
-  CHECK(s.runs({}).empty());
-  CHECK(s.claim(slot()).state == "claimed");
+  // Withdrawing the retry (an interrupt, no death) gives the crashed row back, deaths and all
+  // (issue 35 item 6: it used to delete the row, and with it the slot's crash history).
+  row = s.runs({})[0];
+  CHECK(row["status"] == "crashed");
+  CHECK(row["attempt"] == 2);
+  CHECK(Json::parse(row["deaths"].get<std::string>()).size() == 2);
+  CHECK(s.claim(slot()).state == "crashed");
+  CHECK(s.claim(slot(), three).attempt == 3);
   CHECK(s.integrity_check() == "ok");
+}
+
+TEST_CASE("an interrupted retry keeps the crash history, so max_attempts still trips") {
+  Store s(tmp_db("interrupted_retry.db"));
+  setup(s);
+  const std::string host = rlx::store::process_columns().value("host", "");
+  auto first = s.claim(slot());
+  Json kill9 = {{"cause", "signal"}, {"signal", 9}, {"signal_name", "SIGKILL"}};
+  REQUIRE(s.record_death(getpid(), host, kill9).size() == 1);
+  const std::string crashed_error = s.runs({})[0]["error"];
+  auto retry = s.claim(slot());
+  REQUIRE(retry.state == "claimed");
+  CHECK(retry.attempt == 2);
+  // Ctrl-C during the retry: the process withdraws its claim itself, or its supervisor does.
+  SECTION("release_claim") {
+    CHECK(s.release_claim(retry.id));
+  }
+  SECTION("release_claims_of") {
+    CHECK(s.release_claims_of(getpid(), host).size() == 1);
+  }
+  auto row = s.runs({})[0];
+  CHECK(row["status"] == "crashed");
+  CHECK(row["attempt"] == 1);
+  CHECK(row["error"] == crashed_error);
+  REQUIRE(Json::parse(row["deaths"].get<std::string>()).size() == 1);
+  auto again = s.claim(slot());
+  CHECK(again.state == "claimed");
+  CHECK(again.retry);
+  CHECK(again.attempt == 2);
+  REQUIRE(again.deaths.size() == 1);
+  CHECK(again.deaths[0]["signal_name"] == "SIGKILL");
+  // The retry dies too: two deaths reach max_attempts (2), so the slot stops.
+  s.record_death(getpid(), host, kill9);
+  auto stop = s.claim(slot());
+  CHECK(stop.state == "crashed");
+  CHECK(stop.stop == "limit");
+  CHECK(stop.deaths.size() == 2);
+}
+
+TEST_CASE("a zombie claimer is dead: its slot is retried, not left to it") {
+  // A child that exits and is not reaped stays a zombie: kill(pid, 0) still succeeds for it
+  // (issue 35 item 1: after kill -9 of the supervising rlx, its child was one for about a second
+  // and the next run left the slot to it).
+  pid_t zombie = fork();
+  if (zombie == 0) _exit(0);
+  std::string state;
+  for (int i = 0; i < 5000 && state != "Z"; ++i) {
+    std::ifstream stat(fmt::format("/proc/{}/stat", zombie));
+    std::string line;
+    std::getline(stat, line);
+    state = line.substr(line.rfind(')') + 2, 1);
+    if (state != "Z") usleep(1000);
+  }
+  REQUIRE(state == "Z");
+  CHECK(kill(zombie, 0) == 0);
+  CHECK_FALSE(rlx::store::claim_process_alive(zombie, rlx::store::utc_now()));
+  Store s(tmp_db("zombie.db"));
+  setup(s);
+  auto c = s.claim(slot());
+  s.exec("UPDATE runs SET pid = ? WHERE id = ?", Json::array({static_cast<long long>(zombie), c.id}));
+  auto retry = s.claim(slot());
+  CHECK(retry.state == "claimed");
+  CHECK(retry.retry);
+  CHECK(retry.attempt == 2);
+  waitpid(zombie, nullptr, 0);
 }
 
 TEST_CASE(

@@ -171,6 +171,17 @@ TEST_CASE("batches with the wrong contents say what is wrong") {
   PickleWriter none;
   none.op('}').op('(').str2("data").op('N').str2("labels").op(']').op('u').op('.');
   CHECK(error_of(none.take()).find("'data' is a None, not a numpy array") != std::string::npos);
+  // Issue 35 item 11: a reshaped array's message gives the shape it has. The same 3072 bytes as
+  // 2 x 1536: the shape (1, 3072) is "K\x01 M\x00\x0c" before TUPLE2.
+  std::string reshaped = rlx::test::cifar_pickle_py3({1});
+  const std::string shape("K\x01M\x00\x0c\x86", 6);
+  const size_t s = reshaped.find(shape);
+  REQUIRE(s != std::string::npos);
+  reshaped.replace(s, shape.size(), std::string("K\x02M\x00\x06\x86", 6));
+  CHECK(
+      error_of(reshaped) ==
+      "'batch' is not a CIFAR-10 Python batch: 'data' is 2 x 1536 (2 dimensions), not N x 3072 (32 x 32 RGB "
+      "images, or N x 3 x 32 x 32)");
 }
 
 TEST_CASE("a cifar-10-batches-py folder opens as CIFAR-10 and its images are the pickled bytes") {
