@@ -24,13 +24,6 @@ local function warn(msg) io.stderr:write("rlx.study: " .. require("rlx.show").pr
 
 local function now_s() return rlx._core.db.monotonic and rlx._core.db.monotonic() or os.time() end
 
--- Whether a file or folder is there (io.open opens a folder for reading too).
-local function exists(path)
-  local f = io.open(path, "r")
-  if f then f:close() end
-  return f ~= nil
-end
-
 --- rlx.study{name=, db=, label=, zone=, instance_type=, price_per_hour=}: opens (creating) the
 --- study's database and records the current environment and the study. price_per_hour (what the
 --- machine costs per hour) is stored with each run this object stores (result.price_per_hour), not
