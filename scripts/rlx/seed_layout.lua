@@ -72,9 +72,11 @@ function M.metrics_values(f)
   return out, v
 end
 
--- The kit's device_name: torch.cuda.get_device_name() on CUDA, "CPU" on the CPU.
+-- The kit's device_name: torch.cuda.get_device_name() on CUDA, the GPU's name (as imported) on an
+-- Apple GPU, "CPU" on the CPU.
 local function device_name(kind, gpu_name)
   if kind == "cuda" then return gpu_name or "CUDA" end
+  if kind == "mps" then return gpu_name or "MPS" end
   return "CPU"
 end
 M.device_name = device_name

@@ -18,6 +18,14 @@ rlx_e2e(NAME "report: unsteady and contended runs, noise floor, protocol stateme
 
 add_test(NAME "e2e: report: merged two-environment database, hand-worked figures, HTML tables and images"
   COMMAND bash ${R}/merged.sh $<TARGET_FILE:rlx> ${RLX_TEST_TMP} WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+# Issue 34: the report across real machines (the EPYC default study, a second EPYC VM, an H100 under
+# another study name) and with a machine imported from the seed's kit: §6.2, Figure B, Table 2 and the
+# environment table, worked out by hand from the stored values.
+add_test(NAME "e2e: report: three real machines merged, and one imported from the seed's kit"
+  COMMAND bash ${R}/cross_env.sh $<TARGET_FILE:rlx> ${RLX_TEST_TMP} WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+rlx_e2e(NAME "report: --all-studies and --study exclude each other"
+  ARGS report ${CMAKE_SOURCE_DIR}/tests/fixtures/studies/epyc-2c-study.db --all-studies --study p1-roofline
+  EXIT 2 STDERR "^rlx report: --all-studies and --study NAME exclude each other\n")
 add_test(NAME "e2e: report: report.html in headless Chromium"
   COMMAND bash ${R}/chromium.sh $<TARGET_FILE:rlx> ${RLX_TEST_TMP} WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
 set_tests_properties("e2e: report: report.html in headless Chromium" PROPERTIES SKIP_RETURN_CODE 77)
