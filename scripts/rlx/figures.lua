@@ -540,6 +540,14 @@ local function ridges_of(D, points)
   return out
 end
 
+-- Where Figure D's AI comes from, in its subtitle.
+local function ai_source(sources)
+  local est = "analytic FLOPs over rlx's minimum traffic, a lower bound on the bytes"
+  if sources.estimated and sources.measured then return " (measured where counters ran, else estimated: " .. est .. ")" end
+  if sources.estimated then return " (estimated: " .. est .. ")" end
+  return " (measured by counters)"
+end
+
 -- D: arithmetic intensity vs batch per model, one line per environment, precision and (when the
 -- study holds several) configuration, with the ridge of each environment and precision drawn
 -- across: a line below its ridge is memory-bound. AI is FLOPs over bytes, not a timing, so the
@@ -565,16 +573,23 @@ local function ai_figures(D, points, dir, out, opts, warnings, varying)
       if a.config ~= b.config then return a.config < b.config end
       return a.batch < b.batch
     end)
+    -- AIs and ridges an order of magnitude apart (a GPU's tensor ridge beside a CPU's) on a log axis:
+    -- on a linear one the CPU's lines lay flat on the floor.
+    local ridges = ridges_of(D, model_points)
+    local lo, hi = math.huge, 0
+    for _, p in ipairs(pts) do lo, hi = math.min(lo, p.ai), math.max(hi, p.ai) end
+    for _, r in ipairs(ridges) do lo, hi = math.min(lo, r.ai), math.max(hi, r.ai) end
+    local yscale = (lo > 0 and hi / lo > 10) and "log" or "linear"
     local how = sources.measured and sources.estimated and "estimated and measured" or
       sources.measured and "measured" or "estimated"
     local path = dir .. "/ai_vs_batch_" .. safe(m) .. "." .. opts.format
     local plot = {points = pts, model = m, by = #varying > 0 and {"env", "precision", "config"} or {"env", "precision"},
-      out = path, title = "Arithmetic intensity vs batch size: " .. m, ridges = ridges_of(D, model_points),
-      ylabel = "Arithmetic intensity, " .. how .. " (FLOP/byte)",
+      out = path, title = "Arithmetic intensity vs batch size: " .. m, ridges = ridges, yscale = yscale,
+      ylabel = "AI (FLOP/byte), " .. how,
       subtitle = configs.scale_text(runs, {timing = false}) .. "; DRAM level, mean over repeats; AI = training " ..
-        "FLOPs ÷ DRAM bytes per iteration" .. (sources.estimated and " (estimated: analytic FLOPs over rlx's " ..
-        "minimum traffic, a lower bound on the bytes)" or "") .. "; dashed grey: the ridge of each environment and " ..
-        "precision (below it memory-bound)" .. (opts.note and ("; " .. opts.note) or ""),
+        "FLOPs ÷ DRAM bytes per iteration" .. ai_source(sources) .. "; dashed grey: the ridge of each environment " ..
+        "and precision (below it memory-bound)" .. (yscale == "log" and "; log scale" or "") ..
+        (opts.note and ("; " .. opts.note) or ""),
       width = opts.width, height = opts.height}
     if draw_one("ai_vs_batch", plot, warnings) then out[#out + 1] = {figure = "D", model = m, path = path, plot = plot} end
   end

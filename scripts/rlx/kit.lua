@@ -206,12 +206,13 @@ function M.read_metrics(dir, o)
   return rows, header
 end
 
--- env_info.md keys the kit asks for (seed 000 §12), matched in lower case, first match wins.
-local ENV_KEYS = {{"kernel", "kernel"}, {"os", "os"}, {"python", "python"}, {"cudnn", "cudnn"},
-  {"driver", "gpu_driver"}, {"cuda", "cuda"}, {"torch", "torch"}, {"gpu", "gpu_name"}, {"cpu", "cpu_model"},
-  {"memory", "memory"}, {"ram", "memory"}, {"zone", "cloud_zone"}, {"region", "cloud_zone"},
+-- env_info.md keys the kit asks for (seed 000 §12): a word of the key (lower case; "Host" is no
+-- "os"), the first that the key has wins.
+local ENV_KEYS = {{"kernel", "kernel"}, {"os", "os"}, {"macos", "os"}, {"python", "python"}, {"cudnn", "cudnn"},
+  {"driver", "gpu_driver"}, {"cuda", "cuda"}, {"pytorch", "torch"}, {"torch", "torch"}, {"gpu", "gpu_name"},
+  {"cpu", "cpu_model"}, {"memory", "memory"}, {"ram", "memory"}, {"zone", "cloud_zone"}, {"region", "cloud_zone"},
   {"storage", "storage"}, {"disk", "storage"}, {"network", "network"}, {"container", "container"},
-  {"image", "container"}, {"instance", "instance_type"}, {"host", "host"}}
+  {"image", "container"}, {"instance", "instance_type"}, {"host", "host"}, {"hostname", "host"}}
 
 --- Reads env_info.md's "| key | value |" rows and "- key: value" / "key: value" lines into
 --- {field = value}: the text is the student's, so what is not recognised is kept whole (the
@@ -223,9 +224,13 @@ function M.read_env_info(text)
     local k, v = line:match("^%s*|%s*([^|]-)%s*|%s*([^|]-)%s*|%s*$")
     if not k then k, v = line:match("^%s*[-*]?%s*%**([%w%s/()]-)%**%s*:%s*(.-)%s*$") end
     if k and v and v ~= "" and not k:match("^%-+$") then
-      local key = k:lower():gsub("[*_`]", "")
+      local words = {}
+      for w in k:lower():gmatch("%a+") do words[w] = true end
       for _, m in ipairs(ENV_KEYS) do
-        if key:find(m[1], 1, true) and fields[m[2]] == nil then fields[m[2]] = v; break end
+        if words[m[1]] then
+          if fields[m[2]] == nil then fields[m[2]] = v end
+          break
+        end
       end
     end
   end
@@ -384,7 +389,7 @@ function M.import(opts)
   local usable, why = pcall(rlx.fs.check_output, o.db, "database")
   if not usable then errors.raise(FN, errors.message(errors.pass_exits(why))) end
   local staging = o.db .. ".import-kit.tmp"
-  os.remove(staging)
+  for _, suffix in ipairs({"", "-journal", "-wal", "-shm"}) do os.remove(staging .. suffix) end
   local ok, err = pcall(stage, staging, kit, o)
   local stats
   if ok then
@@ -396,8 +401,7 @@ function M.import(opts)
       stats = s
     end)
   end
-  os.remove(staging)
-  os.remove(staging .. "-journal")
+  for _, suffix in ipairs({"", "-journal", "-wal", "-shm"}) do os.remove(staging .. suffix) end
   if not ok then errors.raise(FN, errors.message(errors.pass_exits(err))) end
   return {env = kit.env.label, env_id = kit.env.id, runs = #kit.rows, ncu = kit.ncu, merged = stats}
 end

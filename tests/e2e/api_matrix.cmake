@@ -178,7 +178,7 @@ rlx_api_matrix_err("rlx.plot.roofline unwritable out (C++ exception path)"
 rlx_api_matrix_err("rlx.plot.ai_vs_batch points of the wrong type" "rlx.plot.ai_vs_batch{points = 5, out = 'x.png'}"
   "rlx\\.plot\\.ai_vs_batch: option 'points' must be a table, got 5")
 rlx_api_matrix_err("rlx.plot.ai_vs_batch unknown option" "rlx.plot.ai_vs_batch{points = {}, out = 'x.png', bogus = 1}"
-  "rlx\\.plot\\.ai_vs_batch: unknown option 'bogus' \\(valid options: by, dpi, grid, height, legend, model, out, points, ridges, subtitle, title, width, xlabel, xmax, xmin, ylabel, ymax, ymin\\)")
+  "rlx\\.plot\\.ai_vs_batch: unknown option 'bogus' \\(valid options: by, dpi, grid, height, legend, model, out, points, ridges, subtitle, title, width, xlabel, xmax, xmin, ylabel, ymax, ymin, yscale\\)")
 rlx_api_matrix_err("rlx.plot.pixel wrong type" "rlx.plot.pixel('x.png', 'a', 1)"
   "rlx\\.plot\\.pixel: argument 2 must be a number, got string")
 rlx_api_matrix_err("rlx.plot.pixel outside the image (C++ exception path)"

@@ -90,7 +90,8 @@ function M.table2(ctx)
   extend(aligns, {"r", "l"})
   ctx.doc:para(md.table(extend(h, heads), rows, extend(a, aligns)))
   ctx.doc:para("n: runs averaged, of the row's ok runs (unsteady or contended runs are left out: which and why in " ..
-    "the row's Left out cell of §4.1's table; a row resting on one run of several says which of them it is). " ..
+    "the row's Left out cell of the throughput table, Appendix F.2; a row resting on one run of several says " ..
+    "which of them it is). " ..
     "95 % CI of the mean: mean ± t₀.₉₇₅(n − 1) · SD / √n over the runs averaged. " ..
     (sources.estimated and "Estimated AI and GFLOP/s: analytic training FLOPs over rlx's minimum DRAM bytes and " ..
       "the measured iteration time (docs/complexity.md). " or "") ..

@@ -8,7 +8,11 @@ local M = {}
 
 local function join(parts, sep)
   local out = {}
-  for _, p in ipairs(parts) do if p ~= nil and p ~= "" then out[#out + 1] = tostring(p) end end
+  -- table.maxn, not ipairs: a missing first part (no GPU driver beside a cuDNN) hid the rest.
+  for i = 1, table.maxn(parts) do
+    local p = parts[i]
+    if p ~= nil and p ~= "" then out[#out + 1] = tostring(p) end
+  end
   return #out > 0 and table.concat(out, sep or " / ") or "-"
 end
 
@@ -188,9 +192,12 @@ function M.kit_files(ctx)
     ctx.doc:para(md.table({"Env key", "Precision", "peak_gflops", "peak_gbps", "ridge_ai", "From peaks", "Source"},
       rows, {"l", "l", "r", "r", "r", "l", "l"}))
   end
-  ctx.doc:para("**code/metric_names_ncu.txt** (the Nsight Compute metrics rlx reads; the seed's nvprof-era names " ..
-    "are rejected by current ncu): " .. md.code(rlx.counters.seed_metric_line()) .. ". **logs/requirements.txt**: " ..
-    "Appendix H.")
+  -- One code span per metric, so a browser can wrap the line between them.
+  local metrics = {}
+  for m in rlx.counters.seed_metric_line():gmatch("[^,]+") do metrics[#metrics + 1] = md.code(m) end
+  ctx.doc:para("**code/metric_names_ncu.txt** (the Nsight Compute metrics rlx reads, one comma-separated line; the " ..
+    "seed's nvprof-era names are rejected by current ncu): " .. table.concat(metrics, ", ") ..
+    ". **logs/requirements.txt**: Appendix H.")
 end
 
 -- The seed's image side (seed 001: ImageNet-style 224x224).

@@ -158,8 +158,8 @@ local function bound_fact(ctx)
   if n == 0 then return nil end
   local how = meas == 0 and "all estimated from analytic FLOPs over minimum DRAM bytes, none counted" or
     est == 0 and "all measured by hardware counters" or string.format("%d measured by counters, %d estimated", meas, est)
-  local text = string.format("- Of %d roofline points (%s), %d %s %smemory-bound and %d compute-bound", n, how, mem,
-    mem == 1 and "is" or "are", meas == 0 and "estimated " or "", comp)
+  local text = string.format("- Of %d roofline points judged against a roof (%s), %d %s %smemory-bound and %d " ..
+    "compute-bound", n, how, mem, mem == 1 and "is" or "are", meas == 0 and "estimated " or "", comp)
   if near > 0 then
     text = text .. string.format("; %d lie%s within the ridge's uncertainty (the spread of the peaks it is made " ..
       "of), where either roof may bind", near, near == 1 and "s" or "")
@@ -186,8 +186,15 @@ function M.abstract(ctx)
       md.sig(lo.t.mean, 3), ctx.describe(lo.g), md.sig(hi.t.mean, 3), ctx.describe(hi.g))
   end
   facts[#facts + 1] = bound_fact(ctx)
-  local reached = #D.ok > 0 and configs.precision_text(D.ok)
-  if reached then facts[#facts + 1] = "- Precision of the runs: " .. md.esc(reached) .. " (§2, §8)." end
+  -- The precision reached, per machine when there are several (their protocols differ).
+  local keys, per_env = env_keys(D), {}
+  for _, key in ipairs(keys) do
+    local runs = {}
+    for _, r in ipairs(D.ok) do if r.env_key == key then runs[#runs + 1] = r end end
+    local text = configs.precision_text(runs)
+    if text then per_env[#per_env + 1] = (#keys > 1 and (md.esc(key) .. ": ") or "") .. md.esc(text) end
+  end
+  if #per_env > 0 then facts[#facts + 1] = "- Precision of the runs: " .. table.concat(per_env, "; ") .. " (§2, §8)." end
   if #facts > 0 then doc:para("Facts to draw on:"):para(facts) end
   -- Mixed precision is a keyword only when a run measured it.
   local mixed = false
@@ -276,9 +283,9 @@ function M.design(ctx)
     "timed counts the runs used in brackets (docs/training.md). 95 % CI reached: the half-width of each ok run's " ..
     "95 % CI of its mean iteration time, as a share of that mean: lowest-highest (median), what the runs " ..
     "achieved whatever their target.")
-  M.precision_paragraph(ctx)
   doc:para("Order: interleaved = repeat 1 of every configuration, then repeat 2, ...; grouped = the repeats of " ..
     "a configuration back to back; random = shuffled with a stored seed (docs/study.md).")
+  M.precision_paragraph(ctx)
   local knobs = {}
   for _, r in ipairs(D.runs) do
     if r.memory_format then knobs["memory format " .. r.memory_format] = true end

@@ -16,6 +16,8 @@ cp -r tests/fixtures/kit/mac "$T/mac"
 "$RLX" import-kit "$T/mac" --db "$T/k.db" --synthetic >"$T/import.out"
 has "environment 'mac' (imported, id " "$T/import.out"
 has "6 runs read, +6 stored in $T/k.db (study p1-roofline)" "$T/import.out"
+# The staging database is gone, with its WAL files.
+[ -z "$(ls "$T" | grep import-kit)" ] || fail "staging files left: $(ls "$T")"
 [ "$(q "$T/k.db" "SELECT count(*) FROM runs WHERE status = 'ok'")" = 6 ] || fail "runs stored"
 # Mean iteration time = elapsed_sec / measured_iters: 20.0 / 10 = 2.0 s for 8 images/s at batch 16.
 [ "$(q "$T/k.db" "SELECT iter_mean_s, device, input FROM runs WHERE label = 'mac_resnet50_fp32_bs16_run1'")" = \
@@ -59,7 +61,7 @@ bad() {  # bad NAME EXPECTED-LINE: runs import-kit on $T/NAME into k.db
   [ "$(wc -l <"$T/$1.err")" -eq 1 ] || fail "$1: not one line: $(cat "$T/$1.err")"
   has "$2" "$T/$1.err"
   [ "$(sha256sum "$T/k.db" | cut -d' ' -f1)" = "$before" ] || fail "$1 changed the database"
-  [ ! -e "$T/k.db.import-kit.tmp" ] || fail "$1 left its staging database"
+  [ -z "$(ls "$T" | grep import-kit)" ] || fail "$1 left its staging database: $(ls "$T")"
 }
 mk() { rm -rf "$T/$1"; cp -r tests/fixtures/kit/mac "$T/$1"; }
 # Line 3 (the second run), column of batch_size: "sixteen".

@@ -70,7 +70,8 @@ cp "$T/epyc-2c-study.db" "$T/k.db"
 "$RLX" report "$T/k.db" --out "$T/k" --quiet 2>/dev/null
 md=$T/k/report.md
 has '**Environment mac is imported** from the seed' "$md"
-has '| mac (mac_cpu, mac_mps) (imported: seed kit) | mbp.local | macOS 14.6 / Darwin 23.6.0 | Apple M2 Pro (16-core GPU, MPS); Apple M2 Pro (10 cores) | - | Python 3.11.9 / PyTorch 2.5.1 | 1 TB SSD (APFS) | n/a (laptop) |' "$md"
+# env_info.md's rows as written: its "Host" row is not the OS, "CUDA/driver/cuDNN" fills that column.
+has '| mac (mac_cpu, mac_mps) (imported: seed kit) | mbp.local | macOS 14.6 / Darwin 23.6.0 | Apple M2 Pro (16-core GPU, MPS); Apple M2 Pro (10 cores) | n/a (Apple GPU, MPS backend) | Python 3.11.9 / PyTorch 2.5.1 | 1 TB SSD (APFS) | n/a (laptop) |' "$md"
 # ResNet-50 fp32 batch 16: mac_cpu 8, 10, 12 images/s (mean 10) over epyc-2c's one kept run, 4.3699:
 # 2.2884, no interval (one run on a side). The kit records no per-iteration times: no run CI.
 has '| resnet50 | fp32 | 16 | mac_cpu / epyc-2c | 10.0 (3) | 4.37 (1; ±2.7 %) | 2.29× |' "$md"
