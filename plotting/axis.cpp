@@ -75,8 +75,9 @@ std::vector<Tick> Axis::major_ticks() const {
       const double v = std::pow(10.0, k);
       out.push_back({v, si_label(v)});
     }
-    // Less than two decades in view: also label 2x and 5x so the axis can be read.
-    if (n < 2) {
+    // At most two decade ticks in view: also label 2x and 5x so the axis can be read (a throughput
+    // axis from 0.5 to 50 images/s showed only "1" and "10").
+    if (n <= 2) {
       std::vector<Tick> more;
       for (int k = k0 - 1; k <= k1; ++k)
         for (double m : {1.0, 2.0, 5.0}) {
@@ -147,6 +148,26 @@ std::string si_label(double v) {
   }
   std::snprintf(buf, sizeof buf, "%.3g%s", m, suffix[e3]);
   return buf;
+}
+
+Axis snapped_log_axis(const std::vector<double>& values, std::optional<double> lo_override,
+                      std::optional<double> hi_override) {
+  std::vector<double> v;
+  for (double x : values)
+    if (std::isfinite(x) && x > 0) v.push_back(x);
+  if (v.empty()) throw std::invalid_argument("a log axis needs a positive value to show");
+  auto down = [](double x) {
+    const double p = std::pow(10.0, std::floor(std::log10(x) + 1e-9)), m = x / p;
+    return (m >= 5 - 1e-9 ? 5 : m >= 2 - 1e-9 ? 2 : 1) * p;
+  };
+  auto up = [](double x) {
+    const double p = std::pow(10.0, std::floor(std::log10(x) - 1e-9)), m = x / p;
+    return (m <= 1 + 1e-9 ? 1 : m <= 2 + 1e-9 ? 2 : m <= 5 + 1e-9 ? 5 : 10) * p;
+  };
+  const double lo = lo_override.value_or(down(*std::min_element(v.begin(), v.end())));
+  const double hi = hi_override.value_or(up(*std::max_element(v.begin(), v.end())));
+  if (!(lo > 0 && lo < hi)) throw std::invalid_argument("axis limits must satisfy 0 < min < max");
+  return Axis(Scale::Log10, lo, hi);
 }
 
 double nice_step(double lo, double hi, int target) {

@@ -6,6 +6,7 @@
 // must have been drawn and sample the pixel there.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -63,6 +64,12 @@ std::string si_label(double v);
 // A range padded to "nice" bounds: decades for log axes (floor/ceil of log10), multiples of a
 // 1-2-5 step for linear axes. lo/hi are the data extremes; equal values get a sensible width.
 void nice_range(Scale scale, double& lo, double& hi);
+
+// A log axis over the values snapped outwards to 1, 2 or 5 times a power of ten (not whole decades:
+// a throughput axis from 0.85 to 29 images/s spanned 0.1 to 100 and flattened the trends); lo/hi
+// overrides replace the snapped bounds. Throws unless 0 < lo < hi.
+Axis snapped_log_axis(const std::vector<double>& values, std::optional<double> lo_override = std::nullopt,
+                      std::optional<double> hi_override = std::nullopt);
 
 // The 1-2-5 step giving about `target` intervals over [lo, hi].
 double nice_step(double lo, double hi, int target);

@@ -59,6 +59,11 @@ std::string preview(const std::string& s, size_t n) {
 
 Axis make_axis(Scale scale, std::vector<double> values, std::optional<double> lo_override,
                std::optional<double> hi_override, double pad_fraction, bool include_zero) {
+  // A fixed bound joins the data before the padding, so the padding is a share of the span shown
+  // (issue 34: AI vs batch with ymin = 0 padded only the data's narrow band and clipped the top
+  // points at the frame).
+  if (lo_override) values.push_back(*lo_override);
+  if (hi_override) values.push_back(*hi_override);
   std::vector<double> v;
   for (double x : values)
     if (std::isfinite(x) && (scale == Scale::Linear || x > 0)) v.push_back(x);
@@ -106,7 +111,8 @@ Frame::Frame(Canvas& c, const ChartSpec& spec, Axis x, Axis y, std::vector<Legen
     top += static_cast<double>(title_.lines.size()) * c.text_height(title_.size_pt) + 0.4 * pad;
   }
   if (!spec.subtitle.empty()) {
-    subtitle_ = fit_heading(c, spec.subtitle, kSubtitlePt, false, room);
+    // A subtitle states the scale, protocol and precision reached: four lines before it is cut.
+    subtitle_ = fit_heading(c, spec.subtitle, kSubtitlePt, false, room, 4);
     top += static_cast<double>(subtitle_.lines.size()) * c.text_height(subtitle_.size_pt);
   }
   top += pad;
@@ -225,7 +231,8 @@ size_t next_char(const std::string& s, size_t i) {
 }
 }  // namespace
 
-Heading fit_heading(Canvas& c, const std::string& text, double size_pt, bool bold, double room) {
+Heading fit_heading(Canvas& c, const std::string& text, double size_pt, bool bold, double room,
+                    size_t max_lines) {
   Heading h{size_pt, {text}};
   const double min_pt = 0.75 * size_pt;
   double width = c.text_width(text, size_pt, bold);
@@ -235,7 +242,6 @@ Heading fit_heading(Canvas& c, const std::string& text, double size_pt, bool bol
     width = c.text_width(text, h.size_pt, bold);
   }
   if (width <= room) return h;
-  constexpr size_t kMaxLines = 3;
   const std::string ellipsis = "\u2026";
   auto fits = [&](const std::string& s) { return c.text_width(s, h.size_pt, bold) <= room; };
   h.lines.clear();
@@ -248,8 +254,11 @@ Heading fit_heading(Canvas& c, const std::string& text, double size_pt, bool bol
       line += ch;
       continue;
     }
-    // Break at the line's last space when it has one, else between characters.
-    const size_t space = line.rfind(' ');
+    // Break after the line's last "; " when that keeps at least half the line (a subtitle is a list
+    // of phrases: Figure A's broke as "95 / % CI"), else at its last space, else between characters.
+    const size_t phrase = line.rfind("; ");
+    const size_t space =
+        phrase != std::string::npos && phrase + 1 >= line.size() / 2 ? phrase + 1 : line.rfind(' ');
     if (space != std::string::npos && space > 0) {
       h.lines.push_back(line.substr(0, space));
       line = line.substr(space + 1) + ch;
@@ -259,8 +268,8 @@ Heading fit_heading(Canvas& c, const std::string& text, double size_pt, bool bol
     }
   }
   if (!line.empty()) h.lines.push_back(line);
-  if (h.lines.size() > kMaxLines) {
-    h.lines.resize(kMaxLines);
+  if (h.lines.size() > max_lines) {
+    h.lines.resize(max_lines);
     std::string& last = h.lines.back();
     while (!last.empty() && !fits(last + ellipsis)) {
       size_t k = last.size() - 1;
@@ -349,10 +358,14 @@ void draw_series(Canvas& c, const Frame& f, const Series& s, const Color& color,
   if (s.markers)
     for (size_t i = 0; i < n; ++i)
       if (std::isfinite(s.y[i])) c.draw_marker(m, X(i), f.py(s.y[i]), 8, color, Color{1, 1, 1, 1});
-  for (size_t i = 0; i < s.point_labels.size() && i < n; ++i)
-    if (!s.point_labels[i].empty() && std::isfinite(s.y[i]))
-      c.text(s.point_labels[i], X(i) + 6 * c.pt(), f.py(s.y[i]) - 5 * c.pt(), 8.5, HAlign::Left,
-             VAlign::Baseline, 0, false, Color{0.25, 0.25, 0.25, 1});
+  // Point labels up and to the right, or to the left where the plot area ends.
+  for (size_t i = 0; i < s.point_labels.size() && i < n; ++i) {
+    if (s.point_labels[i].empty() || !std::isfinite(s.y[i])) continue;
+    const double w = c.text_width(s.point_labels[i], 8.5);
+    const bool left = X(i) + 6 * c.pt() + w > f.layout().plot_x1;
+    c.text(s.point_labels[i], left ? X(i) - 6 * c.pt() - w : X(i) + 6 * c.pt(), f.py(s.y[i]) - 5 * c.pt(),
+           8.5, HAlign::Left, VAlign::Baseline, 0, false, Color{0.25, 0.25, 0.25, 1});
+  }
 }
 
 void validate_series(const std::vector<Series>& series, Scale xscale, Scale yscale) {

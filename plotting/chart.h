@@ -57,13 +57,15 @@ struct Series {
 
 // A title or subtitle laid out to fit `room` pixels: one line at the nominal size when it fits,
 // else one line made smaller, down to 3/4 of the nominal size, else lines wrapped at spaces at that
-// size (a word wider than a line is broken between characters), at most three, the third cut with
-// "…" when the text is longer still. A 400-character title squeezed onto one line was unreadable.
+// size (after a "; " when that keeps half the line: a subtitle is a list of phrases; a word wider
+// than a line is broken between characters), at most max_lines, the last cut with "…" when the
+// text is longer still. A 400-character title squeezed onto one line was unreadable.
 struct Heading {
   double size_pt = 0;
   std::vector<std::string> lines;
 };
-Heading fit_heading(Canvas& c, const std::string& text, double size_pt, bool bold, double room);
+Heading fit_heading(Canvas& c, const std::string& text, double size_pt, bool bold, double room,
+                    size_t max_lines = 3);
 
 // Lays out and draws the frame around a plot area. Usage: construct (computes the layout), draw
 // data between begin_data() and end_data() (clipped to the plot area), then finish().

@@ -9,6 +9,7 @@
 #include <map>
 #include <set>
 #include <stdexcept>
+#include <utility>
 
 namespace rlx::plot {
 
@@ -47,6 +48,17 @@ Layout throughput_chart(ChartSpec spec, const std::vector<Series>& series, const
     x = Axis(Scale::Log10, *xs.begin() / f, *xs.rbegin() * f);
   }
   Axis y = make_axis(spec.yscale, yv, spec.ymin, spec.ymax, 0.08, true);
+  if (spec.yscale == Scale::Log10) {
+    // Snapped to 1-2-5 bounds, not whole decades (issue 34: 0.85 to 29 images/s drawn from 0.1 to
+    // 100 flattened the trends); 5 % of room keeps a value on a bound off the frame.
+    std::vector<double> padded;
+    for (double v : yv)
+      if (v > 0) {
+        padded.push_back(v * 1.05);
+        padded.push_back(v / 1.05);
+      }
+    if (!padded.empty()) y = snapped_log_axis(padded, spec.ymin, spec.ymax);
+  }
   // After the axes: values no axis can hold are named as such first (e2e "values overflowing ...").
   for (size_t k = 0; k < series.size(); ++k)
     for (size_t i = 0; i < series[k].y.size(); ++i)
@@ -74,6 +86,77 @@ Layout throughput_chart(ChartSpec spec, const std::vector<Series>& series, const
   out.path = path;
   return out;
 }
+
+namespace {
+// A box (quartiles, median, whiskers to the furthest value within 1.5 IQR) in a light tint of the
+// group colour, outlined in the colour. Returns the upper whisker's value.
+double draw_box(Canvas& c, const Frame& f, const std::vector<double>& v, double cx, double box_w,
+                const Color& col) {
+  const double q1 = quantile(v, 0.25), med = quantile(v, 0.5), q3 = quantile(v, 0.75), iqr = q3 - q1;
+  double wlo = med, whi = med;
+  for (double x : v) {
+    if (x >= q1 - 1.5 * iqr) wlo = std::min(wlo, x);
+    if (x <= q3 + 1.5 * iqr) whi = std::max(whi, x);
+  }
+  c.fill_rect(cx - box_w / 2, f.py(q3), box_w, f.py(q1) - f.py(q3), Color{col.r, col.g, col.b, 0.18});
+  c.set_color(col);
+  c.set_line(1.4);
+  cairo_rectangle(c.cr(), cx - box_w / 2, f.py(q3), box_w, f.py(q1) - f.py(q3));
+  cairo_stroke(c.cr());
+  c.set_line(2.4);
+  c.line(cx - box_w / 2, f.py(med), cx + box_w / 2, f.py(med));
+  c.set_line(1.2);
+  c.line(cx, f.py(q3), cx, f.py(whi));
+  c.line(cx, f.py(q1), cx, f.py(wlo));
+  c.line(cx - box_w / 4, f.py(whi), cx + box_w / 4, f.py(whi));
+  c.line(cx - box_w / 4, f.py(wlo), cx + box_w / 4, f.py(wlo));
+  return whi;
+}
+
+// Fewer repeats than a box can summarise: the mean as a bar and ± 1 SD as a whisker (cut at the
+// frame on a log axis when mean - SD is not positive). Returns the top of the whisker.
+double draw_mean_bar(Canvas& c, const Frame& f, double mean, double sd, double cx, double box_w,
+                     const Color& col) {
+  c.set_color(col);
+  c.set_line(2.4);
+  c.line(cx - box_w / 2, f.py(mean), cx + box_w / 2, f.py(mean));
+  if (!(sd > 0)) return mean;
+  const double top = mean + sd;
+  const double bottom =
+      f.layout().y.scale() == Scale::Log10 && mean - sd <= 0 ? f.layout().y.lo() : mean - sd;
+  c.set_line(1.2);
+  c.line(cx, f.py(top), cx, f.py(bottom));
+  c.line(cx - box_w / 4, f.py(top), cx + box_w / 4, f.py(top));
+  c.line(cx - box_w / 4, f.py(bottom), cx + box_w / 4, f.py(bottom));
+  return top;
+}
+
+// Mean and sample SD (0 for one value).
+std::pair<double, double> mean_sd(const std::vector<double>& v) {
+  double mean = 0;
+  for (double x : v) mean += x;
+  mean /= static_cast<double>(v.size());
+  double ss = 0;
+  for (double x : v) ss += (x - mean) * (x - mean);
+  return {mean, v.size() > 1 ? std::sqrt(ss / static_cast<double>(v.size() - 1)) : 0};
+}
+
+// "n=3  CV 1.2%" and "213.0 ± 8.2" above a group, bottom at y (pixels). Both numbers to the decimal
+// of the SD's second significant digit: "213.0 ± 8.2", "92 ± 25".
+void annotate(Canvas& c, double cx, double y, size_t n, double mean, double sd) {
+  const Color ink{0.2, 0.2, 0.2, 1};
+  char buf[128];
+  std::snprintf(buf, sizeof buf, "n=%zu  CV %.1f%%", n, mean != 0 ? 100 * sd / std::fabs(mean) : 0.0);
+  c.text(buf, cx, y, 9, HAlign::Center, VAlign::Bottom, 0, false, ink);
+  if (sd > 0 && std::isfinite(sd)) {
+    const int decimals = std::clamp(1 - static_cast<int>(std::floor(std::log10(sd))), 0, 4);
+    std::snprintf(buf, sizeof buf, "%.*f ± %.*f", decimals, mean, decimals, sd);
+  } else {
+    std::snprintf(buf, sizeof buf, "%s ± 0", num3(mean).c_str());
+  }
+  c.text(buf, cx, y - c.text_height(9), 9, HAlign::Center, VAlign::Bottom, 0, false, ink);
+}
+}  // namespace
 
 double quantile(std::vector<double> v, double q) {
   if (v.empty()) return NAN;
@@ -105,12 +188,20 @@ Layout variability_chart(ChartSpec spec, const std::vector<Group>& groups, const
   Axis x(Scale::Linear, 0.4, groups.size() + 0.6);
   x.set_ticks(ticks, names);
   spec.xticks.clear();
-  // Room above the highest value for the CV annotations.
+  // Room above the highest value for the CV annotations (in ratio terms on a log axis, where groups
+  // an order of magnitude apart, a CPU beside a GPU, are drawn).
   double lo = *std::min_element(all.begin(), all.end()), hi = *std::max_element(all.begin(), all.end());
-  const double span = hi > lo ? hi - lo : std::max(std::fabs(hi) * 0.05, 1e-9);
-  all.push_back(hi + span * 0.35);
-  all.push_back(lo - span * 0.15);
-  Axis y = make_axis(spec.yscale, all, spec.ymin, spec.ymax, 0, false);
+  Axis y;
+  if (spec.yscale == Scale::Log10) {
+    if (!(lo > 0)) throw std::invalid_argument("a log axis needs positive values, got " + si_label(lo));
+    const double ratio = hi > lo ? hi / lo : 1.5;
+    y = snapped_log_axis({hi * std::pow(ratio, 0.35), lo / std::pow(ratio, 0.15)}, spec.ymin, spec.ymax);
+  } else {
+    const double span = hi > lo ? hi - lo : std::max(std::fabs(hi) * 0.05, 1e-9);
+    all.push_back(hi + span * 0.35);
+    all.push_back(lo - span * 0.15);
+    y = make_axis(spec.yscale, all, spec.ymin, spec.ymax, 0, false);
+  }
   Canvas c(path, spec.width, spec.height, spec.dpi);
   Frame f(c, spec, x, y, {});
   f.begin_data();
@@ -120,49 +211,18 @@ Layout variability_chart(ChartSpec spec, const std::vector<Group>& groups, const
     const auto& v = groups[g].values;
     const Color col = palette(g);
     const double cx = f.px(g + 1.0);
-    const double q1 = quantile(v, 0.25), med = quantile(v, 0.5), q3 = quantile(v, 0.75), iqr = q3 - q1;
-    double wlo = med, whi = med;
-    for (double x : v) {
-      if (x >= q1 - 1.5 * iqr) wlo = std::min(wlo, x);
-      if (x <= q3 + 1.5 * iqr) whi = std::max(whi, x);
-    }
-    // Box in a light tint of the group colour, outlined in the colour.
-    c.fill_rect(cx - box_w / 2, f.py(q3), box_w, f.py(q1) - f.py(q3), Color{col.r, col.g, col.b, 0.18});
-    c.set_color(col);
-    c.set_line(1.4);
-    cairo_rectangle(c.cr(), cx - box_w / 2, f.py(q3), box_w, f.py(q1) - f.py(q3));
-    cairo_stroke(c.cr());
-    c.set_line(2.4);
-    c.line(cx - box_w / 2, f.py(med), cx + box_w / 2, f.py(med));
-    c.set_line(1.2);
-    c.line(cx, f.py(q3), cx, f.py(whi));
-    c.line(cx, f.py(q1), cx, f.py(wlo));
-    c.line(cx - box_w / 4, f.py(whi), cx + box_w / 4, f.py(whi));
-    c.line(cx - box_w / 4, f.py(wlo), cx + box_w / 4, f.py(wlo));
+    const auto [mean, sd] = mean_sd(v);
+    double whi = *std::max_element(v.begin(), v.end());
+    if (v.size() >= kMinBox)
+      whi = draw_box(c, f, v, cx, box_w, col);
+    else
+      whi = std::max(whi, draw_mean_bar(c, f, mean, sd, cx, box_w, col));
     // Every repeat as a dot, spread sideways deterministically (golden-ratio sequence).
     for (size_t i = 0; i < v.size(); ++i) {
       const double j = v.size() == 1 ? 0 : (std::fmod(i * 0.6180339887, 1.0) - 0.5) * box_w * 0.6;
       c.draw_marker(Marker::Circle, cx + j, f.py(v[i]), 6.5, col, Color{1, 1, 1, 1});
     }
-    // Mean, SD and CV over the repeats, above the whisker.
-    double mean = 0;
-    for (double x : v) mean += x;
-    mean /= v.size();
-    double ss = 0;
-    for (double x : v) ss += (x - mean) * (x - mean);
-    const double sd = v.size() > 1 ? std::sqrt(ss / (v.size() - 1)) : 0;
-    char buf[128];
-    std::snprintf(buf, sizeof buf, "n=%zu  CV %.1f%%", v.size(), mean != 0 ? 100 * sd / std::fabs(mean) : 0.0);
-    c.text(buf, cx, f.py(whi) - 7 * pt, 9, HAlign::Center, VAlign::Bottom, 0, false, Color{0.2, 0.2, 0.2, 1});
-    // Both numbers to the decimal of the SD's second significant digit: "213.0 ± 8.2", "92 ± 25".
-    if (sd > 0 && std::isfinite(sd)) {
-      const int decimals = std::clamp(1 - static_cast<int>(std::floor(std::log10(sd))), 0, 4);
-      std::snprintf(buf, sizeof buf, "%.*f ± %.*f", decimals, mean, decimals, sd);
-    } else {
-      std::snprintf(buf, sizeof buf, "%s ± 0", num3(mean).c_str());
-    }
-    c.text(buf, cx, f.py(whi) - 7 * pt - c.text_height(9), 9, HAlign::Center, VAlign::Bottom, 0, false,
-           Color{0.2, 0.2, 0.2, 1});
+    annotate(c, cx, f.py(whi) - 7 * pt, v.size(), mean, sd);
   }
   f.end_data();
   f.finish();

@@ -69,8 +69,11 @@ struct Group {
   std::string label;           // environment
   std::vector<double> values;  // one throughput per repeat
 };
-// Box (quartiles, median, whiskers to the furthest value within 1.5 IQR) per group with every
-// value drawn as a dot, and the coefficient of variation printed above each box.
+// Per group every value drawn as a dot, with a box (quartiles, median, whiskers to the furthest
+// value within 1.5 IQR) from kMinBox values, else the mean as a bar with a ± 1 SD whisker (a box of
+// three points says nothing its dots do not), and n, CV, mean ± SD printed above. spec.yscale may
+// be log (groups an order of magnitude apart).
+constexpr size_t kMinBox = 5;
 Layout variability_chart(ChartSpec spec, const std::vector<Group>& groups, const std::string& path);
 
 // Quartiles by linear interpolation between order statistics (type 7, as R and NumPy default).

@@ -113,24 +113,6 @@ struct Obstacles {
   }
 };
 
-// Log range snapped outwards to 1, 2 or 5 times a power of ten: decades are labelled inside, and
-// the plot does not waste most of a decade on empty space.
-Axis snapped_log_axis(const std::vector<double>& v, std::optional<double> lo_o, std::optional<double> hi_o) {
-  double lo = *std::min_element(v.begin(), v.end()), hi = *std::max_element(v.begin(), v.end());
-  auto down = [](double x) {
-    const double p = std::pow(10.0, std::floor(std::log10(x) + 1e-9)), m = x / p;
-    return (m >= 5 - 1e-9 ? 5 : m >= 2 - 1e-9 ? 2 : 1) * p;
-  };
-  auto up = [](double x) {
-    const double p = std::pow(10.0, std::floor(std::log10(x) - 1e-9)), m = x / p;
-    return (m <= 1 + 1e-9 ? 1 : m <= 2 + 1e-9 ? 2 : m <= 5 + 1e-9 ? 5 : 10) * p;
-  };
-  lo = lo_o.value_or(down(lo));
-  hi = hi_o.value_or(up(hi));
-  if (!(lo > 0 && lo < hi)) throw std::invalid_argument("axis limits must satisfy 0 < min < max");
-  return Axis(Scale::Log10, lo, hi);
-}
-
 struct Ridge {
   double ai, gflops;
   std::string label;  // "DRAM ridge ", "FP32 FMA ridge ", "ridge "
@@ -284,6 +266,7 @@ Layout roofline_chart(const RooflineSpec& spec_in, const std::string& path) {
   }
   // Points: filled and edged in white; above the roof hollow with a thick coloured edge.
   const double r = 5.5 * pt;
+  std::vector<Box> point_boxes;
   for (const auto& p : spec.points) {
     const Color col = palette(cidx[p.color_key]);
     const Marker m = marker(sidx[p.shape_key]);
@@ -291,6 +274,7 @@ Layout roofline_chart(const RooflineSpec& spec_in, const std::string& path) {
     if (above_roof(spec, p)) c.draw_marker(m, px, py, 9, col, col, false);
     else c.draw_marker(m, px, py, 9, col, Color{1, 1, 1, 1}, true);
     obs.add({px - r, py - r, px + r, py + r});
+    point_boxes.push_back({px - r, py - r, px + r, py + r});
   }
 
   const double th = c.text_height(9) * 0.85, gap = 3 * pt;
@@ -301,13 +285,40 @@ Layout roofline_chart(const RooflineSpec& spec_in, const std::string& path) {
     const double ra = ridges[k].ai;
     const std::string s = ridges[k].label + num3(ra) + " FLOP/B";
     const double w = c.text_width(s, 8.5);
-    const Box b{f.px(ra) + 2 * pt, L.plot_y1 - 5 * pt - w, f.px(ra) + 3 * pt + th, L.plot_y1 - 5 * pt};
-    int hits = 0;
-    for (const auto& o : ridge_labels) hits += b.hits(o) ? 1 : 0;
-    if (k > 0 && (hits > 0 || b.x1 > L.plot_x1)) continue;
+    // Right or left of the drop line, from the bottom or from just under the diamond: the first
+    // that covers nothing (issue 34: points at the ridge sat under its label), else the least.
+    // Vertical candidates first, then horizontal ones along the bottom.
+    const double xr = f.px(ra) + 2 * pt, xl = f.px(ra) - 3 * pt - th, top = f.py(ridges[k].gflops) + 8 * pt;
+    const double yb = L.plot_y1 - 5 * pt;
+    const struct {
+      Box b;
+      bool vertical;
+    } cand[] = {{{xr, yb - w, xr + pt + th, yb}, true},
+                {{xl, yb - w, xl + pt + th, yb}, true},
+                {{xr, top, xr + pt + th, top + w}, true},
+                {{xl, top, xl + pt + th, top + w}, true},
+                {{xr + 2 * pt, yb - th, xr + 2 * pt + w, yb}, false},
+                {{xl - w, yb - th, xl, yb}, false}};
+    // The first place that covers no point and no earlier ridge's label; where every place would,
+    // a later ridge's label is left out (its diamond and drop line still mark it).
+    size_t pick = std::size(cand);
+    for (size_t i = 0; i < std::size(cand) && pick == std::size(cand); ++i) {
+      bool clash = k > 0 && cand[i].b.x1 > L.plot_x1;
+      for (const auto& o : ridge_labels) clash = clash || cand[i].b.hits(o);
+      for (const auto& o : point_boxes) clash = clash || cand[i].b.hits(o);
+      if (!clash) pick = i;
+    }
+    if (pick == std::size(cand)) {
+      if (k > 0) continue;
+      pick = 0;
+    }
+    const Box b = cand[pick].b;
     ridge_labels.push_back(b);
     obs.add(b);
-    c.text(s, f.px(ra) + 3 * pt, L.plot_y1 - 5 * pt, 8.5, HAlign::Left, VAlign::Top, 90, false, Color{0.3, 0.3, 0.3, 1});
+    if (cand[pick].vertical)
+      c.text(s, b.x0 + pt, b.y1, 8.5, HAlign::Left, VAlign::Top, 90, false, Color{0.3, 0.3, 0.3, 1});
+    else
+      c.text(s, b.x0, b.y1, 8.5, HAlign::Left, VAlign::Bottom, 0, false, Color{0.3, 0.3, 0.3, 1});
   }
   // Ceiling labels with their values: right end above the line, else below it, else near the ridge.
   for (const auto& cl : spec.ceilings) {

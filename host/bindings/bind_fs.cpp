@@ -8,6 +8,7 @@
 #include "lua_bind.h"
 #include "registry.h"
 #include "util/atomic_file.h"
+#include "util/dir_list.h"
 #include "util/output_check.h"
 
 namespace rlx::bindings {
@@ -104,6 +105,19 @@ int is_sqlite(lua_State* L) {
   return 1;
 }
 
+// list(dir [, {suffix = ".csv", missing_ok = bool}]) -> sorted names of the regular files in dir
+int list(lua_State* L) {
+  const std::string dir = lua::check_string(L, 1);
+  const auto o = lua::Options::optional(L, 2, {"suffix", "missing_ok"});
+  const auto names = util::list_files(dir, o.str("suffix", ""), o.boolean("missing_ok", false));
+  lua_createtable(L, static_cast<int>(names.size()), 0);
+  for (size_t i = 0; i < names.size(); ++i) {
+    lua_pushlstring(L, names[i].data(), names[i].size());
+    lua_rawseti(L, -2, static_cast<int>(i + 1));
+  }
+  return 1;
+}
+
 }  // namespace
 
 void open_fs(lua_State* L) {
@@ -112,7 +126,8 @@ void open_fs(lua_State* L) {
                         {"write_atomic_all", lua::guarded<write_atomic_all>},
                         {"same_file", lua::guarded<same_file>},
                         {"check_output", lua::guarded<check_output>},
-                        {"is_sqlite", lua::guarded<is_sqlite>}});
+                        {"is_sqlite", lua::guarded<is_sqlite>},
+                        {"list", lua::guarded<list>}});
 }
 
 }  // namespace rlx::bindings

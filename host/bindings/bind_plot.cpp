@@ -303,8 +303,9 @@ int line(lua_State* L) {
 }
 
 int variability(lua_State* L) {
-  lua::Options o(L, 1, keys({"groups"}));
+  lua::Options o(L, 1, keys({"groups", "yscale"}));
   ChartSpec spec = chart_spec(o);
+  spec.yscale = scale_of(o, "yscale");
   const std::string out = o.required_str("out");
   const json g = o.json("groups");
   if (g.is_null()) o.fail("groups", "is required (an array of {label=, values={...}})");

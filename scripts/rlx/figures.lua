@@ -135,7 +135,7 @@ local function throughput_figures(runs, dir, out, opts, warnings, varying)
     for p in pairs(precs) do plist[#plist + 1] = p end
     table.sort(mlist, by_order(MODEL_ORDER))
     table.sort(plist, by_order(PRECISION_ORDER))
-    local series, repeats, left, marked = {}, 0, 0, false
+    local series, n_lo, n_hi, left, marked = {}, math.huge, 0, 0, false
     for mi, m in ipairs(mlist) do
       for pi, p in ipairs(plist) do
         for ci, ck in ipairs(clist) do
@@ -144,7 +144,7 @@ local function throughput_figures(runs, dir, out, opts, warnings, varying)
             local xs = {}
             for b in pairs(g.batches) do xs[#xs + 1] = b end
             table.sort(xs)
-            local ys, sds, ns, all_marked = {}, {}, {}, false
+            local ys, sds, ns, marks = {}, {}, {}, {}
             for i, b in ipairs(xs) do
               -- Unsteady or contended repeats stay out of the mean and its error bar.
               local used, flagged, all = configs.split(g.batches[b])
@@ -152,15 +152,19 @@ local function throughput_figures(runs, dir, out, opts, warnings, varying)
               for _, r in ipairs(used) do v[#v + 1] = r.images_per_s end
               ys[i], sds[i] = mean_sd(v)
               ns[i] = #v
-              repeats = math.max(repeats, #v)
-              if all then all_marked = true else left = left + #flagged end
+              n_lo, n_hi = math.min(n_lo, #v), math.max(n_hi, #v)
+              -- The mark is the point's, not the series' (issue 34: every series carried † though only
+              -- some points had no steady repeat).
+              marks[i] = all and configs.MARK or ""
+              -- A point resting on fewer repeats than the series has runs says how many.
+              if #v < #g.batches[b] then marks[i] = "n=" .. #v .. "/" .. #g.batches[b] end
+              if all then marked = true else left = left + #flagged end
             end
-            marked = marked or all_marked
             local extra = configs.short(varying, g.run)
             -- Colour says the model; marker and dash say the precision and the configuration.
-            series[#series + 1] = {label = m .. " " .. p .. (extra ~= "" and (" " .. extra) or "") ..
-              (all_marked and (" " .. configs.MARK) or ""), x = xs, y = ys, sd = sds, n = ns, color = mi,
-              marker = (pi - 1) * #clist + ci, dashed = pi > 1 or ci > 1}
+            series[#series + 1] = {label = m .. " " .. p .. (extra ~= "" and (" " .. extra) or ""), x = xs, y = ys,
+              sd = sds, n = ns, labels = marks, color = mi, marker = (pi - 1) * #clist + ci,
+              dashed = pi > 1 or ci > 1}
           end
         end
       end
@@ -176,9 +180,11 @@ local function throughput_figures(runs, dir, out, opts, warnings, varying)
     local yscale = (hi > 0 and hi / lo > 10) and "log" or "linear"
     local path = dir .. "/throughput_env-" .. safe(env) .. "." .. opts.format
     local plot = {series = series, out = path, title = "Training throughput vs batch size: " .. env,
-      subtitle = subtitle(string.format("mean ± 1 SD over %d repeat%s%s%s%s", repeats, repeats == 1 and "" or "s",
-        left > 0 and string.format(" (%d unsteady or contended left out)", left) or "",
-        marked and ("; " .. configs.MARK .. " every repeat unsteady or contended") or "",
+      subtitle = subtitle(string.format("mean ± 1 SD over n = %s repeat%s per point%s%s%s",
+        n_lo == n_hi and tostring(n_hi) or (n_lo .. "-" .. n_hi), n_hi == 1 and "" or "s",
+        left > 0 and string.format(" (%d unsteady or contended left out; n=k/m: k of a point's m runs averaged)",
+          left) or "",
+        marked and ("; " .. configs.MARK .. " = a point none of whose repeats was steady (all kept)") or "",
         yscale == "log" and "; log scale" or ""), env_runs, opts),
       yscale = yscale,
       width = opts.width, height = opts.height}
@@ -186,12 +192,15 @@ local function throughput_figures(runs, dir, out, opts, warnings, varying)
   end
 end
 
--- B: one configuration across environments. By default seed 000's fixed configuration
--- (M.SEED_FIXED: ResNet-50, fp32, batch 128) when the runs have it, else the nearest stored one:
--- the same model, then the same precision, then the batch closest to 128 (by ratio); ties go to
--- the most environments, the larger batch, the largest input, the most runs. The rest of the
--- configuration (input, protocol, ...) is one too. The figure's entry says which it is (config.seed
--- = true, or config.nearest_to = the seed's) and its subtitle names it.
+-- B: one workload across environments (seed 001's Figure B: one configuration, every environment).
+-- Environments are compared on the workload (model, precision, batch, input, data;
+-- rlx.results.configs.workload_key), each under its own protocol, which the subtitle states with the
+-- precision its runs reached. The workload is the one run in the most environments, then the
+-- nearest to seed 000's fixed configuration (M.SEED_FIXED: ResNet-50, fp32, batch 128: the same
+-- model, then precision, then the batch closest by ratio), then the larger batch, the largest
+-- input, the most runs. With one environment there is nothing to compare (issue 34: a box of three
+-- points in one environment compares nothing): no figure, and a warning saying so. The figure's
+-- entry says which it is (config.seed = true, or config.nearest_to = the seed's) and its envs.
 M.SEED_FIXED = {model = "resnet50", precision = "fp32", batch = 128}
 
 local function seed_distance(c)
@@ -202,9 +211,9 @@ end
 
 -- Whether candidate a is a better Figure B than b (lexicographic, see above).
 local function better(a, b, fixed)
+  if a.n ~= b.n then return a.n > b.n end
   local da, db = fixed and 0 or seed_distance(a), fixed and 0 or seed_distance(b)
   if da ~= db then return da < db end
-  if a.n ~= b.n then return a.n > b.n end
   if a.batch ~= b.batch then return a.batch > b.batch end
   if a.input ~= b.input then return a.input > b.input end
   if a.runs ~= b.runs then return a.runs > b.runs end
@@ -213,7 +222,7 @@ end
 
 -- The chosen configuration, with seed = true or nearest_to = the seed's (not when the caller fixed it).
 local function seed_config(c, given)
-  local s, out = M.SEED_FIXED, {model = c.model, precision = c.precision, batch = c.batch}
+  local s, out = M.SEED_FIXED, {model = c.model, precision = c.precision, batch = c.batch, envs = c.env_list}
   if given then return out end
   if c.model == s.model and c.precision == s.precision and c.batch == s.batch then out.seed = true
   else out.nearest_to = s end
@@ -224,27 +233,49 @@ local function seed_note(c, given)
   local cfg = seed_config(c, given)
   if cfg.seed then return "seed 000's fixed configuration; " end
   if cfg.nearest_to then
-    return string.format("nearest stored to seed 000's %s %s bs%d; ", cfg.nearest_to.model, cfg.nearest_to.precision,
+    return string.format("nearest to seed 000's %s %s bs%d; ", cfg.nearest_to.model, cfg.nearest_to.precision,
       cfg.nearest_to.batch)
   end
   return ""
 end
 
-local function variance_figure(runs, dir, out, opts, warnings, varying)
-  local fixed = opts.fixed
+-- The workloads of runs with the environments that ran each: {key = {model, ..., envs, n, runs}}.
+local function workloads(runs, fixed)
   local candidates = {}
   for _, r in ipairs(runs) do
     if not fixed or (r.model == fixed.model and r.precision == fixed.precision and r.batch == fixed.batch) then
-      local k = table.concat({r.model, r.precision, r.batch, configs.of(r).key}, "|")
-      candidates[k] = candidates[k] or {model = r.model, precision = r.precision, batch = r.batch,
-        config = configs.of(r).key, input = tonumber(configs.of(r).input) or 0, run = r, envs = {}, n = 0, runs = 0}
+      local k = configs.workload_key(r)
+      candidates[k] = candidates[k] or {model = r.model, precision = r.precision, batch = r.batch, config = k,
+        input = tonumber(configs.of(r).input) or 0, run = r, envs = {}, env_list = {}, n = 0, runs = 0}
       local c = candidates[k]
-      if not c.envs[r.env_key] then c.envs[r.env_key] = true; c.n = c.n + 1 end
+      if not c.envs[r.env_key] then
+        c.envs[r.env_key] = true
+        c.n = c.n + 1
+        c.env_list[#c.env_list + 1] = r.env_key
+      end
       c.runs = c.runs + 1
     end
   end
+  return candidates
+end
+
+-- "epyc-2c: 3 timed iters (target 95 % CI ≤ 2 %), 95 % CI reached ...": each environment's protocol
+-- and precision, for B's subtitle.
+local function per_env_protocols(groups, chosen)
+  local parts = {}
+  for _, g in ipairs(groups) do
+    local runs = {}
+    for _, r in ipairs(chosen) do if r.env_key == g.label then runs[#runs + 1] = r end end
+    local text = configs.scale_text(runs):gsub("^[^,]*, ", "")
+    parts[#parts + 1] = g.label .. ": " .. text
+  end
+  return table.concat(parts, "; ")
+end
+
+local function variance_figure(runs, dir, out, opts, warnings)
+  local fixed = opts.fixed
   local best
-  for _, c in pairs(candidates) do
+  for _, c in pairs(workloads(runs, fixed)) do
     if not best or better(c, best, fixed) then best = c end
   end
   if not best then
@@ -256,11 +287,18 @@ local function variance_figure(runs, dir, out, opts, warnings, varying)
     end
     return
   end
+  if best.n < 2 then
+    local envs = ordered(runs, function(r) return r.env_key end)
+    warnings[#warnings + 1] = string.format("variance_fixed_config: %s; Figure B compares one workload across " ..
+      "environments (seed 001), so merge another environment's database that ran it (rlx merge OUT.db A.db B.db)",
+      #envs == 1 and ("one environment (" .. envs[1] .. ")") or ("no workload was run in two environments (" ..
+        table.concat(envs, ", ") .. ")"))
+    return
+  end
   fixed = best
   local groups, idx, chosen = {}, {}, {}
   for _, r in ipairs(runs) do
-    if r.model == fixed.model and r.precision == fixed.precision and r.batch == fixed.batch and
-        configs.of(r).key == fixed.config then
+    if configs.workload_key(r) == fixed.config then
       chosen[#chosen + 1] = r
       if not idx[r.env_key] then
         groups[#groups + 1] = {label = r.env_key, values = {}}
@@ -269,30 +307,39 @@ local function variance_figure(runs, dir, out, opts, warnings, varying)
       table.insert(groups[idx[r.env_key]].values, r.images_per_s)
     end
   end
-  local flagged = 0
-  for _, r in ipairs(chosen) do if #configs.flags(r) > 0 then flagged = flagged + 1 end end
+  local flagged, lo, hi = 0, math.huge, 0
+  for _, r in ipairs(chosen) do
+    if #configs.flags(r) > 0 then flagged = flagged + 1 end
+    lo, hi = math.min(lo, r.images_per_s), math.max(hi, r.images_per_s)
+  end
+  -- Environments an order of magnitude apart (a CPU beside a GPU) on a log axis, where equal
+  -- relative spreads look alike.
+  local yscale = (lo > 0 and hi / lo > 10) and "log" or "linear"
   local path = dir .. "/variance_fixed_config." .. opts.format
-  local extra = configs.describe(varying, fixed.run)
-  local plot = {groups = groups, out = path, xlabel = "Environment",
-    title = string.format("Run-to-run variability: %s, %s, batch %d%s", fixed.model, fixed.precision, fixed.batch,
-      extra ~= "" and (", " .. extra) or ""),
-    subtitle = subtitle(seed_note(fixed, opts.fixed) .. "box: quartiles and median; whiskers: 1.5 IQR; " ..
-      "dots: one per repeat" .. (flagged > 0 and string.format(" (%d unsteady or contended)", flagged) or ""), chosen, opts),
+  local plot = {groups = groups, out = path, xlabel = "Environment", yscale = yscale,
+    title = string.format("Run-to-run variability: %s, %s, batch %d, %s", fixed.model, fixed.precision, fixed.batch,
+      configs.scale_text({fixed.run}, {timing = false})),
+    subtitle = seed_note(fixed, opts.fixed) .. "dots: one per repeat, all kept" ..
+      (flagged > 0 and string.format(" (%d unsteady or contended)", flagged) or "") ..
+      "; bar: mean ± 1 SD, a box (quartiles, whiskers 1.5 IQR) from 5 repeats" ..
+      (yscale == "log" and "; log scale" or "") .. "; " .. per_env_protocols(groups, chosen) ..
+      (opts.note and ("; " .. opts.note) or ""),
     width = opts.width, height = opts.height}
   if draw_one("variability", plot, warnings) then
     out[#out + 1] = {figure = "B", path = path, config = seed_config(fixed, opts.fixed), plot = plot}
   end
 end
 
--- The mean of field over the points of runs the means use (configs.split), and whether any run
--- was left out (or, when every run was flagged, kept).
+-- The mean of field over the points of runs the means use (configs.split), and the point's mark:
+-- "*" when some runs were left out, configs.MARK when every run was flagged (all kept), "" when
+-- every run was used (issue 34: rows that kept all their runs were starred "left out").
 local function used_mean(pts, field)
   local runs, by_run = {}, {}
   for _, p in ipairs(pts) do runs[#runs + 1] = p.r; by_run[p.r] = p end
-  local used, flagged = configs.split(runs)
+  local used, flagged, all = configs.split(runs)
   local xs = {}
   for _, r in ipairs(used) do xs[#xs + 1] = by_run[r][field] end
-  return (mean_sd(xs)), #flagged > 0
+  return (mean_sd(xs)), all and configs.MARK or (#flagged > 0 and "*" or "")
 end
 
 -- Arrows from each fp32 point to the points of the same model, batch and configuration in another
@@ -331,12 +378,24 @@ local function chart_roofs(pk, roofs)
     -- "FP32 FMA = BF16 emulated (FP32 FMA)" says the same twice.
     c.label = c.label:gsub(" emulated %(FP32 FMA%)", " emulated"):gsub("^(BF16 emulated) = (FP32 FMA)$", "%2 = %1")
   end
-  local mem = {}
+  -- A memory roof whose repeats spread above the limit is labelled so (issue 34: L2 and L3 roofs
+  -- from peaks with a 24-28 % spread looked as sure as the DRAM roof).
+  local mem, noisy = {}, {}
   for _, lv in ipairs(rlx.roofline.LEVELS) do
-    local bw = rlx.roofline.memory_roof(pk, lv)
-    if bw then mem[#mem + 1] = {label = lv:upper(), gbps = bw / 1e9} end
+    local bw, field = rlx.roofline.memory_roof(pk, lv)
+    if bw then
+      local q = rlx.roofline.peak_quality(pk, field or (lv .. "_gbps"))
+      local label = lv:upper()
+      if q.noisy then
+        label = string.format("%s (noisy, %.0f%s%%)", label, q.spread_pct, configs.NBSP)
+        noisy[#noisy + 1] = lv:upper()
+      end
+      mem[#mem + 1] = {label = label, gbps = bw / 1e9}
+    end
   end
-  return mem, ceilings
+  local note = #noisy > 0 and string.format("noisy = its peak's repeats spread over %.0f%s%%",
+    rlx.roofline.peak_quality(pk, "dram_gbps").limit_pct or 10, configs.NBSP) or ""
+  return mem, ceilings, note
 end
 
 -- The roof of each precision in a figure, by rlx.roofline.roof (nil when the peaks have none).
@@ -394,15 +453,16 @@ local function roofline_figures(D, points, dir, out, opts, warnings, varying)
         (pk and (" with a " .. opts.level .. " roof and a compute roof of its precisions") or "") ..
         " (measure them with: rlx peaks --db " .. tostring(D.path) .. "); roofline skipped"
     else
-      local pts, sources, any_unstable, suspects = {}, {}, false, {}
+      local pts, sources, marks, suspects = {}, {}, {}, {}
       for _, a in ipairs(aggs) do
-        -- A point with unsteady or contended repeats left out of its mean is marked "*".
-        local ai, flagged = used_mean(a.pts, "ai")
+        -- A point with unsteady or contended repeats left out of its mean is marked "*", one none
+        -- of whose repeats was steady (all kept) configs.MARK.
+        local ai, mark = used_mean(a.pts, "ai")
         local gflops = (used_mean(a.pts, "gflops"))
         local roof = by_prec[a.roof_precision] or nil
         local pt = {model = a.model, precision = a.precision, batch = a.batch, env = env, ai = ai, gflops = gflops,
           config_key = a.config_key, input = a.input, roof_gflops = roof and roof.gflops, roof_gbps = level_bw / 1e9,
-          label = "bs" .. a.batch .. (a.extra ~= "" and (" " .. a.extra) or "") .. (flagged and "*" or "")}
+          label = "bs" .. a.batch .. (a.extra ~= "" and (" " .. a.extra) or "") .. mark}
         if roof then
           local s = rlx.roofline.suspect({ai = ai, gflops = gflops, peak_gflops = roof.gflops, peak_gbps = level_bw / 1e9,
             compute_field = roof.field, memory_field = opts.level .. "_gbps", source = a.pts[1].source,
@@ -418,7 +478,7 @@ local function roofline_figures(D, points, dir, out, opts, warnings, varying)
         end
         pts[#pts + 1] = pt
         sources[a.source or "?"] = true
-        any_unstable = any_unstable or flagged
+        if mark ~= "" then marks[mark] = true end
       end
       -- Same colours and shapes as the throughput figure: models and precisions in study order.
       table.sort(pts, function(a, b)
@@ -431,7 +491,7 @@ local function roofline_figures(D, points, dir, out, opts, warnings, varying)
       local src = {}
       for s in pairs(sources) do src[#src + 1] = s end
       table.sort(src)
-      local mem, ceilings = chart_roofs(pk, roof_list)
+      local mem, ceilings, noisy = chart_roofs(pk, roof_list)
       local roof_names = {}
       for _, r in ipairs(roof_list) do
         roof_names[#roof_names + 1] = r.label .. (r.kind == "gemm" and " (GEMM: no arithmetic peak)" or "") ..
@@ -444,7 +504,9 @@ local function roofline_figures(D, points, dir, out, opts, warnings, varying)
           " peaks), each precision against its own: " .. table.concat(roof_names, ", ") ..
           "; grey dashed = GEMM, 2nd ceiling" ..
           "; points: " .. table.concat(src, "+") .. " (" .. opts.level:upper() .. " traffic), mean over repeats" ..
-          (any_unstable and "; * = unsteady or contended repeats left out" or "") ..
+          (marks["*"] and "; * = some repeats left out (unsteady or contended)" or "") ..
+          (marks[configs.MARK] and ("; " .. configs.MARK .. " = no steady repeat, all kept") or "") ..
+          (noisy ~= "" and ("; " .. noisy) or "") ..
           above_text(suspects), env_runs, opts),
         width = opts.width, height = opts.height}
       if draw_one("roofline", plot, warnings) then
@@ -456,16 +518,50 @@ local function roofline_figures(D, points, dir, out, opts, warnings, varying)
   end
 end
 
+-- The ridge of each environment and precision among points (peak GFLOP/s of the precision's roof ÷
+-- DRAM GB/s): Figure D's horizontal lines, which the AI is compared against.
+local function ridges_of(D, points)
+  local out, seen = {}, {}
+  for _, p in ipairs(points) do
+    local prec = rlx.roofline.precision_of(p.roof_precision or p.precision)
+    local k = p.env_key .. "|" .. prec
+    if not seen[k] then
+      seen[k] = true
+      local pk, _, sheet = peaks_for(D.peaks, p)
+      local roof = pk and rlx.roofline.roof(pk, prec, {datasheet = sheet})
+      local bw = pk and rlx.roofline.memory_roof(pk, "dram")
+      if roof and bw then
+        local ai = roof.gflops * 1e9 / bw
+        out[#out + 1] = {env = p.env_key, precision = prec, ai = ai,
+          label = string.format("ridge %s %s: %.3g", p.env_key, prec, ai)}
+      end
+    end
+  end
+  return out
+end
+
+-- Where Figure D's AI comes from, in its subtitle.
+local function ai_source(sources)
+  local est = "analytic FLOPs over rlx's minimum traffic, a lower bound on the bytes"
+  if sources.estimated and sources.measured then return " (measured where counters ran, else estimated: " .. est .. ")" end
+  if sources.estimated then return " (estimated: " .. est .. ")" end
+  return " (measured by counters)"
+end
+
 -- D: arithmetic intensity vs batch per model, one line per environment, precision and (when the
--- study holds several) configuration.
-local function ai_figures(points, dir, out, opts, warnings, varying)
+-- study holds several) configuration, with the ridge of each environment and precision drawn
+-- across: a line below its ridge is memory-bound. AI is FLOPs over bytes, not a timing, so the
+-- subtitle states the input and data and whether the AI is estimated or measured, not the protocol.
+local function ai_figures(D, points, dir, out, opts, warnings, varying)
   local models = ordered(points, function(r) return r.model end)
   table.sort(models, by_order(MODEL_ORDER))
   for _, m in ipairs(models) do
-    local pts, runs = {}, {}
+    local pts, runs, model_points, sources = {}, {}, {}, {}
     for _, p in ipairs(points) do
       if p.model == m then
         runs[#runs + 1] = p.r
+        model_points[#model_points + 1] = p
+        sources[p.source or "?"] = true
         pts[#pts + 1] = {model = m, batch = p.batch, ai = p.ai, precision = p.precision, env = p.env_key,
           config = configs.short(varying, p.r), input = tonumber(configs.of(p.r).input) or 0}
       end
@@ -477,12 +573,44 @@ local function ai_figures(points, dir, out, opts, warnings, varying)
       if a.config ~= b.config then return a.config < b.config end
       return a.batch < b.batch
     end)
+    -- AIs and ridges an order of magnitude apart (a GPU's tensor ridge beside a CPU's) on a log axis:
+    -- on a linear one the CPU's lines lay flat on the floor.
+    local ridges = ridges_of(D, model_points)
+    local lo, hi = math.huge, 0
+    for _, p in ipairs(pts) do lo, hi = math.min(lo, p.ai), math.max(hi, p.ai) end
+    for _, r in ipairs(ridges) do lo, hi = math.min(lo, r.ai), math.max(hi, r.ai) end
+    local yscale = (lo > 0 and hi / lo > 10) and "log" or "linear"
+    local how = sources.measured and sources.estimated and "estimated and measured" or
+      sources.measured and "measured" or "estimated"
     local path = dir .. "/ai_vs_batch_" .. safe(m) .. "." .. opts.format
     local plot = {points = pts, model = m, by = #varying > 0 and {"env", "precision", "config"} or {"env", "precision"},
-      out = path, title = "Arithmetic intensity vs batch size: " .. m,
-      subtitle = subtitle("DRAM level, mean over repeats", runs, opts), width = opts.width, height = opts.height}
+      out = path, title = "Arithmetic intensity vs batch size: " .. m, ridges = ridges, yscale = yscale,
+      ylabel = "AI (FLOP/byte), " .. how,
+      subtitle = configs.scale_text(runs, {timing = false}) .. "; DRAM level, mean over repeats; AI = training " ..
+        "FLOPs ÷ DRAM bytes per iteration" .. ai_source(sources) .. "; dashed grey: the ridge of each environment " ..
+        "and precision (below it memory-bound)" .. (yscale == "log" and "; log scale" or "") ..
+        (opts.note and ("; " .. opts.note) or ""),
+      width = opts.width, height = opts.height}
     if draw_one("ai_vs_batch", plot, warnings) then out[#out + 1] = {figure = "D", model = m, path = path, plot = plot} end
   end
+end
+
+-- The configuration fields that take several values inside one environment (issue 34: a merged
+-- study's H100 points were labelled "bs64 3 / 8" because another machine ran another protocol):
+-- a figure's legend and labels name only those; each environment's protocol is in its subtitle.
+local function varying_within_envs(runs)
+  local by_env, order = {}, {}
+  for _, r in ipairs(runs) do
+    if not by_env[r.env_key] then by_env[r.env_key] = {}; order[#order + 1] = r.env_key end
+    table.insert(by_env[r.env_key], r)
+  end
+  local seen = {}
+  for _, k in ipairs(order) do
+    for _, f in ipairs(configs.varying(by_env[k])) do seen[f.name] = true end
+  end
+  local out = {}
+  for _, f in ipairs(configs.FIELDS) do if seen[f.name] then out[#out + 1] = f end end
+  return out
 end
 
 local DRAW_SPEC = {
@@ -503,16 +631,16 @@ function M.draw_loaded(D, opts)
   local files, warnings = {}, {}
   local runs, points = rows_of(D, o.level)
   -- The configuration fields the study's runs differ in: named in legends and point labels.
-  local varying = configs.varying(runs)
+  local varying = varying_within_envs(runs)
   if #runs == 0 then
     warnings[#warnings + 1] = "no successful runs in study '" .. tostring(D.study) .. "': nothing to draw"
   else
     throughput_figures(runs, o.dir, files, o, warnings, varying)
-    variance_figure(runs, o.dir, files, o, warnings, varying)
+    variance_figure(runs, o.dir, files, o, warnings)
   end
   if #points > 0 then
     roofline_figures(D, points, o.dir, files, o, warnings, varying)
-    ai_figures(points, o.dir, files, o, warnings, varying)
+    ai_figures(D, points, o.dir, files, o, warnings, varying)
   elseif #runs > 0 then
     warnings[#warnings + 1] = "no roofline points at level '" .. o.level .. "': rooflines and AI figures skipped"
   end

@@ -122,7 +122,16 @@ function M.plot(frame, opts)
     if x ~= math.floor(x) or (o.logx and x <= 0) then integers = false end
   end
   if integers and #xs >= 2 then xticks = xs end
-  local plot_opts = {series = series, out = o.out, title = o.title, xlabel = o.xlabel or o.x,
+  -- A quantity that is never negative (images/s, seconds) starts at zero on a linear axis: the
+  -- error bars of a mean ± SD pulled the axis to -5 images/s (issue 34).
+  local ymin
+  if not o.logy then
+    ymin = 0
+    for _, s in ipairs(series) do
+      for _, y in ipairs(s.y) do if y < 0 then ymin = nil end end
+    end
+  end
+  local plot_opts = {series = series, out = o.out, title = o.title, xlabel = o.xlabel or o.x, ymin = ymin,
     ylabel = o.ylabel or o.y, xscale = o.logx and "log" or "linear", yscale = o.logy and "log" or "linear",
     kind = o.kind, xticks = xticks, width = o.width, height = o.height,
     subtitle = o.subtitle or (aggregated and "mean ± 1 SD where a point has several rows" or nil)}

@@ -18,6 +18,10 @@ M.write_atomic_all = core.write_atomic_all
 --- links): how a command checks all its outputs against its inputs before writing any of them.
 M.same_file = core.same_file
 
+--- The names of the regular files in folder `dir`, sorted: rlx.fs.list(dir [, {suffix = ".csv",
+--- missing_ok = true}]) (a missing folder is an error unless missing_ok, then an empty list).
+M.list = core.list
+
 --- Checks, before the work that produces it, that `path` can be written as `kind`:
 --- "folder" (files go into it; created with its parents when missing), "file" (replaced whole: its
 --- directory must exist and take a new file; a directory or an SQLite database there is refused),

@@ -216,10 +216,12 @@ function M.scatter(opts)
 end
 
 local ai_spec = spec_with({points = {type = "table", required = true}, model = {type = "string"},
-  by = {type = "string_list", default = {"precision"}}})
+  by = {type = "string_list", default = {"precision"}}, ridges = {type = "table"},
+  yscale = {type = "string", one_of = {"linear", "log"}, default = "linear"}})
 
 --- Arithmetic intensity vs batch size: points (roofline points with batch, ai and precision) of one
---- model (model= filters), one line per value of the `by` fields (default precision).
+--- model (model= filters), one line per value of the `by` fields (default precision); ridges =
+--- {{label=, ai=}} adds a grey dashed line at each ridge; yscale = "log" for AIs far apart.
 function M.ai_vs_batch(opts)
   local o = options.check("rlx.plot.ai_vs_batch", opts, ai_spec)
   local groups, order, batches = {}, {}, {}
@@ -258,12 +260,21 @@ function M.ai_vs_batch(opts)
   local ticks = {}
   for b in pairs(batches) do ticks[#ticks + 1] = b end
   table.sort(ticks)
-  local n = copy_common(o, {series = series, xticks = ticks,
+  -- Each ridge ({label=, ai=}) as a grey dashed line across the batch sizes: a point below it is
+  -- memory-bound.
+  for i, r in ipairs(o.ridges or {}) do
+    if type(r) ~= "table" or type(r.ai) ~= "number" or r.ai ~= r.ai or r.ai <= 0 then
+      errors.raise("rlx.plot.ai_vs_batch", ("ridges[%d] needs a positive number 'ai' (FLOP/byte)"):format(i))
+    end
+    series[#series + 1] = {label = tostring(r.label or ("ridge " .. r.ai)), x = {ticks[1], ticks[#ticks]},
+      y = {r.ai, r.ai}, markers = false, dashed = true, color = "#888888"}
+  end
+  local n = copy_common(o, {series = series, xticks = ticks, yscale = o.yscale,
     xscale = (#ticks > 1 and ticks[#ticks] / ticks[1] >= 4) and "log" or "linear"})
   n.xlabel = n.xlabel or "Batch size"
   n.ylabel = n.ylabel or "Arithmetic intensity (FLOP/byte)"
   n.title = n.title or ("Arithmetic intensity vs batch" .. (o.model and (": " .. o.model) or ""))
-  if n.ymin == nil then n.ymin = 0 end
+  if n.ymin == nil and o.yscale == "linear" then n.ymin = 0 end
   return wrap(core.line(n, "rlx.plot.ai_vs_batch"))
 end
 

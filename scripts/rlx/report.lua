@@ -55,8 +55,23 @@ local function make_ref(ctx)
     if not id then
       id = "R" .. (#ctx.ref_list + 1)
       ctx.refs[g.key] = id
+      -- The runs averaged, then those left out with why (issue 34: the footnote said "averaged into"
+      -- and listed the left-out runs with them).
+      local compute = require("rlx.report.compute")
+      local used, flagged, all = compute.used(g)
       local labels = {}
-      for _, l in ipairs(g.labels) do labels[#labels + 1] = md.code(l) end
+      for _, r in ipairs(used) do labels[#labels + 1] = md.code(r.label) end
+      local runs_text = (all and "averaged, none steady (all kept, marked †): " or "averaged: ") ..
+        table.concat(labels, ", ")
+      if not all and #flagged > 0 then
+        local out = {}
+        for _, f in ipairs(flagged) do
+          local why = {}
+          for _, x in ipairs(f.flags) do why[#why + 1] = x.kind .. (x.text and (", " .. x.text) or "") end
+          out[#out + 1] = md.code(f.run.label) .. " (" .. md.esc(table.concat(why, "; ")) .. ")"
+        end
+        runs_text = runs_text .. "; left out: " .. table.concat(out, ", ")
+      end
       -- Every value shell-quoted (issue 25 finding 4: a hostile study or model name ran when pasted).
       local words = {"rlx", "runs", ctx.D.path or "DB", {"--env", g.env}, {"--model", g.model},
         {"--precision", tostring(g.precision)}, {"--batch", tostring(g.batch)}}
@@ -68,7 +83,7 @@ local function make_ref(ctx)
       if ctx.D.study then words[#words + 1] = {"--study", ctx.D.study} end
       local cmd = md.shell(words)
       ctx.ref_list[#ctx.ref_list + 1] = string.format("[^%s]: %s: %s. Show them: %s", id, ctx.describe(g),
-        table.concat(labels, ", "), md.code(cmd))
+        runs_text, md.code(cmd))
     end
     return "[^" .. id .. "]"
   end
@@ -94,6 +109,14 @@ function M.markdown(D, opts)
     figure_warnings = opts.figure_warnings or {}, TRAIN_FACTOR = M.TRAIN_FACTOR, title = opts.title,
     dir = opts.dir, rlx_version = opts.rlx_version, describe = describer(D), counter_summary = counter_summary(D)}
   ctx.ref = make_ref(ctx)
+  -- Long per-configuration tables go to Appendix F (issue 34: the template's sections drowned in
+  -- wide tables); the body keeps seed 001's tables and a sentence pointing at each of these.
+  ctx.long_tables = {}
+  function ctx.to_appendix(title, paragraphs)
+    local id = "F." .. (#ctx.long_tables + 1)
+    ctx.long_tables[#ctx.long_tables + 1] = {id = id, title = title, paragraphs = paragraphs}
+    return "Appendix " .. id
+  end
   if #D.ok == 0 then ctx.missing[1] = "no successful runs: nothing was measured" end
   local sections = require("rlx.report.sections")
   local body = ctx.doc
@@ -178,7 +201,8 @@ function M.write(source, opts)
   local figures, warnings = draw_figures(D, o.dir, o.figures, o.quiet)
   local text, ctx = M.markdown(D, {figures = figures, figure_warnings = warnings, title = o.title, dir = o.dir,
     rlx_version = rlx._core.host.versions().rlx})
-  local out = {markdown = o.dir .. "/report.md", figures = figures, warnings = warnings, missing = ctx.missing}
+  local out = {markdown = o.dir .. "/report.md", figures = figures, warnings = warnings,
+    missing = require("rlx.report.sections").missing_lines(ctx)}
   local inputs = path and {path} or {}
   -- report.md and report.html together, all or none: a full disk left a new report.md beside an
   -- old report.html.

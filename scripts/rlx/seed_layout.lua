@@ -72,9 +72,11 @@ function M.metrics_values(f)
   return out, v
 end
 
--- The kit's device_name: torch.cuda.get_device_name() on CUDA, "CPU" on the CPU.
+-- The kit's device_name: torch.cuda.get_device_name() on CUDA, the GPU's name (as imported) on an
+-- Apple GPU, "CPU" on the CPU.
 local function device_name(kind, gpu_name)
   if kind == "cuda" then return gpu_name or "CUDA" end
+  if kind == "mps" then return gpu_name or "MPS" end
   return "CPU"
 end
 M.device_name = device_name
@@ -159,9 +161,19 @@ end
 -- The roofs of one environment key and precision, as peaks.json holds them, or nil.
 local function roofs(D, run)
   local env = compute.env_of(D, run.environment_id)
-  local peaks, origin = compute.peaks_for(D, run.environment_id, run.kind, env.gpu_name)
-  if not peaks then return nil end
+  local stored, origin, sheet = compute.peaks_for(D, run.environment_id, run.kind, env.gpu_name)
+  if not stored then return nil end
+  -- A GPU's arithmetic peaks come from its datasheet where the stored (GEMM-only) peaks lack them,
+  -- as in the report's §5 (issue 34: the report's peaks.json gave the H100's amp roof as its fp16
+  -- GEMM while §5 judged amp against the fp16 tensor peak).
+  local peaks = stored
+  if sheet then
+    peaks = {}
+    for k, v in pairs(stored) do peaks[k] = v end
+    for k, v in pairs(sheet) do if peaks[k] == nil and type(v) == "number" then peaks[k] = v end end
+  end
   local pf, cfield = rlx.roofline.compute_roof(peaks, rlx.roofline.precision_of(run.precision))
+  if cfield and stored[cfield] == nil and sheet and sheet[cfield] ~= nil then origin = "datasheet" end
   local pb, mfield = rlx.roofline.memory_roof(peaks, "dram")
   return {peak_gflops = pf and pf / 1e9, peak_gbps = pb and pb / 1e9, ridge_ai = (pf and pb) and pf / pb or nil,
     compute_field = cfield, memory_field = mfield, source = origin, device = run.kind,

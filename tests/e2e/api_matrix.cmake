@@ -169,7 +169,7 @@ rlx_api_matrix_err("rlx.plot.line missing series" "rlx.plot.line{out = 'x.png'}"
 rlx_api_matrix_err("rlx.plot.line unknown option" "rlx.plot.line{series = {{x = {1}, y = {1}}}, out = 'x.png', colour = 1}"
   "rlx\\.plot\\.line: unknown option 'colour' \\(valid options: dpi, grid, height, kind, legend, out, series, subtitle, title, width, xlabel, xmax, xmin, xscale, xticks, ylabel, ymax, ymin, yscale, yticks\\)")
 rlx_api_matrix_err("rlx.plot.variability unknown option" "rlx.plot.variability{groups = {{label = 'a', values = {1}}}, out = 'x.png', bogus = 1}"
-  "rlx\\.plot\\.variability: unknown option 'bogus' \\(valid options: dpi, grid, groups, height, legend, out, subtitle, title, width, xlabel, xmax, xmin, ylabel, ymax, ymin\\)")
+  "rlx\\.plot\\.variability: unknown option 'bogus' \\(valid options: dpi, grid, groups, height, legend, out, subtitle, title, width, xlabel, xmax, xmin, ylabel, ymax, ymin, yscale\\)")
 rlx_api_matrix_err("rlx.plot.throughput missing out" "rlx.plot.throughput{series = {{x = {1}, y = {1}}}}"
   "rlx\\.plot\\.throughput: option 'out' is required \\(a string\\)")
 rlx_api_matrix_err("rlx.plot.roofline unwritable out (C++ exception path)"
@@ -178,7 +178,7 @@ rlx_api_matrix_err("rlx.plot.roofline unwritable out (C++ exception path)"
 rlx_api_matrix_err("rlx.plot.ai_vs_batch points of the wrong type" "rlx.plot.ai_vs_batch{points = 5, out = 'x.png'}"
   "rlx\\.plot\\.ai_vs_batch: option 'points' must be a table, got 5")
 rlx_api_matrix_err("rlx.plot.ai_vs_batch unknown option" "rlx.plot.ai_vs_batch{points = {}, out = 'x.png', bogus = 1}"
-  "rlx\\.plot\\.ai_vs_batch: unknown option 'bogus' \\(valid options: by, dpi, grid, height, legend, model, out, points, subtitle, title, width, xlabel, xmax, xmin, ylabel, ymax, ymin\\)")
+  "rlx\\.plot\\.ai_vs_batch: unknown option 'bogus' \\(valid options: by, dpi, grid, height, legend, model, out, points, ridges, subtitle, title, width, xlabel, xmax, xmin, ylabel, ymax, ymin, yscale\\)")
 rlx_api_matrix_err("rlx.plot.pixel wrong type" "rlx.plot.pixel('x.png', 'a', 1)"
   "rlx\\.plot\\.pixel: argument 2 must be a number, got string")
 rlx_api_matrix_err("rlx.plot.pixel outside the image (C++ exception path)"
@@ -265,7 +265,7 @@ rlx_api_matrix_err("study:store_peaks device of the wrong type" "${ST} s:store_p
 api_study(17)
 rlx_api_matrix_ok("study:figures draws what a study has"
   "${ST} s:store_run({model = 'm', batch = 2, precision = 'fp32'}, {ok = true, images_per_s = 10, iter_s = {mean = 0.2}}) os.execute('rm -rf ' .. t .. '/api_figs') local f = s:figures{dir = t .. '/api_figs', quiet = true} print(#f.files, f.files[1].figure, f.files[1].path:match('[^/]+$'), f.warnings[1])"
-  "2\tA\tthroughput_env-api\\.png\tno roofline points at level 'dram': rooflines and AI figures skipped")
+  "1\tA\tthroughput_env-api\\.png\tvariance_fixed_config: one environment \\(api\\); Figure B compares one workload across environments \\(seed 001\\), so merge another environment's database that ran it \\(rlx merge OUT\\.db A\\.db B\\.db\\)")
 api_study(18)
 rlx_api_matrix_err("study:figures unknown option" "${ST} s:figures{dri = 'x'}"
   "rlx\\.figures\\.draw: unknown option 'dri' \\(valid options: dir, fixed, format, height, level, note, quiet, width\\)")

@@ -108,3 +108,9 @@ rlx_e2e(NAME "frame: plot skips rows with a NaN" ARGS -e
 rlx_e2e(NAME "show: control characters in a cell are escaped" ARGS -e
   "rlx.show{{label = 'a\\27cb\\7', n = 1}}"
   STDOUT "a\\\\027cb\\\\007")
+
+# Issue 34: rows:plot drew images/s on an axis from -5 (the mean - SD of two repeats 10 and 0.5);
+# a quantity that is never negative starts at zero, one that is negative keeps its range.
+rlx_e2e(NAME "frame: rows:plot of a never-negative quantity starts at zero" ARGS -e
+  "local out = os.getenv('RLX_TEST_TMP') .. '/frame_zero.png' local i = rlx.frame{{b = 1, y = 10}, {b = 1, y = 0.5}, {b = 2, y = 8}, {b = 2, y = 8.2}}:plot{x = 'b', y = 'y', out = out, inline = false} local j = rlx.frame{{b = 1, y = -3}, {b = 2, y = 2}}:plot{x = 'b', y = 'y', out = out, inline = false} print(i.y.min, j.y.min < -3)"
+  STDOUT "frame_zero\\.png\n.*frame_zero\\.png\n0\ttrue\n$")

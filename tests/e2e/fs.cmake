@@ -42,3 +42,13 @@ rlx_fs_err("write_atomic option of the wrong type" "rlx.fs.write_atomic(d .. '/x
 rlx_fs_ok("same_file sees through symlinks and hard links"
   "rlx.fs.write_atomic(d .. '/a', 'a') rlx.fs.write_atomic(d .. '/b', 'a') os.execute('ln -s a ' .. d .. '/s && ln ' .. d .. '/a ' .. d .. '/h') print(rlx.fs.same_file(d .. '/a', d .. '/s'), rlx.fs.same_file(d .. '/h', d .. '/s'), rlx.fs.same_file(d .. '/a', d .. '/b'), rlx.fs.same_file(d .. '/a', d .. '/none'))"
   "true\ttrue\tfalse\tfalse")
+# rlx.fs.list (issue 34, rlx import-kit's ncu CSVs): regular files only, sorted, by suffix; a missing
+# folder is an error unless missing_ok; a file is not a folder.
+rlx_fs_ok("list names the regular files of a folder, sorted"
+  "for _, n in ipairs({'b.csv', 'a.csv', 'c.txt'}) do rlx.fs.write_atomic(d .. '/' .. n, '') end os.execute('mkdir ' .. d .. '/sub.csv') print(table.concat(rlx.fs.list(d), ','), table.concat(rlx.fs.list(d, {suffix = '.csv'}), ','), #rlx.fs.list(d .. '/none', {missing_ok = true}))"
+  "a\\.csv,b\\.csv,c\\.txt\ta\\.csv,b\\.csv\t0")
+fs_tmp("list errors" FS_TMP)
+rlx_e2e(NAME "fs: list of a missing folder" EXIT 1 ARGS -e "${FS_TMP}rlx.fs.list(d .. '/none')"
+  STDERR "^\\(command line\\):1: rlx\\.fs\\.list: no folder '.*/none' \\(check the path\\)\n")
+rlx_e2e(NAME "fs: list of a file" EXIT 1 ARGS -e "${FS_TMP}rlx.fs.write_atomic(d .. '/f', '') rlx.fs.list(d .. '/f')"
+  STDERR "^\\(command line\\):1: rlx\\.fs\\.list: '.*/f' is not a folder\n")

@@ -7,6 +7,11 @@ add_test(NAME "e2e: kit: all.lua on an ImageFolder with zone, instance and price
   WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
 set_tests_properties("e2e: kit: all.lua on an ImageFolder with zone, instance and price; report rows by hand"
   PROPERTIES ENVIRONMENT "RLX_TEST_TMP=${RLX_TEST_TMP};HOME=${RLX_TEST_TMP}")
+# Issue 34: a machine measured with the seed's own kit, imported as an environment; bad input is one
+# line with file:line:column and leaves the database as it was.
+add_test(NAME "e2e: kit: rlx import-kit stores the kit's runs, environment and ncu counters; bad input changes nothing"
+  COMMAND bash ${CMAKE_SOURCE_DIR}/tests/e2e/kit/import.sh $<TARGET_FILE:rlx> ${RLX_TEST_TMP}
+  WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
 rlx_e2e(NAME "kit: gcp-l4 and mac-mps labels find gcp.lua and mac_mps.lua"
   ARGS -e "local e = rlx.experiment local l = e.labels_for({env = {label = 'gcp-l4'}}, {kind = 'cuda', name = 'NVIDIA L4'}) print(table.concat(l, ',')) print((select(2, e.pick('experiments', 'cuda', l)))) print((select(2, e.pick('experiments', 'cpu', e.labels_for({env = {label = 'mac-mps'}}, {kind = 'cpu'})))))"
   STDOUT "^gcp-l4,gcp_l4,gcp,l4\ngcp\ncpu\n$"

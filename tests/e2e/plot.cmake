@@ -54,14 +54,17 @@ rlx_e2e(NAME "plot: pixel of a missing PNG" ARGS -e "rlx.plot.pixel('/nonexisten
   EXIT 1 STDERR "rlx\\.plot\\.pixel: cannot read PNG '/nonexistent\\.png': give the path of a PNG file")
 rlx_e2e(NAME "plot: figures.draw needs a study" ARGS -e "require('rlx.figures').draw(5)"
   EXIT 1 STDERR "rlx\\.figures\\.draw: expected a study \\(rlx\\.study\\{\\.\\.\\.\\}\\), got number")
+# One environment: Figure B (one workload across environments) is not drawn, with the reason (issue 34).
 rlx_e2e(NAME "plot: figure set from a study database" ARGS run ${P}/figures.lua
-  STDOUT "^5 files, 0 warnings, 36 runs\nai_vs_batch_mobilenet_v2\\.png=1200x800 ai_vs_batch_resnet50\\.png=1200x800 roofline_testenv\\.png=1200x800 throughput_env-testenv\\.png=1200x800 variance_fixed_config\\.png=1200x800\n$")
+  STDOUT "^4 files, 1 warnings, 36 runs\nai_vs_batch_mobilenet_v2\\.png=1200x800 ai_vs_batch_resnet50\\.png=1200x800 roofline_testenv\\.png=1200x800 throughput_env-testenv\\.png=1200x800\n$"
+  STDERR "variance_fixed_config: one environment \\(testenv\\); Figure B compares one workload across environments")
 rlx_e2e(NAME "plot: experiments dry run lists the default matrix" ARGS run experiments/all.lua --dry-run
   --set db=${PT}/plot_dry_v2.db --set label=dry --set precision=fp32,bf16
   STDOUT "scale default: 224x224 synthetic images, warm-up until steady \\(at most 10\\), then timed until the 95 % CI of the mean iteration time is within ±2 % \\(4-50 iterations\\), 3 repeats, budget 30\\.0 min.*54 runs in the matrix.*dry run: [0-9]+ to run, 0 skipped(, [0-9]+ left out for the budget)?\\x3b estimated")
 rlx_e2e(NAME "plot: experiments unknown scale" ARGS run experiments/all.lua --set scale=huge --set db=${PT}/plot_dry.db
   EXIT 2 STDERR "^experiments/all\\.lua: --set scale= must be one of default, full, smoke, got 'huge'\n")
-# precision= given: on a CPU without native bf16 the plan would leave bf16 out (18 runs, not 36).
+# precision=fp32,bf16: the 36 runs on every CPU (the plan leaves bf16 out where it is emulated, as on
+# an AMD EPYC without avx512_bf16: 18 runs there).
 rlx_e2e(NAME "plot: experiments/all.lua end to end with a stand-in trainer, then resumed" ARGS run ${P}/all_fake.lua
   --set scale=smoke --set db=${PT}/plot_all.db --set figures=${PT}/plot_all_figs --set label=e2e --set precision=fp32,bf16
   STDOUT "cpu: 36 planned, 36 ran \\(36 ok, 0 failed\\), 0 already done.*roofline_e2e\\.png.*first pass trained 36\n.*cpu: 36 planned, 0 ran \\(0 ok, 0 failed\\), 36 already done.*second pass trained 0\n$")

@@ -3,21 +3,29 @@
 set(R ${CMAKE_SOURCE_DIR}/tests/e2e/report)
 
 rlx_e2e(NAME "report: small real study, cells computed from the stored values" ARGS run ${R}/small_study.lua
-  STDOUT "^ok\tfp32 row of 4\\.1\nok\tbf16 row of 4\\.1\nok\tspeedup\nok\tTable 1\nok\troofline fp32\nok\tno AMP\nok\tone environment\nok\tfootnote\nhtml\treport\\.html\t4\n$")
+  STDOUT "^ok\tfp32 row of 4\\.1\nok\tbf16 row of 4\\.1\nok\tspeedup\nok\tTable 1\nok\troofline fp32\nok\tno AMP\nok\tone environment\nok\tfootnote\nhtml\treport\\.html\t3\n$")
 
 # Issue 21: a sweep at input 32 and another at input 48 into one database give one row per input,
 # each with its own n, and one figure series per input (never averaged together).
 rlx_e2e(NAME "report: two input sizes in one database stay apart (rows, n, figure series)"
   ARGS run ${R}/scales.lua
-  STDOUT "^(ok\t[^\n]*\n){25}$")
+  STDOUT "^(ok\t[^\n]*\n){27}$")
 # Issue 21: unsteady and contended runs left out of the means with their reason, CV > 10 % reasons,
 # the noise floor table and question 3, and a precision-targeted protocol stated everywhere.
 rlx_e2e(NAME "report: unsteady and contended runs, noise floor, protocol statements"
   ARGS run ${R}/flags.lua
-  STDOUT "^(ok\t[^\n]*\n){23}$")
+  STDOUT "^(ok\t[^\n]*\n){24}$")
 
 add_test(NAME "e2e: report: merged two-environment database, hand-worked figures, HTML tables and images"
   COMMAND bash ${R}/merged.sh $<TARGET_FILE:rlx> ${RLX_TEST_TMP} WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+# Issue 34: the report across real machines (the EPYC default study, a second EPYC VM, an H100 under
+# another study name) and with a machine imported from the seed's kit: §6.2, Figure B, Table 2 and the
+# environment table, worked out by hand from the stored values.
+add_test(NAME "e2e: report: three real machines merged, and one imported from the seed's kit"
+  COMMAND bash ${R}/cross_env.sh $<TARGET_FILE:rlx> ${RLX_TEST_TMP} WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+rlx_e2e(NAME "report: --all-studies and --study exclude each other"
+  ARGS report ${CMAKE_SOURCE_DIR}/tests/fixtures/studies/epyc-2c-study.db --all-studies --study p1-roofline
+  EXIT 2 STDERR "^rlx report: --all-studies and --study NAME exclude each other\n")
 add_test(NAME "e2e: report: report.html in headless Chromium"
   COMMAND bash ${R}/chromium.sh $<TARGET_FILE:rlx> ${RLX_TEST_TMP} WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
 set_tests_properties("e2e: report: report.html in headless Chromium" PROPERTIES SKIP_RETURN_CODE 77)

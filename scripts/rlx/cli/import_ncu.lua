@@ -27,9 +27,9 @@ local cmd = {name = "import-ncu",
 
 local function usage(msg) args.usage_error("import-ncu", msg) end
 
--- The counters table stored with a run: the totals in base units, and the derived quantities;
--- derived.iterations is how many training iterations the CSV covers.
-local function counters_of(s, iterations)
+--- The counters table stored with a run: the totals in base units, and the derived quantities;
+--- derived.iterations is how many training iterations the CSV covers (rlx import-kit uses it too).
+function M.counters_of(s, iterations)
   local derived, du = {}, {}
   for _, k in ipairs({"flops_fp32", "flops_fp16", "flops_fp64", "flops_tensor", "flops", "dram_read_bytes",
       "dram_write_bytes", "dram_bytes", "l2_bytes", "l1_bytes", "pcie_bytes", "seconds", "kernels"}) do
@@ -82,7 +82,7 @@ local function attach(o, s)
   -- counters are stored, but no roofline point (main says how to get one).
   local n = o.iterations or run.counter_iters
   if type(n) ~= "number" or n < 1 then n = nil end
-  local counters = counters_of(s, n)
+  local counters = M.counters_of(s, n)
   local points = {}
   if n and run.status == "ok" and type(run.iter_s) == "table" and run.iter_s.mean then
     points = rlx.roofline.for_run({iter_s = {mean = run.iter_s.mean}, precision = run.precision, counters = counters},

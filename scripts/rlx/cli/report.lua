@@ -14,6 +14,8 @@ local cmd = {name = "report", usage = "rlx report DB [--out DIR] [--study NAME] 
   options = {
     {"out", "--out", metavar = "DIR", help = "output folder (default: report); with FILE.md the HTML file"},
     {"study", "--study", metavar = "NAME", help = "the study to report (needed when DB holds several)"},
+    {"all_studies", "--all-studies", type = "boolean",
+      help = "report every study of DB as one (machines that ran the matrix under different study names)"},
     {"title", "--title", help = "the report's title"},
     {"no_html", "--no-html", type = "boolean", help = "write report.md and the figures only"},
     {"quiet", "--quiet", type = "boolean", help = "print nothing on success"},
@@ -54,13 +56,14 @@ function M.main(...)
   end
   if o.db:match("%.md$") then return render(o) end
   local db = require("rlx.cli.runs").open_readonly("report", o.db)
-  local name = pick_study(db, o)
+  if o.all_studies and o.study then args.usage_error("report", "--all-studies and --study NAME exclude each other") end
+  local name = not o.all_studies and pick_study(db, o) or nil
   local ok, r = pcall(rlx.report.write, db, {dir = o.out or "report", study = name, title = o.title,
     html = not o.no_html, quiet = o.quiet})
   if not ok then args.fail("report", r) end
   if not o.quiet then
-    print(string.format("wrote %s%s and %d figures (study %s)", r.markdown, r.html and (", " .. r.html) or "",
-      #r.figures, name))
+    print(string.format("wrote %s%s and %d figures (%s)", r.markdown, r.html and (", " .. r.html) or "",
+      #r.figures, name and ("study " .. name) or "every study"))
     for _, m in ipairs(r.missing) do print("  missing: " .. m) end
   end
   return 0

@@ -17,7 +17,8 @@ local cmd = {name = "runs", usage = "rlx runs DB [options]",
     {"env", "--env", help = "only this environment label"},
     {"input", "--input", type = "integer", help = "only runs at this input size (image side in pixels)"},
     {"summary", "--summary", type = "boolean",
-      help = "print seed 001's Table 2 (mean ± SD over repeats, one row per configuration) as Markdown"},
+      help = "print seed 001's Table 2 (mean ± SD, 95 % CI of the mean, a row per configuration) as Markdown, " ..
+        "then the precision the runs reached"},
     {"json", "--json", type = "boolean", help = "print JSON"},
   },
   positionals = {{"db"}}}
@@ -42,7 +43,8 @@ end
 --- Seed 001's Table 2 as Markdown lines: ok runs grouped by their full configuration (env, model,
 --- precision, batch and the rest of rlx.results.configs: input, protocol, data, ...; a column is added
 --- for a field the rows differ in), with images/s, attained GFLOP/s and AI (DRAM roofline point,
---- measured preferred) as mean ± SD and the bound most repeats share. Unsteady or contended runs are
+--- measured preferred) as mean ± SD and the bound most repeats share, the 95 % CI of the mean
+--- images/s, and a last line with the precision the runs reached. Unsteady or contended runs are
 --- left out of the means and counted after n (all kept, marked, when every run of the row is).
 function M.table2(db, rows)
   local configs = require("rlx.results.configs")
@@ -65,10 +67,19 @@ function M.table2(db, rows)
   local varying = configs.varying(ok)
   local head = {"Env", "Model", "Precision", "Batch"}
   for _, h in ipairs(configs.headers(varying)) do head[#head + 1] = h end
-  for _, h in ipairs({"n", "Images/s", "Attained GFLOP/s", "AI", "Bound"}) do head[#head + 1] = h end
+  for _, h in ipairs({"n", "Images/s", "95 % CI of the mean", "Attained GFLOP/s", "AI", "Bound"}) do
+    head[#head + 1] = h
+  end
   local rule = {}
   for i = 1, #head do rule[i] = "---" end
   local lines = {"| " .. table.concat(head, " | ") .. " |", "| " .. table.concat(rule, " | ") .. " |"}
+  -- The 95 % CI of the mean over the runs averaged: "188.2–211.8 (±5.9 %)"; "-" for one run.
+  local function ci_cell(xs)
+    if #xs < 2 then return "-" end
+    local lo, hi, half = stats.ci95(xs)
+    local m = stats.mean(xs)
+    return string.format("%.1f–%.1f (±%.1f %%)", lo, hi, m ~= 0 and half / math.abs(m) * 100 or 0)
+  end
   local function cell(xs)
     local m, sd = stats.mean(xs), stats.sd(xs)
     if m == nil then return "-" end
@@ -89,12 +100,22 @@ function M.table2(db, rows)
     for b, c in pairs(bounds) do if c > count or (c == count and b < best) then best, count = b, c end end
     local n = tostring(#ips)
     if all then n = n .. " (all unsteady or contended " .. configs.MARK .. ")"
-    elseif #flagged > 0 then n = string.format("%s (%d unsteady or contended left out)", n, #flagged) end
+    elseif #flagged > 0 then
+      -- A single run kept by the filter says which of the repeats it was (issue 30).
+      local rank = #used == 1 and configs.kept_note(runs, 1):match("the one kept is (the [%w ]-) of %d+$")
+      n = string.format("%s (%d unsteady or contended left out%s)", n, #flagged, rank and ("; kept: " .. rank) or "")
+    end
     local r = runs[1]
     local cells = {tostring(r.env), r.model, tostring(r.precision), tostring(r.batch)}
     for _, c in ipairs(configs.cells(varying, r)) do cells[#cells + 1] = c end
-    for _, c in ipairs({n, cell(ips), cell(gf), cell(ai), best}) do cells[#cells + 1] = c end
+    for _, c in ipairs({n, cell(ips), ci_cell(ips), cell(gf), cell(ai), best}) do cells[#cells + 1] = c end
     lines[#lines + 1] = "| " .. table.concat(cells, " | ") .. " |"
+  end
+  -- What the runs reached, not what they were asked (issue 30).
+  local reached = configs.precision_text(ok)
+  if reached then
+    lines[#lines + 1] = ""
+    lines[#lines + 1] = "Precision of the runs: " .. reached .. " (each run's 95 % CI of its mean iteration time)."
   end
   return lines
 end

@@ -11,11 +11,18 @@ local lead_cells, lead_headers, extend = sections.lead_cells, sections.lead_head
 local M = {}
 
 -- mark: configs.MARK when a side's every run was flagged (its mean is not trustworthy).
+-- Ratios to two decimals, or three significant digits below 0.1 and from 10 up (a GPU over a CPU:
+-- "202×", not "202.02×"; a CPU over a GPU read "0.04×").
+local function ratio_num(x)
+  if (math.abs(x) < 0.1 or math.abs(x) >= 10) and x ~= 0 then return md.sig(x, 3) end
+  return string.format("%.2f", x)
+end
+
 local function ci_text(r, mark)
   if not r then return "-" end
   mark = mark or ""
-  if not r.low then return string.format("%.2f×", r.ratio) .. mark end
-  return string.format("%.2f× (95%% CI [%.2f, %.2f])", r.ratio, r.low, r.high) .. mark
+  if not r.low then return ratio_num(r.ratio) .. "×" .. mark end
+  return string.format("%s× (95%% CI [%s, %s])", ratio_num(r.ratio), ratio_num(r.low), ratio_num(r.high)) .. mark
 end
 M.ci_text = ci_text
 
@@ -31,22 +38,66 @@ function M.stable_cell(g)
   return n > 0 and string.format("%d/%d", k, n) or "-"
 end
 
+-- Table 2's n: "3", "2 of 3" when runs were left out, "1 of 3 (the highest)" when the one run kept
+-- was picked by the filter (issue 30: a row must say so), "3 of 3 †" when every run was flagged.
+local function n_cell(t, g)
+  if t.all_flagged then return string.format("%d of %d %s", t.n, t.n_all, configs.MARK) end
+  if t.n == t.n_all then return tostring(t.n) end
+  local text = string.format("%d of %d", t.n, t.n_all)
+  if t.n == 1 then
+    local kept = compute.used(g)[1]
+    local rank = configs.kept_note(g.runs, 1):match("the one kept is (the [%w ]-) of %d+$")
+    if kept and rank then text = text .. " (" .. rank .. ")" end
+  end
+  return text
+end
+
+-- Table 2's 95 % CI of the mean images/s: "3.71-4.49 (±9.5 %)"; "-" for a single run.
+local function ci_cell(t)
+  if not t.ci_half then return "-" end
+  local digits = math.max(0, 2 - math.floor(math.log10(math.abs(t.mean))))
+  local f = "%." .. digits .. "f"
+  return string.format(f .. "–" .. f .. " (±%.1f %%)", t.ci_low, t.ci_high, t.ci_half / t.mean * 100)
+end
+
 function M.table2(ctx)
-  local D, rows, marked = ctx.D, {}, false
+  local D, rows, marked, sources = ctx.D, {}, false, {}
+  for _, g in ipairs(D.groups) do
+    local r = compute.roofline(D, g)
+    if r then sources[r.source] = true end
+  end
+  local mixed = sources.measured and sources.estimated
   for _, g in ipairs(D.groups) do
     local t = compute.throughput(g)
     local r = compute.roofline(D, g)
     marked = marked or t.all_flagged
-    rows[#rows + 1] = extend(lead_cells(D, g), {tostring(t.n), md.mean_sd_sig(t.mean, t.sd) .. t.mark,
+    local cells = {n_cell(t, g), md.mean_sd_sig(t.mean, t.sd) .. t.mark, ci_cell(t),
       r and (md.mean_sd_sig(r.gflops, r.gflops_sd) .. t.mark) or "-", r and md.mean_sd_sig(r.ai, r.ai_sd) or "-",
-      r and r.bound or "-", r and r.source or "-", M.stable_cell(g), md.esc(t.note), ctx.ref(g)})
+      md.esc(compute.bound_text(r))}
+    if mixed then cells[#cells + 1] = r and r.source or "-" end
+    extend(cells, {M.stable_cell(g), ctx.ref(g)})
+    rows[#rows + 1] = extend(lead_cells(D, g), cells)
   end
-  ctx.doc:para("**Table 2 — Summary (mean ± SD over repeats)**")
+  local ai_head = (sources.estimated and not sources.measured) and "AI, estimated (FLOP/byte)" or
+    (sources.measured and not sources.estimated) and "AI, measured (FLOP/byte)" or "AI (FLOP/byte)"
+  local gf_head = (sources.estimated and not sources.measured) and "Attained GFLOP/s, estimated" or "Attained GFLOP/s"
+  ctx.doc:para("**Table 2 — Summary (mean ± SD over repeats, with the 95 % CI of the mean images/s)**")
   local h, a = lead_headers(D)
-  ctx.doc:para(md.table(extend(h, {"n", "Images/s", "Attained GFLOP/s", "AI", "Bound", "Source", "Stable",
-    "Left out", "Runs"}), rows, extend(a, {"r", "r", "r", "r", "l", "l", "r", "l", "l"})))
-  ctx.doc:para("n: runs averaged. Stable: runs of the row whose timed iterations reached a steady state / runs " ..
-    "with a verdict ('-': not recorded). Left out: unsteady or contended runs, not averaged (docs/report.md).")
+  local heads = {"n", "Images/s", "95 % CI of the mean", gf_head, ai_head, "Bound"}
+  local aligns = {"r", "r", "r", "r", "r", "l"}
+  if mixed then heads[#heads + 1], aligns[#aligns + 1] = "Source", "l" end
+  extend(heads, {"Stable", "Runs"})
+  extend(aligns, {"r", "l"})
+  ctx.doc:para(md.table(extend(h, heads), rows, extend(a, aligns)))
+  ctx.doc:para("n: runs averaged, of the row's ok runs (unsteady or contended runs are left out: which and why in " ..
+    "the row's Left out cell of the throughput table, Appendix F.2; a row resting on one run of several says " ..
+    "which of them it is). " ..
+    "95 % CI of the mean: mean ± t₀.₉₇₅(n − 1) · SD / √n over the runs averaged. " ..
+    (sources.estimated and "Estimated AI and GFLOP/s: analytic training FLOPs over rlx's minimum DRAM bytes and " ..
+      "the measured iteration time (docs/complexity.md). " or "") ..
+    "Bound: memory below the ridge, compute above it, near the ridge within the ridge's range from its peaks' " ..
+    "spread (§5). Stable: runs whose timed iterations reached a steady state / runs with a verdict ('-': not " ..
+    "recorded).")
   if marked then sections.mark_legend(ctx) end
 end
 
@@ -116,6 +167,47 @@ function M.precision(ctx)
     extend(a, {"l", "r", "r", "r", "r", "r", "l"})))
 end
 
+-- Workload columns of §6.2: model, precision, batch, then input and data where the study's rows
+-- differ in them.
+local WORKLOAD_VARYING = {input = true, data = true}
+local function workload_fields(D)
+  local out = {}
+  for _, f in ipairs(D.varying or {}) do if WORKLOAD_VARYING[f.name] then out[#out + 1] = f end end
+  return out
+end
+local function workload_cells(D, g)
+  local cells = {md.esc(g.model), md.esc(g.precision), tostring(g.batch)}
+  for _, x in ipairs(configs.cells(workload_fields(D), g.runs[1])) do cells[#cells + 1] = md.esc(x) end
+  return cells
+end
+local function workload_headers(D)
+  local h, a = {"Model", "Precision", "Batch"}, {"l", "l", "r"}
+  for _, x in ipairs(configs.headers(workload_fields(D))) do h[#h + 1] = x; a[#a + 1] = "l" end
+  return h, a
+end
+
+-- "4.09 (2; ±9.2 %)": a side's mean images/s, n and the median 95 % CI its runs reached.
+local function side_cell(g, t)
+  local p = configs.precision_reached(compute.used(g))
+  return string.format("%s (%d%s)%s", md.sig(t.mean, 3), t.n,
+    p and string.format("; ±%s %%", md.fixed(p.median * 100, p.median < 0.01 and 2 or 1)) or "", t.mark)
+end
+
+-- "resnet50 fp32 bs64: epyc-2c protocol CI ≤ 2 %, device cpu, channels_last; h100 protocol 3 / 8,
+-- device cuda:0, contiguous": the configuration fields beyond the workload where the sides differ.
+local function side_note(g, h)
+  local a, b = configs.of(g.runs[1]), configs.of(h.runs[1])
+  local pa, pb = {}, {}
+  for _, f in ipairs(configs.FIELDS) do
+    if not WORKLOAD_VARYING[f.name] and a[f.name] ~= b[f.name] then
+      pa[#pa + 1], pb[#pb + 1] = f.text(a), f.text(b)
+    end
+  end
+  if #pa == 0 then return "" end
+  return string.format("%s %s batch %s: %s %s; %s %s", md.esc(g.model), md.esc(g.precision), tostring(g.batch),
+    md.esc(g.env_key), md.esc(table.concat(pa, ", ")), md.esc(h.env_key), md.esc(table.concat(pb, ", ")))
+end
+
 function M.environments(ctx)
   local D, doc = ctx.D, ctx.doc
   doc:para("### 6.2 Across environments")
@@ -130,21 +222,32 @@ function M.environments(ctx)
     ctx.missing[#ctx.missing + 1] = "one environment: no cross-environment ratios"
     return
   end
-  -- Pairs share every configuration field but the environment (input, protocol, data, ...).
-  local idx = index(D, "env_key")
-  local rows = {}
+  -- Environments are compared on the workload (model, precision, batch, input, data: issue 34),
+  -- each side under its own protocol, device, memory format and threads, stated in the row; within
+  -- one environment, groups of different protocols stay apart (one row per pair).
+  local by_env = {}
+  for _, g in ipairs(D.groups) do
+    local k = configs.workload_key(g.runs[1])
+    by_env[g.env_key] = by_env[g.env_key] or {}
+    by_env[g.env_key][k] = by_env[g.env_key][k] or {}
+    table.insert(by_env[g.env_key][k], g)
+  end
+  local rows, notes = {}, {}
   for i = 1, #envs do
     for j = i + 1, #envs do
       for _, g in ipairs(D.groups) do
         if g.env_key == envs[i] then
-          local h = partner(idx, g, "env_key", envs[j])
-          if h then
-            local a, b = compute.throughput(g), compute.throughput(h)
+          for _, other in ipairs((by_env[envs[j]] or {})[configs.workload_key(g.runs[1])] or {}) do
+            -- The faster environment is A, so the ratio reads as a speedup (a GPU over a CPU: 202×,
+            -- not 0.00495×).
+            local x, y = g, other
+            local a, b = compute.throughput(x), compute.throughput(y)
+            if a.mean and b.mean and a.mean < b.mean then x, y, a, b = y, x, b, a end
             local r = stats.ratio_ci95(a.values, b.values)
             if r then
-              local row = extend({md.esc(g.model), md.esc(g.precision), tostring(g.batch)}, config_cells(D, g))
-              rows[#rows + 1] = extend(row, {md.esc(envs[i] .. " / " .. envs[j]), md.sig(a.mean, 3),
-                md.sig(b.mean, 3), ci_text(r, mark_of(a, b)), ctx.ref(g) .. " " .. ctx.ref(h)})
+              rows[#rows + 1] = extend(workload_cells(D, x), {md.esc(x.env_key .. " / " .. y.env_key),
+                side_cell(x, a), side_cell(y, b), ci_text(r, mark_of(a, b)), ctx.ref(x) .. " " .. ctx.ref(y)})
+              notes[#notes + 1] = side_note(x, y)
             end
           end
         end
@@ -152,17 +255,21 @@ function M.environments(ctx)
     end
   end
   if #rows == 0 then
-    doc:para("No configuration (model, precision, batch) was run in two environments: no ratios.")
+    doc:para("No workload (model, precision, batch, input, data) was run in two environments: no ratios.")
     ctx.missing[#ctx.missing + 1] = "no configuration shared by two environments: no cross-environment ratios"
     return
   end
-  doc:para("Ratio of mean images/s for the same configuration (model, precision, batch, input, protocol, data, " ..
-    "memory format, threads; 95% CI as in §6.1):")
-  local h = extend({"Model", "Precision", "Batch"}, configs.headers(D.varying or {}))
-  local al = {"l", "l", "r"}
-  for _ = 4, #h do al[#al + 1] = "l" end
-  doc:para(md.table(extend(h, {"Envs (A / B)", "A images/s", "B images/s", "A / B", "Runs"}), rows,
-    extend(al, {"l", "r", "r", "r", "l"})))
+  doc:para("Ratio of mean images/s for the same workload (model, precision, batch, input, data), each environment " ..
+    "under its own protocol; A is the faster one. A and B give each side's mean images/s, n, and the 95 % CI its " ..
+    "runs reached on their mean iteration time (median over the runs); the ratio's 95 % CI as in §6.1:")
+  local h, al = workload_headers(D)
+  doc:para(md.table(extend(h, {"Envs (A / B)", "A: images/s (n; run CI)", "B: images/s (n; run CI)", "A / B", "Runs"}),
+    rows, extend(al, {"l", "r", "r", "r", "l"})))
+  local seen, lines = {}, {}
+  for _, n in ipairs(notes) do
+    if n ~= "" and not seen[n] then seen[n] = true; lines[#lines + 1] = "- " .. n end
+  end
+  if #lines > 0 then doc:para("How each side ran (what differs beyond the workload):"):para(lines) end
 end
 
 -- What the counters of a run measured: its measured DRAM point when it has one, else the
@@ -215,33 +322,35 @@ function M.counters(ctx)
     ctx.missing[#ctx.missing + 1] = "no hardware counters: no measured FLOPs or bytes, every roofline point estimated"
     return
   end
-  doc:para("Per training iteration (G = 1e9). Measured = the counters' FLOPs and DRAM bytes over the counted " ..
-    "iterations ÷ their number; '-' where that number is not stored (an imported Nsight CSV covers whatever " ..
-    "the profiler captured). AI is a ratio and needs no count:")
-  doc:para(md.table({"Run", "Counters", "FLOPs est. (G)", "FLOPs meas. (G)", "meas. / est.", "Bytes est. (GB)",
-    "Bytes meas. (GB)", "meas. / est.", "AI est.", "AI meas."}, rows,
-    {"l", "l", "r", "r", "r", "r", "r", "r", "r", "r"}))
+  local where = ctx.to_appendix("Estimated vs measured FLOPs and bytes per run", {"Per training iteration " ..
+    "(G = 1e9). Measured = the counters' FLOPs and DRAM bytes over the counted iterations ÷ their number; '-' " ..
+    "where that number is not stored (an imported Nsight CSV covers whatever the profiler captured). AI is a " ..
+    "ratio and needs no count:",
+    md.table({"Run", "Counters", "FLOPs est. (G)", "FLOPs meas. (G)", "meas. / est.", "Bytes est. (GB)",
+      "Bytes meas. (GB)", "meas. / est.", "AI est.", "AI meas."}, rows, {"l", "l", "r", "r", "r", "r", "r", "r", "r", "r"})})
+  local lo, hi = math.huge, 0
+  for _, r in ipairs(rows) do
+    local e, m = tonumber(r[9]), tonumber(r[10])
+    if e and m and e > 0 then lo, hi = math.min(lo, m / e), math.max(hi, m / e) end
+  end
+  doc:para(string.format("%d run%s carr%s counters beside rlx's estimate (%s)%s.", #rows, #rows == 1 and "" or "s",
+    #rows == 1 and "ies" or "y", where, hi > 0 and string.format(": measured AI ÷ estimated AI from %.2f to %.2f " ..
+      "(below 1: the hardware moved more bytes per FLOP than the minimum traffic rlx counts)", lo, hi) or ""))
 end
 
 function M.memory(ctx)
   local D, doc = ctx.D, ctx.doc
   doc:para("### 6.4 Estimated vs measured memory")
-  local rows = {}
+  local rows, ratio_lo, ratio_hi = {}, math.huge, 0
   for _, g in ipairs(D.groups) do
     local c
-    local meas, what = {}, nil
-    for _, r in ipairs(g.runs) do
-      c = c or D.complexity[r.id]
-      local v = r.device_max_bytes
-      if type(v) == "number" and v > 0 then meas[#meas + 1], what = v, "device peak allocated"
-      elseif type(r.max_rss_bytes) == "number" and r.max_rss_bytes > 0 and g.kind == "cpu" then
-        meas[#meas + 1], what = r.max_rss_bytes, "process peak RSS"
-      end
-    end
-    if c and c.memory_bytes and #meas > 0 then
-      local m = stats.mean(meas)
+    for _, r in ipairs(g.runs) do c = c or D.complexity[r.id] end
+    -- The figure §4.3 shows (one function: the two sections disagreed on a row, issue 34).
+    local m, what = require("rlx.report.measured").peak_memory(g)
+    if c and c.memory_bytes and m then
       rows[#rows + 1] = extend(lead_cells(D, g), {md.mb(c.memory_bytes), md.mb(m), what,
         string.format("%.2f×", m / c.memory_bytes), ctx.ref(g)})
+      ratio_lo, ratio_hi = math.min(ratio_lo, m / c.memory_bytes), math.max(ratio_hi, m / c.memory_bytes)
     end
   end
   if #rows == 0 then
@@ -249,12 +358,15 @@ function M.memory(ctx)
     ctx.missing[#ctx.missing + 1] = "no measured memory beside an estimate: no memory comparison"
     return
   end
-  doc:para("Estimated training memory (parameters, gradients, momentum, buffers, saved activations; " ..
-    "docs/complexity.md) against the measured peak, mean over repeats (MB = 1e6 bytes). A CPU's peak RSS " ..
-    "also holds the runtime and libraries, so its ratio overstates the training state:")
   local h, al = lead_headers(D)
-  doc:para(md.table(extend(h, {"Estimated (MB)", "Measured (MB)", "Measured as", "meas. / est.", "Runs"}), rows,
-    extend(al, {"r", "r", "l", "r", "l"})))
+  local where = ctx.to_appendix("Estimated vs measured memory per configuration", {"Estimated training memory " ..
+    "(parameters, gradients, momentum, buffers, saved activations; docs/complexity.md) against the measured " ..
+    "peak, mean over every ok run, as §4.3 (MB = 1e6 bytes). A CPU's peak RSS also holds the runtime and " ..
+    "libraries, so its ratio overstates the training state:",
+    md.table(extend(h, {"Estimated (MB)", "Measured (MB)", "Measured as", "meas. / est.", "Runs"}), rows,
+      extend(al, {"r", "r", "l", "r", "l"}))})
+  doc:para(string.format("Measured peak memory ÷ rlx's estimate ranges from %.2f× to %.2f× over %d configuration%s " ..
+    "(%s).", ratio_lo, ratio_hi, #rows, #rows == 1 and "" or "s", where))
 end
 
 function M.transitions(ctx)
@@ -284,16 +396,20 @@ function M.transitions(ctx)
     local extra = configs.describe(D.varying or {}, g0.runs[1])
     local head = string.format("- %s, %s, %s%s: ", md.esc(g0.env_key), md.esc(g0.model), md.esc(g0.precision),
       extra ~= "" and (", " .. md.esc(extra)) or "")
+    local near = {}
+    for _, x in ipairs(s) do if x.r.near_ridge then near[#near + 1] = tostring(x.g.batch) end end
+    local caveat = #near > 0 and string.format(" At batch %s the AI is within the ridge's range (§5): either roof " ..
+      "may bind.", table.concat(near, ", ")) or ""
     if change then
       local a, b = s[change - 1], s[change]
       lines[#lines + 1] = head .. string.format("%s-bound at batch %d (AI %.2f) → %s-bound at batch %d (AI %.2f); " ..
-        "ridge %.2f FLOP/byte.", a.r.bound, a.g.batch, a.r.ai, b.r.bound, b.g.batch, b.r.ai, b.r.ridge_ai)
+        "ridge %.2f FLOP/byte.", a.r.bound, a.g.batch, a.r.ai, b.r.bound, b.g.batch, b.r.ai, b.r.ridge_ai) .. caveat
     elseif #s == 1 then
       lines[#lines + 1] = head .. string.format("%s-bound at batch %d, the only batch size (AI %.2f; ridge %.2f " ..
-        "FLOP/byte).", first.r.bound, first.g.batch, first.r.ai, first.r.ridge_ai)
+        "FLOP/byte).", first.r.bound, first.g.batch, first.r.ai, first.r.ridge_ai) .. caveat
     else
       lines[#lines + 1] = head .. string.format("%s-bound at every batch (%d to %d, AI %.2f to %.2f; ridge %.2f " ..
-        "FLOP/byte).", first.r.bound, first.g.batch, last.g.batch, first.r.ai, last.r.ai, first.r.ridge_ai)
+        "FLOP/byte).", first.r.bound, first.g.batch, last.g.batch, first.r.ai, last.r.ai, first.r.ridge_ai) .. caveat
     end
   end
   doc:para(lines)

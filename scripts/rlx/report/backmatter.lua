@@ -8,19 +8,25 @@ local M = {}
 
 local function join(parts, sep)
   local out = {}
-  for _, p in ipairs(parts) do if p ~= nil and p ~= "" then out[#out + 1] = tostring(p) end end
+  -- table.maxn, not ipairs: a missing first part (no GPU driver beside a cuDNN) hid the rest.
+  for i = 1, table.maxn(parts) do
+    local p = parts[i]
+    if p ~= nil and p ~= "" then out[#out + 1] = tostring(p) end
+  end
   return #out > 0 and table.concat(out, sep or " / ") or "-"
 end
 
 local function gib(bytes) return type(bytes) == "number" and string.format("%.0f GB", bytes / 1e9) or nil end
 
 local function storage(info)
+  -- An imported environment's storage is the student's words (env_info.md).
+  if type(info.storage) == "string" then return info.storage end
   local s = type(info.storage) == "table" and info.storage or {}
   return join({s.root_fs, s.root_device, s.type, gib(s.root_bytes or s.size_bytes)}, ", ")
 end
 
 local function device(e)
-  if e.kinds.cuda and e.gpu_name then
+  if (e.kinds.cuda or e.kinds.mps) and e.gpu_name then
     return join({e.gpu_name, gib(e.gpu_memory_bytes)}, ", ") .. (e.kinds.cpu and ("; " .. tostring(e.cpu_model)) or "")
   end
   return join({e.cpu_model, e.cpu_cores and (e.cpu_cores .. " cores"), e.cpu_threads and (e.cpu_threads .. " threads"),
@@ -30,8 +36,17 @@ end
 function M.environment_table(ctx)
   local rows, versions = {}, {}
   for _, e in ipairs(ctx.D.envs) do
-    rows[#rows + 1] = {md.esc(e.label), md.esc(e.host or "-"), md.esc(join({e.os, e.kernel})), md.esc(device(e)),
-      md.esc(join({e.gpu_driver, e.cuda, e.cudnn})), md.esc("no Python; LibTorch " .. tostring(e.torch or "?")),
+    -- A machine imported from the seed's kit ran Python and PyTorch (rlx import-kit).
+    local imported = type(e.info.imported) == "table"
+    local software = imported and ("Python " .. tostring(e.info.python or "?") .. " / PyTorch " ..
+      tostring(e.torch or "?")) or ("no Python; LibTorch " .. tostring(e.torch or "?"))
+    -- The keys the tables use when the environment ran several device kinds (mac_cpu, mac_mps).
+    local keys = {}
+    for kind in pairs(e.kinds or {}) do keys[#keys + 1] = e.label .. "_" .. kind end
+    table.sort(keys)
+    local label = md.esc(e.label) .. (#keys > 1 and (" (" .. md.esc(table.concat(keys, ", ")) .. ")") or "")
+    rows[#rows + 1] = {label .. (imported and " (imported: seed kit)" or ""), md.esc(e.host or "-"),
+      md.esc(join({e.os, e.kernel})), md.esc(device(e)), md.esc(join({e.gpu_driver, e.cuda, e.cudnn})), md.esc(software),
       md.esc(storage(e.info)), md.esc(join({e.cloud_zone, e.instance_type}, ", ") ~= "-" and
         join({e.cloud_zone, e.instance_type}, ", ") or "n/a")}
     versions[#versions + 1] = {md.esc(e.label), md.esc(e.rlx or "-"), md.esc(e.luajit or "-"), md.esc(e.compiler or "-"),
@@ -41,18 +56,27 @@ function M.environment_table(ctx)
 end
 
 -- rlx train flags for a stored configuration (the sweep passes the same options to rlx.train).
-local FLAGS = {{"model", "--model"}, {"batch", "--batch-size"}, {"warmup", "--warmup-iters"}, {"iters", "--iters"},
+local FLAGS = {{"model", "--model"}, {"batch", "--batch-size"}, {"warmup", "--warmup-iters"},
+  {"max_warmup", "--max-warmup"}, {"iters", "--iters"}, {"target_ci", "--target-ci"}, {"min_iters", "--min-iters"},
+  {"max_iters", "--max-iters"}, {"max_seconds", "--max-seconds"}, {"min_stable", "--min-stable"},
   {"precision", "--precision"}, {"device", "--device"}, {"input", "--input"}, {"classes", "--classes"},
   {"data", "--data"}, {"workers", "--workers"}, {"threads", "--threads"}, {"memory_format", "--memory-format"},
   {"grad_accum", "--grad-accum-steps"}, {"deterministic", "--deterministic"}, {"cudnn_benchmark", "--cudnn-benchmark"},
   {"nvtx", "--nvtx"}, {"lr", "--lr"}, {"momentum", "--momentum"}, {"weight_decay", "--weight-decay"},
-  {"seed", "--seed"}, {"counters", "--counters"}}
+  {"seed", "--seed"}, {"tf32", "--tf32"}, {"pin_memory", "--pin-memory"}, {"counters", "--counters"},
+  {"counter_iters", "--counter-iters"}}
 
 -- Every value shell-quoted (md.shell): a --data path with a space broke the line, a backtick ran.
-function M.command(config)
+-- caps: the per-run caps a time budget gave a precision-targeted run ({max_iters=, max_seconds=}),
+-- which replace the configuration's (issue 34: the commands dropped the protocol and, pasted,
+-- measured 20 fixed iterations).
+function M.command(config, caps)
   local words = {"rlx", "train"}
+  local c = {}
+  for k, v in pairs(config) do c[k] = v end
+  for k, v in pairs(caps or {}) do c[k] = v end
   for _, f in ipairs(FLAGS) do
-    local v = config[f[1]]
+    local v = c[f[1]]
     if v == true then words[#words + 1] = f[2]
     elseif type(v) == "number" or type(v) == "string" then words[#words + 1] = {f[2], v} end
   end
@@ -77,23 +101,103 @@ function M.reproducibility(ctx)
   end
   doc:para("**Container.** " .. (#containers > 0 and (table.concat(containers, "; ") ..
     ". " .. md.PLACEHOLDER .. " the image tag or digest.") or "none detected (rlx ran on the host)."))
-  local seen, cmds = {}, {}
-  for _, g in ipairs(D.groups) do
-    local c = type(g.runs[1].config) == "table" and g.runs[1].config or nil
-    if c then
-      local cmd = M.command(c)
-      if not seen[cmd] then seen[cmd] = true; cmds[#cmds + 1] = cmd end
-    end
-  end
-  doc:para("**Commands.** Each configuration again, as one run (" .. md.code("rlx train --help") ..
-    "); a study reruns the whole matrix and skips what is stored:")
+  M.kit_files(ctx)
   local report = {"rlx", "report", D.path or "DB"}
   if D.study then report[#report + 1] = {"--study", D.study} end
   report[#report + 1] = {"--out", ctx.dir or "report"}
-  cmds[#cmds + 1] = md.shell(report)
-  doc:para(md.block(cmds, "bash"))
+  local export = {"rlx", "export", D.path or "DB", {"--layout", "seed"}, {"--out", "kit"}}
+  if D.study then export[#export + 1] = {"--study", D.study} end
+  doc:para("**Commands.** The report and the kit's files again (" .. md.code("rlx export --layout seed") ..
+    " writes logs/metrics.csv, logs/env_info.md, logs/requirements.txt, analysis/peaks.json, " ..
+    "analysis/roofline_points.csv, logs/model_summaries/summary.json and code/metric_names_ncu.txt; " ..
+    "docs/export-seed.md); each configuration as one `rlx train` command, with the protocol and the caps its " ..
+    "runs had, is in " .. M.commands_appendix(ctx) .. ":")
+  doc:para(md.block({md.shell(report), md.shell(export)}, "bash"))
   doc:para(md.placeholder("Dataset location and the exact study script and --set parameters you ran."))
   doc:para("---")
+end
+
+-- The caps the runs of a group were given beyond their configuration (a time budget's, stored in the
+-- result: timed iterations, seconds, warm-up iterations): {max_iters=, max_seconds=, max_warmup=}
+-- with the largest of each over the runs, and a note naming those that differed between runs.
+local function caps_of(g)
+  local c = type(g.runs[1].config) == "table" and g.runs[1].config or {}
+  if not c.target_ci then return nil, nil end
+  local lists = {max_iters = {}, max_seconds = {}, max_warmup = {}}
+  for _, r in ipairs(g.runs) do
+    local res = type(r.result) == "table" and r.result or {}
+    for k, xs in pairs(lists) do
+      if type(res[k]) == "number" and not (k == "max_warmup" and type(c.warmup) == "number") then xs[#xs + 1] = res[k] end
+    end
+  end
+  local caps, differ = {}, {}
+  for _, k in ipairs({"max_iters", "max_seconds", "max_warmup"}) do
+    local xs = lists[k]
+    table.sort(xs)
+    if #xs > 0 then
+      caps[k] = k == "max_seconds" and math.ceil(xs[#xs] * 10) / 10 or xs[#xs]
+      if xs[#xs] - xs[1] > (k == "max_seconds" and 0.05 or 0) then
+        differ[#differ + 1] = string.format(k == "max_seconds" and "%s %.1f-%.1f" or "%s %g-%g", k, xs[1], xs[#xs])
+      end
+    end
+  end
+  if next(caps) == nil then return nil, nil end
+  return caps, #differ > 0 and ("# its runs' budget caps differed (" .. table.concat(differ, ", ") ..
+    "): the largest of each is used") or nil
+end
+
+--- Appendix G's commands: one `rlx train` per configuration (its stored configuration, with the
+--- budget's caps its runs had). Returns where they are.
+function M.commands_appendix(ctx)
+  local seen, lines = {}, {}
+  for _, g in ipairs(ctx.D.groups) do
+    local c = type(g.runs[1].config) == "table" and g.runs[1].config or nil
+    if c then
+      local caps, note = caps_of(g)
+      local cmd = M.command(c, caps)
+      if not seen[cmd] then
+        seen[cmd] = true
+        lines[#lines + 1] = "# " .. ctx.describe(g):gsub("\\", "")
+        if note then lines[#lines + 1] = note end
+        lines[#lines + 1] = cmd
+      end
+    end
+  end
+  ctx.commands = lines
+  return "Appendix G"
+end
+
+--- The seed kit's analysis/peaks.json and code/metric_names_ncu.txt in §7 (what `rlx export --layout
+--- seed` writes; the requirements in Appendix H): the template asks for them here.
+function M.kit_files(ctx)
+  local layout = require("rlx.seed_layout")
+  local peaks = layout.peaks(ctx.D)
+  local rows, keys = {}, {}
+  for k in pairs(peaks) do keys[#keys + 1] = k end
+  table.sort(keys)
+  for _, k in ipairs(keys) do
+    local e = peaks[k]
+    local precs = {}
+    for p in pairs(e.peak_gflops) do precs[#precs + 1] = p end
+    table.sort(precs)
+    for _, p in ipairs(precs) do
+      local function v(x) return type(x) == "number" and md.sig(x, 4) or "null" end
+      rows[#rows + 1] = {md.esc(k), md.esc(p), v(e.peak_gflops[p]), v(e.peak_gbps[p]), v(e.ridge_ai[p]),
+        md.esc(e.compute_field[p] or "-") .. " / " .. md.esc(e.memory_field[p] or "-"), md.esc(e.source or "-")}
+    end
+  end
+  if #rows > 0 then
+    ctx.doc:para("**analysis/peaks.json** (per environment and precision, as `rlx export --layout seed` writes it " ..
+      "for the kit's analysis/roofline.py; null: no roof known, fill it in from the datasheet):")
+    ctx.doc:para(md.table({"Env key", "Precision", "peak_gflops", "peak_gbps", "ridge_ai", "From peaks", "Source"},
+      rows, {"l", "l", "r", "r", "r", "l", "l"}))
+  end
+  -- One code span per metric, so a browser can wrap the line between them.
+  local metrics = {}
+  for m in rlx.counters.seed_metric_line():gmatch("[^,]+") do metrics[#metrics + 1] = md.code(m) end
+  ctx.doc:para("**code/metric_names_ncu.txt** (the Nsight Compute metrics rlx reads, one comma-separated line; the " ..
+    "seed's nvprof-era names are rejected by current ncu): " .. table.concat(metrics, ", ") ..
+    ". **logs/requirements.txt**: Appendix H.")
 end
 
 -- The seed's image side (seed 001: ImageNet-style 224x224).
@@ -135,6 +239,7 @@ function M.scale_lines(D)
       "training step's alone."
   end
   lines[#lines + 1] = "- Protocol: " .. md.esc(configs.protocol_text(runs)) .. "."
+  for _, l in ipairs(M.budget_lines(D)) do lines[#lines + 1] = l end
   local sections = require("rlx.report.sections")
   for _, n in ipairs(sections.plan_notes(D)) do lines[#lines + 1] = "- " .. md.esc(n) .. "." end
   local plan = sections.plan_text(D)
@@ -155,6 +260,70 @@ function M.scale_lines(D)
   return lines
 end
 
+local function iso_seconds(t) return require("rlx.seed_layout").unix_seconds(t) end
+
+--- §8's lines on the time and precision the study had (issue 34: §8 never said the budget was
+--- overrun or the CI target missed), per environment, all read from the runs: how many missed
+--- their CI target and what stopped them (stop_reason), how many a time budget capped below the
+--- protocol's own cap (the result's max_iters / max_seconds against the configuration's), how many
+--- of those ran at the minimum (over budget: rlx.study runs what is left at min_iters), and the
+--- span from the first run's start to the last one's end.
+function M.budget_lines(D)
+  local lines = {}
+  for _, key in ipairs(require("rlx.report.sections").env_keys(D)) do
+    local n, missed, stops, capped, at_min, protocol_cap, cap_iters = 0, 0, {}, 0, 0, nil, {}
+    local first, last
+    for _, r in ipairs(D.runs) do
+      if r.env_key == key then
+        local c = type(r.config) == "table" and r.config or {}
+        local res = type(r.result) == "table" and r.result or {}
+        local s, e = iso_seconds(r.started_at), iso_seconds(r.finished_at)
+        if s then first = math.min(first or s, s) end
+        if e then last = math.max(last or e, e) end
+        if r.status == "ok" and type(c.target_ci) == "number" then
+          n = n + 1
+          local ci = configs.field(r, "ci_rel")
+          if type(ci) == "number" and ci > c.target_ci then
+            missed = missed + 1
+            local why = tostring(configs.field(r, "stop_reason") or "unknown")
+            stops[why] = (stops[why] or 0) + 1
+          end
+          local asked, got = c.max_iters or 100, res.max_iters
+          if type(got) == "number" and got < asked then
+            capped = capped + 1
+            protocol_cap = asked
+            cap_iters[#cap_iters + 1] = got
+            if type(res.min_iters) == "number" and got <= res.min_iters then at_min = at_min + 1 end
+          end
+        end
+      end
+    end
+    local parts = {}
+    if missed > 0 then
+      local why = {}
+      for k, v in pairs(stops) do why[#why + 1] = string.format("%s %d", k, v) end
+      table.sort(why)
+      parts[#parts + 1] = string.format("%d of %d precision-targeted runs ended above their CI target (stopped by: %s)",
+        missed, n, table.concat(why, ", "))
+    end
+    if capped > 0 then
+      table.sort(cap_iters)
+      parts[#parts + 1] = string.format("a time budget capped %d of them below the protocol's %d timed iterations " ..
+        "(at %s)%s", capped, protocol_cap, cap_iters[1] == cap_iters[#cap_iters] and tostring(cap_iters[1]) or
+        (cap_iters[1] .. "-" .. cap_iters[#cap_iters]), at_min > 0 and string.format(", %d at the minimum: the " ..
+        "study was over its budget when they ran (it runs what is left at min_iters)", at_min) or "")
+    end
+    if first and last and last > first then
+      parts[#parts + 1] = string.format("its runs spanned %.1f min from the first start to the last end",
+        (last - first) / 60)
+    end
+    if #parts > 0 then
+      lines[#lines + 1] = "- Time and precision, " .. md.esc(key) .. ": " .. table.concat(parts, "; ") .. "."
+    end
+  end
+  return lines
+end
+
 function M.limitations(ctx)
   local D, doc = ctx.D, ctx.doc
   doc:para("## 8. Limitations & Future Work")
@@ -167,7 +336,7 @@ function M.limitations(ctx)
     lines[#lines + 1] = string.format("- %d roofline point%s estimated: analytic FLOPs and minimum DRAM bytes " ..
       "(docs/complexity.md), not counted by hardware.", est, est == 1 and " is" or "s are")
   end
-  for _, m in ipairs(ctx.missing) do lines[#lines + 1] = "- " .. m .. "." end
+  for _, m in ipairs(require("rlx.report.sections").missing_lines(ctx)) do lines[#lines + 1] = "- " .. m .. "." end
   if #lines > 0 then doc:para(lines) end
   doc:para(md.placeholder("Other limits (data subset, TRAIN_FACTOR, missing DRAM counters on CPU) and future work."))
   doc:para("---")
@@ -203,7 +372,8 @@ function M.appendix(ctx)
   local D, doc = ctx.D, ctx.doc
   doc:para("## Appendix")
   doc:para("### A. Runs behind each row")
-  doc:para("Each row's footnote lists the run labels averaged into it and the command that shows them.")
+  doc:para("Each row's footnote lists the runs averaged into it, then the runs of its configuration left out " ..
+    "of its means with why, and the command that shows them all.")
   for _, r in ipairs(ctx.ref_list) do doc:para(r) end
   doc:para("### B. Failed runs (listed, not averaged)")
   if #D.failed == 0 and #D.running == 0 then
@@ -249,6 +419,36 @@ function M.appendix(ctx)
     doc:para(lines)
   end
   require("rlx.report.layers").appendix(ctx)
+  M.long_tables(ctx)
+  M.commands_and_requirements(ctx)
+end
+
+--- Appendix F: the long per-configuration tables the sections point to (ctx.to_appendix).
+function M.long_tables(ctx)
+  if #ctx.long_tables == 0 then return end
+  ctx.doc:para("### F. Tables per configuration")
+  for _, t in ipairs(ctx.long_tables) do
+    ctx.doc:para("#### " .. t.id .. " " .. t.title)
+    for _, p in ipairs(t.paragraphs) do ctx.doc:para(p) end
+  end
+end
+
+--- Appendix G (one rlx train command per configuration) and H (logs/requirements.txt).
+function M.commands_and_requirements(ctx)
+  ctx.doc:para("### G. Commands per configuration")
+  if ctx.commands and #ctx.commands > 0 then
+    ctx.doc:para("Each configuration as one run (" .. md.code("rlx train --help") .. "), with its stored protocol " ..
+      "and the caps a time budget gave its runs; a study reruns the whole matrix and skips what is stored:")
+    ctx.doc:para(md.block(ctx.commands, "bash"))
+  else
+    ctx.doc:para("No stored configuration.")
+  end
+  ctx.doc:para("### H. logs/requirements.txt")
+  ctx.doc:para("The software each environment ran with, as " .. md.code("rlx export --layout seed") .. " writes it:")
+  local lines = {}
+  for l in (require("rlx.seed_layout").requirements(ctx.D) .. "\n"):gmatch("(.-)\n") do lines[#lines + 1] = l end
+  while #lines > 0 and lines[#lines] == "" do lines[#lines] = nil end
+  ctx.doc:para(md.block(lines, "text"))
 end
 
 return M

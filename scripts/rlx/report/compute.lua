@@ -25,7 +25,8 @@ function M.used(g)
 end
 
 --- images/s and iteration time over a group's repeats that are not flagged (M.used): {n, mean, sd,
---- cv, iter_mean_s, iter_sd_s, within_cv (mean over runs of iter_sd_s / iter_mean_s), n_all (runs of
+--- cv, ci_low, ci_high, ci_half (95 % CI of the mean images/s, n >= 2), iter_mean_s, iter_sd_s,
+--- within_cv (mean over runs of iter_sd_s / iter_mean_s), n_all (runs of
 --- the group), flagged, all_flagged, mark (configs.MARK when every run was flagged, else ""),
 --- note (configs.note: what was left out and why)}.
 function M.throughput(g)
@@ -35,6 +36,8 @@ function M.throughput(g)
   local t = {values = ips, n = #ips, mean = stats.mean(ips), sd = stats.sd(ips), cv = stats.cv(ips),
     n_all = #g.runs, flagged = flagged, all_flagged = all, mark = all and (" " .. configs.MARK) or "",
     note = configs.note(g.runs)}
+  -- The 95 % CI of the mean images/s over the runs used (Student's t, n - 1 df; none for n < 2).
+  if t.n >= 2 then t.ci_low, t.ci_high, t.ci_half = stats.ci95(ips) end
   local it = values(used, "iter_mean_s")
   t.iter_mean_s, t.iter_sd_s = stats.mean(it), stats.sd(it)
   local within = {}
@@ -46,6 +49,33 @@ function M.throughput(g)
   t.within_cv = stats.mean(within)
   g.throughput = t
   return t
+end
+
+--- The ridge's range from its peaks' spread (issue 34: MobileNetV2's AI sat within 2 % of the
+--- ridge and was called memory-bound without a caveat). A measured peak is the best of its repeats
+--- and its worst repeat was best x (1 - spread) (spread = (best - worst) / best, stored with the
+--- peaks), so the ridge F / B lies between F (1 - s_F) / B and F / (B (1 - s_B)); a datasheet
+--- figure has no spread. A point whose AI falls in that range is bound by whichever roof the
+--- machine gave it on the day: the report says "near the ridge" instead of picking one. Returns lo,
+--- hi (FLOP/byte).
+function M.ridge_band(peaks, ridge, compute_field, memory_field, origin)
+  local function spread(field)
+    if not field then return 0 end
+    local q = rlx.roofline.peak_quality(peaks, field)
+    local s = q.spread_pct and q.spread_pct / 100 or 0
+    return (s > 0 and s < 1) and s or 0
+  end
+  local sf = origin == "datasheet" and 0 or spread(compute_field)
+  local sb = spread(memory_field)
+  return ridge * (1 - sf), ridge / (1 - sb)
+end
+
+--- The bound in words: "memory", "compute", or "near the ridge (memory by 1.8 %)" when the AI lies
+--- in the ridge's range (M.ridge_band).
+function M.bound_text(r)
+  if not r or not r.bound then return "-" end
+  if not r.near_ridge then return r.bound end
+  return string.format("near the ridge (%s by %.1f %%)", r.bound, math.abs(r.ai / r.ridge_ai - 1) * 100)
 end
 
 --- The roofs for an environment and device kind: stored peaks, else the datasheet entry of the GPU
@@ -112,6 +142,8 @@ function M.roofline(D, g)
       r.ridge_ai = pf / pb
       r.attainable_gflops = math.min(r.ai * pb, pf) / 1e9
       r.bound = r.ai < r.ridge_ai and "memory" or "compute"
+      r.ridge_lo, r.ridge_hi = M.ridge_band(peaks, r.ridge_ai, r.compute_field, mfield, r.roof_origin)
+      r.near_ridge = r.ai >= r.ridge_lo and r.ai <= r.ridge_hi
       r.eff_roof = r.gflops / r.attainable_gflops
       r.eff_peak = r.gflops / r.peak_gflops
       local s = rlx.roofline.suspect({ai = r.ai, gflops = r.gflops, peak_gflops = r.peak_gflops,

@@ -123,6 +123,18 @@ function M.pct(v, digits)
   return string.format("%." .. (digits or 1) .. "f %%", v * 100)
 end
 
+--- The unit a column of durations is shown in (issue 34: a CPU iteration printed as "75407 ms"):
+--- seconds when the median of the values (seconds) is 1 s or more, else milliseconds. Returns the
+--- unit's name and the factor that turns seconds into it.
+function M.time_unit(seconds)
+  local xs = {}
+  for _, v in ipairs(seconds) do if type(v) == "number" and v == v then xs[#xs + 1] = v end end
+  table.sort(xs)
+  local median = #xs > 0 and xs[math.floor((#xs + 1) / 2)] or 0
+  if median >= 1 then return "s", 1 end
+  return "ms", 1e3
+end
+
 --- Bytes as decimal MB (1e6) with one decimal: rlx's memory unit, as in `rlx models`.
 function M.mb(bytes)
   if type(bytes) ~= "number" then return "-" end

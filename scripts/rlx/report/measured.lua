@@ -49,48 +49,94 @@ local function compute_s(r)
   return total and wait and total - wait or nil
 end
 
-local function peak_memory(g)
-  local m, what
+--- A group's peak memory, mean over every ok run (the peak allocation does not depend on the
+--- timing, so runs left out of the timing means count here; §6.4 reads the same figure: issue 34
+--- found one row's peak differing between §4.3 and §6.4). CUDA: the allocator's peak; else the
+--- process's peak RSS. Returns bytes, what it is, and the runs counted.
+function M.peak_memory(g)
+  local function mean_all(f)
+    local xs = {}
+    for _, r in ipairs(g.runs) do
+      local v = num(f(r))
+      if v and v > 0 then xs[#xs + 1] = v end
+    end
+    return stats.mean(xs), #xs
+  end
   if g.kind == "cuda" then
-    m = mean_of(g, function(r) return (num(r.device_max_bytes) or -1) > 0 and r.device_max_bytes or nil end)
-    what = "device allocator peak"
+    local m, n = mean_all(function(r) return r.device_max_bytes end)
+    if m then return m, "device allocator peak", n end
   end
-  if not m then
-    m = mean_of(g, function(r) return (num(r.max_rss_bytes) or 0) > 0 and r.max_rss_bytes or nil end)
-    what = "process peak RSS"
-  end
-  return m, m and what or nil
+  local m, n = mean_all(function(r) return r.max_rss_bytes end)
+  if m then return m, "process peak RSS", n end
+  return nil
+end
+
+-- A share as "0.0012 %" or "12.3 %": the data wait of a synthetic-data run is a few microseconds
+-- of a seconds-long iteration, which one decimal would call 0.0 %.
+local function small_pct(x)
+  if not x then return "-" end
+  if x > 0 and x < 0.001 then return md.sig(x * 100, 2) .. " %" end
+  return md.pct(x, 1)
 end
 
 --- §4.3: where a timed iteration's time goes, per configuration (mean over repeats).
 function M.time_breakdown(ctx)
-  local rows = {}
+  local rows, its, waits = {}, {}, {}
+  local cols = {}
   for _, g in ipairs(ctx.D.groups) do
-    local it = mean_of(g, function(r) return r.iter_mean_s end)
-    local comp = mean_of(g, compute_s)
-    local wait = mean_of(g, function(r) return per_iter(r, "data_wait_s") end)
-    local user, sys = mean_of(g, function(r) return r.user_s end), mean_of(g, function(r) return r.sys_s end)
-    local busy = mean_of(g, function(r)
+    local c = {g = g}
+    c.it = mean_of(g, function(r) return r.iter_mean_s end)
+    c.comp = mean_of(g, compute_s)
+    c.wait = mean_of(g, function(r) return per_iter(r, "data_wait_s") end)
+    -- CPU seconds per timed iteration, in the iteration's unit (issue 34 mixed ms with section seconds).
+    c.user = mean_of(g, function(r) return per_iter(r, "user_s") end)
+    c.sys = mean_of(g, function(r) return per_iter(r, "sys_s") end)
+    c.busy = mean_of(g, function(r)
       local w = num(result_of(r).wall_s)
       return (w and w > 0 and num(r.user_s) and num(r.sys_s)) and (r.user_s + r.sys_s) / w or nil
     end)
-    local mem, what = peak_memory(g)
-    rows[#rows + 1] = row(g, {md.sig(it and it * 1e3, 3), md.sig(comp and comp * 1e3, 3), md.sig(wait and wait * 1e3, 3),
-      (wait and it and it > 0) and md.pct(wait / it, 1) or "-", md.sig(user, 3), md.sig(sys, 3), md.fixed(busy, 2),
-      md.mb(mem), md.mib(mem), what or "-"}, ctx)
+    c.mem, c.what = M.peak_memory(g)
+    cols[#cols + 1] = c
+    its[#its + 1] = c.it
+    if c.wait then waits[#waits + 1] = c.wait end
+  end
+  local unit, f = md.time_unit(its)
+  local wait_unit, wf = md.time_unit(waits)
+  if #waits > 0 and stats.median(waits) < 1e-3 then wait_unit, wf = "µs", 1e6 end
+  local max_share, max_g, busy_lo, busy_hi = nil, nil, nil, nil
+  for _, c in ipairs(cols) do
+    local share = (c.wait and c.it and c.it > 0) and c.wait / c.it or nil
+    if share and (not max_share or share > max_share) then max_share, max_g = share, c.g end
+    if c.busy then busy_lo, busy_hi = math.min(busy_lo or c.busy, c.busy), math.max(busy_hi or c.busy, c.busy) end
+    rows[#rows + 1] = row(c.g, {md.sig(c.it and c.it * f, 3), md.sig(c.comp and c.comp * f, 3),
+      md.sig(c.wait and c.wait * wf, 3), small_pct(share), md.sig(c.user and c.user * f, 3),
+      md.sig(c.sys and c.sys * f, 3), md.fixed(c.busy, 2), md.mb(c.mem), md.mib(c.mem), c.what or "-"}, ctx)
   end
   ctx.doc:para("### 4.3 Time breakdown")
   if #rows == 0 then ctx.doc:para("No successful runs: no breakdown.") return end
-  ctx.doc:para("Per timed iteration, mean over repeats. Compute = iteration − data wait (forward, backward and " ..
-    "the optimizer step together: rlx times whole iterations, so the optimizer step has no time of its own; " ..
-    "its FLOPs are in Table 1b). Data wait = time the training thread waited for a batch (and, on CUDA, its " ..
-    "copy to the device). User and system = CPU seconds of the process over the whole timed section " ..
-    "(`getrusage`, as `/usr/bin/time` reports them); CPU / wall = (user + system) / wall seconds of that " ..
-    "section: the cores kept busy. Peak memory: the CUDA allocator's peak on GPUs, the process's peak RSS " ..
-    "on CPUs (" .. md.MEMORY_UNITS .. "):")
-  ctx.doc:para(table_of(ctx, {"Iteration (ms)", "Compute (ms)", "Data wait (ms)", "Data wait share", "User (s)",
-    "System (s)", "CPU / wall", "Peak memory (MB)", "Peak memory (MiB)", "Measured as", "Runs"}, rows,
-    {"r", "r", "r", "r", "r", "r", "r", "r", "r", "l", "l"}))
+  local where = ctx.to_appendix("Time breakdown per configuration", {"Per timed iteration, mean over repeats. " ..
+    "Compute = iteration − data wait (forward, backward and the optimizer step together: rlx times whole " ..
+    "iterations, so the optimizer step has no time of its own; its FLOPs are in Table 1b). Data wait = time the " ..
+    "training thread waited for a batch (and, on CUDA, its copy to the device). User and system = CPU seconds of " ..
+    "the process over the timed section (`getrusage`, as `/usr/bin/time` reports them) divided by its " ..
+    "iterations, in the iteration's unit; CPU / wall = (user + system) / wall seconds of that section: the cores " ..
+    "kept busy. Peak memory, mean over every ok run (as §6.4): the CUDA allocator's peak on GPUs, the process's " ..
+    "peak RSS on CPUs (" .. md.MEMORY_UNITS .. "):",
+    table_of(ctx, {"Iteration (" .. unit .. ")", "Compute (" .. unit .. ")", "Data wait (" .. wait_unit .. ")",
+      "Data wait share", "User CPU (" .. unit .. ")", "System CPU (" .. unit .. ")", "CPU / wall",
+      "Peak memory (MB)", "Peak memory (MiB)", "Measured as", "Runs"}, rows,
+      {"r", "r", "r", "r", "r", "r", "r", "r", "r", "l", "l"})})
+  local facts = {}
+  if max_share then
+    facts[#facts + 1] = string.format("the data wait is at most %s of an iteration (%s)", small_pct(max_share),
+      ctx.describe(max_g))
+  end
+  if busy_lo then
+    facts[#facts + 1] = string.format("the timed sections kept %s to %s cores busy (CPU / wall)", md.fixed(busy_lo, 2),
+      md.fixed(busy_hi, 2))
+  end
+  ctx.doc:para(string.format("Per timed iteration: compute, data wait, CPU time and peak memory of every " ..
+    "configuration are in %s.%s", where, #facts > 0 and (" Over the study, " .. table.concat(facts, "; ") .. ".") or ""))
 end
 
 -- The DRAM points of a group, measured ones when any run has one (as Table 2 does).
@@ -112,7 +158,7 @@ end
 
 --- §4.4: achieved DRAM bandwidth = bytes per iteration / seconds per iteration.
 function M.bandwidth(ctx)
-  local D, rows = ctx.D, {}
+  local D, rows, best, sources = ctx.D, {}, nil, {}
   for _, g in ipairs(D.groups) do
     local pts, source = dram_points(D, g)
     if #pts > 0 then
@@ -123,6 +169,9 @@ function M.bandwidth(ctx)
       local m = stats.mean(gbps)
       rows[#rows + 1] = row(g, {md.sig(stats.mean(gb), 4), md.mean_sd_sig(m, stats.sd(gbps), 3), source,
         md.sig(peak, 4), (peak and peak > 0) and md.pct(m / peak, 1) or "-"}, ctx)
+      local share = (peak and peak > 0) and m / peak or nil
+      if share and (not best or share > best.share) then best = {share = share, g = g, gbps = m, source = source} end
+      sources[source] = true
     end
   end
   ctx.doc:para("### 4.4 Achieved bandwidth")
@@ -131,13 +180,18 @@ function M.bandwidth(ctx)
     ctx.missing[#ctx.missing + 1] = "no DRAM bytes per iteration: no achieved bandwidth"
     return
   end
-  ctx.doc:para("Achieved GB/s = DRAM bytes per iteration ÷ seconds per iteration (GB = 1e9 bytes), mean ± SD over " ..
-    "repeats. **Measured** bytes are hardware counters (CUPTI, perf or an imported Nsight Compute CSV: " ..
-    "`dram__bytes_read.sum + dram__bytes_write.sum`); **estimated** bytes are rlx's analytic minimum traffic " ..
-    "(every tensor crossing the memory bus once per use, docs/complexity.md), so an estimated figure is a " ..
-    "lower bound on the real traffic. Peak = the DRAM roof of §5:")
-  ctx.doc:para(table_of(ctx, {"Bytes / iteration (GB)", "Achieved GB/s", "Bytes", "Peak GB/s", "Of peak", "Runs"},
-    rows, {"r", "r", "l", "r", "r", "l"}))
+  local where = ctx.to_appendix("Achieved DRAM bandwidth per configuration", {"Achieved GB/s = DRAM bytes per " ..
+    "iteration ÷ seconds per iteration (GB = 1e9 bytes), mean ± SD over repeats. **Measured** bytes are hardware " ..
+    "counters (CUPTI, perf or an imported Nsight Compute CSV: `dram__bytes_read.sum + dram__bytes_write.sum`); " ..
+    "**estimated** bytes are rlx's analytic minimum traffic (every tensor crossing the memory bus once per use, " ..
+    "docs/complexity.md), so an estimated figure is a lower bound on the real traffic. Peak = the DRAM roof of §5:",
+    table_of(ctx, {"Bytes / iteration (GB)", "Achieved GB/s", "Bytes", "Peak GB/s", "Of peak", "Runs"}, rows,
+      {"r", "r", "l", "r", "r", "l"})})
+  local est = sources.estimated and not sources.measured
+  ctx.doc:para(string.format("Achieved DRAM bandwidth = bytes per iteration ÷ seconds per iteration, per " ..
+    "configuration in %s%s.%s", where, est and " (estimated bytes: rlx's analytic minimum traffic, so each figure " ..
+    "is a lower bound)" or "", best and string.format(" The highest share of the DRAM roof: %s GB/s, %s of it (%s).",
+      md.sig(best.gbps, 3), md.pct(best.share, 1), ctx.describe(best.g)) or ""))
 end
 
 -- The counter values of a run from one source ("perf_event", ...): {name = value}.
@@ -177,11 +231,14 @@ function M.cpu_counters(ctx)
   end
   ctx.doc:para("### 4.5 CPU counters: IPC, CPI, cache misses")
   if #rows > 0 then
-    ctx.doc:para("From `perf_event` hardware events over the counted iterations (user space; docs/counters.md): " ..
-      "IPC = instructions ÷ cycles, CPI = cycles ÷ instructions, misses per 1,000 instructions, and misses ÷ " ..
-      "references (the last-level cache, as `perf stat -e cache-misses,cache-references` counts it):")
-    ctx.doc:para(table_of(ctx, {"IPC", "CPI", "Cache misses / 1k instructions", "Cache miss rate", "Runs"}, rows,
-      {"r", "r", "r", "r", "l"}))
+    local where = ctx.to_appendix("CPU counters per configuration", {"From `perf_event` hardware events over the " ..
+      "counted iterations (user space; docs/counters.md): IPC = instructions ÷ cycles, CPI = cycles ÷ " ..
+      "instructions, misses per 1,000 instructions, and misses ÷ references (the last-level cache, as `perf stat " ..
+      "-e cache-misses,cache-references` counts it):",
+      table_of(ctx, {"IPC", "CPI", "Cache misses / 1k instructions", "Cache miss rate", "Runs"}, rows,
+        {"r", "r", "r", "r", "l"})})
+    ctx.doc:para(string.format("IPC, CPI and cache misses from `perf_event` hardware events, for %d configuration%s: %s.",
+      #rows, #rows == 1 and "" or "s", where))
   elseif software_only > 0 then
     ctx.doc:para(string.format("No IPC, CPI or cache misses: %d run%s counted `perf_event` software events only. " ..
       "The CPU's hardware events (cycles, instructions, cache misses) could not be opened: a virtual machine whose " ..
@@ -224,9 +281,11 @@ function M.pcie(ctx)
       "and some GPUs and virtual machines do not expose the counter.")
     return
   end
-  ctx.doc:para("Host–device traffic per counted iteration (read + write, MB = 1e6 bytes) and over the timed " ..
-    "iteration time (GB/s):")
-  ctx.doc:para(table_of(ctx, {"PCIe MB / iteration", "PCIe GB/s", "Counters", "Runs"}, rows, {"r", "r", "l", "l"}))
+  local where = ctx.to_appendix("PCIe traffic per configuration", {"Host–device traffic per counted iteration " ..
+    "(read + write, MB = 1e6 bytes) and over the timed iteration time (GB/s):",
+    table_of(ctx, {"PCIe MB / iteration", "PCIe GB/s", "Counters", "Runs"}, rows, {"r", "r", "l", "l"})})
+  ctx.doc:para(string.format("Host–device traffic (PCIe counters) for %d configuration%s: %s.", #rows,
+    #rows == 1 and "" or "s", where))
 end
 
 --- Cost per 1,000 images from each run's price per hour (rlx.study{price_per_hour =}).
@@ -243,11 +302,12 @@ function M.cost(ctx)
   end
   if #rows == 0 then return end
   ctx.doc:para("### 4.7 Cost")
-  ctx.doc:para("Cost per 1,000 images = price per hour × 1,000 ÷ (3,600 × images/s), with the row's images/s " ..
-    "(the mean of §4.1) and the price its runs were stored with (`--set price_per_hour=`), in that price's " ..
-    "currency; training time only (no start-up, no idle machine):")
-  ctx.doc:para(table_of(ctx, {"Images/s", "Price / hour", "Cost / 1,000 images", "Runs"}, rows,
-    {"r", "r", "r", "l"}))
+  local where = ctx.to_appendix("Cost per configuration", {"Cost per 1,000 images = price per hour × 1,000 ÷ " ..
+    "(3,600 × images/s), with the row's images/s (the mean of §4.1) and the price its runs were stored with " ..
+    "(`--set price_per_hour=`), in that price's currency; training time only (no start-up, no idle machine):",
+    table_of(ctx, {"Images/s", "Price / hour", "Cost / 1,000 images", "Runs"}, rows, {"r", "r", "r", "l"})})
+  ctx.doc:para(string.format("Cost per 1,000 images = price per hour × 1,000 ÷ (3,600 × images/s), for %d " ..
+    "configuration%s: %s.", #rows, #rows == 1 and "" or "s", where))
 end
 
 --- §4.3 to §4.7, in order.

@@ -150,6 +150,26 @@ function M.verdict(s)
     "repeats did.", ratio * 100)
 end
 
+--- Question 3 across machines (issue 34): the environments ranked by their median CV across repeats,
+--- each with its noise floor's CV, and the ratio of the noisiest to the quietest. nil with fewer
+--- than two environments that have repeats.
+function M.across(sums)
+  local have = {}
+  for _, s in ipairs(sums) do if s.median_cv then have[#have + 1] = s end end
+  if #have < 2 then return nil end
+  table.sort(have, function(a, b) return a.median_cv > b.median_cv end)
+  local parts = {}
+  for _, s in ipairs(have) do
+    parts[#parts + 1] = string.format("%s %s (noise floor %s)", md.esc(s.key), md.pct(s.median_cv, 1),
+      s.floor_cv and md.pct(s.floor_cv, 1) or "not recorded")
+  end
+  local hi, lo = have[1], have[#have]
+  local ratio = lo.median_cv > 0 and string.format("%.1f×", hi.median_cv / lo.median_cv) or "infinitely"
+  return string.format("Across environments, the median CV across repeats is %s: the repeats on %s vary %s as " ..
+    "much as on %s. A difference between two environments smaller than the noisier one's median CV is within " ..
+    "its run-to-run noise.", table.concat(parts, ", "), md.esc(hi.key), ratio, md.esc(lo.key))
+end
+
 --- §4.2's paragraph and table on measurement quality, one row per environment key.
 function M.section(ctx)
   local D, doc = ctx.D, ctx.doc
@@ -176,6 +196,8 @@ function M.section(ctx)
     "Steady runs", "Contended runs", "Stopped by"}, rows, {"l", "r", "r", "r", "r", "r", "l"}))
   local lines = {}
   for _, s in ipairs(sums) do lines[#lines + 1] = "- " .. M.verdict(s) end
+  local across = M.across(sums)
+  if across then lines[#lines + 1] = "- " .. across end
   doc:para("**Machine vs workload (question 3).**"):para(lines)
   local any_cv = false
   for _, s in ipairs(sums) do any_cv = any_cv or s.floor_cv ~= nil end

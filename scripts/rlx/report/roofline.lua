@@ -75,9 +75,9 @@ local function quality_cells(stored, n)
 end
 
 local function peaks_table(ctx)
-  local D, rows, sources, noisy, emulated = ctx.D, {}, {}, {}, {}
+  local D, rows, sources, noisy, emulated, used = ctx.D, {}, {}, {}, {}, {}
   for _, e in ipairs(D.envs) do
-    for _, kind in ipairs({"cpu", "cuda"}) do
+    for _, kind in ipairs({"cpu", "cuda", "mps"}) do
       if e.kinds[kind] then
         local stored = D.peaks[e.id] and D.peaks[e.id][kind]
         local sheet
@@ -90,8 +90,11 @@ local function peaks_table(ctx)
         local names = roof_names(stored, sheet)
         if #names == 0 then
           rows[#rows + 1] = {md.esc(e.label), kind, "-", "-", "-", "-", "-", "-", "-", "-", "-", "-"}
-          ctx.missing[#ctx.missing + 1] = string.format("no peaks for %s (%s): no roofs, bounds or efficiencies " ..
-            "(measure them: rlx peaks --db %s)", md.esc(e.label), kind, md.esc(D.path or "DB"))
+          ctx.missing[#ctx.missing + 1] = type(e.info.imported) == "table" and string.format("no peaks for %s " ..
+            "(%s): imported from the seed's kit, on a machine rlx did not run on, so no roofs, bounds or " ..
+            "efficiencies (its datasheet figures go in the kit's analysis/peaks.json)", md.esc(e.label), kind) or
+            string.format("no peaks for %s (%s): no roofs, bounds or efficiencies (measure them: rlx peaks --db %s)",
+              md.esc(e.label), kind, md.esc(D.path or "DB"))
         end
         local roles = roles_of(D, e.id, kind)
         for _, n in ipairs(names) do
@@ -111,11 +114,16 @@ local function peaks_table(ctx)
           rows[#rows + 1] = {md.esc(e.label), kind, md.esc(n), md.esc(roles[n] and table.concat(roles[n], ", ") or "-"),
             s and md.sig(s, 4) or "-", m and md.sig(m, 4) or "-", cells[1], cells[2], cells[3], cells[4], cells[5],
             (m and s and s > 0) and md.pct(m / s, 1) or "-"}
+          -- The body's table: the roofs this study's points are judged against, with their spread.
+          if roles[n] then
+            used[#used + 1] = {md.esc(e.label), kind, md.esc(n), md.esc(table.concat(roles[n], ", ")),
+              md.sig(m or s, 4) .. " " .. unit_of(n), m and "measured (best)" or "datasheet", cells[2]}
+          end
         end
       end
     end
   end
-  return rows, sources, noisy, emulated
+  return rows, sources, noisy, emulated, used
 end
 
 --- The BLAS kernel each CPU environment's fp32 GEMMs ran on, and why (the environment record's
@@ -173,16 +181,24 @@ end
 function M.section(ctx)
   local doc = ctx.doc
   doc:para("## 5. Roofline Modeling")
-  local rows, sources, noisy, emulated = peaks_table(ctx)
-  doc:para("**Peaks** (GFLOP/s and GB/s, decimal). Datasheet figures are rlx's built-in table " ..
-    "(rlx.peaks.datasheet: boost clocks, dense tensor rates); measured ones are stored by " ..
-    md.code("rlx peaks --db") .. " or the study, at the clocks of the moment: the best of the repeats (the " ..
-    "figure used), their median, spread = (best - worst) / best, the repeats (a figure whose spread " ..
+  local rows, sources, noisy, emulated, used = peaks_table(ctx)
+  local where = ctx.to_appendix("Every stored peak and its quality", {"GFLOP/s and GB/s, decimal. Datasheet " ..
+    "figures are rlx's built-in table (rlx.peaks.datasheet: boost clocks, dense tensor rates); measured ones are " ..
+    "stored by " .. md.code("rlx peaks --db") .. " or the study, at the clocks of the moment: the best of the " ..
+    "repeats (the figure used), their median, spread = (best - worst) / best, the repeats (a figure whose spread " ..
     "was above the limit, 10 %, or whose threads got less than 75 % of their cores is measured again, at most " ..
     "twice more), quick (short runs) or full, and the CPU share (the threads' CPU time over the wall time; " ..
-    "below 75 % other processes ran and the peak reads low):")
-  doc:para(md.table({"Env", "Device", "Peak", "Used as", "Datasheet", "Best", "Median", "Spread", "Repeats", "Mode",
-    "CPU share", "Best / datasheet"}, rows, {"l", "l", "l", "l", "r", "r", "r", "r", "r", "l", "r", "r"}))
+    "below 75 % other processes ran and the peak reads low):",
+    md.table({"Env", "Device", "Peak", "Used as", "Datasheet", "Best", "Median", "Spread", "Repeats", "Mode",
+      "CPU share", "Best / datasheet"}, rows, {"l", "l", "l", "l", "r", "r", "r", "r", "r", "l", "r", "r"})})
+  doc:para("**Peaks used as roofs** (decimal GFLOP/s and GB/s; a measured figure is the best of its repeats, its " ..
+    "spread = (best - worst) / best; every stored peak with its median, repeats and CPU share: " .. where .. "):")
+  if #used > 0 then
+    doc:para(md.table({"Env", "Device", "Peak", "Used as", "Value", "Origin", "Spread"}, used,
+      {"l", "l", "l", "l", "r", "l", "r"}))
+  else
+    doc:para("No roof is used: no point has peaks to be judged against.")
+  end
   if #noisy > 0 then
     doc:para("⚠ **Noisy or contended peaks**: " .. table.concat(noisy, "; ") .. ". The machine was busy or its " ..
       "clocks moved while these peaks were measured: points judged against them may sit above their roof or far " ..
@@ -209,6 +225,25 @@ function M.section(ctx)
   doc:para("---")
 end
 
+--- The points whose AI lies within the ridge's range (compute.ridge_band), named with how far from the
+--- ridge they are and the range: their bound is the peaks' day, not a finding.
+function M.near_ridge(ctx)
+  local lines = {}
+  for _, g in ipairs(ctx.D.groups) do
+    local r = compute.roofline(ctx.D, g)
+    if r and r.near_ridge then
+      lines[#lines + 1] = string.format("- %s: AI %s%s, ridge %s (range %s-%s from the peaks' spread): %s by %.1f %%.",
+        ctx.describe(g), md.sig(r.ai, 3), r.source == "estimated" and " (estimated)" or "", md.sig(r.ridge_ai, 3),
+        md.sig(r.ridge_lo, 3), md.sig(r.ridge_hi, 3), r.ai < r.ridge_ai and "below" or "above",
+        math.abs(r.ai / r.ridge_ai - 1) * 100)
+    end
+  end
+  if #lines == 0 then return end
+  ctx.doc:para("**Near the ridge.** These points lie within the range the ridge takes over the repeats of the " ..
+    "peaks it is made of (peak GFLOP/s × (1 − spread) ÷ peak GB/s to peak GFLOP/s ÷ (peak GB/s × (1 − spread))): " ..
+    "either roof may bind them, and the report calls them neither memory- nor compute-bound:"):para(lines)
+end
+
 -- "FP32 FMA `fp32_gflops` 343.0 / `dram_gbps` 20.00 (stored), ridge 17.2; 2nd ceiling GEMM FP32 290.0"
 local function roofs_cell(r)
   if not r.compute_field then return "-" end
@@ -231,7 +266,7 @@ function M.points(ctx)
           md.esc(g.precision), tostring(g.batch), md.esc(r.suspect.text), ctx.ref(g))
       end
       rows[#rows + 1] = sections.extend(sections.lead_cells(D, g), {r.source, md.sig(r.ai, 3), md.sig(r.gflops, 3),
-        md.sig(r.attainable_gflops, 3), r.bound or "-",
+        md.sig(r.attainable_gflops, 3), md.esc(compute.bound_text(r)),
         r.eff_roof and (md.pct(r.eff_roof, 1) .. (r.above_roof and " ⚠" or "")) or "-",
         r.eff_peak and md.pct(r.eff_peak, 1) or "-", roofs_cell(r), ctx.ref(g)})
     end
@@ -241,17 +276,21 @@ function M.points(ctx)
     ctx.missing[#ctx.missing + 1] = "no roofline points: no §5 table, no bounds"
     return
   end
-  doc:para("**Points** (DRAM level, mean over the repeats averaged in §4.1). AI = FLOPs / bytes; attained = " ..
-    "FLOPs / time; attainable " ..
-    "= min(AI × peak GB/s, peak GFLOP/s) with the roof of the point's precision; bound = memory when AI < ridge " ..
-    "(peak GFLOP/s ÷ peak GB/s); efficiency " ..
-    "= attained / attainable (the roof at its AI) and attained / peak. Source: measured = hardware counters, " ..
-    "estimated = rlx's analytic FLOPs and minimum bytes over the measured iteration time:")
   local h, a = sections.lead_headers(D)
-  doc:para(md.table(sections.extend(h, {"Source", "AI (FLOP/byte)", "Attained GFLOP/s", "Attainable GFLOP/s", "Bound",
-    "% of roof", "% of peak", "Roofs (GFLOP/s, GB/s)", "Runs"}), rows,
-    sections.extend(a, {"l", "r", "r", "r", "l", "r", "r", "l", "l"})))
-  doc:para(string.format("%d point%s measured, %d estimated.", measured, measured == 1 and "" or "s", estimated))
+  local where = ctx.to_appendix("Roofline points", {"DRAM level, mean over the repeats averaged in §4.1. AI = " ..
+    "FLOPs / bytes; attained = FLOPs / time; attainable = min(AI × peak GB/s, peak GFLOP/s) with the roof of the " ..
+    "point's precision; bound = memory when AI < ridge (peak GFLOP/s ÷ peak GB/s), \"near the ridge\" when the " ..
+    "AI lies within the ridge's range from its peaks' spread (Appendix C); efficiency = attained / attainable " ..
+    "(the roof at its AI) and attained / peak. Source: measured = hardware counters, estimated = rlx's analytic " ..
+    "FLOPs and minimum bytes over the measured iteration time:",
+    md.table(sections.extend(h, {"Source", "AI (FLOP/byte)", "Attained GFLOP/s", "Attainable GFLOP/s", "Bound",
+      "% of roof", "% of peak", "Roofs (GFLOP/s, GB/s)", "Runs"}), rows,
+      sections.extend(a, {"l", "r", "r", "r", "l", "r", "r", "l", "l"}))})
+  doc:para(string.format("**Points.** %d point%s (one per configuration; %d measured by counters, %d estimated from " ..
+    "analytic FLOPs and minimum DRAM bytes): AI, attained and attainable GFLOP/s, bound and efficiency of each in " ..
+    "%s. Table 2 (§6) gives each row's AI and bound.", measured + estimated, measured + estimated == 1 and "" or "s",
+    measured, estimated, where))
+  M.near_ridge(ctx)
   if #above > 0 then
     doc:para(string.format("⚠ **%d point%s above %s own roof** (drawn hollow and marked ! in the figures; never " ..
       "clipped): a roof or a count is wrong, and the first suspect is named:", #above, #above == 1 and "" or "s",

@@ -78,6 +78,15 @@ function M.title(ctx)
     "Course / Semester: " .. md.PLACEHOLDER .. "  ",
     "Repository: " .. md.PLACEHOLDER .. " link or commit hash  ")
   doc:para("Environments: " .. (#envs > 0 and md.esc(list_join(envs)) or "none"))
+  -- A machine imported from the seed's kit was measured by its code/run_train.py, not by rlx.
+  for _, e in ipairs(D.envs) do
+    local imp = type(e.info) == "table" and e.info.imported
+    if type(imp) == "table" then
+      doc:para(string.format("**Environment %s is imported** from the seed's kit (%s%s, `rlx import-kit`): %s.",
+        md.esc(e.label), md.code(tostring(imp.dir or "?") .. "/logs/metrics.csv"),
+        imp.env_info and (" and " .. md.code(imp.env_info)) or "", md.esc(imp.note or "measured by the kit")))
+    end
+  end
   -- An environment whose GPU this rlx could not use ran the CPU sweep only: said before anything.
   for _, e in ipairs(D.envs) do
     if type(e.info) == "table" and type(e.info.gpu_unusable) == "string" then
@@ -93,15 +102,69 @@ function M.title(ctx)
   doc:para("---")
 end
 
+-- Lines of ctx.missing that say the same thing twice merged into one (issue 34: "no CPU hardware
+-- counters" and "no hardware counters" both listed): §4.5's and §6.3's counter lines become one.
+local COUNTER_LINES = {
+  ["no CPU hardware counters: no IPC, CPI or cache misses"] = "no IPC, CPI or cache misses",
+  ["no CPU hardware events (no PMU exposed): no IPC, CPI or cache misses"] =
+    "no IPC, CPI or cache misses (no PMU exposed)",
+  ["no hardware counters: no measured FLOPs or bytes, every roofline point estimated"] =
+    "no measured FLOPs or bytes, every roofline point estimated",
+}
+function M.missing_lines(ctx)
+  local out, counters, at = {}, {}, nil
+  for _, m in ipairs(ctx.missing) do
+    if COUNTER_LINES[m] then
+      counters[#counters + 1] = m
+      if not at then at = #out + 1; out[at] = false end
+    else
+      out[#out + 1] = m
+    end
+  end
+  if at and #counters == 1 then
+    out[at] = counters[1]
+  elseif at then
+    local parts = {}
+    for i, m in ipairs(counters) do parts[i] = COUNTER_LINES[m] end
+    out[at] = "no hardware counters: " .. table.concat(parts, "; ")
+  end
+  return out
+end
+
 function M.missing(ctx)
   ctx.doc:para("**What this database cannot show.**")
-  if #ctx.missing == 0 then
+  local missing = M.missing_lines(ctx)
+  if #missing == 0 then
     ctx.doc:para("Nothing missing: every section below is filled from measurements.")
   else
     local lines = {}
-    for _, m in ipairs(ctx.missing) do lines[#lines + 1] = "- " .. m end
+    for _, m in ipairs(missing) do lines[#lines + 1] = "- " .. m end
     ctx.doc:para(lines)
   end
+end
+
+-- The abstract's roofline fact: how many points are bound by which roof, said as estimated or
+-- measured, with those near the ridge (compute.ridge_band) counted apart.
+local function bound_fact(ctx)
+  local n, mem, comp, near, est, meas = 0, 0, 0, 0, 0, 0
+  for _, g in ipairs(ctx.D.groups) do
+    local r = compute.roofline(ctx.D, g)
+    if r and r.bound then
+      n = n + 1
+      if r.near_ridge then near = near + 1 elseif r.bound == "memory" then mem = mem + 1 else comp = comp + 1 end
+      if r.source == "measured" then meas = meas + 1 else est = est + 1 end
+    end
+  end
+  if n == 0 then return nil end
+  local how = meas == 0 and "all estimated from analytic FLOPs over minimum DRAM bytes, none counted" or
+    est == 0 and "all measured by hardware counters" or string.format("%d measured by counters, %d estimated", meas, est)
+  local text = string.format("- Of %d roofline points judged against a roof (%s), %d %s %smemory-bound and %d " ..
+    "compute-bound", n, how, mem, mem == 1 and "is" or "are", meas == 0 and "estimated " or "", comp)
+  if near > 0 then
+    text = text .. string.format("; %d lie%s within the ridge's uncertainty (the spread of the peaks it is made " ..
+      "of), where either roof may bind", near, near == 1 and "s" or "")
+  end
+  return text .. " (§5)."
 end
 
 function M.abstract(ctx)
@@ -122,17 +185,22 @@ function M.abstract(ctx)
     facts[#facts + 1] = string.format("- Throughput ranged from %s images/s (%s) to %s images/s (%s).",
       md.sig(lo.t.mean, 3), ctx.describe(lo.g), md.sig(hi.t.mean, 3), ctx.describe(hi.g))
   end
-  local mem, comp = 0, 0
-  for _, g in ipairs(D.groups) do
-    local r = compute.roofline(D, g)
-    if r and r.bound == "memory" then mem = mem + 1 elseif r and r.bound == "compute" then comp = comp + 1 end
+  facts[#facts + 1] = bound_fact(ctx)
+  -- The precision reached, per machine when there are several (their protocols differ).
+  local keys, per_env = env_keys(D), {}
+  for _, key in ipairs(keys) do
+    local runs = {}
+    for _, r in ipairs(D.ok) do if r.env_key == key then runs[#runs + 1] = r end end
+    local text = configs.precision_text(runs)
+    if text then per_env[#per_env + 1] = (#keys > 1 and (md.esc(key) .. ": ") or "") .. md.esc(text) end
   end
-  if mem + comp > 0 then
-    facts[#facts + 1] = string.format("- %d of %d roofline points are memory-bound, %d compute-bound (§5).",
-      mem, mem + comp, comp)
-  end
+  if #per_env > 0 then facts[#facts + 1] = "- Precision of the runs: " .. table.concat(per_env, "; ") .. " (§2, §8)." end
   if #facts > 0 then doc:para("Facts to draw on:"):para(facts) end
-  doc:para("**Keywords:** roofline, throughput, arithmetic intensity, profiling, mixed precision")
+  -- Mixed precision is a keyword only when a run measured it.
+  local mixed = false
+  for _, g in ipairs(D.groups) do mixed = mixed or g.precision == "amp" or g.precision == "bf16" end
+  doc:para("**Keywords:** roofline, throughput, arithmetic intensity, profiling" ..
+    (mixed and ", mixed precision" or "") .. (#env_keys(D) > 1 and ", cross-environment comparison" or ""))
   doc:para("---")
 end
 
@@ -237,21 +305,26 @@ function M.design(ctx)
       local nrep = 0
       for _ in pairs(repeats) do nrep = nrep + 1 end
       local c = configs.of(sc.runs[1])
+      local p = configs.precision_reached(sc.runs)
       rows[#rows + 1] = {md.esc(key), backend, md.esc(c.input .. "x" .. c.input .. " " .. c.data),
         md.esc(list_join(sorted_keys(models))), md.esc(list_join(sorted_keys(precs, precision_first))),
-        list_join(sorted_keys(batches, num_sort)), md.esc(configs.protocol_cell(sc.runs)), tostring(nrep),
+        list_join(sorted_keys(batches, num_sort)), md.esc(configs.protocol_cell(sc.runs)),
+        p and md.esc(M.reached_cell(p)) or "not recorded", tostring(nrep),
         next(orders) and md.esc(list_join(sorted_keys(orders))) or "-", string.format("%d / %d", ok, failed)}
     end
   end
   doc:para("**Run matrix** (as stored):")
   doc:para(md.table({"Env", "Backend", "Input", "Models", "Precision", "Batch sizes",
-    "Iters (warm-up / timed)", "Repeats", "Order", "Runs ok / failed"}, rows,
-    {"l", "l", "l", "l", "l", "l", "l", "r", "l", "r"}))
+    "Iters (warm-up / timed)", "95 % CI reached", "Repeats", "Order", "Runs ok / failed"}, rows,
+    {"l", "l", "l", "l", "l", "l", "l", "l", "r", "l", "r"}))
   doc:para("Iters: fixed counts as warm-up / timed iterations; \"until 95 % CI ≤ x %\" = timed until the 95 % " ..
-    "confidence interval of the mean iteration time was within ±x %, with the warm-up and timed counts the runs " ..
-    "used in brackets (docs/training.md).")
+    "confidence interval of the mean iteration time was within ±x % or a cap stopped it, with the warm-up and " ..
+    "timed counts the runs used in brackets (docs/training.md). 95 % CI reached: the half-width of each ok run's " ..
+    "95 % CI of its mean iteration time, as a share of that mean: lowest-highest (median), what the runs " ..
+    "achieved whatever their target.")
   doc:para("Order: interleaved = repeat 1 of every configuration, then repeat 2, ...; grouped = the repeats of " ..
     "a configuration back to back; random = shuffled with a stored seed (docs/study.md).")
+  M.precision_paragraph(ctx)
   local knobs = {}
   for _, r in ipairs(D.runs) do
     if r.memory_format then knobs["memory format " .. r.memory_format] = true end
@@ -286,6 +359,28 @@ function M.design(ctx)
     "Protocol: " .. md.esc(#D.runs > 0 and configs.protocol_text(D.runs) or "no runs") .. ". " ..
     "Counters: " .. ctx.counter_summary .. ".")
   doc:para("---")
+end
+
+--- A run matrix cell of the precision reached: "±1.6-49.2 % (median ±13.9 %)".
+function M.reached_cell(p)
+  local function pc(x) return string.format(x < 0.01 and "%.2f" or "%.1f", x * 100) end
+  return string.format("±%s%s %% (median ±%s %%)", pc(p.lo), p.hi > p.lo and ("-" .. pc(p.hi)) or "", pc(p.median))
+end
+
+--- §2's statement of the precision each environment's runs reached, and of every target they missed
+--- (issue 30: the report said "timed to 95 % CI <= 2 %" while the runs reached ±3-49 %).
+function M.precision_paragraph(ctx)
+  local lines = {}
+  for _, key in ipairs(env_keys(ctx.D)) do
+    local runs = {}
+    for _, r in ipairs(ctx.D.ok) do if r.env_key == key then runs[#runs + 1] = r end end
+    local text = configs.precision_text(runs)
+    if text then lines[#lines + 1] = string.format("- %s: %s.", md.esc(key), md.esc(text)) end
+  end
+  if #lines > 0 then
+    ctx.doc:para("**Precision reached** (each run's 95 % CI of its mean iteration time, half-width over the " ..
+      "mean; Table 2 gives each row's 95 % CI of the mean images/s over its repeats):"):para(lines)
+  end
 end
 
 -- Complexity rows: one per model (and input), one per model x precision x batch.
@@ -364,16 +459,23 @@ function M.complexity(ctx)
       md.mb(c.activation_bytes), md.mb(c.param_bytes or (c.params and c.params * 4)), md.mb(opt > 0 and opt or nil),
       md.mb(c.memory_bytes), md.mib(c.memory_bytes), md.sig(c.bytes and c.bytes / 1e9, 4), md.fixed(c.ai, 2)})
   end
-  doc:para("**Table 1b — per batch size** (memory in MB, as `rlx models` prints it, and the training memory in " ..
-    "MiB too: " .. md.MEMORY_UNITS .. "; optimizer = gradients + SGD momentum; bytes = minimum DRAM traffic per " ..
-    "iteration, GB = 1e9):")
   local bh = {"Model", "Precision", "Batch", "Forward FLOPs / batch (G)", "Training FLOPs / iteration (G)",
     "Activations (MB)", "Parameters (MB)", "Optimizer (MB)", "Training memory (MB)", "Training memory (MiB)",
     "Bytes / iteration (GB)", "AI (FLOP/byte)"}
   local ba = {"l", "l", "r", "r", "r", "r", "r", "r", "r", "r", "r", "r"}
   -- Two input sizes of one model, precision and batch: an Input column tells the rows apart.
   if varies(ctx.D, "input") then bh, ba = configs.splice(bh, 3, {"Input"}), configs.splice(ba, 3, {"r"}) end
-  doc:para(md.table(bh, brows, ba))
+  local where = ctx.to_appendix("Table 1b — per batch size", {"Memory in MB, as `rlx models` prints it, and the " ..
+    "training memory in MiB too: " .. md.MEMORY_UNITS .. "; optimizer = gradients + SGD momentum; bytes = minimum " ..
+    "DRAM traffic per iteration, GB = 1e9.", md.table(bh, brows, ba)})
+  local mem_lo, mem_hi = math.huge, 0
+  for _, k in ipairs(order_b) do
+    local m = per_batch[k].c.memory_bytes
+    if type(m) == "number" then mem_lo, mem_hi = math.min(mem_lo, m), math.max(mem_hi, m) end
+  end
+  doc:para(string.format("Table 1b (%s) gives each model, precision and batch size its FLOPs per iteration, " ..
+    "training memory (activations, parameters, gradients and momentum%s) and minimum DRAM bytes per iteration.",
+    where, mem_hi > 0 and string.format(": %s to %s MB here", md.mb(mem_lo), md.mb(mem_hi)) or ""))
   local cmds, seen = {}, {}
   for _, k in ipairs(order_b) do
     local e = per_batch[k]
@@ -410,23 +512,32 @@ function M.measurement(ctx)
     local f = figure(ctx, "A", key)
     if f then embed(ctx, f, "Throughput vs batch — " .. key) end
   end
-  local rows, marked = {}, false
+  local its = {}
+  for _, g in ipairs(D.groups) do its[#its + 1] = compute.throughput(g).iter_mean_s end
+  local unit, factor = md.time_unit(its)
+  local rows, marked, single = {}, false, 0
   for _, g in ipairs(D.groups) do
     local t = compute.throughput(g)
     marked = marked or t.all_flagged
+    if t.n == 1 and t.n_all > 1 then single = single + 1 end
     rows[#rows + 1] = extend(lead_cells(D, g), {tostring(t.n), md.mean_sd_sig(t.mean, t.sd) .. t.mark,
-      md.mean_sd_sig(t.iter_mean_s and t.iter_mean_s * 1e3, t.iter_sd_s and t.iter_sd_s * 1e3) .. t.mark,
+      md.mean_sd_sig(t.iter_mean_s and t.iter_mean_s * factor, t.iter_sd_s and t.iter_sd_s * factor) .. t.mark,
       md.esc(t.note), ctx.ref(g)})
   end
   if #rows == 0 then
     doc:para("No successful runs: nothing to tabulate.")
   else
-    doc:para("Images/s, mean ± SD over repeats (sample SD, n − 1). Unsteady runs (their timed iterations failed " ..
-      "the steady-state verdict) and runs flagged as contended are left out of the mean and named in Left out; " ..
-      "n counts the runs averaged:")
     local h, a = lead_headers(D)
-    doc:para(md.table(extend(h, {"n", "Images/s", "Iteration (ms)", "Left out", "Runs"}), rows,
-      extend(a, {"r", "r", "r", "l", "l"})))
+    local where = ctx.to_appendix("Throughput and iteration time per configuration", {"Images/s, mean ± SD over " ..
+      "repeats (sample SD, n − 1). Unsteady runs (their timed iterations failed the steady-state verdict) and runs " ..
+      "flagged as contended are left out of the mean and named in Left out; n counts the runs averaged:",
+      md.table(extend(h, {"n", "Images/s", "Iteration (" .. unit .. ")", "Left out", "Runs"}), rows,
+        extend(a, {"r", "r", "r", "l", "l"}))})
+    doc:para(string.format("Each configuration's images/s and iteration time, with the runs left out of its mean " ..
+      "and why, are in %s; Table 2 (§6) has the means with their 95 %% CI.%s", where, single > 0 and
+      string.format(" %d row%s rest%s on one run of several (the rest left out): %s Left out cell says which of " ..
+      "the repeats it was and the mean of all of them.", single, single == 1 and "" or "s", single == 1 and "s" or "",
+      single == 1 and "its" or "each row's") or ""))
     if marked then M.mark_legend(ctx) end
     M.trends(ctx)
   end
@@ -462,9 +573,16 @@ function M.trends(ctx)
       local ta, tb = compute.throughput(a), compute.throughput(b)
       if ta.mean and tb.mean and ta.mean > 0 then
         local extra = configs.describe(ctx.D.varying or {}, a.runs[1])
-        lines[#lines + 1] = string.format("- %s, %s, %s%s: %s images/s at batch %d → %s at batch %d (%+.1f %%).",
+        -- Runs left out at either end can move the trend (issue 30: -11 % over the kept runs where all
+        -- runs said -5 %): the trend over every ok run is said beside it.
+        local all = ""
+        if ta.n < ta.n_all or tb.n < tb.n_all then
+          local ma, mb = stats.mean(compute.values(a.runs, "images_per_s")), stats.mean(compute.values(b.runs, "images_per_s"))
+          if ma and mb and ma > 0 then all = string.format("; over all ok runs %+.1f %%", (mb / ma - 1) * 100) end
+        end
+        lines[#lines + 1] = string.format("- %s, %s, %s%s: %s images/s at batch %d → %s at batch %d (%+.1f %%%s).",
           md.esc(a.env_key), md.esc(a.model), md.esc(a.precision), extra ~= "" and (", " .. md.esc(extra)) or "",
-          md.sig(ta.mean, 3), a.batch, md.sig(tb.mean, 3), b.batch, (tb.mean / ta.mean - 1) * 100)
+          md.sig(ta.mean, 3), a.batch, md.sig(tb.mean, 3), b.batch, (tb.mean / ta.mean - 1) * 100, all)
       end
     end
   end
@@ -479,6 +597,11 @@ function M.variability(ctx)
   if f then
     embed(ctx, f, "Run-to-run variability")
     M.figure_b_config(ctx, f.config)
+  else
+    for _, w in ipairs(ctx.figure_warnings) do
+      local why = w:match("^variance_fixed_config: (.*)$")
+      if why then doc:para("Figure B is not drawn: " .. md.esc(why) .. ".") end
+    end
   end
   local noise = require("rlx.report.noise")
   local rows, ranked = {}, {}
@@ -489,19 +612,23 @@ function M.variability(ctx)
     if t.cv then ranked[#ranked + 1] = {g = g, cv = t.cv} end
   end
   if #rows == 0 then return end
-  doc:para(string.format("Coefficient of variation (SD / mean) of images/s across the repeats averaged in §4.1, " ..
-    "and of the iteration time within a run (mean over those repeats). A row above %s across repeats states why " ..
-    "(docs/report.md):", md.pct(noise.CV_LIMIT, 0)))
   local h, a = lead_headers(D)
-  doc:para(md.table(extend(h, {"n", "CV across repeats", "CV within runs",
-    "Why CV > " .. md.pct(noise.CV_LIMIT, 0), "Runs"}), rows, extend(a, {"r", "r", "r", "l", "l"})))
+  local paragraphs = {string.format("Coefficient of variation (SD / mean) of images/s across the repeats averaged " ..
+    "in §4.1, and of the iteration time within a run (mean over those repeats). A row above %s across repeats " ..
+    "states why (docs/report.md):", md.pct(noise.CV_LIMIT, 0)),
+    md.table(extend(h, {"n", "CV across repeats", "CV within runs", "Why CV > " .. md.pct(noise.CV_LIMIT, 0), "Runs"}),
+      rows, extend(a, {"r", "r", "r", "l", "l"}))}
+  local unstable = M.unstable_text(ctx)
+  if unstable then paragraphs[#paragraphs + 1] = unstable end
+  local where = ctx.to_appendix("Variability per configuration", paragraphs)
+  doc:para(string.format("Every configuration's CV across repeats and within runs, with the reason of each above " ..
+    "%s, is in %s.%s", md.pct(noise.CV_LIMIT, 0), where, M.unstable_count(ctx, where)))
   if #ranked == 0 then
     doc:para("Every configuration has a single repeat: no CV across repeats (sweep with repeats = 3).")
     ctx.missing[#ctx.missing + 1] = "a single repeat per configuration: no variability across repeats, no confidence intervals"
   else
     M.noisiest(ctx, ranked)
   end
-  M.unstable(ctx)
   noise.section(ctx)
   doc:para(md.placeholder("Comment on virtualization noise (environment details in §7)."))
 end
@@ -534,18 +661,22 @@ end
 function M.figure_b_config(ctx, c)
   if type(c) ~= "table" then return end
   local what = string.format("%s, %s, batch %s", md.esc(c.model), md.esc(c.precision), tostring(c.batch))
+  local envs = c.envs and (" (" .. md.esc(table.concat(c.envs, ", ")) .. ")") or ""
   if c.seed then
-    ctx.doc:para("Figure B shows seed 000's fixed configuration (" .. what .. ") in every environment that ran it.")
+    ctx.doc:para("Figure B shows seed 000's fixed configuration (" .. what .. ") in every environment that ran it" ..
+      envs .. ".")
   elseif c.nearest_to then
     local s = c.nearest_to
-    ctx.doc:para(string.format("Figure B shows %s, the stored configuration nearest to seed 000's fixed one " ..
-      "(%s, %s, batch %d), which this study did not run (nearest: same model, then precision, then the batch " ..
-      "closest by ratio, then the most environments).", what, s.model, s.precision, s.batch))
+    ctx.doc:para(string.format("Figure B shows %s in %s%s, the workload nearest to seed 000's fixed configuration " ..
+      "(%s, %s, batch %d) among those run in the most environments (then: same model, precision, the batch closest " ..
+      "by ratio); each environment under its own protocol.", what, c.envs and #c.envs > 1 and
+      (#c.envs .. " environments") or "one environment", envs, s.model, s.precision, s.batch))
   end
 end
 
--- Runs whose timed iterations never reached a steady state (issue 15: stable = 0), with their drift.
-function M.unstable(ctx)
+-- Runs whose timed iterations never reached a steady state (issue 15: stable = 0), with their drift:
+-- the names and the verdict count.
+local function unstable_runs(ctx)
   local names, known = {}, 0
   for _, r in ipairs(ctx.D.ok) do
     if r.stable ~= nil then known = known + 1 end
@@ -553,16 +684,31 @@ function M.unstable(ctx)
       names[#names + 1] = md.code(r.label) .. (type(r.drift) == "number" and (" (drift " .. md.pct(r.drift, 1) .. ")") or "")
     end
   end
-  if known == 0 then return end
+  return names, known
+end
+
+--- The unstable runs named (Appendix F's variability table), nil without verdicts.
+function M.unstable_text(ctx)
+  local names, known = unstable_runs(ctx)
+  if known == 0 then return nil end
   if #names == 0 then
-    ctx.doc:para(string.format("All %d runs with a steady-state verdict reached one (drift between the halves of " ..
-      "their timed iterations within the limit).", known))
-  else
-    ctx.doc:para(string.format("Unstable runs (%d of %d with a verdict; drift = change of the mean iteration time " ..
-      "from the first to the second half): %s. They are left out of every mean (a row whose every run is " ..
-      "unstable keeps them, marked %s); Table 2's Stable column counts them.", #names, known,
-      table.concat(names, ", "), configs.MARK))
+    return string.format("All %d runs with a steady-state verdict reached one (drift between the halves of " ..
+      "their timed iterations within the limit).", known)
   end
+  return string.format("Unstable runs (%d of %d with a verdict; drift = change of the mean iteration time " ..
+    "from the first to the second half): %s. They are left out of every mean (a row whose every run is " ..
+    "unstable keeps them, marked %s); Table 2's Stable column counts them.", #names, known,
+    table.concat(names, ", "), configs.MARK)
+end
+
+--- " 19 of 27 runs with a verdict were unsteady (named in Appendix F.2) and left out of the means."
+function M.unstable_count(ctx, where)
+  local names, known = unstable_runs(ctx)
+  if known == 0 then return "" end
+  if #names == 0 then return string.format(" All %d runs with a steady-state verdict reached one.", known) end
+  return string.format(" %d of %d runs with a verdict never reached a steady state (named in %s); they are left " ..
+    "out of every mean, except in a row whose every run is unsteady (kept, marked %s).", #names, known, where,
+    configs.MARK)
 end
 
 return M

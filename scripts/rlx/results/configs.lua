@@ -135,6 +135,15 @@ function M.key(r, skip)
   return table.concat(parts, "|")
 end
 
+--- The workload of a run (issue 34): model, precision, batch, input and data, the fields two
+--- environments are compared on. The rest of a configuration (device, memory format, threads,
+--- TF32, protocol) belongs to how each environment ran it, and is stated beside the comparison.
+M.WORKLOAD = {"model", "precision", "batch", "input", "data"}
+function M.workload_key(r)
+  local c = M.of(r)
+  return table.concat({tostring(r.model), tostring(r.precision), tostring(r.batch), c.input, c.data}, "|")
+end
+
 --- The fields (entries of M.FIELDS) that take more than one value among runs: the columns a table
 --- adds so its rows can be told apart. The device counts only when it differs inside one
 --- environment key (the key already names CPU vs CUDA).
@@ -277,7 +286,45 @@ function M.note(runs)
   end
   local text = table.concat(parts, ", ")
   if all then return text .. ": none steady, all kept, marked " .. M.MARK end
-  return text .. ", left out"
+  return text .. ", left out" .. M.kept_note(runs, #runs - #flagged)
+end
+
+-- "the highest", "the lowest", "the 2nd highest": the place of x among values, highest first.
+local function rank_words(x, values)
+  local higher, lower = 0, 0
+  for _, v in ipairs(values) do
+    if v > x then higher = higher + 1 elseif v < x then lower = lower + 1 end
+  end
+  if higher == 0 then return "the highest" end
+  if lower == 0 then return "the lowest" end
+  local k = higher + 1
+  local suffix = (k % 10 == 2 and k % 100 ~= 12) and "nd" or (k % 10 == 3 and k % 100 ~= 13) and "rd" or "th"
+  return string.format("the %d%s highest", k, suffix)
+end
+
+--- What a filtered row's mean hides (issue 30: ResNet-50 batch 16 kept its highest run, 4.37
+--- images/s, beside 3.89 and 4.06 left out): "; all 3 runs: 4.10 images/s", and, when one run is
+--- kept, "; the one kept is the highest of 3". "" when nothing was left out.
+function M.kept_note(runs, kept)
+  if kept >= #runs or kept == 0 then return "" end
+  local all, used_values = {}, {}
+  for _, r in ipairs(runs) do
+    local v = num(r.images_per_s)
+    if v then all[#all + 1] = v end
+  end
+  if #all < 2 then return "" end
+  local sum = 0
+  for _, v in ipairs(all) do sum = sum + v end
+  local mean = sum / #all
+  local digits = math.max(0, 2 - math.floor(math.log10(math.abs(mean))))
+  local out = string.format("; all %d runs: %." .. digits .. "f images/s", #all, mean)
+  if kept == 1 then
+    for _, r in ipairs(runs) do
+      if #M.flags(r) == 0 then used_values[#used_values + 1] = num(r.images_per_s) end
+    end
+    if used_values[1] then out = out .. string.format("; the one kept is %s of %d", rank_words(used_values[1], all), #all) end
+  end
+  return out
 end
 
 -- Scale and protocol ----------------------------------------------------------------------------
@@ -339,9 +386,11 @@ function M.protocol_cell(runs)
   return table.concat(out, "; ")
 end
 
---- The protocol in words: "1 warm-up + 5 timed iterations per run" or "warm-up until steady
---- (1-3 iterations), then timed until the 95 % CI of the mean iteration time was within ±2 %
---- (cap 100 iterations, 60 s; 3-100 timed)".
+--- The protocol in words, each with the precision its runs reached: "1 warm-up + 5 timed
+--- iterations, 95 % CI reached ±0.4-2.1 % (median ±0.9 %)" or "warm-up until steady (1-3
+--- iterations), then timed until the 95 % CI of the mean iteration time was within ±2 % or a cap
+--- stopped it (cap 100 iterations, 60 s; 3-100 timed), 95 % CI reached ... (...; 2 of 9 runs above
+--- their ±2 % target)".
 function M.protocol_text(runs)
   local out = {}
   for _, e in ipairs(by_protocol(runs)) do
@@ -352,12 +401,15 @@ function M.protocol_text(runs)
       local tail = {}
       if #caps > 0 then tail[#tail + 1] = "cap " .. table.concat(caps, ", ") end
       if timed then tail[#tail + 1] = timed .. " timed" end
-      out[#out + 1] = string.format("%s, then timed until the 95 %% CI of the mean iteration time was within ±%s %%%s",
-        w, pct_short(e.p.target_ci), #tail > 0 and (" (" .. table.concat(tail, "; ") .. ")") or "")
+      out[#out + 1] = string.format("%s, then timed until the 95 %% CI of the mean iteration time was within ±%s %% " ..
+        "or a cap stopped it%s", w, pct_short(e.p.target_ci), #tail > 0 and (" (" .. table.concat(tail, "; ") .. ")") or "")
     else
       out[#out + 1] = string.format("%s warm-up + %s timed iterations", tostring(e.p.warmup or "?"),
         tostring(e.p.iters or "?"))
     end
+    -- What the runs reached, beside what was asked (issue 30).
+    local reached = M.precision_text(e.runs)
+    if reached then out[#out] = out[#out] .. ", " .. reached end
   end
   return table.concat(out, "; ")
 end
@@ -373,10 +425,68 @@ function M.inputs(runs)
   return out
 end
 
---- The scale of runs in a few words, for a figure's subtitle: "32x32 synthetic, 1 warm-up + 5
---- timed iters" or "224x224 synthetic, timed to 95 % CI ≤ 2 % (3-100 iters)" (each distinct input,
---- data and protocol named once).
-function M.scale_text(runs)
+-- A no-break space (U+00A0): "95 % CI" and "13.9 %" never wrap between their parts in a figure's
+-- subtitle (Figure A's subtitle broke as "95 / % CI").
+M.NBSP = "\194\160"
+
+-- A CI half-width in percent: one decimal from 1 % up, two below ("0.05", "13.9").
+local function ci_pct(x)
+  local v = x * 100
+  return string.format(v < 1 and "%.2f" or "%.1f", v)
+end
+
+--- The precision the ok runs reached (issue 30: reported as achieved, never as targeted): the
+--- half-width of the 95 % CI of each run's mean iteration time over that mean (ci_rel, stored by
+--- rlx.train for every protocol). Returns nil when no run stored one, else {n, lo, hi, median,
+--- targets (the distinct target_ci asked, ascending; empty for fixed counts), missed (runs above
+--- their own target), with_target (runs that had one)}.
+function M.precision_reached(runs)
+  local xs, targets, seen, missed, with_target = {}, {}, {}, 0, 0
+  for _, r in ipairs(runs) do
+    local ci = (r.status == nil or r.status == "ok") and num(field(r, "ci_rel")) or nil
+    if ci then
+      xs[#xs + 1] = ci
+      local t = M.protocol(r).target_ci
+      if t then
+        with_target = with_target + 1
+        if not seen[t] then seen[t] = true; targets[#targets + 1] = t end
+        if ci > t then missed = missed + 1 end
+      end
+    end
+  end
+  if #xs == 0 then return nil end
+  table.sort(xs)
+  table.sort(targets)
+  local h = #xs / 2
+  local median = #xs % 2 == 1 and xs[math.ceil(h)] or (xs[h] + xs[h + 1]) / 2
+  return {n = #xs, lo = xs[1], hi = xs[#xs], median = median, targets = targets, missed = missed,
+    with_target = with_target}
+end
+
+--- "95 % CI reached ±1.6-49.2 % (median ±13.9 %; 25 of 27 runs above their ±2 % target)": the
+--- precision of runs as reached (M.precision_reached), nil when none stored it. opts.nb: join
+--- numbers and units with no-break spaces (figure subtitles). Returns the text and the numbers.
+function M.precision_text(runs, opts)
+  local p = M.precision_reached(runs)
+  if not p then return nil end
+  local sp = (opts and opts.nb) and M.NBSP or " "
+  local span = "±" .. ci_pct(p.lo) .. (p.hi > p.lo and ("-" .. ci_pct(p.hi)) or "") .. sp .. "%"
+  local text = string.format("95%s%% CI reached %s (median ±%s%s%%", sp, span, ci_pct(p.median), sp)
+  if #p.targets > 0 then
+    local ts = {}
+    for i, t in ipairs(p.targets) do ts[i] = "±" .. pct_short(t) .. sp .. "%" end
+    text = text .. string.format("; %d of %d run%s above %s %s target", p.missed, p.with_target,
+      p.with_target == 1 and "" or "s", p.with_target == 1 and "its" or "their", table.concat(ts, "/"))
+  end
+  return text .. ")", p
+end
+
+--- The scale of runs in a few words, for a figure's subtitle: "224x224 synthetic, warm-up until
+--- steady + 3 timed iters (target 95 % CI ≤ 2 %), 95 % CI reached ±1.6-49.2 % (median ±13.9 %; ...)"
+--- or "32x32 synthetic, 1 warm-up + 5 timed iters, 95 % CI reached ..." (each distinct input, data
+--- and protocol named once; the precision as the runs reached it, never only the target). With
+--- opts.timing = false only the input and data (a figure of formula-derived quantities).
+function M.scale_text(runs, opts)
   local sizes = {}
   for _, i in ipairs(M.inputs(runs)) do sizes[#sizes + 1] = i .. "x" .. i end
   local data, seen = {}, {}
@@ -387,16 +497,20 @@ function M.scale_text(runs)
   end
   local parts = {}
   if #sizes > 0 then parts[#parts + 1] = table.concat(sizes, " and ") .. " " .. table.concat(data, ", ") end
+  if opts and opts.timing == false then return table.concat(parts, ", ") end
+  local nb = M.NBSP
   for _, e in ipairs(by_protocol(runs)) do
     if e.p.kind == "ci" then
       local _, timed = ci_parts(e)
-      parts[#parts + 1] = string.format("timed to 95 %% CI ≤ %s %%%s", pct_short(e.p.target_ci),
-        timed and (" (" .. timed .. " iters)") or "")
+      parts[#parts + 1] = string.format("%s timed iters (target 95%s%% CI ≤ %s%s%%)", timed or "?", nb,
+        pct_short(e.p.target_ci), nb)
     else
       parts[#parts + 1] = string.format("%s warm-up + %s timed iters", tostring(e.p.warmup or "?"),
         tostring(e.p.iters or "?"))
     end
   end
+  local reached = M.precision_text(runs, {nb = true})
+  if reached then parts[#parts + 1] = reached end
   return table.concat(parts, ", ")
 end
 

@@ -13,7 +13,12 @@
 local configs = require("rlx.results.configs")
 local M = {}
 
-local function kind_of(device) return (tostring(device or "cpu")):match("^cuda") and "cuda" or "cpu" end
+-- The device kind of a run: cuda, mps (an Apple GPU, in runs imported from the seed's kit: rlx
+-- itself cannot train there) or cpu.
+local function kind_of(device)
+  local d = tostring(device or "cpu")
+  return d:match("^cuda") and "cuda" or d:match("^mps") and "mps" or "cpu"
+end
 M.kind_of = kind_of
 
 -- The seed's order of models and precisions (fp32 first), shared with the figures and sections.

@@ -73,5 +73,15 @@ check("roofline fp32", string.format("| cpuenv | resnet18 | fp32 | 2 | estimated
   sig3(att), att / (503021028 / 364402400 * 20) * 100))
 check("no AMP", "No CUDA environment: no AMP rows.")
 check("one environment", "One environment (cpuenv): no ratios between environments")
-check("footnote", "[^R1]: cpuenv, resnet18, fp32, batch 2: `cpuenv_resnet18_fp32_bs2_run1`, `cpuenv_resnet18_fp32_bs2_run2`.")
+-- The footnote lists the runs averaged, then those left out (issue 34: it listed all of them as
+-- "averaged into" the row).
+local kept_labels, left_labels = {}, {}
+for n = 1, 2 do
+  local label = "`cpuenv_resnet18_fp32_bs2_run" .. n .. "`"
+  if used.fp32[n] then kept_labels[#kept_labels + 1] = label else left_labels[#left_labels + 1] = label end
+end
+local head = mark32 ~= "" and "averaged, none steady (all kept, marked †): " or "averaged: "
+check("footnote", "[^R1]: cpuenv, resnet18, fp32, batch 2: " .. head .. table.concat(kept_labels, ", ") ..
+  (#left_labels > 0 and ("; left out: " .. left_labels[1] .. " (") or "."))
+-- One environment: Figures A, C and D (B compares environments).
 print("html", out.html:match("[^/]+$"), #out.figures)

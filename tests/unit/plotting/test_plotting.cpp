@@ -112,6 +112,13 @@ TEST_CASE("log10 axis ticks for ranges off decades and spanning many decades", "
   REQUIRE(tb.size() == 2);
   CHECK(tb[0].value == Approx(20));
   CHECK(tb[1].value == Approx(50));
+  // Two decade ticks (1 and 10) between 0.5 and 50: 1-2-5 ticks are labelled too (issue 34).
+  Axis c(Scale::Log10, 0.5, 50, 0, 100);
+  auto tc = c.major_ticks();
+  REQUIRE(tc.size() == 7);
+  CHECK(tc[0].label == "0.5");
+  CHECK(tc[2].label == "2");
+  CHECK(tc[6].label == "50");
 }
 
 TEST_CASE("linear axis ticks are 1-2-5 steps and y axes grow upwards", "[plotting]") {
@@ -325,6 +332,39 @@ TEST_CASE("variability chart: one box per group, quantiles", "[plotting]") {
   CHECK_THROWS_WITH(variability_chart(ChartSpec{}, {{"x", {}}}, tmp("v.png")), "group 'x' has no values");
 }
 
+TEST_CASE("variability chart: a box from five repeats, a mean bar below; a log axis for machines far apart",
+          "[plotting]") {
+  // Issue 34: a box of three points said nothing its dots did not. Inside the interquartile range,
+  // away from the centre line and the dots, a group of 3 leaves the background and one of 5 is tinted.
+  Layout L = variability_chart(ChartSpec{}, {{"three", {10, 11, 12}}, {"five", {10, 10.5, 11, 11.5, 12}}},
+                               tmp("var_box.png"));
+  Png png(tmp("var_box.png"));
+  const double step = L.x.to_px(2) - L.x.to_px(1), off = 0.14 * step;
+  CHECK(dist(png.rgb(L.x.to_px(1) - off, L.y.to_px(10.75)), 0xFFFFFFu) < 20);
+  CHECK(dist(png.rgb(L.x.to_px(2) - off, L.y.to_px(10.75)), 0xFFFFFFu) > 20);
+  // The mean bar of the group of 3 (11) is drawn in its colour across the slot.
+  CHECK(dist(png.rgb(L.x.to_px(1) - off, L.y.to_px(11)), palette_rgb(0)) < 60);
+  // A CPU beside a GPU on a log axis, snapped to 1-2-5 bounds around both.
+  ChartSpec log;
+  log.yscale = Scale::Log10;
+  Layout G = variability_chart(log, {{"cpu", {3.5, 3.9, 4.3}}, {"gpu", {781, 789}}}, tmp("var_log.png"));
+  CHECK(G.y.scale() == Scale::Log10);
+  CHECK(G.y.lo() <= 3.5);
+  CHECK(G.y.hi() >= 789);
+  // Room above the highest value for the annotations: 789 x (789 / 3.5)^0.35 = 5265 -> 10k; below the
+  // lowest: 3.5 / (789 / 3.5)^0.15 = 1.55 -> 1.
+  CHECK(G.y.lo() == Approx(1));
+  CHECK(G.y.hi() == Approx(1e4));
+}
+
+TEST_CASE("a fixed axis bound joins the data before the padding", "[plotting]") {
+  // Issue 34: AI vs batch with ymin = 0 padded only the data's narrow band (20.1-20.4) and the top
+  // points sat on the frame. Now the 5 % pad is of the span shown: 0 to 20.4 + 1.02, then a nice 25.
+  const Axis a = make_axis(Scale::Linear, {20.1, 20.4}, 0.0, std::nullopt, 0.05);
+  CHECK(a.lo() == 0);
+  CHECK(a.hi() == Approx(25));
+}
+
 TEST_CASE("chart errors name the problem", "[plotting]") {
   CHECK_THROWS_WITH(line_chart(ChartSpec{}, {series("a", {1, 2}, {1})}, tmp("e.png")),
                     "series 1 ('a') has 2 x values and 1 y values: give one y per x");
@@ -438,4 +478,24 @@ TEST_CASE("a 400-character title is wrapped into readable lines, not squashed on
   cs.title = title;
   const double long_top = line_chart(cs, {series("a", {1, 2}, {1, 2})}, tmp("title_long.png")).plot_y0;
   CHECK(long_top - short_top == Approx(3 * c.text_height(10.5) - c.text_height(14)).margin(2));
+}
+
+TEST_CASE("a subtitle wraps after a phrase, never inside one, in up to four lines", "[plotting]") {
+  // Issue 34: Figure A's subtitle broke as "95 / % CI". A line ends after its last "; " when that
+  // keeps at least half of it; a no-break space (U+00A0) holds a number to its unit.
+  Canvas c(tmp("subtitle.png"), 1200, 800, 150);
+  const double room = 600;
+  std::string text;
+  for (int i = 0; i < 12; ++i) text += "phrase number " + std::to_string(i) + " with 95\xC2\xA0% CI; ";
+  const Heading h = fit_heading(c, text, 10, false, room, 4);
+  REQUIRE(h.lines.size() == 4);
+  for (size_t i = 0; i + 1 < h.lines.size(); ++i) {
+    CHECK(h.lines[i].back() == ';');  // every full line ends a phrase
+    CHECK(c.text_width(h.lines[i], h.size_pt, false) <= room);
+  }
+  for (const auto& line : h.lines) {
+    CHECK(line.rfind("%", 0) != 0);  // no line starts with the unit of a number on the line before
+    CHECK(line.find("95 ") == std::string::npos);
+  }
+  CHECK(h.lines[3].substr(h.lines[3].size() - 3) == "\xE2\x80\xA6");
 }

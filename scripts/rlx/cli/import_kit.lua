@@ -1,0 +1,46 @@
+-- rlx import-kit: a machine measured with seed 000's kit (logs/metrics.csv, logs/env_info.md,
+-- logs/ncu/*.csv) stored as an environment of a study, marked imported (rlx.kit).
+local args = require("rlx.cli.args")
+local M = {summary = "import a machine measured with the seed's kit (logs/metrics.csv, env_info.md, ncu CSVs)",
+  synopsis = "import-kit DIR --db PATH"}
+
+local cmd = {name = "import-kit", usage = "rlx import-kit DIR --db PATH [--study NAME] [--env LABEL] [options]",
+  description = "Reads the kit folder DIR as seed 000's code/run_train.py leaves it: DIR/logs/metrics.csv (one\n" ..
+    "row per run: arch, batch_size, precision, warmup_iters, measured_iters, elapsed_sec, images_per_sec,\n" ..
+    "label, hostname, backend, device_name, ...), DIR/logs/env_info.md (the machine, in your words; optional)\n" ..
+    "and DIR/logs/ncu/LABEL.csv (Nsight Compute CSVs named after their run's --label; optional). Stores the\n" ..
+    "machine as one environment of the study, marked imported, with one run per row (repeats numbered in\n" ..
+    "file order), the analytic complexity and estimated roofline point of each configuration, and the ncu\n" ..
+    "totals of the runs that have a CSV; `rlx report` then covers it beside rlx's own environments.\n" ..
+    "Everything is checked first: a bad value is one error naming the file, line and column, and nothing\n" ..
+    "is written; the runs are merged in one transaction, and importing the same folder twice adds nothing.",
+  options = {
+    {"db", "--db", metavar = "PATH", help = "the study database to add the machine to (created when missing)"},
+    {"study", "--study", metavar = "NAME", default = "p1-roofline", help = "the study the runs join"},
+    {"env", "--env", metavar = "LABEL",
+      help = "the environment's label (default: the {env}_ prefix of the runs' labels, else the host name)"},
+    {"input", "--input", type = "integer", min = 8, default = 224,
+      help = "the image side the kit trained at (run_train.py crops 224)"},
+    {"classes", "--classes", type = "integer", min = 2, default = 1000, help = "the classes of its model's head"},
+    {"synthetic", "--synthetic", type = "boolean", help = "the runs used --synthetic (FakeData), whatever data_root says"},
+  },
+  positionals = {{"dir"}}}
+
+function M.main(...)
+  local o = args.parse(cmd, {...})
+  if not o then return 0 end
+  if not o.db then args.usage_error("import-kit", "--db PATH is required (the study database to add the machine to)") end
+  local ok, res = pcall(rlx.kit.import, {dir = o.dir, db = o.db, study = o.study, env = o.env, input = o.input,
+    classes = o.classes, synthetic = o.synthetic == true})
+  if not ok then args.fail("import-kit", res) end
+  local m = res.merged or {}
+  print(string.format("%s: environment '%s' (imported, id %s): %d runs read, +%d stored in %s (study %s)%s", o.dir,
+    res.env, res.env_id:sub(1, 12), res.runs, m.runs or 0, o.db, o.study,
+    #res.ncu > 0 and string.format(", ncu counters from %d CSV%s", #res.ncu, #res.ncu == 1 and "" or "s") or ""))
+  for _, c in ipairs(m.conflicts or {}) do
+    require("rlx.cli.merge").report_conflict(o.dir, o.db, c, false)
+  end
+  return 0
+end
+
+return M
