@@ -51,8 +51,9 @@ function M.status(db)
         done = 0, running = 0, pending = 0, failed = 0, missing = 0}
       for _, slot in ipairs(task.slots) do
         -- A submission sbatch refused ran nothing: its slots are not "submitted" (issue 35 item 11:
-        -- status said "4 slots submitted" above "not submitted").
-        if m.array_job then
+        -- status said "4 slots submitted" above "not submitted"), unless a run of it was stored (a
+        -- manifest written by hand, or shards collected from elsewhere).
+        if m.array_job or stored[slot.slot] then
           local s = slot_state(stored[slot.slot], state)
           row[s] = row[s] + 1
           latest[slot.slot] = s
