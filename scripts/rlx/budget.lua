@@ -333,21 +333,27 @@ end
 --- (Est:min_iters): each is kept when it fits in what the ones kept before it leave, else left
 --- out whole, so a run is never cut below the precision it needs and a later, cheaper run can
 --- still use time a costly one could not. A config without an estimate is kept (nothing says it
---- does not fit). Returns {keep (the indices kept, in order), left_out (the others), need_s (the
---- kept runs' minimum), left_out_s (the left-out runs' minimum, nil parts skipped), cost (index ->
+--- does not fit). `rounds` (optional, index -> repeat number) keeps the order breadth first: once
+--- a run of repeat r is left out, no run of a later repeat is kept, so no configuration gets a
+--- third run while another lacks its second (a cheap third run once took the time a second
+--- needed). Returns {keep (the indices kept, in order), left_out (the others), need_s (the kept
+--- runs' minimum), left_out_s (the left-out runs' minimum, nil parts skipped), cost (index ->
 --- minimum seconds)}.
-function M.trim(est, configs, left_s, S)
+function M.trim(est, configs, left_s, S, rounds)
   local out = {keep = {}, left_out = {}, need_s = 0, left_out_s = 0, cost = {}}
+  local first_out_round = math.huge
   for i, c in ipairs(configs) do
     local step = est:step(c)
     local cost = step and (est:outside(c) + est:min_iters(c, S)) * step or nil
     out.cost[i] = cost
-    if not cost or out.need_s + cost <= left_s then
+    local round = rounds and rounds[i] or 1
+    if round <= first_out_round and (not cost or out.need_s + cost <= left_s) then
       out.keep[#out.keep + 1] = i
       out.need_s = out.need_s + (cost or 0)
     else
       out.left_out[#out.left_out + 1] = i
-      out.left_out_s = out.left_out_s + cost
+      out.left_out_s = out.left_out_s + (cost or 0)
+      if rounds then first_out_round = math.min(first_out_round, round) end
     end
   end
   return out

@@ -370,9 +370,9 @@ function Study:_estimate(items, o)
   local S, ns = protocol(o), nil
   if targeted(o) and o.budget_s then
     local est = self:_estimator(kind_of(o.device))
-    local configs = {}
-    for i, it in ipairs(todo) do configs[i] = it.config end
-    local trim = budget.trim(est, configs, o.budget_s, S)
+    local configs, rounds = {}, {}
+    for i, it in ipairs(todo) do configs[i], rounds[i] = it.config, it.run end
+    local trim = budget.trim(est, configs, o.budget_s, S, rounds)
     local kept, kept_configs = {}, {}
     for _, i in ipairs(trim.keep) do kept[#kept + 1], kept_configs[#kept_configs + 1] = todo[i], configs[i] end
     for _, i in ipairs(trim.left_out) do
@@ -520,7 +520,10 @@ function Study:sweep(opts)
         self:_sweep_slot(o, it, string.format("[%d/%d]", i, #items), trainer, stats, cache)
       else
         stats.left_out[#stats.left_out + 1] = it
-        if not o.quiet then
+        if not o.quiet and it.after_round then
+          io.stderr:write(string.format("[%d/%d] %s: left out, breadth first: a run of repeat %d was left out " ..
+            "before it (budget)\n", i, #items, it.label, it.after_round))
+        elseif not o.quiet then
           io.stderr:write(string.format("[%d/%d] %s: left out, it needs ~%s and %s is left beside the %s kept " ..
             "for reruns (budget)\n", i, #items, it.label, budget.duration_text(it.need_s or 0),
             budget.duration_text(math.max(0, it.left_s or 0)), budget.duration_text(o.budget_s * budget.RERUN_RESERVE)))

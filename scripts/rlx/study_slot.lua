@@ -224,17 +224,25 @@ end
 -- Whether items[i] still fits the time left (rlx.budget.trim over the items still to run, in their
 -- order, less the share kept for reruns, budget.RERUN_RESERVE), and its caps when it does: the
 -- timed iterations it can have beside the later runs that fit too. An item that no longer fits
--- is left out whole (it.need_s: what it would need), never cut below its precision.
-function Study:_caps(items, i, o, deadline, _stats)
+-- is left out whole (it.need_s: what it would need), never cut below its precision; so is one of
+-- a later repeat than a run already left out (breadth first: it.after_round says which).
+function Study:_caps(items, i, o, deadline, stats)
+  local out_round = math.huge
+  for _, it in ipairs(stats and stats.left_out or {}) do out_round = math.min(out_round, it.run or 1) end
+  if (items[i].run or 1) > out_round then
+    local cost = budget.trim(self:_estimator(kind_of(o.device)), {items[i].config}, 0, protocol(o)).cost[1]
+    items[i].after_round, items[i].need_s = out_round, cost
+    return false
+  end
   local todo = {}
   for j = i, #items do
     if self:_will_run(items[j], o) then todo[#todo + 1] = items[j] end
   end
-  local configs = {}
-  for k, it in ipairs(todo) do configs[k] = it.config end
+  local configs, rounds = {}, {}
+  for k, it in ipairs(todo) do configs[k], rounds[k] = it.config, it.run end
   local left = deadline - now_s() - (o.budget_s or 0) * budget.RERUN_RESERVE
   local est, S = self:_estimator(kind_of(o.device)), protocol(o)
-  local trim = budget.trim(est, configs, left, S)
+  local trim = budget.trim(est, configs, left, S, rounds)
   items[i].need_s, items[i].left_s = trim.cost[1], left
   if trim.keep[1] ~= 1 then return false end
   local kept = {}

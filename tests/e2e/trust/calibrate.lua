@@ -104,6 +104,12 @@ local fake = {step = function(_, k) return k.s end, outside = function() return 
 local t = budget.trim(fake, {{s = 10}, {s = 25}, {s = 5}}, 30, {min_iters = 1, max_iters = 1})
 check("trim keeps in order what fits", table.concat(t.keep, ",") == "1,3" and table.concat(t.left_out, ",") == "2" and
   near(t.need_s, 15) and near(t.left_out_s, 25), table.concat(t.keep, ","))
+-- With repeat numbers, breadth first: the 5 s run is a second repeat, and a first repeat (25 s) was
+-- left out before it, so it is left out too: 10 + 5 would fit, but no configuration gets a second
+-- run while another lacks its first. A 4 s first repeat after it still fits.
+t = budget.trim(fake, {{s = 10}, {s = 25}, {s = 5}, {s = 4}}, 30, {min_iters = 1, max_iters = 1}, {1, 1, 2, 1})
+check("trim by rounds is breadth first", table.concat(t.keep, ",") == "1,4" and table.concat(t.left_out, ",") == "2,3" and
+  near(t.need_s, 14) and near(t.left_out_s, 30), table.concat(t.keep, ",") .. " / " .. table.concat(t.left_out, ","))
 
 -- A sweep whose budget holds only some runs. Calibrations: resnet50 0.25 s per image, vgg16 2.5
 -- (steps of 1 s and 10 s at batch 4); no run seen, so cv 5 % (the prior): accept_ci 5 % takes 7
