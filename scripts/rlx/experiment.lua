@@ -377,8 +377,9 @@ function M.raise_budget(study, devs, S, overhead_s)
   local from = S.budget_s
   S.budget_s = math.min(want, S.budget_max_s)
   return string.format("budget raised from %s to %s so that every configuration gets %d steady runs within its " ..
-    "precision (%s of runs at the least protocol here%s); --set budget= keeps it as given",
-    budget.duration_text(from), budget.duration_text(S.budget_s), S.min_repeats, budget.duration_text(need),
+    "precision (%s of runs at the least protocol here, %s with the rest of the study and the rerun reserve%s); " ..
+    "--set budget= keeps it as given", budget.duration_text(from), budget.duration_text(S.budget_s), S.min_repeats,
+    budget.duration_text(need), budget.duration_text(want),
     want > S.budget_max_s and string.format(", more than the ceiling of %s: the rest is left out",
       budget.duration_text(S.budget_max_s)) or "")
 end

@@ -182,9 +182,9 @@ local function throughput_figures(runs, dir, out, opts, warnings, varying)
     local plot = {series = series, out = path, title = "Training throughput vs batch size: " .. env,
       subtitle = subtitle(string.format("mean ± 1 SD over n = %s repeat%s per point%s%s%s",
         n_lo == n_hi and tostring(n_hi) or (n_lo .. "-" .. n_hi), n_hi == 1 and "" or "s",
-        left > 0 and string.format(" (%d unsteady or contended left out; n=k/m: k of a point's m runs averaged)",
-          left) or "",
-        marked and ("; " .. configs.MARK .. " = a point none of whose repeats was steady (all kept)") or "",
+        left > 0 and string.format(" (%d unsteady, imprecise or contended left out; n=k/m: k of a point's m runs " ..
+          "averaged)", left) or "",
+        marked and ("; " .. configs.MARK .. " = a point none of whose repeats was steady and precise (all kept)") or "",
         yscale == "log" and "; log scale" or ""), env_runs, opts),
       yscale = yscale,
       width = opts.width, height = opts.height}

@@ -94,8 +94,9 @@ check("A: one series", #A.series == 1 and sr.label == "resnet18 fp32", sr.label)
 check("A: marks on points", table.concat(sr.labels, ",") == ",n=2/3,n=2/3,†,", table.concat(sr.labels, ","))
 check("A: means of the used runs", table.concat(sr.y, ",") == "60,105,205,360,500", table.concat(sr.y, ","))
 check("A: n per point", table.concat(sr.n, ",") == "3,2,2,3,3", table.concat(sr.n, ","))
-check("A: subtitle", A.subtitle == "mean ± 1 SD over n = 2-3 repeats per point (2 unsteady or contended left out; " ..
-  "n=k/m: k of a point's m runs averaged); † = a point none of whose repeats was steady (all kept); 32x32 synthetic, " ..
+check("A: subtitle", A.subtitle == "mean ± 1 SD over n = 2-3 repeats per point (2 unsteady, imprecise or contended " ..
+  "left out; n=k/m: k of a point's m runs averaged); † = a point none of whose repeats was steady and precise (all " ..
+  "kept); 32x32 synthetic, " ..
   "1 warm-up + 5 timed iters", A.subtitle)
 s:close()
 
