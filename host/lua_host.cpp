@@ -133,11 +133,25 @@ void push_error_text(lua_State* L, int idx) {
   lua_pushfstring(L, "(error object is a %s value)", luaL_typename(L, idx));
 }
 
-// Message handler: leaves deliberate exits (see is_exit) untouched; turns every other error value
-// into readable text with a traceback appended.
+// Whether the error value at idx is an rlx refusal: a structured error with its function's name
+// (`fn`), raised by a native or errors.raise. Its text already names the caller's line, the
+// problem and the fix; a traceback would only show rlx's own frames (issue 35 item 11), so it is
+// printed as one line unless RLX_TRACEBACK=1 asks for the traceback.
+bool is_refusal(lua_State* L, int idx) {
+  if (lua_type(L, idx) != LUA_TTABLE) return false;
+  lua_getfield(L, idx, "fn");
+  const bool named = lua_type(L, -1) == LUA_TSTRING;
+  lua_pop(L, 1);
+  const char* want = std::getenv("RLX_TRACEBACK");
+  return named && !(want && std::strcmp(want, "1") == 0);
+}
+
+// Message handler: leaves deliberate exits (see is_exit) untouched; turns an rlx refusal into its
+// one line, and every other error value into readable text with a traceback appended.
 int traceback_handler(lua_State* L) {
   if (is_exit(L, 1)) return 1;
   push_error_text(L, 1);
+  if (is_refusal(L, 1)) return 1;
   // LuaJIT's "stack overflow" names no line: add the innermost Lua line that overflowed, and the
   // usual cause (issue 25 finding 11).
   if (std::strcmp(lua_tostring(L, -1), "stack overflow") == 0) {

@@ -229,6 +229,19 @@ function Est:cv(c)
   return median(self.cvs[family(c)]) or median(self.cvs["*"]) or M.PRIOR_CV
 end
 
+--- What the plan assumes of the noise, for its one line: "a step CV of 7.1 % (the median of 12
+--- runs on this machine)", or the prior's "a step CV of 5 % (assumed: no run on this machine yet;
+--- a noisier machine needs more iterations per run, so the plan leaves more out as runs teach it)".
+function Est:cv_text()
+  local seen = self.cvs["*"] or {}
+  if #seen > 0 then
+    return string.format("a step CV of %.1f %% (the median of %d run%s on this machine)", median(seen) * 100, #seen,
+      #seen == 1 and "" or "s")
+  end
+  return string.format("a step CV of %g %% (assumed: no run on this machine yet; a noisier machine needs more " ..
+    "iterations per run, so the plan leaves more out as runs teach it)", M.PRIOR_CV * 100)
+end
+
 -- Seconds of setup of config c (see the header), given its step.
 function Est:_setup_s(c, step)
   local learned = median(self.setup[family(c)])

@@ -168,7 +168,7 @@ end
 --- Probes every (model, precision) of `families` ({model, precision, input, batch} tables: batch
 --- the smallest the sweep runs) that `study`'s environment has no calibration for on `device`,
 --- stores each, and returns all of them keyed by M.key, with the seconds spent probing. A dry run
---- probes nothing: it returns what is stored. opts: classes, lr, quiet, trainer.
+--- probes nothing: it returns what is stored. opts: classes, lr, threads (rlx train's --threads), quiet, trainer.
 function M.ensure(study, device, families, opts)
   opts = opts or {}
   local kind = device:match("^cuda") and "cuda" or "cpu"
@@ -180,7 +180,7 @@ function M.ensure(study, device, families, opts)
     if not have[key] and not dry then
       local probe_opts = {model = f.model, precision = f.precision, device = device, input = f.input,
         classes = opts.classes, batch = math.min(M.PROBE_BATCH, f.batch or M.PROBE_BATCH), lr = opts.lr,
-        trainer = opts.trainer}
+        threads = opts.threads, trainer = opts.trainer}
       local c = M.probe(probe_opts)
       spent = spent + c.probe.seconds
       -- A probe that shared its cores timed the other processes too: once more, and if that one

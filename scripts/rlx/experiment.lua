@@ -122,6 +122,18 @@ local function budget_of(text, default)
   return b
 end
 
+-- --set devices=: the device kinds to run (nil: all); an unknown one ends the program (exit 2)
+-- before anything is opened (M.scale checks it first).
+local function wanted_kinds(devices)
+  if not devices then return nil end
+  local wanted, valid = {}, {cpu = true, cuda = true}
+  for k in tostring(devices):gmatch("[^,]+") do
+    if not valid[k] then fail(string.format("--set devices= takes cpu and/or cuda (e.g. cpu,cuda), got '%s'", k)) end
+    wanted[k] = true
+  end
+  return wanted
+end
+
 -- The protocol overrides: a fixed count (iters=) or a precision target (target_ci=), not both.
 local function apply_protocol(S, P)
   if P.iters and P.target_ci then fail("--set iters= (a fixed count) and --set target_ci= exclude each other") end
@@ -175,6 +187,7 @@ function M.scale(matrix, P)
     S.batch = v
   end
   if P.counters == false then S.counters = false end
+  wanted_kinds(P.devices)
   -- A run asked for a looser target than the scale's acceptance is kept at that target.
   if S.target_ci and S.accept_ci then S.accept_ci = math.max(S.accept_ci, S.target_ci) end
   return S
@@ -237,16 +250,6 @@ function M.native_bf16(env)
     if flags:find(" " .. f .. " ", 1, true) then return true end
   end
   return false
-end
-
-local function wanted_kinds(devices)
-  if not devices then return nil end
-  local wanted, valid = {}, {cpu = true, cuda = true}
-  for k in tostring(devices):gmatch("[^,]+") do
-    if not valid[k] then fail(string.format("--set devices= takes cpu and/or cuda (e.g. cpu,cuda), got '%s'", k)) end
-    wanted[k] = true
-  end
-  return wanted
 end
 
 -- The precisions a device sweeps and why any of its script's were left out.
@@ -458,6 +461,9 @@ function M.plan(study, opts)
     n_out > 0 and string.format(" (%d left out for the budget)", n_out) or "",
     unknown > 0 and string.format(", %d without an estimate", unknown) or "", budget.duration_text(estimate_s), parts,
     S.budget_s and string.format("; budget %s", budget.duration_text(S.budget_s)) or ""))
+  for _, d in ipairs(devs) do
+    if S.target_ci then print(string.format("plan: %s at %s", d.id, study:_estimator(d.kind):cv_text())) end
+  end
   local detail = {calibration_s = calib_s, peaks_s = peaks_s, runs_s = total, finish_s = M.FINISH_S, budget_note = raised}
   if n_out > 0 then
     detail.left_out = left_out_labels(devs)

@@ -17,7 +17,7 @@ endfunction()
 function(rlx_fs_err name code re)
   fs_tmp("${name}" FS_TMP)
   rlx_e2e(NAME "fs: ${name}" EXIT 1 ARGS -e "${FS_TMP}${code}"
-    STDERR "^\\(command line\\):1: rlx\\.fs\\.write_atomic: ${re}${FS_NL}stack traceback:")
+    STDERR "^\\(command line\\):1: rlx\\.fs\\.write_atomic: ${re}${FS_NL}$")
 endfunction()
 
 rlx_fs_ok("write_atomic writes and replaces, leaving no temporary file"

@@ -109,10 +109,9 @@ N=$((N + 1)); d="$W/$N"; mkdir -p "$d"
 sum=$(md5sum "$d/s.db")
 (cd "$d" && timeout 60 "$RLX" run "$SRC/experiments/all.lua" --set db=s.db --set scale=smoke --set label=x --dry-run >out 2>err)
 judge "dry run of an existing database" ok $? "$d" "[ \"\$(md5sum $d/s.db)\" = \"$sum\" ] && [ ! -s s.db-wal ]"
-# A budget too small for any run is no refusal since issue 30: every run is left out, named with the
-# command that adds them, exit 0.
-probe "a budget too small for any run" ok "grep -q 'to add them to this database: .*--set budget=' out" -- \
-  all --set db=s.db --set scale=smoke --set budget=1s
+# A budget too small for any run is no refusal since issue 30 (every run left out, named with the
+# command that adds them, exit 0): ctest's "e2e: trust: a budget too small for any run ..." checks
+# it with a stand-in trainer; here the real study would calibrate and measure peaks first (minutes).
 probe "sweep.lua --dry-run" ok "$nothing_made" -- "$RLX" run "$SRC/tests/e2e/store/sweep.lua" --set db=s.db --dry-run
 
 echo "== 4. control characters"

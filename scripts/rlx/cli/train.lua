@@ -150,7 +150,8 @@ local function calibrated(o, opts)
   local ok, cal = pcall(function()
     local st = rlx.study{name = o.db and o.study or "calibrations", db = path}
     local cals = rlx.calibrate.ensure(st, opts.device or "cpu", {{model = opts.model, precision = opts.precision or
-      "fp32", input = opts.input or 224, batch = opts.batch}}, {classes = opts.classes, lr = opts.lr, quiet = true})
+      "fp32", input = opts.input or 224, batch = opts.batch}}, {classes = opts.classes, lr = opts.lr, threads = opts.threads,
+      quiet = true})
     st:close()
     return cals[rlx.calibrate.key(opts.model, opts.precision or "fp32", opts.input or 224)]
   end)
@@ -189,6 +190,11 @@ function M.main(...)
     {o.db, "database", {what = "--db"}},
   })
   check_contents(o)
+  -- A dataset that cannot be read fails here, in a second, not after the calibration's probe.
+  if opts.data ~= "synthetic" then
+    local readable, derr = pcall(rlx.train.dataset, opts.data)
+    if not readable then args.fail("train", derr, {usage = true}) end
+  end
   local cal, no_cal
   if opts.memory_format == nil or opts.memory_format == "auto" then
     opts.memory_format, cal, no_cal = calibrated(o, opts)
