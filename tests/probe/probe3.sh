@@ -202,7 +202,8 @@ for hdr in 'a,b' $'\033[2J\001,b' 'timestamp,hostname,bogus'; do
   N=$((N + 1)); d="$W/$N"; mkdir -p "$d/logs"
   printf '%s\n' "$hdr" >"$d/logs/metrics.csv"
   (cd "$d" && timeout 60 "${train[@]}" --log-dir logs >out 2>err)
-  judge "--log-dir metrics.csv with header $(printf %q "$hdr")" fail $? "$d" '[ ! -s out ]'
+  rc=$?  # before the name's $(printf ...), which would reset $?
+  judge "--log-dir metrics.csv with header $(printf %q "$hdr")" fail $rc "$d" '[ ! -s out ]'
 done
 probe "--db a text file" fail '[ ! -s out ]' -- bash -c "printf 'x\n' >t.db; $(printf %q "$RLX") train --model resnet18 --batch-size 2 --input 32 --iters 1 --warmup-iters 0 --db t.db"
 probe "--db in a missing folder" fail '[ ! -s out ] && [ ! -e nope ]' -- "${train[@]}" --db nope/x.db
