@@ -170,7 +170,7 @@ function M.scale(matrix, P)
   S.models, S.precision = list_of(P.models, "models", rlx.model.list()), list_of(P.precision, "precision",
     M.PRECISIONS)
   if P.batch then
-    local v, why = options.from_text({type = "int_list", min = 1}, P.batch)
+    local v, why = options._from_text({type = "int_list", min = 1}, P.batch)
     if why then fail("--set batch= " .. why) end
     S.batch = v
   end

@@ -11,7 +11,7 @@
 --   figures/ai_vs_batch_M.png      D: arithmetic intensity vs batch per precision and environment
 -- Everything is read from study.db by rlx.results.data (the report's reads too), so figures can be
 -- redrawn at any time from a stored (or merged) database without rerunning anything; the report draws
--- them from the data it loaded (draw_loaded). Like the report, figures never mix configurations
+-- them from the data it loaded (_draw_loaded). Like the report, figures never mix configurations
 -- (rlx.results.configs): runs that differ in input size, protocol, data, memory format or threads are
 -- separate series (A, D) or points (C), with the differing field in the legend; B shows one full
 -- configuration; every subtitle states the scale and protocol read from the runs; unsteady or
@@ -621,7 +621,7 @@ local DRAW_SPEC = {
 }
 
 --- Draws every figure of loaded data D (rlx.results.data.load) into opts.dir (options as draw's).
-function M.draw_loaded(D, opts)
+function M._draw_loaded(D, opts)
   local o = options.check("rlx.figures.draw", opts, DRAW_SPEC)
   if o.fixed then
     options.check("rlx.figures.draw: option 'fixed'", o.fixed, {model = {type = "string", required = true},
@@ -657,7 +657,7 @@ function M.draw(study, opts)
   if type(study) ~= "table" or not study.db then
     errors.raise("rlx.figures.draw", "expected a study (rlx.study{...}), got " .. type(study))
   end
-  return M.draw_loaded(data.load(study.db, study.name, study.path), opts)
+  return M._draw_loaded(data.load(study.db, study.name, study.path), opts)
 end
 
 return M

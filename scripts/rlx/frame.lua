@@ -322,14 +322,14 @@ function Frame:to_csv(path)
   return path
 end
 
---- rows:plot{x =, y =, by =, out =, logx =, logy =, title =, kind =}: see rlx.frame_plot.
+--- rows:plot{x =, y =, by =, out =, logx =, logy =, title =, kind =}: see rlx._frame_plot.
 function Frame:plot(opts)
   check_self(self, "plot", '{x = "column", y = "column", out = "file.png"}')
-  return require("rlx.frame_plot").plot(self, opts)
+  return require("rlx._frame_plot").plot(self, opts)
 end
 
--- group_by, agg and pivot (scripts/rlx/frame_agg.lua) share the helpers above.
-require("rlx.frame_agg").install(M, Frame, {check_self = check_self, check_columns = check_columns,
+-- group_by, agg and pivot (scripts/rlx/_frame_agg.lua) share the helpers above.
+require("rlx._frame_agg").install(M, Frame, {check_self = check_self, check_columns = check_columns,
   name_list = name_list})
 
 return setmetatable(M, {__call = function(_, rows, columns) return M.new(rows, columns) end})

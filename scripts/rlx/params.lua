@@ -12,7 +12,7 @@
 -- integer, number, boolean (true/false). Keys not declared are refused, naming the declared ones.
 local errors = require("rlx.errors")
 local options = require("rlx.options")
-local sorted_keys = require("rlx.pretty").sorted_keys
+local sorted_keys = require("rlx._pretty").sorted_keys
 local M = {}
 
 local TYPES = {string = true, integer = true, number = true, boolean = true}
@@ -25,7 +25,7 @@ end
 -- code, which has no --help of its own, "rlx -e: ..." alone (it advised 'rlx run -e --help').
 local function usage(msg)
   if script_name() == "-e" then rlx.fail(2, "rlx -e: " .. msg) end
-  errors.usage(script_name(), msg, "run " .. script_name())
+  errors._usage(script_name(), msg, "run " .. script_name())
 end
 
 local function print_help(spec)
@@ -33,7 +33,7 @@ local function print_help(spec)
   for _, k in ipairs(sorted_keys(spec)) do
     local s = spec[k]
     local what = s.one_of and table.concat(s.one_of, "|") or (s.type or "string")
-    print(options.help_line(k .. "=" .. what:upper(), s))
+    print(options._help_line(k .. "=" .. what:upper(), s))
   end
 end
 
@@ -44,10 +44,10 @@ local function value_of(key, s)
   local text = rlx.params_text and rlx.params_text[key]
   if text == nil and rawget(rlx.params, key) ~= nil then text = tostring(rawget(rlx.params, key)) end
   if text == nil then
-    if s.required then usage(string.format("--set %s= is required (%s)", key, options.requirement(s))) end
+    if s.required then usage(string.format("--set %s= is required (%s)", key, options._requirement(s))) end
     return s.default
   end
-  local v, why = options.from_text(s, text)
+  local v, why = options._from_text(s, text)
   if why then usage(string.format("--set %s= %s", key, why)) end
   return v
 end
@@ -57,7 +57,7 @@ end
 --- host's exit path: rlx.errors.exit_ok).
 function M.declare(spec)
   errors.expect("rlx.params.declare", spec, "table", "a table of parameters")
-  options.check_spec("rlx.params.declare", spec, {entry = "parameter", types = TYPES})
+  options._check_spec("rlx.params.declare", spec, {entry = "parameter", types = TYPES})
   if rlx.flags and rlx.flags.help then
     print_help(spec)
     errors.exit_ok()

@@ -304,8 +304,8 @@ function M.for_run(result, opts)
   return rows
 end
 
--- The quality of peaks and the suspects of a point above its roof (rlx.roofline_quality).
-local quality = require("rlx.roofline_quality")
+-- The quality of peaks and the suspects of a point above its roof (rlx._roofline_quality).
+local quality = require("rlx._roofline_quality")
 M.peak_quality, M.suspect = quality.peak_quality, quality.suspect
 
 return M

@@ -83,7 +83,7 @@ M.device_name = device_name
 
 local function result_of(r) return type(r.result) == "table" and r.result or {} end
 
---- The metrics.csv fields of a stored run (a row of rlx.results.data or study.query_runs).
+--- The metrics.csv fields of a stored run (a row of rlx.results.data or study._query_runs).
 function M.run_fields(r)
   local res = result_of(r)
   local kind = data.kind_of(r.device)

@@ -2,7 +2,7 @@
 -- outputs, frames) prints as an aligned table: a header, numbers right-aligned at one precision
 -- per column, columns chosen to fit the terminal (those left out are named), "... N more rows"
 -- and a row count. The REPL prints results with it, `rlx.show(rows, opts)` gives control, and
--- `rlx runs` lists runs through it. Anything else is printed by rlx.pretty, as before.
+-- `rlx runs` lists runs through it. Anything else is printed by rlx._pretty, as before.
 --
 --   rlx.show(study:runs{}, {cols = {"model", "batch", "images_per_s"}, max_rows = 10})
 local errors = require("rlx.errors")
@@ -102,7 +102,7 @@ local function fmt_cell(v, max_cell)
   local t = type(v)
   if t == "string" then return cut(M.printable(v), max_cell) end
   if t == "table" then
-    return cut(require("rlx.pretty").format(v, {depth = 1, max_items = 4, width = max_cell}), max_cell)
+    return cut(require("rlx._pretty").format(v, {depth = 1, max_items = 4, width = max_cell}), max_cell)
   end
   return tostring(v)
 end

@@ -68,7 +68,7 @@ function M.open(opts)
   self.env = rlx.env.capture{label = o.label, zone = o.zone, instance_type = o.instance_type}
   -- A database made before labels came from the hardware keeps its label ("docker", a host
   -- name): the same machine and software under a stored label is that stored environment.
-  if not o.label and not rlx.env.label_given() then
+  if not o.label and not rlx.env._label_given() then
     for _, row in ipairs(self.db:environments_except{label = self.env.label}) do
       local candidate = {}
       for k, v in pairs(self.env) do candidate[k] = v end
@@ -598,12 +598,12 @@ function Study:runs(opts)
     all_studies = {type = "boolean", default = false},
   })
   -- A frame (rlx.frame): prints as a table in the REPL and has where/group_by/plot/...
-  return require("rlx.frame").new(M.query_runs(self.db, o, not o.all_studies and self.name or nil))
+  return require("rlx.frame").new(M._query_runs(self.db, o, not o.all_studies and self.name or nil))
 end
 
 --- Runs of a database (any study unless `study` is given), as study:runs returns them; o may
 --- carry other keys (a CLI's options): only the filters are read.
-function M.query_runs(db, o, study)
+function M._query_runs(db, o, study)
   local filter = {study = study}
   for _, k in ipairs(RUN_FILTERS) do filter[k] = o[k] end
   return db:runs(filter)
@@ -749,7 +749,7 @@ for name, usage in pairs(METHOD_USAGE) do
 end
 
 -- The methods of a study, for help(study.runs) (scripts/rlx/help.lua).
-local slot = require("rlx.study_slot")
+local slot = require("rlx._study_slot")
 slot.install(Study, {warn = warn, now_s = now_s, plain_data = plain_data,
   roofline_rows = roofline_rows, targeted = targeted, protocol = protocol})
 M.crash_advice = slot.crash_advice

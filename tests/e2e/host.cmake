@@ -171,9 +171,9 @@ rlx_e2e(NAME "host: a stack overflow too deep for a traceback says so" EXIT 1
 rlx_e2e(NAME "host: an error whose __tostring fails is named with why" EXIT 1
   ARGS -e "error(setmetatable({}, {__tostring = function() error('boom') end}))"
   STDERR "^\\(an error object whose __tostring failed: \\(command line\\):1: boom\\)\nstack traceback:\n")
-rlx_e2e(NAME "host: rlx.errors.usage with a nil argument names itself, not errors.lua" EXIT 1
-  ARGS -e "rlx.errors.usage(nil, 'm', 'x')"
-  STDERR "^\\(command line\\):1: rlx\\.errors\\.usage: argument 1 \\(who\\) must be a string, got nil\n")
+rlx_e2e(NAME "host: rlx.errors._usage with a nil argument names itself, not errors.lua" EXIT 1
+  ARGS -e "rlx.errors._usage(nil, 'm', 'x')"
+  STDERR "^\\(command line\\):1: rlx\\.errors\\._usage: argument 1 \\(who\\) must be a string, got nil\n")
 rlx_e2e(NAME "host: rlx.errors.expect without its description names itself" EXIT 1
   ARGS -e "rlx.errors.expect('f', 1, 'string')"
   STDERR "^\\(command line\\):1: rlx\\.errors\\.expect: expected \\(function name, value, types, what\\)")

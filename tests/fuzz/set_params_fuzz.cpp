@@ -1,7 +1,7 @@
 // set_params_fuzz.cpp: libFuzzer target for `--set key=value` from argv to a study's checked
 // parameters: host/set_args.cpp (argument parsing, number/boolean typing, rlx.params and
 // rlx.params_text) and scripts/rlx/params.lua's rlx.params.declare with the modules it uses
-// (rlx.options, rlx.errors, rlx.pretty from the source tree, over the option checker of
+// (rlx.options, rlx.errors, rlx._pretty from the source tree, over the option checker of
 // host/bindings/lua_options.cpp), run in LuaJIT against experiments/all.lua's declarations. The input is
 // argv, NUL-separated. Every outcome must be either a usage refusal (rlx.fail(2, ...), what the CLI prints
 // and exits 2 with) or values of the declared types; a crash, a sanitizer report or any other Lua error (a

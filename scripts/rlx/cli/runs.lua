@@ -129,7 +129,7 @@ function M.main(...)
   if not o then return 0 end
   local db = M.open_readonly("runs", o.db)
   M.require_study("runs", db, o.db, o.study)
-  local ok, rows = pcall(require("rlx.study").query_runs, db, o, o.study)
+  local ok, rows = pcall(require("rlx.study")._query_runs, db, o, o.study)
   if not ok then args.fail("runs", rows) end
   if o.input then
     -- The input size a run used (rlx.results.configs: column, result, config, else 224).

@@ -10,7 +10,7 @@ local M = {}
 
 local function list_join(t) return table.concat(t, ", ") end
 
-local sorted_keys = require("rlx.pretty").sorted_keys
+local sorted_keys = require("rlx._pretty").sorted_keys
 
 local function num_sort(a, b) return a < b end
 local PRECISION_ORDER = require("rlx.results.data").PRECISION_ORDER

@@ -1,4 +1,4 @@
--- rlx.study_slot: one slot of a sweep, from its claim to its stored row (rlx.study's sweep calls
+-- rlx._study_slot: one slot of a sweep, from its claim to its stored row (rlx.study's sweep calls
 -- these as methods of the study object; docs/lua-api/study.md). Per slot: claim it in its own
 -- transaction (or skip it: done, busy in another process, crashed too often or by the OOM killer),
 -- refuse it when its memory estimate does not fit, time the noise floor, train it under the budget's
@@ -107,7 +107,7 @@ function Study:_sweep_slot(o, it, counter, trainer, stats, cache)
   -- trains the slot again instead of finding a `running` row of a live process.
   local stored, err, wall = pcall(self._train_and_store, self, o, it, claim, trainer, cache)
   if not stored then
-    self:_withdraw(claim, it, errors.is_exit(err) and "not finished (" .. M.exit_reason(err) .. ")"
+    self:_withdraw(claim, it, errors._is_exit(err) and "not finished (" .. M.exit_reason(err) .. ")"
       or "trained, but storing it failed")
     error(err, 0)
   end

@@ -1,4 +1,4 @@
--- rlx.roofline_quality: how far a roof can be trusted, and what to suspect when a point lies above
+-- rlx._roofline_quality: how far a roof can be trusted, and what to suspect when a point lies above
 -- its own roof (rlx.roofline.peak_quality, rlx.roofline.suspect; docs/roofline.md, "Points above
 -- their roof"). A peak's quality is read from a table as rlx.peaks.measure returns it or as a study
 -- database gives it back; the suspects are named with that quality, most likely first.

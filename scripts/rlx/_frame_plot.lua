@@ -1,7 +1,7 @@
 -- rows:plot{...} (rlx.frame): a line or scatter chart of two columns, one series per value of
 -- `by`, drawn with rlx.plot.line (the Cairo layer). Several rows at one x of a series (repeats)
 -- are drawn as their mean with a ± 1 SD bar, and the subtitle says so. Prints the path; shows the
--- figure inline too when the terminal can (rlx.termimg).
+-- figure inline too when the terminal can (rlx._termimg).
 local errors = require("rlx.errors")
 local options = require("rlx.options")
 local show = require("rlx.show")
@@ -141,7 +141,7 @@ function M.plot(frame, opts)
     errors.raise("rows:plot", errors.is(info) and tostring(info.message) or errors.text(info))
   end
   io.write(o.out, "\n")
-  if o.inline then require("rlx.termimg").show(o.out) end
+  if o.inline then require("rlx._termimg").show(o.out) end
   io.stdout:flush()
   return info
 end
