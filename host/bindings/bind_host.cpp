@@ -156,6 +156,15 @@ int check_set(lua_State* L) {
   return 1;
 }
 
+// parse_decimal("2.5") -> 2.5, or nil for text that is no plain decimal number ("0x10", "inf",
+// "1e999", " 5"): the one reader of numbers typed on a command line, --set and the CLI flags alike.
+int parse_decimal(lua_State* L) {
+  double v = 0;
+  if (!host::parse_number(lua::check_string(L, 1), &v)) return 0;
+  lua_pushnumber(L, v);
+  return 1;
+}
+
 }  // namespace
 
 void open_host(lua_State* L) {
@@ -171,7 +180,8 @@ void open_host(lua_State* L) {
                         {"check_options", lua::guarded<lua::check_options>, "rlx.options.check"},
                         {"option_requirement", lua::guarded<lua::option_requirement>},
                         {"run", lua::guarded<run>},
-                        {"check_set", lua::guarded<check_set>}});
+                        {"check_set", lua::guarded<check_set>},
+                        {"parse_decimal", lua::guarded<parse_decimal>}});
 }
 
 }  // namespace rlx::bindings

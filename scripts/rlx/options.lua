@@ -71,17 +71,12 @@ end
 --- What a value of the entry must be: "an integer >= 1", "one of cpu, cuda" (the C++ reader's words).
 function M._requirement(entry) return core.option_requirement(entry) end
 
--- A decimal number (no hex, inf or nan) that fits: integers up to 2^53, where doubles stop
--- counting exactly, and finite numbers.
+-- A decimal number (no hex, inf or nan) that fits, read as `--set` reads one (host/set_args.cpp,
+-- the one reader): integers up to 2^53, where doubles stop counting exactly, and finite numbers.
 local MAX_INT = 2 ^ 53
 local function decimal(raw)
-  if type(raw) ~= "string" or not (raw:match("^[+-]?%d+%.?%d*$") or raw:match("^[+-]?%d*%.?%d+[eE][+-]?%d+$") or
-    raw:match("^[+-]?%d+%.?%d*[eE][+-]?%d+$") or raw:match("^[+-]?%.%d+$")) then
-    return nil
-  end
-  local n = tonumber(raw)
-  if not n or n ~= n or n == math.huge or n == -math.huge then return nil end
-  return n
+  if type(raw) ~= "string" then return nil end
+  return core.parse_decimal(raw)
 end
 
 local function in_range(entry, n) return (not entry.min or n >= entry.min) and (not entry.max or n <= entry.max) end

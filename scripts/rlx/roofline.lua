@@ -207,6 +207,13 @@ end
 --- The roof at intensity ai (FLOP/byte) in FLOP/s: min(ai * peak_bw, peak_flops).
 M.attainable = core.attainable
 
+--- The placement of a point known by its intensity and rate (a group's means, a CSV row):
+--- place{ai =, flops_per_s =, peak_flops =, peak_bw =} -> point's fields by point's rules.
+M.place = core.place
+
+--- The ridge (FLOP/byte) of a compute roof (FLOP/s) and a memory roof (byte/s).
+M.ridge = core.ridge
+
 -- The roofline precision of a training precision ("fp32", "amp" = fp16 autocast, "bf16", ...).
 function M.precision_of(p)
   if type(p) ~= "string" then return "fp32" end

@@ -609,6 +609,14 @@ function M._query_runs(db, o, study)
   return db:runs(filter)
 end
 
+--- Table 2's rows (rlx.report.table2.records, the report's and `rlx runs --summary`'s numbers):
+--- one per configuration of the study's ok runs, as a frame.
+function Study:table2()
+  local table2 = require("rlx.report.table2")
+  local D = require("rlx.results.data").load(self.db, self.name, self.path)
+  return require("rlx.frame").new(table2.records(D), table2.COLUMNS)
+end
+
 --- Roofline points of this study joined with their runs (model, precision, batch, env, label).
 function Study:points(opts)
   local o = options.check("study:points", opts, {level = {type = "string"}, env = {type = "string"},
@@ -737,7 +745,7 @@ end
 local METHOD_USAGE = {plan = "{...}", sweep = "{...}", estimate = "{...}", runs = "{...}", points = "{...}",
   figures = "{...}", report = "{...}", store_run = "(config, result [, options])",
   store_peaks = "(peaks [, options])", peaks = "([device])", attach_counters = "(label, counters [, options])",
-  close = "()", ensure_peaks = "(kind [, options])", summary = "([options])"}
+  close = "()", ensure_peaks = "(kind [, options])", summary = "([options])", table2 = "()"}
 for name, usage in pairs(METHOD_USAGE) do
   local method = Study[name]
   Study[name] = function(self, ...)

@@ -49,27 +49,9 @@ local function compute_s(r)
   return total and wait and total - wait or nil
 end
 
---- A group's peak memory, mean over every ok run (the peak allocation does not depend on the
---- timing, so runs left out of the timing means count here; §6.4 reads the same figure: issue 34
---- found one row's peak differing between §4.3 and §6.4). CUDA: the allocator's peak; else the
---- process's peak RSS. Returns bytes, what it is, and the runs counted.
-function M.peak_memory(g)
-  local function mean_all(f)
-    local xs = {}
-    for _, r in ipairs(g.runs) do
-      local v = num(f(r))
-      if v and v > 0 then xs[#xs + 1] = v end
-    end
-    return stats.mean(xs), #xs
-  end
-  if g.kind == "cuda" then
-    local m, n = mean_all(function(r) return r.device_max_bytes end)
-    if m then return m, "device allocator peak", n end
-  end
-  local m, n = mean_all(function(r) return r.max_rss_bytes end)
-  if m then return m, "process peak RSS", n end
-  return nil
-end
+--- A group's peak memory: rlx.report.compute.peak_memory, the one owner (§6.4 and the REPL's
+--- study:table2() read it too).
+M.peak_memory = compute.peak_memory
 
 -- A share as "0.0012 %" or "12.3 %": the data wait of a synthetic-data run is a few microseconds
 -- of a seconds-long iteration, which one decimal would call 0.0 %.
