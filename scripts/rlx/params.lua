@@ -52,6 +52,66 @@ local function value_of(key, s)
   return v
 end
 
+-- `rlx run SCRIPT --help` is answered by the parameters the script declares: the script runs with
+-- every action disarmed (M._guard_help) until it calls declare, which prints them. A script that
+-- acts first (prints, writes a file, trains, opens a database, measures, draws, runs a program) or
+-- ends without declaring is stopped there, and told so: it was not run.
+local help = {armed = false, answered = false}
+
+local function not_run()
+  help.armed, help.answered = false, true
+  local name = script_name()
+  io.stdout:write("usage: rlx run ", name, " [--set key=value]... [--dry-run] [-- script args]\n\n", name,
+    " declares no parameters (rlx.params.declare lists them here); its comments\n" ..
+    "may say which --set keys it reads. It was not run.\n")
+  errors.exit_ok()
+end
+
+-- f, disarmed while help is armed: calling it answers the help instead.
+local function disarmed(f)
+  return function(...)
+    if help.armed then not_run() end
+    return f(...)
+  end
+end
+
+-- The natives that act on the world (the others compute or read); and Lua's own actions.
+local ACTIONS = {train = true, db = true, fs = true, plot = true, counters = true, report = true,
+  ["peaks.measure"] = true, ["host.run"] = true}
+
+--- Arms `rlx run SCRIPT --help` (the host calls it before the script, then M._help_end after).
+function M._guard_help()
+  help.armed = true
+  for tname, t in pairs(rlx._core) do
+    if type(t) == "table" then
+      for fname, f in pairs(t) do
+        if type(f) == "function" and (ACTIONS[tname] or ACTIONS[tname .. "." .. fname]) then t[fname] = disarmed(f) end
+      end
+    end
+  end
+  -- Lua's own actions are disarmed in place: the script calls them through the globals.
+  -- luacheck: push ignore 122
+  _G.print, io.write, io.popen = disarmed(print), disarmed(io.write), disarmed(io.popen)
+  os.execute, os.remove, os.rename = disarmed(os.execute), disarmed(os.remove), disarmed(os.rename)
+  local open = io.open
+  io.open = function(path, mode, ...)
+    if help.armed and mode and tostring(mode):find("[wa+]") then not_run() end
+    return open(path, mode, ...)
+  end
+  -- luacheck: pop
+  local methods = getmetatable(io.stdout).__index
+  local write = methods.write
+  methods.write = function(f, ...)
+    if help.armed and (f == io.stdout or f == io.stderr) then not_run() end
+    return write(f, ...)
+  end
+end
+
+--- After the script of `rlx run SCRIPT --help`: a script that ended without declaring was not run.
+function M._help_end()
+  if not help.answered then not_run() end
+end
+
 --- Checks rlx.params against spec and returns the values (defaults filled in). With
 --- `rlx run SCRIPT --help` it prints the parameters and ends the program (status 0, through the
 --- host's exit path: rlx.errors.exit_ok).
@@ -59,6 +119,7 @@ function M.declare(spec)
   errors.expect("rlx.params.declare", spec, "table", "a table of parameters")
   options._check_spec("rlx.params.declare", spec, {entry = "parameter", types = TYPES})
   if rlx.flags and rlx.flags.help then
+    help.armed, help.answered = false, true
     print_help(spec)
     errors.exit_ok()
   end

@@ -115,6 +115,15 @@ rlx_e2e(NAME "host: all.lua --help lists its parameters" ARGS run experiments/al
 rlx_e2e(NAME "host: run SCRIPT --help does not run a script that declares no parameters"
   ARGS run ${H}/no_declare.lua --help
   STDOUT "^usage: rlx run [^\n]*no_declare\\.lua \\[--set key=value\\]\\.\\.\\. .*declares no parameters .*It was not run\\.\n$")
+# Issue 32: --help is answered by the parameters the script declares, not by a search of its text:
+# a script that acts before declaring is stopped at its first action; one that only computes and
+# reads first lists its parameters, though "params.declare" is nowhere in its text.
+rlx_e2e(NAME "host: run SCRIPT --help stops a script at its first action before declare"
+  ARGS run ${H}/declare_late.lua --help
+  STDOUT "^usage: rlx run [^\n]*declare_late\\.lua \\[--set key=value\\]\\.\\.\\. .*declares no parameters .*It was not run\\.\n$")
+rlx_e2e(NAME "host: run SCRIPT --help lists the parameters a script declares after computing"
+  ARGS run ${H}/declare_after_reading.lua --help
+  STDOUT "^usage: rlx run [^\n]*declare_after_reading\\.lua \\[--set key=value\\]\\.\\.\\.\n\nParameters:\n  lines=INTEGER +lines read")
 rlx_e2e(NAME "host: a declared parameter with a bad value exits 2" ARGS run experiments/all.lua --set scale=huge
   EXIT 2 STDERR "^experiments/all\\.lua: --set scale= must be one of default, full, smoke, got 'huge'\nTry 'rlx run experiments/all\\.lua --help'\\.\n$")
 rlx_e2e(NAME "host: a declared integer parameter refuses hex" ARGS run experiments/all.lua --set iters=0x10
