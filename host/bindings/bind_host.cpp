@@ -156,6 +156,12 @@ int check_set(lua_State* L) {
   return 1;
 }
 
+// json_null() -> rlx.json.null, the value that encodes as JSON null (a NULL light userdata).
+int json_null(lua_State* L) {
+  lua_pushlightuserdata(L, nullptr);
+  return 1;
+}
+
 // parse_decimal("2.5") -> 2.5, or nil for text that is no plain decimal number ("0x10", "inf",
 // "1e999", " 5"): the one reader of numbers typed on a command line, --set and the CLI flags alike.
 int parse_decimal(lua_State* L) {
@@ -181,7 +187,8 @@ void open_host(lua_State* L) {
                         {"option_requirement", lua::guarded<lua::option_requirement>},
                         {"run", lua::guarded<run>},
                         {"check_set", lua::guarded<check_set>},
-                        {"parse_decimal", lua::guarded<parse_decimal>}});
+                        {"parse_decimal", lua::guarded<parse_decimal>},
+                        {"json_null", lua::guarded<json_null>}});
 }
 
 }  // namespace rlx::bindings

@@ -76,9 +76,11 @@ function M.executable()
   return trim(out)
 end
 
+--- Creates a folder and its parents, as every rlx output folder is made (rlx.fs.check_output, engine/
+--- util/output_check: no shell); a failure ends the program (exit 1) naming the path and the cause.
 function M.mkdir(path)
-  local ok, _, err = M.sh("mkdir -p " .. q(path))
-  if not ok then rlx.fail(1, string.format("rlx: cannot create directory '%s': %s", path, trim(err))) end
+  local ok, err = pcall(rlx.fs.check_output, path, "folder", {create = true})
+  if not ok then rlx.fail(1, "rlx: " .. rlx.errors.message(rlx.errors.pass_exits(err))) end
 end
 
 --- Writes text to path atomically (rlx.fs: a temporary file in the same directory, then a

@@ -122,10 +122,10 @@ local function model_keys(D)
   end
 end
 
--- JSON null for a roof rlx does not know (rlx.json leaves nil fields out): a placeholder string
--- replaced after encoding, so peaks.json says null where the seed expects the student's number.
-local NULL = "\1rlx-json-null\1"
-local function encode(value) return (rlx.json.encode(value, 2):gsub('"\\u0001rlx%-json%-null\\u0001"', "null")) .. "\n" end
+-- JSON null for a roof rlx does not know (rlx.json leaves nil fields out; rlx.json.null is null),
+-- so peaks.json says null where the seed expects the student's number.
+local NULL = rlx.json.null
+local function encode(value) return rlx.json.encode(value, 2) .. "\n" end
 
 local function mib(bytes) return type(bytes) == "number" and bytes / 2 ^ 20 or nil end
 

@@ -42,6 +42,9 @@ set_tests_properties("e2e: host: RLX_SCRIPTS_DIR overrides embedded modules" PRO
   ENVIRONMENT "RLX_TEST_TMP=${RLX_TEST_TMP};RLX_SOURCE_DIR=${CMAKE_SOURCE_DIR}")
 rlx_e2e(NAME "host: rlx.json round trip" ARGS -e "local t = rlx.json.decode(rlx.json.encode({a = {1, 2}, b = 'x'})) print(t.a[2], t.b)"
   STDOUT "^2\tx\n$")
+# Issue 32: rlx.json.null encodes as JSON null (seed_layout's peaks.json patched it into the text).
+rlx_e2e(NAME "host: rlx.json.null encodes as null" ARGS -e "print(rlx.json.encode({peak = rlx.json.null, n = {1, rlx.json.null}}))"
+  STDOUT "^\\{\"n\":\\[1,null\\],\"peak\":null\\}\n$")
 rlx_e2e(NAME "host: rlx.json.decode error" ARGS -e "rlx.json.decode('{bad')" EXIT 1
   STDERR "^\\(command line\\):1: rlx\\.json\\.decode: invalid JSON at byte 2")
 rlx_e2e(NAME "host: rlx.json.encode wrong type" ARGS -e "rlx.json.encode(print)" EXIT 1
