@@ -2,14 +2,9 @@
 -- its own roof (rlx.roofline.peak_quality, rlx.roofline.suspect; docs/roofline.md, "Points above
 -- their roof"). A peak's quality is read from a table as rlx.peaks.measure returns it or as a study
 -- database gives it back; the suspects are named with that quality, most likely first.
+local labels = require("rlx._roof_labels")
+local peaks_of = labels.peaks_of
 local M = {}
-
--- A peaks table, or an environment / run row that carries one under `peaks`.
-local function peaks_of(p)
-  if type(p) == "table" and type(p.peaks) == "table" then return p.peaks end
-  return p
-end
-
 
 -- A positive finite number from a table, else nil.
 local function positive(t, f)
@@ -105,7 +100,7 @@ function M.suspect(point, peaks)
   local peak, q, peak_short, count, count_short
   if compute then
     local field = point.compute_field or "the compute roof"
-    local label = point.roof_label or require("rlx.roofline").roof_label(peaks, field)
+    local label = point.roof_label or labels.roof_label(peaks, field)
     peak, q, peak_short = peak_words(peaks, field, label, point.roof_origin)
     count = measured and "the FLOP count (hardware counters)" or "the FLOP count (analytic, rlx.model.summary)"
     count_short = "the FLOP count"

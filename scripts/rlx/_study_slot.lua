@@ -16,8 +16,9 @@ local function say(text) io.stderr:write(printable(text) .. "\n") end
 
 local M = {}
 
--- The helpers study.lua shares with this file (set by M.install).
-local warn, now_s, plain_data, roofline_rows, targeted, protocol
+local common = require("rlx._study_common")
+local warn, now_s, plain_data = common.warn, common.now_s, common.plain_data
+local roofline_rows, targeted, protocol = common.roofline_rows, common.targeted, common.protocol
 
 local Study = {}
 
@@ -322,12 +323,7 @@ function Study:_memory_refusal(o, it, cache)
 end
 
 
---- Adds the slot methods to the study class; h holds study.lua's warn, now_s, plain_data,
---- roofline_rows and targeted.
-function M.install(class, h)
-  warn, now_s, plain_data, roofline_rows, targeted = h.warn, h.now_s, h.plain_data, h.roofline_rows, h.targeted
-  protocol = h.protocol
-  for name, fn in pairs(Study) do class[name] = fn end
-end
+-- The slot methods: rlx.study adds them to its study class.
+M.methods = Study
 
 return M

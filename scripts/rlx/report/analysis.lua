@@ -8,7 +8,8 @@ local stats = require("rlx.stats")
 local configs = require("rlx.results.configs")
 local sections = require("rlx.report.sections")
 local table2 = require("rlx.report.table2")
-local lead_cells, lead_headers, extend = sections.lead_cells, sections.lead_headers, sections.extend
+local lead = require("rlx.report.lead")
+local lead_cells, lead_headers, extend = lead.lead_cells, lead.lead_headers, lead.extend
 local M = {}
 
 -- mark: configs.MARK when a side's every run was flagged (its mean is not trustworthy).
@@ -155,7 +156,7 @@ end
 function M.environments(ctx)
   local D, doc = ctx.D, ctx.doc
   doc:para("### 6.2 Across environments")
-  local envs = require("rlx.report.sections").env_keys(D)
+  local envs = lead.env_keys(D)
   if #envs == 0 then
     doc:para("No successful runs: no ratios between environments.")
     return

@@ -4,7 +4,7 @@
 local md = require("rlx.report.md")
 local compute = require("rlx.report.compute")
 local configs = require("rlx.results.configs")
-local sections = require("rlx.report.sections")
+local lead = require("rlx.report.lead")
 local M = {}
 
 -- "k/n": runs of a group that reached a steady state, of those with a verdict.
@@ -68,12 +68,12 @@ function M.build(D, ref)
     if mixed then cells[#cells + 1] = r and r.source or "-" end
     cells[#cells + 1] = M.stable_cell(g)
     if ref then cells[#cells + 1] = ref(g) end
-    rows[#rows + 1] = append(sections.lead_cells(D, g), cells)
+    rows[#rows + 1] = append(lead.lead_cells(D, g), cells)
   end
   local ai_head = (sources.estimated and not sources.measured) and "AI, estimated (FLOP/byte)" or
     (sources.measured and not sources.estimated) and "AI, measured (FLOP/byte)" or "AI (FLOP/byte)"
   local gf_head = (sources.estimated and not sources.measured) and "Attained GFLOP/s, estimated" or "Attained GFLOP/s"
-  local headers, aligns = sections.lead_headers(D)
+  local headers, aligns = lead.lead_headers(D)
   append(headers, {"n", "Images/s", "95 % CI of the mean", gf_head, ai_head, "Bound"})
   append(aligns, {"r", "r", "r", "r", "r", "l"})
   if mixed then headers[#headers + 1], aligns[#aligns + 1] = "Source", "l" end
