@@ -4,6 +4,7 @@
 // codec), and the pieces of lua_bind.h that Lua modules share with the bindings: the caller's
 // position, the structured error metatable and the option checker (rlx.options).
 #include <cairo.h>
+#include <chrono>
 #include <fmt/format.h>
 #include <sqlite3.h>
 #include <torch/version.h>
@@ -156,6 +157,14 @@ int check_set(lua_State* L) {
   return 1;
 }
 
+// monotonic() -> seconds on a monotonic clock (differences time a run or a budget; the origin means
+// nothing). rlx's one clock for durations (it used to sit in the database table).
+int monotonic(lua_State* L) {
+  auto t = std::chrono::steady_clock::now().time_since_epoch();
+  lua_pushnumber(L, std::chrono::duration<double>(t).count());
+  return 1;
+}
+
 // json_null() -> rlx.json.null, the value that encodes as JSON null (a NULL light userdata).
 int json_null(lua_State* L) {
   lua_pushlightuserdata(L, nullptr);
@@ -188,7 +197,8 @@ void open_host(lua_State* L) {
                         {"run", lua::guarded<run>},
                         {"check_set", lua::guarded<check_set>},
                         {"parse_decimal", lua::guarded<parse_decimal>},
-                        {"json_null", lua::guarded<json_null>}});
+                        {"json_null", lua::guarded<json_null>},
+                        {"monotonic", lua::guarded<monotonic>}});
 }
 
 }  // namespace rlx::bindings

@@ -7,8 +7,8 @@ local M = {}
 --- A warning on stderr; the labels, names and errors in it are escaped (rlx.show.printable).
 function M.warn(msg) io.stderr:write("rlx.study: " .. printable(msg) .. "\n") end
 
---- Seconds of a monotonic clock (os.time where the store gives none).
-function M.now_s() return rlx._core.db.monotonic and rlx._core.db.monotonic() or os.time() end
+--- Seconds on rlx's monotonic clock (rlx._core.host.monotonic): durations of runs and budgets.
+function M.now_s() return rlx._core.host.monotonic() end
 
 --- Whether a sweep's options time each run to a CI target.
 function M.targeted(o) return o.target_ci ~= nil and o.target_ci > 0 end

@@ -78,7 +78,7 @@ M.PARAMS = {
 M.PEAKS_S = {quick = 15, full = 60}
 M.FINISH_S = 30
 
-local function now_s() return rlx._core.db.monotonic() end
+local now_s = require("rlx._study_common").now_s
 
 local function fail(msg) rlx.fail(2, "experiments/all.lua: " .. msg) end
 
