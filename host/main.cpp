@@ -4,9 +4,7 @@
 // Exit codes: 0 success, 1 script error, 2 usage error.
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
 #include <iostream>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -46,17 +44,6 @@ int usage_error(const std::string& msg, const char* cmd = nullptr) {
   std::cerr << "rlx: " << rlx::util::printable(msg) << "\n";
   std::cerr << "Try 'rlx " << (cmd ? std::string(cmd) + " --help" : std::string("--help")) << "'.\n";
   return kExitUsage;
-}
-
-// Whether the script at path calls rlx.params.declare (or cannot be read: running it reports
-// that). `rlx run FILE --help` runs only such a script, whose declare lists the parameters and
-// ends the program; any other script would do its work instead of showing help.
-bool declares_params(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) return true;
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str().find("params.declare") != std::string::npos;
 }
 
 void print_help(LuaHost& host) {
@@ -134,19 +121,17 @@ int cmd_run(const std::vector<std::string>& a) {
     }
   }
   if (file.empty()) return usage_error("run needs a script: rlx run FILE.lua", "run");
-  if (c.help && !declares_params(file)) {
-    std::cout << "usage: rlx run " << file << " [--set key=value]... [--dry-run] [-- script args]\n\n"
-              << file
-              << " declares no parameters (rlx.params.declare lists them here); its comments\n"
-                 "may say which --set keys it reads. It was not run.\n";
-    return kExitOk;
-  }
   LuaHost host;
   host.set_params(c.params);
   host.set_flag("dry_run", c.dry_run);
   host.set_flag("help", c.help);
   host.set_args(file, script_args);
-  return host.run_file(file);
+  if (!c.help) return host.run_file(file);
+  // --help: the parameters the script declares (rlx.params.declare prints them); until it declares
+  // them every action is disarmed, and a script that acts first or never declares is not run.
+  if (int rc = host.run_string("require('rlx.params')._guard_help()", "=help"); rc != kExitOk) return rc;
+  if (int rc = host.run_file(file); rc != kExitOk) return rc;
+  return host.run_string("require('rlx.params')._help_end()", "=help");
 }
 
 int cmd_eval(const std::vector<std::string>& a) {

@@ -1,7 +1,7 @@
-// repl.cpp: reads lines, hands them to rlx.repl.eval (scripts/rlx/repl.lua) and keeps reading
+// repl.cpp: reads lines, hands them to rlx._repl.eval (scripts/rlx/_repl.lua) and keeps reading
 // while it answers "incomplete". On a terminal it uses libedit for line editing, persistent
 // history (~/.rlx_history) and Tab completion of rlx.* names, fields and methods (completion asks
-// rlx.repl.complete, on this same thread). Results are printed by rlx.repl.eval: lists of records
+// rlx._repl.complete, on this same thread). Results are printed by rlx._repl.eval: lists of records
 // as tables (rlx.show), `?name` as that function's documentation (rlx.help). With stdin not a
 // terminal it reads plain lines and prints no prompts; the exit status is then 1 if any chunk
 // failed, so `... | rlx repl` can be used in scripts. Ctrl-C during an evaluation stops it (the
@@ -67,11 +67,11 @@ void forget_interrupt(lua_State* L) {
   util::clear_interrupt();
 }
 
-// Calls rlx.repl.<fn>(arg) and returns its first result as a string ("" on error).
+// Calls rlx._repl.<fn>(arg) and returns its first result as a string ("" on error).
 std::string call_repl(LuaHost& host, const char* fn, const std::string& arg) {
   lua_State* L = host.state();
   lua_getglobal(L, "require");
-  lua_pushstring(L, "rlx.repl");
+  lua_pushstring(L, "rlx._repl");
   if (host.pcall_report(1, 1) != kExitOk) return "error";
   lua_getfield(L, -1, fn);
   lua_remove(L, -2);
@@ -93,7 +93,7 @@ char** complete(const char* text, int, int) {
   rl_completion_append_character = '\0';
   g_matches.clear();
   if (!g_host) return nullptr;
-  // rlx.repl.complete returns the candidates joined by newlines.
+  // rlx._repl.complete returns the candidates joined by newlines.
   std::string all = call_repl(*g_host, "complete", text);
   size_t pos = 0;
   while (pos < all.size()) {

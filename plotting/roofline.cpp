@@ -11,6 +11,7 @@
 #include <stdexcept>
 
 #include "charts.h"
+#include "peaks/roofline.h"
 
 namespace rlx::plot {
 
@@ -136,11 +137,11 @@ std::vector<Ridge> ridges_of(const RooflineSpec& s, const std::vector<size_t>& r
     const auto& r = s.roofs[k];
     std::string label = s.roofs.size() > 1 ? r.label + " " : "";
     if (!lower.empty()) label += top + " ";
-    out.push_back({pmax / r.gbytes_per_s, pmax, label + "ridge "});
+    out.push_back({peaks::ridge_ai(pmax, r.gbytes_per_s), pmax, label + "ridge "});
   }
   const auto& slowest = s.roofs[roof_order.front()];
   for (const auto* cl : lower) {
-    out.push_back({cl->gflops / slowest.gbytes_per_s, cl->gflops,
+    out.push_back({peaks::ridge_ai(cl->gflops, slowest.gbytes_per_s), cl->gflops,
                    (s.roofs.size() > 1 ? slowest.label + " " : "") + cl->label + " ridge "});
   }
   return out;
@@ -162,13 +163,16 @@ void arrow(Canvas& c, double x0, double y0, double x1, double y1, double shorten
 }
 }  // namespace
 
-double attainable_gflops(const RooflineSpec& s, double ai) { return std::min(max_ceiling(s), max_roof(s) * ai); }
+// The arithmetic is engine/peaks/roofline's (one owner); GFLOP/s and GB/s scale both roofs alike.
+double attainable_gflops(const RooflineSpec& s, double ai) {
+  return peaks::attainable_flops(ai, max_ceiling(s), max_roof(s));
+}
 bool above_roof(const RooflineSpec& s, const RooflinePoint& p) {
   const double ceiling = p.roof_gflops > 0 ? p.roof_gflops : max_ceiling(s);
   const double bw = p.roof_gbps > 0 ? p.roof_gbps : max_roof(s);
-  return p.gflops > std::min(ceiling, bw * p.ai) * (1 + 1e-9);
+  return peaks::above_roof_by(p.gflops, peaks::attainable_flops(p.ai, ceiling, bw));
 }
-double ridge_ai(const RooflineSpec& s) { return max_ceiling(s) / max_roof(s); }
+double ridge_ai(const RooflineSpec& s) { return peaks::ridge_ai(max_ceiling(s), max_roof(s)); }
 
 Layout roofline_chart(const RooflineSpec& spec_in, const std::string& path) {
   validate(spec_in);
@@ -177,7 +181,7 @@ Layout roofline_chart(const RooflineSpec& spec_in, const std::string& path) {
   cs.xscale = cs.yscale = Scale::Log10;
   if (cs.xlabel.empty()) cs.xlabel = "Arithmetic intensity (FLOP/byte)";
   if (cs.ylabel.empty()) cs.ylabel = "Attained performance (GFLOP/s)";
-  const double pmax = max_ceiling(spec), bmax = max_roof(spec), ridge = pmax / bmax;
+  const double pmax = max_ceiling(spec), bmax = max_roof(spec), ridge = peaks::ridge_ai(pmax, bmax);
 
   // Ranges: every point, every ridge, every ceiling, with room for the labels.
   double pmin = pmax, bmin = bmax;
@@ -226,7 +230,7 @@ Layout roofline_chart(const RooflineSpec& spec_in, const std::string& path) {
             [&](size_t a, size_t b) { return spec.roofs[a].gbytes_per_s < spec.roofs[b].gbytes_per_s; });
   for (size_t k = 0; k < roof_order.size(); ++k) {
     const auto& r = spec.roofs[roof_order[k]];
-    const double x0 = std::max(x.lo(), y.lo() / r.gbytes_per_s), xe = pmax / r.gbytes_per_s;
+    const double x0 = std::max(x.lo(), y.lo() / r.gbytes_per_s), xe = peaks::ridge_ai(pmax, r.gbytes_per_s);
     c.set_color(kRoof);
     c.set_line(2.0, k > 0);
     c.line(f.px(x.lo()), f.py(r.gbytes_per_s * x.lo()), f.px(xe), f.py(pmax));

@@ -16,6 +16,8 @@
 #include <string>
 #include <vector>
 
+#include "util/thread_cpu.h"
+
 namespace rlx::peaks {
 
 // Summary of one figure over its repeats (rates: higher is better).
@@ -50,10 +52,11 @@ struct MeasureOptions {
   int remeasure = 2;
 };
 
-// A wall-clock figure whose threads got less than this share of their cores' time (CPU time over
-// wall time: other processes or the hypervisor ran on them) is low by about that share: it is
-// measured again like a noisy one, and warned about. The training runs' contention threshold.
-constexpr double kContendedShare = 0.75;
+// A wall-clock figure whose threads got less than kContendedShare of their cores' time (CPU time
+// over wall time: other processes or the hypervisor ran on them) is low by about that share: it is
+// measured again like a noisy one, and warned about. The training runs' threshold too (one
+// constant, engine/util/thread_cpu.h).
+using util::kContendedShare;
 
 // Figure names accepted by MeasureOptions::only, per device.
 // cpu: dram fp32 fp64 bf16 bf16_amx gemm_fp32 gemm_bf16 l1 l2 l3

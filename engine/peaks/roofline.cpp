@@ -25,25 +25,38 @@ double attainable_flops(double ai, double peak_flops, double peak_bytes_per_s) {
   return std::min(ai * peak_bytes_per_s, peak_flops);
 }
 
+double ridge_ai(double peak_flops, double peak_bytes_per_s) { return peak_flops / peak_bytes_per_s; }
+
+std::string bound_of(double ai, double ridge) { return ai < ridge ? "memory" : "compute"; }
+
+bool above_roof_by(double attained, double roof) { return attained > roof * (1 + 1e-9); }
+
+RooflinePoint roofline_place(double ai, double attained, double peak_flops, double peak_bytes_per_s) {
+  require(ai, "ai (FLOP/byte)", true);
+  require(attained, "attained (FLOP/s)", true);
+  require(peak_flops, "peak_flops (FLOP/s)", false);
+  require(peak_bytes_per_s, "peak_bw (byte/s)", false);
+  RooflinePoint p;
+  p.ai_flops_per_byte = ai;
+  const double attainable = attainable_flops(ai, peak_flops, peak_bytes_per_s);
+  p.gflops = attained / 1e9;
+  p.attainable_gflops = attainable / 1e9;
+  p.ridge_ai = ridge_ai(peak_flops, peak_bytes_per_s);
+  p.efficiency = attained / attainable;
+  p.bound = bound_of(ai, p.ridge_ai);
+  p.above_roof = above_roof_by(attained, attainable);
+  p.above_compute_roof = above_roof_by(attained, peak_flops);
+  p.above_memory_roof = above_roof_by(attained, ai * peak_bytes_per_s);
+  return p;
+}
+
 RooflinePoint roofline_point(const RooflineInput& in) {
   require(in.flops, "flops (FLOP)", true);
   require(in.bytes, "bytes (byte)", false);
   require(in.seconds, "seconds (s)", false);
   require(in.peak_flops, "peak_flops (FLOP/s)", false);
   require(in.peak_bytes_per_s, "peak_bw (byte/s)", false);
-  RooflinePoint p;
-  p.ai_flops_per_byte = in.flops / in.bytes;
-  const double attained = in.flops / in.seconds;
-  const double attainable = attainable_flops(p.ai_flops_per_byte, in.peak_flops, in.peak_bytes_per_s);
-  p.gflops = attained / 1e9;
-  p.attainable_gflops = attainable / 1e9;
-  p.ridge_ai = in.peak_flops / in.peak_bytes_per_s;
-  p.efficiency = attained / attainable;
-  // At exactly the ridge both roofs meet; call it compute-bound (the memory roof no longer limits).
-  p.bound = p.ai_flops_per_byte < p.ridge_ai ? "memory" : "compute";
-  // Relative tolerance so that a point computed from the roof itself is not flagged by rounding.
-  p.above_roof = attained > attainable * (1 + 1e-9);
-  return p;
+  return roofline_place(in.flops / in.bytes, in.flops / in.seconds, in.peak_flops, in.peak_bytes_per_s);
 }
 
 std::vector<std::string> compute_field_candidates(const std::string& precision) {

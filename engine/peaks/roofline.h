@@ -29,14 +29,33 @@ struct RooflinePoint {
   double efficiency = 0;          // gflops / attainable_gflops (may exceed 1: see above_roof)
   std::string bound;              // "memory" when ai < ridge, else "compute"
   bool above_roof = false;        // attained exceeds attainable by more than rounding
+  bool above_compute_roof = false;  // attained exceeds peak_flops (above_roof_by)
+  bool above_memory_roof = false;   // attained exceeds ai * peak_bw (above_roof_by)
 };
 
 // Throws std::invalid_argument naming the bad field when a value is negative, zero where it
 // must not be (bytes, seconds, the peaks), or not finite.
 RooflinePoint roofline_point(const RooflineInput& in);
 
+// The placement of a point known by its intensity and attained rate (a mean over repeats, a
+// chart's point): the same fields as roofline_point, from the same rules. Throws as it does for a
+// negative or non-finite value, or a roof that is not positive.
+RooflinePoint roofline_place(double ai_flops_per_byte, double attained_flops_per_s, double peak_flops,
+                             double peak_bytes_per_s);
+
 // Attainable FLOP/s at intensity ai under one compute roof and one memory roof.
 double attainable_flops(double ai_flops_per_byte, double peak_flops, double peak_bytes_per_s);
+
+// The ridge: the intensity (FLOP/byte) where the memory roof meets the compute roof.
+double ridge_ai(double peak_flops, double peak_bytes_per_s);
+
+// "memory" when ai is below the ridge, else "compute" (at exactly the ridge both roofs meet: the
+// memory roof no longer limits).
+std::string bound_of(double ai_flops_per_byte, double ridge_ai_flops_per_byte);
+
+// Whether an attained rate lies above a roof by more than rounding: a relative tolerance of 1e-9,
+// so that a point computed from the roof itself is not flagged. Every "above its roof" is this.
+bool above_roof_by(double attained, double roof);
 
 // One roof of a roofline chart: a compute ceiling (FLOP/s) or a memory ceiling (byte/s).
 struct Ceiling {

@@ -8,6 +8,8 @@
 #include <cstdint>
 #include <string>
 
+#include "util/thread_cpu.h"
+
 namespace rlx::train {
 
 struct CpuTimes {
@@ -45,7 +47,7 @@ struct Contention {
   bool contended = false, known = false;
 };
 inline constexpr double kContendedOtherPerThread = 0.5;
-inline constexpr double kContendedShare = 0.75;
+using util::kContendedShare;  // engine/util/thread_cpu.h: the peaks' threshold too
 Contention contention_of(double wall_s, double own_cpu_s, const SystemCpu& before, const SystemCpu& after,
                          int64_t threads);
 

@@ -94,7 +94,7 @@ Stability extend_until_stable(std::deque<double>& window, const std::function<do
 
 namespace {
 
-// rlx.stats.t975's table (scripts/rlx/stats.lua): the same three decimals on both sides.
+// The two-sided 95 % critical values of Student's t, three decimals (rlx.stats.t975 reads them here).
 constexpr double kT975[] = {12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
                             2.201,  2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086,
                             2.080,  2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042};
@@ -125,12 +125,17 @@ double t975(double df) {
   return lerp_inverse_df(kTBeyond[n - 1], INFINITY, 1.960, df);
 }
 
+double ci_half95(const std::vector<double>& samples) {
+  if (samples.size() < 2) return INFINITY;
+  const double n = static_cast<double>(samples.size());
+  return t975(n - 1) * summarize(samples).sd / std::sqrt(n);
+}
+
 double ci_rel95(const std::vector<double>& samples) {
   if (samples.size() < 2) return INFINITY;
   const Summary s = summarize(samples);
   if (!(s.mean > 0)) return INFINITY;
-  const double n = static_cast<double>(samples.size());
-  return t975(n - 1) * s.sd / std::sqrt(n) / s.mean;
+  return ci_half95(samples) / s.mean;
 }
 
 bool warmup_settled(const std::vector<double>& w, const WarmupRule& rule) {

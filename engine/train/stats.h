@@ -46,10 +46,16 @@ Stability steady_state(const std::vector<double>& samples, const StabilityRule& 
 Stability extend_until_stable(std::deque<double>& window, const std::function<double()>& next,
                               const StabilityRule& rule, int64_t cap);
 
-// Two-sided 95 % critical value of Student's t with df degrees of freedom: the table of
-// rlx.stats.t975 (three decimals, df 1..30), interpolated in 1/df beyond it (40, 60, 120, inf), so
-// a CI recomputed in Lua from the stored samples gives the same number. 0 for df < 1.
+// Two-sided 95 % critical value of Student's t with df degrees of freedom: a table of three
+// decimals for df 1..30, interpolated in 1/df between its rows and beyond it (40, 60, 120, inf).
+// The one copy: rlx.stats.t975 and every CI in Lua call it (host/bindings/bind_stats.cpp), so a CI
+// recomputed from the stored samples gives the same number. 0 for df < 1.
 double t975(double df);
+
+// Half-width of the 95 % confidence interval of the mean of `samples`: t975(n - 1) * sd / sqrt(n)
+// (Student's t, n - 1 degrees of freedom). Infinity for fewer than two samples. rlx.stats.ci95 and
+// every CI a report prints come from here.
+double ci_half95(const std::vector<double>& samples);
 
 // Relative half-width of the 95 % confidence interval of the mean of `samples`:
 // t975(n - 1) * sd / sqrt(n) / mean. Infinity for fewer than two samples or a mean <= 0.

@@ -8,6 +8,13 @@
 
 namespace rlx::util {
 
+// A section whose threads got less than this share of their cores' time (CPU time over wall time x
+// threads: other processes or the hypervisor ran on them) was contended: a wall-clock peak reads
+// low by about that share and is measured again (engine/peaks/measure), a training run is left out
+// of its row's means (engine/train/process_usage). The one definition: Lua reads it through
+// rlx._core.peaks.contended_share() (rlx.roofline_quality).
+inline constexpr double kContendedShare = 0.75;
+
 // CPU seconds of every thread of this process, by thread id: /proc/self/task/<tid>/schedstat
 // (nanoseconds on the CPU), else the thread's utime + stime in clock ticks. Empty when /proc is
 // not readable.

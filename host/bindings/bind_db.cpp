@@ -6,7 +6,6 @@
 // SQL). Also the small pure helpers: random run ids, content hashes, UTC time, JSON text.
 #include <fmt/format.h>
 
-#include <chrono>
 
 #include "env/memory.h"
 #include "lua_bind.h"
@@ -524,12 +523,6 @@ int now(lua_State* L) {
   lua_pushstring(L, store::utc_now().c_str());
   return 1;
 }
-// Seconds on a monotonic clock (differences time a run; the origin means nothing).
-int monotonic(lua_State* L) {
-  auto t = std::chrono::steady_clock::now().time_since_epoch();
-  lua_pushnumber(L, std::chrono::duration<double>(t).count());
-  return 1;
-}
 int current_version(lua_State* L) {
   lua_pushinteger(L, store::current_schema_version());
   return 1;
@@ -597,8 +590,7 @@ void open_db(lua_State* L) {
                         {"new_id", lua::guarded<new_id>},
                         {"hash", lua::guarded<hash>},
                         {"now", lua::guarded<now>},
-                        {"schema_version", lua::guarded<current_version>},
-                        {"monotonic", lua::guarded<monotonic>}});
+                        {"schema_version", lua::guarded<current_version>}});
 }
 
 }  // namespace rlx::bindings

@@ -4,6 +4,7 @@
 // codec), and the pieces of lua_bind.h that Lua modules share with the bindings: the caller's
 // position, the structured error metatable and the option checker (rlx.options).
 #include <cairo.h>
+#include <chrono>
 #include <fmt/format.h>
 #include <sqlite3.h>
 #include <torch/version.h>
@@ -156,6 +157,29 @@ int check_set(lua_State* L) {
   return 1;
 }
 
+// monotonic() -> seconds on a monotonic clock (differences time a run or a budget; the origin means
+// nothing). rlx's one clock for durations (it used to sit in the database table).
+int monotonic(lua_State* L) {
+  auto t = std::chrono::steady_clock::now().time_since_epoch();
+  lua_pushnumber(L, std::chrono::duration<double>(t).count());
+  return 1;
+}
+
+// json_null() -> rlx.json.null, the value that encodes as JSON null (a NULL light userdata).
+int json_null(lua_State* L) {
+  lua_pushlightuserdata(L, nullptr);
+  return 1;
+}
+
+// parse_decimal("2.5") -> 2.5, or nil for text that is no plain decimal number ("0x10", "inf",
+// "1e999", " 5"): the one reader of numbers typed on a command line, --set and the CLI flags alike.
+int parse_decimal(lua_State* L) {
+  double v = 0;
+  if (!host::parse_number(lua::check_string(L, 1), &v)) return 0;
+  lua_pushnumber(L, v);
+  return 1;
+}
+
 }  // namespace
 
 void open_host(lua_State* L) {
@@ -171,7 +195,10 @@ void open_host(lua_State* L) {
                         {"check_options", lua::guarded<lua::check_options>, "rlx.options.check"},
                         {"option_requirement", lua::guarded<lua::option_requirement>},
                         {"run", lua::guarded<run>},
-                        {"check_set", lua::guarded<check_set>}});
+                        {"check_set", lua::guarded<check_set>},
+                        {"parse_decimal", lua::guarded<parse_decimal>},
+                        {"json_null", lua::guarded<json_null>},
+                        {"monotonic", lua::guarded<monotonic>}});
 }
 
 }  // namespace rlx::bindings

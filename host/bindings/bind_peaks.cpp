@@ -79,13 +79,21 @@ int summarize(lua_State* L) {
   return 1;
 }
 
+// contended_share() -> the CPU share below which a peak or a run was contended (one constant,
+// engine/util/thread_cpu.h: rlx._roofline_quality reads it here instead of copying it).
+int contended_share(lua_State* L) {
+  lua_pushnumber(L, util::kContendedShare);
+  return 1;
+}
+
 }  // namespace
 
 void open_peaks(lua_State* L) {
   lua::register_module(L, "peaks",
                        {{"measure", lua::guarded<measure>},
                         {"cpu_info", lua::guarded<cpu_info>},
-                        {"summarize", lua::guarded<summarize>}});
+                        {"summarize", lua::guarded<summarize>},
+                        {"contended_share", lua::guarded<contended_share>}});
 }
 
 }  // namespace rlx::bindings

@@ -1,5 +1,5 @@
 // bind_term.cpp: rlx._core.term: the terminal on stdout, for the table printer (scripts/rlx/show.lua)
-// and inline images (scripts/rlx/termimg.lua), and the one escaping rule for a user's string
+// and inline images (scripts/rlx/_termimg.lua), and the one escaping rule for a user's string
 // (engine/util/printable.h; rlx.show.printable). The work is in host/terminal.cpp.
 #include "lua_bind.h"
 #include "registry.h"

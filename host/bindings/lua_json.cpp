@@ -124,6 +124,10 @@ static nlohmann::json to_json_depth(lua_State* L, int idx, const std::string& wh
       }
       return obj;
     }
+    case LUA_TLIGHTUSERDATA:
+      // rlx.json.null (a NULL light userdata): JSON null where a nil would leave the field out.
+      if (lua_touserdata(L, idx) == nullptr) return nullptr;
+      [[fallthrough]];
     default:
       throw Error(fmt::format("{}cannot convert a {} to data", what, type_name(L, idx)));
   }

@@ -15,5 +15,6 @@ void open_all(lua_State* L) {
   open_fs(L);
   open_report(L);
   open_term(L);
+  open_stats(L);
 }
 }  // namespace rlx::bindings

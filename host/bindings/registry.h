@@ -18,6 +18,7 @@ void open_counters(lua_State* L);  // bind_counters.cpp: CUPTI, perf_event, ncu 
 void open_fs(lua_State* L);        // bind_fs.cpp: atomic, checked file outputs
 void open_report(lua_State* L);    // bind_report.cpp: Markdown -> self-contained HTML
 void open_term(lua_State* L);      // bind_term.cpp: the terminal's width, terminal queries
+void open_stats(lua_State* L);     // bind_stats.cpp: Student's t, CIs, percentiles
 
 void open_all(lua_State* L);
 }  // namespace rlx::bindings

@@ -160,10 +160,10 @@ end
 function Est:_ideal(c, flops, bytes)
   local roof = M.compute_roof(self.peaks, c.precision or "fp32", c.tf32)
   if not roof or not num(flops) then return nil end
-  local t = flops / (roof * 1e9)
   local bw = self.peaks and num(self.peaks.dram_gbps)
-  if bw and num(bytes) then t = math.max(t, bytes / (bw * 1e9)) end
-  return t
+  if not (bw and num(bytes) and bytes > 0) then return flops / (roof * 1e9) end
+  -- The time at the attainable rate (rlx.roofline.attainable: the one roofline owner).
+  return flops / rlx.roofline.attainable(flops / bytes, roof * 1e9, bw * 1e9)
 end
 
 --- Learns from a finished run: config (model, precision, batch, input, data) and what it measured

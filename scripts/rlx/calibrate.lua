@@ -44,7 +44,7 @@ local PROBE_SPEC = {
   trainer = {type = "function"},
 }
 
-local function now_s() return rlx._core.db.monotonic() end
+local now_s = require("rlx._study_common").now_s
 
 local function sum(xs)
   local s = 0

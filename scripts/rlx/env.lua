@@ -56,7 +56,7 @@ local function default_label(env)
 end
 
 --- Whether a label was given by the user (--set env=, $RLX_ENV) rather than made from hardware.
-function M.label_given()
+function M._label_given()
   local text = rlx.params_text and rlx.params_text.env
   local envvar = os.getenv("RLX_ENV")
   return (text ~= nil and text ~= "") or (envvar ~= nil and envvar ~= "")

@@ -22,12 +22,12 @@ local mt = core.error_metatable()
 M.metatable = mt
 
 --- "file:line" of the first caller outside rlx's own modules (the same helper the bindings use).
-M.where = core.where
+M._where = core.where
 
 --- A new structured error (not raised).
-function M.new(fields)
+function M._new(fields)
   if type(fields) ~= "table" then
-    M.raise("rlx.errors.new", "expected a table {fn =, message =, where =, exit_code =}, got " .. type(fields))
+    M.raise("rlx.errors._new", "expected a table {fn =, message =, where =, exit_code =}, got " .. type(fields))
   end
   return setmetatable({fn = fields.fn, message = fields.message, where = fields.where, exit_code = fields.exit_code}, mt)
 end
@@ -44,22 +44,22 @@ function M.raise(fn, message, opts)
   elseif type(message) ~= "string" then
     M.raise("rlx.errors.raise", "the message (argument 2) must be a string, got " .. type(message))
   end
-  error(M.new{fn = fn, message = message, where = M.where(), exit_code = opts and opts.exit_code}, 0)
+  error(M._new{fn = fn, message = message, where = M._where(), exit_code = opts and opts.exit_code}, 0)
 end
 
 --- Ends the program with a usage error (exit 2, no traceback): "<who>: <message>" and the line
 --- "Try 'rlx <cmd> --help'." (who: "rlx models", or a script's path; cmd: "models", "run x.lua").
-function M.usage(who, message, cmd)
+function M._usage(who, message, cmd)
   -- Checked, not assumed: a nil here failed inside this file, naming scripts/rlx/errors.lua.
   local args = {who, message, cmd}
   for i = 1, 3 do
     local v = args[i]
     if type(v) ~= "string" then
-      M.raise("rlx.errors.usage", string.format("argument %d (%s) must be a string, got %s", i,
+      M.raise("rlx.errors._usage", string.format("argument %d (%s) must be a string, got %s", i,
         ({"who", "the message", "the command"})[i], type(v)))
     end
   end
-  error(M.new{message = string.format("%s: %s\nTry 'rlx %s --help'.", who, message, cmd), where = M.where(),
+  error(M._new{message = string.format("%s: %s\nTry 'rlx %s --help'.", who, message, cmd), where = M._where(),
     exit_code = 2}, 0)
 end
 
@@ -97,7 +97,7 @@ function M.exit_ok() error(EXIT_OK, 0) end
 
 --- Whether err ends the program rather than failing one operation: a deliberate exit (rlx.fail,
 --- usage errors, exit_ok) or Ctrl-C. Code that catches errors with pcall must let these through.
-function M.is_exit(err)
+function M._is_exit(err)
   if rawequal(err, EXIT_OK) then return true end
   if type(err) ~= "table" then return false end
   local code = rawget(err, "exit_code")
@@ -106,7 +106,7 @@ end
 
 --- Re-raises err unchanged when it is an exit (see is_exit); otherwise returns it.
 function M.pass_exits(err)
-  if M.is_exit(err) then error(err, 0) end
+  if M._is_exit(err) then error(err, 0) end
   return err
 end
 

@@ -78,7 +78,7 @@ M.PARAMS = {
 M.PEAKS_S = {quick = 15, full = 60}
 M.FINISH_S = 30
 
-local function now_s() return rlx._core.db.monotonic() end
+local now_s = require("rlx._study_common").now_s
 
 local function fail(msg) rlx.fail(2, "experiments/all.lua: " .. msg) end
 
@@ -182,7 +182,7 @@ function M.scale(matrix, P)
   S.models, S.precision = list_of(P.models, "models", rlx.model.list()), list_of(P.precision, "precision",
     M.PRECISIONS)
   if P.batch then
-    local v, why = options.from_text({type = "int_list", min = 1}, P.batch)
+    local v, why = options._from_text({type = "int_list", min = 1}, P.batch)
     if why then fail("--set batch= " .. why) end
     S.batch = v
   end

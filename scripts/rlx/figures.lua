@@ -11,7 +11,7 @@
 --   figures/ai_vs_batch_M.png      D: arithmetic intensity vs batch per precision and environment
 -- Everything is read from study.db by rlx.results.data (the report's reads too), so figures can be
 -- redrawn at any time from a stored (or merged) database without rerunning anything; the report draws
--- them from the data it loaded (draw_loaded). Like the report, figures never mix configurations
+-- them from the data it loaded (_draw_loaded). Like the report, figures never mix configurations
 -- (rlx.results.configs): runs that differ in input size, protocol, data, memory format or threads are
 -- separate series (A, D) or points (C), with the differing field in the legend; B shows one full
 -- configuration; every subtitle states the scale and protocol read from the runs; unsteady or
@@ -23,6 +23,7 @@ local M = {}
 
 local data = require("rlx.results.data")
 local configs = require("rlx.results.configs")
+local compute = require("rlx.report.compute")
 local stats = require("rlx.stats")
 local kind_of = data.kind_of
 local function safe(name) return (tostring(name):gsub("[^%w%._%-]", "_")) end
@@ -424,6 +425,10 @@ end
 -- point is judged against its own precision's roof (rlx.roofline.roof); one above it is drawn
 -- hollow, labelled "!", and the subtitle names the measurement to suspect.
 local function roofline_figures(D, points, dir, out, opts, warnings, varying)
+  local group_of = {}
+  for _, g in ipairs(D.groups) do
+    for _, r in ipairs(g.runs) do group_of[r] = g end
+  end
   for _, env in ipairs(ordered(points, function(r) return r.env_key end)) do
     local agg, order, first, env_runs = {}, {}, nil, {}
     for _, p in ipairs(points) do
@@ -459,6 +464,11 @@ local function roofline_figures(D, points, dir, out, opts, warnings, varying)
         -- of whose repeats was steady (all kept) configs.MARK.
         local ai, mark = used_mean(a.pts, "ai")
         local gflops = (used_mean(a.pts, "gflops"))
+        -- A DRAM point is its row's aggregate (rlx.report.compute.roofline, Table 2's AI and
+        -- GFLOP/s: measured points preferred over estimated ones), so the two never disagree.
+        local row = opts.level == "dram" and group_of[a.pts[1].r]
+        local placed = row and compute.roofline(D, row)
+        if placed then ai, gflops = placed.ai, placed.gflops end
         local roof = by_prec[a.roof_precision] or nil
         local pt = {model = a.model, precision = a.precision, batch = a.batch, env = env, ai = ai, gflops = gflops,
           config_key = a.config_key, input = a.input, roof_gflops = roof and roof.gflops, roof_gbps = level_bw / 1e9,
@@ -531,7 +541,7 @@ local function ridges_of(D, points)
       local roof = pk and rlx.roofline.roof(pk, prec, {datasheet = sheet})
       local bw = pk and rlx.roofline.memory_roof(pk, "dram")
       if roof and bw then
-        local ai = roof.gflops * 1e9 / bw
+        local ai = rlx.roofline.ridge(roof.gflops * 1e9, bw)
         out[#out + 1] = {env = p.env_key, precision = prec, ai = ai,
           label = string.format("ridge %s %s: %.3g", p.env_key, prec, ai)}
       end
@@ -621,7 +631,7 @@ local DRAW_SPEC = {
 }
 
 --- Draws every figure of loaded data D (rlx.results.data.load) into opts.dir (options as draw's).
-function M.draw_loaded(D, opts)
+function M._draw_loaded(D, opts)
   local o = options.check("rlx.figures.draw", opts, DRAW_SPEC)
   if o.fixed then
     options.check("rlx.figures.draw: option 'fixed'", o.fixed, {model = {type = "string", required = true},
@@ -657,7 +667,7 @@ function M.draw(study, opts)
   if type(study) ~= "table" or not study.db then
     errors.raise("rlx.figures.draw", "expected a study (rlx.study{...}), got " .. type(study))
   end
-  return M.draw_loaded(data.load(study.db, study.name, study.path), opts)
+  return M._draw_loaded(data.load(study.db, study.name, study.path), opts)
 end
 
 return M

@@ -11,111 +11,19 @@
 -- is an error naming it and the valid columns.
 local errors = require("rlx.errors")
 local show = require("rlx.show")
+local meta = require("rlx._frame_meta")
+-- group_by, agg and pivot: rlx._frame_agg adds them to the frame methods (rlx._frame_meta.methods).
+local agg = require("rlx._frame_agg")
+local frame_plot = require("rlx._frame_plot")
 local M = {}
+M.grouped_metatable, M.grouped_methods, M.STATISTICS = agg.grouped_metatable, agg.grouped_methods, agg.STATISTICS
 
-local Frame = {}
-local mt = {__index = Frame}
-M.metatable = mt
-M.methods = Frame
+local Frame = meta.methods
+local mt = meta.metatable
+M.metatable, M.methods, M.info, M.is, M.new, M.less = mt, Frame, meta.info, meta.is, meta.new, meta.less
+local check_self, name_list, derive, less = meta.check_self, meta.name_list, meta.derive, meta.less
+local check_columns = meta.check_columns
 
--- Per frame: its column order (a query's SELECT order, a select's list) and a caption (pivot's
--- "images_per_s: batch down, model across"). Weak keys: a frame that is dropped takes it along.
-local info_of = setmetatable({}, {__mode = "k"})
-
---- The frame's stored column order and caption ({columns =, caption =}; both may be nil).
-function M.info(rows) return info_of[rows] or {} end
-
---- Whether v is a frame.
-function M.is(v) return type(v) == "table" and getmetatable(v) == mt end
-
---- Makes rows (an array of records) a frame, in place, and returns it. columns: the column order
---- (optional); caption: a line printed above the table (optional).
-function M.new(rows, columns, caption)
-  if rows == nil then rows = {} end
-  errors.expect("rlx.frame", rows, "table", "an array of records (tables of column = value)")
-  local meta = getmetatable(rows)
-  if meta ~= nil and meta ~= mt then
-    errors.raise("rlx.frame", "the table already has a metatable; pass a plain array of records")
-  end
-  for i, r in ipairs(rows) do
-    if type(r) ~= "table" then
-      errors.raise("rlx.frame", string.format("row %d must be a table of column = value, got %s", i, type(r)))
-    end
-  end
-  setmetatable(rows, mt)
-  if columns ~= nil or caption ~= nil or info_of[rows] == nil then
-    info_of[rows] = {columns = columns, caption = caption}
-  end
-  return rows
-end
-
-local function check_self(self, name, usage)
-  if getmetatable(self) ~= mt then
-    errors.raise("rows:" .. name, string.format("called with '.' instead of ':' (use rows:%s%s)", name, usage))
-  end
-end
-
-local function sorted_copy(list)
-  local out = {}
-  for i, v in ipairs(list) do out[i] = v end
-  table.sort(out)
-  return out
-end
-
--- Raises when a name is not a column of the frame. A frame with no rows and no stored columns
--- has no known columns: every name is accepted (there is nothing to select from anyway).
-local function check_columns(fname, self, names)
-  local valid = show.columns(self)
-  if #valid == 0 then return end
-  local set = {}
-  for _, c in ipairs(valid) do set[c] = true end
-  for _, c in ipairs(names) do
-    if type(c) ~= "string" then
-      errors.raise(fname, string.format("column names are strings, got %s (valid columns: %s)", type(c),
-        table.concat(sorted_copy(valid), ", ")))
-    end
-    if not set[c] then
-      errors.raise(fname, string.format("unknown column '%s' (valid columns: %s)", c,
-        table.concat(sorted_copy(valid), ", ")))
-    end
-  end
-end
-
--- A string or an array of strings, as an array.
-local function name_list(fname, what, v)
-  if type(v) == "string" then return {v} end
-  if type(v) == "table" and #v > 0 then
-    for i, c in ipairs(v) do
-      if type(c) ~= "string" then
-        errors.raise(fname, string.format("%s[%d] must be a column name (string), got %s", what, i, type(c)))
-      end
-    end
-    return v
-  end
-  errors.raise(fname, string.format("%s must be a column name or an array of column names, got %s", what,
-    type(v) == "table" and "an empty table" or type(v)))
-end
-
-local function derive(parent, rows, columns, caption)
-  local cols = columns or M.info(parent).columns
-  return M.new(rows, cols, caption)
-end
-
--- Ordering used by sort, group_by and pivot: numbers (and booleans, false first) before strings,
--- each in natural order; nil last.
-local TYPE_ORDER = {boolean = 1, number = 2, string = 3}
-local function less(a, b)
-  if a == nil or b == nil then return a ~= nil and b == nil end
-  local ta, tb = type(a), type(b)
-  if ta ~= tb then return (TYPE_ORDER[ta] or 4) < (TYPE_ORDER[tb] or 4) end
-  if ta == "boolean" then return (not a) and b end
-  -- NaN after every other number: compared as < it is neither less nor greater than anything,
-  -- an order table.sort refuses ("invalid order function for sorting").
-  if ta == "number" and (a ~= a or b ~= b) then return a == a end
-  if ta == "number" or ta == "string" then return a < b end
-  return tostring(a) < tostring(b)
-end
-M.less = less
 
 ------------------------------------------------------------------------------------------------
 -- where, select, sort, head, tail
@@ -322,14 +230,11 @@ function Frame:to_csv(path)
   return path
 end
 
---- rows:plot{x =, y =, by =, out =, logx =, logy =, title =, kind =}: see rlx.frame_plot.
+--- rows:plot{x =, y =, by =, out =, logx =, logy =, title =, kind =}: see rlx._frame_plot.
 function Frame:plot(opts)
   check_self(self, "plot", '{x = "column", y = "column", out = "file.png"}')
-  return require("rlx.frame_plot").plot(self, opts)
+  return frame_plot.plot(self, opts)
 end
 
--- group_by, agg and pivot (scripts/rlx/frame_agg.lua) share the helpers above.
-require("rlx.frame_agg").install(M, Frame, {check_self = check_self, check_columns = check_columns,
-  name_list = name_list})
 
 return setmetatable(M, {__call = function(_, rows, columns) return M.new(rows, columns) end})

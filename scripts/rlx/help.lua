@@ -9,36 +9,10 @@
 -- title is a table ("# rlx.plot") gives that table its introduction and list of sections.
 local M = {}
 
--- Public functions left out of the reference on purpose, with the reason (M.missing() checks
--- that every other public function has an entry).
-local BUILDING_BLOCK = "a building block of rlx's own modules (described where it is defined)"
-M.UNDOCUMENTED = {
-  ["rlx.errors.new"] = BUILDING_BLOCK, ["rlx.errors.is_exit"] = BUILDING_BLOCK,
-  ["rlx.errors.where"] = BUILDING_BLOCK, ["rlx.errors.usage"] = BUILDING_BLOCK,
-  ["rlx.options.check_spec"] = BUILDING_BLOCK, ["rlx.options.requirement"] = BUILDING_BLOCK,
-  ["rlx.options.from_text"] = BUILDING_BLOCK, ["rlx.options.help_line"] = BUILDING_BLOCK,
-  ["rlx.env.label_given"] = BUILDING_BLOCK,
-  ["rlx.study.query_runs"] = "rlx runs' query; study:runs{...} is the public form",
-  ["rlx.report.markdown"] = "the report's Markdown from loaded data; rlx.report.write is the public form",
-  ["rlx.figures.draw_loaded"] = "the report's figures from the data it loaded; rlx.figures.draw is the public form",
-}
-
--- Modules (rlx.<name>) that are parts of others, documented with them: M.missing() checks the
--- functions of every other module, documented in the reference's index or not.
-M.INTERNAL_MODULES = {
-  ["rlx.study_slot"] = "study:sweep's slots from claim to stored row; rlx.study.crash_advice (docs/lua-api/study.md)",
-  ["rlx.frame_agg"] = "rows:group_by, grouped:agg and rows:pivot (docs/lua-api/frame.md)",
-  ["rlx.frame_plot"] = "rows:plot (docs/lua-api/frame.md)",
-  ["rlx.termimg"] = "rows:plot's inline images (docs/lua-api/frame.md)",
-  ["rlx.repl"] = "what `rlx repl` does with each line (host/repl.cpp)",
-  ["rlx.pretty"] = "rlx.inspect",
-  ["rlx.peaks_datasheet"] = "rlx.peaks.datasheet's table",
-  ["rlx.roofline_quality"] = "rlx.roofline.peak_quality and rlx.roofline.suspect (docs/lua-api/roofline.md)",
-  ["rlx.slurm"] = "rlx submit, rlx status and rlx shard (docs/scale-out.md)",
-  ["rlx.slurm_shard"] = "rlx shard (docs/scale-out.md)",
-  ["rlx.slurm_status"] = "rlx status (docs/scale-out.md)",
-  ["rlx.slurm_submit"] = "rlx submit (docs/scale-out.md)",
-}
+-- Internal names start with "_", as Neovim's vim._core: a module file scripts/rlx/_name.lua
+-- (rlx._study_slot, rlx._frame_agg: parts of a public module, documented with it) or a function
+-- rlx.table._name (rlx.errors._new, rlx.options._from_text: building blocks of rlx's own modules,
+-- described where they are defined). M.missing() checks every other name; no list to keep.
 
 -- The receivers that method names are written with in the docs, and their method tables.
 local RECEIVERS = {
@@ -389,7 +363,7 @@ function M.help(...)
 end
 
 --- Public functions (those of the tables documented in docs/lua-api.md, their methods, rlx.*) with
---- no help entry and not in UNDOCUMENTED; and UNDOCUMENTED names that are documented or gone.
+--- no help entry. A name that starts with "_" (a module rlx._x, a function t._f) is internal.
 function M.missing()
   local idx = get_index()
   local tables = {}
@@ -397,14 +371,15 @@ function M.missing()
   for _, t in ipairs(EXTRA_TABLES) do tables[#tables + 1] = t end
   local modules = {}
   for name in pairs(package.preload) do
-    if name:match("^rlx%.[%w_]+$") and not M.INTERNAL_MODULES[name] then modules[#modules + 1] = name end
+    if name:match("^rlx%.[%a][%w_]*$") then modules[#modules + 1] = name end
   end
   table.sort(modules)
   for _, name in ipairs(modules) do tables[#tables + 1] = name end
   local want = {}
   local function need(name) want[name] = true end
+  local function public(k, v) return type(k) == "string" and type(v) == "function" and k:sub(1, 1) ~= "_" end
   for k, v in pairs(rlx) do
-    if type(k) == "string" and type(v) == "function" and k:sub(1, 1) ~= "_" then need("rlx." .. k) end
+    if public(k, v) then need("rlx." .. k) end
   end
   for _, tname in ipairs(tables) do
     local t = resolve(tname)
@@ -412,28 +387,21 @@ function M.missing()
       local meta = getmetatable(t)
       if meta and meta.__call then need(tname) end
       for k, v in pairs(t) do
-        if type(k) == "string" and type(v) == "function" and k:sub(1, 1) ~= "_" then need(tname .. "." .. k) end
+        if public(k, v) then need(tname .. "." .. k) end
       end
     end
   end
   for recv, get in pairs(RECEIVERS) do
     for k, v in pairs(get()) do
-      if type(k) == "string" and type(v) == "function" and k:sub(1, 1) ~= "_" then need(recv .. ":" .. k) end
+      if public(k, v) then need(recv .. ":" .. k) end
     end
   end
-  local missing, stale = {}, {}
+  local missing = {}
   for name in pairs(want) do
-    if not idx.entries[name] and not M.UNDOCUMENTED[name] then missing[#missing + 1] = name end
-  end
-  for name in pairs(M.UNDOCUMENTED) do
-    if idx.entries[name] or not want[name] then stale[#stale + 1] = name end
-  end
-  for name in pairs(M.INTERNAL_MODULES) do
-    if not package.preload[name] then stale[#stale + 1] = name end
+    if not idx.entries[name] then missing[#missing + 1] = name end
   end
   table.sort(missing)
-  table.sort(stale)
-  return missing, stale
+  return missing
 end
 
 return setmetatable(M, {__call = function(_, ...) return M.help(...) end})

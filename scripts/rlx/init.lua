@@ -33,7 +33,7 @@ function rlx.fail(code, message)
   if type(message) ~= "string" then
     errors.raise("rlx.fail", "the message (argument 2) must be a string, got " .. type(message))
   end
-  error(errors.new{message = message, where = errors.where(), exit_code = code}, 0)
+  error(errors._new{message = message, where = errors._where(), exit_code = code}, 0)
 end
 
 local INSPECT_SPEC = {
@@ -42,9 +42,9 @@ local INSPECT_SPEC = {
   width = {type = "integer", min = 1, default = 100},
 }
 
---- Formats any value for people (tables nested and length-capped); see rlx.pretty.
+--- Formats any value for people (tables nested and length-capped); see rlx._pretty.
 function rlx.inspect(value, opts)
-  return require("rlx.pretty").format(value, options.check("rlx.inspect", opts, INSPECT_SPEC))
+  return require("rlx._pretty").format(value, options.check("rlx.inspect", opts, INSPECT_SPEC))
 end
 
 setmetatable(rlx, {

@@ -1,6 +1,6 @@
 -- rlx.json: JSON text <-> Lua values, through nlohmann::json in the host. encode(value, indent)
 -- (indent: spaces per level, or nil for one line); decode(text). Arrays are tables with keys
--- 1..n; an empty table encodes as {}; nil fields are left out.
+-- 1..n; an empty table encodes as {}; nil fields are left out, rlx.json.null is JSON null.
 local errors = require("rlx.errors")
 local core = rlx._core.host
 
@@ -12,4 +12,4 @@ local function encode(value, indent)
   return core.json_encode(value, indent)
 end
 
-return {encode = encode, decode = core.json_decode}
+return {encode = encode, decode = core.json_decode, null = core.json_null()}

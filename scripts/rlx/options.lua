@@ -17,7 +17,7 @@
 -- Types: number, integer, string, boolean, table, function, any, int_list and string_list (a
 -- single value or an array), and one_of = {...} for strings and string lists.
 local errors = require("rlx.errors")
-local pretty = require("rlx.pretty")
+local pretty = require("rlx._pretty")
 local core = rlx._core.host
 local M = {}
 
@@ -35,7 +35,7 @@ M.TYPES = {number = true, integer = true, string = true, boolean = true, table =
 --- Checks a spec: a misspelt entry ({typ = "string"}) would silently accept anything, so it is
 --- refused naming the fix. opts: entry = the noun of the messages ("spec entry"), keys = further
 --- keys an entry may have (a CLI flag's names), types = the types allowed (default M.TYPES).
-function M.check_spec(fname, spec, opts)
+function M._check_spec(fname, spec, opts)
   opts = opts or {}
   local noun, types = opts.entry or "spec entry", opts.types or M.TYPES
   local function bad(what) errors.raise(fname, what) end
@@ -69,19 +69,14 @@ function M.check_spec(fname, spec, opts)
 end
 
 --- What a value of the entry must be: "an integer >= 1", "one of cpu, cuda" (the C++ reader's words).
-function M.requirement(entry) return core.option_requirement(entry) end
+function M._requirement(entry) return core.option_requirement(entry) end
 
--- A decimal number (no hex, inf or nan) that fits: integers up to 2^53, where doubles stop
--- counting exactly, and finite numbers.
+-- A decimal number (no hex, inf or nan) that fits, read as `--set` reads one (host/set_args.cpp,
+-- the one reader): integers up to 2^53, where doubles stop counting exactly, and finite numbers.
 local MAX_INT = 2 ^ 53
 local function decimal(raw)
-  if type(raw) ~= "string" or not (raw:match("^[+-]?%d+%.?%d*$") or raw:match("^[+-]?%d*%.?%d+[eE][+-]?%d+$") or
-    raw:match("^[+-]?%d+%.?%d*[eE][+-]?%d+$") or raw:match("^[+-]?%.%d+$")) then
-    return nil
-  end
-  local n = tonumber(raw)
-  if not n or n ~= n or n == math.huge or n == -math.huge then return nil end
-  return n
+  if type(raw) ~= "string" then return nil end
+  return core.parse_decimal(raw)
 end
 
 local function in_range(entry, n) return (not entry.min or n >= entry.min) and (not entry.max or n <= entry.max) end
@@ -99,7 +94,7 @@ local function number_of(entry, text, integer)
     return nil, string.format("is out of range: %s (at most %d)", text, MAX_INT)
   end
   if not n or (integer and n ~= math.floor(n)) or not in_range(entry, n) then
-    return nil, string.format("must be %s, got '%s'", M.requirement(entry), text)
+    return nil, string.format("must be %s, got '%s'", M._requirement(entry), text)
   end
   return n
 end
@@ -125,7 +120,7 @@ end
 --- checked against its type, range and one_of; or nil and what is wrong, as the end of a
 --- sentence about the flag: "must be an integer >= 1, got '0'". A string_list entry reads one
 --- element (a repeatable flag gives one per occurrence).
-function M.from_text(entry, text)
+function M._from_text(entry, text)
   local t = entry.type or "string"
   if t == "integer" or t == "number" then return number_of(entry, text, t == "integer") end
   if t == "boolean" then
@@ -141,7 +136,7 @@ function M.from_text(entry, text)
       local n, why = number_of(element, part, true)
       if not n then
         if why:match("^is out of range") then return nil, why end
-        return nil, string.format("must be integers separated by commas (each %s), got '%s'", M.requirement(element),
+        return nil, string.format("must be integers separated by commas (each %s), got '%s'", M._requirement(element),
           text)
       end
       list[#list + 1] = n
@@ -149,13 +144,13 @@ function M.from_text(entry, text)
     return list
   end
   if not one_of_has(entry, text) then
-    return nil, string.format("must be %s, got '%s'", M.requirement({type = "string", one_of = entry.one_of}), text)
+    return nil, string.format("must be %s, got '%s'", M._requirement({type = "string", one_of = entry.one_of}), text)
   end
   return text
 end
 
 --- One line of a --help listing: "  <left>   <help> (default <value>)".
-function M.help_line(left, entry)
+function M._help_line(left, entry)
   local d = entry.default
   local default = d == nil and "" or (" (default " .. (type(d) == "table" and table.concat(d, ",") or tostring(d)) .. ")")
   return string.format("  %-28s %s%s", left, entry.help or "", default)
@@ -175,7 +170,7 @@ function M.check(fname, opts, spec)
       errors.raise("rlx.options.check", "spec keys must be option names (strings), got " .. describe(key))
     end
   end
-  M.check_spec("rlx.options.check", spec)
+  M._check_spec("rlx.options.check", spec)
   return core.check_options(fname, opts, spec)
 end
 

@@ -103,7 +103,7 @@ end
 
 --- The report's Markdown for loaded data D (rlx.results.data.load), the figures drawn for it
 --- ({figure=, env=, model=, rel=}) and the figures' warnings. Returns text, ctx.
-function M.markdown(D, opts)
+function M._markdown(D, opts)
   opts = opts or {}
   local ctx = {D = D, doc = md.doc(), missing = {}, refs = {}, ref_list = {}, figures = opts.figures or {},
     figure_warnings = opts.figure_warnings or {}, TRAIN_FACTOR = M.TRAIN_FACTOR, title = opts.title,
@@ -144,7 +144,7 @@ local function basename(p) return (p:match("([^/]+)$")) end
 -- The figures of loaded data D drawn into dir/figures (PNG, embedded in the HTML), with relative
 -- links.
 local function draw_figures(D, dir, figures_rel, quiet)
-  local fig = require("rlx.figures").draw_loaded(D, {dir = dir .. "/" .. figures_rel, quiet = true, format = "png"})
+  local fig = require("rlx.figures")._draw_loaded(D, {dir = dir .. "/" .. figures_rel, quiet = true, format = "png"})
   local files = {}
   for _, f in ipairs(fig.files) do
     local copy = {}
@@ -199,7 +199,7 @@ function M.write(source, opts)
   if not usable then errors.raise("rlx.report.write", errors.message(errors.pass_exits(why))) end
   local D = require("rlx.results.data").load(db, name, path)
   local figures, warnings = draw_figures(D, o.dir, o.figures, o.quiet)
-  local text, ctx = M.markdown(D, {figures = figures, figure_warnings = warnings, title = o.title, dir = o.dir,
+  local text, ctx = M._markdown(D, {figures = figures, figure_warnings = warnings, title = o.title, dir = o.dir,
     rlx_version = rlx._core.host.versions().rlx})
   local out = {markdown = o.dir .. "/report.md", figures = figures, warnings = warnings,
     missing = require("rlx.report.sections").missing_lines(ctx)}

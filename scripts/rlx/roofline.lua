@@ -3,6 +3,9 @@
 -- precision and memory level) and turns a training run into roofline rows (for_run).
 local options = require("rlx.options")
 local errors = require("rlx.errors")
+local labels = require("rlx._roof_labels")
+local peaks_of = labels.peaks_of
+local quality = require("rlx._roofline_quality")
 local core = rlx._core.roofline
 
 local M = {}
@@ -10,11 +13,6 @@ local M = {}
 M.PRECISIONS = {"fp32", "fp64", "tf32", "fp16", "bf16"}
 M.LEVELS = {"dram", "l1", "l2", "l3"}
 
--- A peaks table, or an environment / run row that carries one under `peaks`.
-local function peaks_of(p)
-  if type(p) == "table" and type(p.peaks) == "table" then return p.peaks end
-  return p
-end
 
 local function peaks_arg(fname, p)
   if type(p) ~= "table" then
@@ -60,34 +58,9 @@ local function positive(t, f)
   return nil
 end
 
--- Labels of compute roofs. A CPU's (device = "cpu", as rlx.peaks.measure and the store say) are
--- named by the instruments that measured them; other tables are GPU datasheets or measurements.
-local CPU_LABELS = {fp64_gflops = "FP64 FMA", fp32_gflops = "FP32 FMA", bf16_gflops = "BF16 VDPBF16PS",
-  bf16_tensor_gflops = "BF16 AMX", fp16_gflops = "FP16"}
-local GPU_LABELS = {fp64_gflops = "FP64", fp64_tensor_gflops = "FP64 tensor", fp32_gflops = "FP32",
-  fp16_gflops = "FP16 (non-tensor)", bf16_gflops = "BF16 (non-tensor)", tf32_tensor_gflops = "TF32 tensor",
-  fp16_tensor_gflops = "FP16 tensor", bf16_tensor_gflops = "BF16 tensor"}
-
---- Whether a peaks table says its CPU emulates bf16 (no avx512_bf16 and no AMX: bf16 work is
---- converted and runs on the FP32 FMA units).
-function M.bf16_emulated(peaks)
-  peaks = peaks_of(peaks)
-  return type(peaks) == "table" and peaks.bf16_emulated == 1 or false
-end
-
---- The label of a compute roof field as a chart and a report show it ("FP32 FMA", "BF16 emulated
---- (FP32 FMA)", "BF16 AMX", "TF32 tensor", "GEMM FP32", "GEMM BF16 (emulated)", ...).
-function M.roof_label(peaks, field)
-  peaks = peaks_of(peaks) or {}
-  local emulated = M.bf16_emulated(peaks)
-  local gemm = field:match("^gemm_(.+)_gflops$")
-  if gemm then return "GEMM " .. gemm:upper() .. ((gemm == "bf16" and emulated) and " (emulated)" or "") end
-  if peaks.device == "cpu" then
-    if field == "bf16_gflops" and emulated then return "BF16 emulated (FP32 FMA)" end
-    return CPU_LABELS[field] or field
-  end
-  return GPU_LABELS[field] or field
-end
+--- Whether a peaks table says its CPU emulates bf16; the label of a compute roof field as a chart
+--- and a report show it (rlx._roof_labels, which rlx.roofline.suspect names its suspects with too).
+M.bf16_emulated, M.roof_label = labels.bf16_emulated, labels.roof_label
 
 --- The roof a point of `precision` is judged against, by rlx's one roof policy (docs/roofline.md):
 --- the peak of that precision's own arithmetic, the matrix unit where the peaks have one
@@ -207,6 +180,13 @@ end
 --- The roof at intensity ai (FLOP/byte) in FLOP/s: min(ai * peak_bw, peak_flops).
 M.attainable = core.attainable
 
+--- The placement of a point known by its intensity and rate (a group's means, a CSV row):
+--- place{ai =, flops_per_s =, peak_flops =, peak_bw =} -> point's fields by point's rules.
+M.place = core.place
+
+--- The ridge (FLOP/byte) of a compute roof (FLOP/s) and a memory roof (byte/s).
+M.ridge = core.ridge
+
 -- The roofline precision of a training precision ("fp32", "amp" = fp16 autocast, "bf16", ...).
 function M.precision_of(p)
   if type(p) ~= "string" then return "fp32" end
@@ -304,8 +284,7 @@ function M.for_run(result, opts)
   return rows
 end
 
--- The quality of peaks and the suspects of a point above its roof (rlx.roofline_quality).
-local quality = require("rlx.roofline_quality")
+-- The quality of peaks and the suspects of a point above its roof (rlx._roofline_quality).
 M.peak_quality, M.suspect = quality.peak_quality, quality.suspect
 
 return M

@@ -83,7 +83,7 @@ M.device_name = device_name
 
 local function result_of(r) return type(r.result) == "table" and r.result or {} end
 
---- The metrics.csv fields of a stored run (a row of rlx.results.data or study.query_runs).
+--- The metrics.csv fields of a stored run (a row of rlx.results.data or study._query_runs).
 function M.run_fields(r)
   local res = result_of(r)
   local kind = data.kind_of(r.device)
@@ -122,10 +122,10 @@ local function model_keys(D)
   end
 end
 
--- JSON null for a roof rlx does not know (rlx.json leaves nil fields out): a placeholder string
--- replaced after encoding, so peaks.json says null where the seed expects the student's number.
-local NULL = "\1rlx-json-null\1"
-local function encode(value) return (rlx.json.encode(value, 2):gsub('"\\u0001rlx%-json%-null\\u0001"', "null")) .. "\n" end
+-- JSON null for a roof rlx does not know (rlx.json leaves nil fields out; rlx.json.null is null),
+-- so peaks.json says null where the seed expects the student's number.
+local NULL = rlx.json.null
+local function encode(value) return rlx.json.encode(value, 2) .. "\n" end
 
 local function mib(bytes) return type(bytes) == "number" and bytes / 2 ^ 20 or nil end
 
@@ -158,26 +158,22 @@ function M.summary(D)
   return out
 end
 
--- The roofs of one environment key and precision, as peaks.json holds them, or nil.
+-- The roofs a run is judged against, as peaks.json holds them, or nil: the report's own
+-- (rlx.report.compute.roofs_of: stored peaks, the GPU's datasheet supplying the arithmetic peaks a
+-- stored GEMM-only table lacks, rlx's roof policy for the precision its point was judged as), so
+-- the export and §5 and Table 2 judge a run against one roof (issue 32).
 local function roofs(D, run)
-  local env = compute.env_of(D, run.environment_id)
-  local stored, origin, sheet = compute.peaks_for(D, run.environment_id, run.kind, env.gpu_name)
-  if not stored then return nil end
-  -- A GPU's arithmetic peaks come from its datasheet where the stored (GEMM-only) peaks lack them,
-  -- as in the report's §5 (issue 34: the report's peaks.json gave the H100's amp roof as its fp16
-  -- GEMM while §5 judged amp against the fp16 tensor peak).
-  local peaks = stored
-  if sheet then
-    peaks = {}
-    for k, v in pairs(stored) do peaks[k] = v end
-    for k, v in pairs(sheet) do if peaks[k] == nil and type(v) == "number" then peaks[k] = v end end
-  end
-  local pf, cfield = rlx.roofline.compute_roof(peaks, rlx.roofline.precision_of(run.precision))
-  if cfield and stored[cfield] == nil and sheet and sheet[cfield] ~= nil then origin = "datasheet" end
-  local pb, mfield = rlx.roofline.memory_roof(peaks, "dram")
-  return {peak_gflops = pf and pf / 1e9, peak_gbps = pb and pb / 1e9, ridge_ai = (pf and pb) and pf / pb or nil,
-    compute_field = cfield, memory_field = mfield, source = origin, device = run.kind,
-    measured_at = origin == "stored" and peaks.measured_at or nil}
+  local point = data.point_of(D, run)
+  local judged = point and point.precision ~= "" and point.precision or run.precision
+  local R = compute.roofs_of(D, run, judged)
+  if not R then return nil end
+  local pf = R.roof and R.roof.gflops * 1e9 or nil
+  local pb = R.peak_bw
+  local origin = (R.roof and R.roof.origin == "datasheet") and "datasheet" or R.origin
+  return {peak_flops = pf, peak_bw = pb, peak_gflops = pf and pf / 1e9, peak_gbps = pb and pb / 1e9,
+    ridge_ai = (pf and pb) and rlx.roofline.ridge(pf, pb) or nil, compute_field = R.compute_field,
+    memory_field = R.memory_field, source = origin, device = run.kind,
+    measured_at = origin == "stored" and R.peaks.measured_at or nil}
 end
 
 -- analysis/peaks.json as the kit's roofline.py reads it: per environment key (the first field of
@@ -214,9 +210,10 @@ function M.points_csv(D)
     local p = data.point_of(D, r)
     if p then
       local roof = roofs(D, r) or {}
-      local attainable = (roof.peak_gflops and roof.peak_gbps and p.ai) and
-        math.min(p.ai * roof.peak_gbps, roof.peak_gflops) or nil
-      local bound = (roof.ridge_ai and p.ai) and (p.ai < roof.ridge_ai and "memory" or "compute") or nil
+      -- Placed by rlx.roofline.place (engine/peaks/roofline.cpp), as the report's rows are.
+      local placed = (roof.peak_flops and roof.peak_bw and p.ai and p.gflops) and rlx.roofline.place{ai = p.ai,
+        flops_per_s = p.gflops * 1e9, peak_flops = roof.peak_flops, peak_bw = roof.peak_bw} or {}
+      local attainable, bound = placed.attainable_gflops, placed.bound
       rows[#rows + 1] = {r.label, r.env_key, r.model, r.kind, r.batch, r.precision, r.seconds, r.images_per_s, p.ai,
         p.gflops, roof.peak_gflops, roof.peak_gbps, p.level, p.flops, p.bytes, p.seconds, roof.ridge_ai, attainable,
         bound, p.source, p.counters_source}

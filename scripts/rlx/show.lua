@@ -2,22 +2,13 @@
 -- outputs, frames) prints as an aligned table: a header, numbers right-aligned at one precision
 -- per column, columns chosen to fit the terminal (those left out are named), "... N more rows"
 -- and a row count. The REPL prints results with it, `rlx.show(rows, opts)` gives control, and
--- `rlx runs` lists runs through it. Anything else is printed by rlx.pretty, as before.
+-- `rlx runs` lists runs through it. Anything else is printed by rlx._pretty, as before.
 --
 --   rlx.show(study:runs{}, {cols = {"model", "batch", "images_per_s"}, max_rows = 10})
 local errors = require("rlx.errors")
 local options = require("rlx.options")
+local frame_meta = require("rlx._frame_meta")
 local M = {}
-
--- Column order when a table does not carry its own (study:runs rows come from JSON objects, whose
--- keys have no order): what identifies a run, then what it measured, then the rest by name.
-local PRIORITY = {"study", "env", "model", "precision", "batch", "device", "run", "status", "images_per_s",
-  "iter_mean_s", "iter_sd_s", "ci_rel", "stable", "stop_reason", "seconds", "memory_format", "label",
-  "error"}
-local RANK = {}
-for i, name in ipairs(PRIORITY) do RANK[name] = i end
--- Shown last: identifiers nobody reads in a table.
-local LAST = {id = true, run_id = true, env_id = true}
 
 -- Units of the few names rlx stores without one; every other name carries its unit
 -- (images_per_s, iter_mean_s, max_rss_bytes, fp32_gflops, dram_gbps, train_flops).
@@ -102,7 +93,7 @@ local function fmt_cell(v, max_cell)
   local t = type(v)
   if t == "string" then return cut(M.printable(v), max_cell) end
   if t == "table" then
-    return cut(require("rlx.pretty").format(v, {depth = 1, max_items = 4, width = max_cell}), max_cell)
+    return cut(require("rlx._pretty").format(v, {depth = 1, max_items = 4, width = max_cell}), max_cell)
   end
   return tostring(v)
 end
@@ -117,14 +108,9 @@ local function is_record(r)
   return true
 end
 
-local frame_meta  -- rlx.frame's metatable, looked up once rlx.frame is loaded
-
+-- The stored column order and caption of a frame (rlx._frame_meta), nil for other tables.
 local function frame_info(rows)
-  if not frame_meta then
-    local ok, frame = pcall(require, "rlx.frame")
-    if ok then frame_meta = frame.metatable end
-  end
-  if frame_meta and getmetatable(rows) == frame_meta then return require("rlx.frame").info(rows) end
+  if frame_meta.is(rows) then return frame_meta.info(rows) end
   return nil
 end
 
@@ -145,41 +131,9 @@ function M.is_records(v)
   return true
 end
 
---- The columns of rows in display order: the frame's own order first (a query's SELECT order, a
---- select{...}'s list), then the other keys found in the rows: rlx's usual ones first (model,
---- precision, batch, ...), then by name, nested values and ids last.
-function M.columns(rows)
-  local info = frame_info(rows)
-  local out, seen = {}, {}
-  for _, c in ipairs(info and info.columns or {}) do
-    if not seen[c] then out[#out + 1], seen[c] = c, true end
-  end
-  local extra, nested = {}, {}
-  for _, r in ipairs(rows) do
-    if type(r) == "table" then
-      for k, v in pairs(r) do
-        if type(k) == "string" and not seen[k] then
-          seen[k] = true
-          extra[#extra + 1] = k
-        end
-        if type(v) == "table" then nested[k] = true end
-      end
-    end
-  end
-  local function rank(k)
-    if LAST[k] then return 3 end
-    if nested[k] then return 2 end
-    return RANK[k] and 0 or 1
-  end
-  table.sort(extra, function(a, b)
-    local ra, rb = rank(a), rank(b)
-    if ra ~= rb then return ra < rb end
-    if ra == 0 then return RANK[a] < RANK[b] end
-    return a < b
-  end)
-  for _, k in ipairs(extra) do out[#out + 1] = k end
-  return out
-end
+--- The columns of rows in display order (rlx._frame_meta.columns): the frame's own order first,
+--- then the other keys found in the rows, rlx's usual ones first.
+M.columns = frame_meta.columns
 
 --- The terminal's width in columns: $COLUMNS when it is a positive integer, else the width of the
 --- terminal on stdout; nil when stdout is not a terminal (a pipe or a file: nothing is cut).

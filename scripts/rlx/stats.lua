@@ -1,10 +1,13 @@
--- rlx.stats: the statistics a study reports over repeats and iterations (pure Lua).
+-- rlx.stats: the statistics a study reports over repeats and iterations.
 --
 -- sd is the sample standard deviation (n - 1), percentiles interpolate linearly between order
 -- statistics (numpy's default), and ci95 uses Student's t so three repeats get the wide interval
--- they deserve. mean_sd groups rows (runs) and formats "mean ± SD" cells as in seed 001's Table 2.
+-- they deserve. The arithmetic is engine/train/stats.cpp's (rlx._core.stats), the one the trainer
+-- stops on: this module checks arguments, keeps nil for "no value", and composes (ratio_ci95,
+-- mean_sd groups rows and formats "mean ± SD" cells as in seed 001's Table 2).
 local options = require("rlx.options")
 local errors = require("rlx.errors")
+local core = rlx._core.stats
 local M = {}
 
 local function numbers(fname, xs)
@@ -17,40 +20,28 @@ local function numbers(fname, xs)
   return xs
 end
 
+--- The mean; nil for no values.
 function M.mean(xs)
   numbers("rlx.stats.mean", xs)
   if #xs == 0 then return nil end
-  local s = 0
-  for _, x in ipairs(xs) do s = s + x end
-  return s / #xs
+  return core.summary(xs).mean
 end
 
 --- Sample standard deviation (divides by n - 1); nil for fewer than two values.
 function M.sd(xs)
   numbers("rlx.stats.sd", xs)
-  local n = #xs
-  if n < 2 then return nil end
-  local m = M.mean(xs)
-  local s = 0
-  for _, x in ipairs(xs) do s = s + (x - m) ^ 2 end
-  return math.sqrt(s / (n - 1))
+  if #xs < 2 then return nil end
+  return core.summary(xs).sd
 end
 
 --- p-th percentile, p in [0, 100], linear interpolation between closest ranks.
 function M.percentile(xs, p)
   numbers("rlx.stats.percentile", xs)
-  if type(p) ~= "number" or p < 0 or p > 100 then
+  if type(p) ~= "number" or p ~= p or p < 0 or p > 100 then
     errors.raise("rlx.stats.percentile", "p must be a number in [0, 100], got " .. tostring(p))
   end
-  local n = #xs
-  if n == 0 then return nil end
-  local s = {}
-  for i, x in ipairs(xs) do s[i] = x end
-  table.sort(s)
-  local h = (n - 1) * p / 100 + 1
-  local lo = math.floor(h)
-  local hi = math.min(lo + 1, n)
-  return s[lo] + (h - lo) * (s[hi] - s[lo])
+  if #xs == 0 then return nil end
+  return core.percentile(xs, p)
 end
 
 function M.median(xs)
@@ -66,43 +57,22 @@ function M.cv(xs)
   return s / m
 end
 
--- Two-sided 95% critical values of Student's t for 1..30 degrees of freedom.
-local T975 = {12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179,
-  2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056,
-  2.052, 2.048, 2.045, 2.042}
-local T_BEYOND = {{30, 2.042}, {40, 2.021}, {60, 2.000}, {120, 1.980}, {math.huge, 1.960}}
-
---- The t quantile for a 95% interval with df degrees of freedom (table; interpolated in 1/df).
+--- The t quantile for a 95% interval with df degrees of freedom (engine/train/stats.cpp's table,
+--- interpolated in 1/df); nil for df < 1.
 function M.t975(df)
   if type(df) ~= "number" or df ~= df then
     errors.raise("rlx.stats.t975", "df must be a number of degrees of freedom (n - 1), got " ..
       (type(df) == "number" and tostring(df) or type(df)))
   end
   if df < 1 then return nil end
-  if df <= 30 and df == math.floor(df) then return T975[df] end
-  if df < 30 then
-    -- A fractional df (Welch-Satterthwaite) between two table rows: interpolate in 1/df.
-    local a, b = math.floor(df), math.ceil(df)
-    local ia, ib, ix = 1 / a, 1 / b, 1 / df
-    return T975[a] + (T975[b] - T975[a]) * (ia - ix) / (ia - ib)
-  end
-  for i = 1, #T_BEYOND - 1 do
-    local a, b = T_BEYOND[i], T_BEYOND[i + 1]
-    if df >= a[1] and df <= b[1] then
-      local ia, ib, ix = 1 / a[1], (b[1] == math.huge) and 0 or 1 / b[1], 1 / df
-      return a[2] + (b[2] - a[2]) * (ia - ix) / (ia - ib)
-    end
-  end
-  return 1.960
+  return core.t975(df)
 end
 
 --- 95% confidence interval of the mean: returns low, high, half_width (nil for n < 2).
 function M.ci95(xs)
   numbers("rlx.stats.ci95", xs)
-  local n = #xs
-  if n < 2 then return nil end
-  local m, s = M.mean(xs), M.sd(xs)
-  local half = M.t975(n - 1) * s / math.sqrt(n)
+  if #xs < 2 then return nil end
+  local m, half = M.mean(xs), core.ci95_half(xs)
   return m - half, m + half, half
 end
 
@@ -138,14 +108,13 @@ end
 --- All of the above for one array, as a table {n, mean, sd, median, min, max, p5, p95, cv, ci95_low, ci95_high}.
 function M.summary(xs)
   numbers("rlx.stats.summary", xs)
+  local n = #xs
+  if n == 0 then return {n = 0} end
+  local s = core.summary(xs)
   local lo, hi = M.ci95(xs)
-  local mn, mx
-  for _, x in ipairs(xs) do
-    mn = (mn == nil or x < mn) and x or mn
-    mx = (mx == nil or x > mx) and x or mx
-  end
-  return {n = #xs, mean = M.mean(xs), sd = M.sd(xs), median = M.median(xs), min = mn, max = mx,
-    p5 = M.percentile(xs, 5), p95 = M.percentile(xs, 95), cv = M.cv(xs), ci95_low = lo, ci95_high = hi}
+  local sd = n >= 2 and s.sd or nil
+  return {n = n, mean = s.mean, sd = sd, median = s.median, min = s.min, max = s.max, p5 = s.p5, p95 = s.p95,
+    cv = (sd and s.mean ~= 0) and sd / s.mean or nil, ci95_low = lo, ci95_high = hi}
 end
 
 local function fmt_cell(m, s, digits)

@@ -14,15 +14,14 @@ local options = require("rlx.options")
 local errors = require("rlx.errors")
 local budget = require("rlx.budget")
 
+local common = require("rlx._study_common")
+local slot_methods = require("rlx._study_slot")
+local warn, now_s, plain_data = common.warn, common.now_s, common.plain_data
+local targeted, protocol = common.targeted, common.protocol
+
 local M = {}
 local Study = {}
 Study.__index = Study
-
-local plain_data
--- A warning on stderr; the labels, names and errors in it are escaped (rlx.show.printable).
-local function warn(msg) io.stderr:write("rlx.study: " .. require("rlx.show").printable(msg) .. "\n") end
-
-local function now_s() return rlx._core.db.monotonic and rlx._core.db.monotonic() or os.time() end
 
 --- rlx.study{name=, db=, label=, zone=, instance_type=, price_per_hour=}: opens (creating) the
 --- study's database and records the current environment and the study. price_per_hour (what the
@@ -68,7 +67,7 @@ function M.open(opts)
   self.env = rlx.env.capture{label = o.label, zone = o.zone, instance_type = o.instance_type}
   -- A database made before labels came from the hardware keeps its label ("docker", a host
   -- name): the same machine and software under a stored label is that stored environment.
-  if not o.label and not rlx.env.label_given() then
+  if not o.label and not rlx.env._label_given() then
     for _, row in ipairs(self.db:environments_except{label = self.env.label}) do
       local candidate = {}
       for k, v in pairs(self.env) do candidate[k] = v end
@@ -323,14 +322,6 @@ end
 
 local kind_of = require("rlx.results.data").kind_of
 
-local function targeted(o) return o.target_ci ~= nil and o.target_ci > 0 end
-
--- The protocol the budget's arithmetic needs (rlx.budget: caps, trim, expected iterations).
-local function protocol(o)
-  return {min_iters = o.min_iters or 5, max_iters = o.max_iters or 100, accept_ci = o.accept_ci,
-    target_ci = o.target_ci}
-end
-
 -- What each item still to run would cost: it.estimate_s and it.estimate_source at the timed
 -- iterations it is expected to stop at (a precision-targeted config stops at its CI target,
 -- within its cap ns[it], else max_iters; a fixed config runs its iters), it.iters_cap, and
@@ -476,17 +467,6 @@ function Study:_roofline_peaks(device)
   return nil
 end
 
-local function roofline_rows(result, peaks, complexity)
-  local roofline = rlx.roofline
-  if type(roofline) ~= "table" or type(roofline.for_run) ~= "function" then return {} end
-  local ok, rows = pcall(roofline.for_run, result, {peaks = peaks, complexity = complexity})
-  if not ok then
-    warn("rlx.roofline.for_run failed: " .. tostring(rows))
-    return {}
-  end
-  return type(rows) == "table" and rows or {}
-end
-
 -- rlx.train is a table with __call (it also holds rlx.train.devices and friends), so "callable"
 -- means a function or anything whose metatable has __call.
 local function is_callable(v)
@@ -540,20 +520,6 @@ function Study:sweep(opts)
   return stats
 end
 
--- The JSON-able part of a value: functions, userdata and threads (a model object, a callback)
--- are dropped rather than failing the run's transaction.
-function plain_data(v, depth)
-  local t = type(v)
-  if t == "string" or t == "boolean" then return v end
-  if t == "number" then return v == v and v or nil end
-  if t ~= "table" or depth > 32 then return nil end
-  local out = {}
-  for k, x in pairs(v) do
-    if type(k) == "string" or type(k) == "number" then out[k] = plain_data(x, depth + 1) end
-  end
-  return out
-end
-
 --- Stores one finished run (config as given to rlx.train, result as returned) in one transaction,
 --- replacing any earlier row for the same configuration and repeat. opts: run (repeat number,
 --- default 1), label, started_at, total_s, complexity, roofline (array of point rows),
@@ -601,15 +567,23 @@ function Study:runs(opts)
     all_studies = {type = "boolean", default = false},
   })
   -- A frame (rlx.frame): prints as a table in the REPL and has where/group_by/plot/...
-  return require("rlx.frame").new(M.query_runs(self.db, o, not o.all_studies and self.name or nil))
+  return require("rlx.frame").new(M._query_runs(self.db, o, not o.all_studies and self.name or nil))
 end
 
 --- Runs of a database (any study unless `study` is given), as study:runs returns them; o may
 --- carry other keys (a CLI's options): only the filters are read.
-function M.query_runs(db, o, study)
+function M._query_runs(db, o, study)
   local filter = {study = study}
   for _, k in ipairs(RUN_FILTERS) do filter[k] = o[k] end
   return db:runs(filter)
+end
+
+--- Table 2's rows (rlx.report.table2.records, the report's and `rlx runs --summary`'s numbers):
+--- one per configuration of the study's ok runs, as a frame.
+function Study:table2()
+  local table2 = require("rlx.report.table2")
+  local D = require("rlx.results.data").load(self.db, self.name, self.path)
+  return require("rlx.frame").new(table2.records(D), table2.COLUMNS)
 end
 
 --- Roofline points of this study joined with their runs (model, precision, batch, env, label).
@@ -740,7 +714,7 @@ end
 local METHOD_USAGE = {plan = "{...}", sweep = "{...}", estimate = "{...}", runs = "{...}", points = "{...}",
   figures = "{...}", report = "{...}", store_run = "(config, result [, options])",
   store_peaks = "(peaks [, options])", peaks = "([device])", attach_counters = "(label, counters [, options])",
-  close = "()", ensure_peaks = "(kind [, options])", summary = "([options])"}
+  close = "()", ensure_peaks = "(kind [, options])", summary = "([options])", table2 = "()"}
 for name, usage in pairs(METHOD_USAGE) do
   local method = Study[name]
   Study[name] = function(self, ...)
@@ -751,11 +725,9 @@ for name, usage in pairs(METHOD_USAGE) do
   end
 end
 
--- The methods of a study, for help(study.runs) (scripts/rlx/help.lua).
-local slot = require("rlx.study_slot")
-slot.install(Study, {warn = warn, now_s = now_s, plain_data = plain_data,
-  roofline_rows = roofline_rows, targeted = targeted, protocol = protocol})
-M.crash_advice = slot.crash_advice
+-- The slot methods of a sweep (rlx._study_slot), and the methods of a study, for help(study.runs).
+for name, fn in pairs(slot_methods.methods) do Study[name] = fn end
+M.crash_advice = slot_methods.crash_advice
 
 M.methods = Study
 

@@ -42,6 +42,9 @@ set_tests_properties("e2e: host: RLX_SCRIPTS_DIR overrides embedded modules" PRO
   ENVIRONMENT "RLX_TEST_TMP=${RLX_TEST_TMP};RLX_SOURCE_DIR=${CMAKE_SOURCE_DIR}")
 rlx_e2e(NAME "host: rlx.json round trip" ARGS -e "local t = rlx.json.decode(rlx.json.encode({a = {1, 2}, b = 'x'})) print(t.a[2], t.b)"
   STDOUT "^2\tx\n$")
+# Issue 32: rlx.json.null encodes as JSON null (seed_layout's peaks.json patched it into the text).
+rlx_e2e(NAME "host: rlx.json.null encodes as null" ARGS -e "print(rlx.json.encode({peak = rlx.json.null, n = {1, rlx.json.null}}))"
+  STDOUT "^\\{\"n\":\\[1,null\\],\"peak\":null\\}\n$")
 rlx_e2e(NAME "host: rlx.json.decode error" ARGS -e "rlx.json.decode('{bad')" EXIT 1
   STDERR "^\\(command line\\):1: rlx\\.json\\.decode: invalid JSON at byte 2")
 rlx_e2e(NAME "host: rlx.json.encode wrong type" ARGS -e "rlx.json.encode(print)" EXIT 1
@@ -115,6 +118,15 @@ rlx_e2e(NAME "host: all.lua --help lists its parameters" ARGS run experiments/al
 rlx_e2e(NAME "host: run SCRIPT --help does not run a script that declares no parameters"
   ARGS run ${H}/no_declare.lua --help
   STDOUT "^usage: rlx run [^\n]*no_declare\\.lua \\[--set key=value\\]\\.\\.\\. .*declares no parameters .*It was not run\\.\n$")
+# Issue 32: --help is answered by the parameters the script declares, not by a search of its text:
+# a script that acts before declaring is stopped at its first action; one that only computes and
+# reads first lists its parameters, though "params.declare" is nowhere in its text.
+rlx_e2e(NAME "host: run SCRIPT --help stops a script at its first action before declare"
+  ARGS run ${H}/declare_late.lua --help
+  STDOUT "^usage: rlx run [^\n]*declare_late\\.lua \\[--set key=value\\]\\.\\.\\. .*declares no parameters .*It was not run\\.\n$")
+rlx_e2e(NAME "host: run SCRIPT --help lists the parameters a script declares after computing"
+  ARGS run ${H}/declare_after_reading.lua --help
+  STDOUT "^usage: rlx run [^\n]*declare_after_reading\\.lua \\[--set key=value\\]\\.\\.\\.\n\nParameters:\n  lines=INTEGER +lines read")
 rlx_e2e(NAME "host: a declared parameter with a bad value exits 2" ARGS run experiments/all.lua --set scale=huge
   EXIT 2 STDERR "^experiments/all\\.lua: --set scale= must be one of default, full, smoke, got 'huge'\nTry 'rlx run experiments/all\\.lua --help'\\.\n$")
 rlx_e2e(NAME "host: a declared integer parameter refuses hex" ARGS run experiments/all.lua --set iters=0x10
@@ -171,9 +183,9 @@ rlx_e2e(NAME "host: a stack overflow too deep for a traceback says so" EXIT 1
 rlx_e2e(NAME "host: an error whose __tostring fails is named with why" EXIT 1
   ARGS -e "error(setmetatable({}, {__tostring = function() error('boom') end}))"
   STDERR "^\\(an error object whose __tostring failed: \\(command line\\):1: boom\\)\nstack traceback:\n")
-rlx_e2e(NAME "host: rlx.errors.usage with a nil argument names itself, not errors.lua" EXIT 1
-  ARGS -e "rlx.errors.usage(nil, 'm', 'x')"
-  STDERR "^\\(command line\\):1: rlx\\.errors\\.usage: argument 1 \\(who\\) must be a string, got nil\n")
+rlx_e2e(NAME "host: rlx.errors._usage with a nil argument names itself, not errors.lua" EXIT 1
+  ARGS -e "rlx.errors._usage(nil, 'm', 'x')"
+  STDERR "^\\(command line\\):1: rlx\\.errors\\._usage: argument 1 \\(who\\) must be a string, got nil\n")
 rlx_e2e(NAME "host: rlx.errors.expect without its description names itself" EXIT 1
   ARGS -e "rlx.errors.expect('f', 1, 'string')"
   STDERR "^\\(command line\\):1: rlx\\.errors\\.expect: expected \\(function name, value, types, what\\)")

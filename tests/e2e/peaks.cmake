@@ -32,6 +32,21 @@ rlx_e2e(NAME "peaks: roofline.attainable" ARGS -e "print(rlx.roofline.attainable
   STDOUT "^500000000000\t1000000000000\n$")
 rlx_e2e(NAME "peaks: roofline.attainable wrong type" EXIT 1 ARGS -e "rlx.roofline.attainable('x', 1, 1)"
   STDERR "\\(command line\\):1: rlx\\.roofline\\.attainable: argument 1 must be a number, got string")
+# Issue 32: a point known by its AI and rate is placed by the same C++ (roofline_place): ai 2 on
+# 1000 GFLOP/s and 100 GB/s: roof min(2 x 100, 1000) = 200, ridge 10, memory-bound; 400 GFLOP/s is
+# above the memory roof, not the compute roof.
+rlx_e2e(NAME "peaks: roofline.place by the point's rules" ARGS -e
+  "local p = rlx.roofline.place{ai = 2, flops_per_s = 400e9, peak_flops = 1e12, peak_bw = 100e9} print(p.attainable_gflops, p.ridge_ai, p.bound, p.above_roof, p.above_memory_roof, p.above_compute_roof, p.flops, rlx.roofline.ridge(1e12, 100e9))"
+  STDOUT "^200\t10\tmemory\ttrue\ttrue\tfalse\tnil\t10\n$")
+rlx_e2e(NAME "peaks: roofline.place unknown key" EXIT 1
+  ARGS -e "rlx.roofline.place{ai = 1, flops_per_s = 1, peak_flops = 1, peak_bw = 1, gflops = 1}"
+  STDERR "\\(command line\\):1: rlx\\.roofline\\.place: unknown option 'gflops' \\(valid options: ai, flops_per_s, peak_bw, peak_flops\\)")
+rlx_e2e(NAME "peaks: roofline.place missing key" EXIT 1
+  ARGS -e "rlx.roofline.place{ai = 1, peak_flops = 1, peak_bw = 1}"
+  STDERR "\\(command line\\):1: rlx\\.roofline\\.place: option 'flops_per_s' is required \\(a number\\)")
+rlx_e2e(NAME "peaks: roofline.place C++ check of a negative AI" EXIT 1
+  ARGS -e "rlx.roofline.place{ai = -1, flops_per_s = 1, peak_flops = 1, peak_bw = 1}"
+  STDERR "\\(command line\\):1: rlx\\.roofline\\.place: option 'ai' must be a finite number >= 0 \\(FLOP/byte\\)")
 rlx_e2e(NAME "peaks: roofline.for_run measured and estimated" ARGS run ${P}/for_run.lua STDOUT
   "^estimated dram fp32 ai=10\\.00 gflops=20\\.00 attainable=50\\.00 bound=memory eff=0\\.400\nrows\t1\nestimated dram bf16 ai=80\\.00 gflops=80\\.00 attainable=40\\.00 bound=compute eff=2\\.000\nrows\t1\nmeasured dram fp32 ai=20\\.00 gflops=40\\.00 attainable=100\\.00 bound=compute eff=0\\.400\nmeasured l2 fp32 ai=5\\.00 gflops=40\\.00 attainable=nil bound=nil eff=nil\nrows\t2\nmeasured dram fp32 ai=20\\.00 gflops=20\\.00 attainable=100\\.00 bound=compute eff=0\\.200\nrows\t1\nestimated dram fp32 ai=10\\.00 gflops=20\\.00 attainable=50\\.00 bound=memory eff=0\\.400\nrows\t1\nncu\nestimated dram fp32 ai=10\\.00 gflops=20\\.00 attainable=nil bound=nil eff=nil\nrows\t1\nrows\t0\n$")
 # Issue 22: one roof policy for every precision (fp32 FMA, bf16 VDPBF16PS / AMX / emulated, TF32

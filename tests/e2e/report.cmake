@@ -76,3 +76,7 @@ add_test(NAME "e2e: report: blank title, a full disk changes neither file, a 1e3
 # command of the report, pasted into bash, runs only rlx with the values whole.
 add_test(NAME "e2e: report: every command it prints is shell-quoted"
   COMMAND bash ${R}/quoting.sh $<TARGET_FILE:rlx> ${RLX_TEST_TMP} WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+# Issue 32: one owner per derived number. On the EPYC and H100 fixture studies, rlx runs --summary,
+# the report's Table 2, §4.3 and §6.4, rlx export --layout seed and the REPL's frames agree row by row.
+add_test(NAME "e2e: report: one owner: runs --summary, report, seed export and frames agree on each row"
+  COMMAND bash ${R}/one_owner.sh $<TARGET_FILE:rlx> ${RLX_TEST_TMP} WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})

@@ -1,7 +1,7 @@
 // set_params_fuzz.cpp: libFuzzer target for `--set key=value` from argv to a study's checked
 // parameters: host/set_args.cpp (argument parsing, number/boolean typing, rlx.params and
 // rlx.params_text) and scripts/rlx/params.lua's rlx.params.declare with the modules it uses
-// (rlx.options, rlx.errors, rlx.pretty from the source tree, over the option checker of
+// (rlx.options, rlx.errors, rlx._pretty from the source tree, over the option checker of
 // host/bindings/lua_options.cpp), run in LuaJIT against experiments/all.lua's declarations. The input is
 // argv, NUL-separated. Every outcome must be either a usage refusal (rlx.fail(2, ...), what the CLI prints
 // and exits 2 with) or values of the declared types; a crash, a sanitizer report or any other Lua error (a
@@ -66,6 +66,13 @@ int exit_ok(lua_State* L) {
   rlx::lua::push_exit_ok(L);
   return 1;
 }
+// As host/bindings/bind_host.cpp: rlx.options reads decimal numbers with the host's reader.
+int parse_decimal(lua_State* L) {
+  double v = 0;
+  if (!rlx::host::parse_number(luaL_checkstring(L, 1), &v)) return 0;
+  lua_pushnumber(L, v);
+  return 1;
+}
 
 void open_host(lua_State* L) {
   lua_newtable(L);
@@ -77,7 +84,8 @@ void open_host(lua_State* L) {
                              {"error_metatable", rlx::lua::guarded<error_metatable>},
                              {"exit_ok", rlx::lua::guarded<exit_ok>},
                              {"check_options", rlx::lua::guarded<rlx::lua::check_options>},
-                             {"option_requirement", rlx::lua::guarded<rlx::lua::option_requirement>}});
+                             {"option_requirement", rlx::lua::guarded<rlx::lua::option_requirement>},
+                             {"parse_decimal", rlx::lua::guarded<parse_decimal>}});
 }
 
 }  // namespace

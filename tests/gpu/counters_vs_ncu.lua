@@ -228,14 +228,16 @@ elseif mode == "compare" then
     local ok = finite(a) and finite(b) and ((a == 0 and b == 0) or (b ~= 0 and math.abs(a / b - 1) <= tol) or
       (t[1]:find("^FLOP") ~= nil and math.abs(a - b) <= negligible))
     target(ok, string.format("target: %s within %.0f%% of ncu", t[1], tol * 100),
-      (finite(a) and finite(b) and b ~= 0) and string.format("rlx/ncu %.4f", a / b) or string.format("%s vs %s", tostring(a), tostring(b)))
+      (finite(a) and finite(b) and b ~= 0) and string.format("rlx/ncu %.4f", a / b) or
+        string.format("%s vs %s", tostring(a), tostring(b)))
   end
   local speed = tonumber(P.speed) or 20
   if finite(ro) and finite(no) and ro > 0 then
     target(no / ro >= speed, string.format("target: rlx collection at least %gx cheaper than ncu (cost over baseline)", speed),
       string.format("%.1fx", no / ro))
   else
-    target(false, "target: collection cost ratio computable", string.format("base %s rlx %s ncu %s", tostring(bw), tostring(rw), tostring(nw)))
+    target(false, "target: collection cost ratio computable",
+      string.format("base %s rlx %s ncu %s", tostring(bw), tostring(rw), tostring(nw)))
   end
 else
   error("unknown mode " .. tostring(mode))

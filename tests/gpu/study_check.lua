@@ -35,7 +35,8 @@ local function n(sql, ...)
 end
 local total = n("SELECT count(*) AS n FROM runs")
 local ok = n("SELECT count(*) AS n FROM runs WHERE status = 'ok'")
-check(ok == expected and total == expected, string.format("%d of %d runs stored ok (%s: %d models x %d batches x %d precisions x %d repeats)",
+check(ok == expected and total == expected,
+  string.format("%d of %d runs stored ok (%s: %d models x %d batches x %d precisions x %d repeats)",
   ok, expected, kind, #M.models, #batches, #precisions, repeats), total ~= ok and (total - ok) .. " not ok" or nil)
 for _, r in ipairs(db:query("SELECT label, status, error FROM runs WHERE status != 'ok' ORDER BY label LIMIT 8")) do
   print(string.format("  %s %s: %s", r.status, r.label, tostring(r.error):sub(1, 140)))
@@ -70,7 +71,9 @@ db:close()
 local files = {}
 local p = io.popen("ls -1 '" .. tostring(P.figures) .. "' 2>/dev/null")
 if p then
-  for line in p:lines() do if line:match("%.png$") or line:match("%.svg$") or line:match("%.pdf$") then files[#files + 1] = line end end
+  for line in p:lines() do
+    if line:match("%.png$") or line:match("%.svg$") or line:match("%.pdf$") then files[#files + 1] = line end
+  end
   p:close()
 end
 local want = 3 + #M.models
@@ -82,7 +85,8 @@ if P.report then
   local text = f and f:read("*a") or ""
   if f then f:close() end
   if check(#text > 0, "report " .. P.report .. " written", #text .. " bytes") then
-    local speed = text:match("Speedup = mean images/s[^\n]*\n(.-)\n\n") or text:match("Speedup = mean images/s.-\n\n(.-)\n\n") or ""
+    local speed = text:match("Speedup = mean images/s[^\n]*\n(.-)\n\n") or
+      text:match("Speedup = mean images/s.-\n\n(.-)\n\n") or ""
     local amp_rows, ci_rows = 0, 0
     for line in speed:gmatch("[^\n]+") do
       if line:match("|%s*amp%s*|") or line:match("|%s*bf16%s*|") then

@@ -98,7 +98,9 @@ for _, prec in ipairs({"amp", "bf16"}) do
     report.speedups[prec] = {speedup = sp, lo = lo, hi = hi, fp32_img_s = base.images_per_s, img_s = other.images_per_s}
     print(string.format("resnet50 b%d %s over fp32: %.2fx%s (%.0f vs %.0f img/s)", big_batch, prec, sp,
       lo and string.format(" [%.2f, %.2f]", lo, hi) or "", other.images_per_s, base.images_per_s))
-    if cuda and prec == "amp" then check(sp > 1, "resnet50 b" .. big_batch .. ": amp faster than fp32", string.format("%.2fx", sp)) end
+    if cuda and prec == "amp" then
+      check(sp > 1, "resnet50 b" .. big_batch .. ": amp faster than fp32", string.format("%.2fx", sp))
+    end
   elseif cuda then
     check(false, "resnet50 b" .. big_batch .. " " .. prec .. " vs fp32: both runs ok")
   end
@@ -132,7 +134,8 @@ if check(okp and type(peaks) == "table", "rlx.peaks.measure{device=\"" .. popts.
   for _, p in ipairs(pairs_) do
     local m, d = peaks[p[1]], ds and ds[p[2]]
     print(string.format("  %-18s %12s %12s %7s %s", p[1], finite(m) and string.format("%.0f", m) or "-",
-      finite(d) and string.format("%.0f", d) or "-", (finite(m) and finite(d) and d > 0) and string.format("%.2f", m / d) or "-", p[3]))
+      finite(d) and string.format("%.0f", d) or "-",
+      (finite(m) and finite(d) and d > 0) and string.format("%.2f", m / d) or "-", p[3]))
     check(finite(m) and m > 0, "peak " .. p[1] .. " > 0", m)
     -- A measured figure well above the datasheet means a counting error (e.g. an FMA counted
     -- twice) rather than a fast GPU.

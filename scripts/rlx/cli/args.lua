@@ -24,7 +24,7 @@ local options = require("rlx.options")
 local M = {}
 
 --- Ends the program with a usage error: "rlx NAME: msg" and "Try 'rlx NAME --help'.", exit 2.
-function M.usage_error(name, msg) errors.usage("rlx " .. name, msg, name) end
+function M.usage_error(name, msg) errors._usage("rlx " .. name, msg, name) end
 
 --- Ends the program for an error err caught with pcall: "rlx NAME: <message>" (no position, no
 --- library function), exit 1; with opts.usage it is a usage error (exit 2). Exits (Ctrl-C,
@@ -47,7 +47,7 @@ function M.help_text(cmd)
       local flag = o[2]
       if o.alias then flag = o.alias .. ", " .. flag end
       if o.type ~= "boolean" then flag = flag .. " " .. (o.metavar or string.upper(o[1])) end
-      lines[#lines + 1] = options.help_line(flag, o)
+      lines[#lines + 1] = options._help_line(flag, o)
     end
     lines[#lines + 1] = string.format("  %-28s %s", "-h, --help", "show this help")
   end
@@ -62,12 +62,12 @@ local function check_flags(cmd)
   if checked[cmd] then return end
   local spec = {}
   for _, o in ipairs(cmd.options or {}) do spec[o[2]] = o end
-  options.check_spec("rlx.cli.args", spec, {entry = "flag", keys = FLAG_KEYS})
+  options._check_spec("rlx.cli.args", spec, {entry = "flag", keys = FLAG_KEYS})
   checked[cmd] = true
 end
 
 local function convert(cmd, o, raw)
-  local v, why = options.from_text(o, raw)
+  local v, why = options._from_text(o, raw)
   if why then usage_error(cmd, o[2] .. " " .. why) end
   return v
 end

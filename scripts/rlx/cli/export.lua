@@ -121,7 +121,7 @@ function M.main(...)
     {o.json ~= "-" and o.json or nil, "file", {what = "--json"}}})
   local db = require("rlx.cli.runs").open_readonly("export", o.db)
   require("rlx.cli.runs").require_study("export", db, o.db, o.study)
-  local ok, rows = pcall(require("rlx.study").query_runs, db, {status = o.status, samples = o.json ~= nil}, o.study)
+  local ok, rows = pcall(require("rlx.study")._query_runs, db, {status = o.status, samples = o.json ~= nil}, o.study)
   if not ok then args.fail("export", rows) end
   local inputs = {not_same_as = {o.db}}
   if o.csv then rlx.fs.write_output("rlx export", o.csv, M.csv_text(rows), inputs) end

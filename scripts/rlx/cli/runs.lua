@@ -1,5 +1,8 @@
 -- rlx runs: lists the runs stored in a study database as a table (or JSON).
 local args = require("rlx.cli.args")
+local configs = require("rlx.results.configs")
+local data = require("rlx.results.data")
+local table2 = require("rlx.report.table2")
 local M = {summary = "list the runs stored in a study database", synopsis = "runs DB [--model M] [--status S] [--json]"}
 
 local cmd = {name = "runs", usage = "rlx runs DB [options]",
@@ -17,8 +20,8 @@ local cmd = {name = "runs", usage = "rlx runs DB [options]",
     {"env", "--env", help = "only this environment label"},
     {"input", "--input", type = "integer", help = "only runs at this input size (image side in pixels)"},
     {"summary", "--summary", type = "boolean",
-      help = "print seed 001's Table 2 (mean ± SD, 95 % CI of the mean, a row per configuration) as Markdown, " ..
-        "then the precision the runs reached"},
+      help = "print seed 001's Table 2 as the report prints it (mean ± SD, 95 % CI of the mean, a row per " ..
+        "configuration) as Markdown, then the precision the runs reached"},
     {"json", "--json", type = "boolean", help = "print JSON"},
   },
   positionals = {{"db"}}}
@@ -40,77 +43,17 @@ function M.require_study(name, db, path, study)
     #names > 0 and table.concat(names, ", ") or "none"))
 end
 
---- Seed 001's Table 2 as Markdown lines: ok runs grouped by their full configuration (env, model,
---- precision, batch and the rest of rlx.results.configs: input, protocol, data, ...; a column is added
---- for a field the rows differ in), with images/s, attained GFLOP/s and AI (DRAM roofline point,
---- measured preferred) as mean ± SD and the bound most repeats share, the 95 % CI of the mean
---- images/s, and a last line with the precision the runs reached. Unsteady or contended runs are
---- left out of the means and counted after n (all kept, marked, when every run of the row is).
-function M.table2(db, rows)
-  local configs = require("rlx.results.configs")
-  local stats = rlx.stats
-  local points = {}
-  for _, p in ipairs(db:points{level = "dram"}) do
-    local have = points[p.run_id]
-    if not have or (have.source ~= "measured" and p.source == "measured") then points[p.run_id] = p end
-  end
-  local ok, groups, order = {}, {}, {}
-  for _, r in ipairs(rows) do
-    if r.status == "ok" then
-      r.env_key = r.env
-      ok[#ok + 1] = r
-      local key = table.concat({tostring(r.env), r.model, tostring(r.precision), tostring(r.batch), configs.of(r).key}, "|")
-      if not groups[key] then groups[key] = {}; order[#order + 1] = key end
-      table.insert(groups[key], r)
-    end
-  end
-  local varying = configs.varying(ok)
-  local head = {"Env", "Model", "Precision", "Batch"}
-  for _, h in ipairs(configs.headers(varying)) do head[#head + 1] = h end
-  for _, h in ipairs({"n", "Images/s", "95 % CI of the mean", "Attained GFLOP/s", "AI", "Bound"}) do
-    head[#head + 1] = h
-  end
-  local rule = {}
-  for i = 1, #head do rule[i] = "---" end
-  local lines = {"| " .. table.concat(head, " | ") .. " |", "| " .. table.concat(rule, " | ") .. " |"}
-  -- The 95 % CI of the mean over the runs averaged: "188.2–211.8 (±5.9 %)"; "-" for one run.
-  local function ci_cell(xs)
-    if #xs < 2 then return "-" end
-    local lo, hi, half = stats.ci95(xs)
-    local m = stats.mean(xs)
-    return string.format("%.1f–%.1f (±%.1f %%)", lo, hi, m ~= 0 and half / math.abs(m) * 100 or 0)
-  end
-  local function cell(xs)
-    local m, sd = stats.mean(xs), stats.sd(xs)
-    if m == nil then return "-" end
-    return sd and string.format("%.1f ± %.1f", m, sd) or string.format("%.1f", m)
-  end
-  for _, key in ipairs(order) do
-    local runs = groups[key]
-    local used, flagged, all = configs.split(runs)
-    local ips, gf, ai, bounds = {}, {}, {}, {}
-    for _, r in ipairs(used) do
-      local p = points[r.id] or {}
-      if type(r.images_per_s) == "number" then ips[#ips + 1] = r.images_per_s end
-      if type(p.gflops) == "number" then gf[#gf + 1] = p.gflops end
-      if type(p.ai) == "number" then ai[#ai + 1] = p.ai end
-      if p.bound then bounds[p.bound] = (bounds[p.bound] or 0) + 1 end
-    end
-    local best, count = "-", 0
-    for b, c in pairs(bounds) do if c > count or (c == count and b < best) then best, count = b, c end end
-    local n = tostring(#ips)
-    if all then n = n .. " (all unsteady or contended " .. configs.MARK .. ")"
-    elseif #flagged > 0 then
-      -- A single run kept by the filter says which of the repeats it was (issue 30).
-      local rank = #used == 1 and configs.kept_note(runs, 1):match("the one kept is (the [%w ]-) of %d+$")
-      n = string.format("%s (%d unsteady or contended left out%s)", n, #flagged, rank and ("; kept: " .. rank) or "")
-    end
-    local r = runs[1]
-    local cells = {tostring(r.env), r.model, tostring(r.precision), tostring(r.batch)}
-    for _, c in ipairs(configs.cells(varying, r)) do cells[#cells + 1] = c end
-    for _, c in ipairs({n, cell(ips), ci_cell(ips), cell(gf), cell(ai), best}) do cells[#cells + 1] = c end
-    lines[#lines + 1] = "| " .. table.concat(cells, " | ") .. " |"
-  end
+--- Seed 001's Table 2 as Markdown lines, the report's own (rlx.report.table2: one builder, so
+--- `rlx runs --summary` and report.md print every row alike), for the ok runs among `rows` (the
+--- runs the filters kept), then a line with the precision the runs reached. path: the database's.
+function M.table2(db, rows, study, path)
+  local D = data.load(db, study, path)
+  local kept = {}
+  for _, r in ipairs(rows) do kept[r.id] = true end
+  local ok = {}
+  for _, r in ipairs(D.ok) do if kept[r.id] then ok[#ok + 1] = r end end
+  D.ok, D.groups, D.varying = ok, data.group(ok), configs.varying(ok)
+  local lines = table2.lines(D)
   -- What the runs reached, not what they were asked (issue 30).
   local reached = configs.precision_text(ok)
   if reached then
@@ -129,11 +72,11 @@ function M.main(...)
   if not o then return 0 end
   local db = M.open_readonly("runs", o.db)
   M.require_study("runs", db, o.db, o.study)
-  local ok, rows = pcall(require("rlx.study").query_runs, db, o, o.study)
+  local ok, rows = pcall(require("rlx.study")._query_runs, db, o, o.study)
   if not ok then args.fail("runs", rows) end
   if o.input then
     -- The input size a run used (rlx.results.configs: column, result, config, else 224).
-    local configs, kept = require("rlx.results.configs"), {}
+    local kept = {}
     for _, r in ipairs(rows) do if configs.of(r).input == tostring(o.input) then kept[#kept + 1] = r end end
     rows = kept
   end
@@ -146,7 +89,7 @@ function M.main(...)
     return 0
   end
   if o.summary then
-    for _, line in ipairs(M.table2(db, rows)) do print(line) end
+    for _, line in ipairs(M.table2(db, rows, o.study, o.db)) do print(line) end
     return 0
   end
   -- The one table printer (rlx.show): the stored column names (units in them), numbers

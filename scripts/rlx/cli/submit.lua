@@ -1,4 +1,4 @@
--- rlx submit: runs a study on a Slurm cluster as one job array (scripts/rlx/slurm_submit.lua,
+-- rlx submit: runs a study on a Slurm cluster as one job array (scripts/rlx/_slurm_submit.lua,
 -- docs/scale-out.md).
 local args = require("rlx.cli.args")
 local M = {summary = "run a study script on Slurm: one job array of shards, then a collect job",
@@ -67,9 +67,9 @@ function M.main(...)
   M.check_sbatch_values(o)
   if not io.open(o.script, "r") then rlx.fail(2, "rlx submit: no script '" .. o.script .. "'") end
   local words = {"rlx", "submit"}
-  for _, a in ipairs(argv) do words[#words + 1] = require("rlx.slurm").quote(a) end
+  for _, a in ipairs(argv) do words[#words + 1] = require("rlx._slurm").quote(a) end
   o.command = table.concat(words, " ")
-  return require("rlx.slurm_submit").submit(o)
+  return require("rlx._slurm_submit").submit(o)
 end
 
 return M

@@ -7,7 +7,9 @@ local data = require("rlx.results.data")
 local stats = require("rlx.stats")
 local configs = require("rlx.results.configs")
 local sections = require("rlx.report.sections")
-local lead_cells, lead_headers, extend = sections.lead_cells, sections.lead_headers, sections.extend
+local table2 = require("rlx.report.table2")
+local lead = require("rlx.report.lead")
+local lead_cells, lead_headers, extend = lead.lead_cells, lead.lead_headers, lead.extend
 local M = {}
 
 -- mark: configs.MARK when a side's every run was flagged (its mean is not trustworthy).
@@ -26,69 +28,12 @@ local function ci_text(r, mark)
 end
 M.ci_text = ci_text
 
--- "k/n": runs of a group that reached a steady state, of those with a verdict.
-function M.stable_cell(g)
-  local k, n = 0, 0
-  for _, r in ipairs(g.runs) do
-    if r.stable ~= nil then
-      n = n + 1
-      if r.stable == 1 then k = k + 1 end
-    end
-  end
-  return n > 0 and string.format("%d/%d", k, n) or "-"
-end
-
--- Table 2's n: "3", "2 of 3" when runs were left out, "1 of 3 (the highest)" when the one run kept
--- was picked by the filter (issue 30: a row must say so), "3 of 3 †" when every run was flagged.
-local function n_cell(t, g)
-  if t.all_flagged then return string.format("%d of %d %s", t.n, t.n_all, configs.MARK) end
-  if t.n == t.n_all then return tostring(t.n) end
-  local text = string.format("%d of %d", t.n, t.n_all)
-  if t.n == 1 then
-    local kept = compute.used(g)[1]
-    local rank = configs.kept_note(g.runs, 1):match("the one kept is (the [%w ]-) of %d+$")
-    if kept and rank then text = text .. " (" .. rank .. ")" end
-  end
-  return text
-end
-
--- Table 2's 95 % CI of the mean images/s: "3.71-4.49 (±9.5 %)"; "-" for a single run.
-local function ci_cell(t)
-  if not t.ci_half then return "-" end
-  local digits = math.max(0, 2 - math.floor(math.log10(math.abs(t.mean))))
-  local f = "%." .. digits .. "f"
-  return string.format(f .. "–" .. f .. " (±%.1f %%)", t.ci_low, t.ci_high, t.ci_half / t.mean * 100)
-end
-
 function M.table2(ctx)
-  local D, rows, marked, sources = ctx.D, {}, false, {}
-  for _, g in ipairs(D.groups) do
-    local r = compute.roofline(D, g)
-    if r then sources[r.source] = true end
-  end
-  local mixed = sources.measured and sources.estimated
-  for _, g in ipairs(D.groups) do
-    local t = compute.throughput(g)
-    local r = compute.roofline(D, g)
-    marked = marked or t.all_flagged
-    local cells = {n_cell(t, g), md.mean_sd_sig(t.mean, t.sd) .. t.mark, ci_cell(t),
-      r and (md.mean_sd_sig(r.gflops, r.gflops_sd) .. t.mark) or "-", r and md.mean_sd_sig(r.ai, r.ai_sd) or "-",
-      md.esc(compute.bound_text(r))}
-    if mixed then cells[#cells + 1] = r and r.source or "-" end
-    extend(cells, {M.stable_cell(g), ctx.ref(g)})
-    rows[#rows + 1] = extend(lead_cells(D, g), cells)
-  end
-  local ai_head = (sources.estimated and not sources.measured) and "AI, estimated (FLOP/byte)" or
-    (sources.measured and not sources.estimated) and "AI, measured (FLOP/byte)" or "AI (FLOP/byte)"
-  local gf_head = (sources.estimated and not sources.measured) and "Attained GFLOP/s, estimated" or "Attained GFLOP/s"
+  -- The one builder of Table 2 (rlx.report.table2), which `rlx runs --summary` prints too.
+  local T = table2.build(ctx.D, ctx.ref)
+  local sources = T.sources
   ctx.doc:para("**Table 2 — Summary (mean ± SD over repeats, with the 95 % CI of the mean images/s)**")
-  local h, a = lead_headers(D)
-  local heads = {"n", "Images/s", "95 % CI of the mean", gf_head, ai_head, "Bound"}
-  local aligns = {"r", "r", "r", "r", "r", "l"}
-  if mixed then heads[#heads + 1], aligns[#aligns + 1] = "Source", "l" end
-  extend(heads, {"Stable", "Runs"})
-  extend(aligns, {"r", "l"})
-  ctx.doc:para(md.table(extend(h, heads), rows, extend(a, aligns)))
+  ctx.doc:para(md.table(T.headers, T.rows, T.aligns))
   ctx.doc:para("n: runs averaged, of the row's ok runs (unsteady or contended runs are left out: which and why in " ..
     "the row's Left out cell of the throughput table, Appendix F.2; a row resting on one run of several says " ..
     "which of them it is). " ..
@@ -98,7 +43,7 @@ function M.table2(ctx)
     "Bound: memory below the ridge, compute above it, near the ridge within the ridge's range from its peaks' " ..
     "spread (§5). Stable: runs whose timed iterations reached a steady state / runs with a verdict ('-': not " ..
     "recorded).")
-  if marked then sections.mark_legend(ctx) end
+  if T.marked then sections.mark_legend(ctx) end
 end
 
 -- Groups by their full configuration but `field` (precision or env_key), then that field's value:
@@ -211,7 +156,7 @@ end
 function M.environments(ctx)
   local D, doc = ctx.D, ctx.doc
   doc:para("### 6.2 Across environments")
-  local envs = require("rlx.report.sections").env_keys(D)
+  local envs = lead.env_keys(D)
   if #envs == 0 then
     doc:para("No successful runs: no ratios between environments.")
     return
@@ -346,7 +291,7 @@ function M.memory(ctx)
     local c
     for _, r in ipairs(g.runs) do c = c or D.complexity[r.id] end
     -- The figure §4.3 shows (one function: the two sections disagreed on a row, issue 34).
-    local m, what = require("rlx.report.measured").peak_memory(g)
+    local m, what = compute.peak_memory(g)
     if c and c.memory_bytes and m then
       rows[#rows + 1] = extend(lead_cells(D, g), {md.mb(c.memory_bytes), md.mb(m), what,
         string.format("%.2f×", m / c.memory_bytes), ctx.ref(g)})

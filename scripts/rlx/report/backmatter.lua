@@ -4,6 +4,7 @@
 local md = require("rlx.report.md")
 local compute = require("rlx.report.compute")
 local configs = require("rlx.results.configs")
+local lead = require("rlx.report.lead")
 local M = {}
 
 local function join(parts, sep)
@@ -270,7 +271,7 @@ local function iso_seconds(t) return require("rlx.seed_layout").unix_seconds(t) 
 --- span from the first run's start to the last one's end.
 function M.budget_lines(D)
   local lines = {}
-  for _, key in ipairs(require("rlx.report.sections").env_keys(D)) do
+  for _, key in ipairs(lead.env_keys(D)) do
     local n, missed, stops, capped, at_min, protocol_cap, cap_iters = 0, 0, {}, 0, 0, nil, {}
     local first, last
     for _, r in ipairs(D.runs) do

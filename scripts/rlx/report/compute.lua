@@ -1,9 +1,11 @@
--- rlx.report.compute: the numbers behind each row of a report, from the rows rlx.results.data read:
--- throughput statistics per group of repeats (unsteady or contended repeats left out, M.used), and
--- roofline placement against the same roofs the figures draw (stored peaks of the environment,
--- else the GPU's datasheet entry).
+-- rlx.report.compute: the one owner of a row's aggregate (docs/architecture.md, "Where does my
+-- change go"): from the rows rlx.results.data read, per group of repeats, the throughput statistics
+-- (mean, SD, CI, n, the unsteady or contended repeats left out: M.used), the peak memory, and the
+-- roofline placement against the same roofs the figures draw (stored peaks of the environment, else
+-- the GPU's datasheet entry). The report, `rlx runs --summary` and study:table2() read them here.
 local stats = require("rlx.stats")
 local configs = require("rlx.results.configs")
+local data = require("rlx.results.data")
 local M = {}
 
 local function values(runs, field)
@@ -49,6 +51,29 @@ function M.throughput(g)
   t.within_cv = stats.mean(within)
   g.throughput = t
   return t
+end
+
+--- A group's peak memory, mean over every ok run (the peak allocation does not depend on the
+--- timing, so runs left out of the timing means count here; §6.4 reads the same figure: issue 34
+--- found one row's peak differing between §4.3 and §6.4). CUDA: the allocator's peak; else the
+--- process's peak RSS. Returns bytes, what it is, and the runs counted.
+function M.peak_memory(g)
+  local function mean_all(f)
+    local xs = {}
+    for _, r in ipairs(g.runs) do
+      local v = f(r)
+      v = type(v) == "number" and v == v and v or nil
+      if v and v > 0 then xs[#xs + 1] = v end
+    end
+    return stats.mean(xs), #xs
+  end
+  if g.kind == "cuda" then
+    local m, n = mean_all(function(r) return r.device_max_bytes end)
+    if m then return m, "device allocator peak", n end
+  end
+  local m, n = mean_all(function(r) return r.max_rss_bytes end)
+  if m then return m, "process peak RSS", n end
+  return nil
 end
 
 --- The ridge's range from its peaks' spread (issue 34: MobileNetV2's AI sat within 2 % of the
@@ -100,6 +125,22 @@ local function env_of(D, id)
 end
 M.env_of = env_of
 
+--- The roofs a run is judged against (the report's rows, Figure C, `rlx export --layout seed`):
+--- its environment's stored peaks, else the GPU's datasheet entry (M.peaks_for), the compute roof
+--- of `precision` (a run's or the precision its point was judged as: tf32 for an fp32 run with TF32
+--- on) by rlx's roof policy (rlx.roofline.roof, the datasheet supplying the arithmetic peaks stored
+--- GEMMs lack) and the DRAM roof. Returns {peaks, origin ("stored" | "datasheet"), roof (or nil),
+--- compute_field, peak_bw (byte/s, or nil), memory_field}, or nil without peaks.
+function M.roofs_of(D, run, precision)
+  local env = env_of(D, run.environment_id)
+  local peaks, origin, sheet = M.peaks_for(D, run.environment_id, run.kind, env.gpu_name)
+  if not peaks then return nil end
+  local roof, cfield = rlx.roofline.roof(peaks, rlx.roofline.precision_of(precision), {datasheet = sheet})
+  local pb, mfield = rlx.roofline.memory_roof(peaks, "dram")
+  return {peaks = peaks, origin = origin, roof = roof, compute_field = roof and roof.field or cfield, peak_bw = pb,
+    memory_field = mfield}
+end
+
 --- Roofline placement of a group: mean AI and attained GFLOP/s over the used repeats' DRAM points
 --- (measured preferred), the roof of its precision by rlx's roof policy (rlx.roofline.roof: the
 --- precision the points were judged as, tf32 for an fp32 run with TF32 on), attainable = min(AI x
@@ -111,7 +152,7 @@ function M.roofline(D, g)
   local ai, gf = {}, {}
   local points = {}
   for _, r in ipairs((M.used(g))) do
-    local p = require("rlx.results.data").point_of(D, r)
+    local p = data.point_of(D, r)
     if p and type(p.ai) == "number" and p.ai > 0 and type(p.gflops) == "number" then points[#points + 1] = p end
   end
   local measured = false
@@ -126,32 +167,28 @@ function M.roofline(D, g)
   if #ai == 0 then g.roof = false; return nil end
   local r = {ai = stats.mean(ai), ai_sd = stats.sd(ai), gflops = stats.mean(gf), gflops_sd = stats.sd(gf),
     n = #ai, source = measured and "measured" or "estimated"}
-  local run = g.runs[1]
-  local env = env_of(D, run.environment_id)
-  local peaks, origin, sheet = M.peaks_for(D, run.environment_id, g.kind, env.gpu_name)
-  if peaks then
-    local precision = rlx.roofline.precision_of(judged_as or g.precision)
-    local roof, cfield = rlx.roofline.roof(peaks, precision, {datasheet = sheet})
-    local pb, mfield = rlx.roofline.memory_roof(peaks, "dram")
+  local R = M.roofs_of(D, g.runs[1], judged_as or g.precision)
+  if R then
+    local peaks, origin, roof, pb, mfield = R.peaks, R.origin, R.roof, R.peak_bw, R.memory_field
     if roof and pb then
       local pf = roof.gflops * 1e9
       r.peak_gflops, r.peak_gbps, r.compute_field, r.memory_field = roof.gflops, pb / 1e9, roof.field, mfield
       r.roof_origin = roof.origin == "datasheet" and "datasheet" or origin
       r.roof_label, r.roof_kind, r.roof_note, r.roof_precision = roof.label, roof.kind, roof.note, roof.precision
       r.emulated, r.gemm_gflops, r.gemm_label = roof.emulated, roof.gemm_gflops, roof.gemm_label
-      r.ridge_ai = pf / pb
-      r.attainable_gflops = math.min(r.ai * pb, pf) / 1e9
-      r.bound = r.ai < r.ridge_ai and "memory" or "compute"
+      -- The arithmetic is rlx.roofline.place's (engine/peaks/roofline.cpp): one owner of the bound.
+      local placed = rlx.roofline.place{ai = r.ai, flops_per_s = r.gflops * 1e9, peak_flops = pf, peak_bw = pb}
+      r.ridge_ai, r.attainable_gflops, r.bound = placed.ridge_ai, placed.attainable_gflops, placed.bound
       r.ridge_lo, r.ridge_hi = M.ridge_band(peaks, r.ridge_ai, r.compute_field, mfield, r.roof_origin)
       r.near_ridge = r.ai >= r.ridge_lo and r.ai <= r.ridge_hi
-      r.eff_roof = r.gflops / r.attainable_gflops
+      r.eff_roof = placed.efficiency
       r.eff_peak = r.gflops / r.peak_gflops
       local s = rlx.roofline.suspect({ai = r.ai, gflops = r.gflops, peak_gflops = r.peak_gflops,
         peak_gbps = r.peak_gbps, compute_field = r.compute_field, memory_field = mfield, source = r.source,
         roof_label = r.roof_label, roof_origin = r.roof_origin}, peaks)
       r.above_roof, r.suspect = s ~= nil, s
     else
-      r.missing_roof = not roof and cfield or mfield
+      r.missing_roof = not roof and R.compute_field or mfield
     end
   end
   g.roof = r

@@ -1,12 +1,12 @@
 -- rlx.report.measured: the measurement tables seed 000 §11 asks for beyond throughput (§4.3-4.6 of
 -- report.md): where each iteration's time goes, achieved bandwidth, CPU counters (IPC, CPI, cache
 -- misses), PCIe traffic and cost per 1,000 images. Rows are rlx.results.data's groups (one per full
--- configuration, with sections.lead_cells' columns), means over the runs compute.used keeps (unsteady
+-- configuration, with lead.lead_cells' columns), means over the runs compute.used keeps (unsteady
 -- and contended runs left out); every value is a stored run field or counter.
 local md = require("rlx.report.md")
 local data = require("rlx.results.data")
 local compute = require("rlx.report.compute")
-local sections = require("rlx.report.sections")
+local lead = require("rlx.report.lead")
 local stats = require("rlx.stats")
 local M = {}
 
@@ -23,15 +23,15 @@ local function mean_of(g, f)
 end
 
 local function row(g, cells, ctx)
-  local out = sections.extend(sections.lead_cells(ctx.D, g), cells)
+  local out = lead.extend(lead.lead_cells(ctx.D, g), cells)
   out[#out + 1] = ctx.ref(g)
   return out
 end
 
--- A table whose rows start with sections.lead_cells: its headers and alignments after the lead ones.
+-- A table whose rows start with lead.lead_cells: its headers and alignments after the lead ones.
 local function table_of(ctx, headers, rows, align)
-  local h, a = sections.lead_headers(ctx.D)
-  return md.table(sections.extend(h, headers), rows, sections.extend(a, align))
+  local h, a = lead.lead_headers(ctx.D)
+  return md.table(lead.extend(h, headers), rows, lead.extend(a, align))
 end
 
 local function result_of(r) return type(r.result) == "table" and r.result or {} end
@@ -49,27 +49,9 @@ local function compute_s(r)
   return total and wait and total - wait or nil
 end
 
---- A group's peak memory, mean over every ok run (the peak allocation does not depend on the
---- timing, so runs left out of the timing means count here; §6.4 reads the same figure: issue 34
---- found one row's peak differing between §4.3 and §6.4). CUDA: the allocator's peak; else the
---- process's peak RSS. Returns bytes, what it is, and the runs counted.
-function M.peak_memory(g)
-  local function mean_all(f)
-    local xs = {}
-    for _, r in ipairs(g.runs) do
-      local v = num(f(r))
-      if v and v > 0 then xs[#xs + 1] = v end
-    end
-    return stats.mean(xs), #xs
-  end
-  if g.kind == "cuda" then
-    local m, n = mean_all(function(r) return r.device_max_bytes end)
-    if m then return m, "device allocator peak", n end
-  end
-  local m, n = mean_all(function(r) return r.max_rss_bytes end)
-  if m then return m, "process peak RSS", n end
-  return nil
-end
+--- A group's peak memory: rlx.report.compute.peak_memory, the one owner (§6.4 and the REPL's
+--- study:table2() read it too).
+M.peak_memory = compute.peak_memory
 
 -- A share as "0.0012 %" or "12.3 %": the data wait of a synthetic-data run is a few microseconds
 -- of a seconds-long iteration, which one decimal would call 0.0 %.

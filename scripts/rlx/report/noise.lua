@@ -7,6 +7,7 @@
 local md = require("rlx.report.md")
 local compute = require("rlx.report.compute")
 local configs = require("rlx.results.configs")
+local lead = require("rlx.report.lead")
 local stats = require("rlx.stats")
 local M = {}
 
@@ -173,7 +174,7 @@ end
 --- §4.2's paragraph and table on measurement quality, one row per environment key.
 function M.section(ctx)
   local D, doc = ctx.D, ctx.doc
-  local keys = require("rlx.report.sections").env_keys(D)
+  local keys = lead.env_keys(D)
   if #D.ok == 0 then return end
   local rows, sums = {}, {}
   for _, key in ipairs(keys) do

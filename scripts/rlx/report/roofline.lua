@@ -6,6 +6,7 @@
 -- listed with the measurement to suspect, never left silent.
 local md = require("rlx.report.md")
 local compute = require("rlx.report.compute")
+local lead = require("rlx.report.lead")
 local M = {}
 
 -- Peaks shown in the peaks table, in order; other numeric fields of a peaks table follow.
@@ -256,7 +257,6 @@ end
 function M.points(ctx)
   local D, doc = ctx.D, ctx.doc
   local rows, estimated, measured, above = {}, 0, 0, {}
-  local sections = require("rlx.report.sections")
   for _, g in ipairs(D.groups) do
     local r = compute.roofline(D, g)
     if r then
@@ -265,7 +265,7 @@ function M.points(ctx)
         above[#above + 1] = string.format("- %s, %s, %s, batch %s: %s %s", md.esc(g.env_key), md.esc(g.model),
           md.esc(g.precision), tostring(g.batch), md.esc(r.suspect.text), ctx.ref(g))
       end
-      rows[#rows + 1] = sections.extend(sections.lead_cells(D, g), {r.source, md.sig(r.ai, 3), md.sig(r.gflops, 3),
+      rows[#rows + 1] = lead.extend(lead.lead_cells(D, g), {r.source, md.sig(r.ai, 3), md.sig(r.gflops, 3),
         md.sig(r.attainable_gflops, 3), md.esc(compute.bound_text(r)),
         r.eff_roof and (md.pct(r.eff_roof, 1) .. (r.above_roof and " ⚠" or "")) or "-",
         r.eff_peak and md.pct(r.eff_peak, 1) or "-", roofs_cell(r), ctx.ref(g)})
@@ -276,16 +276,16 @@ function M.points(ctx)
     ctx.missing[#ctx.missing + 1] = "no roofline points: no §5 table, no bounds"
     return
   end
-  local h, a = sections.lead_headers(D)
+  local h, a = lead.lead_headers(D)
   local where = ctx.to_appendix("Roofline points", {"DRAM level, mean over the repeats averaged in §4.1. AI = " ..
     "FLOPs / bytes; attained = FLOPs / time; attainable = min(AI × peak GB/s, peak GFLOP/s) with the roof of the " ..
     "point's precision; bound = memory when AI < ridge (peak GFLOP/s ÷ peak GB/s), \"near the ridge\" when the " ..
     "AI lies within the ridge's range from its peaks' spread (Appendix C); efficiency = attained / attainable " ..
     "(the roof at its AI) and attained / peak. Source: measured = hardware counters, estimated = rlx's analytic " ..
     "FLOPs and minimum bytes over the measured iteration time:",
-    md.table(sections.extend(h, {"Source", "AI (FLOP/byte)", "Attained GFLOP/s", "Attainable GFLOP/s", "Bound",
+    md.table(lead.extend(h, {"Source", "AI (FLOP/byte)", "Attained GFLOP/s", "Attainable GFLOP/s", "Bound",
       "% of roof", "% of peak", "Roofs (GFLOP/s, GB/s)", "Runs"}), rows,
-      sections.extend(a, {"l", "r", "r", "r", "l", "r", "r", "l", "l"}))})
+      lead.extend(a, {"l", "r", "r", "r", "l", "r", "r", "l", "l"}))})
   doc:para(string.format("**Points.** %d point%s (one per configuration; %d measured by counters, %d estimated from " ..
     "analytic FLOPs and minimum DRAM bytes): AI, attained and attainable GFLOP/s, bound and efficiency of each in " ..
     "%s. Table 2 (§6) gives each row's AI and bound.", measured + estimated, measured + estimated == 1 and "" or "s",

@@ -6,11 +6,14 @@ local md = require("rlx.report.md")
 local compute = require("rlx.report.compute")
 local stats = require("rlx.stats")
 local configs = require("rlx.results.configs")
+local lead = require("rlx.report.lead")
+local measured = require("rlx.report.measured")
+local noise = require("rlx.report.noise")
 local M = {}
 
 local function list_join(t) return table.concat(t, ", ") end
 
-local sorted_keys = require("rlx.pretty").sorted_keys
+local sorted_keys = require("rlx._pretty").sorted_keys
 
 local function num_sort(a, b) return a < b end
 local PRECISION_ORDER = require("rlx.results.data").PRECISION_ORDER
@@ -20,44 +23,13 @@ local function precision_first(a, b)
   return a < b
 end
 
--- Distinct environment keys of the ok runs (else of all runs), in order.
-local function env_keys(D)
-  local seen, out = {}, {}
-  for _, r in ipairs(#D.ok > 0 and D.ok or D.runs) do
-    if not seen[r.env_key] then seen[r.env_key] = true; out[#out + 1] = r.env_key end
-  end
-  return out
-end
-M.env_keys = env_keys
+local env_keys, lead_cells, lead_headers, extend = lead.env_keys, lead.lead_cells, lead.lead_headers, lead.extend
 
 -- Whether the ok runs differ in configuration field `name` (rlx.results.configs.varying).
 local function varies(D, name)
   for _, f in ipairs(D.varying or {}) do if f.name == name then return true end end
   return false
 end
-
--- A row's leading cells (env, model, precision, batch), then the fields the study's rows differ in.
-local function lead_cells(D, g)
-  local cells = {md.esc(g.env_key), md.esc(g.model), md.esc(g.precision), tostring(g.batch)}
-  for _, c in ipairs(configs.cells(D.varying or {}, g.runs[1])) do cells[#cells + 1] = md.esc(c) end
-  return cells
-end
-M.lead_cells = lead_cells
-
--- Headers and alignments for lead_cells.
-local function lead_headers(D)
-  local h, a = {"Env", "Model", "Precision", "Batch"}, {"l", "l", "l", "r"}
-  for _, x in ipairs(configs.headers(D.varying or {})) do h[#h + 1] = x; a[#a + 1] = "l" end
-  return h, a
-end
-M.lead_headers = lead_headers
-
--- Appends cells to a list (in place) and returns it.
-local function extend(t, more)
-  for _, x in ipairs(more) do t[#t + 1] = x end
-  return t
-end
-M.extend = extend
 
 local function figure(ctx, letter, env_or_model)
   for _, f in ipairs(ctx.figures) do
@@ -546,7 +518,7 @@ function M.measurement(ctx)
       #D.failed == 1 and "" or "s", #D.failed == 1 and "is" or "are"))
   end
   M.variability(ctx)
-  require("rlx.report.measured").section(ctx)
+  measured.section(ctx)
   doc:para("---")
 end
 
@@ -603,7 +575,6 @@ function M.variability(ctx)
       if why then doc:para("Figure B is not drawn: " .. md.esc(why) .. ".") end
     end
   end
-  local noise = require("rlx.report.noise")
   local rows, ranked = {}, {}
   for _, g in ipairs(D.groups) do
     local t = compute.throughput(g)

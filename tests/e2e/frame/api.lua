@@ -119,8 +119,10 @@ raises("select unknown", "rows:select: unknown column 'ips' " .. valid, runs.sel
 raises("sort unknown", "rows:sort: unknown column 'speed' " .. valid, runs.sort, runs, "speed")
 raises("sort order", 'rows:sort: the order (argument 2) must be "asc" or "desc", got down', runs.sort, runs, "run", "down")
 raises("group_by unknown", "rows:group_by: unknown column 'precision' " .. valid, runs.group_by, runs, {"model", "precision"})
-raises("agg unknown column", "rows:agg: unknown column 'ips' " .. valid, function() return runs:group_by("model"):agg{ips = "mean"} end)
-raises("agg unknown statistic", "rows:agg: unknown statistic 'avg' for column 'images_per_s' (valid: count, cv, max, mean, median, min, sd, sum)",
+raises("agg unknown column", "rows:agg: unknown column 'ips' " .. valid,
+  function() return runs:group_by("model"):agg{ips = "mean"} end)
+raises("agg unknown statistic",
+  "rows:agg: unknown statistic 'avg' for column 'images_per_s' (valid: count, cv, max, mean, median, min, sd, sum)",
   function() return runs:group_by("model"):agg{images_per_s = "avg"} end)
 raises("agg on text", 'rows:agg: column \'model\' holds text ("resnet18"): mean needs numbers', runs.agg, runs, {model = "mean"})
 raises("pivot unknown", "rows:pivot: unknown column 'modell' " .. valid, runs.pivot, runs,
@@ -140,7 +142,8 @@ eq("to_csv returns the path", csv:to_csv(dir .. "/t.csv"), dir .. "/t.csv")
 local f = assert(io.open(dir .. "/t.csv"))
 eq("csv text", f:read("*a"), 'name,x,n\n"a,b",0.1,3\n"say ""hi""",0.33333333333333331,\n')
 f:close()
-raises("to_csv missing dir", "rows:to_csv: cannot write '" .. dir .. "/no/t.csv': the directory", csv.to_csv, csv, dir .. "/no/t.csv")
+raises("to_csv missing dir", "rows:to_csv: cannot write '" .. dir .. "/no/t.csv': the directory", csv.to_csv, csv,
+  dir .. "/no/t.csv")
 
 -- Query results are frames in SELECT order.
 local db = rlx.db.open(dir .. "/q.db")

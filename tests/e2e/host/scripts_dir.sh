@@ -12,9 +12,9 @@ out=$(RLX_SCRIPTS_DIR="$tmp/scripts" "$rlx" -e 'print(rlx.override_marker)')
 out=$("$rlx" -e 'print(rlx.override_marker)')
 [ "$out" = "nil" ] || { echo "embedded copy should not have the marker, got '$out'"; exit 1; }
 # An error raised inside an overridden module names the module's real path.
-printf 'error("broken module")\n' > "$tmp/scripts/rlx/pretty.lua"
+printf 'error("broken module")\n' > "$tmp/scripts/rlx/_pretty.lua"
 if RLX_SCRIPTS_DIR="$tmp/scripts" "$rlx" -e 'rlx.inspect({})' 2>"$tmp/err"; then
   echo "expected a failure"; exit 1
 fi
-grep -q "scripts/rlx/pretty.lua:1: broken module" "$tmp/err" || { cat "$tmp/err"; exit 1; }
+grep -q "scripts/rlx/_pretty.lua:1: broken module" "$tmp/err" || { cat "$tmp/err"; exit 1; }
 echo ok

@@ -4,7 +4,7 @@ local tmp = os.getenv("RLX_TEST_TMP") or "/tmp"
 os.remove(tmp .. "/report_formats.db")
 local s = rlx.study{name = "f", db = tmp .. "/report_formats.db", label = "e"}
 s:sweep{models = {"resnet18"}, batch = {2}, repeats = 2, iters = 1, input = 32, classes = 10, quiet = true,
-  trainer = function(o) return {ok = true, images_per_s = 10, iter_s = {mean = 0.2}, device = "cpu"} end}
+  trainer = function() return {ok = true, images_per_s = 10, iter_s = {mean = 0.2}, device = "cpu"} end}
 for _, fmt in ipairs({"svg", "pdf"}) do
   local r = s:figures{dir = tmp .. "/report_formats_" .. fmt, format = fmt, quiet = true}
   local path = r.files[1].path
@@ -13,5 +13,5 @@ for _, fmt in ipairs({"svg", "pdf"}) do
   f:close()
   print(fmt, path:match("[^/]+$"), fmt == "svg" and body:match("<svg") or body:sub(1, 4))
 end
-local ok, err = pcall(s.figures, s, {format = "jpg"})
+local _, err = pcall(s.figures, s, {format = "jpg"})
 print("bad", rlx.errors.text(err))

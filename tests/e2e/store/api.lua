@@ -50,7 +50,8 @@ eq(t2[2].text, "20.0", "mean_sd single")
 local t3 = rlx.stats.mean_sd(rows, {"images_per_s", "gflops"}, {by = {"batch"}, digits = 2})
 eq(t3[1].gflops, "2.00 ± 1.00", "mean_sd two fields")
 eq(t3[1].images_per_s_mean, 12, "mean_sd field mean")
-fails(function() rlx.stats.mean_sd(rows, "x", {bye = 1}) end, "rlx.stats.mean_sd: unknown option 'bye' (valid options: by, digits)", "mean_sd unknown")
+fails(function() rlx.stats.mean_sd(rows, "x", {bye = 1}) end,
+  "rlx.stats.mean_sd: unknown option 'bye' (valid options: by, digits)", "mean_sd unknown")
 
 -- rlx.db: bound parameters, hostile strings, wrong types, errors naming the file.
 local conn = rlx.db.open(tmp .. "/db/plain.db", {create_directories = true})
@@ -60,14 +61,16 @@ conn:exec("INSERT INTO studies (name, created_at) VALUES (?, ?)", evil, "now")
 eq(conn:query("SELECT name FROM studies WHERE name = ?", evil)[1].name, evil, "hostile string")
 eq(#conn:query("SELECT name FROM sqlite_master WHERE name = 'runs'"), 1, "runs table survives")
 eq(conn:exec("DELETE FROM studies WHERE name = ?", evil), 1, "exec returns changes")
-local r = conn:query("SELECT ? AS a, ? AS b, ? AS c", 1, nil, "z")[1]
-eq(r.a, 1, "bound integer"); eq(r.b, nil, "bound nil"); eq(r.c, "z", "bound string")
+local bound = conn:query("SELECT ? AS a, ? AS b, ? AS c", 1, nil, "z")[1]
+eq(bound.a, 1, "bound integer"); eq(bound.b, nil, "bound nil"); eq(bound.c, "z", "bound string")
 fails(function() conn:query("SELECT ?", 1, 2) end, "the statement has 1 parameter(s) ('?'), 2 value(s) given", "param count")
 fails(function() conn:query("SELECT 1; SELECT 2") end, "one statement per call", "two statements")
 fails(function() rlx.db.open(42) end, "rlx.db.open: expected a database path (a string), got number", "open type")
 fails(function() rlx.db.open(tmp .. "/x.db", {readonly = true, bogus = 1}) end,
-  "rlx.db.open: unknown option 'bogus' (valid options: busy_timeout_ms, create, create_directories, migrate_to, readonly, snapshot)", "open unknown")
-fails(function() rlx.db.open(tmp .. "/x.db", {readonly = "yes"}) end, "rlx.db.open: option 'readonly' must be true or false, got \"yes\"", "open opt type")
+  "rlx.db.open: unknown option 'bogus' (valid options: busy_timeout_ms, create, create_directories, migrate_to, " ..
+  "readonly, snapshot)", "open unknown")
+fails(function() rlx.db.open(tmp .. "/x.db", {readonly = "yes"}) end,
+  "rlx.db.open: option 'readonly' must be true or false, got \"yes\"", "open opt type")
 fails(function() rlx.db.open(tmp .. "/missing.db", {readonly = true}) end, "no database at '" .. tmp .. "/missing.db'", "missing")
 local f = io.open(tmp .. "/db/text.db", "w"); f:write(string.rep("not sqlite\n", 20)); f:close()
 fails(function() rlx.db.open(tmp .. "/db/text.db") end, "'" .. tmp .. "/db/text.db' is not a usable SQLite database", "corrupt")
@@ -79,7 +82,7 @@ eq(conn:transaction(function(a) conn:exec("INSERT INTO studies VALUES ('t1', 'x'
 fails(function() conn:transaction(function() conn:exec("INSERT INTO studies VALUES ('t2', 'x')"); error("boom") end) end,
   "boom", "tx error")
 eq(#conn:query("SELECT * FROM studies WHERE name = 't2'"), 0, "tx rolled back")
-local ok, obj = pcall(conn.transaction, conn, function() error({exit_code = 130, message = "interrupted"}, 0) end)
+local _, obj = pcall(conn.transaction, conn, function() error({exit_code = 130, message = "interrupted"}, 0) end)
 eq(type(obj), "table", "error object passes through"); eq(obj.exit_code, 130, "exit code kept")
 eq(conn:in_transaction(), false, "no transaction left open")
 eq(rlx.db.decode(rlx.db.encode({a = {1, 2}})).a[2], 2, "json round trip")
@@ -102,7 +105,8 @@ eq(old:schema_version(), 1, "old schema")
 old:exec("INSERT INTO studies VALUES ('kept', 'then')")
 old:close()
 local migrated = rlx.db.open(tmp .. "/db/v1.db")
-eq(migrated:schema_version(), rlx.db.schema_version, "migrated"); eq(migrated:first("SELECT name FROM studies").name, "kept", "row kept")
+eq(migrated:schema_version(), rlx.db.schema_version, "migrated")
+eq(migrated:first("SELECT name FROM studies").name, "kept", "row kept")
 migrated:close()
 fails(function() rlx.db.open(tmp .. "/db/v9.db", {migrate_to = 9}) end,
   "rlx.db.open: option 'migrate_to' must be at most 6", "migrate_to too high")
@@ -113,7 +117,8 @@ eq(env.label, "e2e", "env label"); eq(env.cloud_zone, "europe-west4-a", "zone ov
 eq(env.id, rlx.env.id(env), "env id stable")
 assert(env.cpu_threads >= 1 and env.memory_bytes > 0 and env.luajit, "env basics")
 assert(rlx.env.markdown(env):find("| CPU model |", 1, true), "markdown table")
-fails(function() rlx.env.capture{lable = "x"} end, "rlx.env.capture: unknown option 'lable' (valid options: instance_type, label, zone)", "env unknown")
+fails(function() rlx.env.capture{lable = "x"} end,
+  "rlx.env.capture: unknown option 'lable' (valid options: instance_type, label, zone)", "env unknown")
 fails(function() rlx.env.capture{label = 3} end, "rlx.env.capture: option 'label' must be a string, got 3", "env type")
 fails(function() rlx.env.markdown("x") end, "rlx.env.markdown: expected an environment table, got string", "markdown type")
 fails(function() rlx.env.id(nil) end, "rlx.env.id: expected an environment table, got nil", "id type")
@@ -145,7 +150,8 @@ eq(study.db:first("SELECT count(*) AS n FROM counters").n, 16, "two numeric coun
 local one = study:runs{model = "m2", batch = 4, run = 2, samples = true}
 eq(#one, 1, "filter"); eq(one[1].images_per_s, 40, "images/s"); eq(one[1].iter_s.p95, 0.11, "iter p95")
 eq(#one[1].samples, 3, "samples"); eq(one[1].env, "e2e", "env label"); eq(one[1].config.iters, 3, "config kept")
-local s3 = study:sweep{models = {"m1"}, batch = {2}, repeats = 1, iters = 3, warmup = 0, trainer = trainer, quiet = true, force = true}
+local s3 = study:sweep{models = {"m1"}, batch = {2}, repeats = 1, iters = 3, warmup = 0, trainer = trainer, quiet = true,
+  force = true}
 eq(s3.ran, 1, "force redoes"); eq(#study:runs{}, 8, "force replaces, never duplicates")
 local s4 = study:sweep{models = {"bad"}, batch = {2}, trainer = trainer, quiet = true}
 eq(s4.failed, 1, "failure stored")
@@ -155,9 +161,10 @@ local s5 = study:sweep{models = {"bad"}, batch = {2}, trainer = function() error
 eq(s5.failed, 1, "raised error becomes a failed run")
 assert(study:runs{status = "failed"}[1].error:find("trainer exploded", 1, true), "raised error text")
 fails(function()
-  study:sweep{models = {"m3"}, batch = {2}, trainer = function() error({exit_code = 130, message = "rlx: interrupted"}, 0) end, quiet = true}
+  study:sweep{models = {"m3"}, batch = {2}, quiet = true,
+    trainer = function() error({exit_code = 130, message = "rlx: interrupted"}, 0) end}
 end, "", "interrupt re-raised")
-local ok2, e2 = pcall(study.sweep, study, {models = {"m3"}, batch = {2}, quiet = true,
+local _, e2 = pcall(study.sweep, study, {models = {"m3"}, batch = {2}, quiet = true,
   trainer = function() error({exit_code = 130, message = "rlx: interrupted"}, 0) end})
 eq(type(e2) == "table" and e2.exit_code, 130, "Ctrl-C object re-raised")
 eq(#study:runs{model = "m3"}, 0, "interrupted run discarded")
@@ -166,7 +173,8 @@ fails(function() study:sweep{batch = 2} end, "study:sweep: option 'models' is re
 fails(function() study:sweep{models = {"m1"}, batch = 0} end, "option 'batch' must be an integer >= 1, got 0", "sweep batch")
 fails(function() study:store_run("x", {}) end, "study:store_run: expected a config table, got string", "store_run type")
 fails(function() study:store_run({batch = 2}, {}) end, "study:store_run: config.model must be a model name", "store_run model")
-fails(function() study:store_run({model = "m"}, {ok = true}, {runn = 1}) end, "study:store_run: unknown option 'runn'", "store_run unknown")
+fails(function() study:store_run({model = "m"}, {ok = true}, {runn = 1}) end, "study:store_run: unknown option 'runn'",
+  "store_run unknown")
 fails(function() study:points{levle = "dram"} end, "study:points: unknown option 'levle'", "points unknown")
 fails(function() study:peaks(1) end, "study:peaks: expected a device name (string), got number", "peaks type")
 fails(function() study:store_peaks("x") end, "study:store_peaks: expected a peaks table, got string", "store_peaks type")
@@ -175,7 +183,8 @@ fails(function() study:runs{status = "great"} end, "option 'status' must be one 
 
 -- Peaks and counters through the API other modules use.
 eq(study:peaks("cpu"), nil, "no peaks yet")
-eq(study:store_peaks({dram_gbps = 21.5, fp32_gflops = 150, spread = {dram_gbps = 0.03}, isa = "avx2"}, {device = "cpu"}), 2, "peaks stored")
+eq(study:store_peaks({dram_gbps = 21.5, fp32_gflops = 150, spread = {dram_gbps = 0.03}, isa = "avx2"}, {device = "cpu"}), 2,
+  "peaks stored")
 local p = study:peaks("cpu")
 eq(p.dram_gbps, 21.5, "dram peak"); eq(p.spread.dram_gbps, 0.03, "spread"); eq(p.units.fp32_gflops, "GFLOP/s", "unit")
 fails(function() study:store_peaks({isa = "avx2"}) end, "the table has no numeric fields", "peaks empty")

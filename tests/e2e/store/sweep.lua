@@ -36,7 +36,7 @@ local function trainer(o)
     while true do end
   end
   if o.label == P.hog_label then
-    local t = {}
+    local t = {}  -- luacheck: ignore 241 (filled only to take memory until the OOM killer ends it)
     for i = 1, 2 ^ 40 do t[i] = i end
   end
   if o.label == P.spin_label then

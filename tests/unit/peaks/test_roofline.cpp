@@ -49,6 +49,34 @@ TEST_CASE("exactly at the ridge counts as compute-bound; exactly on the roof is 
   CHECK(attainable_flops(50, 1e12, 1e11) == Approx(1e12));
 }
 
+TEST_CASE("roofline_place: a point known by AI and rate gets roofline_point's fields by the same rules") {
+  // The memory-bound case above from its AI and attained rate: ai 17.1319, 1649.50 GFLOP/s.
+  const auto a = roofline_point({8.297e9, 4.843e8, 5.030e-3, 15.7e12, 900e9});
+  const auto b = roofline_place(8.297e9 / 4.843e8, 8.297e9 / 5.030e-3, 15.7e12, 900e9);
+  CHECK(b.attainable_gflops == a.attainable_gflops);
+  CHECK(b.ridge_ai == a.ridge_ai);
+  CHECK(b.bound == a.bound);
+  CHECK(b.efficiency == a.efficiency);
+  CHECK(ridge_ai(15.7e12, 900e9) == a.ridge_ai);
+  CHECK(bound_of(17.0, 17.4444) == "memory");
+  CHECK(bound_of(17.4444, 17.4444) == "compute");
+  CHECK_THROWS_WITH(roofline_place(-1, 1, 1, 1), "ai (FLOP/byte) must be >= 0, got -1.000000");
+}
+
+TEST_CASE("above which roof: both flags and the one tolerance") {
+  // ai = 2 on 1000 GFLOP/s and 100 GB/s: the memory roof is 200, the compute roof 1000.
+  const auto mem = roofline_place(2, 400e9, 1e12, 100e9);
+  CHECK(mem.above_roof);
+  CHECK(mem.above_memory_roof);
+  CHECK_FALSE(mem.above_compute_roof);
+  const auto both = roofline_place(2, 1500e9, 1e12, 100e9);
+  CHECK(both.above_compute_roof);
+  CHECK(both.above_memory_roof);
+  // On the roof, or above it by rounding only: not above.
+  CHECK_FALSE(above_roof_by(200e9 * (1 + 1e-12), 200e9));
+  CHECK(above_roof_by(200e9 * (1 + 1e-6), 200e9));
+}
+
 TEST_CASE("invalid inputs name the field and its unit") {
   CHECK_THROWS_WITH(roofline_point({1, 0, 1, 1, 1}), "bytes (byte) must be > 0, got 0.000000");
   CHECK_THROWS_WITH(roofline_point({-1, 1, 1, 1, 1}), "flops (FLOP) must be >= 0, got -1.000000");

@@ -114,7 +114,7 @@ TEST_CASE("extend_until_stable drops the oldest samples until the window is stea
 
 // Precision-targeted measurement (issue 21): the t table rlx.stats.t975 uses, the CI's relative
 // half-width, warm-up until steady and the stop rule. Every expected value is worked by hand.
-TEST_CASE("t975 is rlx.stats' table, interpolated in 1/df beyond it") {
+TEST_CASE("t975: the table rlx.stats.t975 reads, interpolated in 1/df beyond it") {
   using rlx::train::t975;
   CHECK(t975(1) == 12.706);
   CHECK(t975(30) == 2.042);
@@ -135,6 +135,15 @@ TEST_CASE("ci_rel95 is t975(n - 1) sd / sqrt(n) / mean") {
   CHECK(ci_rel95({0.98, 1.02, 1.00, 1.00}) == Approx(0.0259809));
   CHECK(std::isinf(ci_rel95({1.0})));
   CHECK(std::isinf(ci_rel95({})));
+}
+
+TEST_CASE("ci_half95 is t975(n - 1) sd / sqrt(n): the half-width rlx.stats.ci95 prints") {
+  using rlx::train::ci_half95;
+  // {1, 2, 3, 4}: sd sqrt(5/3) = 1.290994, t(3) = 3.182: 3.182 x 1.290994 / 2 = 2.054
+  CHECK(ci_half95({1, 2, 3, 4}) == Approx(2.0539721));
+  // mean 2, sd 1, n 3: 4.303 / sqrt(3) = 2.484339, ci_rel95's 1.242169 x the mean.
+  CHECK(ci_half95({1, 2, 3}) == Approx(2.484339));
+  CHECK(std::isinf(ci_half95({5.0})));
 }
 
 TEST_CASE("warmup_done: the time stopped falling by more than the tolerance, after min_iters, or the cap") {

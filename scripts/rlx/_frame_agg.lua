@@ -1,16 +1,18 @@
--- group_by, agg and pivot of rlx.frame (scripts/rlx/frame.lua installs them): grouping by column
--- values, the statistics of each group (mean, sd, cv, median, min, max, sum, count) and pivot
--- tables. Groups sort by their values (rlx.frame.less), as dplyr's summarise and pandas' groupby do.
+-- rlx._frame_agg: group_by, agg and pivot of rlx.frame (added to the frame methods,
+-- rlx._frame_meta.methods, when this loads): grouping by column values, the statistics of each group
+-- (mean, sd, cv, median, min, max, sum, count) and pivot tables. Groups sort by their values
+-- (rlx.frame.less), as dplyr's summarise and pandas' groupby do.
 local errors = require("rlx.errors")
 local options = require("rlx.options")
 local show = require("rlx.show")
 local stats = require("rlx.stats")
+local meta = require("rlx._frame_meta")
 local M = {}
 
-local Frame = {}  -- methods copied into the frame's method table by install
+local Frame = meta.methods  -- the frame methods (rlx.frame's): group_by, agg and pivot are added here
 local Grouped = {}
 local grouped_mt = {__index = Grouped}
-local F, H  -- the rlx.frame module and its helpers (check_self, check_columns, name_list)
+M.grouped_metatable, M.grouped_methods = grouped_mt, Grouped
 
 local function numbers_of(fname, col, stat, values)
   for _, v in ipairs(values) do
@@ -90,7 +92,7 @@ local function groups_of(rows, keys)
   table.sort(list, function(a, b)
     for i = 1, #keys do
       local x, y = a.values[i], b.values[i]
-      if x ~= y then return F.less(x, y) end
+      if x ~= y then return meta.less(x, y) end
     end
     return false
   end)
@@ -100,9 +102,9 @@ end
 --- rows:group_by{"model", "precision"} (or a single name): the rows grouped by those columns,
 --- waiting for :agg{...}.
 function Frame:group_by(keys)
-  H.check_self(self, "group_by", '{"column", ...}')
-  keys = H.name_list("rows:group_by", "the grouping columns", keys)
-  H.check_columns("rows:group_by", self, keys)
+  meta.check_self(self, "group_by", '{"column", ...}')
+  keys = meta.name_list("rows:group_by", "the grouping columns", keys)
+  meta.check_columns("rows:group_by", self, keys)
   local copy = {}
   for i, k in ipairs(keys) do copy[i] = k end
   return setmetatable({frame = self, keys = copy}, grouped_mt)
@@ -133,7 +135,7 @@ local function agg_plan(frame, spec)
     end
     for i, stat in ipairs(list) do
       check_stat(fname, stat, "column '" .. col .. "'")
-      if stat ~= "count" then H.check_columns(fname, frame, {col}) end
+      if stat ~= "count" then meta.check_columns(fname, frame, {col}) end
       plan[#plan + 1] = {out = type(what) == "table" and (col .. "_" .. stat) or col, col = col, stat = stat,
         count_rows = stat == "count" and not valid[col], pos = i}
     end
@@ -171,7 +173,7 @@ local function aggregate(frame, keys, spec)
   local columns = {}
   for i, k in ipairs(keys) do columns[i] = k end
   for _, p in ipairs(plan) do columns[#columns + 1] = p.out end
-  return F.new(out, columns)
+  return meta.new(out, columns)
 end
 
 --- grouped:agg{column = "mean" | {"mean", "sd"}, n = "count", ...}: one row per group (sorted by
@@ -187,7 +189,7 @@ end
 
 --- rows:agg{...}: the statistics over all rows, as one row.
 function Frame:agg(spec)
-  H.check_self(self, "agg", '{column = "statistic", ...}')
+  meta.check_self(self, "agg", '{column = "statistic", ...}')
   return aggregate(self, {}, spec)
 end
 
@@ -195,7 +197,7 @@ end
 --- value of `rows`, one column per value of `cols`, the cell holding `value`. Several rows for one
 --- cell need agg (a statistic).
 function Frame:pivot(opts)
-  H.check_self(self, "pivot", '{rows = "column", cols = "column", value = "column"}')
+  meta.check_self(self, "pivot", '{rows = "column", cols = "column", value = "column"}')
   local o = options.check("rows:pivot", opts, {
     rows = {type = "string_list", required = true}, cols = {type = "string", required = true},
     value = {type = "string", required = true}, agg = {type = "string"},
@@ -204,14 +206,14 @@ function Frame:pivot(opts)
   local row_keys = o.rows
   local names = {o.cols, o.value}
   for _, k in ipairs(row_keys) do names[#names + 1] = k end
-  H.check_columns("rows:pivot", self, names)
+  meta.check_columns("rows:pivot", self, names)
   -- A NaN can be no table key (Lua raised "table index is NaN"): it is a missing value here.
   local col_values, seen = {}, {}
   for _, r in ipairs(self) do
     local v = r[o.cols]
     if v ~= nil and v == v and not seen[v] then seen[v] = true; col_values[#col_values + 1] = v end
   end
-  table.sort(col_values, F.less)
+  table.sort(col_values, meta.less)
   local columns = {}
   for i, k in ipairs(row_keys) do columns[i] = k end
   local is_key = {}
@@ -256,17 +258,7 @@ function Frame:pivot(opts)
   end
   local caption = string.format("%s%s: %s down, %s across", o.value, o.agg and (" (" .. o.agg .. ")") or "",
     table.concat(row_keys, ", "), o.cols)
-  return F.new(out, columns, caption)
-end
-
---- install(frame, methods, helpers): adds group_by, agg and pivot to the frame methods, and the
---- grouping's metatable and methods and the statistic names to the module.
-function M.install(frame, methods, helpers)
-  F, H = frame, helpers
-  for k, v in pairs(Frame) do methods[k] = v end
-  frame.grouped_metatable = grouped_mt
-  frame.grouped_methods = Grouped
-  frame.STATISTICS = M.STATISTICS
+  return meta.new(out, columns, caption)
 end
 
 return M

@@ -1,10 +1,12 @@
 -- rows:plot{...} (rlx.frame): a line or scatter chart of two columns, one series per value of
 -- `by`, drawn with rlx.plot.line (the Cairo layer). Several rows at one x of a series (repeats)
 -- are drawn as their mean with a ± 1 SD bar, and the subtitle says so. Prints the path; shows the
--- figure inline too when the terminal can (rlx.termimg).
+-- figure inline too when the terminal can (rlx._termimg).
 local errors = require("rlx.errors")
 local options = require("rlx.options")
 local show = require("rlx.show")
+local meta = require("rlx._frame_meta")
+local termimg = require("rlx._termimg")
 local M = {}
 
 local SPEC = {
@@ -43,7 +45,6 @@ end
 -- Series {label, x, y, sd} from the frame: one per distinct `by` tuple, points sorted by x, repeats
 -- at one x averaged. Returns the series, whether any point averages repeats, and the distinct xs.
 local function build_series(frame, o)
-  local frame_mod = require("rlx.frame")
   local by = o.by or {}
   local groups = {}
   local order = {}
@@ -74,7 +75,7 @@ local function build_series(frame, o)
   end
   table.sort(order, function(a, b)
     for i = 1, #by do
-      if a.values[i] ~= b.values[i] then return frame_mod.less(a.values[i], b.values[i]) end
+      if a.values[i] ~= b.values[i] then return meta.less(a.values[i], b.values[i]) end
     end
     return false
   end)
@@ -141,7 +142,7 @@ function M.plot(frame, opts)
     errors.raise("rows:plot", errors.is(info) and tostring(info.message) or errors.text(info))
   end
   io.write(o.out, "\n")
-  if o.inline then require("rlx.termimg").show(o.out) end
+  if o.inline then termimg.show(o.out) end
   io.stdout:flush()
   return info
 end

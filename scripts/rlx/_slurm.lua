@@ -1,8 +1,8 @@
--- rlx.slurm: a study as one Slurm job array (docs/scale-out.md). `rlx submit SCRIPT` plans the
+-- rlx._slurm: a study as one Slurm job array (docs/scale-out.md). `rlx submit SCRIPT` plans the
 -- study's matrix as `rlx run SCRIPT --dry-run` does, keeps the slots not yet stored ok (in the study
 -- database or any shard database), splits them round-robin into shards, and submits one array task
 -- per shard plus one job that depends on the array (afterany) and collects the shards into the study
--- database (scripts/rlx/slurm_shard.lua). Everything a submission needs is in one directory,
+-- database (scripts/rlx/_slurm_shard.lua). Everything a submission needs is in one directory,
 -- results/shards/<db name>/<submission>/: manifest.json, task.sbatch, collect.sbatch, logs/, and
 -- the task-<N>.db each array task writes, so tasks on shared storage never contend for one file.
 --
@@ -76,9 +76,11 @@ function M.executable()
   return trim(out)
 end
 
+--- Creates a folder and its parents, as every rlx output folder is made (rlx.fs.check_output, engine/
+--- util/output_check: no shell); a failure ends the program (exit 1) naming the path and the cause.
 function M.mkdir(path)
-  local ok, _, err = M.sh("mkdir -p " .. q(path))
-  if not ok then rlx.fail(1, string.format("rlx: cannot create directory '%s': %s", path, trim(err))) end
+  local ok, err = pcall(rlx.fs.check_output, path, "folder", {create = true})
+  if not ok then rlx.fail(1, "rlx: " .. rlx.errors.message(rlx.errors.pass_exits(err))) end
 end
 
 --- Writes text to path atomically (rlx.fs: a temporary file in the same directory, then a

@@ -1,4 +1,4 @@
--- rlx.study_slot: one slot of a sweep, from its claim to its stored row (rlx.study's sweep calls
+-- rlx._study_slot: one slot of a sweep, from its claim to its stored row (rlx.study's sweep calls
 -- these as methods of the study object; docs/lua-api/study.md). Per slot: claim it in its own
 -- transaction (or skip it: done, busy in another process, crashed too often or by the OOM killer),
 -- refuse it when its memory estimate does not fit, time the noise floor, train it under the budget's
@@ -16,8 +16,9 @@ local function say(text) io.stderr:write(printable(text) .. "\n") end
 
 local M = {}
 
--- The helpers study.lua shares with this file (set by M.install).
-local warn, now_s, plain_data, roofline_rows, targeted, protocol
+local common = require("rlx._study_common")
+local warn, now_s, plain_data = common.warn, common.now_s, common.plain_data
+local roofline_rows, targeted, protocol = common.roofline_rows, common.targeted, common.protocol
 
 local Study = {}
 
@@ -107,7 +108,7 @@ function Study:_sweep_slot(o, it, counter, trainer, stats, cache)
   -- trains the slot again instead of finding a `running` row of a live process.
   local stored, err, wall = pcall(self._train_and_store, self, o, it, claim, trainer, cache)
   if not stored then
-    self:_withdraw(claim, it, errors.is_exit(err) and "not finished (" .. M.exit_reason(err) .. ")"
+    self:_withdraw(claim, it, errors._is_exit(err) and "not finished (" .. M.exit_reason(err) .. ")"
       or "trained, but storing it failed")
     error(err, 0)
   end
@@ -330,12 +331,7 @@ function Study:_memory_refusal(o, it, cache)
 end
 
 
---- Adds the slot methods to the study class; h holds study.lua's warn, now_s, plain_data,
---- roofline_rows and targeted.
-function M.install(class, h)
-  warn, now_s, plain_data, roofline_rows, targeted = h.warn, h.now_s, h.plain_data, h.roofline_rows, h.targeted
-  protocol = h.protocol
-  for name, fn in pairs(Study) do class[name] = fn end
-end
+-- The slot methods: rlx.study adds them to its study class.
+M.methods = Study
 
 return M

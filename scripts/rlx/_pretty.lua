@@ -1,4 +1,4 @@
--- rlx.pretty: formats Lua values for people (the REPL prints with it). Tables are shown with
+-- rlx._pretty: formats Lua values for people (the REPL prints with it). Tables are shown with
 -- nesting and indentation, array parts first, keys sorted; long arrays and deep nesting are cut
 -- ("... 94 more") so printing a run with 1000 samples stays readable. Numbers print with up to
 -- 6 significant digits unless they are integers.

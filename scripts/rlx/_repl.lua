@@ -1,10 +1,10 @@
--- rlx.repl: what `rlx repl` does with each chunk of input (host/repl.cpp reads the lines).
+-- rlx._repl: what `rlx repl` does with each chunk of input (host/repl.cpp reads the lines).
 -- eval(chunk) returns "ok", "error" or "incomplete" (the statement is unfinished: read more).
 -- A chunk is first tried as an expression ("return " .. chunk) so a bare expression prints its
 -- value. Lists of records (query results, study:runs, frames) print as tables (rlx.show), other
--- values with rlx.pretty. "?name" prints name's documentation (rlx.help). complete(prefix) returns
+-- values with rlx._pretty. "?name" prints name's documentation (rlx.help). complete(prefix) returns
 -- completions of names, fields and methods (frames' included).
-local pretty = require("rlx.pretty")
+local pretty = require("rlx._pretty")
 local show = require("rlx.show")
 local M = {}
 

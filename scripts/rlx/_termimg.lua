@@ -1,4 +1,4 @@
--- rlx.termimg: shows a figure inline in terminals that can draw images, and only in those. The
+-- rlx._termimg: shows a figure inline in terminals that can draw images, and only in those. The
 -- protocol is detected, never assumed (docs/lua-api/frame.md, "Inline images"):
 --   RLX_INLINE_IMAGES=0 (or off/no) turns it off; =kitty, =iterm2 or =sixel picks a protocol;
 --   stdout not a terminal, or inside tmux/screen (they do not pass images through): none;

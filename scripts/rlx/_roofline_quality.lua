@@ -1,14 +1,10 @@
--- rlx.roofline_quality: how far a roof can be trusted, and what to suspect when a point lies above
+-- rlx._roofline_quality: how far a roof can be trusted, and what to suspect when a point lies above
 -- its own roof (rlx.roofline.peak_quality, rlx.roofline.suspect; docs/roofline.md, "Points above
 -- their roof"). A peak's quality is read from a table as rlx.peaks.measure returns it or as a study
 -- database gives it back; the suspects are named with that quality, most likely first.
+local labels = require("rlx._roof_labels")
+local peaks_of = labels.peaks_of
 local M = {}
-
--- A peaks table, or an environment / run row that carries one under `peaks`.
-local function peaks_of(p)
-  if type(p) == "table" and type(p.peaks) == "table" then return p.peaks end
-  return p
-end
 
 -- A positive finite number from a table, else nil.
 local function positive(t, f)
@@ -17,9 +13,9 @@ local function positive(t, f)
   return nil
 end
 
--- Below this CPU share a wall-clock peak was time-shared with other processes (engine/peaks
--- measure.h kContendedShare, the training runs' threshold too).
-M.CONTENDED_SHARE = 0.75
+-- Below this CPU share a wall-clock peak was time-shared with other processes: the engine's one
+-- constant (engine/util/thread_cpu.h kContendedShare, the training runs' threshold too).
+M.CONTENDED_SHARE = rlx._core.peaks.contended_share()
 
 --- The quality of one peak: {best, median, spread_pct, repeats, attempts, quick, limit_pct, noisy,
 --- cpu_share, contended} from a table as rlx.peaks.measure returns it (stats, details) or as the
@@ -92,15 +88,19 @@ function M.suspect(point, peaks)
   if not (type(P) == "number" and type(B) == "number" and type(ai) == "number" and type(g) == "number") then
     return nil
   end
-  local tol = 1 + 1e-9
-  local compute = g > P * tol
-  local memory = g > ai * B * tol
+  if not (P > 0 and B > 0 and ai >= 0 and g >= 0 and P < math.huge and B < math.huge and ai < math.huge and
+    g < math.huge) then
+    return nil
+  end
+  -- Above which roof, by the one tolerance (rlx.roofline.place, engine/peaks/roofline.cpp).
+  local placed = rlx._core.roofline.place{ai = ai, flops_per_s = g * 1e9, peak_flops = P * 1e9, peak_bw = B * 1e9}
+  local compute, memory = placed.above_compute_roof, placed.above_memory_roof
   if not compute and not memory then return nil end
   local measured = point.source == "measured"
   local peak, q, peak_short, count, count_short
   if compute then
     local field = point.compute_field or "the compute roof"
-    local label = point.roof_label or require("rlx.roofline").roof_label(peaks, field)
+    local label = point.roof_label or labels.roof_label(peaks, field)
     peak, q, peak_short = peak_words(peaks, field, label, point.roof_origin)
     count = measured and "the FLOP count (hardware counters)" or "the FLOP count (analytic, rlx.model.summary)"
     count_short = "the FLOP count"
