@@ -252,7 +252,7 @@ probe "a database without its runs table" fail -- bash -c "$(printf %q "$RLX") -
 probe "rlx -e declare with a bad --set" fail -- "$RLX" -e "rlx.params.declare{x = {type = 'integer'}}" --set x=a
 printf '==ERROR== Failed to profile\n"ID","Kernel Name","dram__bytes_read.sum"\n"","","byte"\n"0","k","1"\n' >"$W/err.csv"
 probe "import-ncu of a file with an ncu error" fail -- "$RLX" import-ncu "$W/err.csv"
-python3 - "$W/reshaped" <<'PY' 2>/dev/null
+/usr/bin/python3 - "$W/reshaped" <<'PY' 2>/dev/null
 import os, pickle, sys
 import numpy as np
 d = sys.argv[1] + "/cifar-10-batches-py"; os.makedirs(d, exist_ok=True)
