@@ -23,7 +23,7 @@ endforeach()
 # out, the plan says so with the command that adds them, and the program goes on (exit 0).
 rlx_e2e(NAME "trust: a budget too small for any run leaves them out, names the command that adds them, exits 0"
   ARGS run experiments/all.lua --dry-run --set budget=20s --set db=${TRT}/over.db --set devices=cpu
-  STDOUT "plan: 0 runs \\(27 left out for the budget\\)\\x3b estimated [0-9.]+ (s|min) in all \\(calibration [0-9.]+ s, peaks [0-9.]+ (s|min), runs 0\\.0 s, figures and report 30 s\\)\\x3b budget 20 s\nplan: left out, breadth first \\(every configuration's first repeat before any second\\): 27 runs, ~[0-9.]+ (min|h): [a-z0-9-]+_resnet50_fp32_bs16_run1, .* and 21 more\\x3b to add them to this database: rlx run experiments/all\\.lua --set db=${TRT}/over\\.db --set devices=cpu --set budget=[0-9]+m\n")
+  STDOUT "plan: 0 runs \\(27 left out for the budget\\)\\x3b estimated [0-9.]+ (s|min) in all \\(calibration [0-9.]+ s, peaks [0-9.]+ (s|min), runs 0\\.0 s, figures and report 30 s\\)\\x3b budget 20 s\nplan: cpu at a step CV of [0-9]+ % \\(assumed: [^\n]*\\)\nplan: left out, breadth first \\(every configuration's first repeat before any second\\): 27 runs, ~[0-9.]+ (min|h): [a-z0-9-]+_resnet50_fp32_bs16_run1, .* and 21 more\\x3b to add them to this database: rlx run experiments/all\\.lua --set db=${TRT}/over\\.db --set devices=cpu --set budget=[0-9]+m\n")
 rlx_e2e(NAME "trust: budget and protocol overrides are checked"
   ARGS run experiments/all.lua --dry-run --set iters=5 --set target_ci=0.02 --set db=${TRT}/bad.db
   EXIT 2 STDERR "^experiments/all\\.lua: --set iters= \\(a fixed count\\) and --set target_ci= exclude each other\n$")

@@ -193,7 +193,7 @@ function M.main(...)
   -- A dataset that cannot be read fails here, in a second, not after the calibration's probe.
   if opts.data ~= "synthetic" then
     local readable, derr = pcall(rlx.train.dataset, opts.data)
-    if not readable then args.fail("train", derr, {usage = true}) end
+    if not readable then args.fail("train", derr) end  -- a dataset error, not a usage error: no --help hint
   end
   local cal, no_cal
   if opts.memory_format == nil or opts.memory_format == "auto" then
