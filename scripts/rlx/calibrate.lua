@@ -168,18 +168,22 @@ end
 --- Probes every (model, precision) of `families` ({model, precision, input, batch} tables: batch
 --- the smallest the sweep runs) that `study`'s environment has no calibration for on `device`,
 --- stores each, and returns all of them keyed by M.key, with the seconds spent probing. A dry run
---- probes nothing: it returns what is stored. opts: classes, lr, threads (rlx train's --threads), quiet, trainer.
+--- probes nothing: it returns what is stored, 0 seconds, and the families a real run would probe
+--- (each with the probe's batch). opts: classes, lr, threads (rlx train's --threads), quiet, trainer.
 function M.ensure(study, device, families, opts)
   opts = opts or {}
   local kind = device:match("^cuda") and "cuda" or "cpu"
   local have = M.stored(study, kind)
-  local spent = 0
+  local spent, missing = 0, {}
   local dry = rlx.flags and rlx.flags.dry_run
   for _, f in ipairs(families) do
     local key = M.key(f.model, f.precision, f.input)
-    if not have[key] and not dry then
+    local batch = math.min(M.PROBE_BATCH, f.batch or M.PROBE_BATCH)
+    if not have[key] and dry then
+      missing[#missing + 1] = {model = f.model, precision = f.precision, input = f.input, batch = batch}
+    elseif not have[key] then
       local probe_opts = {model = f.model, precision = f.precision, device = device, input = f.input,
-        classes = opts.classes, batch = math.min(M.PROBE_BATCH, f.batch or M.PROBE_BATCH), lr = opts.lr,
+        classes = opts.classes, batch = batch, lr = opts.lr,
         threads = opts.threads, trainer = opts.trainer}
       local c = M.probe(probe_opts)
       spent = spent + c.probe.seconds
@@ -195,7 +199,19 @@ function M.ensure(study, device, families, opts)
       if not opts.quiet then print("calibrate: " .. M.text(c)) end
     end
   end
-  return have, spent
+  return have, spent, missing
+end
+
+--- Seconds the probe of `families` (as M.ensure's dry run returns them) would take, by
+--- `step_s(family)`: seconds of one iteration at the family's batch (nil: counted as nothing).
+--- Both layouts train ROUNDS runs of WARMUP + ITERS iterations; building the model is left out.
+function M.probe_seconds(families, step_s)
+  local s = 0
+  for _, f in ipairs(families) do
+    local step = step_s(f)
+    if type(step) == "number" then s = s + #M.LAYOUTS * M.ROUNDS * (M.WARMUP + M.ITERS) * step end
+  end
+  return s
 end
 
 return M

@@ -310,8 +310,8 @@ local function calibrate(study, devs, S, mx)
         end
       end
     end
-    local cals, s = rlx.calibrate.ensure(study, d.id, families, {classes = mx.classes, lr = mx.lr})
-    d.calibration, spent = cals, spent + s
+    local cals, s, missing = rlx.calibrate.ensure(study, d.id, families, {classes = mx.classes, lr = mx.lr})
+    d.calibration, d.uncalibrated, spent = cals, missing, spent + s
     if d.sweep.memory_format == nil then d.sweep.calibration = cals end
   end
   return spent
@@ -438,11 +438,19 @@ function M.plan(study, opts)
   local started = o.started or now_s()
   local devs = devices_plan(study, o)
   local calib_s = calibrate(study, devs, S, o.matrix)
+  -- A dry run probes nothing: the time the run's probe would take is counted, from the priors.
+  local probe_s, uncalibrated = 0, 0
+  for _, d in ipairs(devs) do
+    local est = study:_estimator(d.kind)
+    uncalibrated = uncalibrated + #d.uncalibrated
+    probe_s = probe_s + rlx.calibrate.probe_seconds(d.uncalibrated, function(f) return (est:step(f)) end)
+  end
+  calib_s = calib_s + probe_s
   local peaks_s = 0
   for _, d in ipairs(devs) do
     if not study:peaks(d.kind) then peaks_s = peaks_s + M.PEAKS_S[S.peaks_quick and "quick" or "full"] end
   end
-  local spent = now_s() - started
+  local spent = now_s() - started + probe_s
   local raised = M.raise_budget(study, devs, S, spent + peaks_s + M.FINISH_S)
   local left = S.budget_s and (S.budget_s - spent - M.FINISH_S - peaks_s)
   local need, total, unknown, out_s = cost(study, devs, S, left)
@@ -463,6 +471,12 @@ function M.plan(study, opts)
     S.budget_s and string.format("; budget %s", budget.duration_text(S.budget_s)) or ""))
   for _, d in ipairs(devs) do
     if S.target_ci then print(string.format("plan: %s at %s", d.id, study:_estimator(d.kind):cv_text())) end
+  end
+  if uncalibrated > 0 then
+    print(string.format("plan: a dry run calibrates nothing: %d model%s not yet calibrated here %s estimated from " ..
+      "priors measured on another CPU; the run probes %s first (the calibration above) and plans again from " ..
+      "this machine", uncalibrated, uncalibrated == 1 and "" or "s", uncalibrated == 1 and "is" or "are",
+      uncalibrated == 1 and "it" or "them"))
   end
   local detail = {calibration_s = calib_s, peaks_s = peaks_s, runs_s = total, finish_s = M.FINISH_S, budget_note = raised}
   if n_out > 0 then
