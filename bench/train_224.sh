@@ -26,10 +26,14 @@
 # Two warm-up steps: the first grows both processes' heaps to their working size (tens of thousands of
 # page faults in the second step when there is only one), which is start-up, not training.
 #   MODELS="resnet50 vgg16 mobilenet_v2" PRECISIONS="fp32 bf16" bench/train_224.sh build/rlx 2
+# TOOLS="rlx py-same" runs only those of the four (rlx always runs: it picks the layout); the
+# ratios of a tool left out print as "-". Useful to spend the rounds on the close comparison.
 set -euo pipefail
 rlx=${1:?usage: train_224.sh RLX [ROUNDS] [ITERS] [WARMUP] [BATCH] [THREADS]}
 rounds=${2:-2}; iters=${3:-3}; warmup=${4:-2}; batch=${5:-16}; threads=${6:-2}
 models=${MODELS:-resnet50 vgg16 mobilenet_v2}; precisions=${PRECISIONS:-fp32 bf16}
+tools=" ${TOOLS:-rlx py py-cl py-same} "
+wants() { [[ "$tools" == *" $1 "* ]]; }
 # Learning rate for both tools: VGG-16 (no batch norm) diverges within five steps at rlx's default
 # 0.1 on synthetic data (rlx stops the run with "the loss became nan", Python runs on); the rate
 # does not change the work of a step.
@@ -74,24 +78,28 @@ for model in $models; do
       echo "  load before round $r: $(cut -d' ' -f1-3 /proc/loadavg)"
       a=$(run_rlx "$model" "$precision"); row rlx "$r" "$a"
       chose=$(layout <<<"$a"); [ -n "$chose" ] || chose=channels_last
-      b=$(run_py "$model" "$precision" contiguous default); row py "$r" "$b"
-      d=$(run_py "$model" "$precision" channels_last default); row py-cl "$r" "$d"
-      c=$(run_py "$model" "$precision" "$chose" rlx); row py-same "$r" "$c"
+      b='{}'; d='{}'; c='{}'
+      if wants py; then b=$(run_py "$model" "$precision" contiguous default); row py "$r" "$b"; fi
+      if wants py-cl; then d=$(run_py "$model" "$precision" channels_last default); row py-cl "$r" "$d"; fi
+      if wants py-same; then c=$(run_py "$model" "$precision" "$chose" rlx); row py-same "$r" "$c"; fi
       best_rlx=$(max "$(field images_per_s <<<"$a")" "$best_rlx")
       best_py=$(max "$(field images_per_s <<<"$b")" "$best_py")
       best_cl=$(max "$(field images_per_s <<<"$d")" "$best_cl")
       best_same=$(max "$(field images_per_s <<<"$c")" "$best_same")
-      cpu_rlx=$(min "$(cpu_per_image "$a")" "$cpu_rlx"); cpu_py=$(min "$(cpu_per_image "$b")" "$cpu_py")
-      cpu_cl=$(min "$(cpu_per_image "$d")" "$cpu_cl"); cpu_same=$(min "$(cpu_per_image "$c")" "$cpu_same")
+      cpu_rlx=$(min "$(cpu_per_image "$a")" "$cpu_rlx")
+      wants py && cpu_py=$(min "$(cpu_per_image "$b")" "$cpu_py")
+      wants py-cl && cpu_cl=$(min "$(cpu_per_image "$d")" "$cpu_cl")
+      wants py-same && cpu_same=$(min "$(cpu_per_image "$c")" "$cpu_same")
     done
     summary+=("$(awk -v m="$model" -v p="$precision" -v l="$chose" -v a="$best_rlx" -v b="$best_py" -v d="$best_cl" \
       -v c="$best_same" -v x="$cpu_rlx" -v y="$cpu_py" -v w="$cpu_cl" -v z="$cpu_same" \
-      'BEGIN{pb = (b > d) ? b : d; pc = (y < w) ? y : w;
-        printf "| %s | %s | %s | %.2f | %.2f | %.2f | %.3f | %.3f | %.2f | %.3f | %.4f | %.4f | %.3f | %.3f |", m, p, l, a, b, d,
-          a / b, a / pb, c, a / c, x, pc, y / x, pc / x}')")
+      'function r(n, d) { return (n > 0 && d > 0 && d < 1e9) ? sprintf("%.3f", n / d) : "-" }
+      BEGIN{pb = (b > d) ? b : d; pc = (y < w) ? y : w;
+        printf "| %s | %s | %s | %.2f | %.2f | %.2f | %s | %s | %.2f | %s | %.4f | %.4f | %s | %s | %s |", m, p, l, a, b, d,
+          r(a, b), r(a, pb), c, r(a, c), x, (pc < 1e9 ? pc : 0), r(y, x), r(pc, x), r(z, x)}')")
   done
 done
 echo
-echo "| model | precision | rlx layout | rlx img/s | Python img/s contiguous (defaults) | Python img/s channels_last | rlx / defaults | rlx / Python's best | Python img/s (rlx's settings) | rlx / same | rlx cpu-s/img | Python's best cpu-s/img | CPU ratio (defaults / rlx) | CPU ratio (Python's best / rlx) |"
-echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+echo "| model | precision | rlx layout | rlx img/s | Python img/s contiguous (defaults) | Python img/s channels_last | rlx / defaults | rlx / Python's best | Python img/s (rlx's settings) | rlx / same | rlx cpu-s/img | Python's best cpu-s/img | CPU ratio (defaults / rlx) | CPU ratio (Python's best / rlx) | CPU ratio (same / rlx) |"
+echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 printf "%s\n" "${summary[@]}"

@@ -78,6 +78,11 @@ Environment:
                    and checks it; yours is always kept; RLX_BLAS_AUTO=0 turns this off
   RLX_SUPERVISE=0  run, -e and shard work in one process instead of a child whose death
                    (SIGKILL, the OOM killer, a crash) the waiting parent records for the sweep
+  OMP_WAIT_POLICY, GOMP_SPINCOUNT
+                   how OpenMP threads wait: when neither is set, run, train, repl, -e and
+                   scripts sample the load for 80 ms at start and, when other processes keep
+                   half a core or more busy, restart with GOMP_SPINCOUNT=10000 (a long spin
+                   holds a core the other thread needs); yours is always kept
   OPENBLAS_NUM_THREADS, MALLOC_MMAP_THRESHOLD_, MALLOC_TRIM_THRESHOLD_, GLIBC_TUNABLES
                    when set, rlx keeps its hands off; otherwise it keeps freed training buffers
                    in the process and runs OpenBLAS on the training's threads (OpenMP build) or

@@ -29,6 +29,7 @@ extern "C" {
 #include "train/trainer.h"
 #include "util/child_process.h"
 #include "util/interrupt.h"
+#include "util/openmp_wait.h"
 #include "util/process_tuning.h"
 
 namespace rlx::bindings {
@@ -49,6 +50,9 @@ int versions(lua_State* L) {
       {"build_type", RLX_BUILD_TYPE},
       {"torch_cuda", RLX_TORCH_CUDA != 0},
       {"tuning", tuning},
+      // Chosen from the load when this process started, so not part of the environment's id
+      // (each run's result records it: "openmp_wait").
+      {"openmp_wait", util::openmp_wait_note()},
   };
   const env::BlasKernel& k = env::blas_kernel();
   const util::BlasInfo blas = util::blas_info();

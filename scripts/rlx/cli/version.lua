@@ -39,6 +39,7 @@ function M.main(...)
   line("BLAS", M.blas_text(v.blas))
   line("GPUs", #v.gpus > 0 and table.concat(v.gpus, ", ") or "none visible")
   for i, t in ipairs(v.tuning or {}) do line(i == 1 and "Tuning" or "", t) end
+  if v.openmp_wait then line("", v.openmp_wait .. " (chosen by the commands that train)") end
   return 0
 end
 

@@ -1,0 +1,135 @@
+// openmp_wait.cpp: libgomp's waiting chosen from the machine's load at start (openmp_wait.h).
+//
+// Runs before constructors and before the C library sets `environ`, so it reads the loader's
+// envp, keeps to plain static storage, and sets a variable by starting the program again with a
+// new environment. The marker RLX_OMP_WAIT=<pid> says the spin count came from rlx: the same pid
+// (execve keeps it) is the restart, which takes it; another pid is a process rlx started (a Slurm
+// task, a script's `rlx` call), which decides again from the load it sees.
+#include "util/openmp_wait.h"
+
+#include <time.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+namespace rlx::util {
+namespace {
+
+enum class Choice { not_run, user, idle, shared, unknown };
+constinit Choice g_choice = Choice::not_run;
+constinit double g_other_cores = -1;
+constinit char g_user_setting[96] = {};
+constexpr const char* kMarker = "RLX_OMP_WAIT=";
+constexpr const char* kSpin = "GOMP_SPINCOUNT=";
+constexpr const char* kCores = "RLX_OMP_WAIT_CORES=";
+
+// The value of NAME= in envp, or nullptr.
+const char* env_value(char** envp, const char* name_eq) {
+  const std::size_t n = std::strlen(name_eq);
+  for (char** e = envp; e != nullptr && *e != nullptr; ++e) {
+    if (std::strncmp(*e, name_eq, n) == 0) return *e + n;
+  }
+  return nullptr;
+}
+
+// Busy and total jiffies of all CPUs from /proc/stat's first line; false when unreadable.
+bool cpu_jiffies(unsigned long long& busy, unsigned long long& total) {
+  std::FILE* f = std::fopen("/proc/stat", "r");
+  if (f == nullptr) return false;
+  unsigned long long v[8] = {};
+  const int n = std::fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2], &v[3], &v[4],
+                            &v[5], &v[6], &v[7]);
+  std::fclose(f);
+  if (n < 5) return false;
+  total = 0;
+  for (unsigned long long x : v) total += x;
+  busy = total - v[3] - v[4];  // less idle and iowait
+  return true;
+}
+
+// Cores the other processes used over `sample_ms` (this process sleeps meanwhile), or -1.
+double other_cores(int sample_ms) {
+  unsigned long long b0 = 0, t0 = 0, b1 = 0, t1 = 0;
+  const long cores = sysconf(_SC_NPROCESSORS_ONLN);
+  timespec pause{sample_ms / 1000, (sample_ms % 1000) * 1000000L};
+  if (cores < 1 || !cpu_jiffies(b0, t0) || nanosleep(&pause, nullptr) != 0 || !cpu_jiffies(b1, t1) || t1 <= t0)
+    return -1;
+  return static_cast<double>(b1 - b0) / static_cast<double>(t1 - t0) * static_cast<double>(cores);
+}
+
+// Starts this program again with envp less rlx's own variables, plus `add` (nullptr-ended).
+// Returns only when execve failed (the program goes on with the environment it has).
+void restart(char** argv, char** envp, const char* const* add) {
+  static char* next[4096];
+  std::size_t k = 0;
+  const auto ours = [](const char* e) {
+    for (const char* name : {kMarker, kSpin, kCores}) {
+      if (std::strncmp(e, name, std::strlen(name)) == 0) return true;
+    }
+    return false;
+  };
+  for (char** e = envp; e != nullptr && *e != nullptr && k + 4 < std::size(next); ++e) {
+    if (!ours(*e)) next[k++] = *e;
+  }
+  for (; add != nullptr && *add != nullptr; ++add) next[k++] = const_cast<char*>(*add);
+  next[k] = nullptr;
+  execve("/proc/self/exe", argv, next);
+}
+
+}  // namespace
+
+void choose_openmp_wait(char** argv, char** envp, int sample_ms) noexcept {
+  static char marker[48], spin[48], cores[48];
+  std::snprintf(marker, sizeof marker, "%s%ld", kMarker, static_cast<long>(getpid()));
+  std::snprintf(spin, sizeof spin, "%s%s", kSpin, kSharedSpinCount);
+  const char* mine = env_value(envp, kMarker);
+  if (mine != nullptr && std::strcmp(mine, marker + std::strlen(kMarker)) == 0) {  // this is the restart
+    const char* seen = env_value(envp, kCores);
+    g_other_cores = seen != nullptr ? std::atof(seen) : -1;
+    g_choice = Choice::shared;
+    return;
+  }
+  const char* policy = env_value(envp, "OMP_WAIT_POLICY=");
+  const char* count = mine != nullptr ? nullptr : env_value(envp, kSpin);  // a parent rlx's is not the user's
+  if ((policy != nullptr && *policy != '\0') || (count != nullptr && *count != '\0')) {
+    std::snprintf(g_user_setting, sizeof g_user_setting, "%s%s%s%s%s", policy ? "OMP_WAIT_POLICY=" : "",
+                  policy ? policy : "", policy && count ? ", " : "", count ? kSpin : "", count ? count : "");
+    g_choice = Choice::user;
+    return;
+  }
+  g_other_cores = other_cores(sample_ms);
+  if (g_other_cores < 0) {
+    g_choice = Choice::unknown;
+  } else if (g_other_cores < kSharedCores) {
+    g_choice = Choice::idle;
+    if (mine != nullptr) restart(argv, envp, nullptr);  // drop a parent rlx's spin count
+  } else {
+    std::snprintf(cores, sizeof cores, "%s%.1f", kCores, g_other_cores);
+    const char* const add[] = {spin, marker, cores, nullptr};
+    restart(argv, envp, add);
+    g_choice = Choice::unknown;  // the restart failed
+  }
+}
+
+std::string openmp_wait_note() {
+  char load[64];
+  std::snprintf(load, sizeof load, "%.1f other cores busy at start", g_other_cores);
+  switch (g_choice) {
+    case Choice::user:
+      return std::string("openmp: waiting left as the environment sets it (") + g_user_setting + ")";
+    case Choice::idle:
+      return std::string("openmp: libgomp's default waiting (spin, then sleep): ") + load;
+    case Choice::shared:
+      return std::string("openmp: GOMP_SPINCOUNT=") + kSharedSpinCount + ", a short spin before sleeping: " + load +
+             " (a long spin holds a core the other thread needs)";
+    case Choice::unknown:
+      return "openmp: libgomp's default waiting (the machine's load could not be read)";
+    case Choice::not_run:
+      break;
+  }
+  return "openmp: libgomp's default waiting (not chosen in this program)";
+}
+
+}  // namespace rlx::util
