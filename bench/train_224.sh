@@ -93,7 +93,7 @@ for model in $models; do
     done
     summary+=("$(awk -v m="$model" -v p="$precision" -v l="$chose" -v a="$best_rlx" -v b="$best_py" -v d="$best_cl" \
       -v c="$best_same" -v x="$cpu_rlx" -v y="$cpu_py" -v w="$cpu_cl" -v z="$cpu_same" \
-      'function r(n, d) { return (n > 0 && d > 0 && d < 1e9) ? sprintf("%.3f", n / d) : "-" }
+      'function r(n, d) { return (n > 0 && n < 1e9 && d > 0 && d < 1e9) ? sprintf("%.3f", n / d) : "-" }
       BEGIN{pb = (b > d) ? b : d; pc = (y < w) ? y : w;
         printf "| %s | %s | %s | %.2f | %.2f | %.2f | %s | %s | %.2f | %s | %.4f | %.4f | %s | %s | %s |", m, p, l, a, b, d,
           r(a, b), r(a, pb), c, r(a, c), x, (pc < 1e9 ? pc : 0), r(y, x), r(pc, x), r(z, x)}')")
