@@ -17,7 +17,7 @@
 namespace rlx::util {
 namespace {
 
-enum class Choice { not_run, user, idle, shared, unknown };
+enum class Choice { not_run, user, idle, shared, unknown, no_restart };
 constinit Choice g_choice = Choice::not_run;
 constinit double g_other_cores = -1;
 constinit char g_user_setting[96] = {};
@@ -109,7 +109,7 @@ void choose_openmp_wait(char** argv, char** envp, int sample_ms) noexcept {
     std::snprintf(cores, sizeof cores, "%s%.1f", kCores, g_other_cores);
     const char* const add[] = {spin, marker, cores, nullptr};
     restart(argv, envp, add);
-    g_choice = Choice::unknown;  // the restart failed
+    g_choice = Choice::no_restart;
   }
 }
 
@@ -126,6 +126,9 @@ std::string openmp_wait_note() {
              " (a long spin holds a core the other thread needs)";
     case Choice::unknown:
       return "openmp: libgomp's default waiting (the machine's load could not be read)";
+    case Choice::no_restart:
+      return std::string("openmp: libgomp's default waiting: ") + load +
+             ", but restarting with GOMP_SPINCOUNT failed (execve of /proc/self/exe)";
     case Choice::not_run:
       break;
   }
