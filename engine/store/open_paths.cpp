@@ -13,6 +13,7 @@
 #include <filesystem>
 
 #include "store/store.h"
+#include "util/make_dirs.h"
 
 namespace rlx::store::detail {
 
@@ -76,10 +77,9 @@ void prepare_parent(const std::string& path, bool create_directories) {
         fmt::format("cannot create database '{}': the directory '{}' does not exist (create it "
                     "first, or check the path)",
                     path, parent.string()));
-  fs::create_directories(parent, ec);
-  if (ec)
+  if (const auto failed = util::make_directories(parent.string()))
     throw Error(fmt::format("cannot create the directory '{}' for database '{}': {}", parent.string(), path,
-                            ec.message()));
+                            failed->error.message()));
 }
 
 std::string open_failure(const std::string& path, int sqlite_code, const std::string& sqlite_message,

@@ -15,6 +15,8 @@
 
 #include <fmt/format.h>
 
+#include "util/make_dirs.h"
+
 namespace rlx::util {
 namespace {
 
@@ -52,22 +54,14 @@ std::string nearest_existing(std::string p) {
   return p;
 }
 
-// mkdir -p dir, naming the first component that is in the way.
-void make_directories(const std::string& dir) {
-  std::filesystem::path sofar;
-  for (const auto& part : std::filesystem::path(dir)) {
-    sofar /= part;
-    const std::string p = sofar.string();
-    struct stat st {};
-    if (stat_of(p, &st)) {
-      if (!S_ISDIR(st.st_mode))
-        fail(fmt::format("cannot create the directory '{}': '{}' is a file, not a directory", dir, p));
-      continue;
-    }
-    if (::mkdir(p.c_str(), 0777) != 0 && errno != EEXIST)
-      fail(fmt::format("cannot create the directory '{}': {} (in '{}')", dir, std::strerror(errno),
-                       parent_of(p)));
-  }
+// mkdir -p dir (util::make_directories), naming the first component that is in the way.
+void make_folder(const std::string& dir) {
+  const auto failed = make_directories(dir);
+  if (!failed) return;
+  if (failed->file_in_the_way)
+    fail(fmt::format("cannot create the directory '{}': '{}' is a file, not a directory", dir, failed->at));
+  fail(fmt::format("cannot create the directory '{}': {} (in '{}')", dir, failed->error.message(),
+                   parent_of(failed->at)));
 }
 
 // A directory that exists (or, with create, is made; in a dry run, could be made) and takes files.
@@ -81,7 +75,7 @@ void check_directory(const std::string& dir, bool create, const char* missing_ad
   if (missing_advice != nullptr)
     fail(fmt::format("the directory '{}' does not exist ({})", dir, missing_advice));
   if (create) {
-    make_directories(dir);
+    make_folder(dir);
     return;
   }
   const std::string base = nearest_existing(dir);

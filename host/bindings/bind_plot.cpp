@@ -10,14 +10,13 @@
 
 #include <cmath>
 #include <cstdio>
-#include <filesystem>
 #include <string>
-#include <system_error>
 
 #include "charts.h"
 #include "lua_bind.h"
 #include "registry.h"
 #include "sixel.h"
+#include "util/make_dirs.h"
 
 namespace rlx::bindings {
 namespace {
@@ -385,14 +384,12 @@ int ticks(lua_State* L) {
   }
   return 1;
 }
-// mkdir(path): creates a directory and its parents (figure directories); true when it exists.
+// mkdir(path): creates a directory and its parents (figure directories) by util::make_directories,
+// the one way rlx makes a folder; true when it exists.
 int make_dir(lua_State* L) {
   const std::string path = lua::check_string(L, 1);
-  std::error_code ec;
-  std::filesystem::create_directories(path, ec);
-  if (ec || !std::filesystem::is_directory(path))
-    throw lua::Error("cannot create directory '" + path +
-                     "': " + (ec ? ec.message() : std::string("a file of that name exists")));
+  if (const auto failed = util::make_directories(path))
+    throw lua::Error("cannot create directory '" + path + "': " + failed->error.message());
   lua_pushboolean(L, 1);
   return 1;
 }

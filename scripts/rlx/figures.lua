@@ -14,9 +14,11 @@
 -- them from the data it loaded (_draw_loaded). Like the report, figures never mix configurations
 -- (rlx.results.configs): runs that differ in input size, protocol, data, memory format or threads are
 -- separate series (A, D) or points (C), with the differing field in the legend; B shows one full
--- configuration; every subtitle states the scale and protocol read from the runs; unsteady or
--- contended runs are left out of A's and C's means. Each entry of draw's files keeps the options
--- it drew (plot = {series = ..., subtitle = ...}) so tests can check what a figure shows.
+-- configuration; every subtitle states the scale and protocol read from the runs. A row's value in
+-- A, C (at DRAM) and D is its aggregate from rlx.report.compute, Table 2's (issue 32): unsteady,
+-- imprecise or contended runs are left out of it. Each entry of draw's files keeps the options it
+-- drew (plot = {series = ..., subtitle = ...}; D's also the series as drawn) so tests can check
+-- what a figure shows.
 local options = require("rlx.options")
 local errors = require("rlx.errors")
 local M = {}
@@ -28,8 +30,6 @@ local stats = require("rlx.stats")
 local kind_of = data.kind_of
 local function safe(name) return (tostring(name):gsub("[^%w%._%-]", "_")) end
 
--- Mean and sample SD of a list of numbers (SD 0 for one value).
-local function mean_sd(xs) return stats.mean(xs), stats.sd(xs) or 0 end
 
 -- Keys in order of first appearance in rows (rows come in rlx.results.data's order).
 local function ordered(rows, key)
@@ -108,26 +108,39 @@ end
 
 -- Draws one figure with rlx.plot[kind]. A figure the data cannot be drawn from (a value that
 -- overflows its axis) is a warning naming the file, so the other figures and the report are still
--- written. Returns whether it was drawn.
+-- written. Returns the chart's layout (rlx.plot's), or nil when it was not drawn.
 local function draw_one(kind, plot, warnings)
-  local ok, err = pcall(rlx.plot[kind], plot)
-  if ok then return true end
-  warnings[#warnings + 1] = plot.out:match("[^/]*$") .. ": " .. errors.message(errors.pass_exits(err))
-  return false
+  local ok, info = pcall(rlx.plot[kind], plot)
+  if ok then return info end
+  warnings[#warnings + 1] = plot.out:match("[^/]*$") .. ": " .. errors.message(errors.pass_exits(info))
+  return nil
 end
 
--- A: throughput vs batch per environment, one series per model, precision and configuration.
-local function throughput_figures(runs, dir, out, opts, warnings, varying)
+-- The row (D.groups: one configuration's repeats) of each run of loaded data D.
+local function rows_by_run(D)
+  local row_of = {}
+  for _, g in ipairs(D.groups) do
+    for _, r in ipairs(g.runs) do row_of[r] = g end
+  end
+  return row_of
+end
+
+-- A: throughput vs batch per environment, one series per model, precision and configuration. Each
+-- point is its row's aggregate (rlx.report.compute.throughput: Table 2's mean, SD and n, with the
+-- same runs left out), so the figure and the table cannot disagree (issue 32).
+local function throughput_figures(D, runs, dir, out, opts, warnings, varying)
+  local row_of = rows_by_run(D)
   for _, env in ipairs(ordered(runs, function(r) return r.env_key end)) do
     local groups, models, precs, env_runs = {}, {}, {}, {}
     for _, r in ipairs(runs) do
       if r.env_key == env then
         env_runs[#env_runs + 1] = r
-        local key = r.model .. "\0" .. r.precision .. "\0" .. configs.of(r).key
-        groups[key] = groups[key] or {model = r.model, precision = r.precision, run = r, batches = {}}
-        local g = groups[key].batches
-        g[r.batch] = g[r.batch] or {}
-        table.insert(g[r.batch], r)
+        -- A series is one configuration of a model and precision as its rows hold it (the row's
+        -- first run's), so one row is one point, never split across two series.
+        local row = row_of[r]
+        local key = r.model .. "\0" .. r.precision .. "\0" .. row.config.key
+        groups[key] = groups[key] or {model = r.model, precision = r.precision, run = row.runs[1], batches = {}}
+        groups[key].batches[r.batch] = row
         models[r.model], precs[r.precision] = true, true
       end
     end
@@ -145,26 +158,24 @@ local function throughput_figures(runs, dir, out, opts, warnings, varying)
             local xs = {}
             for b in pairs(g.batches) do xs[#xs + 1] = b end
             table.sort(xs)
-            local ys, sds, ns, marks = {}, {}, {}, {}
+            local ys, sds, ns, marks, keys = {}, {}, {}, {}, {}
             for i, b in ipairs(xs) do
-              -- Unsteady or contended repeats stay out of the mean and its error bar.
-              local used, flagged, all = configs.split(g.batches[b])
-              local v = {}
-              for _, r in ipairs(used) do v[#v + 1] = r.images_per_s end
-              ys[i], sds[i] = mean_sd(v)
-              ns[i] = #v
-              n_lo, n_hi = math.min(n_lo, #v), math.max(n_hi, #v)
+              -- Unsteady, imprecise or contended repeats stay out of the mean and its error bar.
+              local t = compute.throughput(g.batches[b])
+              ys[i], sds[i], ns[i], keys[i] = t.mean, t.sd or 0, t.n, g.batches[b].key
+              n_lo, n_hi = math.min(n_lo, t.n), math.max(n_hi, t.n)
               -- The mark is the point's, not the series' (issue 34: every series carried † though only
               -- some points had no steady repeat).
-              marks[i] = all and configs.MARK or ""
-              -- A point resting on fewer repeats than the series has runs says how many.
-              if #v < #g.batches[b] then marks[i] = "n=" .. #v .. "/" .. #g.batches[b] end
-              if all then marked = true else left = left + #flagged end
+              marks[i] = t.all_flagged and configs.MARK or ""
+              -- A point resting on fewer repeats than its row has runs says how many.
+              if t.n < t.n_all then marks[i] = "n=" .. t.n .. "/" .. t.n_all end
+              if t.all_flagged then marked = true else left = left + #t.flagged end
             end
             local extra = configs.short(varying, g.run)
-            -- Colour says the model; marker and dash say the precision and the configuration.
+            -- Colour says the model; marker and dash say the precision and the configuration. rows:
+            -- each point's row (D.groups' key), for tests comparing the figure with Table 2.
             series[#series + 1] = {label = m .. " " .. p .. (extra ~= "" and (" " .. extra) or ""), x = xs, y = ys,
-              sd = sds, n = ns, labels = marks, color = mi, marker = (pi - 1) * #clist + ci,
+              sd = sds, n = ns, labels = marks, rows = keys, color = mi, marker = (pi - 1) * #clist + ci,
               dashed = pi > 1 or ci > 1}
           end
         end
@@ -331,16 +342,24 @@ local function variance_figure(runs, dir, out, opts, warnings)
   end
 end
 
--- The mean of field over the points of runs the means use (configs.split), and the point's mark:
--- "*" when some runs were left out, configs.MARK when every run was flagged (all kept), "" when
--- every run was used (issue 34: rows that kept all their runs were starred "left out").
-local function used_mean(pts, field)
-  local runs, by_run = {}, {}
-  for _, p in ipairs(pts) do runs[#runs + 1] = p.r; by_run[p.r] = p end
-  local used, flagged, all = configs.split(runs)
-  local xs = {}
-  for _, r in ipairs(used) do xs[#xs + 1] = by_run[r][field] end
-  return (mean_sd(xs)), all and configs.MARK or (#flagged > 0 and "*" or "")
+-- The value a figure plots for one row (D.groups: a configuration's repeats) from the row's points
+-- pts at a memory level: {ai, gflops, source, mark}. At DRAM it is the row's aggregate
+-- (rlx.report.compute.roofline: Table 2's AI and GFLOP/s, measured points preferred, the same runs
+-- left out), so no figure averages a row by rules of its own (issue 32); at another level, which no
+-- table shows, the mean over the points of the runs the row uses. The mark, from the row's runs
+-- (compute.used): "*" when some were left out, configs.MARK when every one was flagged (all kept),
+-- "" when every run was used (issue 34: rows that kept all their runs were starred "left out").
+local function row_value(D, row, pts, level)
+  local used, flagged, all = compute.used(row)
+  local mark = all and configs.MARK or (#flagged > 0 and "*" or "")
+  local placed = level == "dram" and compute.roofline(D, row)
+  if placed then return {ai = placed.ai, gflops = placed.gflops, source = placed.source, mark = mark} end
+  local kept, ai, gflops = {}, {}, {}
+  for _, r in ipairs(used) do kept[r] = true end
+  for _, p in ipairs(pts) do
+    if kept[p.r] then ai[#ai + 1], gflops[#gflops + 1] = p.ai, p.gflops end
+  end
+  return {ai = stats.mean(ai), gflops = stats.mean(gflops), source = pts[1].source, mark = mark}
 end
 
 -- Arrows from each fp32 point to the points of the same model, batch and configuration in another
@@ -425,17 +444,14 @@ end
 -- point is judged against its own precision's roof (rlx.roofline.roof); one above it is drawn
 -- hollow, labelled "!", and the subtitle names the measurement to suspect.
 local function roofline_figures(D, points, dir, out, opts, warnings, varying)
-  local group_of = {}
-  for _, g in ipairs(D.groups) do
-    for _, r in ipairs(g.runs) do group_of[r] = g end
-  end
+  local row_of = rows_by_run(D)
   for _, env in ipairs(ordered(points, function(r) return r.env_key end)) do
     local agg, order, first, env_runs = {}, {}, nil, {}
     for _, p in ipairs(points) do
       if p.env_key == env then
         first = first or p
         env_runs[#env_runs + 1] = p.r
-        local k = table.concat({p.model, p.precision, p.batch, configs.of(p.r).key}, "|")
+        local k = row_of[p.r].key
         if not agg[k] then
           agg[k] = {model = p.model, precision = p.precision, batch = p.batch, env = env, pts = {},
             roof_precision = rlx.roofline.precision_of(p.roof_precision or p.precision),
@@ -462,13 +478,8 @@ local function roofline_figures(D, points, dir, out, opts, warnings, varying)
       for _, a in ipairs(aggs) do
         -- A point with unsteady or contended repeats left out of its mean is marked "*", one none
         -- of whose repeats was steady (all kept) configs.MARK.
-        local ai, mark = used_mean(a.pts, "ai")
-        local gflops = (used_mean(a.pts, "gflops"))
-        -- A DRAM point is its row's aggregate (rlx.report.compute.roofline, Table 2's AI and
-        -- GFLOP/s: measured points preferred over estimated ones), so the two never disagree.
-        local row = opts.level == "dram" and group_of[a.pts[1].r]
-        local placed = row and compute.roofline(D, row)
-        if placed then ai, gflops = placed.ai, placed.gflops end
+        local v = row_value(D, row_of[a.pts[1].r], a.pts, opts.level)
+        local ai, gflops, mark = v.ai, v.gflops, v.mark
         local roof = by_prec[a.roof_precision] or nil
         local pt = {model = a.model, precision = a.precision, batch = a.batch, env = env, ai = ai, gflops = gflops,
           config_key = a.config_key, input = a.input, roof_gflops = roof and roof.gflops, roof_gbps = level_bw / 1e9,
@@ -562,18 +573,31 @@ end
 -- study holds several) configuration, with the ridge of each environment and precision drawn
 -- across: a line below its ridge is memory-bound. AI is FLOPs over bytes, not a timing, so the
 -- subtitle states the input and data and whether the AI is estimated or measured, not the protocol.
+-- Each point is its row's value (row_value: at DRAM Table 2's AI), one per row, so rlx.plot's mean
+-- per line and batch is that value and the figure and the table agree (issue 32). row: the row's
+-- key (D.groups), for tests comparing the two.
 local function ai_figures(D, points, dir, out, opts, warnings, varying)
   local models = ordered(points, function(r) return r.model end)
   table.sort(models, by_order(MODEL_ORDER))
+  local row_of = rows_by_run(D)
   for _, m in ipairs(models) do
-    local pts, runs, model_points, sources = {}, {}, {}, {}
+    local pts, runs, model_points, sources, rows, pts_of = {}, {}, {}, {}, {}, {}
     for _, p in ipairs(points) do
       if p.model == m then
+        local g = row_of[p.r]
         runs[#runs + 1] = p.r
         model_points[#model_points + 1] = p
-        sources[p.source or "?"] = true
-        pts[#pts + 1] = {model = m, batch = p.batch, ai = p.ai, precision = p.precision, env = p.env_key,
-          config = configs.short(varying, p.r), input = tonumber(configs.of(p.r).input) or 0}
+        if not pts_of[g] then pts_of[g] = {}; rows[#rows + 1] = g end
+        table.insert(pts_of[g], p)
+      end
+    end
+    for _, g in ipairs(rows) do
+      local v, r = row_value(D, g, pts_of[g], opts.level), g.runs[1]
+      -- A row whose kept runs have no point at this level has nothing to plot.
+      if v.ai then
+        sources[v.source or "?"] = true
+        pts[#pts + 1] = {model = m, batch = g.batch, ai = v.ai, precision = g.precision, env = g.env_key,
+          config = configs.short(varying, r), input = tonumber(configs.of(r).input) or 0, row = g.key}
       end
     end
     table.sort(pts, function(a, b)
@@ -601,7 +625,9 @@ local function ai_figures(D, points, dir, out, opts, warnings, varying)
         "and precision (below it memory-bound)" .. (yscale == "log" and "; log scale" or "") ..
         (opts.note and ("; " .. opts.note) or ""),
       width = opts.width, height = opts.height}
-    if draw_one("ai_vs_batch", plot, warnings) then out[#out + 1] = {figure = "D", model = m, path = path, plot = plot} end
+    -- series: the lines as drawn (rlx.plot.ai_vs_batch's), the AI plotted per batch.
+    local drawn = draw_one("ai_vs_batch", plot, warnings)
+    if drawn then out[#out + 1] = {figure = "D", model = m, path = path, plot = plot, series = drawn.series} end
   end
 end
 
@@ -645,7 +671,7 @@ function M._draw_loaded(D, opts)
   if #runs == 0 then
     warnings[#warnings + 1] = "no successful runs in study '" .. tostring(D.study) .. "': nothing to draw"
   else
-    throughput_figures(runs, o.dir, files, o, warnings, varying)
+    throughput_figures(D, runs, o.dir, files, o, warnings, varying)
     variance_figure(runs, o.dir, files, o, warnings)
   end
   if #points > 0 then

@@ -221,7 +221,8 @@ local ai_spec = spec_with({points = {type = "table", required = true}, model = {
 
 --- Arithmetic intensity vs batch size: points (roofline points with batch, ai and precision) of one
 --- model (model= filters), one line per value of the `by` fields (default precision); ridges =
---- {{label=, ai=}} adds a grey dashed line at each ridge; yscale = "log" for AIs far apart.
+--- {{label=, ai=}} adds a grey dashed line at each ridge; yscale = "log" for AIs far apart. The
+--- layout it returns has series = {{label=, x=, y=}, ...}: the lines drawn (y the mean AI per batch).
 function M.ai_vs_batch(opts)
   local o = options.check("rlx.plot.ai_vs_batch", opts, ai_spec)
   local groups, order, batches = {}, {}, {}
@@ -275,7 +276,10 @@ function M.ai_vs_batch(opts)
   n.ylabel = n.ylabel or "Arithmetic intensity (FLOP/byte)"
   n.title = n.title or ("Arithmetic intensity vs batch" .. (o.model and (": " .. o.model) or ""))
   if n.ymin == nil and o.yscale == "linear" then n.ymin = 0 end
-  return wrap(core.line(n, "rlx.plot.ai_vs_batch"))
+  -- The series drawn come back with the layout: what a caller (a test) reads as the plotted values.
+  local info = wrap(core.line(n, "rlx.plot.ai_vs_batch"))
+  info.series = series
+  return info
 end
 
 --- Colour of the PNG pixel (x, y) as "#rrggbb", plus the image width and height.

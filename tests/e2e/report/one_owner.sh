@@ -26,12 +26,14 @@ check() {  # check NAME DB STUDY EXPECTED
 # only. The other 4 rows average all their runs (mobilenet_v2 16 and 32, resnet50 64 and vgg16 16:
 # every run unsteady, all kept), so rows:agg and the CSV's points give their means too. §4.3 and
 # §6.4 have a row each per configuration: 18 peaks.
-check epyc tests/fixtures/studies/epyc-2c-study.db p1-roofline "$(printf '%s\t%s\n%s\t%s\t%s\t%s\n%s\t%s\n%s\t%s' \
+check epyc tests/fixtures/studies/epyc-2c-study.db p1-roofline "$(printf '%s\t%s\n%s\t%s\t%s\t%s\n%s\t%s\n%s\t%s\n%s\t%s\t%s\t%s\t%s\t%s' \
   "runs --summary = Table 2" 9 "study:table2() = Table 2" 9 "rows:agg" 4 \
-  "peak memory §4.3 and §6.4 = frame" 18 "seed layout = Table 2" 4)"
+  "peak memory §4.3 and §6.4 = frame" 18 "seed layout = Table 2" 4 \
+  "figure A = Table 2" 9 "figure D = Table 2" 9 "of them with runs left out" 5)"
 # The H100 study: 36 runs in 18 rows (two repeats each), the allocator's peaks; one run left out in
 # resnet50 amp 64, resnet50 bf16 64 and mobilenet_v2 amp 128: 15 rows average both runs.
-check h100 docs/gpu/h100-2026-11-26/h100-study.db gpu-smoke "$(printf '%s\t%s\n%s\t%s\t%s\t%s\n%s\t%s\n%s\t%s' \
+check h100 docs/gpu/h100-2026-11-26/h100-study.db gpu-smoke "$(printf '%s\t%s\n%s\t%s\t%s\t%s\n%s\t%s\n%s\t%s\n%s\t%s\t%s\t%s\t%s\t%s' \
   "runs --summary = Table 2" 18 "study:table2() = Table 2" 18 "rows:agg" 15 \
-  "peak memory §4.3 and §6.4 = frame" 36 "seed layout = Table 2" 15)"
+  "peak memory §4.3 and §6.4 = frame" 36 "seed layout = Table 2" 15 \
+  "figure A = Table 2" 18 "figure D = Table 2" 18 "of them with runs left out" 3)"
 echo "one owner ok"

@@ -172,4 +172,46 @@ for _, rec in ipairs(records) do
   end
 end
 print("seed layout = Table 2", placed)
+
+-- 5. The figures: each point of Figure A (images/s, its SD and n) and each line point of Figure D (the
+-- AI as rlx.plot.ai_vs_batch drew it, after its own mean per line and batch) is its row's value in
+-- study:table2(), rows with runs left out included (issue 32: Figure D averaged every run's point,
+-- the left-out ones and both sources with them, while Table 2 kept the used runs' measured ones).
+-- A figure names a row by its key (D.groups'); study:table2()'s records come in D.groups' order.
+local rec_of = {}
+for i, g in ipairs(require("rlx.results.data").load(s.db, study_name, dir .. "/db").groups) do
+  rec_of[g.key] = records[i]
+end
+local function record_for(key) return rec_of[key] or error("no study:table2() row for figure row " .. key, 0) end
+local figs = s:figures{dir = dir .. "/fig", quiet = true}
+local a_points, d_points, d_left_out = 0, 0, 0
+for _, f in ipairs(figs.files) do
+  if f.figure == "A" then
+    for _, series in ipairs(f.plot.series) do
+      for i, key in ipairs(series.rows) do
+        local rec = record_for(key)
+        check(series.y[i] == rec.images_per_s_mean and series.sd[i] == (rec.images_per_s_sd or 0) and
+          series.n[i] == rec.n, "Figure A %s: %s ± %s (n %s), row %s ± %s (n %s)", key, series.y[i], series.sd[i],
+          series.n[i], rec.images_per_s_mean, tostring(rec.images_per_s_sd), rec.n)
+        a_points = a_points + 1
+      end
+    end
+  elseif f.figure == "D" then
+    local line_of = {}
+    for _, l in ipairs(f.series) do line_of[l.label] = l end
+    for _, p in ipairs(f.plot.points) do
+      local rec = record_for(p.row)
+      local by = {}
+      for _, field in ipairs(f.plot.by) do by[#by + 1] = tostring(p[field]) end
+      local line = line_of[table.concat(by, " ")]
+      local drawn
+      for i, x in ipairs(line and line.x or {}) do if x == p.batch then drawn = line.y[i] end end
+      check(drawn and near(drawn, rec.ai_mean), "Figure D %s: AI drawn %s, row %s", p.row, tostring(drawn),
+        tostring(rec.ai_mean))
+      d_points = d_points + 1
+      if rec.left_out > 0 then d_left_out = d_left_out + 1 end
+    end
+  end
+end
+print("figure A = Table 2", a_points, "figure D = Table 2", d_points, "of them with runs left out", d_left_out)
 s:close()
