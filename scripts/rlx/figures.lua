@@ -620,9 +620,10 @@ local function ai_figures(D, points, dir, out, opts, warnings, varying)
     local plot = {points = pts, model = m, by = #varying > 0 and {"env", "precision", "config"} or {"env", "precision"},
       out = path, title = "Arithmetic intensity vs batch size: " .. m, ridges = ridges, yscale = yscale,
       ylabel = "AI (FLOP/byte), " .. how,
-      subtitle = configs.scale_text(runs, {timing = false}) .. "; DRAM level, mean over repeats; AI = training " ..
-        "FLOPs ÷ DRAM bytes per iteration" .. ai_source(sources) .. "; dashed grey: the ridge of each environment " ..
-        "and precision (below it memory-bound)" .. (yscale == "log" and "; log scale" or "") ..
+      subtitle = configs.scale_text(runs, {timing = false}) .. "; DRAM level, each row as Table 2 gives it " ..
+        "(mean over the repeats kept); AI = training FLOPs ÷ DRAM bytes per iteration" .. ai_source(sources) ..
+        "; dashed grey: the ridge of each environment and precision (below it memory-bound)" ..
+        (yscale == "log" and "; log scale" or "") ..
         (opts.note and ("; " .. opts.note) or ""),
       width = opts.width, height = opts.height}
     -- series: the lines as drawn (rlx.plot.ai_vs_batch's), the AI plotted per batch.
