@@ -72,11 +72,14 @@ M.PARAMS = {
     help = "the machine's price per hour: the report adds cost per 1,000 images"},
 }
 
--- Seconds the peaks take when they are not stored yet, and what the figures and the report take
--- after the sweeps: kept out of the sweeps' share of the budget (measured on 2-core VMs,
--- docs/benchmarks.md "Study time").
+-- Seconds the peaks take when they are not stored yet, counted only by a dry run (a real run
+-- measures them before it plans, so the plan counts their real time: on a 2-core EPYC the full
+-- set took 16-21 s against these 60, which alone put the 4-minute bar 25 % under its estimate),
+-- and what the figures and the report take after the sweeps, kept out of the sweeps' share of
+-- the budget: 1-3 s on that EPYC for 3 to 27 runs, so 10 s leaves room for a slower machine
+-- without holding back a quarter-minute of a short budget (docs/benchmarks.md, issue 30).
 M.PEAKS_S = {quick = 15, full = 60}
-M.FINISH_S = 30
+M.FINISH_S = 10
 
 local now_s = require("rlx._study_common").now_s
 
@@ -446,9 +449,16 @@ function M.plan(study, opts)
     probe_s = probe_s + rlx.calibrate.probe_seconds(d.uncalibrated, function(f) return (est:step(f)) end)
   end
   calib_s = calib_s + probe_s
-  local peaks_s = 0
+  -- The peaks are measured before the estimate, not assumed: the plan then counts their real time
+  -- (measured_peaks_s) and the estimates use them. Only a dry run counts PEAKS_S.
+  local measured_peaks_s, peaks_s = 0, 0
   for _, d in ipairs(devs) do
-    if not study:peaks(d.kind) then peaks_s = peaks_s + M.PEAKS_S[S.peaks_quick and "quick" or "full"] end
+    if not study:peaks(d.kind) then
+      local t0 = now_s()
+      if not dry then study:ensure_peaks(d.kind, {quick = S.peaks_quick == true}) end
+      measured_peaks_s = measured_peaks_s + now_s() - t0
+      if not study:peaks(d.kind) then peaks_s = peaks_s + M.PEAKS_S[S.peaks_quick and "quick" or "full"] end
+    end
   end
   local spent = now_s() - started + probe_s
   local raised = M.raise_budget(study, devs, S, spent + peaks_s + M.FINISH_S)
@@ -463,7 +473,7 @@ function M.plan(study, opts)
   if raised then print("plan: " .. raised) end
   local estimate_s = spent + peaks_s + total + M.FINISH_S
   local parts = string.format("calibration %s, peaks %s, runs %s, figures and report %s",
-    budget.duration_text(calib_s), budget.duration_text(peaks_s), budget.duration_text(total),
+    budget.duration_text(calib_s), budget.duration_text(peaks_s + measured_peaks_s), budget.duration_text(total),
     budget.duration_text(M.FINISH_S))
   print(string.format("plan: %d runs%s%s; estimated %s in all (%s)%s", n_run,
     n_out > 0 and string.format(" (%d left out for the budget)", n_out) or "",
@@ -478,7 +488,7 @@ function M.plan(study, opts)
       "this machine", uncalibrated, uncalibrated == 1 and "" or "s", uncalibrated == 1 and "is" or "are",
       uncalibrated == 1 and "it" or "them"))
   end
-  local detail = {calibration_s = calib_s, peaks_s = peaks_s, runs_s = total, finish_s = M.FINISH_S, budget_note = raised}
+  local detail = {calibration_s = calib_s, peaks_s = peaks_s + measured_peaks_s, runs_s = total, finish_s = M.FINISH_S, budget_note = raised}
   if n_out > 0 then
     detail.left_out = left_out_labels(devs)
     detail.add = M.rerun_command(budget_for(out_s))
