@@ -26,5 +26,5 @@ void rlx_preinit(int argc, char** argv, char** envp) {
 }  // namespace
 
 // NOLINTNEXTLINE: the loader's array, not a variable of ours.
-__attribute__((section(".preinit_array"), used)) static void (*const rlx_preinit_entry)(int, char**, char**) =
-    rlx_preinit;
+__attribute__((section(".preinit_array"), used)) static void (*const rlx_preinit_entry)(int, char**,
+                                                                                        char**) = rlx_preinit;

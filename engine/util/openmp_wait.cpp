@@ -39,8 +39,8 @@ bool cpu_jiffies(unsigned long long& busy, unsigned long long& total) {
   std::FILE* f = std::fopen("/proc/stat", "r");
   if (f == nullptr) return false;
   unsigned long long v[8] = {};
-  const int n = std::fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2], &v[3], &v[4],
-                            &v[5], &v[6], &v[7]);
+  const int n = std::fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2], &v[3],
+                            &v[4], &v[5], &v[6], &v[7]);
   std::fclose(f);
   if (n < 5) return false;
   total = 0;
@@ -54,7 +54,8 @@ double other_cores(int sample_ms) {
   unsigned long long b0 = 0, t0 = 0, b1 = 0, t1 = 0;
   const long cores = sysconf(_SC_NPROCESSORS_ONLN);
   timespec pause{sample_ms / 1000, (sample_ms % 1000) * 1000000L};
-  if (cores < 1 || !cpu_jiffies(b0, t0) || nanosleep(&pause, nullptr) != 0 || !cpu_jiffies(b1, t1) || t1 <= t0)
+  if (cores < 1 || !cpu_jiffies(b0, t0) || nanosleep(&pause, nullptr) != 0 || !cpu_jiffies(b1, t1) ||
+      t1 <= t0)
     return -1;
   return static_cast<double>(b1 - b0) / static_cast<double>(t1 - t0) * static_cast<double>(cores);
 }
@@ -122,8 +123,8 @@ std::string openmp_wait_note() {
     case Choice::idle:
       return std::string("openmp: libgomp's default waiting (spin, then sleep): ") + load;
     case Choice::shared:
-      return std::string("openmp: GOMP_SPINCOUNT=") + kSharedSpinCount + ", a short spin before sleeping: " + load +
-             " (a long spin holds a core the other thread needs)";
+      return std::string("openmp: GOMP_SPINCOUNT=") + kSharedSpinCount +
+             ", a short spin before sleeping: " + load + " (a long spin holds a core the other thread needs)";
     case Choice::unknown:
       return "openmp: libgomp's default waiting (the machine's load could not be read)";
     case Choice::no_restart:

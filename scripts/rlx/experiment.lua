@@ -488,7 +488,8 @@ function M.plan(study, opts)
       "this machine", uncalibrated, uncalibrated == 1 and "" or "s", uncalibrated == 1 and "is" or "are",
       uncalibrated == 1 and "it" or "them"))
   end
-  local detail = {calibration_s = calib_s, peaks_s = peaks_s + measured_peaks_s, runs_s = total, finish_s = M.FINISH_S, budget_note = raised}
+  local detail = {calibration_s = calib_s, peaks_s = peaks_s + measured_peaks_s, runs_s = total,
+    finish_s = M.FINISH_S, budget_note = raised}
   if n_out > 0 then
     detail.left_out = left_out_labels(devs)
     detail.add = M.rerun_command(budget_for(out_s))
