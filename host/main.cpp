@@ -14,6 +14,7 @@
 #include "set_args.h"
 #include "supervise.h"
 #include "util/interrupt.h"
+#include "util/openmp_wait.h"
 #include "util/printable.h"
 #include "util/process_tuning.h"
 
@@ -189,8 +190,24 @@ int cmd_repl(const std::vector<std::string>& a) {
 
 }  // namespace
 
+namespace {
+
+// Commands that train or measure (only they pay the 80 ms load sample of choose_openmp_wait):
+// run, train, repl, peaks, a script file, -e code.
+bool measures(int argc, char** argv) {
+  if (argc < 2) return false;
+  const std::string c = argv[1];
+  return c == "run" || c == "train" || c == "repl" || c == "peaks" || c == "-e" ||
+         (c.size() > 4 && c.ends_with(".lua"));
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
-  // First, before anything uses the BLAS: a better OpenBLAS kernel than the one it chose may mean
+  // First, before any thread: how OpenMP threads wait, from the machine's load; a shared machine
+  // restarts the program with GOMP_SPINCOUNT set (engine/util/openmp_wait.h).
+  if (measures(argc, argv)) rlx::util::choose_openmp_wait(argv, 80);
+  // Then, before anything uses the BLAS: a better OpenBLAS kernel than the one it chose may mean
   // re-executing this binary with OPENBLAS_CORETYPE set (engine/env/blas_kernel.h). The exec keeps
   // the pid, the open files and the signal mask, so callers see one process.
   rlx::env::select_blas_kernel_at_start(argv);

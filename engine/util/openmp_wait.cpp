@@ -1,10 +1,10 @@
 // openmp_wait.cpp: libgomp's waiting chosen from the machine's load at start (openmp_wait.h).
 //
-// Runs before constructors and before the C library sets `environ`, so it reads the loader's
-// envp, keeps to plain static storage, and sets a variable by starting the program again with a
-// new environment. The marker RLX_OMP_WAIT=<pid> says the spin count came from rlx: the same pid
-// (execve keeps it) is the restart, which takes it; another pid is a process rlx started (a Slurm
-// task, a script's `rlx` call), which decides again from the load it sees.
+// libgomp has read its variables by the time main() runs, so a choice other than the one it read
+// means starting the program again (execv of /proc/self/exe, as the BLAS kernel choice does,
+// env/blas_kernel.h). The marker RLX_OMP_WAIT=<pid> says the spin count came from rlx: the same
+// pid (execv keeps it) is the restart, which takes it; another pid is a process rlx started (a
+// Slurm task, a script's `rlx` call), which decides again from the load it sees.
 #include "util/openmp_wait.h"
 
 #include <time.h>
@@ -12,7 +12,7 @@
 
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
+#include <string>
 
 namespace rlx::util {
 namespace {
@@ -21,17 +21,14 @@ enum class Choice { not_run, user, idle, shared, unknown, no_restart };
 constinit Choice g_choice = Choice::not_run;
 constinit double g_other_cores = -1;
 constinit char g_user_setting[96] = {};
-constexpr const char* kMarker = "RLX_OMP_WAIT=";
-constexpr const char* kSpin = "GOMP_SPINCOUNT=";
-constexpr const char* kCores = "RLX_OMP_WAIT_CORES=";
+constexpr const char* kMarker = "RLX_OMP_WAIT";
+constexpr const char* kSpin = "GOMP_SPINCOUNT";
+constexpr const char* kCores = "RLX_OMP_WAIT_CORES";
 
-// The value of NAME= in envp, or nullptr.
-const char* env_value(char** envp, const char* name_eq) {
-  const std::size_t n = std::strlen(name_eq);
-  for (char** e = envp; e != nullptr && *e != nullptr; ++e) {
-    if (std::strncmp(*e, name_eq, n) == 0) return *e + n;
-  }
-  return nullptr;
+// The value of a variable, or nullptr when unset or empty.
+const char* env_value(const char* name) {
+  const char* v = std::getenv(name);
+  return v != nullptr && *v != '\0' ? v : nullptr;
 }
 
 // Busy and total jiffies of all CPUs from /proc/stat's first line; false when unreadable.
@@ -60,43 +57,29 @@ double other_cores(int sample_ms) {
   return static_cast<double>(b1 - b0) / static_cast<double>(t1 - t0) * static_cast<double>(cores);
 }
 
-// Starts this program again with envp less rlx's own variables, plus `add` (nullptr-ended).
-// Returns only when execve failed (the program goes on with the environment it has).
-void restart(char** argv, char** envp, const char* const* add) {
-  static char* next[4096];
-  std::size_t k = 0;
-  const auto ours = [](const char* e) {
-    for (const char* name : {kMarker, kSpin, kCores}) {
-      if (std::strncmp(e, name, std::strlen(name)) == 0) return true;
-    }
-    return false;
-  };
-  for (char** e = envp; e != nullptr && *e != nullptr && k + 4 < std::size(next); ++e) {
-    if (!ours(*e)) next[k++] = *e;
-  }
-  for (; add != nullptr && *add != nullptr; ++add) next[k++] = const_cast<char*>(*add);
-  next[k] = nullptr;
-  execve("/proc/self/exe", argv, next);
+// Starts this program again with the environment as it now is; returns only when execv failed.
+void restart(char** argv) {
+  std::fflush(nullptr);
+  execv("/proc/self/exe", argv);
 }
 
 }  // namespace
 
-void choose_openmp_wait(char** argv, char** envp, int sample_ms) noexcept {
-  static char marker[48], spin[48], cores[48];
-  std::snprintf(marker, sizeof marker, "%s%ld", kMarker, static_cast<long>(getpid()));
-  std::snprintf(spin, sizeof spin, "%s%s", kSpin, kSharedSpinCount);
-  const char* mine = env_value(envp, kMarker);
-  if (mine != nullptr && std::strcmp(mine, marker + std::strlen(kMarker)) == 0) {  // this is the restart
-    const char* seen = env_value(envp, kCores);
+void choose_openmp_wait(char** argv, int sample_ms) noexcept {
+  const std::string pid = std::to_string(getpid());
+  const char* mine = env_value(kMarker);
+  if (mine != nullptr && pid == mine) {  // this is the restart
+    const char* seen = env_value(kCores);
     g_other_cores = seen != nullptr ? std::atof(seen) : -1;
     g_choice = Choice::shared;
     return;
   }
-  const char* policy = env_value(envp, "OMP_WAIT_POLICY=");
-  const char* count = mine != nullptr ? nullptr : env_value(envp, kSpin);  // a parent rlx's is not the user's
-  if ((policy != nullptr && *policy != '\0') || (count != nullptr && *count != '\0')) {
+  const char* policy = env_value("OMP_WAIT_POLICY");
+  const char* count = mine != nullptr ? nullptr : env_value(kSpin);  // a parent rlx's is not the user's
+  if (policy != nullptr || count != nullptr) {
     std::snprintf(g_user_setting, sizeof g_user_setting, "%s%s%s%s%s", policy ? "OMP_WAIT_POLICY=" : "",
-                  policy ? policy : "", policy && count ? ", " : "", count ? kSpin : "", count ? count : "");
+                  policy ? policy : "", policy && count ? ", " : "", count ? "GOMP_SPINCOUNT=" : "",
+                  count ? count : "");
     g_choice = Choice::user;
     return;
   }
@@ -105,11 +88,19 @@ void choose_openmp_wait(char** argv, char** envp, int sample_ms) noexcept {
     g_choice = Choice::unknown;
   } else if (g_other_cores < kSharedCores) {
     g_choice = Choice::idle;
-    if (mine != nullptr) restart(argv, envp, nullptr);  // drop a parent rlx's spin count
+    if (mine != nullptr) {  // drop a parent rlx's spin count, which libgomp has read
+      unsetenv(kSpin);
+      unsetenv(kMarker);
+      unsetenv(kCores);
+      restart(argv);
+    }
   } else {
-    std::snprintf(cores, sizeof cores, "%s%.1f", kCores, g_other_cores);
-    const char* const add[] = {spin, marker, cores, nullptr};
-    restart(argv, envp, add);
+    char cores[32];
+    std::snprintf(cores, sizeof cores, "%.1f", g_other_cores);
+    setenv(kSpin, kSharedSpinCount, 1);
+    setenv(kMarker, pid.c_str(), 1);
+    setenv(kCores, cores, 1);
+    restart(argv);
     g_choice = Choice::no_restart;
   }
 }
@@ -129,7 +120,7 @@ std::string openmp_wait_note() {
       return "openmp: libgomp's default waiting (the machine's load could not be read)";
     case Choice::no_restart:
       return std::string("openmp: libgomp's default waiting: ") + load +
-             ", but restarting with GOMP_SPINCOUNT failed (execve of /proc/self/exe)";
+             ", but restarting with GOMP_SPINCOUNT failed (execv of /proc/self/exe)";
     case Choice::not_run:
       break;
   }

@@ -6,9 +6,8 @@
 // the cores, a spinning thread holds a core the thread it waits for needs, and each of the
 // hundreds of parallel regions of a step waits for a time slice: MobileNetV2 trained 2.1-2.9x
 // slower, ResNet-50 1.1-1.3x, than with a short spin (docs/benchmarks.md, bench/omp_wait.sh).
-// libgomp reads GOMP_SPINCOUNT when it is loaded, before main(), and the C library resets
-// `environ` after the executable's preinit array runs: so the choice is made in the preinit array
-// (host/preinit.cpp), and a shared machine restarts the program once with the variable set.
+// libgomp reads GOMP_SPINCOUNT when it is loaded, before main(), so on a shared machine the
+// program starts again once with the variable set (called first thing in main, host/main.cpp).
 #pragma once
 
 #include <string>
@@ -21,11 +20,10 @@ inline constexpr const char* kSharedSpinCount = "10000";
 inline constexpr double kSharedCores = 0.5;
 
 // Samples the machine's CPU use for `sample_ms` and, when other processes used kSharedCores or
-// more, starts this program again (execve of /proc/self/exe, same pid) with
+// more, starts this program again (execv of /proc/self/exe, same pid) with
 // GOMP_SPINCOUNT=kSharedSpinCount; leaves libgomp's default otherwise. A user's OMP_WAIT_POLICY or
-// GOMP_SPINCOUNT is left alone. Runs from the preinit array, before the C library has set
-// `environ`: it reads `envp` and uses no getenv/setenv, only plain static storage.
-void choose_openmp_wait(char** argv, char** envp, int sample_ms) noexcept;
+// GOMP_SPINCOUNT is left alone. Call before any thread exists.
+void choose_openmp_wait(char** argv, int sample_ms) noexcept;
 
 // What choose_openmp_wait decided, for `rlx version` and the environment ("openmp: ...");
 // "openmp: libgomp's default waiting (not chosen: ...)" when it did not run.

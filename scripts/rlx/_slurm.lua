@@ -118,24 +118,26 @@ function M.shards_root(db)
   return M.dirname(db) .. "/shards/" .. stem
 end
 
---- Every submission's manifest under the shards root, oldest first (directories are UTC stamps).
-function M.manifests(root)
-  local ok, out = M.sh("ls -1d " .. q(root) .. "/*/manifest.json 2>/dev/null")
+-- The lines `ls ARGS` prints (none when nothing matches).
+local function ls_lines(args)
+  local ok, out = M.sh("ls " .. args .. " 2>/dev/null")
   local list = {}
   if ok then
     for line in out:gmatch("[^\n]+") do list[#list + 1] = line end
   end
+  return list
+end
+
+--- Every submission's manifest under the shards root, oldest first (directories are UTC stamps).
+function M.manifests(root)
+  local list = ls_lines("-1d " .. q(root) .. "/*/manifest.json")
   table.sort(list)
   return list
 end
 
 --- The shard databases under root (task-<N>.db of every submission), newest submission first.
 function M.shard_databases(root)
-  local ok, out = M.sh("ls -1 " .. q(root) .. "/*/task-*.db 2>/dev/null")
-  local list = {}
-  if ok then
-    for line in out:gmatch("[^\n]+") do list[#list + 1] = line end
-  end
+  local list = ls_lines("-1 " .. q(root) .. "/*/task-*.db")
   table.sort(list, function(a, b)
     local da, db = M.dirname(a), M.dirname(b)
     if da ~= db then return da > db end
