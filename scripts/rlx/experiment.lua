@@ -497,7 +497,7 @@ function M.plan(study, opts)
       "to add them to this database: %s", left_out_text(detail.left_out, out_s), detail.add))
   end
   local out = {devices = devs, estimate_s = estimate_s, need_s = need, left_s = left, fits = n_out == 0,
-    left_out_s = out_s, detail = detail}
+    left_out_s = out_s, detail = detail, probe_s = probe_s}
   if not dry then
     out.plan_id = study.db:put_plan{study = study.name, environment_id = study.env_id, budget_s = S.budget_s,
       estimate_s = estimate_s, planned = n_run, left_out = n_out, detail = detail}
@@ -541,9 +541,11 @@ function M.run(study, opts)
       -- What is left now, less what the later devices need at least.
       local later = 0
       for j = i + 1, #plan.devices do later = later + (plan.devices[j].estimate.need_s or 0) end
-      -- A dry run measures no peaks: it leaves their time out as the run would spend it.
+      -- A dry run measures no peaks and probes nothing: it leaves their time out as the run would
+      -- spend it (the plan's estimates of both), so the sweep keeps the runs the plan kept.
       local peaks_s = dry and not study:peaks(d.kind) and M.PEAKS_S[S.peaks_quick and "quick" or "full"] or 0
-      sweep.budget_s = math.max(0, S.budget_s - (now_s() - o.started) - M.FINISH_S - later - peaks_s)
+      local probe_s = dry and plan.probe_s or 0
+      sweep.budget_s = math.max(0, S.budget_s - (now_s() - o.started) - M.FINISH_S - later - peaks_s - probe_s)
     end
     local stats = study:sweep(sweep)
     if type(stats) == "table" and stats.planned and not dry then

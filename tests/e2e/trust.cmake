@@ -38,3 +38,8 @@ rlx_e2e(NAME "trust: rlx train --iters with --target-ci is a usage error"
   EXIT 2 STDERR "^rlx train: --iters is a fixed count\\x3b with --target-ci use --max-iters\nTry 'rlx train --help'")
 rlx_e2e(NAME "trust: bf16 only where native, the plan's note in the report"
   ARGS run ${TR}/plan.lua STDOUT "plan ok\n$")
+# The dry run's plan (which counts the calibration a real run makes) and its sweep keep the same runs.
+add_test(NAME "e2e: trust: the dry run's plan and sweep keep the same runs"
+  COMMAND bash ${TR}/dry_plan_agrees.sh $<TARGET_FILE:rlx> ${TRT}/dry_agrees.db WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+set_tests_properties("e2e: trust: the dry run's plan and sweep keep the same runs" PROPERTIES
+  PASS_REGULAR_EXPRESSION "^ok\n$")

@@ -99,6 +99,14 @@ check("iters_for capped", budget.iters_for(0.5, 0.01, 4, 50) == 50)
 check("iters_for floor", budget.iters_for(0.001, 0.05, 4, 50) == 4)
 
 -- trim: minima of 10, 25 and 5 s in 30 s keep the first and third and leave out the second.
+-- probe_seconds: 2 layouts x ROUNDS (2) x (WARMUP 1 + ITERS 1) = 8 iterations per family at its
+-- step; a family without a step (nil) counts nothing: 8 x 0.5 + 8 x 1.25 = 14 s.
+local steps = {resnet50 = 0.5, vgg16 = 1.25}
+check("probe_seconds counts 8 iterations per family",
+  near(rlx.calibrate.probe_seconds({{model = "resnet50"}, {model = "vgg16"}, {model = "mlp"}},
+    function(f) return steps[f.model] end), 14))
+check("probe_seconds of nothing", rlx.calibrate.probe_seconds({}, function() return 1 end) == 0)
+
 local fake = {step = function(_, k) return k.s end, outside = function() return 0 end,
   min_iters = function() return 1 end}
 local t = budget.trim(fake, {{s = 10}, {s = 25}, {s = 5}}, 30, {min_iters = 1, max_iters = 1})

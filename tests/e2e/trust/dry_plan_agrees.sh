@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# dry_plan_agrees.sh RLX DB: the dry run's plan line and its sweep keep the same runs. The plan
+# counts the calibration a real run will make (from the priors); the sweep's budget must leave
+# the same time out, or it keeps a run the plan left out.
+set -u
+rm -f "$2"
+out=$("$1" run experiments/all.lua --dry-run --set "db=$2" --set devices=cpu) || { echo "FAIL: exit $?"; exit 1; }
+plan=$(sed -n 's/^plan: \([0-9]*\) runs (\([0-9]*\) left out for the budget).*/\1 \2/p' <<<"$out")
+sweep=$(sed -n 's/^dry run: \([0-9]*\) to run, [0-9]* skipped, \([0-9]*\) left out for the budget.*/\1 \2/p' <<<"$out")
+grep -q "^plan: a dry run calibrates nothing: 3 models" <<<"$out" || { echo "FAIL: no calibration line"; exit 1; }
+[ -n "$plan" ] && [ "$plan" = "$sweep" ] || { echo "FAIL: plan '$plan' vs sweep '$sweep'"; exit 1; }
+echo ok
