@@ -26,6 +26,7 @@
 # Two warm-up steps: the first grows both processes' heaps to their working size (tens of thousands of
 # page faults in the second step when there is only one), which is start-up, not training.
 #   MODELS="resnet50 vgg16 mobilenet_v2" PRECISIONS="fp32 bf16" bench/train_224.sh build/rlx 2
+# Rounds alternate the order: rlx first in odd rounds, last in even ones.
 # TOOLS="rlx py-same" runs only those of the four (rlx always runs: it picks the layout); the
 # ratios of a tool left out print as "-". Useful to spend the rounds on the close comparison.
 set -euo pipefail
@@ -76,12 +77,15 @@ for model in $models; do
     best_rlx=0; best_py=0; best_cl=0; best_same=0; cpu_rlx=1e9; cpu_py=1e9; cpu_cl=1e9; cpu_same=1e9; chose=""
     for r in $(seq 1 "$rounds"); do
       echo "  load before round $r: $(cut -d' ' -f1-3 /proc/loadavg)"
-      a=$(run_rlx "$model" "$precision"); row rlx "$r" "$a"
-      chose=$(layout <<<"$a"); [ -n "$chose" ] || chose=channels_last
+      # Odd rounds run rlx first, even rounds last (with the layout rlx chose in round 1), so that
+      # neither tool always runs right after the other's heaviest work.
+      if ((r % 2 == 1)); then a=$(run_rlx "$model" "$precision"); row rlx "$r" "$a"; fi
+      [ -n "$chose" ] || chose=$(layout <<<"$a"); [ -n "$chose" ] || chose=channels_last
       b='{}'; d='{}'; c='{}'
       if wants py; then b=$(run_py "$model" "$precision" contiguous default); row py "$r" "$b"; fi
       if wants py-cl; then d=$(run_py "$model" "$precision" channels_last default); row py-cl "$r" "$d"; fi
       if wants py-same; then c=$(run_py "$model" "$precision" "$chose" rlx); row py-same "$r" "$c"; fi
+      if ((r % 2 == 0)); then a=$(run_rlx "$model" "$precision"); row rlx "$r" "$a"; fi
       best_rlx=$(max "$(field images_per_s <<<"$a")" "$best_rlx")
       best_py=$(max "$(field images_per_s <<<"$b")" "$best_py")
       best_cl=$(max "$(field images_per_s <<<"$d")" "$best_cl")

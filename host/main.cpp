@@ -13,6 +13,7 @@
 #include "repl.h"
 #include "set_args.h"
 #include "supervise.h"
+#include "util/huge_pages.h"
 #include "util/interrupt.h"
 #include "util/openmp_wait.h"
 #include "util/printable.h"
@@ -88,6 +89,10 @@ Environment:
                    when set, rlx keeps its hands off; otherwise it keeps freed training buffers
                    in the process and runs OpenBLAS on the training's threads (OpenMP build) or
                    on 1 thread (pthreads build); 'rlx version' shows what it did
+  RLX_HUGE_PAGES=1 the training heap in transparent huge pages where the kernel gives them on
+                   request (madvise): run, train, repl, -e and scripts restart once with
+                   GLIBC_TUNABLES=glibc.malloc.hugetlb=1 (faster for some models, slower for
+                   others: docs/training.md, "Huge pages")
 
 Exit status: 0 success, 1 script error, 2 usage error, 128 + N after signal N (130 Ctrl-C,
 143 SIGTERM, 129 SIGHUP: the run being trained is discarded and its claim withdrawn).
@@ -206,6 +211,9 @@ bool measures(int argc, char** argv) {
 int main(int argc, char** argv) {
   // First, before any thread: how OpenMP threads wait, from the machine's load; a shared machine
   // restarts the program with GOMP_SPINCOUNT set (engine/util/openmp_wait.h).
+  // Before that sample (so a restart for it does not repeat the sample): transparent huge pages for
+  // the training heap when the user asks and the kernel allows (engine/util/huge_pages.h).
+  if (measures(argc, argv)) rlx::util::choose_huge_pages(argv);
   if (measures(argc, argv)) rlx::util::choose_openmp_wait(argv, 80);
   // Then, before anything uses the BLAS: a better OpenBLAS kernel than the one it chose may mean
   // re-executing this binary with OPENBLAS_CORETYPE set (engine/env/blas_kernel.h). The exec keeps

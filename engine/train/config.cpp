@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "train/trainer.h"
+#include "util/huge_pages.h"
 #include "util/openmp_wait.h"
 
 namespace rlx::train {
@@ -123,6 +124,7 @@ nlohmann::json to_json(const TrainConfig& c, const TrainResult& r) {
   if (!r.memory_format.empty() || !c.memory_format.empty())
     j["memory_format"] = r.memory_format.empty() ? c.memory_format : r.memory_format;
   j["openmp_wait"] = util::openmp_wait_note();  // chosen at start from the load (util/openmp_wait.h)
+  j["huge_pages"] = util::huge_pages_note();    // chosen at start (util/huge_pages.h)
   j["grad_accum"] = c.grad_accum;
   j["deterministic"] = c.deterministic;
   j["cudnn_benchmark"] = c.cudnn_benchmark;

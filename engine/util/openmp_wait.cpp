@@ -14,6 +14,8 @@
 #include <cstdlib>
 #include <string>
 
+#include "util/env_value.h"
+
 namespace rlx::util {
 namespace {
 
@@ -24,12 +26,6 @@ constinit char g_user_setting[96] = {};
 constexpr const char* kMarker = "RLX_OMP_WAIT";
 constexpr const char* kSpin = "GOMP_SPINCOUNT";
 constexpr const char* kCores = "RLX_OMP_WAIT_CORES";
-
-// The value of a variable, or nullptr when unset or empty.
-const char* env_value(const char* name) {
-  const char* v = std::getenv(name);
-  return v != nullptr && *v != '\0' ? v : nullptr;
-}
 
 // Busy and total jiffies of all CPUs from /proc/stat's first line; false when unreadable.
 bool cpu_jiffies(unsigned long long& busy, unsigned long long& total) {

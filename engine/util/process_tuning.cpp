@@ -23,6 +23,9 @@
 
 #include <cstdlib>
 
+#include "util/env_value.h"
+#include "util/huge_pages.h"
+
 namespace rlx::util {
 namespace {
 
@@ -32,8 +35,7 @@ std::vector<std::string>& notes() {
 }
 
 bool env_set(const char* name) {
-  const char* v = std::getenv(name);
-  return v != nullptr && *v != '\0';
+  return env_value(name) != nullptr;
 }
 
 template <typename Fn>
@@ -53,7 +55,7 @@ std::string tune_malloc() {
   const std::string other = preloaded_allocator();
   if (!other.empty()) return "malloc: " + other + " (preloaded); left as it is";
   if (env_set("MALLOC_MMAP_THRESHOLD_") || env_set("MALLOC_TRIM_THRESHOLD_") || env_set("MALLOC_MMAP_MAX_") ||
-      env_set("GLIBC_TUNABLES"))
+      (env_set("GLIBC_TUNABLES") && !glibc_tunables_from_rlx()))
     return "malloc: glibc, left as the environment sets it (MALLOC_*_ or GLIBC_TUNABLES)";
   // -1: "disables trimming completely" (mallopt(3)).
   const bool ok = mallopt(M_MMAP_MAX, 0) == 1 && mallopt(M_TRIM_THRESHOLD, -1) == 1;
@@ -82,6 +84,7 @@ void tune_process_for_training() {
   auto& n = notes();
   n.clear();
   n.push_back(tune_malloc());
+  n.push_back(huge_pages_note());  // chosen before main's other work (huge_pages.h)
   n.push_back(tune_blas());
 }
 

@@ -128,16 +128,23 @@ function M.probe(opts)
       setup_s = tried[win].setup_s, contended = contended or nil}}
 end
 
+--- What a calibration's margin says, the one wording the plan, `rlx env` and the report use:
+--- "1.46x faster than channels_last"; within NEAR, "contiguous within 3 %, a tie: the default"
+--- (the other layout may have timed up to NEAR faster); "contiguous failed" without a margin.
+function M.margin_text(c)
+  local other = c.memory_format == "channels_last" and "contiguous" or "channels_last"
+  if type(c.margin) ~= "number" then return other .. " failed" end
+  if c.margin > 1 + M.NEAR then return string.format("%.2fx faster than %s", c.margin, other) end
+  return string.format("%s within %.0f %%, a tie: the default", other, math.abs(c.margin - 1) * 100)
+end
+
 --- "vgg16 fp32: contiguous, 1.46x faster than channels_last (0.75 s/image at batch 4; probe 22 s)".
 function M.text(c)
   local busy = c.contended and "; other processes shared the cores during two probes: for this study only, " ..
     "probed again next time" or ""
-  local other = c.memory_format == "channels_last" and "contiguous" or "channels_last"
-  local margin = type(c.margin) == "number" and (c.margin > 1 + M.NEAR and string.format("%.2fx faster than %s", c.margin,
-    other) or string.format("%s within %.0f %%, a tie: the default", other, math.abs(c.margin - 1) * 100)) or
-    (other .. " failed")
   local probe = type(c.probe) == "table" and c.probe or {}
-  return string.format("%s %s: %s, %s (%.3g s/image at batch %s%s%s)", c.model, c.precision, c.memory_format, margin,
+  return string.format("%s %s: %s, %s (%.3g s/image at batch %s%s%s)", c.model, c.precision, c.memory_format,
+    M.margin_text(c),
     c.per_image_s, tostring(probe.batch or "?"),
     type(probe.seconds) == "number" and string.format("; probe %.0f s", probe.seconds) or "", busy)
 end

@@ -57,8 +57,8 @@ rlx_e2e(NAME "host: cli args positional then rest" ARGS -e
 
 # Process settings applied at start (engine/util/process_tuning.cpp); setup makes OpenBLAS the BLAS.
 rlx_e2e(NAME "host: version lists the process tuning" ARGS -e
-  "local t = rlx.version().tuning print(#t, t[1]:match('^malloc: glibc, no mmap') ~= nil, t[2]:match('^blas: ') ~= nil, t[3]:match('^sgd: one pass') ~= nil)"
-  STDOUT "^3\ttrue\ttrue\ttrue\n$")
+  "local t = rlx.version().tuning print(#t, t[1]:match('^malloc: glibc, no mmap') ~= nil, t[2]:match('^thp: ') ~= nil, t[3]:match('^blas: ') ~= nil, t[4]:match('^sgd: one pass') ~= nil)"
+  STDOUT "^4\ttrue\ttrue\ttrue\ttrue\n$")
 
 # rlx repl --db PATH: `db` and `study` globals; a missing file is an error and is not created.
 add_test(NAME "e2e: host: repl --db opens the database and its study"

@@ -44,8 +44,8 @@ rlx_e2e(NAME "store: rlx.db.open of a read-only database refuses writes" EXIT 1
 
 # The environment records the process settings and where each cache size came from.
 rlx_e2e(NAME "store: env records process tuning and cache sources"
-  ARGS -e "local e = rlx.env.capture() local ok = #e.cpu_caches > 0 for _, c in ipairs(e.cpu_caches) do ok = ok and (c.source == 'sysfs' or c.source == 'sysconf') end print(#e.process_tuning, e.process_tuning[1]:match('^malloc: ') ~= nil, ok)"
-  STDOUT "^3\ttrue\ttrue\n$")
+  ARGS -e "local e = rlx.env.capture() local ok = #e.cpu_caches > 0 for _, c in ipairs(e.cpu_caches) do ok = ok and (c.source == 'sysfs' or c.source == 'sysconf') end print(#e.process_tuning, e.process_tuning[1]:match('^malloc: ') ~= nil, e.process_tuning[2]:match('^thp: ') ~= nil, ok)"
+  STDOUT "^4\ttrue\ttrue\ttrue\n$")
 
 # Issue 25 finding 11, exit codes: a typo in --study listed nothing and exited 0, and rlx status
 # of a file that is not a database printed "0 slots" with exit 0.

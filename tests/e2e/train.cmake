@@ -170,3 +170,9 @@ add_test(NAME "e2e: train: OpenMP waiting is chosen from the load at start, the 
   COMMAND bash ${T}/openmp_wait.sh $<TARGET_FILE:rlx> WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
 set_tests_properties("e2e: train: OpenMP waiting is chosen from the load at start, the user's choice wins"
   PROPERTIES PASS_REGULAR_EXPRESSION "^ok\n$" TIMEOUT 300)
+# Issue 33: transparent huge pages for the training heap, from the kernel's mode; the user's
+# allocator setting wins; a child keeps what it inherited; the heap really is in huge pages.
+add_test(NAME "e2e: train: the training heap is in transparent huge pages where the kernel allows it"
+  COMMAND bash ${T}/huge_pages.sh $<TARGET_FILE:rlx> WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+set_tests_properties("e2e: train: the training heap is in transparent huge pages where the kernel allows it"
+  PROPERTIES PASS_REGULAR_EXPRESSION "^ok\n$" TIMEOUT 300)

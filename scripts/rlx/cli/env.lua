@@ -33,7 +33,7 @@ local function settings_section(env, paths)
           local got, cals = pcall(db.calibrations, db, env.id, kind)
           for _, c in ipairs(got and cals or {}) do
             rows[#rows + 1] = string.format("| %s | %s | %s | %d | %s | %s | %.3g | %s | %s |", c.model, c.precision,
-              kind, c.input, c.memory_format, type(c.margin) == "number" and string.format("%.2fx", c.margin) or "-",
+              kind, c.input, c.memory_format, rlx.calibrate.margin_text(c),
               c.per_image_s, tostring(c.measured_at), path)
           end
         end
@@ -43,9 +43,11 @@ local function settings_section(env, paths)
   end
   if #rows == 0 then return "" end
   return "\n## Training settings chosen on this machine\n\n" ..
-    "Each model's memory layout, measured here (rlx.calibrate: both layouts timed, the faster kept; margin = " ..
-    "the other's time over it):\n\n| Model | Precision | Device | Input | Layout | Margin | s/image (probe) | " ..
-    "Measured | Database |\n| --- | --- | --- | ---: | --- | ---: | ---: | --- | --- |\n" .. table.concat(rows, "\n") .. "\n"
+    "Each model's memory layout, measured here (rlx.calibrate: both layouts timed, the faster kept; within " ..
+    string.format("%.0f %%", rlx.calibrate.NEAR * 100) .. " a tie keeps the default, channels_last; margin = " ..
+    "the other layout's best step over the chosen one's):\n\n" ..
+    "| Model | Precision | Device | Input | Layout | Margin | s/image (probe) | Measured | Database |\n" ..
+    "| --- | --- | --- | ---: | --- | --- | ---: | --- | --- |\n" .. table.concat(rows, "\n") .. "\n"
 end
 
 function M.main(...)

@@ -9,6 +9,7 @@ local configs = require("rlx.results.configs")
 local lead = require("rlx.report.lead")
 local measured = require("rlx.report.measured")
 local noise = require("rlx.report.noise")
+local calibrate = require("rlx.calibrate")
 local M = {}
 
 local function list_join(t) return table.concat(t, ", ") end
@@ -222,11 +223,8 @@ end
 function M.calibration_texts(D)
   local out = {}
   for _, c in ipairs(D.calibrations or {}) do
-    local other = c.memory_format == "channels_last" and "contiguous" or "channels_last"
-    local margin = type(c.margin) == "number" and (c.margin > 1.05 and string.format("%.2fx faster than %s",
-      c.margin, other) or string.format("a tie with %s, the default kept", other)) or (other .. " failed")
     out[#out + 1] = string.format("%s: %s %s at %dx%d, %s (%s)", tostring(c.env), c.model, c.precision, c.input,
-      c.input, c.memory_format, margin)
+      c.input, c.memory_format, calibrate.margin_text(c))
   end
   return out
 end

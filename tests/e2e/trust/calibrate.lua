@@ -42,6 +42,15 @@ check("probe: the layouts take turns, twice", #calls == 4 and calls[1].memory_fo
 check("probe: every timed iteration kept", #c.probe.samples.contiguous == 2, #c.probe.samples.contiguous)
 check("probe: text", calibrate.text(c):find("^vgg16 fp32: contiguous, 2%.00x faster than channels_last " ..
   "%(0%.25 s/image at batch 4; probe ") ~= nil, calibrate.text(c))
+-- The one wording of a margin (plan, `rlx env`, the report): a win beyond NEAR (5 %), a tie either
+-- way within it (0.97: the other layout timed 3 % faster, the default kept), no margin.
+check("margin text: a win", calibrate.margin_text{memory_format = "contiguous", margin = 1.42} ==
+  "1.42x faster than channels_last", calibrate.margin_text{memory_format = "contiguous", margin = 1.42})
+check("margin text: a tie, the other faster", calibrate.margin_text{memory_format = "channels_last", margin = 0.97} ==
+  "contiguous within 3 %, a tie: the default", calibrate.margin_text{memory_format = "channels_last", margin = 0.97})
+check("margin text: a tie at the edge", calibrate.margin_text{memory_format = "channels_last", margin = 1.05} ==
+  "contiguous within 5 %, a tie: the default", calibrate.margin_text{memory_format = "channels_last", margin = 1.05})
+check("margin text: the other failed", calibrate.margin_text{memory_format = "contiguous"} == "channels_last failed")
 local ok, err = pcall(calibrate.probe, {model = "vgg16", batch = 4, trainer = function() return {ok = false,
   error = "out of memory"} end})
 check("probe: no layout trains", not ok and tostring(err):find("rlx.calibrate.probe: vgg16 fp32 on cpu trained in no " ..

@@ -1,0 +1,108 @@
+// huge_pages.cpp: transparent huge pages for the heap, chosen at start (huge_pages.h).
+//
+// The marker RLX_THP=<pid> says GLIBC_TUNABLES came from rlx: the restart (execv keeps the pid) and
+// any process a parent rlx started (a Slurm task, a script's `rlx` call) have glibc set up the same
+// way, so they keep it without another restart. The note depends only on the kernel's mode and the
+// user's settings, not on whether this process restarted: it is part of the environment (its id),
+// which `rlx env` and `rlx run` must agree on.
+#include "util/huge_pages.h"
+
+#include <dlfcn.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <string>
+
+#include "util/env_value.h"
+
+namespace rlx::util {
+namespace {
+
+enum class Choice { ask, not_asked, always, never, user, unknown };
+constinit bool g_restart_failed = false;
+constexpr const char* kMarker = "RLX_THP";
+constexpr const char* kOptIn = "RLX_HUGE_PAGES";
+constexpr const char* kModeFile = "/sys/kernel/mm/transparent_hugepage/enabled";
+
+// The bracketed word of the kernel's setting ("always [madvise] never" -> "madvise"), or "".
+std::string kernel_mode() {
+  std::ifstream f(kModeFile);
+  std::string line;
+  if (!std::getline(f, line)) return "";
+  const auto open = line.find('['), close = line.find(']');
+  if (open == std::string::npos || close == std::string::npos || close < open) return "";
+  return line.substr(open + 1, close - open - 1);
+}
+
+// The user's setting that decides the allocator ("GLIBC_TUNABLES=..."), or "": rlx leaves the
+// allocator alone then, as process_tuning.h does.
+std::string user_allocator_setting() {
+  if (glibc_tunables_from_rlx()) return "";
+  for (const char* name : {"GLIBC_TUNABLES", "MALLOC_MMAP_THRESHOLD_", "MALLOC_TRIM_THRESHOLD_",
+                           "MALLOC_MMAP_MAX_", "MALLOC_TOP_PAD_"})
+    if (const char* v = env_value(name)) return std::string(name) + "=" + v;
+  if (dlsym(RTLD_DEFAULT, "mallctl") != nullptr) return "jemalloc preloaded";
+  if (dlsym(RTLD_DEFAULT, "tc_malloc") != nullptr) return "tcmalloc preloaded";
+  return "";
+}
+
+Choice decide(std::string& user) {
+  user = user_allocator_setting();
+  if (!user.empty()) return Choice::user;
+  const std::string mode = kernel_mode();
+  if (mode == "madvise") {
+    const char* want = env_value(kOptIn);
+    return want != nullptr && std::strcmp(want, "1") == 0 ? Choice::ask : Choice::not_asked;
+  }
+  if (mode == "always") return Choice::always;
+  if (mode == "never") return Choice::never;
+  return Choice::unknown;
+}
+
+}  // namespace
+
+bool glibc_tunables_from_rlx() {
+  const char* t = env_value("GLIBC_TUNABLES");
+  return t != nullptr && env_value(kMarker) != nullptr && std::strcmp(t, kHugePagesTunables) == 0;
+}
+
+void choose_huge_pages(char** argv) noexcept {
+  std::string user;
+  if (glibc_tunables_from_rlx() || decide(user) != Choice::ask) return;
+  setenv("GLIBC_TUNABLES", kHugePagesTunables, 1);
+  setenv(kMarker, std::to_string(getpid()).c_str(), 1);
+  std::fflush(nullptr);
+  execv("/proc/self/exe", argv);
+  unsetenv("GLIBC_TUNABLES");  // reached only when execv failed
+  unsetenv(kMarker);
+  g_restart_failed = true;
+}
+
+std::string huge_pages_note() {
+  std::string user;
+  switch (decide(user)) {
+    case Choice::ask:
+      if (g_restart_failed)
+        return "thp: not asked (restarting with GLIBC_TUNABLES failed: execv of /proc/self/exe)";
+      return std::string(
+                 "thp: the training heap in transparent huge pages (RLX_HUGE_PAGES=1, kernel mode madvise: "
+                 "the commands that train start with GLIBC_TUNABLES=") +
+             kHugePagesTunables + ")";
+    case Choice::not_asked:
+      return "thp: not asked (kernel mode madvise; RLX_HUGE_PAGES=1 asks)";
+    case Choice::always:
+      return "thp: the heap in transparent huge pages (kernel mode always: given unasked)";
+    case Choice::never:
+      return "thp: none (kernel mode never)";
+    case Choice::user:
+      return "thp: left as the environment sets the allocator (" + user + ")";
+    case Choice::unknown:
+      break;
+  }
+  return std::string("thp: not asked (") + kModeFile + " unreadable)";
+}
+
+}  // namespace rlx::util

@@ -1,0 +1,39 @@
+// huge_pages.h: transparent huge pages for the heap a training step allocates from, chosen when rlx
+// starts from the kernel's setting (docs/training.md, "Huge pages").
+//
+// A step's activations and gradients (hundreds of MB to GB) come from glibc's heap, which rlx never
+// trims and never bypasses with mmap (process_tuning.h). With the kernel's transparent huge pages
+// in "madvise" mode (Debian's default), that heap is mapped in 4 KiB pages unless the program asks
+// for more; glibc asks (madvise MADV_HUGEPAGE on each heap growth) when started with
+// GLIBC_TUNABLES=glibc.malloc.hugetlb=1. It reads its tunables before main(), so asking means
+// starting the program again once (execv of /proc/self/exe, same pid, as openmp_wait.h does).
+// In "always" mode the kernel gives the heap huge pages unasked; in "never" it gives none.
+//
+// Asking is the user's choice (RLX_HUGE_PAGES=1), not a default: on a 2-core EPYC (Zen, AVX2),
+// rlx train at 224x224 batch 16, 3 interleaved rounds, huge pages made MobileNetV2 7-25 % faster,
+// ResNet-50 -1 to +5 %, and VGG-16 0.5-13 % slower (docs/benchmarks.md, "Huge pages"). The choice
+// is one per process, and a study trains every model in one process, so a default would need a
+// per-model measurement and a per-run switch (prctl PR_SET_THP_DISABLE), which rlx does not have.
+#pragma once
+
+#include <string>
+
+namespace rlx::util {
+
+// The GLIBC_TUNABLES value rlx sets (and recognises as its own, so that its mallopt calls still run).
+inline constexpr const char* kHugePagesTunables = "glibc.malloc.hugetlb=1";
+
+// With RLX_HUGE_PAGES=1 and the kernel's /sys/kernel/mm/transparent_hugepage/enabled in "madvise"
+// mode, unless the user set GLIBC_TUNABLES or a MALLOC_*_ variable or preloads another allocator,
+// starts this program again with GLIBC_TUNABLES=kHugePagesTunables (and RLX_THP=<pid>). A child rlx
+// keeps what it inherited. Call before any thread exists.
+void choose_huge_pages(char** argv) noexcept;
+
+// True when GLIBC_TUNABLES holds exactly what choose_huge_pages set.
+bool glibc_tunables_from_rlx();
+
+// What the commands that train do on this machine with these settings ("thp: ..."), the same in
+// every rlx command (the environment's id includes it); part of process_tuning_notes().
+std::string huge_pages_note();
+
+}  // namespace rlx::util
