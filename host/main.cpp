@@ -91,8 +91,8 @@ Environment:
                    on 1 thread (pthreads build); 'rlx version' shows what it did
   RLX_HUGE_PAGES=1 the training heap in transparent huge pages where the kernel gives them on
                    request (madvise): run, train, repl, -e and scripts restart once with
-                   GLIBC_TUNABLES=glibc.malloc.hugetlb=1 (faster for some models, slower for
-                   others: docs/training.md, "Huge pages")
+                   GLIBC_TUNABLES=glibc.malloc.hugetlb=1 (faster for some models, either way
+                   for others: docs/training.md, "Huge pages")
 
 Exit status: 0 success, 1 script error, 2 usage error, 128 + N after signal N (130 Ctrl-C,
 143 SIGTERM, 129 SIGHUP: the run being trained is discarded and its claim withdrawn).

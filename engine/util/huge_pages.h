@@ -10,10 +10,11 @@
 // In "always" mode the kernel gives the heap huge pages unasked; in "never" it gives none.
 //
 // Asking is the user's choice (RLX_HUGE_PAGES=1), not a default: on a 2-core EPYC (Zen, AVX2),
-// rlx train at 224x224 batch 16, 3 interleaved rounds, huge pages made MobileNetV2 7-25 % faster,
-// ResNet-50 -1 to +5 %, and VGG-16 0.5-13 % slower (docs/benchmarks.md, "Huge pages"). The choice
-// is one per process, and a study trains every model in one process, so a default would need a
-// per-model measurement and a per-run switch (prctl PR_SET_THP_DISABLE), which rlx does not have.
+// rlx train at 224x224 batch 16, 5 interleaved rounds, huge pages made MobileNetV2 7-25 % faster in
+// every round, while ResNet-50 (-5 to +16 %) and VGG-16 (-13 to +12 %) went either way
+// (docs/benchmarks.md, "Huge pages"). The choice is one per process, and a study trains every
+// model in one process, so a default would need a per-model measurement and a per-run switch
+// (prctl PR_SET_THP_DISABLE), which rlx does not have.
 #pragma once
 
 #include <string>
