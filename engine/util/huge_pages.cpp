@@ -7,7 +7,6 @@
 // which `rlx env` and `rlx run` must agree on.
 #include "util/huge_pages.h"
 
-#include <dlfcn.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -17,6 +16,7 @@
 #include <string>
 
 #include "util/env_value.h"
+#include "util/process_tuning.h"
 
 namespace rlx::util {
 namespace {
@@ -37,16 +37,11 @@ std::string kernel_mode() {
   return line.substr(open + 1, close - open - 1);
 }
 
-// The user's setting that decides the allocator ("GLIBC_TUNABLES=..."), or "": rlx leaves the
-// allocator alone then, as process_tuning.h does.
+// The user's setting that decides the allocator ("GLIBC_TUNABLES=...", "jemalloc preloaded"), or
+// "": rlx leaves the allocator alone then, as process_tuning.h does.
 std::string user_allocator_setting() {
-  if (glibc_tunables_from_rlx()) return "";
-  for (const char* name : {"GLIBC_TUNABLES", "MALLOC_MMAP_THRESHOLD_", "MALLOC_TRIM_THRESHOLD_",
-                           "MALLOC_MMAP_MAX_", "MALLOC_TOP_PAD_"})
-    if (const char* v = env_value(name)) return std::string(name) + "=" + v;
-  if (dlsym(RTLD_DEFAULT, "mallctl") != nullptr) return "jemalloc preloaded";
-  if (dlsym(RTLD_DEFAULT, "tc_malloc") != nullptr) return "tcmalloc preloaded";
-  return "";
+  const std::string preloaded = preloaded_allocator();
+  return preloaded.empty() ? user_malloc_variable() : preloaded + " preloaded";
 }
 
 Choice decide(std::string& user) {

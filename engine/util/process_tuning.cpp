@@ -43,19 +43,10 @@ Fn symbol(const char* name) {
   return reinterpret_cast<Fn>(dlsym(RTLD_DEFAULT, name));
 }
 
-// Another allocator in the process (LD_PRELOAD) replaces glibc's malloc; mallopt would then tune
-// an allocator nobody uses.
-std::string preloaded_allocator() {
-  if (symbol<void*>("mallctl") != nullptr) return "jemalloc";
-  if (symbol<void*>("tc_malloc") != nullptr) return "tcmalloc";
-  return "";
-}
-
 std::string tune_malloc() {
   const std::string other = preloaded_allocator();
   if (!other.empty()) return "malloc: " + other + " (preloaded); left as it is";
-  if (env_set("MALLOC_MMAP_THRESHOLD_") || env_set("MALLOC_TRIM_THRESHOLD_") || env_set("MALLOC_MMAP_MAX_") ||
-      (env_set("GLIBC_TUNABLES") && !glibc_tunables_from_rlx()))
+  if (!user_malloc_variable().empty())
     return "malloc: glibc, left as the environment sets it (MALLOC_*_ or GLIBC_TUNABLES)";
   // -1: "disables trimming completely" (mallopt(3)).
   const bool ok = mallopt(M_MMAP_MAX, 0) == 1 && mallopt(M_TRIM_THRESHOLD, -1) == 1;
@@ -79,6 +70,24 @@ std::string tune_blas() {
 }
 
 }  // namespace
+
+// Another allocator in the process (LD_PRELOAD) replaces glibc's malloc; mallopt would then tune
+// an allocator nobody uses.
+std::string preloaded_allocator() {
+  if (symbol<void*>("mallctl") != nullptr) return "jemalloc";
+  if (symbol<void*>("tc_malloc") != nullptr) return "tcmalloc";
+  return "";
+}
+
+std::string user_malloc_variable() {
+  for (const char* name :
+       {"MALLOC_MMAP_THRESHOLD_", "MALLOC_TRIM_THRESHOLD_", "MALLOC_MMAP_MAX_", "GLIBC_TUNABLES"}) {
+    const char* v = env_value(name);
+    if (v != nullptr && !(std::string(name) == "GLIBC_TUNABLES" && glibc_tunables_from_rlx()))
+      return std::string(name) + "=" + v;
+  }
+  return "";
+}
 
 void tune_process_for_training() {
   auto& n = notes();

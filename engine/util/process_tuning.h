@@ -17,6 +17,14 @@ void tune_process_for_training();
 // before tune_process_for_training()).
 const std::vector<std::string>& process_tuning_notes();
 
+// The allocator the user chose instead of glibc's, "jemalloc" or "tcmalloc" (preloaded), or "".
+std::string preloaded_allocator();
+
+// The user's variable that sets glibc's malloc ("GLIBC_TUNABLES=glibc.malloc.hugetlb=0"), or "":
+// with one set, rlx leaves malloc as it is. GLIBC_TUNABLES that rlx set itself (huge_pages.h) is
+// not the user's.
+std::string user_malloc_variable();
+
 // Gives the C library's free memory back to the kernel (glibc malloc_trim; nothing with another
 // allocator). With the settings above freed memory otherwise stays in the process for reuse, so a
 // training run calls this first: a previous, larger run does not inflate its peak RSS.

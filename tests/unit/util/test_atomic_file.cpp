@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "util/atomic_file.h"
+#include "fresh_dir.h"
 
 namespace fs = std::filesystem;
 using rlx::util::AtomicFile;
@@ -17,12 +18,7 @@ using rlx::util::write_file_atomic;
 
 namespace {
 
-fs::path fresh_dir(const std::string& name) {
-  fs::path d = fs::path(RLX_TEST_TMP) / "atomic_file" / name;
-  fs::remove_all(d);
-  fs::create_directories(d);
-  return d;
-}
+fs::path fresh_dir(const std::string& name) { return ::fresh_dir("atomic_file", name); }
 
 std::string slurp(const fs::path& p) {
   std::ifstream in(p, std::ios::binary);

@@ -8,18 +8,14 @@
 #include <fstream>
 
 #include "util/make_dirs.h"
+#include "fresh_dir.h"
 
 namespace fs = std::filesystem;
 using rlx::util::make_directories;
 
 namespace {
 
-fs::path fresh_dir(const std::string& name) {
-  fs::path d = fs::path(RLX_TEST_TMP) / "make_dirs" / name;
-  fs::remove_all(d);
-  fs::create_directories(d);
-  return d;
-}
+fs::path fresh_dir(const std::string& name) { return ::fresh_dir("make_dirs", name); }
 
 }  // namespace
 
