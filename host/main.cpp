@@ -213,7 +213,12 @@ int main(int argc, char** argv) {
   // restarts the program with GOMP_SPINCOUNT set (engine/util/openmp_wait.h).
   // Before that sample (so a restart for it does not repeat the sample): transparent huge pages for
   // the training heap when the user asks and the kernel allows (engine/util/huge_pages.h).
-  if (measures(argc, argv)) rlx::util::choose_huge_pages(argv);
+  if (measures(argc, argv)) {
+    if (const std::string bad = rlx::util::choose_huge_pages(argv); !bad.empty()) {
+      std::cerr << "rlx: " << rlx::util::printable(bad) << "\n";
+      return kExitUsage;
+    }
+  }
   if (measures(argc, argv)) rlx::util::choose_openmp_wait(argv, 80);
   // Then, before anything uses the BLAS: a better OpenBLAS kernel than the one it chose may mean
   // re-executing this binary with OPENBLAS_CORETYPE set (engine/env/blas_kernel.h). The exec keeps

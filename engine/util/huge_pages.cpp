@@ -64,9 +64,13 @@ bool glibc_tunables_from_rlx() {
   return t != nullptr && env_value(kMarker) != nullptr && std::strcmp(t, kHugePagesTunables) == 0;
 }
 
-void choose_huge_pages(char** argv) noexcept {
+std::string choose_huge_pages(char** argv) noexcept {
+  const char* want = env_value(kOptIn);
+  if (want != nullptr && std::strcmp(want, "0") != 0 && std::strcmp(want, "1") != 0)
+    return std::string(kOptIn) + " must be 1 (the training heap in huge pages) or 0, got \"" + want +
+           "\"; set it to 1 or 0, or unset it";
   std::string user;
-  if (glibc_tunables_from_rlx() || decide(user) != Choice::ask) return;
+  if (glibc_tunables_from_rlx() || decide(user) != Choice::ask) return "";
   setenv("GLIBC_TUNABLES", kHugePagesTunables, 1);
   setenv(kMarker, std::to_string(getpid()).c_str(), 1);
   std::fflush(nullptr);
@@ -74,6 +78,7 @@ void choose_huge_pages(char** argv) noexcept {
   unsetenv("GLIBC_TUNABLES");  // reached only when execv failed
   unsetenv(kMarker);
   g_restart_failed = true;
+  return "";
 }
 
 std::string huge_pages_note() {

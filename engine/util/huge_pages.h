@@ -27,8 +27,9 @@ inline constexpr const char* kHugePagesTunables = "glibc.malloc.hugetlb=1";
 // With RLX_HUGE_PAGES=1 and the kernel's /sys/kernel/mm/transparent_hugepage/enabled in "madvise"
 // mode, unless the user set GLIBC_TUNABLES or a MALLOC_*_ variable or preloads another allocator,
 // starts this program again with GLIBC_TUNABLES=kHugePagesTunables (and RLX_THP=<pid>). A child rlx
-// keeps what it inherited. Call before any thread exists.
-void choose_huge_pages(char** argv) noexcept;
+// keeps what it inherited. Call before any thread exists. Returns "" or, for an RLX_HUGE_PAGES other
+// than 0 or 1, the one-line error to print (nothing is changed then).
+std::string choose_huge_pages(char** argv) noexcept;
 
 // True when GLIBC_TUNABLES holds exactly what choose_huge_pages set.
 bool glibc_tunables_from_rlx();

@@ -34,6 +34,11 @@ got=$("${clean[@]}" GLIBC_TUNABLES=glibc.malloc.hugetlb=0 "$RLX" -e "$note")
   fail "user's GLIBC_TUNABLES: $got"
 read -r pid marker tunables < <("${clean[@]}" GLIBC_TUNABLES=glibc.malloc.hugetlb=0 "$RLX" -e "$pid_and_env")
 [ "$marker" = - ] && [ "$tunables" = glibc.malloc.hugetlb=0 ] || fail "user's GLIBC_TUNABLES changed: $marker $tunables"
+# A value other than 0 or 1 is a one-line error, exit 2, before anything runs.
+got=$("${clean[@]}" RLX_HUGE_PAGES=yes "$RLX" -e 'print("ran")' 2>&1); rc=$?
+[ "$rc" = 2 ] && [ "$got" = 'rlx: RLX_HUGE_PAGES must be 1 (the training heap in huge pages) or 0, got "yes"; set it to 1 or 0, or unset it' ] ||
+  fail "bad RLX_HUGE_PAGES: exit $rc: $got"
+[ "$("${clean[@]}" RLX_HUGE_PAGES=0 "$RLX" -e "$note")" = "$rlx_malloc"$'\n'"$want" ] || fail "RLX_HUGE_PAGES=0"
 # Not asked: no restart, whatever the mode.
 read -r pid marker tunables < <("${clean[@]}" "$RLX" -e "$pid_and_env")
 [ "$marker" = - ] && [ "$tunables" = - ] || fail "restart without RLX_HUGE_PAGES=1: RLX_THP=$marker, $tunables"
