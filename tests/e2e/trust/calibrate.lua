@@ -51,6 +51,14 @@ check("margin text: a tie, the other faster", calibrate.margin_text{memory_forma
 check("margin text: a tie at the edge", calibrate.margin_text{memory_format = "channels_last", margin = 1.05} ==
   "contiguous within 5 %, a tie: the default", calibrate.margin_text{memory_format = "channels_last", margin = 1.05})
 check("margin text: the other failed", calibrate.margin_text{memory_format = "contiguous"} == "channels_last failed")
+-- The report's design section words each calibration with the same text.
+local texts = require("rlx.report.sections").calibration_texts{calibrations = {
+  {env = "epyc-2c", model = "vgg16", precision = "fp32", input = 224, memory_format = "contiguous", margin = 1.42},
+  {env = "epyc-2c", model = "resnet50", precision = "fp32", input = 224, memory_format = "channels_last", margin = 0.97}}}
+check("report: a win", texts[1] == "epyc-2c: vgg16 fp32 at 224x224, contiguous (1.42x faster than channels_last)",
+  texts[1])
+check("report: a tie", texts[2] == "epyc-2c: resnet50 fp32 at 224x224, channels_last (contiguous within 3 %, a tie: " ..
+  "the default)", texts[2])
 local ok, err = pcall(calibrate.probe, {model = "vgg16", batch = 4, trainer = function() return {ok = false,
   error = "out of memory"} end})
 check("probe: no layout trains", not ok and tostring(err):find("rlx.calibrate.probe: vgg16 fp32 on cpu trained in no " ..
