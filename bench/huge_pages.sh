@@ -8,6 +8,7 @@
 #
 #   bench/huge_pages.sh RLX [ROUNDS=3] [ITERS=4] [WARMUP=2] [BATCH=16]
 #   MODELS="resnet50 vgg16 mobilenet_v2" bench/huge_pages.sh build/rlx 3
+#   INPUT=64 bench/huge_pages.sh build/rlx 2      (small inputs; default 224)
 set -euo pipefail
 rlx=${1:?usage: huge_pages.sh RLX [ROUNDS] [ITERS] [WARMUP] [BATCH]}
 rounds=${2:-3}; iters=${3:-4}; warmup=${4:-2}; batch=${5:-16}
@@ -17,7 +18,7 @@ field() { tr -d '\n' | sed -n "s/.*\"$1\": *\([0-9.eE+-]*\).*/\1/p" | head -1; }
 one() {  # MODEL huge|small -> images/s
   local out
   out=$(env -u GLIBC_TUNABLES -u RLX_THP RLX_HUGE_PAGES=$([ "$2" = huge ] && echo 1 || echo 0) "$rlx" train \
-    --model "$1" --batch-size "$batch" --input 224 --iters "$iters" --warmup-iters "$warmup" --threads 2 --lr 0.01 \
+    --model "$1" --batch-size "$batch" --input "${INPUT:-224}" --iters "$iters" --warmup-iters "$warmup" --threads 2 --lr 0.01 \
     --device cpu --memory-format "$(layout "$1")" --json 2>/dev/null)
   printf "  %-12s %-5s %8.2f img/s  user %7.1f s  faults %7s\n" "$1" "$2" "$(field images_per_s <<<"$out")" \
     "$(field user_s <<<"$out")" "$(field page_faults <<<"$out")" >&2
