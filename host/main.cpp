@@ -2,6 +2,7 @@
 // state itself (run, -e, repl, version, help); every other subcommand `rlx NAME ...` is the Lua
 // module scripts/rlx/cli/NAME.lua (dashes become underscores), whose main(...) gets the arguments.
 // Exit codes: 0 success, 1 script error, 2 usage error.
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <iostream>
@@ -83,8 +84,9 @@ Environment:
   OMP_WAIT_POLICY, GOMP_SPINCOUNT
                    how OpenMP threads wait: when neither is set, run, train, repl, -e and
                    scripts sample the load for 80 ms at start and, when other processes keep
-                   half a core or more busy, restart with GOMP_SPINCOUNT=10000 (a long spin
-                   holds a core the other thread needs); yours is always kept
+                   half a core or more busy, restart with a GOMP_SPINCOUNT of about 0.27 ms
+                   of spinning, worked out from a spin timed on this core (a long spin holds
+                   a core the other thread needs); yours is always kept
   OPENBLAS_NUM_THREADS, MALLOC_MMAP_THRESHOLD_, MALLOC_TRIM_THRESHOLD_, GLIBC_TUNABLES
                    when set, rlx keeps its hands off; otherwise it keeps freed training buffers
                    in the process and runs OpenBLAS on the training's threads (OpenMP build) or
@@ -229,6 +231,10 @@ int main(int argc, char** argv) {
   // Commands that run sweeps continue in a child whose death (SIGKILL, the OOM killer, a crash)
   // the parent records over its claims (host/supervise.h); before any thread or Lua exists.
   if (argc > 1) rlx::host::supervise_command(argv[1]);
+  // A study prints its plan on stdout and its progress on stderr, for half an hour: line-buffered,
+  // `rlx run ... > log 2>&1` or `| tee` shows the plan when it is made and in order with the
+  // progress, not when 4 KiB of stdout have piled up (a terminal is line-buffered anyway).
+  if (measures(argc, argv)) std::setvbuf(stdout, nullptr, _IOLBF, BUFSIZ);
   rlx::util::install_interrupt_handlers(rlx::host::on_sigint);
   std::vector<std::string> args(argv + 1, argv + argc);
   try {

@@ -14,16 +14,32 @@
 
 namespace rlx::util {
 
-// GOMP_SPINCOUNT when the cores are shared: a few hundred microseconds of spinning at most.
-inline constexpr const char* kSharedSpinCount = "10000";
+// How long a thread spins before it sleeps when the cores are shared: 10,000 spins of libgomp's
+// wait loop on the 2-core AMD EPYC (Zen 3) where bench/omp_wait.sh measured the choice, at 27 ns a
+// spin there (spin_ns on the idle machine: 26.9-27.6 ns in 40 calls). libgomp counts spins, not
+// time, and a spin (mostly one PAUSE instruction) differs by CPU: Intel's optimization manual
+// gives PAUSE about 10 cycles before Skylake and up to 140 from Skylake on. So the count is worked
+// out on each machine from a spin timed there.
+inline constexpr double kSharedSpinWaitNs = 270'000;
+// The count used where a spin cannot be measured (not x86): the EPYC's.
+inline constexpr long kFallbackSpinCount = 10'000;
 // Other processes' CPU use, in cores, from which the machine counts as shared.
 inline constexpr double kSharedCores = 0.5;
 
 // Samples the machine's CPU use for `sample_ms` and, when other processes used kSharedCores or
-// more, starts this program again (execv of /proc/self/exe, same pid) with
-// GOMP_SPINCOUNT=kSharedSpinCount; leaves libgomp's default otherwise. A user's OMP_WAIT_POLICY or
-// GOMP_SPINCOUNT is left alone. Call before any thread exists.
+// more, starts this program again (execv of /proc/self/exe, same pid) with GOMP_SPINCOUNT =
+// shared_spin_count(kSharedSpinWaitNs, spin_ns()); leaves libgomp's default otherwise. A user's
+// OMP_WAIT_POLICY or GOMP_SPINCOUNT is left alone. Call before any thread exists.
 void choose_openmp_wait(char** argv, int sample_ms) noexcept;
+
+// Nanoseconds one spin of libgomp's wait loop takes on this core (it is a PAUSE instruction and a
+// load): the fastest of several short bursts, so a burst the scheduler interrupted does not count;
+// takes about half a millisecond. 0 where it cannot be measured (not x86).
+double spin_ns() noexcept;
+
+// GOMP_SPINCOUNT for a wait of `wait_ns` at `spin_ns` a spin, rounded, within 100 and libgomp's
+// own default (300,000); kFallbackSpinCount when spin_ns is not positive.
+long shared_spin_count(double wait_ns, double spin_ns) noexcept;
 
 // What choose_openmp_wait decided, for `rlx version` and the environment ("openmp: ...");
 // "openmp: libgomp's default waiting (not chosen: ...)" when it did not run.

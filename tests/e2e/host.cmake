@@ -86,6 +86,12 @@ rlx_e2e(NAME "host: a Lua-level error is structured the same way" ARGS -e
   "local ok, e = pcall(rlx.options.check, 'f', {a = 'x'}, {a = {type = 'integer'}}) print(e.fn, e.message, e.where)"
   STDOUT "^f\toption 'a' must be an integer, got \"x\"\t\\(command line\\):1\n$")
 
+# A study's plan (stdout) lands in a log among its progress lines (stderr), in order.
+add_test(NAME "e2e: host: run and -e write stdout by lines, in order with stderr in one log"
+  COMMAND bash ${H}/line_order.sh $<TARGET_FILE:rlx>)
+set_tests_properties("e2e: host: run and -e write stdout by lines, in order with stderr in one log"
+  PROPERTIES PASS_REGULAR_EXPRESSION "^ok\n$")
+
 # Ctrl-C stops running Lua (exit 130), inside pcall too, and in the REPL returns to reading.
 add_test(NAME "e2e: host: SIGINT interrupts running Lua"
   COMMAND bash ${H}/interrupt.sh $<TARGET_FILE:rlx>)
