@@ -62,11 +62,14 @@ def main():
     p.add_argument("--precision", choices=["fp32", "bf16"], default="fp32")
     p.add_argument("--malloc", choices=["default", "rlx"], default="default",
                    help="rlx: glibc without mmap'd chunks or trimming, as rlx sets it")
+    p.add_argument("--mkldnn", choices=["on", "off"], default="on",
+                   help="off: convolutions without oneDNN (im2col and the BLAS), to measure that path")
     a = p.parse_args()
     if a.malloc == "rlx" and not rlx_malloc_settings():
         sys.exit("train_loop.py: mallopt refused rlx's settings")
 
     torch.set_num_threads(a.threads)
+    torch.backends.mkldnn.enabled = a.mkldnn == "on"
     torch.manual_seed(a.seed)
     model = getattr(torchvision.models, a.model)(num_classes=a.classes)
     if a.precision == "bf16":
@@ -99,7 +102,7 @@ def main():
                       "user_s": ru1.ru_utime - ru0.ru_utime, "sys_s": ru1.ru_stime - ru0.ru_stime,
                       "page_faults": (ru1.ru_minflt + ru1.ru_majflt) - (ru0.ru_minflt + ru0.ru_majflt),
                       "threads": torch.get_num_threads(), "memory_format": a.memory_format,
-                      "precision": a.precision, "malloc": a.malloc, "loss_last": float(loss),
+                      "precision": a.precision, "malloc": a.malloc, "mkldnn": a.mkldnn, "loss_last": float(loss),
                       "samples": samples}))
 
 
