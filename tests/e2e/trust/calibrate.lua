@@ -59,6 +59,49 @@ check("report: a win", texts[1] == "epyc-2c: vgg16 fp32 at 224x224, contiguous (
   texts[1])
 check("report: a tie", texts[2] == "epyc-2c: resnet50 fp32 at 224x224, channels_last (contiguous within 3 %, a tie: " ..
   "the default)", texts[2])
+-- The probe's noise: a layout's second-fastest step over its fastest, the larger of the two. The
+-- EPYC's ResNet-50 probe of 2026-11-27: channels_last 0.585 and 0.660 s, contiguous 0.474 and 0.603
+-- s: contiguous's best is 1.234x faster, but its own two steps are 0.603 / 0.474 = 1.272 apart.
+-- Two more rounds (channels_last 0.59, 0.58; contiguous 0.60, 0.61): contiguous's two fastest are
+-- now 0.474 and 0.60, noise 1.266, and the margin 0.58 / 0.474 = 1.224 is still inside it: a tie,
+-- the default kept, after 4 rounds (8 runs).
+local function scripted(steps)
+  local n = {}
+  return function(o)
+    calls[#calls + 1] = o
+    n[o.memory_format] = (n[o.memory_format] or 0) + 1
+    local x = steps[o.memory_format][n[o.memory_format]]
+    return {ok = true, samples = {x}, warmup_samples = {x}, memory_format = o.memory_format}
+  end
+end
+check("noise of best-of steps", near(calibrate.noise{a = {0.585, 0.660}, b = {0.603, 0.474}}, 0.603 / 0.474) and
+  calibrate.noise{a = {1}} == 1 and calibrate.noise{} == 1, calibrate.noise{a = {0.585, 0.660}, b = {0.603, 0.474}})
+calls = {}
+local noisy = calibrate.probe{model = "resnet50", batch = 2, trainer = scripted{
+  channels_last = {0.585, 0.660, 0.59, 0.58}, contiguous = {0.474, 0.603, 0.60, 0.61}}}
+check("close call: two more rounds", #calls == 8 and noisy.probe.rounds == 4, #calls)
+check("close call: the default kept", noisy.memory_format == "channels_last" and near(noisy.margin, 0.474 / 0.58) and
+  near(noisy.probe.noise, 0.60 / 0.474) and near(noisy.per_image_s, 0.29), noisy.memory_format)
+check("close call: text", calibrate.margin_text(noisy) == "contiguous timed 1.22x faster, within the probe's noise " ..
+  "(a layout's best steps 27 % apart): a tie, the default", calibrate.margin_text(noisy))
+-- Settled by a third round: contiguous 1.0 then 1.5 (noise 1.5) against channels_last 1.4 and 1.45
+-- (margin 1.4, within the noise); round 3, contiguous 1.02 and channels_last 1.42: the noise falls
+-- to 1.02 / 1.0 and the margin 1.4 is clear: contiguous, after 3 rounds (6 runs).
+calls = {}
+local settled = calibrate.probe{model = "vgg16", batch = 2, trainer = scripted{
+  channels_last = {1.4, 1.45, 1.42, 9}, contiguous = {1.0, 1.5, 1.02, 9}}}
+check("close call settled", #calls == 6 and settled.probe.rounds == 3 and settled.memory_format == "contiguous" and
+  near(settled.margin, 1.4) and calibrate.margin_text(settled) == "1.40x faster than channels_last",
+  calibrate.margin_text(settled))
+-- The default that wins within the noise says so: MobileNetV2's probe the same morning
+-- (channels_last 0.0945 and 0.0943, contiguous 0.114 and 0.0998: 1.058x, noise 1.142), and two
+-- more rounds alike (contiguous 0.115 and 0.116): after 4 rounds still 1.058x within 1.142.
+calls = {}
+local mob_noisy = calibrate.probe{model = "mobilenet_v2", batch = 2, trainer = scripted{
+  channels_last = {0.0945, 0.0943, 0.0946, 0.0944}, contiguous = {0.114, 0.0998, 0.115, 0.116}}}
+check("default within the noise", mob_noisy.memory_format == "channels_last" and #calls == 8 and
+  calibrate.margin_text(mob_noisy) == "contiguous timed 1.06x slower, within the probe's noise (a layout's best " ..
+  "steps 14 % apart): a tie, the default", calibrate.margin_text(mob_noisy))
 local ok, err = pcall(calibrate.probe, {model = "vgg16", batch = 4, trainer = function() return {ok = false,
   error = "out of memory"} end})
 check("probe: no layout trains", not ok and tostring(err):find("rlx.calibrate.probe: vgg16 fp32 on cpu trained in no " ..
