@@ -332,7 +332,7 @@ local function variance_figure(runs, dir, out, opts, warnings)
     title = string.format("Run-to-run variability: %s, %s, batch %d, %s", fixed.model, fixed.precision, fixed.batch,
       configs.scale_text({fixed.run}, {timing = false})),
     subtitle = seed_note(fixed, opts.fixed) .. "dots: one per repeat, all kept" ..
-      (flagged > 0 and string.format(" (%d unsteady or contended)", flagged) or "") ..
+      (flagged > 0 and string.format(" (%d unsteady, imprecise or contended)", flagged) or "") ..
       "; bar: mean ± 1 SD, a box (quartiles, whiskers 1.5 IQR) from 5 repeats" ..
       (yscale == "log" and "; log scale" or "") .. "; " .. per_env_protocols(groups, chosen) ..
       (opts.note and ("; " .. opts.note) or ""),
@@ -476,7 +476,7 @@ local function roofline_figures(D, points, dir, out, opts, warnings, varying)
     else
       local pts, sources, marks, suspects = {}, {}, {}, {}
       for _, a in ipairs(aggs) do
-        -- A point with unsteady or contended repeats left out of its mean is marked "*", one none
+        -- A point with unsteady, imprecise or contended repeats left out of its mean is marked "*", one none
         -- of whose repeats was steady (all kept) configs.MARK.
         local v = row_value(D, row_of[a.pts[1].r], a.pts, opts.level)
         local ai, gflops, mark = v.ai, v.gflops, v.mark
@@ -525,7 +525,7 @@ local function roofline_figures(D, points, dir, out, opts, warnings, varying)
           " peaks), each precision against its own: " .. table.concat(roof_names, ", ") ..
           "; grey dashed = GEMM, 2nd ceiling" ..
           "; points: " .. table.concat(src, "+") .. " (" .. opts.level:upper() .. " traffic), mean over repeats" ..
-          (marks["*"] and "; * = some repeats left out (unsteady or contended)" or "") ..
+          (marks["*"] and "; * = some repeats left out (unsteady, imprecise or contended)" or "") ..
           (marks[configs.MARK] and ("; " .. configs.MARK .. " = no steady repeat, all kept") or "") ..
           (noisy ~= "" and ("; " .. noisy) or "") ..
           above_text(suspects), env_runs, opts),

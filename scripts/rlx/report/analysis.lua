@@ -34,7 +34,8 @@ function M.table2(ctx)
   local sources = T.sources
   ctx.doc:para("**Table 2 — Summary (mean ± SD over repeats, with the 95 % CI of the mean images/s)**")
   ctx.doc:para(md.table(T.headers, T.rows, T.aligns))
-  ctx.doc:para("n: runs averaged, of the row's ok runs (unsteady or contended runs are left out: which and why in " ..
+  ctx.doc:para("n: runs averaged, of the row's ok runs (unsteady, imprecise or contended runs are left out: which and " ..
+    "why in " ..
     "the row's Left out cell of the throughput table, Appendix F.2; a row resting on one run of several says " ..
     "which of them it is). " ..
     "95 % CI of the mean: mean ± t₀.₉₇₅(n − 1) · SD / √n over the runs averaged. " ..

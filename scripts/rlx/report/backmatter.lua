@@ -248,17 +248,33 @@ function M.scale_lines(D)
     lines[#lines + 1] = "- " .. md.esc(plan.left_out) .. ": " .. md.code(tostring(plan.add)) .. "."
   end
   if plan and plan.text ~= "" then lines[#lines + 1] = "- Plan: " .. md.esc(plan.text) .. "." end
-  local unsteady, contended = 0, 0
-  for _, r in ipairs(D.ok) do
-    for _, f in ipairs(configs.flags(r)) do
-      if f.kind == "unsteady" then unsteady = unsteady + 1 else contended = contended + 1 end
-    end
-  end
-  if unsteady + contended > 0 then
-    lines[#lines + 1] = string.format("- %d of %d ok runs unsteady and %d contended: left out of every mean " ..
-      "(rows whose every run was flagged keep them, marked %s; §4.1).", unsteady, #D.ok, contended, configs.MARK)
-  end
+  local flagged = M.flag_text(D.ok)
+  if flagged then lines[#lines + 1] = "- " .. flagged .. "." end
   return lines
+end
+
+--- The runs the means leave out, by kind (rlx.results.configs.flags: unsteady, imprecise,
+--- contended), counting a run once in the total and once under each of its flags: "5 of 15 ok
+--- runs flagged, left out of every mean: 4 unsteady, 1 contended (rows whose every run was flagged
+--- keep them, marked †; §4.1)"; nil when no run is flagged.
+function M.flag_text(ok_runs)
+  local by_kind, flagged = {unsteady = 0, imprecise = 0, contended = 0}, 0
+  for _, r in ipairs(ok_runs) do
+    local flags = configs.flags(r)
+    if #flags > 0 then flagged = flagged + 1 end
+    for _, f in ipairs(flags) do by_kind[f.kind] = (by_kind[f.kind] or 0) + 1 end
+  end
+  if flagged == 0 then return nil end
+  local parts, counted = {}, 0
+  local words = {unsteady = "unsteady", imprecise = "imprecise (95 % CI wider than their protocol accepts)",
+    contended = "contended"}
+  for _, kind in ipairs({"unsteady", "imprecise", "contended"}) do
+    if by_kind[kind] > 0 then parts[#parts + 1] = by_kind[kind] .. " " .. words[kind] end
+    counted = counted + by_kind[kind]
+  end
+  return string.format("%d of %d ok runs flagged, left out of every mean: %s%s (rows whose every run was flagged " ..
+    "keep them, marked %s; §4.1)", flagged, #ok_runs, table.concat(parts, ", "),
+    counted > flagged and "; a run can be more than one" or "", configs.MARK)
 end
 
 local function iso_seconds(t) return require("rlx.seed_layout").unix_seconds(t) end

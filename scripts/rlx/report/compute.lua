@@ -1,6 +1,6 @@
 -- rlx.report.compute: the one owner of a row's aggregate (docs/architecture.md, "Where does my
 -- change go"): from the rows rlx.results.data read, per group of repeats, the throughput statistics
--- (mean, SD, CI, n, the unsteady or contended repeats left out: M.used), the peak memory, and the
+-- (mean, SD, CI, n, the unsteady, imprecise or contended repeats left out: M.used), the peak memory, and the
 -- roofline placement against the same roofs the figures draw (stored peaks of the environment, else
 -- the GPU's datasheet entry). The report, `rlx runs --summary` and study:table2() read them here.
 local stats = require("rlx.stats")

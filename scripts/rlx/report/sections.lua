@@ -522,7 +522,7 @@ end
 
 --- The legend of the mark on the values of a row whose every run was flagged.
 function M.mark_legend(ctx)
-  ctx.doc:para(configs.MARK .. " Every run of the row was unsteady or contended: the values are the mean of " ..
+  ctx.doc:para(configs.MARK .. " Every run of the row was unsteady, imprecise or contended: the values are the mean of " ..
     "those runs, shown so the row is not lost, not a trustworthy measurement.")
 end
 

@@ -90,7 +90,7 @@ end
 
 --- The numbers behind each row of Table 2, one record per configuration (D.groups' order): env,
 --- model, precision, batch, config (the rest of the configuration, rlx.results.configs' key), n
---- (runs averaged), n_all (ok runs), left_out (unsteady or contended runs left out), all_flagged,
+--- (runs averaged), n_all (ok runs), left_out (unsteady, imprecise or contended runs left out), all_flagged,
 --- images_per_s_mean, images_per_s_sd, images_per_s_ci_low, images_per_s_ci_high, gflops_mean,
 --- gflops_sd, ai_mean, ai_sd, source, ridge_ai, attainable_gflops, bound, near_ridge,
 --- peak_memory_bytes (and peak_memory_as) and labels (the runs).
