@@ -44,7 +44,8 @@ local function settings_section(env, paths)
   if #rows == 0 then return "" end
   return "\n## Training settings chosen on this machine\n\n" ..
     "Each model's memory layout, measured here (rlx.calibrate: both layouts timed, the faster kept; within " ..
-    string.format("%.0f %%", rlx.calibrate.NEAR * 100) .. " a tie keeps the default, channels_last; margin = " ..
+    string.format("%.0f %%", rlx.calibrate.NEAR * 100) .. " or within the probe's noise a tie keeps the default, " ..
+    "channels_last; margin = " ..
     "the other layout's best step over the chosen one's):\n\n" ..
     "| Model | Precision | Device | Input | Layout | Margin | s/image (probe) | Measured | Database |\n" ..
     "| --- | --- | --- | ---: | --- | --- | ---: | --- | --- |\n" .. table.concat(rows, "\n") .. "\n"

@@ -304,7 +304,8 @@ function M.design(ctx)
   local cals = M.calibration_texts(D)
   if #cals > 0 then
     doc:para("**Settings chosen on the machine that trained** (rlx.calibrate: each model timed in both memory " ..
-      "layouts before the first run, the faster kept): " .. md.esc(table.concat(cals, "; ")) .. ".")
+      string.format("layouts before the first run, the faster kept when its margin is beyond %.0f %% and the " ..
+      "probe's noise, else the default): ", calibrate.NEAR * 100) .. md.esc(table.concat(cals, "; ")) .. ".")
   end
   local notes = M.plan_notes(D)
   local plan = M.plan_text(D)
