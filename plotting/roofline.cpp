@@ -3,7 +3,8 @@
 // right edge; every ridge marked; points coloured by one key and shaped by another.
 //
 // Labels are placed so they do not cover data: every drawn line, marker and earlier label is an
-// obstacle, and each label takes the first of a few candidate positions that is free.
+// obstacle with a weight (label_obstacles.h), and each label takes the first free one of its
+// candidate places, else the cheapest.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -11,6 +12,7 @@
 #include <stdexcept>
 
 #include "charts.h"
+#include "label_obstacles.h"
 #include "peaks/roofline.h"
 
 namespace rlx::plot {
@@ -69,50 +71,6 @@ void validate(const RooflineSpec& s) {
       throw std::invalid_argument("an arrow refers to point " + std::to_string(std::max(a.from, a.to) + 1) +
                                   " but there are " + std::to_string(s.points.size()) + " points");
 }
-
-struct Box {
-  double x0, y0, x1, y1;
-  bool hits(const Box& o) const { return x0 < o.x1 && o.x0 < x1 && y0 < o.y1 && o.y0 < y1; }
-};
-
-// Everything a label must not cover, as small axis-aligned boxes.
-struct Obstacles {
-  Box plot;
-  std::vector<Box> boxes;
-  void add(const Box& b) { boxes.push_back(b); }
-  void segment(double x0, double y0, double x1, double y1, double half) {
-    const double len = std::hypot(x1 - x0, y1 - y0);
-    const int n = std::max(1, static_cast<int>(len / half / 2));
-    for (int i = 0; i <= n; ++i) {
-      const double x = x0 + (x1 - x0) * i / n, y = y0 + (y1 - y0) * i / n;
-      boxes.push_back({x - half, y - half, x + half, y + half});
-    }
-  }
-  // How much a box collides: leaving the plot area costs most, then each obstacle it overlaps.
-  int cost(const Box& b) const {
-    int c = (b.x0 < plot.x0 || b.x1 > plot.x1 || b.y0 < plot.y0 || b.y1 > plot.y1) ? 1000 : 0;
-    for (const auto& o : boxes) c += b.hits(o) ? 1 : 0;
-    return c;
-  }
-  bool free(const Box& b) const { return cost(b) == 0; }
-  // A rotated text box (baseline from (x, y) at angle `ang` radians, width w, height h above the
-  // baseline) as a chain of squares along its middle.
-  std::vector<Box> rotated(double x, double y, double ang, double w, double h) const {
-    std::vector<Box> out;
-    // u runs along the baseline, n points from the baseline to the top of the glyphs.
-    const double ux = std::cos(ang), uy = -std::sin(ang), nx = -std::sin(ang), ny = -std::cos(ang);
-    for (double t = h / 2; t < w; t += h / 2) {
-      const double cx = x + ux * t + nx * (h / 2), cy = y + uy * t + ny * (h / 2);
-      out.push_back({cx - h / 2, cy - h / 2, cx + h / 2, cy + h / 2});
-    }
-    return out;
-  }
-  int cost(const std::vector<Box>& bs) const {
-    int c = 0;
-    for (const auto& b : bs) c += cost(b);
-    return c;
-  }
-};
 
 struct Ridge {
   double ai, gflops;
@@ -219,7 +177,7 @@ Layout roofline_chart(const RooflineSpec& spec_in, const std::string& path) {
   Frame f(c, cs, x, y, legend);
   const Layout& L = f.layout();
   const double pt = c.pt();
-  Obstacles obs{{L.plot_x0, L.plot_y0, L.plot_x1, L.plot_y1}, {}};
+  Obstacles obs{{L.plot_x0, L.plot_y0, L.plot_x1, L.plot_y1}, {}, {}};
   f.begin_data();
 
   // Memory roofs, slowest (DRAM) solid and faster levels dashed, from the left edge to the
@@ -257,8 +215,9 @@ Layout roofline_chart(const RooflineSpec& spec_in, const std::string& path) {
     c.set_line(1.1, false, true);
     c.line(f.px(rd.ai), f.py(rd.gflops), f.px(rd.ai), L.plot_y1);
     c.draw_marker(Marker::Diamond, f.px(rd.ai), f.py(rd.gflops), 7, Color{1, 1, 1, 1}, kRoof, false);
-    obs.add({f.px(rd.ai) - 5 * pt, f.py(rd.gflops) - 5 * pt, f.px(rd.ai) + 5 * pt, f.py(rd.gflops) + 5 * pt});
-    obs.add({f.px(rd.ai) - 1, f.py(rd.gflops) + 5 * pt, f.px(rd.ai) + 1, L.plot_y1});
+    obs.add({f.px(rd.ai) - 5 * pt, f.py(rd.gflops) - 5 * pt, f.px(rd.ai) + 5 * pt, f.py(rd.gflops) + 5 * pt},
+            kMarkerWeight);
+    obs.add({f.px(rd.ai) - 1, f.py(rd.gflops) + 5 * pt, f.px(rd.ai) + 1, L.plot_y1}, kLineWeight);
   }
   // Arrows under the points.
   c.set_color(Color{0.4, 0.4, 0.4, 1});
@@ -277,7 +236,7 @@ Layout roofline_chart(const RooflineSpec& spec_in, const std::string& path) {
     const double px = f.px(p.ai), py = f.py(p.gflops);
     if (above_roof(spec, p)) c.draw_marker(m, px, py, 9, col, col, false);
     else c.draw_marker(m, px, py, 9, col, Color{1, 1, 1, 1}, true);
-    obs.add({px - r, py - r, px + r, py + r});
+    obs.add({px - r, py - r, px + r, py + r}, kMarkerWeight);
     point_boxes.push_back({px - r, py - r, px + r, py + r});
   }
 
@@ -318,7 +277,7 @@ Layout roofline_chart(const RooflineSpec& spec_in, const std::string& path) {
     }
     const Box b = cand[pick].b;
     ridge_labels.push_back(b);
-    obs.add(b);
+    obs.add(b, kTextWeight);
     if (cand[pick].vertical)
       c.text(s, b.x0 + pt, b.y1, 8.5, HAlign::Left, VAlign::Top, 90, false, Color{0.3, 0.3, 0.3, 1});
     else
@@ -338,7 +297,7 @@ Layout roofline_chart(const RooflineSpec& spec_in, const std::string& path) {
         if (cst < best_cost) { best = b; best_cost = cst; }
       }
     }
-    obs.add(best);
+    obs.add(best, kTextWeight);
     c.text(s, best.x0, best.y1, 9, HAlign::Left, VAlign::Baseline, 0, false, kLabel);
   }
   // Roof labels along their slope, at the first free place going up the roof.
@@ -361,7 +320,7 @@ Layout roofline_chart(const RooflineSpec& spec_in, const std::string& path) {
       }
       if (best_cost == 0) break;
     }
-    for (const auto& b : obs.rotated(bx, by, ang, w, th)) obs.add(b);
+    for (const auto& b : obs.rotated(bx, by, ang, w, th)) obs.add(b, kTextWeight);
     c.text(s, bx, by, 9, HAlign::Left, VAlign::Baseline, ang * 180 / M_PI, false, kLabel);
   }
   // Point labels (batch size): the first free one of eight positions around the point, then of
@@ -373,7 +332,7 @@ Layout roofline_chart(const RooflineSpec& spec_in, const std::string& path) {
     Box best{};
     int best_cost = -1;
     bool far = false;
-    for (double g : {1.5 * pt, 9 * pt, 18 * pt}) {
+    for (double g : {1.5 * pt, 9 * pt, 18 * pt, 28 * pt, 40 * pt, 52 * pt}) {
       const double cand[][2] = {{px + r + g, py - r - h / 2}, {px + r + g, py + r - h / 2}, {px - r - g - w, py - r - h / 2},
                                 {px - r - g - w, py + r - h / 2}, {px - w / 2, py - r - g - h}, {px - w / 2, py + r + g},
                                 {px + r + g, py - h / 2}, {px - r - g - w, py - h / 2}};
@@ -385,7 +344,7 @@ Layout roofline_chart(const RooflineSpec& spec_in, const std::string& path) {
       }
       if (best_cost == 0) break;
     }
-    obs.add(best);
+    obs.add(best, kTextWeight);
     if (far) {
       // From the marker's edge to the nearest point of the label's box.
       const double nx = std::clamp(px, best.x0, best.x1), ny = std::clamp(py, best.y0, best.y1);
