@@ -215,13 +215,14 @@ int main(int argc, char** argv) {
   // restarts the program with GOMP_SPINCOUNT set (engine/util/openmp_wait.h).
   // Before that sample (so a restart for it does not repeat the sample): transparent huge pages for
   // the training heap when the user asks and the kernel allows (engine/util/huge_pages.h).
-  if (measures(argc, argv)) {
+  const bool measuring = measures(argc, argv);
+  if (measuring) {
     if (const std::string bad = rlx::util::choose_huge_pages(argv); !bad.empty()) {
       std::cerr << "rlx: " << rlx::util::printable(bad) << "\n";
       return kExitUsage;
     }
+    rlx::util::choose_openmp_wait(argv, 80);
   }
-  if (measures(argc, argv)) rlx::util::choose_openmp_wait(argv, 80);
   // Then, before anything uses the BLAS: a better OpenBLAS kernel than the one it chose may mean
   // re-executing this binary with OPENBLAS_CORETYPE set (engine/env/blas_kernel.h). The exec keeps
   // the pid, the open files and the signal mask, so callers see one process.
@@ -234,7 +235,7 @@ int main(int argc, char** argv) {
   // A study prints its plan on stdout and its progress on stderr, for half an hour: line-buffered,
   // `rlx run ... > log 2>&1` or `| tee` shows the plan when it is made and in order with the
   // progress, not when 4 KiB of stdout have piled up (a terminal is line-buffered anyway).
-  if (measures(argc, argv)) std::setvbuf(stdout, nullptr, _IOLBF, BUFSIZ);
+  if (measuring) std::setvbuf(stdout, nullptr, _IOLBF, BUFSIZ);
   rlx::util::install_interrupt_handlers(rlx::host::on_sigint);
   std::vector<std::string> args(argv + 1, argv + argc);
   try {

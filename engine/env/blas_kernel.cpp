@@ -16,6 +16,7 @@
 #include <fmt/format.h>
 
 #include "env/env.h"
+#include "util/restart_self.h"
 
 namespace rlx::env {
 namespace {
@@ -308,9 +309,7 @@ bool check_on_one_thread(SgemmFn gemm, std::string* detail) {
 }
 
 [[noreturn]] void reexec_or_die(char** argv, const std::string& what) {
-  std::cout.flush();
-  std::cerr.flush();
-  execv("/proc/self/exe", argv);
+  util::restart_self(argv);
   // The process has not used the BLAS yet, but the plan cannot be carried out: say so and stop
   // rather than run on a kernel rlx meant to replace or drop.
   std::cerr << "rlx: could not re-execute /proc/self/exe to " << what << ": " << std::strerror(errno)

@@ -17,6 +17,7 @@
 
 #include "util/env_value.h"
 #include "util/process_tuning.h"
+#include "util/restart_self.h"
 
 namespace rlx::util {
 namespace {
@@ -73,8 +74,7 @@ std::string choose_huge_pages(char** argv) noexcept {
   if (glibc_tunables_from_rlx() || decide(user) != Choice::ask) return "";
   setenv("GLIBC_TUNABLES", kHugePagesTunables, 1);
   setenv(kMarker, std::to_string(getpid()).c_str(), 1);
-  std::fflush(nullptr);
-  execv("/proc/self/exe", argv);
+  restart_self(argv);
   unsetenv("GLIBC_TUNABLES");  // reached only when execv failed
   unsetenv(kMarker);
   g_restart_failed = true;

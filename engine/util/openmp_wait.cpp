@@ -1,8 +1,8 @@
 // openmp_wait.cpp: libgomp's waiting chosen from the machine's load at start (openmp_wait.h).
 //
 // libgomp has read its variables by the time main() runs, so a choice other than the one it read
-// means starting the program again (execv of /proc/self/exe, as the BLAS kernel choice does,
-// env/blas_kernel.h). The marker RLX_OMP_WAIT=<pid> says the spin count came from rlx: the same
+// means starting the program again (util/restart_self.h, as the BLAS kernel choice and huge pages
+// do). The marker RLX_OMP_WAIT=<pid> says the spin count came from rlx: the same
 // pid (execv keeps it) is the restart, which takes it; another pid is a process rlx started (a
 // Slurm task, a script's `rlx` call), which decides again from the load it sees.
 #include "util/openmp_wait.h"
@@ -11,12 +11,14 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
 
 #include "util/env_value.h"
+#include "util/restart_self.h"
 
 namespace rlx::util {
 namespace {
@@ -31,12 +33,6 @@ constexpr const char* kMarker = "RLX_OMP_WAIT";
 constexpr const char* kSpin = "GOMP_SPINCOUNT";
 constexpr const char* kCores = "RLX_OMP_WAIT_CORES";
 constexpr const char* kSpinNs = "RLX_OMP_SPIN_NS";  // the measured spin, for the restart's note
-
-double monotonic_ns() {
-  timespec t{};
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return static_cast<double>(t.tv_sec) * 1e9 + static_cast<double>(t.tv_nsec);
-}
 
 // Busy and total jiffies of all CPUs from /proc/stat's first line; false when unreadable.
 bool cpu_jiffies(unsigned long long& busy, unsigned long long& total) {
@@ -64,10 +60,15 @@ double other_cores(int sample_ms) {
   return static_cast<double>(b1 - b0) / static_cast<double>(t1 - t0) * static_cast<double>(cores);
 }
 
-// Starts this program again with the environment as it now is; returns only when execv failed.
-void restart(char** argv) {
-  std::fflush(nullptr);
-  execv("/proc/self/exe", argv);
+// "0.27 ms at 27.12 ns a spin, measured" or, where no spin was measured, the fallback's origin.
+std::string spin_text() {
+  char text[96];
+  if (g_spin_ns > 0)
+    std::snprintf(text, sizeof text, "%.2f ms at %.2f ns a spin, measured",
+                  static_cast<double>(g_spin_count) * g_spin_ns / 1e6, g_spin_ns);
+  else
+    std::snprintf(text, sizeof text, "a spin not measurable here: the count chosen on a 2-core EPYC");
+  return text;
 }
 
 }  // namespace
@@ -80,12 +81,13 @@ double spin_ns() noexcept {
   static int flag = 0;
   double best = 0;
   for (int b = 0; b < kBursts; ++b) {
-    const double t0 = monotonic_ns();
+    const auto t0 = std::chrono::steady_clock::now();
     for (int i = 0; i < kSpins; ++i) {
       if (__atomic_load_n(&flag, __ATOMIC_RELAXED) != 0) break;
       __builtin_ia32_pause();
     }
-    const double ns = (monotonic_ns() - t0) / kSpins;
+    const double ns =
+        std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - t0).count() / kSpins;
     if (ns > 0 && (best == 0 || ns < best)) best = ns;
   }
   return best;
@@ -131,7 +133,7 @@ void choose_openmp_wait(char** argv, int sample_ms) noexcept {
       unsetenv(kMarker);
       unsetenv(kCores);
       unsetenv(kSpinNs);
-      restart(argv);
+      restart_self(argv);
     }
   } else {
     char cores[32], spin[32], count[32];
@@ -144,25 +146,10 @@ void choose_openmp_wait(char** argv, int sample_ms) noexcept {
     setenv(kMarker, pid.c_str(), 1);
     setenv(kCores, cores, 1);
     setenv(kSpinNs, spin, 1);
-    restart(argv);
+    restart_self(argv);
     g_choice = Choice::no_restart;
   }
 }
-
-namespace {
-
-// "0.27 ms at 27.12 ns a spin, measured" or, where no spin was measured, the fallback's origin.
-std::string spin_text() {
-  char text[96];
-  if (g_spin_ns > 0)
-    std::snprintf(text, sizeof text, "%.2f ms at %.2f ns a spin, measured",
-                  static_cast<double>(g_spin_count) * g_spin_ns / 1e6, g_spin_ns);
-  else
-    std::snprintf(text, sizeof text, "a spin not measurable here: the count chosen on a 2-core EPYC");
-  return text;
-}
-
-}  // namespace
 
 std::string openmp_wait_note() {
   char load[64];

@@ -139,14 +139,14 @@ function M.probe(opts)
     for layout, got in pairs(tried) do samples[layout] = got.samples end
     return win, tried[other] and win and tried[other].best_s / tried[win].best_s or nil, M.noise(samples)
   end
-  local rounds = 0
+  -- A close call: a margin beyond NEAR but within the noise, which more rounds may settle.
+  local rounds, win, margin, noise = 0
   repeat
     round()
     rounds = rounds + 1
-    local win, margin, noise = standing()
-    local close = win and margin and margin > 1 + M.NEAR and not clear(margin, noise)
+    win, margin, noise = standing()
+    local close = margin ~= nil and margin > 1 + M.NEAR and not clear(margin, noise)
   until rounds >= M.MAX_ROUNDS or (rounds >= M.ROUNDS and not close)
-  local win, margin, noise = standing()
   if not win then
     errors.raise("rlx.calibrate.probe", string.format("%s %s on %s trained in no memory layout: %s", o.model,
       o.precision, o.device, tostring(failed.channels_last or failed.contiguous)))
