@@ -9,12 +9,11 @@
 #include <fmt/format.h>
 
 #include <catch2/catch.hpp>
-#include <filesystem>
 #include <fstream>
 
+#include "fresh_db.h"
 #include "store/store.h"
 
-namespace fs = std::filesystem;
 using rlx::store::Json;
 using rlx::store::RunRecord;
 using rlx::store::Store;
@@ -22,11 +21,7 @@ using rlx::store::Store;
 namespace {
 
 std::string tmp_db(const std::string& name) {
-  fs::path dir = fs::path(RLX_TEST_TMP) / "store-claims";
-  fs::create_directories(dir);
-  fs::path p = dir / name;
-  for (const char* suffix : {"", "-wal", "-shm"}) fs::remove(p.string() + suffix);
-  return p.string();
+  return rlx::test::fresh_db_path("store-claims", name);
 }
 
 const std::string kStudy = "s", kEnv = "e", kLabel = "lab_m_fp32_bs2_run1";

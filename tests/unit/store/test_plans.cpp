@@ -2,22 +2,17 @@
 // a device, replaced by a newer probe of the same model), plans (recorded, finished, read back in
 // order), their errors, and merge copying both once.
 #include <catch2/catch.hpp>
-#include <filesystem>
 
+#include "fresh_db.h"
 #include "store/store.h"
 
-namespace fs = std::filesystem;
 using rlx::store::Json;
 using rlx::store::Store;
 
 namespace {
 
 std::string fresh_db(const std::string& name) {
-  fs::path dir = fs::path(RLX_TEST_TMP) / "store-plans";
-  fs::create_directories(dir);
-  fs::path p = dir / (name + ".db");
-  for (const char* suffix : {"", "-wal", "-shm"}) fs::remove(p.string() + suffix);
-  return p.string();
+  return rlx::test::fresh_db_path("store-plans", name + ".db");
 }
 
 void with_env(Store& s, const std::string& id) {
@@ -26,9 +21,10 @@ void with_env(Store& s, const std::string& id) {
 }
 
 Json vgg(const std::string& format, double per_image, double margin) {
-  return {{"device", "cpu"},     {"model", "vgg16"},   {"precision", "fp32"},
-          {"input", 224},        {"memory_format", format}, {"per_image_s", per_image},
-          {"margin", margin},    {"probe", {{"batch", 4}, {"samples", {{"contiguous", {3.1, 3.0}}}}}}};
+  return {{"device", "cpu"},         {"model", "vgg16"},
+          {"precision", "fp32"},     {"input", 224},
+          {"memory_format", format}, {"per_image_s", per_image},
+          {"margin", margin},        {"probe", {{"batch", 4}, {"samples", {{"contiguous", {3.1, 3.0}}}}}}};
 }
 
 }  // namespace
@@ -65,11 +61,19 @@ TEST_CASE("calibrations: a bad layout or time is refused, naming the field") {
 TEST_CASE("plans: recorded before the runs, finished with the wall time, read back oldest first") {
   Store s(fresh_db("plans"));
   with_env(s, "e1");
-  const std::string a = s.put_plan({{"study", "st"}, {"environment_id", "e1"}, {"budget_s", 1800},
-                                    {"estimate_s", 1750.5}, {"planned", 22}, {"left_out", 5},
+  const std::string a = s.put_plan({{"study", "st"},
+                                    {"environment_id", "e1"},
+                                    {"budget_s", 1800},
+                                    {"estimate_s", 1750.5},
+                                    {"planned", 22},
+                                    {"left_out", 5},
                                     {"detail", {{"add", "--set budget=40m"}}}});
-  const std::string b = s.put_plan({{"study", "st"}, {"environment_id", "e1"}, {"budget_s", nullptr},
-                                    {"estimate_s", 60}, {"planned", 5}, {"left_out", 0}});
+  const std::string b = s.put_plan({{"study", "st"},
+                                    {"environment_id", "e1"},
+                                    {"budget_s", nullptr},
+                                    {"estimate_s", 60},
+                                    {"planned", 5},
+                                    {"left_out", 0}});
   CHECK(a.size() == 32);
   CHECK(a != b);
   s.finish_plan(a, 1802.25, {{"add", "--set budget=40m"}, {"left_out_labels", {"x_run3"}}});

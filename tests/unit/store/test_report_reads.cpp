@@ -2,12 +2,11 @@
 // a study's environments (only those that ran it, info decoded), its runs' counters and
 // complexity rows; another study's rows stay out, and no study means every study.
 #include <catch2/catch.hpp>
-#include <filesystem>
 
+#include "fresh_db.h"
 #include "store/records.h"
 #include "store/store.h"
 
-namespace fs = std::filesystem;
 using rlx::store::Json;
 using rlx::store::RunRecord;
 using rlx::store::Store;
@@ -15,11 +14,7 @@ using rlx::store::Store;
 namespace {
 
 std::string fresh_db() {
-  fs::path dir = fs::path(RLX_TEST_TMP) / "store-report";
-  fs::create_directories(dir);
-  fs::path p = dir / "reads.db";
-  for (const char* suffix : {"", "-wal", "-shm"}) fs::remove(p.string() + suffix);
-  return p.string();
+  return rlx::test::fresh_db_path("store-report", "reads.db");
 }
 
 RunRecord run(const std::string& study, const std::string& env, const std::string& label, double flops) {

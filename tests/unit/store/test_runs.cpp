@@ -7,11 +7,10 @@
 
 #include <catch2/catch.hpp>
 #include <cstdlib>
-#include <filesystem>
 
+#include "fresh_db.h"
 #include "store/store.h"
 
-namespace fs = std::filesystem;
 using rlx::store::Json;
 using rlx::store::RunRecord;
 using rlx::store::Store;
@@ -19,17 +18,16 @@ using rlx::store::Store;
 namespace {
 
 std::string tmp_db(const std::string& name) {
-  fs::path dir = fs::path(RLX_TEST_TMP) / "store-runs";
-  fs::create_directories(dir);
-  fs::path p = dir / name;
-  for (const char* suffix : {"", "-wal", "-shm"}) fs::remove(p.string() + suffix);
-  return p.string();
+  return rlx::test::fresh_db_path("store-runs", name);
 }
 
-long long count(Store& s, const std::string& sql) { return s.query(sql)[0]["n"].get<long long>(); }
+long long count(Store& s, const std::string& sql) {
+  return s.query(sql)[0]["n"].get<long long>();
+}
 
 Json config(const std::string& model, int batch) {
-  return {{"model", model}, {"precision", "fp32"}, {"batch", batch}, {"device", "cpu"}, {"iters", 3}, {"warmup", 1}};
+  return {{"model", model},  {"precision", "fp32"}, {"batch", batch},
+          {"device", "cpu"}, {"iters", 3},          {"warmup", 1}};
 }
 
 Json result() {
@@ -63,7 +61,8 @@ RunRecord record(const std::string& model, int batch, int repeat) {
 }
 
 void add_env(Store& s) {
-  s.put_environment({{"id", "env1"}, {"label", "lab"}, {"host", "h"}, {"cpu_cores", 2}, {"cpu_caches", Json::array()}});
+  s.put_environment(
+      {{"id", "env1"}, {"label", "lab"}, {"host", "h"}, {"cpu_cores", 2}, {"cpu_caches", Json::array()}});
   s.put_study("s");
 }
 
@@ -154,7 +153,8 @@ TEST_CASE("put_run writes a run with its children and runs reads it back") {
   f.model = "m2";
   CHECK(s.runs(f).empty());
   CHECK(count(s, "SELECT count(*) AS n FROM counters") == 2);
-  CHECK(s.query("SELECT info FROM complexity")[0]["info"].get<std::string>().find("layers") == std::string::npos);
+  CHECK(s.query("SELECT info FROM complexity")[0]["info"].get<std::string>().find("layers") ==
+        std::string::npos);
   rlx::store::PointFilter pf;
   pf.study = "s";
   auto pts = s.points(pf);
@@ -178,8 +178,14 @@ TEST_CASE("put_points gives a stored run a measured point, tagged with its count
   r.roofline = Json::array({{{"level", "dram"}, {"ai", 10}, {"gflops", 3.5}, {"source", "estimated"}}});
   const std::string id = s.put_run(r);
   // An ncu import later: 2e10 FLOP and 1e9 B per iteration over a 0.5 s timed iteration.
-  const Json measured = Json::array({{{"level", "dram"}, {"precision", "fp32"}, {"flops", 2e10}, {"bytes", 1e9},
-                                      {"seconds", 0.5}, {"ai", 20}, {"gflops", 40}, {"source", "measured"},
+  const Json measured = Json::array({{{"level", "dram"},
+                                      {"precision", "fp32"},
+                                      {"flops", 2e10},
+                                      {"bytes", 1e9},
+                                      {"seconds", 0.5},
+                                      {"ai", 20},
+                                      {"gflops", 40},
+                                      {"source", "measured"},
                                       {"counters_source", "ncu"}}});
   CHECK(s.put_points(id, measured) == 1);
   rlx::store::PointFilter pf;
@@ -269,7 +275,10 @@ TEST_CASE("peaks: every numeric field, the latest per name, units from the name"
   Store s(tmp_db("peaks.db"));
   add_env(s);
   CHECK(s.peaks("env1", "cpu").is_null());
-  Json p = {{"dram_gbps", 21.5}, {"fp32_gflops", 150}, {"spread", {{"dram_gbps", 0.03}}}, {"isa", "avx2"},
+  Json p = {{"dram_gbps", 21.5},
+            {"fp32_gflops", 150},
+            {"spread", {{"dram_gbps", 0.03}}},
+            {"isa", "avx2"},
             {"units", {{"fp32_gflops", "GFLOP/s"}}}};
   CHECK(s.put_peaks("env1", "cpu", "measured", p) == 2);
   Json got = s.peaks("env1", "cpu");
@@ -304,8 +313,10 @@ TEST_CASE("a version 2 database migrates to the current version keeping runs and
     REQUIRE(old.schema_version() == 2);
     old.exec("INSERT INTO environments (id, label, info, first_seen) VALUES ('e', 'lab', '{}', 't')");
     old.exec("INSERT INTO studies (name, created_at) VALUES ('s', 't')");
-    old.exec("INSERT INTO runs (id, study, environment_id, label, config_key, config, model, status, repeat, "
-             "images_per_s, total_s) VALUES ('r1', 's', 'e', 'lab_m_fp32_bs2_run1', 'k', '{}', 'm', 'ok', 1, 12.5, 3)");
+    old.exec(
+        "INSERT INTO runs (id, study, environment_id, label, config_key, config, model, status, repeat, "
+        "images_per_s, total_s) VALUES ('r1', 's', 'e', 'lab_m_fp32_bs2_run1', 'k', '{}', 'm', 'ok', 1, "
+        "12.5, 3)");
     for (int i = 1; i <= 3; ++i)
       old.exec("INSERT INTO samples (run_id, iter, seconds) VALUES ('r1', ?, ?)", Json::array({i, 0.1 * i}));
     old.exec("INSERT INTO counters (run_id, name, value) VALUES ('r1', 'c', 1)");
@@ -334,22 +345,25 @@ TEST_CASE("a version 2 database migrates to the current version keeping runs and
   CHECK(s.integrity_check() == "ok");
   CHECK(s.exec("UPDATE runs SET status = 'crashed'") == 1);
   // The children still cascade from the rebuilt table, and the slot is still unique.
-  CHECK_THROWS_WITH(s.exec("INSERT INTO runs (id, study, environment_id, label, config_key, config, status, repeat) "
-                           "VALUES ('r2', 's', 'e', 'x', 'k', '{}', 'ok', 1)"),
-                    Catch::Contains("UNIQUE"));
+  CHECK_THROWS_WITH(
+      s.exec("INSERT INTO runs (id, study, environment_id, label, config_key, config, status, repeat) "
+             "VALUES ('r2', 's', 'e', 'x', 'k', '{}', 'ok', 1)"),
+      Catch::Contains("UNIQUE"));
   s.exec("DELETE FROM runs WHERE id = 'r1'");
   CHECK(count(s, "SELECT count(*) AS n FROM samples") == 0);
   CHECK(count(s, "SELECT count(*) AS n FROM complexity") == 0);
   CHECK(s.query("SELECT name FROM sqlite_master WHERE name = 'runs_v3'").empty());
   for (const char* index : {"runs_slot", "runs_label", "runs_model"})
-    CHECK(s.query("SELECT name FROM sqlite_master WHERE type = 'index' AND name = ?", Json::array({index})).size() == 1);
+    CHECK(s.query("SELECT name FROM sqlite_master WHERE type = 'index' AND name = ?", Json::array({index}))
+              .size() == 1);
 }
 
 TEST_CASE("run_record maps issue 21's measurement fields to columns, with the iterations a run took") {
   const Json config = {{"model", "m"}, {"batch", 2}, {"warmup", "auto"}, {"target_ci", 0.02}};
-  const Json result = {{"ok", true},          {"iters", 7},           {"warmup_used", 3},    {"input", 224},
-                       {"target_ci", 0.02},   {"stop_reason", "ci"},  {"ci_rel", 0.015},     {"floor_gflops", 120.5},
-                       {"other_cpu", 0.25},   {"steal_cpu", 0.0},     {"cpu_share", 0.97},   {"contended", false}};
+  const Json result = {
+      {"ok", true},        {"iters", 7},          {"warmup_used", 3},  {"input", 224},
+      {"target_ci", 0.02}, {"stop_reason", "ci"}, {"ci_rel", 0.015},   {"floor_gflops", 120.5},
+      {"other_cpu", 0.25}, {"steal_cpu", 0.0},    {"cpu_share", 0.97}, {"contended", false}};
   RunRecord r = rlx::store::run_record(config, result);
   CHECK(r.columns["iters"] == 7);   // the timed iterations taken, not a configured count
   CHECK(r.columns["warmup"] == 3);  // warm-up until steady: the iterations it used

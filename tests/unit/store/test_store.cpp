@@ -10,6 +10,7 @@
 #include <set>
 #include <thread>
 
+#include "fresh_db.h"
 #include "store/store.h"
 
 namespace fs = std::filesystem;
@@ -19,21 +20,19 @@ using rlx::store::Store;
 namespace {
 
 std::string tmp_db(const std::string& name) {
-  fs::path dir = fs::path(RLX_TEST_TMP) / "store";
-  fs::create_directories(dir);
-  fs::path p = dir / name;
-  for (const char* suffix : {"", "-wal", "-shm"}) fs::remove(p.string() + suffix);
-  return p.string();
+  return rlx::test::fresh_db_path("store", name);
 }
 
 void add_run(Store& s, const std::string& id, const std::string& env, const std::string& study, int repeat,
              int samples) {
   s.exec("INSERT OR IGNORE INTO environments (id, label, info, first_seen) VALUES (?, ?, '{}', ?)",
          Json::array({env, "env-" + env, rlx::store::utc_now()}));
-  s.exec("INSERT OR IGNORE INTO studies (name, created_at) VALUES (?, ?)", Json::array({study, rlx::store::utc_now()}));
-  s.exec("INSERT INTO runs (id, study, environment_id, label, config_key, config, model, status, repeat) "
-         "VALUES (?, ?, ?, ?, 'k', '{}', 'resnet18', 'ok', ?)",
-         Json::array({id, study, env, "lbl_" + id, repeat}));
+  s.exec("INSERT OR IGNORE INTO studies (name, created_at) VALUES (?, ?)",
+         Json::array({study, rlx::store::utc_now()}));
+  s.exec(
+      "INSERT INTO runs (id, study, environment_id, label, config_key, config, model, status, repeat) "
+      "VALUES (?, ?, ?, ?, 'k', '{}', 'resnet18', 'ok', ?)",
+      Json::array({id, study, env, "lbl_" + id, repeat}));
   for (int i = 1; i <= samples; ++i)
     s.exec("INSERT INTO samples (run_id, iter, seconds) VALUES (?, ?, ?)", Json::array({id, i, 0.01 * i}));
 }
@@ -50,9 +49,10 @@ TEST_CASE("a new database has the current schema, WAL and foreign keys") {
   CHECK(rlx::store::current_schema_version() == 6);
   CHECK(s.query("PRAGMA journal_mode")[0]["journal_mode"] == "wal");
   CHECK(s.query("PRAGMA foreign_keys")[0]["foreign_keys"] == 1);
-  for (const char* t : {"environments", "studies", "runs", "samples", "counters", "complexity", "peaks",
-                        "roofline_points"})
-    CHECK(s.query("SELECT name FROM sqlite_master WHERE type = 'table' AND name = ?", Json::array({t})).size() == 1);
+  for (const char* t :
+       {"environments", "studies", "runs", "samples", "counters", "complexity", "peaks", "roofline_points"})
+    CHECK(s.query("SELECT name FROM sqlite_master WHERE type = 'table' AND name = ?", Json::array({t}))
+              .size() == 1);
   CHECK(s.integrity_check() == "ok");
 }
 
@@ -88,8 +88,10 @@ TEST_CASE("a version 1 database is migrated to the current version, keeping its 
   CHECK(count(s, "runs") == 1);
   CHECK(count(s, "samples") == 3);
   CHECK(s.query("SELECT total_s FROM runs")[0]["total_s"].is_null());
-  s.exec("INSERT INTO roofline_points (run_id, level, precision, flops, source) VALUES ('r1', 'dram', 'fp32', 1e9, "
-         "'estimated')");
+  s.exec(
+      "INSERT INTO roofline_points (run_id, level, precision, flops, source) VALUES ('r1', 'dram', 'fp32', "
+      "1e9, "
+      "'estimated')");
   CHECK(count(s, "roofline_points") == 1);
   CHECK(s.integrity_check() == "ok");
 }
@@ -212,8 +214,9 @@ TEST_CASE("merging is a union and merging twice adds nothing") {
     Store sa(a);
     add_run(sa, "ra1", "env-a", "cpu", 1, 2);
     add_run(sa, "ra2", "env-a", "cpu", 2, 2);
-    sa.exec("INSERT INTO peaks (environment_id, device, name, value, measured_at) VALUES ('env-a', 'cpu', "
-            "'dram_gbps', 20, 't')");
+    sa.exec(
+        "INSERT INTO peaks (environment_id, device, name, value, measured_at) VALUES ('env-a', 'cpu', "
+        "'dram_gbps', 20, 't')");
     Store sb(b);
     add_run(sb, "rb1", "env-b", "cpu", 1, 3);
     add_run(sb, "rb2", "env-a", "gpu", 1, 1);  // the same environment as a's
@@ -269,7 +272,10 @@ TEST_CASE("files that are not databases, missing or read-only give errors naming
                         "writes results/<study>.db)");
 
   std::string good = tmp_db("readonly.db");
-  { Store s(good); add_run(s, "r", "e", "s", 1, 1); }
+  {
+    Store s(good);
+    add_run(s, "r", "e", "s", 1, 1);
+  }
   Store r(good, ro);
   CHECK(r.readonly());
   CHECK(count(r, "runs") == 1);

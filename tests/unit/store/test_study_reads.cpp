@@ -2,12 +2,11 @@
 // SQLite file: slot statuses (all, or only the runs not ok), deleting runs with their children,
 // run counts per study, environments with another label, a run's details and the study names.
 #include <catch2/catch.hpp>
-#include <filesystem>
 
+#include "fresh_db.h"
 #include "store/records.h"
 #include "store/store.h"
 
-namespace fs = std::filesystem;
 using rlx::store::Json;
 using rlx::store::RunRecord;
 using rlx::store::Store;
@@ -16,11 +15,7 @@ namespace {
 
 // One file per test case: ctest runs the cases in parallel.
 std::string fresh_db(const std::string& name) {
-  fs::path dir = fs::path(RLX_TEST_TMP) / "store-study-reads";
-  fs::create_directories(dir);
-  fs::path p = dir / (name + ".db");
-  for (const char* suffix : {"", "-wal", "-shm"}) fs::remove(p.string() + suffix);
-  return p.string();
+  return rlx::test::fresh_db_path("store-study-reads", name + ".db");
 }
 
 RunRecord run(const std::string& study, const std::string& env, const std::string& label, int batch,
