@@ -73,12 +73,19 @@ class Canvas {
   double text(const std::string& s, double x, double y, double size_pt, HAlign h = HAlign::Left,
               VAlign v = VAlign::Baseline, double angle_deg = 0, bool bold = false,
               const Color& c = Color{0.1, 0.1, 0.1, 1});
+  // The same text with a white halo around its glyphs: legible where it crosses lines and grid
+  // (a roofline's labels sit among its roofs), hiding only the pixels next to its strokes.
+  double haloed_text(const std::string& s, double x, double y, double size_pt, HAlign h = HAlign::Left,
+                     VAlign v = VAlign::Baseline, double angle_deg = 0, bool bold = false,
+                     const Color& c = Color{0.1, 0.1, 0.1, 1});
   // Width and height (ascent + descent of the font) of text without drawing it.
   double text_width(const std::string& s, double size_pt, bool bold = false);
   double text_height(double size_pt);
 
  private:
   void select_font(double size_pt, bool bold);
+  double draw_text(const std::string& s, double x, double y, double size_pt, HAlign h, VAlign v,
+                   double angle_deg, bool bold, const Color& c, bool halo);
   // Cairo's stream callback: appends to out_, remembering the first error's message.
   static cairo_status_t write_chunk(void* canvas, const unsigned char* data, unsigned int length);
   std::string path_;

@@ -279,9 +279,9 @@ Layout roofline_chart(const RooflineSpec& spec_in, const std::string& path) {
     ridge_labels.push_back(b);
     obs.add(b, kTextWeight);
     if (cand[pick].vertical)
-      c.text(s, b.x0 + pt, b.y1, 8.5, HAlign::Left, VAlign::Top, 90, false, Color{0.3, 0.3, 0.3, 1});
+      c.haloed_text(s, b.x0 + pt, b.y1, 8.5, HAlign::Left, VAlign::Top, 90, false, Color{0.3, 0.3, 0.3, 1});
     else
-      c.text(s, b.x0, b.y1, 8.5, HAlign::Left, VAlign::Bottom, 0, false, Color{0.3, 0.3, 0.3, 1});
+      c.haloed_text(s, b.x0, b.y1, 8.5, HAlign::Left, VAlign::Bottom, 0, false, Color{0.3, 0.3, 0.3, 1});
   }
   // Ceiling labels with their values: right end above the line, else below it, else near the ridge.
   for (const auto& cl : spec.ceilings) {
@@ -298,7 +298,7 @@ Layout roofline_chart(const RooflineSpec& spec_in, const std::string& path) {
       }
     }
     obs.add(best, kTextWeight);
-    c.text(s, best.x0, best.y1, 9, HAlign::Left, VAlign::Baseline, 0, false, kLabel);
+    c.haloed_text(s, best.x0, best.y1, 9, HAlign::Left, VAlign::Baseline, 0, false, kLabel);
   }
   // Roof labels along their slope, at the first free place going up the roof.
   for (size_t k = 0; k < roof_order.size(); ++k) {
@@ -321,7 +321,7 @@ Layout roofline_chart(const RooflineSpec& spec_in, const std::string& path) {
       if (best_cost == 0) break;
     }
     for (const auto& b : obs.rotated(bx, by, ang, w, th)) obs.add(b, kTextWeight);
-    c.text(s, bx, by, 9, HAlign::Left, VAlign::Baseline, ang * 180 / M_PI, false, kLabel);
+    c.haloed_text(s, bx, by, 9, HAlign::Left, VAlign::Baseline, ang * 180 / M_PI, false, kLabel);
   }
   // Point labels (batch size): the first free one of eight positions around the point, then of
   // two rings further out (drawn with a thin leader line back to the point); in a cluster where
@@ -355,7 +355,7 @@ Layout roofline_chart(const RooflineSpec& spec_in, const std::string& path) {
         c.line(px + (nx - px) * (r + 0.5 * pt) / d, py + (ny - py) * (r + 0.5 * pt) / d, nx, ny);
       }
     }
-    c.text(p.label, best.x0, best.y1, 8, HAlign::Left, VAlign::Bottom, 0, false, Color{0.2, 0.2, 0.2, 1});
+    c.haloed_text(p.label, best.x0, best.y1, 8, HAlign::Left, VAlign::Bottom, 0, false, Color{0.2, 0.2, 0.2, 1});
   }
   f.end_data();
   f.finish();

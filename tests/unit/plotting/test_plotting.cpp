@@ -499,3 +499,30 @@ TEST_CASE("a subtitle wraps after a phrase, never inside one, in up to four line
   }
   CHECK(h.lines[3].substr(h.lines[3].size() - 3) == "\xE2\x80\xA6");
 }
+
+TEST_CASE("haloed text clears a line where it crosses the glyphs, and only there", "[plotting]") {
+  // A roofline's labels sit among its roofs; a label drawn over a line was crossed by it (the DRAM
+  // roof through "FLOP/B" of the L1 ridge label). A halo (white, 1.2 pt each side of the glyphs'
+  // outline) clears the line next to the strokes. One canvas per variant: a black line 3 px thick
+  // along row 50, "MMMM" at 20 pt with its baseline at row 60, so the line runs through the glyphs.
+  auto whites_on_line = [](bool halo) {
+    const std::string path = tmp(halo ? "halo_on.png" : "halo_off.png");
+    {
+      Canvas c(path, 200, 100, 72);
+      c.fill_rect(0, 0, 200, 100, Color{1, 1, 1, 1});
+      c.set_color(Color{0, 0, 0, 1});
+      c.set_line(3);
+      c.line(0, 50, 200, 50);
+      if (halo) c.haloed_text("MMMM", 20, 60, 20);
+      else c.text("MMMM", 20, 60, 20);
+      c.finish();
+    }
+    Png png(path);
+    int whites = 0;
+    for (int x = 20; x < 180; ++x) whites += dist(png.rgb(x, 50), 0xFFFFFF) < 40;
+    CHECK(dist(png.rgb(195, 50), 0x000000) < 40);  // beyond the text the line is whole
+    return whites;
+  };
+  CHECK(whites_on_line(false) == 0);
+  CHECK(whites_on_line(true) > 8);
+}
