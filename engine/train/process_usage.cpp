@@ -38,26 +38,24 @@ int64_t peak_rss_bytes() {
   return -1;
 }
 
-SystemCpu parse_proc_stat(const std::string& text, double ticks_per_s) {
+SystemCpu parse_proc_stat(const std::string& text, double ticks_per_s, const std::vector<int>& cpus) {
+  return system_cpu_of(util::parse_cpu_ticks(text, cpus), ticks_per_s);
+}
+
+SystemCpu system_cpu_of(const util::CpuTicks& t, double ticks_per_s) {
   SystemCpu s;
-  std::istringstream in(text);
-  std::string name;
-  if (!(in >> name) || name != "cpu" || ticks_per_s <= 0) return s;
-  // user nice system idle iowait irq softirq steal [guest guest_nice]
-  double v[8] = {};
-  for (double& x : v)
-    if (!(in >> x)) return s;
-  s.busy_s = (v[0] + v[1] + v[2] + v[5] + v[6]) / ticks_per_s;
-  s.steal_s = v[7] / ticks_per_s;
+  if (!t.ok() || ticks_per_s <= 0) return s;
+  // user nice system idle iowait irq softirq steal
+  const auto& v = t.column;
+  s.busy_s = static_cast<double>(v[0] + v[1] + v[2] + v[5] + v[6]) / ticks_per_s;
+  s.steal_s = static_cast<double>(v[7]) / ticks_per_s;
   s.ok = true;
   return s;
 }
 
 SystemCpu system_cpu() {
-  std::ifstream f("/proc/stat");
-  std::string line;
-  if (!std::getline(f, line)) return {};
-  return parse_proc_stat(line, static_cast<double>(sysconf(_SC_CLK_TCK)));
+  static const std::vector<int> cpus = util::allowed_cpus();
+  return system_cpu_of(util::read_cpu_ticks(cpus), static_cast<double>(sysconf(_SC_CLK_TCK)));
 }
 
 Contention contention_of(double wall_s, double own_cpu_s, const SystemCpu& before, const SystemCpu& after,

@@ -1,13 +1,16 @@
 // process_usage.h: what the process used during a section of a run: CPU time (user, system) and
 // the peak resident set. Linux resets the peak-RSS mark (VmHWM) when "5" is written to
 // /proc/self/clear_refs, so the peak can cover the measured section alone. And what the rest of
-// the machine did meanwhile (contention): the busy and stolen CPU time of the whole system from
-// /proc/stat, from which the cores other processes used are the system's busy time minus ours.
+// the machine did meanwhile (contention): the busy and stolen CPU time of the CPUs the process may
+// run on, from /proc/stat, from which the cores other processes used are their busy time minus
+// ours.
 #pragma once
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
+#include "util/cpu_stat.h"
 #include "util/thread_cpu.h"
 
 namespace rlx::train {
@@ -24,17 +27,20 @@ bool reset_peak_rss();
 // VmHWM of /proc/self/status in bytes; -1 when it cannot be read.
 int64_t peak_rss_bytes();
 
-// CPU time of the whole machine since boot, in seconds summed over all CPUs (/proc/stat's "cpu"
-// line divided by the clock tick): busy = user + nice + system + irq + softirq (guest time is
-// inside user), steal = time the hypervisor ran something else on our virtual CPUs. ok = false
-// where /proc/stat cannot be read.
+// CPU time since boot of the CPUs this process may run on (its affinity mask: util/cpu_stat.h; the
+// whole machine when the mask cannot be read), in seconds summed over those CPUs (/proc/stat's
+// per-CPU lines divided by the clock tick): busy = user + nice + system + irq + softirq (guest
+// time is inside user), steal = time the hypervisor ran something else on those virtual CPUs.
+// ok = false where /proc/stat cannot be read.
 struct SystemCpu {
   double busy_s = 0, steal_s = 0;
   bool ok = false;
 };
 SystemCpu system_cpu();
-// Parses the "cpu " line of /proc/stat's text with `ticks_per_s` ticks per second.
-SystemCpu parse_proc_stat(const std::string& text, double ticks_per_s);
+SystemCpu system_cpu_of(const util::CpuTicks& ticks, double ticks_per_s);
+// Parses /proc/stat's text with `ticks_per_s` ticks per second: the lines of `cpus`, or the
+// whole machine's "cpu " line when `cpus` is empty.
+SystemCpu parse_proc_stat(const std::string& text, double ticks_per_s, const std::vector<int>& cpus = {});
 
 // What a section shared its cores with (docs/training.md "Contention"):
 //   other_cpu = (system busy - own CPU time) / wall: cores other processes used on average;

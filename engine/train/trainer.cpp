@@ -33,6 +33,7 @@
 #include "train/torch_errors.h"
 #include "train/torch_scopes.h"
 #include "train/trainer.h"
+#include "util/cpu_stat.h"
 #include "util/interrupt.h"
 #include "util/process_tuning.h"
 
@@ -140,7 +141,9 @@ std::string option_notes(const TrainConfig& c, const ResolvedDevice& dev) {
 }
 
 void set_threads_and_seed(const TrainConfig& c, const ResolvedDevice& dev, TrainResult& r) {
-  const int64_t threads = c.threads > 0 ? c.threads : std::max(1u, std::thread::hardware_concurrency());
+  // By default one thread per CPU this process may run on (its affinity mask, as libgomp sizes its
+  // own default team): a cpuset of 2 CPUs on a larger node gets 2 threads, not the node's count.
+  const int64_t threads = c.threads > 0 ? c.threads : util::usable_cpus();
   at::set_num_threads(static_cast<int>(threads));
   r.threads = at::get_num_threads();
   torch::manual_seed(static_cast<uint64_t>(c.seed));

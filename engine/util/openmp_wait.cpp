@@ -16,7 +16,9 @@
 #include <cstdio>
 #include <cstdlib>
 #include <string>
+#include <vector>
 
+#include "util/cpu_stat.h"
 #include "util/env_value.h"
 #include "util/restart_self.h"
 
@@ -34,30 +36,24 @@ constexpr const char* kSpin = "GOMP_SPINCOUNT";
 constexpr const char* kCores = "RLX_OMP_WAIT_CORES";
 constexpr const char* kSpinNs = "RLX_OMP_SPIN_NS";  // the measured spin, for the restart's note
 
-// Busy and total jiffies of all CPUs from /proc/stat's first line; false when unreadable.
-bool cpu_jiffies(unsigned long long& busy, unsigned long long& total) {
-  std::FILE* f = std::fopen("/proc/stat", "r");
-  if (f == nullptr) return false;
-  unsigned long long v[8] = {};
-  const int n = std::fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2], &v[3],
-                            &v[4], &v[5], &v[6], &v[7]);
-  std::fclose(f);
-  if (n < 5) return false;
-  total = 0;
-  for (unsigned long long x : v) total += x;
-  busy = total - v[3] - v[4];  // less idle and iowait
-  return true;
-}
-
-// Cores the other processes used over `sample_ms` (this process sleeps meanwhile), or -1.
-double other_cores(int sample_ms) {
-  unsigned long long b0 = 0, t0 = 0, b1 = 0, t1 = 0;
-  const long cores = sysconf(_SC_NPROCESSORS_ONLN);
-  timespec pause{sample_ms / 1000, (sample_ms % 1000) * 1000000L};
-  if (cores < 1 || !cpu_jiffies(b0, t0) || nanosleep(&pause, nullptr) != 0 || !cpu_jiffies(b1, t1) ||
-      t1 <= t0)
+// Cores other processes used over `sample_ms` (this process sleeps meanwhile), or -1: on the CPUs
+// this process may run on (util/cpu_stat.h), the whole machine when its mask cannot be read.
+double other_cores(int sample_ms) noexcept {
+  try {
+    const std::vector<int> cpus = allowed_cpus();
+    const CpuTicks t0 = read_cpu_ticks(cpus);
+    timespec pause{sample_ms / 1000, (sample_ms % 1000) * 1000000L};
+    if (!t0.ok() || nanosleep(&pause, nullptr) != 0) return -1;
+    const CpuTicks t1 = read_cpu_ticks(cpus);
+    const long cores = cpus.empty() ? sysconf(_SC_NPROCESSORS_ONLN) : t1.cpus;
+    if (!t1.ok() || t1.total() <= t0.total() || cores < 1) return -1;
+    // Busy = all but idle (column 3) and iowait (4).
+    auto busy = [](const CpuTicks& t) { return t.total() - t.column[3] - t.column[4]; };
+    return static_cast<double>(busy(t1) - busy(t0)) / static_cast<double>(t1.total() - t0.total()) *
+           static_cast<double>(cores);
+  } catch (...) {
     return -1;
-  return static_cast<double>(b1 - b0) / static_cast<double>(t1 - t0) * static_cast<double>(cores);
+  }
 }
 
 // "0.27 ms at 27.12 ns a spin, measured" or, where no spin was measured, the fallback's origin.

@@ -4,8 +4,9 @@
 // libgomp's default spins about 300,000 times before a waiting thread sleeps. On an idle machine
 // that is the fastest (the other thread arrives within microseconds); when other processes share
 // the cores, a spinning thread holds a core the thread it waits for needs, and each of the
-// hundreds of parallel regions of a step waits for a time slice: MobileNetV2 trained 2.1-2.9x
-// slower, ResNet-50 1.1-1.3x, than with a short spin (docs/benchmarks.md, bench/omp_wait.sh).
+// hundreds of parallel regions of a step waits for a time slice: MobileNetV2 trained 2.2x slower
+// by best round (6.4x in the other), ResNet-50 1.1x, than with a short spin (docs/benchmarks.md,
+// bench/omp_wait.sh).
 // libgomp reads GOMP_SPINCOUNT when it is loaded, before main(), so on a shared machine the
 // program starts again once with the variable set (called first thing in main, host/main.cpp).
 #pragma once
@@ -26,8 +27,9 @@ inline constexpr long kFallbackSpinCount = 10'000;
 // Other processes' CPU use, in cores, from which the machine counts as shared.
 inline constexpr double kSharedCores = 0.5;
 
-// Samples the machine's CPU use for `sample_ms` and, when other processes used kSharedCores or
-// more, starts this program again (execv of /proc/self/exe, same pid) with GOMP_SPINCOUNT =
+// Samples the CPU use of the CPUs this process may run on (its affinity mask, util/cpu_stat.h) for
+// `sample_ms` and, when other processes used kSharedCores or more of them, starts this program
+// again (execv of /proc/self/exe, same pid) with GOMP_SPINCOUNT =
 // shared_spin_count(kSharedSpinWaitNs, spin_ns()); leaves libgomp's default otherwise. A user's
 // OMP_WAIT_POLICY or GOMP_SPINCOUNT is left alone. Call before any thread exists.
 void choose_openmp_wait(char** argv, int sample_ms) noexcept;

@@ -4,6 +4,7 @@
 #include "env/memory.h"
 #include "lua_bind.h"
 #include "registry.h"
+#include "util/cpu_stat.h"
 
 namespace rlx::bindings {
 namespace {
@@ -23,11 +24,18 @@ int memory_available(lua_State* L) {
   return 1;
 }
 
+// usable_cpus() -> the CPUs this process may run on (util/cpu_stat.h): rlx.train's default threads.
+int usable_cpus(lua_State* L) {
+  lua_pushinteger(L, util::usable_cpus());
+  return 1;
+}
+
 }  // namespace
 
 void open_env(lua_State* L) {
   lua::register_module(L, "env",
                        {{"capture", lua::guarded<capture>},
+                        {"usable_cpus", lua::guarded<usable_cpus>},
                         {"memory_available", lua::guarded<memory_available>, "rlx.memory.available"}});
 }
 

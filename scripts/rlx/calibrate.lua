@@ -22,9 +22,11 @@ local M = {}
 
 M.LAYOUTS = {"channels_last", "contiguous"}
 -- The probe's batch (or the sweep's smallest, when smaller): large enough that a step's time is
--- the model's, small enough that the probe of all three seed models stays under a minute on a
--- 2-core CPU. Its seconds per image differ from those of the sweep's batches by a factor the
--- plan learns from the first real runs (rlx.budget, "calibrated" estimates).
+-- the model's, small enough that the probe of all three seed models takes about half a minute on
+-- a 2-core CPU (29-32 s on the EPYC; a close call's extra rounds, or a probe repeated because
+-- other processes shared the cores, can double a model's share). Its seconds per image differ
+-- from those of the sweep's batches by a factor the plan learns from the first real runs
+-- (rlx.budget, "calibrated" estimates).
 M.PROBE_BATCH = 2
 -- Each layout trains in ROUNDS short runs of WARMUP + ITERS iterations, the layouts taking turns
 -- (A B A B), so a change of the machine's speed during the probe (a neighbour on the host, a clock
@@ -186,7 +188,7 @@ end
 
 --- "vgg16 fp32: contiguous, 1.46x faster than channels_last (0.75 s/image at batch 4; probe 22 s)".
 function M.text(c)
-  local busy = c.contended and "; other processes shared the cores during two probes: for this study only, " ..
+  local busy = c.contended and "; other processes shared the cores during two probes: not kept, " ..
     "probed again next time" or ""
   local probe = type(c.probe) == "table" and c.probe or {}
   return string.format("%s %s: %s, %s (%.3g s/image at batch %s%s%s)", c.model, c.precision, c.memory_format,

@@ -151,6 +151,11 @@ end
 
 local function or_unknown(v) if v == nil or v == "" then return "unknown" end return tostring(v) end
 
+--- How many CPUs this process may run on: its affinity mask's count (`taskset`, a Slurm task's
+--- cpuset, a container's), else the machine's. rlx.train's default thread count. Not part of the
+--- environment (and its id): it is a property of the process, not of the machine.
+function M.usable_cpus() return core.usable_cpus() end
+
 --- Seed 000's logs/env_info.md for this environment, as Markdown text.
 function M.markdown(env)
   errors.expect("rlx.env.markdown", env, "table", "an environment table")

@@ -36,6 +36,7 @@ local RUN_SPEC = {
   retry_crashed = {type = "boolean", default = false},
   list = {type = "table"},
   data = {type = "string"},
+  memory_format = {type = "string", one_of = {"auto", "channels_last", "contiguous"}, default = "auto"},
   started = {type = "number"},
   figures = {type = "string", default = "figures"},
 }
@@ -57,6 +58,8 @@ M.PARAMS = {
   batch = {help = "comma list of batch sizes (default: the environment script's)"},
   precision = {help = "comma list, e.g. fp32,bf16 (default: the environment script's; bf16 on CPUs with it)"},
   counters = {type = "boolean", default = true, help = "hardware counters on CUDA"},
+  memory_format = {one_of = {"auto", "channels_last", "contiguous"}, default = "auto",
+    help = "memory layout of every run (auto: each model's faster one, measured on this machine: rlx.calibrate)"},
   retry_crashed = {type = "boolean", default = false, help = "retry runs whose process died"},
   devices = {help = "device kinds to run, e.g. cpu,cuda (default: all)"},
   name = {default = "p1-roofline", help = "study name"},
@@ -272,7 +275,8 @@ local function sweep_options(id, env, precision, S, mx, o)
     repeats = S.repeats or mx.repeats, warmup = S.warmup, iters = S.iters, input = S.input, classes = mx.classes,
     lr = mx.lr, target_ci = S.target_ci, accept_ci = S.target_ci and S.accept_ci or nil, min_iters = S.min_iters,
     max_iters = S.max_iters, counters = env.counters == true and S.counters ~= false or nil,
-    retry_crashed = o.retry_crashed, data = o.data}
+    retry_crashed = o.retry_crashed, data = o.data,
+    memory_format = o.memory_format ~= "auto" and o.memory_format or nil}
 end
 
 -- The devices to sweep: {id, kind, name, script, sweep (options), notes}.

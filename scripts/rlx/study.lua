@@ -155,6 +155,9 @@ for _, k in ipairs(PASS_THROUGH) do SWEEP_SPEC[k] = {type = "any"} end
 -- The configuration of one run: what rlx.train gets, minus the label. Its hash is the resume key.
 -- A model's memory layout: the sweep's memory_format when given (the user's choice wins), else the
 -- layout this machine's calibration chose for the model (rlx.calibrate), else rlx.train's default.
+-- A calibration that chose channels_last, rlx.train's own default for a CNN, leaves it unset: the
+-- same step either way, so the same resume key, and a study stored before calibrations existed
+-- (or whose probe said channels_last) resumes instead of training its runs again.
 local function run_config(o, model, precision, batch)
   local c = {model = model, precision = precision, batch = batch, device = o.device, warmup = o.warmup,
     iters = o.iters, data = o.data, input = o.input, classes = o.classes, counters = o.counters,
@@ -163,7 +166,8 @@ local function run_config(o, model, precision, batch)
   for _, k in ipairs(PASS_THROUGH) do c[k] = o[k] end
   if c.memory_format == nil and o.calibration then
     local cal = o.calibration[rlx.calibrate.key(model, precision, o.input)]
-    c.memory_format = type(cal) == "table" and cal.memory_format or nil
+    local layout = type(cal) == "table" and cal.memory_format or nil
+    if layout ~= "channels_last" then c.memory_format = layout end
   end
   return c
 end

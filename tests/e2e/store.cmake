@@ -3,7 +3,8 @@
 # merge, runs and env subcommands. Shell scenarios live in tests/e2e/store/*.sh.
 rlx_e2e(NAME "store: rlx.db, rlx.stats, rlx.env, rlx.study API" ARGS run tests/e2e/store/api.lua STDOUT "api ok")
 
-foreach(scenario resume_kill concurrent cli merge_conflicts claims chaos export_seed crash_retry term oom_retry)
+foreach(scenario resume_kill concurrent cli merge_conflicts claims chaos export_seed crash_retry term oom_retry
+    env_settings)
   add_test(NAME "e2e: store: ${scenario}"
     COMMAND bash ${CMAKE_SOURCE_DIR}/tests/e2e/store/${scenario}.sh $<TARGET_FILE:rlx>
     WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})

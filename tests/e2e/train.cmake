@@ -176,3 +176,16 @@ add_test(NAME "e2e: train: the training heap is in transparent huge pages where 
   COMMAND bash ${T}/huge_pages.sh $<TARGET_FILE:rlx> WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
 set_tests_properties("e2e: train: the training heap is in transparent huge pages where the kernel allows it"
   PROPERTIES PASS_REGULAR_EXPRESSION "^ok\n$" TIMEOUT 300)
+# The CPUs rlx may run on (affinity mask), not the machine's: default threads, the load at start,
+# a run's contention. Alone: another test on the pinned CPU would be real contention.
+add_test(NAME "e2e: train: threads, the load at start and contention count the CPUs rlx may run on"
+  COMMAND bash ${T}/affinity.sh $<TARGET_FILE:rlx> WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+set_tests_properties("e2e: train: threads, the load at start and contention count the CPUs rlx may run on"
+  PROPERTIES PASS_REGULAR_EXPRESSION "^ok\n$" SKIP_RETURN_CODE 77 RUN_SERIAL TRUE TIMEOUT 120)
+# Issue 33: rlx train's --memory-format auto from a machine with nothing calibrated: probed (also
+# with --threads 0), kept, reused, said by --verbose with every setting; CIFAR probed at 32x32.
+add_test(NAME "e2e: train: --memory-format auto probes once, at the run's input, and --verbose says every setting"
+  COMMAND bash ${T}/auto_layout.sh $<TARGET_FILE:rlx> WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+set_tests_properties("e2e: train: --memory-format auto probes once, at the run's input, and --verbose says every setting"
+  PROPERTIES ENVIRONMENT "RLX_TEST_TMP=${RLX_TEST_TMP};HOME=${RLX_TEST_TMP}" PASS_REGULAR_EXPRESSION "^ok\n$"
+  TIMEOUT 300 RUN_SERIAL TRUE)

@@ -8,8 +8,9 @@ local cmd = {name = "env",
   description = "Captures the environment from local sources only (no network) and prints it as the\n" ..
     "Markdown of seed 000's logs/env_info.md, or as JSON. --markdown also writes it to FILE\n" ..
     "(through a temporary file renamed when complete; a write error fails with exit status 1).\n" ..
-    "The printed Markdown ends with the training settings chosen on this machine (rlx.calibrate):\n" ..
-    "each model's memory layout and its measured margin, from --db and from rlx train's cache.",
+    "The Markdown ends with the training settings chosen on this machine (rlx.calibrate):\n" ..
+    "each model's memory layout and its measured margin, from --db and from rlx train's cache\n" ..
+    "(in JSON: calibrations), and the settings each training process decides when it starts.",
   options = {
     {"db", "--db", metavar = "PATH", help = "also list the settings a study database chose for this environment"},
     {"markdown", "--markdown", metavar = "FILE", help = "write the Markdown to FILE"},
@@ -20,8 +21,9 @@ local cmd = {name = "env",
   }}
 
 -- The calibrations (rlx.calibrate) of this environment in the databases that exist among
--- `paths`, as a Markdown section; "" when there are none.
-local function settings_section(env, paths)
+-- `paths`, one table each: model, precision, device, input, memory_format, margin (in words),
+-- per_image_s, measured_at, database.
+local function calibrations(env, paths)
   local rows = {}
   for _, path in ipairs(paths) do
     local f = io.open(path, "r")
@@ -32,23 +34,43 @@ local function settings_section(env, paths)
         for _, kind in ipairs({"cpu", "cuda"}) do
           local got, cals = pcall(db.calibrations, db, env.id, kind)
           for _, c in ipairs(got and cals or {}) do
-            rows[#rows + 1] = string.format("| %s | %s | %s | %d | %s | %s | %.3g | %s | %s |", c.model, c.precision,
-              kind, c.input, c.memory_format, rlx.calibrate.margin_text(c),
-              c.per_image_s, tostring(c.measured_at), path)
+            rows[#rows + 1] = {model = c.model, precision = c.precision, device = kind, input = c.input,
+              memory_format = c.memory_format, margin = rlx.calibrate.margin_text(c), per_image_s = c.per_image_s,
+              measured_at = c.measured_at, database = path}
           end
         end
         db:close()
       end
     end
   end
-  if #rows == 0 then return "" end
-  return "\n## Training settings chosen on this machine\n\n" ..
-    "Each model's memory layout, measured here (rlx.calibrate: both layouts timed, the faster kept; within " ..
-    string.format("%.0f %%", rlx.calibrate.NEAR * 100) .. " or within the probe's noise a tie keeps the default, " ..
-    "channels_last; margin = " ..
-    "the other layout's best step over the chosen one's):\n\n" ..
-    "| Model | Precision | Device | Input | Layout | Margin | s/image (probe) | Measured | Database |\n" ..
-    "| --- | --- | --- | ---: | --- | --- | ---: | --- | --- |\n" .. table.concat(rows, "\n") .. "\n"
+  return rows
+end
+
+-- The settings a training process chooses on this machine, as a Markdown section: the layouts
+-- calibrated here (`rows`), then the rules decided per process (threads, OpenMP waiting).
+local function settings_section(rows)
+  local out = {"", "## Training settings chosen on this machine", ""}
+  if #rows > 0 then
+    out[#out + 1] = "Each model's memory layout, measured here (rlx.calibrate: both layouts timed, the faster kept; " ..
+      string.format("within %.0f %%", rlx.calibrate.NEAR * 100) .. " or within the probe's noise a tie keeps the " ..
+      "default, channels_last; margin = the other layout's best step over the chosen one's):"
+    out[#out + 1] = ""
+    out[#out + 1] = "| Model | Precision | Device | Input | Layout | Margin | s/image (probe) | Measured | Database |"
+    out[#out + 1] = "| --- | --- | --- | ---: | --- | --- | ---: | --- | --- |"
+    for _, r in ipairs(rows) do
+      out[#out + 1] = string.format("| %s | %s | %s | %d | %s | %s | %.3g | %s | %s |", r.model, r.precision, r.device,
+        r.input, r.memory_format, r.margin, r.per_image_s, tostring(r.measured_at), r.database)
+    end
+  else
+    out[#out + 1] = "No model's memory layout measured here yet: a study, or `rlx train` with its default " ..
+      "`--memory-format auto`, measures it before its first run and keeps it."
+  end
+  out[#out + 1] = ""
+  out[#out + 1] = string.format("Decided by each training process when it starts: threads, one per CPU it may run " ..
+    "on (%d here: its affinity mask); OpenMP waiting, from the load on those CPUs (libgomp's default when idle, " ..
+    "a short spin when other processes use half a core or more); each run records what it used " ..
+    "(`threads`, `openmp_wait`, `huge_pages`).", rlx.env.usable_cpus())
+  return table.concat(out, "\n") .. "\n"
 end
 
 function M.main(...)
@@ -56,15 +78,16 @@ function M.main(...)
   if not o then return 0 end
   rlx.fs.check_outputs("env", {{o.markdown ~= "-" and o.markdown or nil, "file", {what = "--markdown"}}})
   local env = rlx.env.capture{label = o.label, zone = o.zone, instance_type = o.instance_type}
-  local md = rlx.env.markdown(env)
+  local rows = calibrations(env, o.db and {o.db, rlx.calibrate.cache_db()} or {rlx.calibrate.cache_db()})
+  local md = rlx.env.markdown(env) .. settings_section(rows)
   if o.markdown then
     rlx.fs.write_output("rlx env", o.markdown, md)
   end
   if o.json then
+    env.calibrations = rows
     print(rlx.json.encode(env, 2))
   elseif not o.markdown then
     io.write(md)
-    io.write(settings_section(env, o.db and {o.db, rlx.calibrate.cache_db()} or {rlx.calibrate.cache_db()}))
   else
     print("wrote " .. o.markdown)
   end

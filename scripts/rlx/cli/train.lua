@@ -36,17 +36,19 @@ local cmd = {name = "train",
     {"data", "--data", metavar = "PATH", help = "ImageFolder root (train/<class>/*.jpg) or CIFAR-10 folder"},
     {"synthetic", "--synthetic", type = "boolean", help = "synthetic input even when --data is given"},
     {"no_augment", "--no-augment", type = "boolean", help = "resize + center crop instead of random crops"},
-    {"memory_format", "--memory-format", one_of = {"auto", "channels_last", "contiguous"},
+    {"memory_format", "--memory-format", metavar = "auto|channels_last|contiguous",
+      one_of = {"auto", "channels_last", "contiguous"},
       help = "layout of images and conv weights (default auto: the faster of the two for this model on this " ..
         "machine, measured once and kept: rlx.calibrate; contiguous = run_train.py's default)"},
-    {"verbose", "--verbose", type = "boolean", help = "say which settings were chosen and why (stderr)"},
+    {"verbose", "--verbose", type = "boolean",
+      help = "say every setting that changes a step's speed, as used, and who chose it (stderr)"},
     {"channels_last", "--channels-last", type = "boolean", help = "same as --memory-format channels_last"},
     {"grad_accum", "--grad-accum-steps", type = "integer", default = 1, help = "optimizer step every N iterations"},
     {"deterministic", "--deterministic", type = "boolean", help = "deterministic algorithms"},
     {"cudnn_benchmark", "--cudnn-benchmark", type = "boolean", help = "let cuDNN pick algorithms by timing"},
     {"nvtx", "--nvtx", type = "boolean", help = "NVTX range around each measured iteration (CUDA)"},
     {"tf32", "--tf32", type = "boolean", help = "let cuBLAS/cuDNN use TF32 for fp32 (CUDA; off by default)"},
-    {"threads", "--threads", type = "integer", default = 0, help = "intra-op threads (0 = all cores)"},
+    {"threads", "--threads", type = "integer", default = 0, help = "intra-op threads (0 = one per CPU this process may run on)"},
     {"input", "--input", type = "integer", help = "image side (default 224; 32 for CIFAR-10)"},
     {"classes", "--classes", type = "integer", help = "classes (default the dataset's; 1000 synthetic)"},
     {"lr", "--lr", type = "number", default = 0.1, help = "learning rate"},
@@ -139,27 +141,63 @@ end
 -- The memory layout when none was chosen (--memory-format auto, the default): this machine's
 -- calibration of the model (rlx.calibrate), kept with --db's environment, else in the user's cache
 -- database; probed once per model, precision and input (a few seconds, not part of the timed
--- run). A model given as a Lua file gets rlx.train's default. Returns the layout (nil: the
--- default) and the calibration, or nil, nil and the reason the probe failed: that reason is
--- printed only when the training then succeeds (a bad option fails the probe and the training
--- alike, and is said once, by the training).
-local function calibrated(o, opts)
+-- run), at the input the run will train at (`input`: --input, else the dataset's). A model given
+-- as a Lua file gets rlx.train's default. Returns the layout (nil: the default) and the
+-- calibration, or nil, nil and the reason the probe failed: that reason is printed only when the
+-- training then succeeds (a bad option fails the probe and the training alike, and is said once,
+-- by the training).
+local function calibrated(o, opts, input)
   if type(opts.model) ~= "string" then return nil end
   local path = o.db or rlx.calibrate.cache_db()
-  if o.verbose then io.stderr:write(string.format("rlx train: calibrating %s on this machine (%s)\n", opts.model, path)) end
+  local precision, device = opts.precision or "fp32", opts.device or "cpu"
+  local key = rlx.calibrate.key(opts.model, precision, input)
   local ok, cal = pcall(function()
     local st = rlx.study{name = o.db and o.study or "calibrations", db = path}
-    local cals = rlx.calibrate.ensure(st, opts.device or "cpu", {{model = opts.model, precision = opts.precision or
-      "fp32", input = opts.input or 224, batch = opts.batch}}, {classes = opts.classes, lr = opts.lr, threads = opts.threads,
-      quiet = true})
+    if o.verbose then
+      local kept = rlx.calibrate.stored(st, device:match("^cuda") and "cuda" or "cpu")[key]
+      io.stderr:write(string.format(kept and "rlx train: %s's layout as calibrated on this machine before (%s)\n" or
+        "rlx train: calibrating %s on this machine (%s)\n", opts.model, path))
+    end
+    local cals = rlx.calibrate.ensure(st, device, {{model = opts.model, precision = precision, input = input,
+      batch = opts.batch}}, {classes = opts.classes, lr = opts.lr, quiet = true,
+      threads = (opts.threads or 0) > 0 and opts.threads or nil})  -- --threads 0: rlx.train's default
     st:close()
-    return cals[rlx.calibrate.key(opts.model, opts.precision or "fp32", opts.input or 224)]
+    return cals[key]
   end)
   if not ok then
     rlx.errors.pass_exits(cal)
     return nil, nil, rlx.errors.message(cal)
   end
   return cal and cal.memory_format, cal
+end
+
+-- The input size the run will train at: --input, else the dataset's own (CIFAR-10 32, as
+-- rlx.train sizes it), else 224.
+local function run_input(opts, dataset)
+  if opts.input then return opts.input end
+  return dataset and dataset.kind == "cifar10" and 32 or 224
+end
+
+-- What --verbose says after the run: every setting that changes a step's speed, as used, and who
+-- chose it (the calibration with its margin, the user, or rlx's rule on this machine).
+local function settings_lines(o, r, cal, no_cal)
+  local lines = {}
+  local function add(fmt, ...) lines[#lines + 1] = "  " .. string.format(fmt, ...) end
+  if o.memory_format and o.memory_format ~= "auto" or o.channels_last then
+    add("memory format: %s (yours: --memory-format)", tostring(r.memory_format))
+  elseif cal then
+    add("memory format: %s", rlx.calibrate.text(cal))
+  else
+    add("memory format: %s (the model's default%s)", tostring(r.memory_format), no_cal and ("; no calibration: " ..
+      no_cal) or "")
+  end
+  add("threads: %s (%s)", tostring(r.threads), (o.threads or 0) > 0 and "yours: --threads" or
+    "one per CPU this process may run on")
+  for _, t in ipairs({r.openmp_wait, r.huge_pages}) do add("%s", tostring(t)) end
+  for _, t in ipairs(rlx.version().tuning or {}) do
+    if not t:match("^thp:") then add("%s", t) end
+  end
+  return "rlx train: settings used\n" .. table.concat(lines, "\n") .. "\n"
 end
 
 function M.main(...)
@@ -191,14 +229,15 @@ function M.main(...)
   })
   check_contents(o)
   -- A dataset that cannot be read fails here, in a second, not after the calibration's probe.
+  local dataset
   if opts.data ~= "synthetic" then
-    local readable, derr = pcall(rlx.train.dataset, opts.data)
-    if not readable then args.fail("train", derr) end  -- a dataset error, not a usage error: no --help hint
+    local readable, d = pcall(rlx.train.dataset, opts.data)
+    if not readable then args.fail("train", d) end  -- a dataset error, not a usage error: no --help hint
+    dataset = d
   end
   local cal, no_cal
   if opts.memory_format == nil or opts.memory_format == "auto" then
-    opts.memory_format, cal, no_cal = calibrated(o, opts)
-    if cal and o.verbose then io.stderr:write("rlx train: memory format " .. rlx.calibrate.text(cal) .. "\n") end
+    opts.memory_format, cal, no_cal = calibrated(o, opts, run_input(opts, dataset))
   end
   local ok, r = pcall(rlx.train, opts)
   -- An invalid value is a usage error (Ctrl-C passes through with its own exit code).
@@ -207,6 +246,7 @@ function M.main(...)
   if no_cal and r.ok then
     io.stderr:write("rlx train: no calibration (" .. no_cal .. "); the model's default layout\n")
   end
+  if o.verbose and r.ok then io.stderr:write(settings_lines(o, r, cal, no_cal)) end
   if o.json then
     print(rlx.json.encode(r, 2))
   elseif r.ok then

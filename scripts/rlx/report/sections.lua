@@ -218,15 +218,74 @@ function M.plan_notes(D)
   return out
 end
 
---- The layouts this study chose on each machine (rlx.calibrate), one text per calibration:
---- "epyc-2c: vgg16 fp32, contiguous (1.42x faster than channels_last)".
+--- The layouts this study chose on each machine (rlx.calibrate), one text per calibration of a
+--- model, precision and input the study ran there (the environment may hold calibrations of other
+--- studies' models): "epyc-2c: vgg16 fp32 at 224x224, contiguous (1.42x faster than channels_last)";
+--- when that model's runs used another layout (a memory_format the study gave), it says so.
 function M.calibration_texts(D)
+  local used = {}
+  for _, r in ipairs(D.runs) do
+    local key = table.concat({tostring(r.env), tostring(r.model), tostring(r.precision), tostring(r.input)}, "|")
+    used[key] = used[key] or {}
+    if r.memory_format then used[key][r.memory_format] = true end
+  end
   local out = {}
   for _, c in ipairs(D.calibrations or {}) do
-    out[#out + 1] = string.format("%s: %s %s at %dx%d, %s (%s)", tostring(c.env), c.model, c.precision, c.input,
-      c.input, c.memory_format, calibrate.margin_text(c))
+    local layouts = used[table.concat({tostring(c.env), tostring(c.model), tostring(c.precision), tostring(c.input)}, "|")]
+    if layouts then
+      local other = {}
+      for l in pairs(layouts) do if l ~= c.memory_format then other[#other + 1] = l end end
+      table.sort(other)
+      out[#out + 1] = string.format("%s: %s %s at %dx%d, %s (%s)%s", tostring(c.env), c.model, c.precision, c.input,
+        c.input, c.memory_format, calibrate.margin_text(c), #other > 0 and
+        (", but its runs used " .. table.concat(other, " and ") .. ", as the study gave") or "")
+    end
   end
   return out
+end
+
+-- The kind of a run's OpenMP waiting and huge-pages notes (the texts of engine/util/openmp_wait.h
+-- and huge_pages.h), for counting.
+local function wait_kind(text)
+  if text:match("^openmp: GOMP_SPINCOUNT=") then return "a short spin (other processes busy at start)" end
+  local user = text:match("^openmp: waiting left as the environment sets it %((.*)%)$")
+  if user then return "as the environment set it (" .. user .. ")" end
+  return "libgomp's default"
+end
+local function thp_kind(text) return (text:match("^thp: ([^(]-) %(") or text:match("^thp: (.*)$") or text) end
+
+-- "libgomp's default in 20 runs, a short spin (...) in 1".
+local function counted(counts)
+  local keys = {}
+  for k in pairs(counts) do keys[#keys + 1] = k end
+  table.sort(keys, function(a, b) return counts[a] > counts[b] or (counts[a] == counts[b] and a < b) end)
+  local parts = {}
+  for i, k in ipairs(keys) do
+    parts[i] = string.format("%s in %d run%s", k, counts[k], counts[k] == 1 and "" or "s")
+  end
+  return table.concat(parts, ", ")
+end
+
+--- What each run's process chose when it started (rlx records both in every result): how its
+--- OpenMP threads waited (docs/training.md, "OpenMP waiting") and whether its heap was in huge
+--- pages; nil when no run recorded them (a database from before they were recorded).
+function M.process_settings_text(D)
+  local wait, thp = {}, {}
+  for _, r in ipairs(D.runs) do
+    local res = type(r.result) == "table" and r.result or {}
+    if type(res.openmp_wait) == "string" then
+      local k = wait_kind(res.openmp_wait)
+      wait[k] = (wait[k] or 0) + 1
+    end
+    if type(res.huge_pages) == "string" then
+      local k = thp_kind(res.huge_pages)
+      thp[k] = (thp[k] or 0) + 1
+    end
+  end
+  local parts = {}
+  if next(wait) then parts[#parts + 1] = "OpenMP waiting: " .. counted(wait) end
+  if next(thp) then parts[#parts + 1] = "huge pages: " .. counted(thp) end
+  return #parts > 0 and table.concat(parts, "; ") or nil
 end
 
 --- The last plan of the study (rlx.experiment: conn:plans) in words: its budget, its one estimate
@@ -295,12 +354,23 @@ function M.design(ctx)
   doc:para("Order: interleaved = repeat 1 of every configuration, then repeat 2, ...; grouped = the repeats of " ..
     "a configuration back to back; random = shuffled with a stored seed (docs/study.md).")
   M.precision_paragraph(ctx)
-  local knobs = {}
+  local knobs, layouts = {}, {}
   for _, r in ipairs(D.runs) do
-    if r.memory_format then knobs["memory format " .. r.memory_format] = true end
+    if r.memory_format then
+      layouts[r.memory_format] = layouts[r.memory_format] or {}
+      layouts[r.memory_format][tostring(r.model)] = true
+    end
     if r.pin_memory == 1 then knobs["pinned host memory"] = true end
   end
+  for layout, models in pairs(layouts) do
+    knobs[string.format("memory format %s (%s)", layout, list_join(sorted_keys(models)))] = true
+  end
   if next(knobs) then doc:para("**Framework settings recorded:** " .. md.esc(list_join(sorted_keys(knobs))) .. ".") end
+  local chosen_at_start = M.process_settings_text(D)
+  if chosen_at_start then
+    doc:para("**Chosen by each run's process when it started** (recorded with every run): " ..
+      md.esc(chosen_at_start) .. ".")
+  end
   local cals = M.calibration_texts(D)
   if #cals > 0 then
     doc:para("**Settings chosen on the machine that trained** (rlx.calibrate: each model timed in both memory " ..

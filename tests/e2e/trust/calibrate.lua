@@ -52,13 +52,37 @@ check("margin text: a tie at the edge", calibrate.margin_text{memory_format = "c
   "contiguous within 5 %, a tie: the default", calibrate.margin_text{memory_format = "channels_last", margin = 1.05})
 check("margin text: the other failed", calibrate.margin_text{memory_format = "contiguous"} == "channels_last failed")
 -- The report's design section words each calibration with the same text.
-local texts = require("rlx.report.sections").calibration_texts{calibrations = {
+-- Only the calibrations of what the study ran there are listed (the environment's database may
+-- hold other studies' models: mobilenet_v2 here), and a model whose runs used another layout (a
+-- memory_format the study gave) says so.
+local sections = require("rlx.report.sections")
+local function run(model, layout, result)
+  return {env = "epyc-2c", model = model, precision = "fp32", input = 224, memory_format = layout, result = result}
+end
+local texts = sections.calibration_texts{calibrations = {
   {env = "epyc-2c", model = "vgg16", precision = "fp32", input = 224, memory_format = "contiguous", margin = 1.42},
-  {env = "epyc-2c", model = "resnet50", precision = "fp32", input = 224, memory_format = "channels_last", margin = 0.97}}}
+  {env = "epyc-2c", model = "resnet50", precision = "fp32", input = 224, memory_format = "channels_last", margin = 0.97},
+  {env = "epyc-2c", model = "mobilenet_v2", precision = "fp32", input = 224, memory_format = "channels_last",
+    margin = 1.3},
+  {env = "epyc-2c", model = "vgg16", precision = "fp32", input = 64, memory_format = "contiguous", margin = 1.1}},
+  runs = {run("vgg16", "contiguous"), run("resnet50", "channels_last"), run("resnet50", "contiguous")}}
+check("report: only what the study ran", #texts == 2, #texts)
 check("report: a win", texts[1] == "epyc-2c: vgg16 fp32 at 224x224, contiguous (1.42x faster than channels_last)",
   texts[1])
-check("report: a tie", texts[2] == "epyc-2c: resnet50 fp32 at 224x224, channels_last (contiguous within 3 %, a tie: " ..
-  "the default)", texts[2])
+check("report: a tie, runs in another layout too", texts[2] == "epyc-2c: resnet50 fp32 at 224x224, channels_last " ..
+  "(contiguous within 3 %, a tie: the default), but its runs used contiguous, as the study gave", texts[2])
+-- What each run's process chose at start, counted by kind (the texts of openmp_wait.h, huge_pages.h).
+local idle = "openmp: libgomp's default waiting (spin, then sleep): 0.0 other cores busy at start"
+local shared = "openmp: GOMP_SPINCOUNT=9733, a short spin before sleeping (0.27 ms at 27.74 ns a spin, measured): " ..
+  "2.0 other cores busy at start (a long spin holds a core the other thread needs)"
+local thp = "thp: not asked (kernel mode madvise; RLX_HUGE_PAGES=1 asks)"
+local started = sections.process_settings_text{runs = {run("vgg16", "contiguous", {openmp_wait = idle, huge_pages = thp}),
+  run("vgg16", "contiguous", {openmp_wait = shared, huge_pages = thp}),
+  run("resnet50", "channels_last", {openmp_wait = idle, huge_pages = thp}), run("resnet50", "channels_last", {})}}
+check("report: process settings counted", started == "OpenMP waiting: libgomp's default in 2 runs, a short spin " ..
+  "(other processes busy at start) in 1 run; huge pages: not asked in 3 runs", started)
+check("report: no process settings recorded", sections.process_settings_text{runs = {run("vgg16", "contiguous")}} ==
+  nil)
 -- The probe's noise: a layout's second-fastest step over its fastest, the larger of the two. The
 -- EPYC's ResNet-50 probe of 2026-11-27: channels_last 0.585 and 0.660 s, contiguous 0.474 and 0.603
 -- s: contiguous's best is 1.234x faster, but its own two steps are 0.603 / 0.474 = 1.272 apart.
@@ -128,14 +152,19 @@ local mob = calibrate.ensure(s, "cpu", {{model = "mobilenet_v2", precision = "fp
   {trainer = trainer, quiet = true})["mobilenet_v2|fp32|32"]
 busy = false
 check("contended: probed twice, chosen for this study", mob.contended and #calls == 8 and
-  mob.memory_format == "channels_last" and calibrate.text(mob):find("for this study only", 1, true) ~= nil,
+  mob.memory_format == "channels_last" and calibrate.text(mob):find("not kept, probed again next time", 1, true) ~= nil,
   calibrate.text(mob))
 check("contended: not stored", #s.db:calibrations(s.env_id, "cpu") == 2)
 
--- The sweep's runs take the calibrated layout; the user's memory_format wins.
+-- The sweep's runs take the calibrated layout; the user's memory_format wins. channels_last is
+-- rlx.train's default for a CNN, so a calibration that chose it leaves the configuration as it was
+-- without one: the same resume key, and a run stored before calibrations counts as done.
+local plan0 = s:plan{models = {"resnet50"}, batch = 16, input = 32}
 local plan = s:plan{models = {"vgg16", "resnet50"}, batch = 16, input = 32, calibration = cals}
 check("sweep: calibrated layouts", plan[1].config.memory_format == "contiguous" and
-  plan[2].config.memory_format == "channels_last", plan[1].config.memory_format)
+  plan[2].config.memory_format == nil, plan[1].config.memory_format)
+check("sweep: channels_last calibrated, the resume key unchanged", plan[2].key == plan0[1].key and
+  plan[1].key ~= s:plan{models = {"vgg16"}, batch = 16, input = 32}[1].key, plan[2].key .. " " .. plan0[1].key)
 plan = s:plan{models = {"vgg16"}, batch = 16, input = 32, calibration = cals, memory_format = "channels_last"}
 check("sweep: the user's choice wins", plan[1].config.memory_format == "channels_last")
 

@@ -19,6 +19,19 @@ TEST_CASE("parse_proc_stat: busy = user + nice + system + irq + softirq, steal a
   CHECK_FALSE(parse_proc_stat("", 100).ok);
 }
 
+TEST_CASE("parse_proc_stat: only the CPUs the process may run on, when they are given") {
+  // cpu1 alone: user 30 nice 1 system 20 irq 1 softirq 1 = 53 ticks busy, steal 4; 100 per second.
+  const char* text =
+      "cpu  100 5 50 1000 10 3 2 7 0 0\ncpu0 70 4 30 500 5 2 1 3 0 0\ncpu1 30 1 20 500 5 1 1 4 0 0\n";
+  const SystemCpu one = parse_proc_stat(text, 100, {1});
+  CHECK(one.ok);
+  CHECK(one.busy_s == Approx(0.53));
+  CHECK(one.steal_s == Approx(0.04));
+  const SystemCpu both = parse_proc_stat(text, 100, {0, 1});  // the sum of the two: the total line
+  CHECK(both.busy_s == Approx(1.60));
+  CHECK(both.steal_s == Approx(0.07));
+}
+
 TEST_CASE("contention_of: other processes' cores, steal, the run's CPU share and the flag") {
   const SystemCpu before{10.0, 1.0, true};
   // 2 s of wall on 2 threads; the system was busy 4 s, 3 of them ours: others used 0.5 cores.

@@ -1,0 +1,38 @@
+// cpu_stat.h: the CPUs this process may run on, and their time from /proc/stat.
+//
+// A process is often allowed fewer CPUs than the machine has: `taskset`, a Slurm task's cpuset
+// (job arrays share a node this way), a container's cpuset. Work on the other CPUs neither slows
+// it nor competes with it, and threads beyond its CPUs only take turns on them. So the default
+// thread count, the load sampled at start (util/openmp_wait.h) and a run's contention
+// (train/process_usage.h) count the allowed CPUs only: libgomp, and so the Python loop, also
+// sizes its default team by this mask.
+#pragma once
+
+#include <array>
+#include <string>
+#include <vector>
+
+namespace rlx::util {
+
+// The CPUs in this process's affinity mask, ascending; empty when the mask cannot be read.
+std::vector<int> allowed_cpus();
+// How many CPUs this process may run on: the mask's count, else std::thread::hardware_concurrency,
+// at least 1.
+int usable_cpus();
+
+// Columns of /proc/stat's CPU lines (user nice system idle iowait irq softirq steal), in clock
+// ticks, summed over some CPUs; `cpus` is how many lines were summed.
+struct CpuTicks {
+  std::array<unsigned long long, 8> column{};
+  int cpus = 0;
+  bool ok() const { return cpus > 0; }
+  unsigned long long total() const;
+};
+// From the text of /proc/stat: the lines "cpuN ..." whose N is in `cpus`, or the whole machine's
+// "cpu ..." line when `cpus` is empty. A line with fewer than 8 columns is not counted (kernels
+// before 2.6.11 had no steal column).
+CpuTicks parse_cpu_ticks(const std::string& proc_stat, const std::vector<int>& cpus);
+// The same from /proc/stat now (its CPU lines only); !ok() when it cannot be read.
+CpuTicks read_cpu_ticks(const std::vector<int>& cpus);
+
+}  // namespace rlx::util
