@@ -98,7 +98,7 @@ local function try(o, layout)
   for i, x in ipairs(r.samples or {}) do samples[i] = x end
   return {samples = samples, warmup = r.warmup_samples, best_s = best_s, wall_s = wall,
     setup_s = math.max(0, wall - sum(r.warmup_samples) - timed), contended = r.contended == true,
-    cpu_share = r.cpu_share}
+    cpu_share = r.cpu_share, threads = r.threads}
 end
 
 --- Probes one model: opts {model, precision, device, input, classes, batch (default
@@ -106,7 +106,8 @@ end
 --- memory_format (the faster layout), per_image_s (its best step / batch), margin (the other
 --- layout's best step over the winner's; nil when only one ran), setup_s (model build and the
 --- like, seconds), probe = {batch, seconds (the probe's wall time), samples = {layout = {...}},
---- errors = {layout = text}, rounds (2 to MAX_ROUNDS), noise (M.noise of the samples)}}. Raises
+--- errors = {layout = text}, rounds (2 to MAX_ROUNDS), noise (M.noise of the samples), threads
+--- (the intra-op threads it trained with)}}. Raises
 --- when no layout could train.
 function M.probe(opts)
   local o = options.check("rlx.calibrate.probe", opts, PROBE_SPEC)
@@ -165,7 +166,8 @@ function M.probe(opts)
     input = o.input, memory_format = win, per_image_s = tried[win].best_s / o.batch,
     margin = margin, setup_s = tried[win].setup_s, contended = contended or nil,
     probe = {batch = o.batch, seconds = now_s() - t0, samples = samples, errors = next(failed) and failed or nil,
-      setup_s = tried[win].setup_s, contended = contended or nil, rounds = rounds, noise = noise}}
+      setup_s = tried[win].setup_s, contended = contended or nil, rounds = rounds, noise = noise,
+      threads = tried[win].threads}}
 end
 
 --- What a calibration's margin says, the one wording the plan, `rlx env` and the report use:
@@ -220,6 +222,16 @@ function M.stored(study, kind)
   return out
 end
 
+--- Whether a stored calibration `c` holds for a run on device kind `kind` with `threads` intra-op
+--- threads (nil: rlx.train's default, one per CPU this process may run on): a CPU layout measured
+--- with another thread count (a run pinned to fewer CPUs, --threads) is measured again, since the
+--- faster layout can change with the threads; one from before threads were recorded holds.
+function M.current(c, kind, threads)
+  local probed = type(c) == "table" and type(c.probe) == "table" and c.probe.threads
+  if kind ~= "cpu" or type(probed) ~= "number" then return true end
+  return probed == (threads or rlx.env.usable_cpus())
+end
+
 --- Probes every (model, precision) of `families` ({model, precision, input, batch} tables: batch
 --- the smallest the sweep runs) that `study`'s environment has no calibration for on `device`,
 --- stores each, and returns all of them keyed by M.key, with the seconds spent probing. A dry run
@@ -231,6 +243,9 @@ function M.ensure(study, device, families, opts)
   local have = M.stored(study, kind)
   local spent, missing = 0, {}
   local dry = rlx.flags and rlx.flags.dry_run
+  for key, c in pairs(have) do
+    if not M.current(c, kind, opts.threads) then have[key] = nil end
+  end
   for _, f in ipairs(families) do
     local key = M.key(f.model, f.precision, f.input)
     local batch = math.min(M.PROBE_BATCH, f.batch or M.PROBE_BATCH)

@@ -154,7 +154,10 @@ local function calibrated(o, opts, input)
   local ok, cal = pcall(function()
     local st = rlx.study{name = o.db and o.study or "calibrations", db = path}
     if o.verbose then
-      local kept = rlx.calibrate.stored(st, device:match("^cuda") and "cuda" or "cpu")[key]
+      local kind = device:match("^cuda") and "cuda" or "cpu"
+      local threads = (opts.threads or 0) > 0 and opts.threads or nil
+      local stored = rlx.calibrate.stored(st, kind)[key]
+      local kept = stored and rlx.calibrate.current(stored, kind, threads)
       io.stderr:write(string.format(kept and "rlx train: %s's layout as calibrated on this machine before (%s)\n" or
         "rlx train: calibrating %s on this machine (%s)\n", opts.model, path))
     end

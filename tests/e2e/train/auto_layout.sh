@@ -23,6 +23,11 @@ err=$(train --model resnet18 --input 32)
 if [[ "$err" != *"not kept, probed again next time"* ]]; then
   err=$(train --model resnet18 --input 32)
   [[ "$err" == *"rlx train: resnet18's layout as calibrated on this machine before"* ]] || fail "not reused: $err"
+  # Probed with one thread per CPU; a run on fewer threads is probed again (rlx.calibrate.current).
+  if [ "$(nproc)" -gt 1 ]; then
+    err=$(train --model resnet18 --input 32 --threads 1)
+    [[ "$err" == *"rlx train: calibrating resnet18 on this machine"* ]] || fail "--threads 1 not probed again: $err"
+  fi
 fi
 err=$(train --model resnet18 --input 32 --memory-format contiguous --threads 1)
 [[ "$err" != *"calibrat"* ]] || fail "probed although the layout was given: $err"

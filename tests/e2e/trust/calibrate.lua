@@ -156,6 +156,14 @@ check("contended: probed twice, chosen for this study", mob.contended and #calls
   calibrate.text(mob))
 check("contended: not stored", #s.db:calibrations(s.env_id, "cpu") == 2)
 
+-- A CPU layout holds for the thread count it was probed with (nil: one per CPU this process may
+-- run on); one stored before probes recorded threads, or a CUDA one, holds for any.
+check("current: same threads", calibrate.current({probe = {threads = 2}}, "cpu", 2))
+check("current: other threads", not calibrate.current({probe = {threads = 2}}, "cpu", 1))
+check("current: the default threads", calibrate.current({probe = {threads = rlx.env.usable_cpus()}}, "cpu"))
+check("current: not recorded", calibrate.current({probe = {}}, "cpu", 1))
+check("current: cuda", calibrate.current({probe = {threads = 2}}, "cuda", 1))
+
 -- The sweep's runs take the calibrated layout; the user's memory_format wins. channels_last is
 -- rlx.train's default for a CNN, so a calibration that chose it leaves the configuration as it was
 -- without one: the same resume key, and a run stored before calibrations counts as done.
