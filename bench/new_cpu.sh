@@ -15,16 +15,19 @@
 #   bench/new_cpu.sh RLX [LOG=new-cpu-HOST-DATE.log]
 set -euo pipefail
 rlx=${1:?usage: new_cpu.sh RLX [LOG]}
-log=${2:-new-cpu-$(hostname)-$(date +%Y-%m-%d).log}
+log=${2:-new-cpu-$(uname -n)-$(date +%Y-%m-%d).log}
 here=$(cd "$(dirname "$0")" && pwd)
 steps=" ${STEPS:-1 2 3 4 5 6} "
 wants() { [[ "$steps" == *" $1 "* ]]; }
 busy=()
 start_busy() { for _ in 1 2; do (while :; do :; done) & busy+=($!); done; }
 stop_busy() { ((${#busy[@]})) && { kill "${busy[@]}" 2>/dev/null || true; wait "${busy[@]}" 2>/dev/null || true; }; busy=(); }
-trap stop_busy EXIT
 step() { echo; echo "## $* ($(date -u +%H:%M:%S) UTC, load $(cut -d' ' -f1-3 /proc/loadavg))"; }
 {
+  # Inside the braces: the busy loops are started in this subshell (the pipe to tee), so its own
+  # trap stops them, on Ctrl-C too.
+  trap stop_busy EXIT
+  trap 'stop_busy; exit 130' INT TERM
   echo "# bench/new_cpu.sh, $(date -u +%Y-%m-%dT%H:%M:%SZ)"
   lscpu | grep -E '^(Model name|CPU family|Model|Thread|Core|Socket|CPU\(s\)|L[123]|Hypervisor)' || true
   echo "ISA: $(grep -o -w -E 'avx2|avx512f|avx512_bf16|amx_bf16|fma' /proc/cpuinfo | sort -u | tr '\n' ' ')"

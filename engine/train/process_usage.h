@@ -37,6 +37,7 @@ struct SystemCpu {
   bool ok = false;
 };
 SystemCpu system_cpu();
+// The same from ticks already read (util::read_cpu_ticks) at `ticks_per_s` ticks per second.
 SystemCpu system_cpu_of(const util::CpuTicks& ticks, double ticks_per_s);
 // Parses /proc/stat's text with `ticks_per_s` ticks per second: the lines of `cpus`, or the
 // whole machine's "cpu " line when `cpus` is empty.

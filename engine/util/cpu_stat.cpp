@@ -1,6 +1,7 @@
 // cpu_stat.cpp: see cpu_stat.h.
 #include "util/cpu_stat.h"
 
+#include <dlfcn.h>
 #include <sched.h>
 
 #include <algorithm>
@@ -13,14 +14,51 @@
 
 namespace rlx::util {
 
+namespace {
+
+// The CPUs of libgomp's places, ascending; empty without places (no OMP_PROC_BIND, OMP_PLACES or
+// GOMP_CPU_AFFINITY) or without libgomp in the process. Looked up at run time: rlx_util does not
+// link OpenMP, LibTorch brings it.
+std::vector<int> openmp_place_cpus() {
+  auto* num_places = reinterpret_cast<int (*)()>(dlsym(RTLD_DEFAULT, "omp_get_num_places"));
+  auto* place_size = reinterpret_cast<int (*)(int)>(dlsym(RTLD_DEFAULT, "omp_get_place_num_procs"));
+  auto* place_ids = reinterpret_cast<void (*)(int, int*)>(dlsym(RTLD_DEFAULT, "omp_get_place_proc_ids"));
+  std::vector<int> out;
+  if (num_places == nullptr || place_size == nullptr || place_ids == nullptr) return out;
+  for (int p = 0; p < num_places(); ++p) {
+    std::vector<int> ids(static_cast<size_t>(std::max(0, place_size(p))));
+    if (!ids.empty()) place_ids(p, ids.data());
+    out.insert(out.end(), ids.begin(), ids.end());
+  }
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+}  // namespace
+
 std::vector<int> allowed_cpus() {
+  // With places, libgomp has pinned this (main) thread to the first one when it loaded, before
+  // main(): the mask now holds that place only, while the places together are the mask libgomp
+  // found before pinning.
+  std::vector<int> out = openmp_place_cpus();
+  if (!out.empty()) return out;
   cpu_set_t set;
   CPU_ZERO(&set);
-  std::vector<int> out;
   if (sched_getaffinity(0, sizeof(set), &set) != 0) return out;
   for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu)
     if (CPU_ISSET(cpu, &set)) out.push_back(cpu);
   return out;
+}
+
+void unpin_for_restart() {
+  const std::vector<int> cpus = openmp_place_cpus();
+  if (cpus.empty()) return;
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  for (int cpu : cpus)
+    if (cpu >= 0 && cpu < CPU_SETSIZE) CPU_SET(cpu, &set);
+  sched_setaffinity(0, sizeof(set), &set);
 }
 
 int usable_cpus() {
@@ -44,10 +82,11 @@ CpuTicks parse_cpu_ticks(const std::string& proc_stat, const std::vector<int>& c
     const bool total_line = line.size() > 3 && line[3] == ' ';
     int cpu = -1;
     if (!total_line && (line.size() < 4 || !std::isdigit(static_cast<unsigned char>(line[3])))) continue;
-    if (!total_line) cpu = std::atoi(line.c_str() + 3);
+    if (!total_line) cpu = static_cast<int>(std::strtol(line.c_str() + 3, nullptr, 10));
     const bool wanted = cpus.empty() ? total_line : std::binary_search(cpus.begin(), cpus.end(), cpu);
-    if (!wanted) continue;
-    std::istringstream fields(line.substr(line.find(' ')));
+    const size_t space = line.find(' ');
+    if (!wanted || space == std::string::npos) continue;
+    std::istringstream fields(line.substr(space));
     std::array<unsigned long long, 8> v{};
     bool complete = true;
     for (auto& x : v) complete = complete && static_cast<bool>(fields >> x);
@@ -55,6 +94,7 @@ CpuTicks parse_cpu_ticks(const std::string& proc_stat, const std::vector<int>& c
     for (size_t i = 0; i < v.size(); ++i) out.column[i] += v[i];
     ++out.cpus;
   }
+  out.whole_machine = cpus.empty() && out.cpus > 0;
   return out;
 }
 
@@ -71,7 +111,9 @@ CpuTicks read_cpu_ticks(const std::vector<int>& cpus) {
     at_line_start = text.back() == '\n';
   }
   std::fclose(f);
-  return parse_cpu_ticks(text, cpus);
+  CpuTicks t = parse_cpu_ticks(text, cpus);
+  if (!cpus.empty() && t.cpus != static_cast<int>(cpus.size())) t = parse_cpu_ticks(text, {});
+  return t;
 }
 
 }  // namespace rlx::util

@@ -14,17 +14,26 @@
 
 namespace rlx::util {
 
-// The CPUs in this process's affinity mask, ascending; empty when the mask cannot be read.
+// The CPUs in this process's affinity mask, ascending; empty when the mask cannot be read. Where
+// libgomp binds threads to places (OMP_PROC_BIND, OMP_PLACES, GOMP_CPU_AFFINITY), the union of its
+// places: it pins the main thread to the first place as it loads, so the main thread's own mask
+// is then one place. Masks beyond 1024 CPUs (CPU_SETSIZE) cannot be read: empty, the whole machine.
 std::vector<int> allowed_cpus();
+// Gives the main thread back the CPUs of all libgomp's places before this program execs itself
+// (util/restart_self.h): the new image's libgomp would otherwise find the one place it was pinned
+// to and size everything by it. Nothing without places.
+void unpin_for_restart();
 // How many CPUs this process may run on: the mask's count, else std::thread::hardware_concurrency,
 // at least 1.
 int usable_cpus();
 
 // Columns of /proc/stat's CPU lines (user nice system idle iowait irq softirq steal), in clock
-// ticks, summed over some CPUs; `cpus` is how many lines were summed.
+// ticks, summed over some CPUs; `cpus` is how many lines were summed; whole_machine: the one
+// "cpu" line of all CPUs was read instead.
 struct CpuTicks {
   std::array<unsigned long long, 8> column{};
   int cpus = 0;
+  bool whole_machine = false;
   bool ok() const { return cpus > 0; }
   unsigned long long total() const;
 };
@@ -32,7 +41,9 @@ struct CpuTicks {
 // "cpu ..." line when `cpus` is empty. A line with fewer than 8 columns is not counted (kernels
 // before 2.6.11 had no steal column).
 CpuTicks parse_cpu_ticks(const std::string& proc_stat, const std::vector<int>& cpus);
-// The same from /proc/stat now (its CPU lines only); !ok() when it cannot be read.
+// The same from /proc/stat now (its CPU lines only); !ok() when it cannot be read. When some of
+// `cpus` have no line (LXCFS shows a container its cpuset renumbered from cpu0), the whole
+// machine's line instead.
 CpuTicks read_cpu_ticks(const std::vector<int>& cpus);
 
 }  // namespace rlx::util

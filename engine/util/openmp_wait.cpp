@@ -45,10 +45,13 @@ double other_cores(int sample_ms) noexcept {
     timespec pause{sample_ms / 1000, (sample_ms % 1000) * 1000000L};
     if (!t0.ok() || nanosleep(&pause, nullptr) != 0) return -1;
     const CpuTicks t1 = read_cpu_ticks(cpus);
-    const long cores = cpus.empty() ? sysconf(_SC_NPROCESSORS_ONLN) : t1.cpus;
-    if (!t1.ok() || t1.total() <= t0.total() || cores < 1) return -1;
+    const long cores = t1.whole_machine ? sysconf(_SC_NPROCESSORS_ONLN) : t1.cpus;
     // Busy = all but idle (column 3) and iowait (4).
     auto busy = [](const CpuTicks& t) { return t.total() - t.column[3] - t.column[4]; };
+    // The same lines twice (a CPU going offline in between would make the sums fall).
+    if (!t1.ok() || t1.cpus != t0.cpus || t1.whole_machine != t0.whole_machine || t1.total() <= t0.total() ||
+        busy(t1) < busy(t0) || cores < 1)
+      return -1;
     return static_cast<double>(busy(t1) - busy(t0)) / static_cast<double>(t1.total() - t0.total()) *
            static_cast<double>(cores);
   } catch (...) {

@@ -8,12 +8,16 @@
 
 #include <cstdio>
 
+#include "util/cpu_stat.h"
+
 namespace rlx::util {
 
-// Flushes every C stream (and so std::cout and std::cerr, which are synced with them) and re-executes
-// this program with `argv`; returns only when execv failed (errno says why).
+// Flushes every C stream (and so std::cout and std::cerr, which are synced with them), gives the
+// main thread back the CPUs libgomp pinned it away from, and re-executes this program with `argv`;
+// returns only when execv failed (errno says why).
 inline void restart_self(char** argv) {
   std::fflush(nullptr);
+  unpin_for_restart();
   execv("/proc/self/exe", argv);
 }
 

@@ -222,6 +222,9 @@ function M.stored(study, kind)
   return out
 end
 
+--- The device kind calibrations are kept by: "cuda" for "cuda" or "cuda:N", else "cpu".
+function M.kind(device) return tostring(device):match("^cuda") and "cuda" or "cpu" end
+
 --- Whether a stored calibration `c` holds for a run on device kind `kind` with `threads` intra-op
 --- threads (nil: rlx.train's default, one per CPU this process may run on): a CPU layout measured
 --- with another thread count (a run pinned to fewer CPUs, --threads) is measured again, since the
@@ -239,7 +242,7 @@ end
 --- (each with the probe's batch). opts: classes, lr, threads (rlx train's --threads), quiet, trainer.
 function M.ensure(study, device, families, opts)
   opts = opts or {}
-  local kind = device:match("^cuda") and "cuda" or "cpu"
+  local kind = M.kind(device)
   local have = M.stored(study, kind)
   local spent, missing = 0, {}
   local dry = rlx.flags and rlx.flags.dry_run

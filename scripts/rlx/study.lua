@@ -157,7 +157,9 @@ for _, k in ipairs(PASS_THROUGH) do SWEEP_SPEC[k] = {type = "any"} end
 -- layout this machine's calibration chose for the model (rlx.calibrate), else rlx.train's default.
 -- A calibration that chose channels_last, rlx.train's own default for a CNN, leaves it unset: the
 -- same step either way, so the same resume key, and a study stored before calibrations existed
--- (or whose probe said channels_last) resumes instead of training its runs again.
+-- resumes instead of training its runs again. The second value is the key such a run had between
+-- calibrations and this rule (memory_format = "channels_last" in its configuration), also looked
+-- up so that those studies resume too; nil where it does not apply.
 local function run_config(o, model, precision, batch)
   local c = {model = model, precision = precision, batch = batch, device = o.device, warmup = o.warmup,
     iters = o.iters, data = o.data, input = o.input, classes = o.classes, counters = o.counters,
@@ -168,6 +170,12 @@ local function run_config(o, model, precision, batch)
     local cal = o.calibration[rlx.calibrate.key(model, precision, o.input)]
     local layout = type(cal) == "table" and cal.memory_format or nil
     if layout ~= "channels_last" then c.memory_format = layout end
+    if layout == "channels_last" then
+      local legacy = {}
+      for k, v in pairs(c) do legacy[k] = v end
+      legacy.memory_format = layout
+      return c, rlx.db.hash(legacy)
+    end
   end
   return c
 end
@@ -235,8 +243,8 @@ function Study:_plan(o)
   for _, model in ipairs(as_list(o.models)) do
     for _, precision in ipairs(as_list(o.precision)) do
       for _, batch in ipairs(as_list(o.batch)) do
-        local config = run_config(o, model, precision, batch)
-        configs[#configs + 1] = {config = config, key = rlx.db.hash(config),
+        local config, legacy_key = run_config(o, model, precision, batch)
+        configs[#configs + 1] = {config = config, key = rlx.db.hash(config), legacy_key = legacy_key,
           -- A memory_format given to the sweep shows after the precision (the default layout does not).
           label = function(n)
             return make_label(env_label, model, o.memory_format and (precision .. "_" .. tostring(o.memory_format))
@@ -263,8 +271,13 @@ function Study:_plan(o)
   local items = {}
   for i, slot in ipairs(slots) do
     local c, n = slot[1], slot[2]
-    local row = self.db:slot(self.name, self.env_id, c.key, n)
-    items[i] = {config = c.config, key = c.key, run = n, status = row and row.status, position = i,
+    local key = c.key
+    local row = self.db:slot(self.name, self.env_id, key, n)
+    if not row and c.legacy_key then
+      row = self.db:slot(self.name, self.env_id, c.legacy_key, n)
+      if row then key = c.legacy_key end
+    end
+    items[i] = {config = c.config, key = key, run = n, status = row and row.status, position = i,
       order = o.order, seed = seed, done = row ~= nil and row.status == "ok" and not o.force,
       label = row and row.label or self:_unique_label(c.label(n), c.key, c.config)}
   end

@@ -84,7 +84,9 @@ function M.main(...)
     rlx.fs.write_output("rlx env", o.markdown, md)
   end
   if o.json then
-    env.calibrations = rows
+    -- Not fields of the environment (its id ignores them): what this process found.
+    env.calibrations = #rows > 0 and rows or nil
+    env.usable_cpus = rlx.env.usable_cpus()
     print(rlx.json.encode(env, 2))
   elseif not o.markdown then
     io.write(md)

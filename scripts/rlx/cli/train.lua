@@ -48,7 +48,8 @@ local cmd = {name = "train",
     {"cudnn_benchmark", "--cudnn-benchmark", type = "boolean", help = "let cuDNN pick algorithms by timing"},
     {"nvtx", "--nvtx", type = "boolean", help = "NVTX range around each measured iteration (CUDA)"},
     {"tf32", "--tf32", type = "boolean", help = "let cuBLAS/cuDNN use TF32 for fp32 (CUDA; off by default)"},
-    {"threads", "--threads", type = "integer", default = 0, help = "intra-op threads (0 = one per CPU this process may run on)"},
+    {"threads", "--threads", type = "integer", default = 0, min = 0,
+      help = "intra-op threads (0 = one per CPU this process may run on)"},
     {"input", "--input", type = "integer", help = "image side (default 224; 32 for CIFAR-10)"},
     {"classes", "--classes", type = "integer", help = "classes (default the dataset's; 1000 synthetic)"},
     {"lr", "--lr", type = "number", default = 0.1, help = "learning rate"},
@@ -151,19 +152,18 @@ local function calibrated(o, opts, input)
   local path = o.db or rlx.calibrate.cache_db()
   local precision, device = opts.precision or "fp32", opts.device or "cpu"
   local key = rlx.calibrate.key(opts.model, precision, input)
+  local threads = (opts.threads or 0) > 0 and opts.threads or nil  -- --threads 0: rlx.train's default
   local ok, cal = pcall(function()
     local st = rlx.study{name = o.db and o.study or "calibrations", db = path}
     if o.verbose then
-      local kind = device:match("^cuda") and "cuda" or "cpu"
-      local threads = (opts.threads or 0) > 0 and opts.threads or nil
+      local kind = rlx.calibrate.kind(device)
       local stored = rlx.calibrate.stored(st, kind)[key]
       local kept = stored and rlx.calibrate.current(stored, kind, threads)
       io.stderr:write(string.format(kept and "rlx train: %s's layout as calibrated on this machine before (%s)\n" or
         "rlx train: calibrating %s on this machine (%s)\n", opts.model, path))
     end
     local cals = rlx.calibrate.ensure(st, device, {{model = opts.model, precision = precision, input = input,
-      batch = opts.batch}}, {classes = opts.classes, lr = opts.lr, quiet = true,
-      threads = (opts.threads or 0) > 0 and opts.threads or nil})  -- --threads 0: rlx.train's default
+      batch = opts.batch}}, {classes = opts.classes, lr = opts.lr, quiet = true, threads = threads})
     st:close()
     return cals[key]
   end)
@@ -174,8 +174,8 @@ local function calibrated(o, opts, input)
   return cal and cal.memory_format, cal
 end
 
--- The input size the run will train at: --input, else the dataset's own (CIFAR-10 32, as
--- rlx.train sizes it), else 224.
+-- The input size the run will train at: --input, else the dataset's own, else 224 (the rule of
+-- engine/train/trainer.cpp, which sizes the run: CIFAR-10 32, everything else 224).
 local function run_input(opts, dataset)
   if opts.input then return opts.input end
   return dataset and dataset.kind == "cifar10" and 32 or 224

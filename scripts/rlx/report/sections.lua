@@ -225,13 +225,15 @@ end
 function M.calibration_texts(D)
   local used = {}
   for _, r in ipairs(D.runs) do
-    local key = table.concat({tostring(r.env), tostring(r.model), tostring(r.precision), tostring(r.input)}, "|")
+    local key = table.concat({tostring(r.env), calibrate.kind(r.device), tostring(r.model), tostring(r.precision),
+      tostring(r.input)}, "|")
     used[key] = used[key] or {}
     if r.memory_format then used[key][r.memory_format] = true end
   end
   local out = {}
   for _, c in ipairs(D.calibrations or {}) do
-    local layouts = used[table.concat({tostring(c.env), tostring(c.model), tostring(c.precision), tostring(c.input)}, "|")]
+    local layouts = used[table.concat({tostring(c.env), tostring(c.device), tostring(c.model), tostring(c.precision),
+      tostring(c.input)}, "|")]
     if layouts then
       local other = {}
       for l in pairs(layouts) do if l ~= c.memory_format then other[#other + 1] = l end end

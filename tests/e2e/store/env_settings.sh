@@ -16,7 +16,7 @@ st.db:put_calibration(st.env_id, {device = 'cpu', model = 'vgg16', precision = '
 st:close()" || fail "could not store a calibration"
 
 row='| vgg16 | fp32 | cpu | 224 | contiguous | 1.46x faster than channels_last | 0.75 |'
-cpus=$(nproc)
+cpus=$(env -u OMP_NUM_THREADS -u OMP_THREAD_LIMIT nproc)
 out=$("$RLX" env --db "$db")
 [[ "$out" == *"## Training settings chosen on this machine"* ]] || fail "no settings section"
 [[ "$out" == *"$row"* ]] || fail "no calibration row: $out"
@@ -28,7 +28,7 @@ grep -qF "$row" "$dir/env_info.md" || fail "--markdown FILE has no calibration r
 "$RLX" env --db "$db" --json | tr -d ' \n' | grep -q '"calibrations":\[{[^]]*"margin":"1.46xfasterthanchannels_last"' ||
   fail "--json has no calibrations"
 if command -v taskset >/dev/null && [ "$cpus" -gt 1 ]; then
-  out=$(taskset -c 0 "$RLX" env)
+  out=$(taskset -c "$(taskset -pc $$ | sed 's/.*: *//; s/[,-].*//')" "$RLX" env)
   [[ "$out" == *"(1 here: its affinity mask)"* ]] || fail "pinned to one CPU: $(grep -o '([0-9]* here[^)]*)' <<<"$out")"
 fi
 echo ok

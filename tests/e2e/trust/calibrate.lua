@@ -57,16 +57,22 @@ check("margin text: the other failed", calibrate.margin_text{memory_format = "co
 -- memory_format the study gave) says so.
 local sections = require("rlx.report.sections")
 local function run(model, layout, result)
-  return {env = "epyc-2c", model = model, precision = "fp32", input = 224, memory_format = layout, result = result}
+  return {env = "epyc-2c", device = "cpu", model = model, precision = "fp32", input = 224, memory_format = layout,
+    result = result}
 end
-local texts = sections.calibration_texts{calibrations = {
-  {env = "epyc-2c", model = "vgg16", precision = "fp32", input = 224, memory_format = "contiguous", margin = 1.42},
-  {env = "epyc-2c", model = "resnet50", precision = "fp32", input = 224, memory_format = "channels_last", margin = 0.97},
-  {env = "epyc-2c", model = "mobilenet_v2", precision = "fp32", input = 224, memory_format = "channels_last",
-    margin = 1.3},
-  {env = "epyc-2c", model = "vgg16", precision = "fp32", input = 64, memory_format = "contiguous", margin = 1.1}},
+local function cal(model, input, layout, margin)
+  return {env = "epyc-2c", device = "cpu", model = model, precision = "fp32", input = input, memory_format = layout,
+    margin = margin}
+end
+local texts = sections.calibration_texts{calibrations = {cal("vgg16", 224, "contiguous", 1.42),
+  cal("resnet50", 224, "channels_last", 0.97), cal("mobilenet_v2", 224, "channels_last", 1.3),
+  cal("vgg16", 64, "contiguous", 1.1)},
   runs = {run("vgg16", "contiguous"), run("resnet50", "channels_last"), run("resnet50", "contiguous")}}
 check("report: only what the study ran", #texts == 2, #texts)
+local cuda_run = run("mobilenet_v2", "channels_last")
+cuda_run.device = "cuda:0"
+check("report: a CPU calibration is not listed for a model run only on CUDA", #sections.calibration_texts{
+  calibrations = {cal("mobilenet_v2", 224, "channels_last", 1.3)}, runs = {cuda_run}} == 0)
 check("report: a win", texts[1] == "epyc-2c: vgg16 fp32 at 224x224, contiguous (1.42x faster than channels_last)",
   texts[1])
 check("report: a tie, runs in another layout too", texts[2] == "epyc-2c: resnet50 fp32 at 224x224, channels_last " ..
@@ -246,4 +252,21 @@ rlx.params_text = {db = "results/a b.db", scale = "default", budget = "30m"}
 arg = {[0] = "experiments/all.lua"}
 check("rerun command", rlx.experiment.rerun_command(601) == "rlx run experiments/all.lua --set 'db=results/a b.db' " ..
   "--set scale=default --set budget=11m", rlx.experiment.rerun_command(601))
+local k = rlx.study{name = "k", db = dir .. "/k.db", label = "kenv"}
+k.db:put_calibration(k.env_id, {device = "cpu", model = "resnet50", precision = "fp32", input = 32,
+  memory_format = "channels_last", per_image_s = 0.25, margin = 1.01, probe = {setup_s = 0}})
+-- A run stored while a calibrated channels_last was written into the configuration (its key is
+-- that of a sweep that gave memory_format = "channels_last") still counts as done.
+local function r50(extra)
+  local o = {models = {"resnet50"}, batch = 16, input = 32, iters = 1, warmup = 0}
+  for key, v in pairs(extra) do o[key] = v end
+  return o
+end
+k:sweep(r50{memory_format = "channels_last", quiet = true, noise_floor = false, trainer = function(o)
+  return {ok = true, images_per_s = 16, seconds = 1, samples = {1}, memory_format = o.memory_format,
+    iter_s = {mean = 1, sd = 0, median = 1, min = 1, max = 1, p5 = 1, p95 = 1}}
+end})
+local resumed = k:plan(r50{calibration = calibrate.stored(k, "cpu")})[1]
+check("sweep: a run keyed with the calibrated channels_last resumes", resumed.done and
+  resumed.key == k:plan(r50{memory_format = "channels_last"})[1].key, tostring(resumed.done))
 print(failures == 0 and "calibrate ok" or (failures .. " failures"))
