@@ -1,7 +1,7 @@
 -- rlx env: prints this machine's environment as seed 000's logs/env_info.md (or JSON).
 local args = require("rlx.cli.args")
 local M = {summary = "this machine's environment (OS, CPU, caches, GPU, versions) as env_info.md",
-  synopsis = "env [--markdown FILE] [--json]"}
+  synopsis = "env [--markdown FILE] [--json] [--db PATH]"}
 
 local cmd = {name = "env",
   usage = "rlx env [--markdown FILE] [--json] [--label NAME] [--zone ZONE] [--instance-type T] [--db PATH]",
