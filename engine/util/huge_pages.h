@@ -13,9 +13,9 @@
 // rlx train at 224x224 batch 16, 5 interleaved rounds, huge pages made MobileNetV2 7-25 % faster in
 // every round, while ResNet-50 (-5 to +16 %) and VGG-16 (-13 to +12 %) went either way
 // (docs/benchmarks.md, "Huge pages"); at 64x64 and at batch 2 the ratio swung by 20-50 % between
-// rounds of one model. The choice is one per process, and a study trains every model in one process, so a
-// default would need a per-model measurement and a per-run switch (prctl PR_SET_THP_DISABLE),
-// which rlx does not have.
+// rounds of one model. The choice is one per process, and a study trains every model in one
+// process, so a default would need a per-model measurement and a per-run switch (prctl
+// PR_SET_THP_DISABLE), which rlx does not have.
 #pragma once
 
 #include <string>

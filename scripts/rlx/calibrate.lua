@@ -162,7 +162,7 @@ function M.probe(opts)
   end
   local samples, contended = {}, false
   for layout, got in pairs(tried) do samples[layout], contended = got.samples, contended or got.contended end
-  return {model = o.model, precision = o.precision, device = o.device:match("^cuda") and "cuda" or "cpu",
+  return {model = o.model, precision = o.precision, device = M.kind(o.device),
     input = o.input, memory_format = win, per_image_s = tried[win].best_s / o.batch,
     margin = margin, setup_s = tried[win].setup_s, contended = contended or nil,
     probe = {batch = o.batch, seconds = now_s() - t0, samples = samples, errors = next(failed) and failed or nil,

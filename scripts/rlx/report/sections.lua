@@ -223,17 +223,18 @@ end
 --- studies' models): "epyc-2c: vgg16 fp32 at 224x224, contiguous (1.42x faster than channels_last)";
 --- when that model's runs used another layout (a memory_format the study gave), it says so.
 function M.calibration_texts(D)
+  local function key_of(env, kind, model, precision, input)
+    return table.concat({tostring(env), tostring(kind), tostring(model), tostring(precision), tostring(input)}, "|")
+  end
   local used = {}
   for _, r in ipairs(D.runs) do
-    local key = table.concat({tostring(r.env), calibrate.kind(r.device), tostring(r.model), tostring(r.precision),
-      tostring(r.input)}, "|")
+    local key = key_of(r.env, calibrate.kind(r.device), r.model, r.precision, r.input)
     used[key] = used[key] or {}
     if r.memory_format then used[key][r.memory_format] = true end
   end
   local out = {}
   for _, c in ipairs(D.calibrations or {}) do
-    local layouts = used[table.concat({tostring(c.env), tostring(c.device), tostring(c.model), tostring(c.precision),
-      tostring(c.input)}, "|")]
+    local layouts = used[key_of(c.env, c.device, c.model, c.precision, c.input)]
     if layouts then
       local other = {}
       for l in pairs(layouts) do if l ~= c.memory_format then other[#other + 1] = l end end
@@ -272,21 +273,15 @@ end
 --- OpenMP threads waited (docs/training.md, "OpenMP waiting") and whether its heap was in huge
 --- pages; nil when no run recorded them (a database from before they were recorded).
 function M.process_settings_text(D)
-  local wait, thp = {}, {}
-  for _, r in ipairs(D.runs) do
-    local res = type(r.result) == "table" and r.result or {}
-    if type(res.openmp_wait) == "string" then
-      local k = wait_kind(res.openmp_wait)
-      wait[k] = (wait[k] or 0) + 1
-    end
-    if type(res.huge_pages) == "string" then
-      local k = thp_kind(res.huge_pages)
-      thp[k] = (thp[k] or 0) + 1
-    end
-  end
   local parts = {}
-  if next(wait) then parts[#parts + 1] = "OpenMP waiting: " .. counted(wait) end
-  if next(thp) then parts[#parts + 1] = "huge pages: " .. counted(thp) end
+  for _, s in ipairs({{"openmp_wait", wait_kind, "OpenMP waiting: "}, {"huge_pages", thp_kind, "huge pages: "}}) do
+    local counts = {}
+    for _, r in ipairs(D.runs) do
+      local text = type(r.result) == "table" and r.result[s[1]]
+      if type(text) == "string" then counts[s[2](text)] = (counts[s[2](text)] or 0) + 1 end
+    end
+    if next(counts) then parts[#parts + 1] = s[3] .. counted(counts) end
+  end
   return #parts > 0 and table.concat(parts, "; ") or nil
 end
 
