@@ -189,3 +189,11 @@ add_test(NAME "e2e: train: --memory-format auto probes once, at the run's input,
 set_tests_properties("e2e: train: --memory-format auto probes once, at the run's input, and --verbose says every setting"
   PROPERTIES ENVIRONMENT "RLX_TEST_TMP=${RLX_TEST_TMP};HOME=${RLX_TEST_TMP}" PASS_REGULAR_EXPRESSION "^ok\n$"
   TIMEOUT 300 RUN_SERIAL TRUE)
+rlx_e2e(NAME "train: --threads below 0 is refused before any probe" EXIT 2 ARGS train --model resnet18 --threads -1
+  STDERR "rlx train: --threads must be an integer >= 0, got '-1'")
+rlx_e2e(NAME "train: study script --set memory_format takes auto, channels_last or contiguous" EXIT 2
+  ARGS run experiments/all.lua --set memory_format=nhwc --dry-run
+  STDERR "experiments/all.lua: --set memory_format= must be one of auto, channels_last, contiguous, got 'nhwc'")
+rlx_e2e(NAME "train: study script --set memory_format=contiguous puts every run in that layout"
+  ARGS run experiments/all.lua --set memory_format=contiguous --set scale=smoke --set db=build/no-such-dir/mf.db --dry-run
+  STDOUT "1  [a-z0-9.-]+_resnet50_fp32_contiguous_bs16_run1 .*mobilenet_v2_fp32_contiguous_bs16_run1 ")

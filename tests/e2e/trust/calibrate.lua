@@ -169,6 +169,7 @@ check("current: other threads", not calibrate.current({probe = {threads = 2}}, "
 check("current: the default threads", calibrate.current({probe = {threads = rlx.env.usable_cpus()}}, "cpu"))
 check("current: not recorded", calibrate.current({probe = {}}, "cpu", 1))
 check("current: cuda", calibrate.current({probe = {threads = 2}}, "cuda", 1))
+check("kind", calibrate.kind("cuda:1") == "cuda" and calibrate.kind("cuda") == "cuda" and calibrate.kind("cpu") == "cpu")
 
 -- The sweep's runs take the calibrated layout; the user's memory_format wins. channels_last is
 -- rlx.train's default for a CNN, so a calibration that chose it leaves the configuration as it was
