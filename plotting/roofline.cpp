@@ -262,14 +262,19 @@ Layout roofline_chart(const RooflineSpec& spec_in, const std::string& path) {
                 {{xl, top, xl + pt + th, top + w}, true},
                 {{xr + 2 * pt, yb - th, xr + 2 * pt + w, yb}, false},
                 {{xl - w, yb - th, xl, yb}, false}};
-    // The first place that covers no point and no earlier ridge's label; where every place would,
-    // a later ridge's label is left out (its diamond and drop line still mark it).
+    // Of the places that cover no point and no earlier ridge's label, the one crossing the fewest
+    // lines (the first on a tie): the L3 ridge's label once ran through the DRAM roof where the
+    // other side of its drop line was clear. Where every place covers a point or a label, a later
+    // ridge's label is left out (its diamond and drop line still mark it).
     size_t pick = std::size(cand);
-    for (size_t i = 0; i < std::size(cand) && pick == std::size(cand); ++i) {
+    int pick_cost = 0;
+    for (size_t i = 0; i < std::size(cand); ++i) {
       bool clash = k > 0 && cand[i].b.x1 > L.plot_x1;
       for (const auto& o : ridge_labels) clash = clash || cand[i].b.hits(o);
       for (const auto& o : point_boxes) clash = clash || cand[i].b.hits(o);
-      if (!clash) pick = i;
+      if (clash) continue;
+      const int cost = obs.cost(cand[i].b);
+      if (pick == std::size(cand) || cost < pick_cost) { pick = i; pick_cost = cost; }
     }
     if (pick == std::size(cand)) {
       if (k > 0) continue;

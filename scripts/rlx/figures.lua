@@ -440,6 +440,33 @@ local function above_text(suspects)
     table.concat(suspects, "; "))
 end
 
+-- The varying fields split in two for each model of one environment's runs: those the model keeps a
+-- single value of (the memory format calibrated for it), named once in its legend entry, and those
+-- its points differ in, named in each point's label. Issue 33's calibration made VGG-16 contiguous
+-- and the others channels_last, and every label then carried its model's layout: the three
+-- MobileNetV2 labels overlapped. Returns {[model] = {legend = {field, ...}, label = {field, ...}}}.
+local function split_by_model(varying, runs)
+  local values = {}
+  for _, r in ipairs(runs) do
+    values[r.model] = values[r.model] or {}
+    for _, f in ipairs(varying) do
+      local seen = values[r.model][f.name] or {}
+      seen[f.short(configs.of(r))] = true
+      values[r.model][f.name] = seen
+    end
+  end
+  local out = {}
+  for model, by_field in pairs(values) do
+    out[model] = {legend = {}, label = {}}
+    for _, f in ipairs(varying) do
+      local n = 0
+      for _ in pairs(by_field[f.name]) do n = n + 1 end
+      table.insert(n == 1 and out[model].legend or out[model].label, f)
+    end
+  end
+  return out
+end
+
 -- C: roofline per environment, one point per configuration (mean over the used repeats). Each
 -- point is judged against its own precision's roof (rlx.roofline.roof); one above it is drawn
 -- hollow, labelled "!", and the subtitle names the measurement to suspect.
@@ -456,13 +483,15 @@ local function roofline_figures(D, points, dir, out, opts, warnings, varying)
           agg[k] = {model = p.model, precision = p.precision, batch = p.batch, env = env, pts = {},
             roof_precision = rlx.roofline.precision_of(p.roof_precision or p.precision),
             config_key = configs.of(p.r).key, input = tonumber(configs.of(p.r).input) or 0,
-            extra = configs.short(varying, p.r),
             source = p.counters_source and (p.source .. " (" .. p.counters_source .. ")") or p.source}
           order[#order + 1] = k
         end
         table.insert(agg[k].pts, p)
       end
     end
+    -- A field each model keeps one value of (a calibrated memory format) names the model in the
+    -- legend; only the fields that vary between a model's points label them.
+    local fields_of = split_by_model(varying, env_runs)
     local pk, pk_source, sheet = peaks_for(D.peaks, first)
     local level_bw = pk and rlx.roofline.memory_roof(pk, opts.level)
     local aggs = {}
@@ -481,9 +510,13 @@ local function roofline_figures(D, points, dir, out, opts, warnings, varying)
         local v = row_value(D, row_of[a.pts[1].r], a.pts, opts.level)
         local ai, gflops, mark = v.ai, v.gflops, v.mark
         local roof = by_prec[a.roof_precision] or nil
+        local r, fields = a.pts[1].r, fields_of[a.model]
+        local extra, named = configs.short(fields.label, r), {}
+        for _, f in ipairs(fields.legend) do named[#named + 1] = f.short(configs.of(r)) end
         local pt = {model = a.model, precision = a.precision, batch = a.batch, env = env, ai = ai, gflops = gflops,
+          model_legend = a.model .. (#named > 0 and (" (" .. table.concat(named, ", ") .. ")") or ""),
           config_key = a.config_key, input = a.input, roof_gflops = roof and roof.gflops, roof_gbps = level_bw / 1e9,
-          label = "bs" .. a.batch .. (a.extra ~= "" and (" " .. a.extra) or "") .. mark}
+          label = "bs" .. a.batch .. (extra ~= "" and (" " .. extra) or "") .. mark}
         if roof then
           local s = rlx.roofline.suspect({ai = ai, gflops = gflops, peak_gflops = roof.gflops, peak_gbps = level_bw / 1e9,
             compute_field = roof.field, memory_field = opts.level .. "_gbps", source = a.pts[1].source,
@@ -520,6 +553,7 @@ local function roofline_figures(D, points, dir, out, opts, warnings, varying)
       end
       local path = dir .. "/roofline_" .. safe(env) .. "." .. opts.format
       local plot = {points = pts, roofs = mem, ceilings = ceilings, arrows = config_arrows(pts), out = path,
+        color_by = "model_legend", color_title = "model",
         title = "Roofline: " .. env .. " (" .. kind_of(first.device) .. ")",
         subtitle = subtitle("roofs (" .. (pk_source == "datasheet" and "datasheet" or (pk.source or "measured")) ..
           " peaks), each precision against its own: " .. table.concat(roof_names, ", ") ..

@@ -97,7 +97,7 @@ local roofline_spec = spec_with({
   peak_gflops = {type = "number"}, peak_gbps = {type = "number"}, roofs = {type = "table"},
   ceilings = {type = "table"}, peaks = {type = "table"}, arrows = {type = "any"},
   color_by = {type = "string", default = "model"}, shape_by = {type = "string", default = "precision"},
-  label_by = {type = "string"},
+  color_title = {type = "string"}, shape_title = {type = "string"}, label_by = {type = "string"},
 })
 
 --- Roofline chart. points: {{ai=, gflops=, label=, model=, precision=, roof_gflops=, roof_gbps=,
@@ -161,7 +161,7 @@ function M.roofline(opts)
     errors.raise("rlx.plot.roofline", "option 'arrows' must be true or an array of {from=, to=}, got " .. type(arrows))
   end
   local n = copy_common(o, {roofs = roofs, ceilings = ceilings, points = native_points, arrows = arrows,
-    color_title = o.color_by, shape_title = o.shape_by})
+    color_title = o.color_title or o.color_by, shape_title = o.shape_title or o.shape_by})
   return wrap(core.roofline(n))
 end
 

@@ -98,3 +98,5 @@ rlx_e2e(NAME "plot: roofline peak_gbps=0 is named as given" ARGS -e
 rlx_e2e(NAME "plot: throughput on a log y axis without error bars draws" ARGS -e
   "print(rlx.plot.throughput{series = {{label = 'a', x = {1, 2}, y = {1, 2}}}, yscale = 'log', out = os.getenv('RLX_TEST_TMP') .. '/e2e_log_nosd.png'}.out)"
   STDOUT "e2e_log_nosd\\.png")
+rlx_e2e(NAME "plot: a layout each model keeps is in the roofline's legend, what varies in the labels" ARGS run ${P}/legend_layouts.lua
+  STDOUT "^color_by\tmodel_legend\tmodel\nmobilenet_v2 \\(channels_last\\)\tbs2 32px\nmobilenet_v2 \\(channels_last\\)\tbs2 48px\nresnet18 \\(32px, channels_last\\)\tbs2\nresnet18 \\(32px, channels_last\\)\tbs4\nvgg11 \\(32px, contiguous\\)\tbs2\n$")
