@@ -15,6 +15,7 @@
 #include "peaks/cpu.h"
 #include "peaks/measure.h"
 #include "peaks/measure_parts.h"
+#include "util/cpu_stat.h"
 #include "util/thread_cpu.h"
 
 namespace rlx::peaks {
@@ -313,6 +314,11 @@ nlohmann::json measure_cpu(const MeasureOptions& o) {
                                 "' (detected: " + isa_name(detect_isa()) + ")");
   }
   std::vector<int> cpus = one_cpu_per_core();
+  // A cgroup's CPU quota throttles threads beyond it (util/cpu_quota.h): the default measures on
+  // as many cores as the quota allows, the peak training's default threads can reach.
+  const auto quota = util::cpu_quota();
+  if (o.threads == 0 && static_cast<int>(cpus.size()) > util::quota_cpus_rounded_up(quota))
+    cpus.resize(static_cast<size_t>(util::quota_cpus_rounded_up(quota)));
   if (o.threads > 0) {
     if (o.threads > int(cpus.size())) {
       throw std::invalid_argument(
@@ -334,6 +340,7 @@ nlohmann::json measure_cpu(const MeasureOptions& o) {
   out["isa"] = isa_name(isa);
   out["threads"] = nt;
   out["cpus"] = cpus;
+  if (quota) out["cpu_quota"] = quota->cpus;
   out["quick"] = o.quick;
   out["repeats"] = o.repeats;
   out["clock"] = o.clock;

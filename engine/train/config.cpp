@@ -142,6 +142,7 @@ nlohmann::json to_json(const TrainConfig& c, const TrainResult& r) {
   j["device"] = r.device.empty() ? c.device : r.device;
   j["precision"] = r.precision.empty() ? c.precision : r.precision;
   j["threads"] = r.threads;
+  if (r.cpu_quota > 0) j["cpu_quota"] = r.cpu_quota;
   j["data_kind"] = r.data_kind;
   if (r.skipped_files >= 0) j["skipped_files"] = r.skipped_files;
   if (r.dataset_size >= 0) j["dataset_size"] = r.dataset_size;

@@ -82,6 +82,7 @@ struct TrainResult {
   double ci_rel = 0;                    // ci_rel95(samples): relative 95 % CI half-width of the mean
   double other_cpu = -1, steal_cpu = -1, cpu_share = -1;  // contention (process_usage.h); -1 = unknown
   bool contended = false;
+  double cpu_quota = -1;                // the cgroup's CPU quota in CPUs (util/cpu_quota.h); -1 = none
   int64_t counter_iters = 0;            // counted iterations run after the timed ones
   std::vector<double> counted_samples;  // their times (counters active: never used for speeds)
   double counted_iter_s = 0;            // mean of counted_samples

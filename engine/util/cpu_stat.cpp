@@ -1,10 +1,14 @@
 // cpu_stat.cpp: see cpu_stat.h.
 #include "util/cpu_stat.h"
 
+#include "util/cpu_quota.h"
+
 #include <dlfcn.h>
 #include <sched.h>
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 #include <cctype>
 #include <cstdio>
 #include <cstdlib>
@@ -62,9 +66,15 @@ void unpin_for_restart() {
 }
 
 int usable_cpus() {
-  const auto n = static_cast<int>(allowed_cpus().size());
-  if (n > 0) return n;
-  return static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  auto n = static_cast<int>(allowed_cpus().size());
+  if (n == 0) n = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  return std::min(n, quota_cpus_rounded_up(cpu_quota()));
+}
+
+int quota_cpus_rounded_up(const std::optional<CpuQuota>& quota) {
+  if (!quota) return std::numeric_limits<int>::max();
+  // 1e-9: a quota of exactly 2 CPUs read as 2.0000000001 is still 2.
+  return std::max(1, static_cast<int>(std::ceil(quota->cpus - 1e-9)));
 }
 
 unsigned long long CpuTicks::total() const {

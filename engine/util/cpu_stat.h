@@ -9,8 +9,11 @@
 #pragma once
 
 #include <array>
+#include <optional>
 #include <string>
 #include <vector>
+
+#include "util/cpu_quota.h"
 
 namespace rlx::util {
 
@@ -24,8 +27,10 @@ std::vector<int> allowed_cpus();
 // to and size everything by it. Nothing without places.
 void unpin_for_restart();
 // How many CPUs this process may run on: the mask's count, else std::thread::hardware_concurrency,
-// at least 1.
+// and no more than its cgroup's CPU quota rounded up (util/cpu_quota.h); at least 1.
 int usable_cpus();
+// A quota as whole CPUs, rounded up (1.5 CPUs -> 2), at least 1; no quota: INT_MAX.
+int quota_cpus_rounded_up(const std::optional<CpuQuota>& quota);
 
 // Columns of /proc/stat's CPU lines (user nice system idle iowait irq softirq steal), in clock
 // ticks, summed over some CPUs; `cpus` is how many lines were summed; whole_machine: the one

@@ -30,12 +30,25 @@ int usable_cpus(lua_State* L) {
   return 1;
 }
 
+// cpu_quota() -> {cpus=, source=} or nil: the cgroup's CPU quota (util/cpu_quota.h), which caps
+// usable_cpus.
+int cpu_quota(lua_State* L) {
+  const auto q = util::cpu_quota();
+  if (!q) {
+    lua_pushnil(L);
+    return 1;
+  }
+  lua::push_json(L, {{"cpus", q->cpus}, {"source", q->source}});
+  return 1;
+}
+
 }  // namespace
 
 void open_env(lua_State* L) {
   lua::register_module(L, "env",
                        {{"capture", lua::guarded<capture>},
                         {"usable_cpus", lua::guarded<usable_cpus>},
+                        {"cpu_quota", lua::guarded<cpu_quota>},
                         {"memory_available", lua::guarded<memory_available>, "rlx.memory.available"}});
 }
 

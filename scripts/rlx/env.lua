@@ -152,9 +152,18 @@ end
 local function or_unknown(v) if v == nil or v == "" then return "unknown" end return tostring(v) end
 
 --- How many CPUs this process may run on: its affinity mask's count (`taskset`, a Slurm task's
---- cpuset, a container's), else the machine's. rlx.train's default thread count. Not part of the
---- environment (and its id): it is a property of the process, not of the machine.
+--- cpuset, a container's), else the machine's, and no more than its cgroup's CPU quota rounded up
+--- (`docker run --cpus`, a Kubernetes limit: M.cpu_quota). rlx.train's default thread count. Not
+--- part of the environment (and its id): it is a property of the process, not of the machine.
 function M.usable_cpus() return core.usable_cpus() end
+
+--- The CPU time this process's cgroup allows, as {cpus = quota / period, source = the file that
+--- set it}, or nil without a quota. The tightest of its group and the groups above it, cgroup v1
+--- (cpu.cfs_quota_us) or v2 (cpu.max).
+function M.cpu_quota() return core.cpu_quota() end
+
+--- A quota's CPUs as text: "1 CPU", "1.5 CPUs".
+function M.cpus_text(cpus) return string.format("%.3g CPU%s", cpus, cpus == 1 and "" or "s") end
 
 --- Seed 000's logs/env_info.md for this environment, as Markdown text.
 function M.markdown(env)

@@ -77,8 +77,11 @@ function M.protocol_note(r)
     parts[#parts + 1] = string.format("unsteady (drift %+.1f %%, CV %.1f %%)", st.drift * 100, (st.cv or 0) * 100)
   end
   if r.contended == true then
-    parts[#parts + 1] = string.format("contended (%.1f other cores, CPU share %.0f %%)", r.other_cpu or 0,
-      (r.cpu_share or 0) * 100)
+    -- Below its threads, the cgroup's quota throttles the run whatever else runs (rlx.env.cpu_quota).
+    local quota = type(r.cpu_quota) == "number" and type(r.threads) == "number" and r.cpu_quota < r.threads and
+      string.format("; the cgroup's CPU quota allows %s for %d threads", rlx.env.cpus_text(r.cpu_quota), r.threads) or ""
+    parts[#parts + 1] = string.format("contended (%.1f other cores, CPU share %.0f %%%s)", r.other_cpu or 0,
+      (r.cpu_share or 0) * 100, quota)
   end
   return #parts > 0 and ("; " .. table.concat(parts, "; ")) or ""
 end

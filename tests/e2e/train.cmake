@@ -197,3 +197,11 @@ rlx_e2e(NAME "train: study script --set memory_format takes auto, channels_last 
 rlx_e2e(NAME "train: study script --set memory_format=contiguous puts every run in that layout"
   ARGS run experiments/all.lua --set memory_format=contiguous --set scale=smoke --set db=build/no-such-dir/mf.db --dry-run
   STDOUT "1  [a-z0-9.-]+_resnet50_fp32_contiguous_bs16_run1 .*mobilenet_v2_fp32_contiguous_bs16_run1 ")
+# A cgroup's CPU quota caps the default threads (a real cgroup; skipped where none can be made).
+add_test(NAME "e2e: train: a cgroup CPU quota caps the default threads, the peaks' cores, and is said"
+  COMMAND bash ${T}/cpu_quota.sh $<TARGET_FILE:rlx> WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+set_tests_properties("e2e: train: a cgroup CPU quota caps the default threads, the peaks' cores, and is said"
+  PROPERTIES PASS_REGULAR_EXPRESSION "^ok\n$" SKIP_RETURN_CODE 77 RUN_SERIAL TRUE TIMEOUT 120)
+rlx_e2e(NAME "train: a contended run's note names a cgroup quota below its threads" ARGS -e
+  "print(rlx.train.protocol_note{contended = true, other_cpu = 0, cpu_share = 0.5, cpu_quota = 1.5, threads = 2}) print(rlx.train.protocol_note{contended = true, other_cpu = 1.2, cpu_share = 0.6, cpu_quota = 2, threads = 2})"
+  STDOUT "^\\x3b contended \\(0\\.0 other cores, CPU share 50 %\\x3b the cgroup's CPU quota allows 1\\.5 CPUs for 2 threads\\)\n\\x3b contended \\(1\\.2 other cores, CPU share 60 %\\)\n$")

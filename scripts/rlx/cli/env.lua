@@ -66,10 +66,12 @@ local function settings_section(rows)
       "`--memory-format auto`, measures it before its first run and keeps it."
   end
   out[#out + 1] = ""
+  local quota = rlx.env.cpu_quota()
   out[#out + 1] = string.format("Decided by each training process when it starts: threads, one per CPU it may run " ..
-    "on (%d here: its affinity mask); OpenMP waiting, from the load on those CPUs (libgomp's default when idle, " ..
+    "on (%d here: its affinity mask%s); OpenMP waiting, from the load on those CPUs (libgomp's default when idle, " ..
     "a short spin when other processes use half a core or more); each run records what it used " ..
-    "(`threads`, `openmp_wait`, `huge_pages`).", rlx.env.usable_cpus())
+    "(`threads`, `openmp_wait`, `huge_pages`).", rlx.env.usable_cpus(), quota and string.format(
+      ", capped by the cgroup's CPU quota of %s, rounded up: %s", rlx.env.cpus_text(quota.cpus), quota.source) or "")
   return table.concat(out, "\n") .. "\n"
 end
 
@@ -87,6 +89,7 @@ function M.main(...)
     -- Not fields of the environment (its id ignores them): what this process found.
     env.calibrations = #rows > 0 and rows or nil
     env.usable_cpus = rlx.env.usable_cpus()
+    env.cpu_quota = rlx.env.cpu_quota()
     print(rlx.json.encode(env, 2))
   elseif not o.markdown then
     io.write(md)

@@ -194,8 +194,10 @@ local function settings_lines(o, r, cal, no_cal)
     add("memory format: %s (the model's default%s)", tostring(r.memory_format), no_cal and ("; no calibration: " ..
       no_cal) or "")
   end
-  add("threads: %s (%s)", tostring(r.threads), (o.threads or 0) > 0 and "yours: --threads" or
-    "one per CPU this process may run on")
+  local quota = rlx.env.cpu_quota()
+  add("threads: %s (%s%s)", tostring(r.threads), (o.threads or 0) > 0 and "yours: --threads" or
+    "one per CPU this process may run on", quota and string.format("; the cgroup's CPU quota allows %s: %s",
+      rlx.env.cpus_text(quota.cpus), quota.source) or "")
   for _, t in ipairs({r.openmp_wait, r.huge_pages}) do add("%s", tostring(t)) end
   for _, t in ipairs(rlx.version().tuning or {}) do
     if not t:match("^thp:") then add("%s", t) end
