@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "env/env.h"
+#include "util/cgroup.h"
 
 namespace rlx::env {
 namespace {
@@ -40,39 +41,26 @@ struct Room {
   long long left = 0, limit = 0, usage = 0;
 };
 
-// The tightest limit - usage from the cgroup `path` up to the mount point. Limits of 2^60 bytes and
-// more are v1's way of saying "none".
-std::optional<Room> tightest(const std::string& mount, std::string path, const char* limit_file,
-                             const char* usage_file) {
+// The tightest limit - usage over the process's group and those above it in the hierarchies of
+// `root`'s /proc/self/cgroup (util/cgroup.h), v1's memory controller first. Limits of 2^60 bytes
+// and more are v1's way of saying "none". Sets `version` to "v1" or "v2" where one limits.
+std::optional<Room> tightest(const std::string& root, std::string* version) {
   std::optional<Room> best;
-  while (true) {
-    const std::string base = mount + (path == "/" ? "" : path);
-    auto limit = number_in(base + "/" + limit_file), usage = number_in(base + "/" + usage_file);
-    if (limit && usage && *limit < (1LL << 60)) {
-      Room r{std::max(*limit - *usage, 0LL), *limit, *usage};
-      if (!best || r.left < best->left) best = r;
+  for (const auto& h : util::cgroup_hierarchies(read(root + "/proc/self/cgroup").value_or(""),
+                                                read(root + "/proc/self/mountinfo").value_or(""), "memory")) {
+    if (best) break;  // v1's limit when it has one, as before v2's
+    const char* limit_file = h.v2 ? "memory.max" : "memory.limit_in_bytes";
+    const char* usage_file = h.v2 ? "memory.current" : "memory.usage_in_bytes";
+    for (const std::string& dir : util::cgroup_dirs_up(h)) {
+      auto limit = number_in(root + dir + "/" + limit_file), usage = number_in(root + dir + "/" + usage_file);
+      if (limit && usage && *limit < (1LL << 60)) {
+        Room r{std::max(*limit - *usage, 0LL), *limit, *usage};
+        if (!best || r.left < best->left) best = r;
+      }
     }
-    if (path == "/" || path.empty()) break;
-    const size_t slash = path.rfind('/');
-    path = slash == 0 || slash == std::string::npos ? std::string("/") : path.substr(0, slash);
+    if (best) *version = h.v2 ? "v2" : "v1";
   }
   return best;
-}
-
-// The memory cgroup of this process in /proc/self/cgroup: v1's "N:...memory...:/path" line, or
-// v2's "0::/path".
-void cgroup_paths(const std::string& text, std::optional<std::string>* v1, std::optional<std::string>* v2) {
-  std::istringstream in(text);
-  std::string line;
-  while (std::getline(in, line)) {
-    const size_t a = line.find(':'), b = a == std::string::npos ? a : line.find(':', a + 1);
-    if (b == std::string::npos) continue;
-    const std::string controllers = line.substr(a + 1, b - a - 1), path = line.substr(b + 1);
-    if (line.substr(0, a) == "0" && controllers.empty())
-      *v2 = path;
-    else if (controllers.find("memory") != std::string::npos)
-      *v1 = path;
-  }
 }
 
 }  // namespace
@@ -94,18 +82,7 @@ std::optional<long long> meminfo_bytes(const std::string& root, const std::strin
 MemoryRoom memory_room(const std::string& root) {
   MemoryRoom m;
   m.mem_available_bytes = meminfo_bytes(root, "MemAvailable");
-  std::optional<std::string> v1, v2;
-  cgroup_paths(read(root + "/proc/self/cgroup").value_or(""), &v1, &v2);
-  std::optional<Room> room;
-  if (v1) {
-    room = tightest(root + "/sys/fs/cgroup/memory", *v1, "memory.limit_in_bytes", "memory.usage_in_bytes");
-    if (room) m.cgroup = "v1";
-  }
-  for (const char* mount : {"/sys/fs/cgroup", "/sys/fs/cgroup/unified"}) {
-    if (room || !v2) break;
-    room = tightest(root + mount, *v2, "memory.max", "memory.current");
-    if (room) m.cgroup = "v2";
-  }
+  const std::optional<Room> room = tightest(root, &m.cgroup);
   m.available_bytes = m.mem_available_bytes;
   if (room) {
     m.cgroup_limit_bytes = room->limit;
@@ -130,14 +107,11 @@ std::optional<long long> oom_kill_line(const std::string& path) {
 }  // namespace
 
 std::optional<long long> cgroup_oom_kills(const std::string& root) {
-  std::optional<std::string> v1, v2;
-  cgroup_paths(read(root + "/proc/self/cgroup").value_or(""), &v1, &v2);
-  auto under = [](const std::string& path) { return path == "/" ? std::string() : path; };
-  if (v1)
-    if (auto n = oom_kill_line(root + "/sys/fs/cgroup/memory" + under(*v1) + "/memory.oom_control")) return n;
-  if (v2)
-    for (const char* mount : {"/sys/fs/cgroup", "/sys/fs/cgroup/unified"})
-      if (auto n = oom_kill_line(root + mount + under(*v2) + "/memory.events")) return n;
+  for (const auto& h : util::cgroup_hierarchies(read(root + "/proc/self/cgroup").value_or(""),
+                                                read(root + "/proc/self/mountinfo").value_or(""), "memory")) {
+    const std::string own = util::cgroup_dirs_up(h).front();
+    if (auto n = oom_kill_line(root + own + (h.v2 ? "/memory.events" : "/memory.oom_control"))) return n;
+  }
   return std::nullopt;
 }
 

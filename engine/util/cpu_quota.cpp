@@ -6,6 +6,8 @@
 #include <sstream>
 #include <vector>
 
+#include "util/cgroup.h"
+
 namespace rlx::util {
 
 namespace {
@@ -34,57 +36,6 @@ std::vector<std::string_view> split(std::string_view s, char sep) {
   }
 }
 
-bool has_token(std::string_view list, std::string_view token) {
-  for (auto t : split(list, ',')) if (t == token) return true;
-  return false;
-}
-
-// A cgroup hierarchy as mounted: where (mount point), which group is its root, and the group this
-// process is in.
-struct Hierarchy {
-  bool v2 = false;
-  std::string mount_point, mount_root, group;
-};
-
-// The cpu controller's v1 mount and the v2 mount from mountinfo ("ID PARENT MAJ:MIN ROOT POINT
-// OPTIONS [OPTIONAL...] - TYPE SOURCE SUPER_OPTIONS"), with the groups of /proc/self/cgroup
-// ("ID:CONTROLLERS:PATH"; v2's line is "0::PATH").
-std::vector<Hierarchy> hierarchies(const std::string& proc_self_cgroup, const std::string& mountinfo) {
-  std::string v1_group, v2_group;
-  bool has_v1 = false, has_v2 = false;
-  std::istringstream groups(proc_self_cgroup);
-  for (std::string line; std::getline(groups, line);) {
-    const auto parts = split(line, ':');
-    if (parts.size() < 3) continue;
-    const std::string path(line.substr(parts[0].size() + parts[1].size() + 2));
-    if (parts[0] == "0" && parts[1].empty()) { has_v2 = true; v2_group = path; }
-    else if (has_token(parts[1], "cpu")) { has_v1 = true; v1_group = path; }
-  }
-  std::vector<Hierarchy> out;
-  std::istringstream mounts(mountinfo);
-  for (std::string line; std::getline(mounts, line);) {
-    const size_t dash = line.find(" - ");
-    if (dash == std::string::npos) continue;
-    std::istringstream head(line.substr(0, dash)), tail(line.substr(dash + 3));
-    std::string id, parent, dev, root, point, type, source, super;
-    if (!(head >> id >> parent >> dev >> root >> point) || !(tail >> type >> source >> super)) continue;
-    if (type == "cgroup2" && has_v2) out.push_back({true, point, root, v2_group});
-    if (type == "cgroup" && has_v1 && has_token(super, "cpu")) out.push_back({false, point, root, v1_group});
-  }
-  return out;
-}
-
-// The directory of the process's group under the mount: its path less the mount's root (without
-// a cgroup namespace a container's mount root is its own group, /docker/ID, and so is its path).
-std::string group_dir(const Hierarchy& h) {
-  std::string_view rel = h.group;
-  if (h.mount_root != "/") rel = rel.rfind(h.mount_root, 0) == 0 ? rel.substr(h.mount_root.size()) : std::string_view{};
-  while (!rel.empty() && rel.back() == '/') rel.remove_suffix(1);
-  std::string dir = h.mount_point;
-  dir.append(rel);
-  return dir;
-}
-
 }  // namespace
 
 std::optional<double> parse_cpu_max(std::string_view text) {
@@ -104,19 +55,17 @@ std::optional<double> parse_cfs_quota(std::string_view quota_us, std::string_vie
 std::optional<CpuQuota> cpu_quota_from(const std::string& proc_self_cgroup, const std::string& mountinfo,
                                        const ReadText& read) {
   std::optional<CpuQuota> best;
-  for (const Hierarchy& h : hierarchies(proc_self_cgroup, mountinfo)) {
-    // From the process's group up to the mount's top, each level's own limit.
-    for (std::string dir = group_dir(h);;) {
+  for (const CgroupHierarchy& h : cgroup_hierarchies(proc_self_cgroup, mountinfo, "cpu")) {
+    for (const std::string& dir : cgroup_dirs_up(h)) {
       const std::string file = dir + (h.v2 ? "/cpu.max" : "/cpu.cfs_quota_us");
       std::optional<double> cpus;
       if (const auto text = read(file)) {
-        if (h.v2) cpus = parse_cpu_max(*text);
-        else if (const auto period = read(dir + "/cpu.cfs_period_us")) cpus = parse_cfs_quota(*text, *period);
+        if (h.v2)
+          cpus = parse_cpu_max(*text);
+        else if (const auto period = read(dir + "/cpu.cfs_period_us"))
+          cpus = parse_cfs_quota(*text, *period);
       }
       if (cpus && (!best || *cpus < best->cpus)) best = CpuQuota{*cpus, file};
-      if (dir.size() <= h.mount_point.size()) break;
-      dir = dir.substr(0, dir.rfind('/'));
-      if (dir.size() < h.mount_point.size()) dir = h.mount_point;
     }
   }
   return best;

@@ -8,9 +8,10 @@
 // count is the mask's CPUs, at most the quota rounded up (util/cpu_stat.h usable_cpus), as the
 // JVM's and .NET's do. libgomp does not read quotas: the Python loop keeps one thread per CPU.
 //
-// Both hierarchies are read: cgroup v2's cpu.max ("max 100000", "150000 100000") and v1's
-// cpu.cfs_quota_us / cpu.cfs_period_us (-1: none), at the process's own group and every group
-// above it up to the mount, as a parent's limit binds its children; the smallest wins.
+// Both hierarchies are read (util/cgroup.h finds them): cgroup v2's cpu.max ("max 100000",
+// "150000 100000") and v1's cpu.cfs_quota_us / cpu.cfs_period_us (-1: none), at the process's own
+// group and every group above it up to the mount, as a parent's limit binds its children; the
+// smallest wins.
 #pragma once
 
 #include <functional>

@@ -1,20 +1,20 @@
 // cpu_stat.cpp: see cpu_stat.h.
 #include "util/cpu_stat.h"
 
-#include "util/cpu_quota.h"
-
 #include <dlfcn.h>
 #include <sched.h>
 
 #include <algorithm>
-#include <cmath>
-#include <limits>
 #include <cctype>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <limits>
 #include <sstream>
 #include <string_view>
 #include <thread>
+
+#include "util/cpu_quota.h"
 
 namespace rlx::util {
 

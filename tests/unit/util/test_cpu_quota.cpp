@@ -79,7 +79,9 @@ TEST_CASE("cpu_quota_from: v1 cpu controller, the group's own limit and its pare
 TEST_CASE("cpu_quota_from: cgroup v2, walking up from a nested group") {
   // systemd's layout: the process in /user.slice/run-1.scope, a limit of 1.5 CPUs on the slice.
   const char* cgroup = "0::/user.slice/run-1.scope\n";
-  const char* mounts = "28 22 0:24 / /sys/fs/cgroup rw,nosuid,nodev,noexec,relatime shared:4 - cgroup2 cgroup2 rw,nsdelegate\n";
+  const char* mounts =
+      "28 22 0:24 / /sys/fs/cgroup rw,nosuid,nodev,noexec,relatime shared:4 - cgroup2 cgroup2 "
+      "rw,nsdelegate\n";
   auto q = cpu_quota_from(cgroup, mounts,
                           files({{"/sys/fs/cgroup/user.slice/run-1.scope/cpu.max", "max 100000\n"},
                                  {"/sys/fs/cgroup/user.slice/cpu.max", "150000 100000\n"}}));
@@ -93,7 +95,8 @@ TEST_CASE("cpu_quota_from: a container without a cgroup namespace sees its group
   // Docker on v1 without cgroupns: the mount's root and the process's path are both /docker/abc,
   // and the container's own files are at the mount point.
   const char* cgroup = "5:cpu,cpuacct:/docker/abc\n";
-  const char* mounts = "40 35 0:30 /docker/abc /sys/fs/cgroup/cpu,cpuacct ro,nosuid - cgroup cgroup rw,cpu,cpuacct\n";
+  const char* mounts =
+      "40 35 0:30 /docker/abc /sys/fs/cgroup/cpu,cpuacct ro,nosuid - cgroup cgroup rw,cpu,cpuacct\n";
   auto q = cpu_quota_from(cgroup, mounts,
                           files({{"/sys/fs/cgroup/cpu,cpuacct/cpu.cfs_quota_us", "100000"},
                                  {"/sys/fs/cgroup/cpu,cpuacct/cpu.cfs_period_us", "100000"}}));
