@@ -1,5 +1,5 @@
 // plans.cpp: what a study measured about its machine before training (calibrations) and each
-// invocation's plan against its budget (plans); schema version 6, store.h.
+// invocation's plan against its budget (plans); schema versions 6 and 7, store.h.
 #include <cmath>
 
 #include "store/store.h"
@@ -32,6 +32,17 @@ double positive(const Json& obj, const char* key, const char* what) {
   return x;
 }
 
+// The intra-op threads a CPU calibration was probed with: `threads`, else the probe's, else 0 (not
+// recorded: it serves any thread count).
+int64_t probe_threads(const Json& c, const char* what) {
+  Json t = c.value("threads", Json());
+  if (t.is_null() && c.contains("probe") && c["probe"].is_object()) t = c["probe"].value("threads", Json());
+  if (t.is_null()) return 0;
+  if (!t.is_number_integer() || t.get<int64_t>() < 0)
+    throw Error(fmt::format("{}: field 'threads' must be an integer >= 0, got {}", what, t.dump()));
+  return t.get<int64_t>();
+}
+
 Json finite_or_null(const Json& v) {
   return v.is_number() && std::isfinite(v.get<double>()) ? v : Json();
 }
@@ -44,18 +55,25 @@ void Store::put_calibration(const std::string& environment_id, const Json& c) {
   if (format != "channels_last" && format != "contiguous")
     throw Error(fmt::format("{}: memory_format must be channels_last or contiguous, got '{}'", what, format));
   const double per_image = positive(c, "per_image_s", what);
+  const Json device = required(c, "device", what);
   Transaction tx(*this, what);
-  exec("INSERT OR REPLACE INTO calibrations (environment_id, device, model, precision, input, memory_format, "
-       "per_image_s, margin, probe, measured_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-       Json::array({environment_id, required(c, "device", what), required(c, "model", what),
-                    required(c, "precision", what), required(c, "input", what), format, per_image,
+  exec("INSERT OR REPLACE INTO calibrations (environment_id, device, model, precision, input, threads, "
+       "memory_format, per_image_s, margin, probe, measured_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+       Json::array({environment_id, device, required(c, "model", what), required(c, "precision", what),
+                    required(c, "input", what), device == "cpu" ? probe_threads(c, what) : 0, format, per_image,
                     finite_or_null(c.value("margin", Json())), c.value("probe", Json()), utc_now()}));
   tx.commit();
 }
 
 Json Store::calibrations(const std::string& environment_id, const std::string& device) {
-  Json rows = query("SELECT device, model, precision, input, memory_format, per_image_s, margin, probe, measured_at "
-                    "FROM calibrations WHERE environment_id = ? AND device = ? ORDER BY model, precision, input",
+  // A file opened read-only is not migrated (`rlx env` reads rlx train's cache so): before version
+  // 6 it has no calibrations, before 7 no threads column (each probe then serves any count).
+  const int version = schema_version();
+  if (version < 6) return Json::array();
+  Json rows = query(fmt::format("SELECT device, model, precision, input, {} AS threads, memory_format, per_image_s, "
+                                "margin, probe, measured_at FROM calibrations WHERE environment_id = ? AND device = ? "
+                                "ORDER BY model, precision, input, threads",
+                                version >= 7 ? "threads" : "0"),
                     Json::array({environment_id, device}));
   decode(rows, "probe");
   return rows;

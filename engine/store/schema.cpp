@@ -226,10 +226,39 @@ CREATE TABLE plans (
 );
 )sql";
 
+// Version 7: a CPU calibration is kept per thread count. The faster layout and the seconds per
+// image the plan starts from depend on the threads a run trains with (a cgroup quota, a cpuset or
+// --threads changes them), so a machine used with 1 and with 2 threads keeps both probes instead
+// of measuring again and overwriting each time. threads is the probe's intra-op thread count on a
+// CPU, 0 on a GPU and for probes from before it was recorded (those serve any thread count).
+const char* kV7 = R"sql(
+CREATE TABLE calibrations_v7 (
+  environment_id TEXT NOT NULL REFERENCES environments(id),
+  device TEXT NOT NULL,
+  model TEXT NOT NULL,
+  precision TEXT NOT NULL,
+  input INTEGER NOT NULL,
+  threads INTEGER NOT NULL DEFAULT 0,  -- the probe's intra-op threads on a CPU; 0: a GPU, or not recorded
+  memory_format TEXT NOT NULL,
+  per_image_s REAL NOT NULL,
+  margin REAL,
+  probe TEXT,
+  measured_at TEXT NOT NULL,
+  PRIMARY KEY (environment_id, device, model, precision, input, threads)
+);
+INSERT INTO calibrations_v7 (environment_id, device, model, precision, input, threads, memory_format, per_image_s,
+  margin, probe, measured_at)
+  SELECT environment_id, device, model, precision, input,
+    CASE WHEN device = 'cpu' AND json_valid(probe) THEN coalesce(json_extract(probe, '$.threads'), 0) ELSE 0 END,
+    memory_format, per_image_s, margin, probe, measured_at FROM calibrations;
+DROP TABLE calibrations;
+ALTER TABLE calibrations_v7 RENAME TO calibrations;
+)sql";
+
 }  // namespace
 
 const std::vector<std::string>& migrations() {
-  static const std::vector<std::string> steps = {kV1, kV2, kV3, kV4, kV5, kV6};
+  static const std::vector<std::string> steps = {kV1, kV2, kV3, kV4, kV5, kV6, kV7};
   return steps;
 }
 

@@ -214,12 +214,13 @@ class Store {
   // The latest stored peak per name: {name: value, spread: {}, units: {}, device, source,
   // measured_at}, or null when none were stored.
   Json peaks(const std::string& environment_id, const std::string& device);
-  // ---- Calibrations and plans (plans.cpp, schema version 6).
+  // ---- Calibrations and plans (plans.cpp, schema versions 6 and 7).
   // Stores (or replaces) one model's probe on a device: {device, model, precision, input,
-  // memory_format, per_image_s, margin, probe (any JSON)}.
+  // memory_format, per_image_s, margin, probe (any JSON), threads (CPU: default probe.threads)}.
   void put_calibration(const std::string& environment_id, const Json& calibration);
-  // The environment's calibrations on a device, one object per (model, precision, input), the
-  // probe decoded; an empty array when none.
+  // The environment's calibrations on a device, one object per (model, precision, input, threads:
+  // the probe's intra-op threads on a CPU, 0 on a GPU or where not recorded), the probe decoded;
+  // an empty array when none.
   Json calibrations(const std::string& environment_id, const std::string& device);
   // Records a plan: {study, environment_id, budget_s (or null), estimate_s, planned, left_out,
   // detail}; returns its id.

@@ -12,8 +12,9 @@
 -- winner's seconds per image and the model's set-up time seed the study's plan (rlx.budget), so
 -- the plan comes from this machine rather than from constants measured on another. Probes are
 -- stored with the environment (the calibrations table): a machine is probed once per model,
--- precision and input size; another CPU, LibTorch or BLAS kernel is another environment and is
--- probed again. A probe during which other processes shared the cores (the
+-- precision, input size and, on a CPU, thread count (a cgroup quota, a cpuset or --threads gives
+-- a run fewer threads, and the faster layout and its speed can change with them); another CPU,
+-- LibTorch or BLAS kernel is another environment and is probed again. A probe during which other processes shared the cores (the
 -- run's contention check, docs/training.md) is made again; when the second shares them too, its
 -- choice serves this study only and is not stored, so the next study probes again.
 local errors = require("rlx.errors")
@@ -212,12 +213,17 @@ function M.key(model, precision, input)
   return table.concat({tostring(model), tostring(precision or "fp32"), tostring(input or 224)}, "|")
 end
 
---- The calibrations of `study`'s environment on device kind `kind`, keyed by M.key.
-function M.stored(study, kind)
+--- The calibrations of `study`'s environment on device kind `kind`, keyed by M.key. On a CPU, one
+--- per model, precision and input: the one probed with `threads` intra-op threads (nil: rlx.train's
+--- default, one per CPU this process may run on), else one from before probes recorded their
+--- threads (threads = 0), which serves any count; a probe with other threads is not returned.
+function M.stored(study, kind, threads)
+  local want = kind == "cpu" and (threads or rlx.env.usable_cpus()) or 0
   local out = {}
   for _, c in ipairs(study.db:calibrations(study.env_id, kind)) do
     if type(c.probe) == "table" then c.setup_s = c.probe.setup_s end
-    out[M.key(c.model, c.precision, c.input)] = c
+    local key, t = M.key(c.model, c.precision, c.input), tonumber(c.threads) or 0
+    if t == want or (t == 0 and not out[key]) then out[key] = c end
   end
   return out
 end
@@ -243,7 +249,7 @@ end
 function M.ensure(study, device, families, opts)
   opts = opts or {}
   local kind = M.kind(device)
-  local have = M.stored(study, kind)
+  local have = M.stored(study, kind, opts.threads)
   local spent, missing = 0, {}
   local dry = rlx.flags and rlx.flags.dry_run
   for key, c in pairs(have) do

@@ -21,7 +21,7 @@ local cmd = {name = "env",
   }}
 
 -- The calibrations (rlx.calibrate) of this environment in the databases that exist among
--- `paths`, one table each: model, precision, device, input, memory_format, margin (in words),
+-- `paths`, one table each: model, precision, device, input, threads, memory_format, margin (in words),
 -- per_image_s, measured_at, database.
 local function calibrations(env, paths)
   local rows = {}
@@ -35,8 +35,8 @@ local function calibrations(env, paths)
           local got, cals = pcall(db.calibrations, db, env.id, kind)
           for _, c in ipairs(got and cals or {}) do
             rows[#rows + 1] = {model = c.model, precision = c.precision, device = kind, input = c.input,
-              memory_format = c.memory_format, margin = rlx.calibrate.margin_text(c), per_image_s = c.per_image_s,
-              measured_at = c.measured_at, database = path}
+              threads = c.threads, memory_format = c.memory_format, margin = rlx.calibrate.margin_text(c),
+              per_image_s = c.per_image_s, measured_at = c.measured_at, database = path}
           end
         end
         db:close()
@@ -55,11 +55,14 @@ local function settings_section(rows)
       string.format("within %.0f %%", rlx.calibrate.NEAR * 100) .. " or within the probe's noise a tie keeps the " ..
       "default, channels_last; margin = the other layout's best step over the chosen one's):"
     out[#out + 1] = ""
-    out[#out + 1] = "| Model | Precision | Device | Input | Layout | Margin | s/image (probe) | Measured | Database |"
-    out[#out + 1] = "| --- | --- | --- | ---: | --- | --- | ---: | --- | --- |"
+    out[#out + 1] = "| Model | Precision | Device | Input | Threads | Layout | Margin | s/image (probe) | Measured | " ..
+      "Database |"
+    out[#out + 1] = "| --- | --- | --- | ---: | ---: | --- | --- | ---: | --- | --- |"
     for _, r in ipairs(rows) do
-      out[#out + 1] = string.format("| %s | %s | %s | %d | %s | %s | %.3g | %s | %s |", r.model, r.precision, r.device,
-        r.input, r.memory_format, r.margin, r.per_image_s, tostring(r.measured_at), r.database)
+      -- Threads 0: a GPU's probe, or one from before probes recorded them (it serves any count).
+      out[#out + 1] = string.format("| %s | %s | %s | %d | %s | %s | %s | %.3g | %s | %s |", r.model, r.precision,
+        r.device, r.input, (tonumber(r.threads) or 0) > 0 and tostring(r.threads) or "-", r.memory_format, r.margin,
+        r.per_image_s, tostring(r.measured_at), r.database)
     end
   else
     out[#out + 1] = "No model's memory layout measured here yet: a study, or `rlx train` with its default " ..

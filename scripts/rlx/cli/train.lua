@@ -157,7 +157,7 @@ local function calibrated(o, opts, input)
     local st = rlx.study{name = o.db and o.study or "calibrations", db = path}
     if o.verbose then
       local kind = rlx.calibrate.kind(device)
-      local stored = rlx.calibrate.stored(st, kind)[key]
+      local stored = rlx.calibrate.stored(st, kind, threads)[key]
       local kept = stored and rlx.calibrate.current(stored, kind, threads)
       io.stderr:write(string.format(kept and "rlx train: %s's layout as calibrated on this machine before (%s)\n" or
         "rlx train: calibrating %s on this machine (%s)\n", opts.model, path))

@@ -220,27 +220,41 @@ end
 
 --- The layouts this study chose on each machine (rlx.calibrate), one text per calibration of a
 --- model, precision and input the study ran there (the environment may hold calibrations of other
---- studies' models): "epyc-2c: vgg16 fp32 at 224x224, contiguous (1.42x faster than channels_last)";
---- when that model's runs used another layout (a memory_format the study gave), it says so.
+--- studies' models, and of other thread counts: a CPU calibration counts where runs used its
+--- threads, one from before threads were recorded wherever the model ran): "epyc-2c: vgg16 fp32 at
+--- 224x224, contiguous (1.42x faster than channels_last)", with ", 1 thread" where the model ran
+--- with several thread counts there; when its runs used another layout (a memory_format the study
+--- gave), it says so.
 function M.calibration_texts(D)
   local function key_of(env, kind, model, precision, input)
     return table.concat({tostring(env), tostring(kind), tostring(model), tostring(precision), tostring(input)}, "|")
   end
-  local used = {}
+  -- used[key][threads][layout]: the layouts the key's runs used with each thread count.
+  local used, counts = {}, {}
   for _, r in ipairs(D.runs) do
-    local key = key_of(r.env, calibrate.kind(r.device), r.model, r.precision, r.input)
+    local kind = calibrate.kind(r.device)
+    local key, threads = key_of(r.env, kind, r.model, r.precision, r.input), kind == "cpu" and tonumber(r.threads) or 0
     used[key] = used[key] or {}
-    if r.memory_format then used[key][r.memory_format] = true end
+    if not used[key][threads] then used[key][threads] = {}; counts[key] = (counts[key] or 0) + 1 end
+    if r.memory_format then used[key][threads][r.memory_format] = true end
   end
   local out = {}
   for _, c in ipairs(D.calibrations or {}) do
-    local layouts = used[key_of(c.env, c.device, c.model, c.precision, c.input)]
+    local key, t = key_of(c.env, c.device, c.model, c.precision, c.input), tonumber(c.threads) or 0
+    local layouts
+    for threads, set in pairs(used[key] or {}) do
+      if t == 0 or threads == t then
+        layouts = layouts or {}
+        for l in pairs(set) do layouts[l] = true end
+      end
+    end
     if layouts then
       local other = {}
       for l in pairs(layouts) do if l ~= c.memory_format then other[#other + 1] = l end end
       table.sort(other)
-      out[#out + 1] = string.format("%s: %s %s at %dx%d, %s (%s)%s", tostring(c.env), c.model, c.precision, c.input,
-        c.input, c.memory_format, calibrate.margin_text(c), #other > 0 and
+      local threads = t > 0 and counts[key] > 1 and string.format(", %d thread%s", t, t == 1 and "" or "s") or ""
+      out[#out + 1] = string.format("%s: %s %s at %dx%d%s, %s (%s)%s", tostring(c.env), c.model, c.precision, c.input,
+        c.input, threads, c.memory_format, calibrate.margin_text(c), #other > 0 and
         (", but its runs used " .. table.concat(other, " and ") .. ", as the study gave") or "")
     end
   end

@@ -109,7 +109,8 @@ eq(migrated:schema_version(), rlx.db.schema_version, "migrated")
 eq(migrated:first("SELECT name FROM studies").name, "kept", "row kept")
 migrated:close()
 fails(function() rlx.db.open(tmp .. "/db/v9.db", {migrate_to = 9}) end,
-  "rlx.db.open: option 'migrate_to' must be at most 6", "migrate_to too high")
+  "rlx.db.open: option 'migrate_to' must be at most " .. rlx.db.schema_version .. " (this rlx's schema version)",
+  "migrate_to too high")
 
 -- rlx.env
 local env = rlx.env.capture{label = "e2e", zone = "europe-west4-a"}

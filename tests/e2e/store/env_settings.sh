@@ -15,7 +15,7 @@ st.db:put_calibration(st.env_id, {device = 'cpu', model = 'vgg16', precision = '
   memory_format = 'contiguous', per_image_s = 0.75, margin = 1.46, probe = {batch = 2, noise = 1.05, samples = {}}})
 st:close()" || fail "could not store a calibration"
 
-row='| vgg16 | fp32 | cpu | 224 | contiguous | 1.46x faster than channels_last | 0.75 |'
+row='| vgg16 | fp32 | cpu | 224 | - | contiguous | 1.46x faster than channels_last | 0.75 |'
 cpus=$(env -u OMP_NUM_THREADS -u OMP_THREAD_LIMIT nproc)
 out=$("$RLX" env --db "$db")
 [[ "$out" == *"## Training settings chosen on this machine"* ]] || fail "no settings section"

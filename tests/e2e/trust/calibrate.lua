@@ -77,6 +77,19 @@ check("report: a win", texts[1] == "epyc-2c: vgg16 fp32 at 224x224, contiguous (
   texts[1])
 check("report: a tie, runs in another layout too", texts[2] == "epyc-2c: resnet50 fp32 at 224x224, channels_last " ..
   "(contiguous within 3 %, a tie: the default), but its runs used contiguous, as the study gave", texts[2])
+-- Calibrations kept per thread count: each is listed where runs used its threads, named by them
+-- when the model ran with several counts there; one with threads 0 (not recorded) counts for all.
+local function at(threads, row) row.threads = threads return row end
+local function run_t(threads, model, layout) local r = run(model, layout) r.threads = threads return r end
+texts = sections.calibration_texts{calibrations = {at(1, cal("vgg16", 224, "channels_last", 1.2)),
+  at(2, cal("vgg16", 224, "contiguous", 1.42)), at(4, cal("vgg16", 224, "contiguous", 1.5)),
+  at(2, cal("resnet50", 224, "channels_last", 1.3))},
+  runs = {run_t(1, "vgg16", "channels_last"), run_t(2, "vgg16", "contiguous"), run_t(2, "resnet50", "channels_last")}}
+check("report: one text per thread count the runs used", #texts == 3 and
+  texts[1] == "epyc-2c: vgg16 fp32 at 224x224, 1 thread, channels_last (1.20x faster than contiguous)" and
+  texts[2] == "epyc-2c: vgg16 fp32 at 224x224, 2 threads, contiguous (1.42x faster than channels_last)" and
+  texts[3] == "epyc-2c: resnet50 fp32 at 224x224, channels_last (1.30x faster than contiguous)",
+  table.concat(texts, " / "))
 -- What each run's process chose at start, counted by kind (the texts of openmp_wait.h, huge_pages.h).
 local idle = "openmp: libgomp's default waiting (spin, then sleep): 0.0 other cores busy at start"
 local shared = "openmp: GOMP_SPINCOUNT=9733, a short spin before sleeping (0.27 ms at 27.74 ns a spin, measured): " ..
@@ -170,6 +183,28 @@ check("current: the default threads", calibrate.current({probe = {threads = rlx.
 check("current: not recorded", calibrate.current({probe = {}}, "cpu", 1))
 check("current: cuda", calibrate.current({probe = {threads = 2}}, "cuda", 1))
 check("kind", calibrate.kind("cuda:1") == "cuda" and calibrate.kind("cuda") == "cuda" and calibrate.kind("cpu") == "cpu")
+
+-- Two thread counts keep two probes (schema 7: threads in the key), each found by its count, so a
+-- machine used with 1 and 2 threads (a cgroup quota, a cpuset) does not probe again and overwrite
+-- each time; the probes above recorded no threads (the stand-in returns none): they serve any count.
+local function threaded(o)
+  local r = trainer(o)
+  r.threads = o.threads or rlx.env.usable_cpus()
+  return r
+end
+local r18 = {{model = "resnet18", precision = "fp32", input = 32, batch = 4}}
+calls = {}
+calibrate.ensure(s, "cpu", r18, {trainer = threaded, quiet = true, threads = 1})
+calibrate.ensure(s, "cpu", r18, {trainer = threaded, quiet = true, threads = 2})
+check("threads: a probe for each count", #calls == 8 and calls[1].threads == 1 and calls[5].threads == 2, #calls)
+calls = {}
+calibrate.ensure(s, "cpu", r18, {trainer = threaded, quiet = true, threads = 1})
+calibrate.ensure(s, "cpu", r18, {trainer = threaded, quiet = true, threads = 2})
+check("threads: both kept, neither probed again", #calls == 0, #calls)
+check("threads: each found by its count", calibrate.stored(s, "cpu", 1)["resnet18|fp32|32"].threads == 1 and
+  calibrate.stored(s, "cpu", 2)["resnet18|fp32|32"].threads == 2 and calibrate.stored(s, "cpu", 3)["resnet18|fp32|32"] == nil)
+check("threads: an unrecorded probe serves any count", calibrate.stored(s, "cpu", 7)["vgg16|fp32|32"] ~= nil and
+  calibrate.stored(s, "cpu", 7)["vgg16|fp32|32"].threads == 0)
 
 -- The sweep's runs take the calibrated layout; the user's memory_format wins. channels_last is
 -- rlx.train's default for a CNN, so a calibration that chose it leaves the configuration as it was

@@ -1,5 +1,6 @@
-// test_plans.cpp: schema version 6 against a real SQLite file: calibrations (one model's probe on
-// a device, replaced by a newer probe of the same model), plans (recorded, finished, read back in
+// test_plans.cpp: schema versions 6 and 7 against a real SQLite file: calibrations (one model's
+// probe on a device and thread count, replaced by a newer probe of the same), a version 6 file's
+// calibrations keyed by the threads their probes recorded, plans (recorded, finished, read back in
 // order), their errors, and merge copying both once.
 #include <catch2/catch.hpp>
 
@@ -29,7 +30,7 @@ Json vgg(const std::string& format, double per_image, double margin) {
 
 }  // namespace
 
-TEST_CASE("calibrations: one row per model, precision and input; a newer probe replaces it") {
+TEST_CASE("calibrations: one row per model, precision, input and threads; a newer probe replaces it") {
   Store s(fresh_db("calib"));
   with_env(s, "e1");
   s.put_calibration("e1", vgg("channels_last", 1.10, 1.02));
@@ -43,6 +44,75 @@ TEST_CASE("calibrations: one row per model, precision and input; a newer probe r
   CHECK(rows[0]["probe"]["samples"]["contiguous"][1] == 3.0);
   CHECK(s.calibrations("e1", "cuda").empty());
   CHECK(s.calibrations("other", "cpu").empty());
+}
+
+TEST_CASE("calibrations: a CPU probe is kept per thread count; a GPU's has none") {
+  Store s(fresh_db("calib-threads"));
+  with_env(s, "e1");
+  Json two = vgg("contiguous", 0.75, 1.46), one = vgg("channels_last", 1.40, 1.08),
+       gpu = vgg("contiguous", 0.01, 1.2);
+  two["probe"]["threads"] = 2;
+  one["threads"] = 1;  // given directly rather than in the probe
+  gpu["device"] = "cuda";
+  gpu["probe"]["threads"] = 2;  // the host's threads: no key of a GPU probe
+  s.put_calibration("e1", two);
+  s.put_calibration("e1", one);
+  s.put_calibration("e1", gpu);
+  Json rows = s.calibrations("e1", "cpu");
+  REQUIRE(rows.size() == 2);  // ordered by threads
+  CHECK(rows[0]["threads"] == 1);
+  CHECK(rows[0]["memory_format"] == "channels_last");
+  CHECK(rows[1]["threads"] == 2);
+  CHECK(rows[1]["memory_format"] == "contiguous");
+  REQUIRE(s.calibrations("e1", "cuda").size() == 1);
+  CHECK(s.calibrations("e1", "cuda")[0]["threads"] == 0);
+  Json bad = vgg("contiguous", 0.75, 1.46);
+  bad["threads"] = -1;
+  CHECK_THROWS_WITH(s.put_calibration("e1", bad),
+                    "put_calibration: field 'threads' must be an integer >= 0, got -1");
+}
+
+TEST_CASE("calibrations: a version 6 file keys each probe by the threads it recorded") {
+  const std::string path = fresh_db("calib-v6");
+  {
+    rlx::store::OpenOptions o;
+    o.migrate_to = 6;
+    Store old(path, o);
+    REQUIRE(old.schema_version() == 6);
+    old.exec("INSERT INTO environments (id, label, info, first_seen) VALUES ('e1', 'e1', '{}', 't')");
+    const char* insert =
+        "INSERT INTO calibrations (environment_id, device, model, precision, input, memory_format, "
+        "per_image_s, "
+        "margin, probe, measured_at) VALUES ('e1', ?, ?, 'fp32', 224, 'contiguous', 0.75, 1.46, ?, 't')";
+    old.exec(insert, Json::array({"cpu", "vgg16", R"({"batch": 2, "threads": 2})"}));
+    old.exec(insert, Json::array({"cpu", "resnet50", R"({"batch": 2})"}));   // before probes recorded threads
+    old.exec(insert, Json::array({"cpu", "mobilenet_v2", "not json"}));      // a probe that is not JSON
+    old.exec(insert, Json::array({"cuda", "vgg16", R"({"threads": 16})"}));  // a GPU's: no threads in its key
+  }
+  {
+    // Read-only (rlx env reading rlx train's cache): not migrated, no threads column, each probe
+    // read as threads 0, which serves any count.
+    rlx::store::OpenOptions ro;
+    ro.readonly = true;
+    Store r(path, ro);
+    Json rows = r.calibrations("e1", "cpu");
+    REQUIRE(rows.size() == 3);
+    CHECK(rows[2]["model"] == "vgg16");
+    CHECK(rows[2]["threads"] == 0);
+    CHECK(r.schema_version() == 6);
+  }
+  Store s(path);
+  REQUIRE(s.schema_version() == 7);
+  Json rows = s.calibrations("e1", "cpu");
+  REQUIRE(rows.size() == 3);  // ordered by model
+  CHECK(rows[0]["model"] == "mobilenet_v2");
+  CHECK(rows[0]["threads"] == 0);
+  CHECK(rows[1]["model"] == "resnet50");
+  CHECK(rows[1]["threads"] == 0);
+  CHECK(rows[2]["model"] == "vgg16");
+  CHECK(rows[2]["threads"] == 2);
+  CHECK(rows[2]["probe"]["batch"] == 2);
+  CHECK(s.calibrations("e1", "cuda")[0]["threads"] == 0);
 }
 
 TEST_CASE("calibrations: a bad layout or time is refused, naming the field") {
