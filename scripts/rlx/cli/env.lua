@@ -74,7 +74,7 @@ local function settings_section(rows)
     "on (%d here: its affinity mask%s); OpenMP waiting, from the load on those CPUs (libgomp's default when idle, " ..
     "a short spin when other processes use half a core or more); each run records what it used " ..
     "(`threads`, `openmp_wait`, `huge_pages`).", rlx.env.usable_cpus(), quota and string.format(
-      ", capped by the cgroup's CPU quota of %s, rounded up: %s", rlx.env.cpus_text(quota.cpus), quota.source) or "")
+      " and the cgroup's CPU quota of %s, rounded up: %s", rlx.env.cpus_text(quota.cpus), quota.source) or "")
   return table.concat(out, "\n") .. "\n"
 end
 

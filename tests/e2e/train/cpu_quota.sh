@@ -41,7 +41,7 @@ got=$(in_group -e 'local r = rlx.train{model = dofile("tests/e2e/train/tiny_mode
 got=$(in_group -e 'local p = rlx.peaks.measure{quick = true, only = "fp32", repeats = 1} print(p.threads, p.cpu_quota)')
 [ "$got" = $'1\t1' ] || fail "peaks under a 1-CPU quota: $got (want 1 thread, quota 1)"
 got=$(in_group env)
-[[ "$got" == *"(1 here: its affinity mask, capped by the cgroup's CPU quota of 1 CPU, rounded up: $file)"* ]] ||
+[[ "$got" == *"(1 here: its affinity mask and the cgroup's CPU quota of 1 CPU, rounded up: $file)"* ]] ||
   fail "rlx env does not name the quota: $(grep 'Decided by' <<<"$got")"
 got=$(in_group train --model tests/e2e/train/tiny_model.lua --input 32 --classes 3 --batch-size 4 --warmup-iters 1 \
   --iters 2 --memory-format contiguous --verbose 2>&1 >/dev/null)
