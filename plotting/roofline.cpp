@@ -337,13 +337,26 @@ Layout roofline_chart(const RooflineSpec& spec_in, const std::string& path) {
     Box best{};
     int best_cost = -1;
     bool far = false;
+    // A far label's leader line must not run through text or a marker either (MobileNetV2's
+    // leaders once crossed the DRAM ridge label): the heaviest such obstacle it meets is added.
+    auto leader_cost = [&](const Box& b) {
+      const double nx = std::clamp(px, b.x0, b.x1), ny = std::clamp(py, b.y0, b.y1), d = std::hypot(nx - px, ny - py);
+      int worst = 0;
+      for (double t = r + 2 * pt; t < d; t += 2 * pt) {
+        const double x = px + (nx - px) * t / d, y = py + (ny - py) * t / d;
+        const Box dot{x - 0.5 * pt, y - 0.5 * pt, x + 0.5 * pt, y + 0.5 * pt};
+        for (size_t i = 0; i < obs.boxes.size(); ++i)
+          if (obs.weights[i] >= kMarkerWeight && dot.hits(obs.boxes[i])) worst = std::max(worst, obs.weights[i]);
+      }
+      return worst;
+    };
     for (double g : {1.5 * pt, 9 * pt, 18 * pt, 28 * pt, 40 * pt, 52 * pt}) {
       const double cand[][2] = {{px + r + g, py - r - h / 2}, {px + r + g, py + r - h / 2}, {px - r - g - w, py - r - h / 2},
                                 {px - r - g - w, py + r - h / 2}, {px - w / 2, py - r - g - h}, {px - w / 2, py + r + g},
                                 {px + r + g, py - h / 2}, {px - r - g - w, py - h / 2}};
       for (const auto& cd : cand) {
         const Box b{cd[0], cd[1], cd[0] + w, cd[1] + h};
-        const int cst = obs.cost(b);
+        const int cst = obs.cost(b) + (g > 2 * pt ? leader_cost(b) : 0);
         if (best_cost < 0 || cst < best_cost) { best = b; best_cost = cst; far = g > 2 * pt; }
         if (best_cost == 0) break;
       }
