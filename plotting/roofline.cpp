@@ -340,13 +340,16 @@ Layout roofline_chart(const RooflineSpec& spec_in, const std::string& path) {
     // A far label's leader line must not run through text or a marker either (MobileNetV2's
     // leaders once crossed the DRAM ridge label): the heaviest such obstacle it meets is added.
     auto leader_cost = [&](const Box& b) {
-      const double nx = std::clamp(px, b.x0, b.x1), ny = std::clamp(py, b.y0, b.y1), d = std::hypot(nx - px, ny - py);
+      const double nx = std::clamp(px, b.x0, b.x1), ny = std::clamp(py, b.y0, b.y1);
+      const double d = std::hypot(nx - px, ny - py);
       int worst = 0;
       for (double t = r + 2 * pt; t < d; t += 2 * pt) {
         const double x = px + (nx - px) * t / d, y = py + (ny - py) * t / d;
         const Box dot{x - 0.5 * pt, y - 0.5 * pt, x + 0.5 * pt, y + 0.5 * pt};
         for (size_t i = 0; i < obs.boxes.size(); ++i)
-          if (obs.weights[i] >= kMarkerWeight && dot.hits(obs.boxes[i])) worst = std::max(worst, obs.weights[i]);
+          if (obs.weights[i] >= kMarkerWeight && dot.hits(obs.boxes[i])) {
+            worst = std::max(worst, obs.weights[i]);
+          }
       }
       return worst;
     };
