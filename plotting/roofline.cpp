@@ -359,7 +359,9 @@ Layout roofline_chart(const RooflineSpec& spec_in, const std::string& path) {
                                 {px + r + g, py - h / 2}, {px - r - g - w, py - h / 2}};
       for (const auto& cd : cand) {
         const Box b{cd[0], cd[1], cd[0] + w, cd[1] + h};
-        const int cst = obs.cost(b) + (g > 2 * pt ? leader_cost(b) : 0);
+        int cst = obs.cost(b);
+        // The leader is sampled only for a place that could still win (it walks every obstacle).
+        if (g > 2 * pt && (best_cost < 0 || cst < best_cost)) cst += leader_cost(b);
         if (best_cost < 0 || cst < best_cost) { best = b; best_cost = cst; far = g > 2 * pt; }
         if (best_cost == 0) break;
       }

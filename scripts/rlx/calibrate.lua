@@ -14,9 +14,10 @@
 -- stored with the environment (the calibrations table): a machine is probed once per model,
 -- precision, input size and, on a CPU, thread count (a cgroup quota, a cpuset or --threads gives
 -- a run fewer threads, and the faster layout and its speed can change with them); another CPU,
--- LibTorch or BLAS kernel is another environment and is probed again. A probe during which other processes shared the cores (the
--- run's contention check, docs/training.md) is made again; when the second shares them too, its
--- choice serves this study only and is not stored, so the next study probes again.
+-- LibTorch or BLAS kernel is another environment and is probed again. A probe during which other
+-- processes shared the cores (the run's contention check, docs/training.md) is made again; when
+-- the second shares them too, its choice serves this study only and is not stored, so the next
+-- study probes again.
 local errors = require("rlx.errors")
 local options = require("rlx.options")
 local M = {}

@@ -449,9 +449,10 @@ local function split_by_model(varying, runs)
   local values = {}
   for _, r in ipairs(runs) do
     values[r.model] = values[r.model] or {}
+    local c = configs.of(r)
     for _, f in ipairs(varying) do
       local seen = values[r.model][f.name] or {}
-      seen[f.short(configs.of(r))] = true
+      seen[f.short(c)] = true
       values[r.model][f.name] = seen
     end
   end
