@@ -16,7 +16,6 @@
 #include <cstdio>
 #include <ctime>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <optional>
 #include <set>
@@ -24,6 +23,7 @@
 #include <vector>
 
 #include "util/sysconf_caches.h"
+#include "util/text_file.h"
 
 namespace rlx::env {
 
@@ -40,23 +40,17 @@ std::string trim(std::string s) {
   return s.substr(i);
 }
 
-std::optional<std::string> read_file(const std::string& path) {
-  std::ifstream f(path);
-  if (!f) return std::nullopt;
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
-
 std::optional<std::string> read_line(const std::string& path) {
-  auto s = read_file(path);
+  auto s = util::read_text_file(path);
   if (!s) return std::nullopt;
   std::string t = trim(*s);
   if (t.empty()) return std::nullopt;
   return t;
 }
 
-Json opt(const std::optional<std::string>& s) { return s ? Json(*s) : Json(nullptr); }
+Json opt(const std::optional<std::string>& s) {
+  return s ? Json(*s) : Json(nullptr);
+}
 
 // "key : value" lines of /proc/cpuinfo, /proc/meminfo, /etc/os-release ("KEY=value").
 std::string field(const std::string& line, char sep, std::string* key) {
@@ -67,7 +61,8 @@ std::string field(const std::string& line, char sep, std::string* key) {
 }
 
 std::string unquote(std::string s) {
-  if (s.size() >= 2 && (s.front() == '"' || s.front() == '\'') && s.back() == s.front()) s = s.substr(1, s.size() - 2);
+  if (s.size() >= 2 && (s.front() == '"' || s.front() == '\'') && s.back() == s.front())
+    s = s.substr(1, s.size() - 2);
   return s;
 }
 
@@ -75,8 +70,8 @@ std::string unquote(std::string s) {
 // manuals: the implementers and cores rlx is likely to meet (Graviton, Ampere, Grace, Raspberry Pi).
 std::string arm_implementer_name(const std::string& id) {
   static const std::map<std::string, std::string> kNames = {
-      {"0x41", "ARM"}, {"0x42", "Broadcom"}, {"0x46", "Fujitsu"}, {"0x48", "HiSilicon"},
-      {"0x4e", "NVIDIA"}, {"0x51", "Qualcomm"}, {"0x61", "Apple"}, {"0xc0", "Ampere"}};
+      {"0x41", "ARM"},    {"0x42", "Broadcom"}, {"0x46", "Fujitsu"}, {"0x48", "HiSilicon"},
+      {"0x4e", "NVIDIA"}, {"0x51", "Qualcomm"}, {"0x61", "Apple"},   {"0xc0", "Ampere"}};
   auto it = kNames.find(id);
   return it == kNames.end() ? "" : it->second;
 }
@@ -84,10 +79,9 @@ std::string arm_implementer_name(const std::string& id) {
 std::string arm_core_name(const std::string& implementer, const std::string& part) {
   if (implementer != "0x41") return "";
   static const std::map<std::string, std::string> kArm = {
-      {"0xd03", "Cortex-A53"}, {"0xd04", "Cortex-A35"},   {"0xd05", "Cortex-A55"},
-      {"0xd07", "Cortex-A57"}, {"0xd08", "Cortex-A72"},   {"0xd09", "Cortex-A73"},
-      {"0xd0a", "Cortex-A75"}, {"0xd0b", "Cortex-A76"},   {"0xd0c", "Neoverse-N1"},
-      {"0xd40", "Neoverse-V1"}, {"0xd49", "Neoverse-N2"}, {"0xd4f", "Neoverse-V2"}};
+      {"0xd03", "Cortex-A53"},  {"0xd04", "Cortex-A35"},  {"0xd05", "Cortex-A55"},  {"0xd07", "Cortex-A57"},
+      {"0xd08", "Cortex-A72"},  {"0xd09", "Cortex-A73"},  {"0xd0a", "Cortex-A75"},  {"0xd0b", "Cortex-A76"},
+      {"0xd0c", "Neoverse-N1"}, {"0xd40", "Neoverse-V1"}, {"0xd49", "Neoverse-N2"}, {"0xd4f", "Neoverse-V2"}};
   auto it = kArm.find(part);
   return it == kArm.end() ? "" : it->second;
 }
@@ -97,8 +91,7 @@ std::string arm_cpu_name(const std::string& implementer, const std::string& part
   const std::string vendor = arm_implementer_name(implementer);
   const std::string core = arm_core_name(implementer, part);
   if (!vendor.empty() && !core.empty()) return vendor + " " + core;
-  return fmt::format("{} part {}", vendor.empty() ? "ARM implementer " + implementer : vendor,
-                     part);
+  return fmt::format("{} part {}", vendor.empty() ? "ARM implementer " + implementer : vendor, part);
 }
 
 }  // namespace
@@ -126,7 +119,7 @@ std::string cpu_model_from_cpuinfo(const std::string& cpuinfo_text) {
 namespace {
 
 void cpu_info(const std::string& root, Json& out) {
-  auto text = read_file(root + "/proc/cpuinfo");
+  auto text = util::read_text_file(root + "/proc/cpuinfo");
   long threads = 0;
   std::set<std::pair<std::string, std::string>> cores;
   std::set<std::string> sockets;
@@ -137,10 +130,15 @@ void cpu_info(const std::string& root, Json& out) {
     while (std::getline(in, line)) {
       std::string key;
       std::string val = field(line, ':', &key);
-      if (key == "processor") ++threads;
-      else if ((key == "flags" || key == "Features") && flags.empty()) flags = val;
-      else if (key == "physical id") { phys = val; sockets.insert(val); }
-      else if (key == "core id") cores.insert({phys, val});
+      if (key == "processor")
+        ++threads;
+      else if ((key == "flags" || key == "Features") && flags.empty())
+        flags = val;
+      else if (key == "physical id") {
+        phys = val;
+        sockets.insert(val);
+      } else if (key == "core id")
+        cores.insert({phys, val});
     }
   }
   if (root.empty()) {
@@ -156,8 +154,9 @@ void cpu_info(const std::string& root, Json& out) {
   out["cpu_flags"] = flags.empty() ? Json(nullptr) : Json(flags);
   out["hypervisor"] = (" " + flags + " ").find(" hypervisor ") != std::string::npos;
   // The vector extensions that decide peak FLOP/s, in a fixed order.
-  static const char* kSimd[] = {"sse4_2", "avx", "avx2", "fma", "avx512f", "avx512bw", "avx512_vnni",
-                                "avx512_bf16", "amx_bf16", "amx_tile", "neon", "asimd", "sve"};
+  static const char* kSimd[] = {"sse4_2",   "avx",         "avx2",        "fma",      "avx512f",
+                                "avx512bw", "avx512_vnni", "avx512_bf16", "amx_bf16", "amx_tile",
+                                "neon",     "asimd",       "sve"};
   Json simd = Json::array();
   std::string padded = " " + flags + " ";
   for (const char* f : kSimd)
@@ -178,7 +177,8 @@ void caches(const std::string& root, Json& out) {
     auto type = read_line(d + "/type");
     auto size = read_line(d + "/size");
     if (!level || !size) continue;
-    Json c = {{"level", std::atoi(level->c_str())}, {"type", opt(type)}, {"size_bytes", parse_size_bytes(*size)}};
+    Json c = {
+        {"level", std::atoi(level->c_str())}, {"type", opt(type)}, {"size_bytes", parse_size_bytes(*size)}};
     if (auto shared = read_line(d + "/shared_cpu_list")) c["shared_cpus"] = *shared;
     c["source"] = "sysfs";
     list.push_back(c);
@@ -204,7 +204,7 @@ void os_info(const std::string& root, Json& out) {
     if (gethostname(buf, sizeof buf - 1) == 0) out["host"] = std::string(buf);
   }
   out["os"] = nullptr;
-  if (auto text = read_file(root + "/etc/os-release")) {
+  if (auto text = util::read_text_file(root + "/etc/os-release")) {
     std::istringstream in(*text);
     std::string line;
     while (std::getline(in, line)) {
@@ -217,7 +217,8 @@ void os_info(const std::string& root, Json& out) {
   auto version = read_line(root + "/proc/sys/kernel/version");
   out["kernel"] = release ? Json(*release + (version ? " " + *version : "")) : Json(nullptr);
   struct utsname u {};
-  out["arch"] = (root.empty() && uname(&u) == 0) ? Json(u.machine) : opt(read_line(root + "/proc/sys/kernel/arch"));
+  out["arch"] =
+      (root.empty() && uname(&u) == 0) ? Json(u.machine) : opt(read_line(root + "/proc/sys/kernel/arch"));
 }
 
 // DMI names the hypervisor or cloud (without asking a metadata server, which needs the network).
@@ -236,21 +237,29 @@ void virtualization(const std::string& root, Json& out) {
   } else if (vendor.find("Amazon EC2") != std::string::npos || bios.find("Amazon EC2") != std::string::npos) {
     cloud = "aws";
     instance = product;  // EC2 puts the instance type (m5.large, p4d.24xlarge) in product_name
-  } else if (vendor == "Microsoft Corporation" && get("chassis_asset_tag") == "7783-7084-3265-9085-8269-3286-77") {
+  } else if (vendor == "Microsoft Corporation" &&
+             get("chassis_asset_tag") == "7783-7084-3265-9085-8269-3286-77") {
     cloud = "azure";  // Azure's documented chassis asset tag
   } else if (vendor.find("Alibaba") != std::string::npos) {
     cloud = "alibaba";
-  } else if (vendor.find("OpenStack") != std::string::npos || product.find("OpenStack") != std::string::npos) {
+  } else if (vendor.find("OpenStack") != std::string::npos ||
+             product.find("OpenStack") != std::string::npos) {
     cloud = "openstack";
   }
   out["cloud_provider"] = cloud.empty() ? Json(nullptr) : Json(cloud);
   out["instance_type"] = instance.empty() ? Json(nullptr) : Json(instance);
   out["cloud_zone"] = nullptr;  // only a metadata server knows it; the user may pass it in
   std::string virt;
-  static const std::pair<const char*, const char*> kHyper[] = {
-      {"KVM", "kvm"}, {"QEMU", "qemu"}, {"VMware", "vmware"}, {"VirtualBox", "virtualbox"},
-      {"Xen", "xen"}, {"Microsoft Corporation", "hyper-v"}, {"Amazon EC2", "nitro"},
-      {"Google", "kvm (gce)"}, {"Parallels", "parallels"}, {"Bochs", "bochs"}};
+  static const std::pair<const char*, const char*> kHyper[] = {{"KVM", "kvm"},
+                                                               {"QEMU", "qemu"},
+                                                               {"VMware", "vmware"},
+                                                               {"VirtualBox", "virtualbox"},
+                                                               {"Xen", "xen"},
+                                                               {"Microsoft Corporation", "hyper-v"},
+                                                               {"Amazon EC2", "nitro"},
+                                                               {"Google", "kvm (gce)"},
+                                                               {"Parallels", "parallels"},
+                                                               {"Bochs", "bochs"}};
   for (const auto& [needle, name] : kHyper) {
     if (vendor.find(needle) != std::string::npos || product.find(needle) != std::string::npos ||
         bios.find(needle) != std::string::npos) {
@@ -266,14 +275,20 @@ void virtualization(const std::string& root, Json& out) {
 void container(const std::string& root, Json& out) {
   std::string kind;
   std::error_code ec;
-  if (fs::exists(root + "/.dockerenv", ec)) kind = "docker";
-  else if (fs::exists(root + "/run/.containerenv", ec)) kind = "podman";
+  if (fs::exists(root + "/.dockerenv", ec))
+    kind = "docker";
+  else if (fs::exists(root + "/run/.containerenv", ec))
+    kind = "podman";
   if (kind.empty()) {
-    if (auto cg = read_file(root + "/proc/1/cgroup")) {
-      if (cg->find("kubepods") != std::string::npos) kind = "kubernetes";
-      else if (cg->find("docker") != std::string::npos) kind = "docker";
-      else if (cg->find("lxc") != std::string::npos) kind = "lxc";
-      else if (cg->find("containerd") != std::string::npos) kind = "containerd";
+    if (auto cg = util::read_text_file(root + "/proc/1/cgroup")) {
+      if (cg->find("kubepods") != std::string::npos)
+        kind = "kubernetes";
+      else if (cg->find("docker") != std::string::npos)
+        kind = "docker";
+      else if (cg->find("lxc") != std::string::npos)
+        kind = "lxc";
+      else if (cg->find("containerd") != std::string::npos)
+        kind = "containerd";
     }
   }
   if (kind.empty() && root.empty()) {
@@ -286,12 +301,14 @@ void container(const std::string& root, Json& out) {
 Json nvidia_smi() {
   Json gpus = Json::array();
   std::error_code ec;
-  const char* paths[] = {"/usr/bin/nvidia-smi", "/usr/local/bin/nvidia-smi", "/usr/local/nvidia/bin/nvidia-smi"};
+  const char* paths[] = {"/usr/bin/nvidia-smi", "/usr/local/bin/nvidia-smi",
+                         "/usr/local/nvidia/bin/nvidia-smi"};
   const char* found = nullptr;
   for (const char* p : paths)
     if (fs::exists(p, ec)) found = p;
   if (!found) return gpus;
-  std::string cmd = fmt::format("{} --query-gpu=name,memory.total,driver_version --format=csv,noheader,nounits 2>/dev/null", found);
+  std::string cmd = fmt::format(
+      "{} --query-gpu=name,memory.total,driver_version --format=csv,noheader,nounits 2>/dev/null", found);
   FILE* p = popen(cmd.c_str(), "r");
   if (!p) return gpus;
   char buf[512];
@@ -302,7 +319,8 @@ Json nvidia_smi() {
     while (std::getline(ss, item, ',')) parts.push_back(trim(item));
     if (parts.size() < 3 || parts[0].empty()) continue;
     long long mib = std::atoll(parts[1].c_str());
-    gpus.push_back({{"name", parts[0]}, {"memory_bytes", mib > 0 ? Json(mib * 1024 * 1024) : Json(nullptr)},
+    gpus.push_back({{"name", parts[0]},
+                    {"memory_bytes", mib > 0 ? Json(mib * 1024 * 1024) : Json(nullptr)},
                     {"driver", parts[2]}});
   }
   pclose(p);
@@ -311,7 +329,7 @@ Json nvidia_smi() {
 
 void gpus(const std::string& root, bool run_smi, Json& out) {
   std::optional<std::string> driver;
-  if (auto v = read_file(root + "/proc/driver/nvidia/version")) {
+  if (auto v = util::read_text_file(root + "/proc/driver/nvidia/version")) {
     // "NVRM version: NVIDIA UNIX x86_64 Kernel Module  535.54.03  Tue Jun  6 ..."
     std::istringstream in(*v);
     std::string line;
@@ -328,17 +346,19 @@ void gpus(const std::string& root, bool run_smi, Json& out) {
   if (list.empty()) {
     std::error_code ec;
     std::vector<std::string> dirs;
-    for (const auto& e : fs::directory_iterator(root + "/proc/driver/nvidia/gpus", ec)) dirs.push_back(e.path().string());
+    for (const auto& e : fs::directory_iterator(root + "/proc/driver/nvidia/gpus", ec))
+      dirs.push_back(e.path().string());
     std::sort(dirs.begin(), dirs.end());
     for (const auto& d : dirs) {
-      auto info = read_file(d + "/information");
+      auto info = util::read_text_file(d + "/information");
       if (!info) continue;
       std::istringstream in(*info);
       std::string line;
       while (std::getline(in, line)) {
         std::string key;
         std::string val = field(line, ':', &key);
-        if (key == "Model") list.push_back({{"name", val}, {"memory_bytes", nullptr}, {"driver", opt(driver)}});
+        if (key == "Model")
+          list.push_back({{"name", val}, {"memory_bytes", nullptr}, {"driver", opt(driver)}});
       }
     }
   }
@@ -351,13 +371,15 @@ void gpus(const std::string& root, bool run_smi, Json& out) {
 // The installed CUDA toolkit and cuDNN, from their version files.
 void cuda_versions(const std::string& root, Json& out) {
   out["cuda"] = nullptr;
-  if (auto j = read_file(root + "/usr/local/cuda/version.json")) {
+  if (auto j = util::read_text_file(root + "/usr/local/cuda/version.json")) {
     Json v = Json::parse(*j, nullptr, false);
-    if (v.is_object() && v.contains("cuda") && v["cuda"].contains("version")) out["cuda"] = v["cuda"]["version"];
+    if (v.is_object() && v.contains("cuda") && v["cuda"].contains("version"))
+      out["cuda"] = v["cuda"]["version"];
   } else if (auto t = read_line(root + "/usr/local/cuda/version.txt")) {
     out["cuda"] = *t;
-  } else if (auto h = read_file(root + "/usr/local/cuda/include/cuda.h")) {
-    // Pip-style and minimal toolkits ship no version file; the header's CUDA_VERSION is 1000*major + 10*minor.
+  } else if (auto h = util::read_text_file(root + "/usr/local/cuda/include/cuda.h")) {
+    // Pip-style and minimal toolkits ship no version file; the header's CUDA_VERSION is 1000*major +
+    // 10*minor.
     std::istringstream in(*h);
     std::string line;
     while (std::getline(in, line)) {
@@ -373,7 +395,7 @@ void cuda_versions(const std::string& root, Json& out) {
   out["cudnn"] = nullptr;
   for (const char* h : {"/usr/include/cudnn_version.h", "/usr/local/cuda/include/cudnn_version.h",
                         "/usr/include/x86_64-linux-gnu/cudnn_version.h"}) {
-    auto text = read_file(root + h);
+    auto text = util::read_text_file(root + h);
     if (!text) continue;
     int major = -1, minor = -1, patch = -1;
     std::istringstream in(*text);
@@ -383,9 +405,12 @@ void cuda_versions(const std::string& root, Json& out) {
       std::string def, name;
       int val = -1;
       if (!(w >> def >> name >> val) || def != "#define") continue;
-      if (name == "CUDNN_MAJOR") major = val;
-      else if (name == "CUDNN_MINOR") minor = val;
-      else if (name == "CUDNN_PATCHLEVEL") patch = val;
+      if (name == "CUDNN_MAJOR")
+        major = val;
+      else if (name == "CUDNN_MINOR")
+        minor = val;
+      else if (name == "CUDNN_PATCHLEVEL")
+        patch = val;
     }
     if (major >= 0) {
       out["cudnn"] = fmt::format("{}.{}.{}", major, std::max(minor, 0), std::max(patch, 0));
@@ -396,7 +421,7 @@ void cuda_versions(const std::string& root, Json& out) {
 
 void storage(const std::string& root, Json& out) {
   Json s = Json::object();
-  if (auto mounts = read_file(root + "/proc/mounts")) {
+  if (auto mounts = util::read_text_file(root + "/proc/mounts")) {
     std::istringstream in(*mounts);
     std::string line;
     while (std::getline(in, line)) {
@@ -468,7 +493,7 @@ std::set<std::string> cpu_flags_from_cpuinfo(const std::string& cpuinfo_text) {
 }
 
 std::set<std::string> cpu_flags(const Sources& src) {
-  auto text = read_file(src.root + "/proc/cpuinfo");
+  auto text = util::read_text_file(src.root + "/proc/cpuinfo");
   return text ? cpu_flags_from_cpuinfo(*text) : std::set<std::string>{};
 }
 

@@ -7,26 +7,17 @@
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
-#include <fstream>
-#include <sstream>
 
 #include "env/env.h"
 #include "util/cgroup.h"
+#include "util/text_file.h"
 
 namespace rlx::env {
 namespace {
 
-std::optional<std::string> read(const std::string& path) {
-  std::ifstream f(path);
-  if (!f) return std::nullopt;
-  std::ostringstream s;
-  s << f.rdbuf();
-  return s.str();
-}
-
 // The leading decimal number of a file ("max" and missing files give nullopt).
 std::optional<long long> number_in(const std::string& path) {
-  auto text = read(path);
+  auto text = util::read_text_file(path);
   if (!text) return std::nullopt;
   size_t i = text->find_first_not_of(" \t\n");
   if (i == std::string::npos || !std::isdigit(static_cast<unsigned char>((*text)[i]))) return std::nullopt;
@@ -46,8 +37,9 @@ struct Room {
 // and more are v1's way of saying "none". Sets `version` to "v1" or "v2" where one limits.
 std::optional<Room> tightest(const std::string& root, std::string* version) {
   std::optional<Room> best;
-  for (const auto& h : util::cgroup_hierarchies(read(root + "/proc/self/cgroup").value_or(""),
-                                                read(root + "/proc/self/mountinfo").value_or(""), "memory")) {
+  for (const auto& h :
+       util::cgroup_hierarchies(util::read_text_file(root + "/proc/self/cgroup").value_or(""),
+                                util::read_text_file(root + "/proc/self/mountinfo").value_or(""), "memory")) {
     if (best) break;  // v1's limit when it has one, as before v2's
     const char* limit_file = h.v2 ? "memory.max" : "memory.limit_in_bytes";
     const char* usage_file = h.v2 ? "memory.current" : "memory.usage_in_bytes";
@@ -66,7 +58,7 @@ std::optional<Room> tightest(const std::string& root, std::string* version) {
 }  // namespace
 
 std::optional<long long> meminfo_bytes(const std::string& root, const std::string& key) {
-  auto text = read(root + "/proc/meminfo");
+  auto text = util::read_text_file(root + "/proc/meminfo");
   if (!text) return std::nullopt;
   std::istringstream in(*text);
   std::string line;
@@ -95,7 +87,7 @@ MemoryRoom memory_room(const std::string& root) {
 namespace {
 // The number after "oom_kill " in a memory.events or memory.oom_control file.
 std::optional<long long> oom_kill_line(const std::string& path) {
-  auto text = read(path);
+  auto text = util::read_text_file(path);
   if (!text) return std::nullopt;
   std::istringstream in(*text);
   std::string key;
@@ -107,8 +99,9 @@ std::optional<long long> oom_kill_line(const std::string& path) {
 }  // namespace
 
 std::optional<long long> cgroup_oom_kills(const std::string& root) {
-  for (const auto& h : util::cgroup_hierarchies(read(root + "/proc/self/cgroup").value_or(""),
-                                                read(root + "/proc/self/mountinfo").value_or(""), "memory")) {
+  for (const auto& h :
+       util::cgroup_hierarchies(util::read_text_file(root + "/proc/self/cgroup").value_or(""),
+                                util::read_text_file(root + "/proc/self/mountinfo").value_or(""), "memory")) {
     const std::string own = util::cgroup_dirs_up(h).front();
     if (auto n = oom_kill_line(root + own + (h.v2 ? "/memory.events" : "/memory.oom_control"))) return n;
   }

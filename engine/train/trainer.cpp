@@ -144,8 +144,9 @@ void set_threads_and_seed(const TrainConfig& c, const ResolvedDevice& dev, Train
   // By default one thread per CPU this process may run on (its affinity mask, as libgomp sizes its
   // own default team): a cpuset of 2 CPUs on a larger node gets 2 threads, not the node's count;
   // and no more than its cgroup's CPU quota (util/cpu_quota.h), which libgomp does not read.
-  const int64_t threads = c.threads > 0 ? c.threads : util::usable_cpus();
-  if (const auto quota = util::cpu_quota()) r.cpu_quota = quota->cpus;
+  const auto quota = util::cpu_quota();
+  const int64_t threads = c.threads > 0 ? c.threads : util::usable_cpus(quota);
+  if (quota) r.cpu_quota = quota->cpus;
   at::set_num_threads(static_cast<int>(threads));
   r.threads = at::get_num_threads();
   torch::manual_seed(static_cast<uint64_t>(c.seed));

@@ -2,11 +2,10 @@
 #include "util/cpu_quota.h"
 
 #include <charconv>
-#include <fstream>
-#include <sstream>
 #include <vector>
 
 #include "util/cgroup.h"
+#include "util/text_file.h"
 
 namespace rlx::util {
 
@@ -72,13 +71,7 @@ std::optional<CpuQuota> cpu_quota_from(const std::string& proc_self_cgroup, cons
 }
 
 std::optional<CpuQuota> cpu_quota() {
-  const ReadText read = [](const std::string& path) -> std::optional<std::string> {
-    std::ifstream in(path);
-    if (!in) return std::nullopt;
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
-  };
+  const ReadText read = read_text_file;
   const auto cgroup = read("/proc/self/cgroup"), mountinfo = read("/proc/self/mountinfo");
   if (!cgroup || !mountinfo) return std::nullopt;
   return cpu_quota_from(*cgroup, *mountinfo, read);

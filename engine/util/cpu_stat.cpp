@@ -65,10 +65,14 @@ void unpin_for_restart() {
   sched_setaffinity(0, sizeof(set), &set);
 }
 
-int usable_cpus() {
+int usable_cpus(const std::optional<CpuQuota>& quota) {
   auto n = static_cast<int>(allowed_cpus().size());
   if (n == 0) n = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  return std::min(n, quota_cpus_rounded_up(cpu_quota()));
+  return std::min(n, quota_cpus_rounded_up(quota));
+}
+
+int usable_cpus() {
+  return usable_cpus(cpu_quota());
 }
 
 int quota_cpus_rounded_up(const std::optional<CpuQuota>& quota) {

@@ -29,6 +29,8 @@ void unpin_for_restart();
 // How many CPUs this process may run on: the mask's count, else std::thread::hardware_concurrency,
 // and no more than its cgroup's CPU quota rounded up (util/cpu_quota.h); at least 1.
 int usable_cpus();
+// The same with the quota already read (a caller that also records it reads the cgroup once).
+int usable_cpus(const std::optional<CpuQuota>& quota);
 // A quota as whole CPUs, rounded up (1.5 CPUs -> 2), at least 1; no quota: INT_MAX.
 int quota_cpus_rounded_up(const std::optional<CpuQuota>& quota);
 

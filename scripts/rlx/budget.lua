@@ -30,6 +30,7 @@
 -- run stops earlier when its CI reaches target_ci (2 %), so the estimate counts, for each run,
 -- the iterations that target takes at the spread seen, within its cap (M.expected_iters).
 local errors = require("rlx.errors")
+local kind_of = require("rlx.results.data").kind_of
 local M = {}
 
 -- Efficiency (achieved / roofline-attainable time) of the seed's models before any run of them has
@@ -126,8 +127,7 @@ function M.estimator(study, kind, opts)
   if not self.peaks and opts.probe then self.peaks, self.peaks_source = opts.probe(), "probe" end
   self.cal = opts.calibrations or (study.db and study.env_id and rlx.calibrate.stored(study, kind)) or {}
   for _, r in ipairs(study.db:runs{study = study.name, status = "ok"}) do
-    local dev = tostring(r.device or "cpu")
-    if r.environment_id == study.env_id and (dev:match("^cuda") and "cuda" or "cpu") == kind then
+    if r.environment_id == study.env_id and kind_of(r.device) == kind then
       local res = type(r.result) == "table" and r.result or {}
       local cfg = type(r.config) == "table" and r.config or {}
       self:observe({model = r.model, precision = r.precision, batch = r.batch,

@@ -229,8 +229,9 @@ function M.stored(study, kind, threads)
   return out
 end
 
---- The device kind calibrations are kept by: "cuda" for "cuda" or "cuda:N", else "cpu".
-function M.kind(device) return tostring(device):match("^cuda") and "cuda" or "cpu" end
+--- The device kind calibrations are kept by: "cuda" for "cuda" or "cuda:N", else "cpu" (rlx trains
+--- on no other kind; rlx.results.data.kind_of owns the rule).
+function M.kind(device) return require("rlx.results.data").kind_of(device) == "cuda" and "cuda" or "cpu" end
 
 --- Whether a stored calibration `c` holds for a run on device kind `kind` with `threads` intra-op
 --- threads (nil: rlx.train's default, one per CPU this process may run on): a CPU layout measured

@@ -474,7 +474,7 @@ end
 
 -- Peaks for the roofline: stored measurements for this environment, else the datasheet entry.
 function Study:_roofline_peaks(device)
-  local kind = (device or "cpu"):match("^cuda") and "cuda" or "cpu"
+  local kind = kind_of(device)
   local p = self:peaks(kind)
   if p then return p end
   if kind == "cuda" and self.env.gpu_name and type(rlx.peaks) == "table" and rlx.peaks.datasheet then
