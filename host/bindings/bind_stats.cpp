@@ -1,5 +1,5 @@
 // bind_stats.cpp: rlx._core.stats, the statistics of engine/train/stats.h (the one owner of
-// Student's t, the 95 % CI of a mean and percentiles): rlx.stats checks its arguments in Lua and
+// Student's t, the 95 % CI of a mean, percentiles and the steady-state verdict): rlx.stats checks its arguments in Lua and
 // calls these, so a report, a frame and the trainer's precision target compute them alike.
 #include <algorithm>
 #include <cmath>
@@ -73,6 +73,27 @@ int summary(lua_State* L) {
   return 1;
 }
 
+// steady_state(xs [, max_drift [, max_cv]]) -> {drift, cv, stable, judged, drift_t, drift_significant,
+// max_drift, max_cv} (nil thresholds: the trainer's defaults, train::StabilityRule):
+// the trainer's steady-state verdict (docs/training.md "Steady state"), so a report that re-judges
+// a run stored by an older rule applies the rule the trainer applies today.
+int steady_state(lua_State* L) {
+  const std::vector<double> xs = samples_at(L, 1);
+  train::StabilityRule rule;
+  if (!lua_isnoneornil(L, 2)) rule.max_drift = lua::check_number(L, 2);
+  if (!lua_isnoneornil(L, 3)) rule.max_cv = lua::check_number(L, 3);
+  const train::Stability s = train::steady_state(xs, rule);
+  lua::push_json(L, {{"drift", s.drift},
+                     {"cv", s.cv},
+                     {"stable", s.stable},
+                     {"judged", s.judged},
+                     {"drift_t", s.drift_t},
+                     {"drift_significant", s.drift_significant},
+                     {"max_drift", rule.max_drift},
+                     {"max_cv", rule.max_cv}});
+  return 1;
+}
+
 }  // namespace
 
 void open_stats(lua_State* L) {
@@ -80,7 +101,8 @@ void open_stats(lua_State* L) {
                        {{"t975", lua::guarded<t975>},
                         {"percentile", lua::guarded<percentile>},
                         {"ci95_half", lua::guarded<ci95_half>},
-                        {"summary", lua::guarded<summary>}});
+                        {"summary", lua::guarded<summary>},
+                        {"steady_state", lua::guarded<steady_state>}});
 }
 
 }  // namespace rlx::bindings

@@ -194,8 +194,8 @@ local function throughput_figures(D, runs, dir, out, opts, warnings, varying)
     local plot = {series = series, out = path, title = "Training throughput vs batch size: " .. env,
       subtitle = subtitle(string.format("mean ± 1 SD over n = %s repeat%s per point%s%s%s",
         n_lo == n_hi and tostring(n_hi) or (n_lo .. "-" .. n_hi), n_hi == 1 and "" or "s",
-        left > 0 and string.format(" (%d unsteady, imprecise or contended left out; n=k/m: k of a point's m runs " ..
-          "averaged)", left) or "",
+        left > 0 and string.format(" (%d %s left out; n=k/m: k of a point's m runs " ..
+          "averaged)", left, configs.left_out_words(env_runs)) or "",
         marked and ("; " .. configs.MARK .. " = a point none of whose repeats was steady and precise (all kept)") or "",
         yscale == "log" and "; log scale" or ""), env_runs, opts),
       yscale = yscale,
@@ -332,7 +332,7 @@ local function variance_figure(runs, dir, out, opts, warnings)
     title = string.format("Run-to-run variability: %s, %s, batch %d, %s", fixed.model, fixed.precision, fixed.batch,
       configs.scale_text({fixed.run}, {timing = false})),
     subtitle = seed_note(fixed, opts.fixed) .. "dots: one per repeat, all kept" ..
-      (flagged > 0 and string.format(" (%d unsteady, imprecise or contended)", flagged) or "") ..
+      (flagged > 0 and string.format(" (%d %s)", flagged, configs.left_out_words(chosen)) or "") ..
       "; bar: mean ± 1 SD, a box (quartiles, whiskers 1.5 IQR) from 5 repeats" ..
       (yscale == "log" and "; log scale" or "") .. "; " .. per_env_protocols(groups, chosen) ..
       (opts.note and ("; " .. opts.note) or ""),
@@ -560,7 +560,7 @@ local function roofline_figures(D, points, dir, out, opts, warnings, varying)
           " peaks), each precision against its own: " .. table.concat(roof_names, ", ") ..
           "; grey dashed = GEMM, 2nd ceiling" ..
           "; points: " .. table.concat(src, "+") .. " (" .. opts.level:upper() .. " traffic), mean over repeats" ..
-          (marks["*"] and "; * = some repeats left out (unsteady, imprecise or contended)" or "") ..
+          (marks["*"] and ("; * = some repeats left out (" .. configs.left_out_words(env_runs) .. ")") or "") ..
           (marks[configs.MARK] and ("; " .. configs.MARK .. " = no steady repeat, all kept") or "") ..
           (noisy ~= "" and ("; " .. noisy) or "") ..
           above_text(suspects), env_runs, opts),

@@ -68,6 +68,17 @@ function M.t975(df)
   return core.t975(df)
 end
 
+--- The steady-state verdict of timed samples (seconds per iteration), the trainer's own
+--- (docs/training.md "Steady state"): {drift, cv, stable, judged, drift_t, drift_significant,
+--- max_drift, max_cv}. rule = {drift =, cv =} overrides the thresholds (fractions); nil keeps
+--- rlx.train's. Fewer than four samples: judged = false, stable = false.
+local STEADY_SPEC = {drift = {type = "number", min = 0}, cv = {type = "number", min = 0}}
+function M.steady_state(samples, rule)
+  numbers("rlx.stats.steady_state", samples)
+  local o = options.check("rlx.stats.steady_state", rule or {}, STEADY_SPEC)
+  return core.steady_state(samples, o.drift, o.cv)
+end
+
 --- 95% confidence interval of the mean: returns low, high, half_width (nil for n < 2).
 function M.ci95(xs)
   numbers("rlx.stats.ci95", xs)

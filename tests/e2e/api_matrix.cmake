@@ -119,6 +119,18 @@ rlx_api_matrix_err("rlx.env.capture zone of the wrong type" "rlx.env.capture{zon
 rlx_e2e(NAME "api: rlx.stats summary, t975 and argument checks" ARGS run ${AM}/stats.lua STDOUT
   "^4\t2\\.5\t2\\.5\t1\t4\t1\\.2910 0\\.4460 4\\.5540 1\\.15 3\\.85 0\\.5164${NL}4\\.303\t2\\.042\t1\\.9624\tnil${NL}[^ ]*stats\\.lua:[0-9]+: rlx\\.stats\\.median: expected an array of numbers, got string${NL}[^ ]*stats\\.lua:[0-9]+: rlx\\.stats\\.percentile: expected an array of numbers, got string${NL}[^ ]*stats\\.lua:[0-9]+: rlx\\.stats\\.percentile: p must be a number in \\[0, 100\\], got nil${NL}[^ ]*stats\\.lua:[0-9]+: rlx\\.stats\\.cv: element 2 must be a number, got string${NL}[^ ]*stats\\.lua:[0-9]+: rlx\\.stats\\.ci95: expected an array of numbers, got nil${NL}[^ ]*stats\\.lua:[0-9]+: rlx\\.stats\\.summary: expected an array of numbers, got number${NL}[^ ]*stats\\.lua:[0-9]+: rlx\\.stats\\.mean_sd: expected an array of rows, got string${NL}[^ ]*stats\\.lua:[0-9]+: rlx\\.stats\\.mean_sd: expected a field name or an array of field names, got number${NL}[^ ]*stats\\.lua:[0-9]+: rlx\\.stats\\.mean_sd: option 'digits' must be an integer >= 0, got \"x\"${NL}[^ ]*stats\\.lua:[0-9]+: rlx\\.stats\\.mean_sd: option 'by' must be a string or an array of strings, got 3${NL}[^ ]*stats\\.lua:[0-9]+: rlx\\.stats\\.mean_sd: expected a table of options, got string${NL}$")
 
+# rlx.stats.steady_state, the trainer's verdict worked by hand. {1, 1, 1}: three samples, no verdict.
+# {1.0, 1.1, 0.9, 1.0}: halves 1.05 and 0.95, drift -0.0952, variances 0.005 each, Welch t = -0.1 /
+# sqrt(0.0025 + 0.0025) = -1.4142 at 2 df, inside t975(2) = 4.303: steady; cv = 0.08165 / 1 (beyond a
+# cv rule of 0.05: not steady). {1, 1, 1.2, 1.2}: constant halves that differ always count: drift 0.2.
+rlx_api_matrix_ok("rlx.stats.steady_state verdicts"
+  "local function show(v) io.write(string.format('%s %s %.4f %.4f %.4f %g %g|', tostring(v.judged), tostring(v.stable), v.drift, v.cv, v.drift_t, v.max_drift, v.max_cv)) end show(rlx.stats.steady_state{1, 1, 1}) show(rlx.stats.steady_state{1.0, 1.1, 0.9, 1.0}) show(rlx.stats.steady_state{1, 1, 1.2, 1.2}) show(rlx.stats.steady_state({1.0, 1.1, 0.9, 1.0}, {cv = 0.05})) print()"
+  "false false 0\\.0000 0\\.0000 0\\.0000 0\\.05 0\\.25\\|true true -0\\.0952 0\\.0816 -1\\.4142 0\\.05 0\\.25\\|true false 0\\.2000 0\\.1050 0\\.0000 0\\.05 0\\.25\\|true false -0\\.0952 0\\.0816 -1\\.4142 0\\.05 0\\.05\\|")
+rlx_api_matrix_err("rlx.stats.steady_state of a string sample" "rlx.stats.steady_state{1, 'a'}"
+  "rlx\\.stats\\.steady_state: element 2 must be a number, got string")
+rlx_api_matrix_err("rlx.stats.steady_state unknown rule key" "rlx.stats.steady_state({1, 2}, {x = 1})"
+  "rlx\\.stats\\.steady_state: unknown option 'x' \\(valid options: cv, drift\\)")
+
 # ---- rlx.peaks ----------------------------------------------------------------------------------
 rlx_api_matrix_ok("rlx.peaks.normalize_name"
   "print(rlx.peaks.normalize_name('Tesla V100-SXM2-16GB'), rlx.peaks.normalize_name('NVIDIA  GeForce RTX_4090'))"

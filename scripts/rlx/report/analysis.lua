@@ -34,7 +34,8 @@ function M.table2(ctx)
   local sources = T.sources
   ctx.doc:para("**Table 2 — Summary (mean ± SD over repeats, with the 95 % CI of the mean images/s)**")
   ctx.doc:para(md.table(T.headers, T.rows, T.aligns))
-  ctx.doc:para("n: runs averaged, of the row's ok runs (unsteady, imprecise or contended runs are left out: which and " ..
+  ctx.doc:para("n: runs averaged, of the row's ok runs (" .. configs.left_out_words(ctx.D.ok) ..
+    " runs are left out: which and " ..
     "why in " ..
     "the row's Left out cell of the throughput table, Appendix F.2; a row resting on one run of several says " ..
     "which of them it is). " ..
@@ -42,8 +43,8 @@ function M.table2(ctx)
     (sources.estimated and "Estimated AI and GFLOP/s: analytic training FLOPs over rlx's minimum DRAM bytes and " ..
       "the measured iteration time (docs/complexity.md). " or "") ..
     "Bound: memory below the ridge, compute above it, near the ridge within the ridge's range from its peaks' " ..
-    "spread (§5). Stable: runs whose timed iterations reached a steady state / runs with a verdict ('-': not " ..
-    "recorded).")
+    "spread (§5). Stable: runs whose timed iterations reached a steady state / runs with a verdict ('-': none " ..
+    "has one: not recorded, or too few timed iterations to judge).")
   if T.marked then sections.mark_legend(ctx) end
 end
 

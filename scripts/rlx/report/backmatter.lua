@@ -253,12 +253,13 @@ function M.scale_lines(D)
   return lines
 end
 
---- The runs the means leave out, by kind (rlx.results.configs.flags: unsteady, imprecise,
---- contended), counting a run once in the total and once under each of its flags: "5 of 15 ok
+--- The runs the means leave out, by kind (rlx.results.configs.flags: unsteady, unjudged,
+--- imprecise, contended), counting a run once in the total and once under each of its flags: "5 of 15 ok
 --- runs flagged, left out of every mean: 4 unsteady, 1 contended (rows whose every run was flagged
 --- keep them, marked †; §4.1)"; nil when no run is flagged.
 function M.flag_text(ok_runs)
-  local by_kind, flagged = {unsteady = 0, imprecise = 0, contended = 0}, 0
+  local by_kind, flagged = {}, 0
+  for _, kind in ipairs(configs.FLAG_KINDS) do by_kind[kind] = 0 end
   for _, r in ipairs(ok_runs) do
     local flags = configs.flags(r)
     if #flags > 0 then flagged = flagged + 1 end
@@ -266,9 +267,9 @@ function M.flag_text(ok_runs)
   end
   if flagged == 0 then return nil end
   local parts, counted = {}, 0
-  local words = {unsteady = "unsteady", imprecise = "imprecise (95 % CI wider than their protocol accepts)",
-    contended = "contended"}
-  for _, kind in ipairs({"unsteady", "imprecise", "contended"}) do
+  local words = {unsteady = "unsteady", unjudged = "too short to judge (fewer than four timed iterations)",
+    imprecise = "imprecise (95 % CI wider than their protocol accepts)", contended = "contended"}
+  for _, kind in ipairs(configs.FLAG_KINDS) do
     if by_kind[kind] > 0 then parts[#parts + 1] = by_kind[kind] .. " " .. words[kind] end
     counted = counted + by_kind[kind]
   end

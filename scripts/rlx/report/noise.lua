@@ -45,6 +45,9 @@ function M.cv_reason(g)
     local kinds = {}
     for _, f in ipairs(flagged) do for _, x in ipairs(f.flags) do kinds[x.kind] = true end end
     if kinds.unsteady then reasons[#reasons + 1] = "unsteady runs (none of the row's runs steady)" end
+    if kinds.unjudged then
+      reasons[#reasons + 1] = "runs too short to judge (none of the row's runs has a steady-state verdict)"
+    end
     if kinds.contended then reasons[#reasons + 1] = "contention (every run of the row flagged)" end
   end
   local floors = numbers(used, "floor_gflops")

@@ -604,7 +604,8 @@ end
 
 --- The legend of the mark on the values of a row whose every run was flagged.
 function M.mark_legend(ctx)
-  ctx.doc:para(configs.MARK .. " Every run of the row was unsteady, imprecise or contended: the values are the mean of " ..
+  ctx.doc:para(configs.MARK .. " Every run of the row was " .. configs.left_out_words(ctx.D.ok) ..
+    ": the values are the mean of " ..
     "those runs, shown so the row is not lost, not a trustworthy measurement.")
 end
 
@@ -725,41 +726,75 @@ function M.figure_b_config(ctx, c)
   end
 end
 
--- Runs whose timed iterations never reached a steady state (issue 15: stable = 0), with their drift:
--- the names and the verdict count.
-local function unstable_runs(ctx)
-  local names, known = {}, 0
+-- Runs whose timed iterations never reached a steady state (issue 15: stable = 0), with their drift;
+-- how many had a verdict; how many were too short for one (unjudged); how many an older rlx judged
+-- by its own rule (rlx.results.data judged them again), with how many that rule called unsteady.
+local function verdicts(ctx)
+  local v = {names = {}, known = 0, unjudged = 0, old = 0, old_unsteady = 0}
   for _, r in ipairs(ctx.D.ok) do
-    if r.stable ~= nil then known = known + 1 end
-    if r.stable == 0 then
-      names[#names + 1] = md.code(r.label) .. (type(r.drift) == "number" and (" (drift " .. md.pct(r.drift, 1) .. ")") or "")
+    local verdict = configs.verdict(r)
+    if verdict == "unjudged" then v.unjudged = v.unjudged + 1 elseif verdict then v.known = v.known + 1 end
+    if verdict == "unsteady" then
+      v.names[#v.names + 1] = md.code(r.label) ..
+        (type(r.drift) == "number" and (" (drift " .. md.pct(r.drift, 1) .. ")") or "")
+    end
+    if r.old_verdict then
+      v.old = v.old + 1
+      if r.old_verdict.stable == 0 then v.old_unsteady = v.old_unsteady + 1 end
     end
   end
-  return names, known
+  return v
+end
+
+-- "3 runs had too few timed iterations for a verdict (...)" and the older rule's note; "" for none.
+local function unjudged_text(v)
+  local out = ""
+  if v.unjudged > 0 then
+    out = string.format(" %d %s too few timed iterations for a steady-state verdict (the drift test needs two " ..
+      "in each half, four in all: docs/training.md); like unsteady runs they are left out of the means, except " ..
+      "in a row whose every run is flagged (kept, marked %s).", v.unjudged, v.unjudged == 1 and "run had" or "runs had",
+      configs.MARK)
+  end
+  if v.old > 0 then
+    out = out .. string.format(" The rlx that stored %s judged steadiness by an older rule (a drift between " ..
+      "single samples beyond 5 %%, %d of them called unsteady); these verdicts are today's rule applied to the " ..
+      "stored iteration times.", v.old == 1 and "one run" or ("these " .. v.old .. " runs"), v.old_unsteady)
+  end
+  return out
 end
 
 --- The unstable runs named (Appendix F's variability table), nil without verdicts.
 function M.unstable_text(ctx)
-  local names, known = unstable_runs(ctx)
-  if known == 0 then return nil end
-  if #names == 0 then
-    return string.format("All %d runs with a steady-state verdict reached one (drift between the halves of " ..
-      "their timed iterations within the limit).", known)
+  local v = verdicts(ctx)
+  if v.known == 0 and v.unjudged == 0 then return nil end
+  local first
+  if v.known == 0 then
+    first = "No run has a steady-state verdict."
+  elseif #v.names == 0 then
+    first = string.format("%s with a steady-state verdict reached one (drift between the halves of " ..
+      "their timed iterations within the limit).", v.known == 1 and "The one run" or ("All " .. v.known .. " runs"))
+  else
+    first = string.format("Unstable runs (%d of %d with a verdict; drift = change of the mean iteration time " ..
+      "from the first to the second half): %s. They are left out of every mean (a row whose every run is " ..
+      "unstable keeps them, marked %s); Table 2's Stable column counts them.", #v.names, v.known,
+      table.concat(v.names, ", "), configs.MARK)
   end
-  return string.format("Unstable runs (%d of %d with a verdict; drift = change of the mean iteration time " ..
-    "from the first to the second half): %s. They are left out of every mean (a row whose every run is " ..
-    "unstable keeps them, marked %s); Table 2's Stable column counts them.", #names, known,
-    table.concat(names, ", "), configs.MARK)
+  return first .. unjudged_text(v)
 end
 
 --- " 19 of 27 runs with a verdict were unsteady (named in Appendix F.2) and left out of the means."
 function M.unstable_count(ctx, where)
-  local names, known = unstable_runs(ctx)
-  if known == 0 then return "" end
-  if #names == 0 then return string.format(" All %d runs with a steady-state verdict reached one.", known) end
-  return string.format(" %d of %d runs with a verdict never reached a steady state (named in %s); they are left " ..
-    "out of every mean, except in a row whose every run is unsteady (kept, marked %s).", #names, known, where,
-    configs.MARK)
+  local v = verdicts(ctx)
+  local first = ""
+  if v.known > 0 and #v.names == 0 then
+    first = string.format(" %s with a steady-state verdict reached one.",
+      v.known == 1 and "The one run" or ("All " .. v.known .. " runs"))
+  elseif v.known > 0 then
+    first = string.format(" %d of %d runs with a verdict never reached a steady state (named in %s); they are " ..
+      "left out of every mean, except in a row whose every run is unsteady (kept, marked %s).", #v.names, v.known,
+      where, configs.MARK)
+  end
+  return first .. unjudged_text(v)
 end
 
 return M

@@ -7,13 +7,15 @@ local configs = require("rlx.results.configs")
 local lead = require("rlx.report.lead")
 local M = {}
 
--- "k/n": runs of a group that reached a steady state, of those with a verdict.
+-- "k/n": runs of a group that reached a steady state, of those with a verdict; "-" when none has
+-- one (not recorded, or every run too short to judge: rlx.results.configs.verdict).
 function M.stable_cell(g)
   local k, n = 0, 0
   for _, r in ipairs(g.runs) do
-    if r.stable ~= nil then
+    local v = configs.verdict(r)
+    if v == "steady" or v == "unsteady" then
       n = n + 1
-      if r.stable == 1 then k = k + 1 end
+      if v == "steady" then k = k + 1 end
     end
   end
   return n > 0 and string.format("%d/%d", k, n) or "-"

@@ -210,17 +210,39 @@ end
 
 -- Flags ---------------------------------------------------------------------------------------
 
---- Why a run is left out of the means: a list of {kind = "unsteady" | "imprecise" | "contended",
---- text}; empty when it is kept. Unsteady: its timed iterations failed the steady-state verdict
---- (stable = 0). Imprecise: its 95 % CI (ci_rel) is wider than the precision its protocol accepts
---- (config.accept_ci). Contended: the study saw other processes on its cores (contended = 1).
+--- A run's steady-state verdict (docs/training.md "Steady state"): "steady", "unsteady",
+--- "unjudged" (too few timed iterations for the drift test: not stable, and not shown unsteady
+--- either) or nil (not recorded). `judged` is the result's stability.judged, or the report's own
+--- verdict on a run an older rlx judged by its rule (rlx.results.data).
+function M.verdict(r)
+  local stable = field(r, "stable")
+  if stable == nil then return nil end
+  if stable == 1 or stable == true then return "steady" end
+  local st = res(r).stability
+  local judged = r.judged
+  if judged == nil and type(st) == "table" then judged = st.judged end
+  return judged == false and "unjudged" or "unsteady"
+end
+
+--- The kinds of flags, in the order texts name them.
+M.FLAG_KINDS = {"unsteady", "unjudged", "imprecise", "contended"}
+
+--- Why a run is left out of the means: a list of {kind = "unsteady" | "unjudged" | "imprecise" |
+--- "contended", text}; empty when it is kept. Unsteady: its timed iterations failed the
+--- steady-state verdict (stable = 0). Unjudged: too few of them for a verdict (the trainer counts
+--- such a run as not stable, so the means leave it out alike). Imprecise: its 95 % CI (ci_rel) is
+--- wider than the precision its protocol accepts (config.accept_ci). Contended: the study saw
+--- other processes on its cores (contended = 1).
 function M.flags(r)
   local out = {}
-  local stable = field(r, "stable")
-  if stable == 0 or stable == false then
+  local verdict = M.verdict(r)
+  if verdict == "unsteady" then
     local d, cv = num(field(r, "drift")), num(field(r, "cv"))
     out[#out + 1] = {kind = "unsteady", text = d and string.format("drift %+.1f %%", d * 100) or
       (cv and string.format("CV %.1f %%", cv * 100)) or nil}
+  elseif verdict == "unjudged" then
+    local n = num(res(r).iters)
+    out[#out + 1] = {kind = "unjudged", text = n and string.format("%d timed iterations", n) or nil}
   end
   -- Imprecise: its 95 % CI missed the precision its protocol accepts (config.accept_ci, issue 30).
   local config = field(r, "config")
@@ -239,6 +261,26 @@ function M.flags(r)
   return out
 end
 
+--- The kinds of flagged runs a text names, those that can happen to `runs`: "unsteady" (verdicts
+--- recorded), "too short to judge" (a run too short for one), "imprecise" (a protocol that accepts a
+--- CI: config.accept_ci) and "contended" (contention recorded): "unsteady, imprecise or contended".
+function M.left_out_words(runs)
+  local can = {}
+  for _, r in ipairs(runs or {}) do
+    local v, config = M.verdict(r), field(r, "config")
+    if v == "steady" or v == "unsteady" then can.unsteady = true elseif v == "unjudged" then can.unjudged = true end
+    if type(config) == "table" and num(config.accept_ci) then can.imprecise = true end
+    if field(r, "contended") ~= nil then can.contended = true end
+  end
+  local words = {}
+  for _, kind in ipairs(M.FLAG_KINDS) do
+    if can[kind] then words[#words + 1] = kind == "unjudged" and "too short to judge" or kind end
+  end
+  if #words == 0 then return "flagged" end
+  if #words == 1 then return words[1] end
+  return table.concat(words, ", ", 1, #words - 1) .. " or " .. words[#words]
+end
+
 --- Splits runs into those the means use and those left out: returns used, flagged ({run, flags}),
 --- all_flagged. When every run is flagged, all are used (the row is shown marked, not dropped).
 function M.split(runs)
@@ -254,8 +296,12 @@ end
 --- The mark a value gets when every run behind it was flagged.
 M.MARK = "†"
 
--- "drift +10.0 %", "drift -15.0 %" -> "drift +10.0 %, -15.0 %"; other lists joined with "; ".
+-- "drift +10.0 %", "drift -15.0 %" -> "drift +10.0 %, -15.0 %"; several equal texts -> "3 timed
+-- iterations each"; other lists joined with "; ".
 local function join_texts(texts)
+  local same = true
+  for _, t in ipairs(texts) do same = same and t == texts[1] end
+  if same and #texts > 1 then return texts[1] .. " each" end
   local word = texts[1]:match("^(%a+) ")
   for _, t in ipairs(texts) do
     if not word or t:match("^(%a+) ") ~= word or t:find(",") then return table.concat(texts, "; ") end
@@ -281,7 +327,8 @@ function M.note(runs)
   local parts = {}
   for i, k in ipairs(order) do
     local e = kinds[k]
-    parts[#parts + 1] = string.format("%d of %d%s %s%s", e.n, #runs, i == 1 and " runs" or "", k,
+    parts[#parts + 1] = string.format("%d of %d%s %s%s", e.n, #runs, i == 1 and " runs" or "",
+      k == "unjudged" and "too short to judge" or k,
       #e.texts > 0 and (" (" .. join_texts(e.texts) .. ")") or "")
   end
   local text = table.concat(parts, ", ")

@@ -114,10 +114,34 @@ local function by_run(rows)
   return out
 end
 
+-- Runs an older rlx stored carry its rule's verdict (stability without `judged`: a drift between
+-- single samples beyond 5 % was unsteady, even from three samples). The report judges them again by
+-- today's rule (rlx.stats.steady_state, the trainer's own) from their stored samples, so two
+-- databases read alike; r.old_verdict keeps what was stored for the report to say so. The
+-- thresholds are today's as well: the old rule's CV limit (10 %) was a precision test, which the
+-- CI now is.
+local function rejudge_old_verdicts(db, name, runs)
+  local old = {}
+  for _, r in ipairs(runs) do
+    local st = type(r.result) == "table" and r.result.stability
+    if r.status == "ok" and type(st) == "table" and st.judged == nil then old[r.id] = r end
+  end
+  if next(old) == nil then return end
+  for _, s in ipairs(db:runs{study = name, status = "ok", samples = true}) do
+    local r = old[s.id]
+    if r and type(s.samples) == "table" and #s.samples > 0 then
+      local v = rlx.stats.steady_state(s.samples)
+      r.old_verdict = {stable = r.stable, drift = r.drift, cv = r.cv}
+      r.stable, r.judged, r.drift, r.cv = v.stable and 1 or 0, v.judged, v.drift, v.cv
+    end
+  end
+end
+
 --- Reads the study `name` of the open database `db` (any study when name is nil) through the
 --- store's reads (conn:runs, conn:points, conn:peaks, conn:study_environments, ...).
 function M.load(db, name, path)
   local runs = db:runs{study = name}
+  rejudge_old_verdicts(db, name, runs)
   assign_env_keys(runs)
   M.sort_rows(runs)
   local D = {study = name, path = path, runs = runs, ok = {}, failed = {}, running = {}}

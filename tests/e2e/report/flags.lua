@@ -81,7 +81,9 @@ has("question 3", "- flagenv: the machine's noise floor varied 7.6 % (CV of the 
 -- Table 2: n of the row's runs, the 95 % CI of the mean (issue 30): 105 ± t975(1) x 7.0711 / √2 =
 -- 105 ± 12.706 x 5 = 105 ± 63.53: 41-169, ±60.5 % of 105; its Stable column.
 has("Table 2", "| flagenv | resnet18 | fp32 | 4 | 2 of 3 | 105 ± 7 | 41–169 (±60.5 %) | - | - | - | 2/3 | [^R2] |")
-has("mark legend", "† Every run of the row was unsteady, imprecise or contended")
+-- The legend names the kinds that can happen to these runs: no protocol here accepts a CI
+-- (config.accept_ci), so none can be imprecise and the legend does not say it.
+has("mark legend", "† Every run of the row was unsteady or contended:")
 has("limitations: flags", "- 5 of 15 ok runs flagged, left out of every mean: 4 unsteady, 1 contended (rows whose " ..
   "every run was flagged keep them, marked †; §4.1).")
 -- Each kind counted by its name (a default study's §8 once called 10 imprecise runs "contended"):
@@ -106,7 +108,7 @@ check("A: one series", #A.series == 1 and sr.label == "resnet18 fp32", sr.label)
 check("A: marks on points", table.concat(sr.labels, ",") == ",n=2/3,n=2/3,†,", table.concat(sr.labels, ","))
 check("A: means of the used runs", table.concat(sr.y, ",") == "60,105,205,360,500", table.concat(sr.y, ","))
 check("A: n per point", table.concat(sr.n, ",") == "3,2,2,3,3", table.concat(sr.n, ","))
-check("A: subtitle", A.subtitle == "mean ± 1 SD over n = 2-3 repeats per point (2 unsteady, imprecise or contended " ..
+check("A: subtitle", A.subtitle == "mean ± 1 SD over n = 2-3 repeats per point (2 unsteady or contended " ..
   "left out; n=k/m: k of a point's m runs averaged); † = a point none of whose repeats was steady and precise (all " ..
   "kept); 32x32 synthetic, " ..
   "1 warm-up + 5 timed iters", A.subtitle)
