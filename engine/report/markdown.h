@@ -38,10 +38,15 @@ struct Page {
   std::vector<std::string> images;  // the local image paths embedded, in document order
 };
 
+// The raw HTML line a Markdown document writes where its footnotes belong (the report's Appendix
+// A): cmark-gfm gathers every footnote at the end of the body, and render_page moves them here.
+inline constexpr const char* kFootnotesHere = "<div class=\"rlx-footnotes-here\"></div>";
+
 // A complete HTML page: a <head> with the title and an inline style sheet, and the Markdown's
-// body. With embed_images, every image whose address is a relative or absolute file path (not
-// http:, https: or data:) is read from base_dir and replaced by a data: URI, so the page needs
-// no other file. A missing or unreadable image, or one of an unknown type, throws Error.
+// body (its footnotes moved to kFootnotesHere when the document has that line). With embed_images, every
+// image whose address is a relative or absolute file path (not http:, https: or data:) is read from base_dir
+// and replaced by a data: URI, so the page needs no other file. A missing or unreadable image, or one of an
+// unknown type, throws Error.
 Page render_page(std::string_view markdown, const PageOptions& opts);
 
 // The version of the libcmark-gfm rlx runs with ("0.29.0.gfm.6").

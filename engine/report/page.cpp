@@ -33,7 +33,7 @@ th { background: #eee; }
 tr:nth-child(even) td { background: #fafafa; }
 img { max-width: 100%; height: auto; display: block; margin: .8rem 0; border: 1px solid #ddd; }
 code { font-family: "DejaVu Sans Mono", monospace; font-size: .85em; background: #f3f3f3; padding: 0 .2em; }
-pre { background: #f3f3f3; padding: .6rem; overflow-x: auto; }
+pre { background: #f3f3f3; padding: .6rem; white-space: pre-wrap; overflow-wrap: anywhere; }
 pre code { padding: 0; }
 blockquote { margin: .8rem 0; padding: .4rem .8rem; background: #fff8d6; border-left: 4px solid #e0b400; }
 .footnotes { font-size: .85rem; }
@@ -138,6 +138,22 @@ std::string read_image(const std::filesystem::path& path, const std::string& as_
   return bytes;
 }
 
+// cmark-gfm's footnote section (always the body's last element) moved to the document's
+// kFootnotesHere line; the body as it is when either is missing.
+std::string place_footnotes(std::string body) {
+  const size_t marker = body.find(kFootnotesHere);
+  const size_t start = body.find("<section class=\"footnotes\"");
+  const size_t end = body.rfind("</section>");
+  if (marker == std::string::npos || start == std::string::npos || end == std::string::npos || end < start ||
+      marker > start)
+    return body;
+  const size_t stop = end + std::string_view("</section>").size();
+  const std::string section = body.substr(start, stop - start);
+  body.erase(start, stop - start);
+  body.replace(marker, std::string_view(kFootnotesHere).size(), section);
+  return body;
+}
+
 }  // namespace
 
 std::string base64(std::string_view bytes) {
@@ -190,7 +206,8 @@ Page render_page(std::string_view markdown, const PageOptions& opts) {
     page.images.push_back(url);
     return "data:" + mime + ";base64," + base64(read_image(path, url, mime));
   };
-  const std::string body = opts.embed_images ? markdown_to_html(markdown, embed) : markdown_to_html(markdown);
+  const std::string body =
+      place_footnotes(opts.embed_images ? markdown_to_html(markdown, embed) : markdown_to_html(markdown));
   page.html = fmt::format(
       "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
       "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"

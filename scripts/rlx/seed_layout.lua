@@ -245,11 +245,13 @@ function M.requirements(D)
     lines[#lines + 1] = ""
     lines[#lines + 1] = string.format("# environment %s (id %s), first seen %s; %s, kernel %s", e.label, e.id,
       tostring(e.first_seen), tostring(i.os or "?"), tostring(i.kernel or "?"))
+    local gpu = i.torch_cuda or #(i.gpus or {}) > 0
     local entries = {version_line("rlx", i.rlx, i.build_type and (i.build_type .. " build")),
       version_line("libtorch", i.torch, i.torch_cuda and "with CUDA" or "CPU only"),
       version_line("luajit", i.luajit and tostring(i.luajit):gsub("^LuaJIT ", "")), version_line("sqlite", i.sqlite),
-      version_line("cuda-runtime", i.cuda_build, "the CUDA rlx was built with"),
-      version_line("cuda-toolkit", i.cuda, "installed"), version_line("cudnn", i.cudnn),
+      version_line("cuda-runtime", i.cuda_build, gpu and "the CUDA rlx was built with" or
+        "the CUDA rlx was compiled against (CUPTI); unused: no GPU, CPU-only LibTorch"),
+      version_line("cuda-toolkit", i.cuda, gpu and "installed" or "installed, unused"), version_line("cudnn", i.cudnn),
       version_line("nvidia-driver", i.gpu_driver)}
     for k = 1, 8 do if entries[k] then lines[#lines + 1] = entries[k] end end
     if i.compiler then lines[#lines + 1] = "# compiler: " .. tostring(i.compiler) end

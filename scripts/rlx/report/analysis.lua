@@ -316,6 +316,39 @@ function M.memory(ctx)
     "(%s).", ratio_lo, ratio_hi, #rows, #rows == 1 and "" or "s", where))
 end
 
+-- A point's class: "memory-bound", "compute-bound", or "near the ridge" when its AI lies in the
+-- ridge's range (§5, Table 2's Bound column): a series is told in the classes Table 2 shows.
+local function class_of(x) return x.r.near_ridge and "near the ridge" or (x.r.bound .. "-bound") end
+
+-- "memory-bound at batch 16 (AI 4.69) → near the ridge at batch 32, 64 (AI 4.73, 4.75); ridge 4.78
+-- FLOP/byte, its range 4.69-5.30": the series' batches in runs of one class, in batch order.
+local function transition_text(s)
+  local runs = {}
+  for _, x in ipairs(s) do
+    local c = class_of(x)
+    if #runs == 0 or runs[#runs].class ~= c then runs[#runs + 1] = {class = c, batches = {}, ais = {}} end
+    table.insert(runs[#runs].batches, tostring(x.g.batch))
+    table.insert(runs[#runs].ais, string.format("%.2f", x.r.ai))
+  end
+  local last = s[#s].r
+  local range = last.ridge_lo and string.format(", its range %.2f-%.2f", last.ridge_lo, last.ridge_hi) or ""
+  local ridge = string.format("ridge %.2f FLOP/byte%s", last.ridge_ai, range)
+  if #runs == 1 and #s > 1 then
+    return string.format("%s at every batch (%s to %s, AI %s to %s; %s).", runs[1].class, s[1].g.batch,
+      s[#s].g.batch, runs[1].ais[1], runs[1].ais[#runs[1].ais], ridge)
+  end
+  local parts = {}
+  for _, r in ipairs(runs) do
+    parts[#parts + 1] = string.format("%s at batch %s (AI %s)", r.class, table.concat(r.batches, ", "),
+      table.concat(r.ais, ", "))
+  end
+  local near = ""
+  for _, r in ipairs(runs) do
+    if r.class == "near the ridge" then near = " Near the ridge either roof may bind." end
+  end
+  return table.concat(parts, " → ") .. (#s == 1 and ", the only batch size" or "") .. "; " .. ridge .. "." .. near
+end
+
 function M.transitions(ctx)
   local D, doc = ctx.D, ctx.doc
   doc:para("### 6.5 Memory- vs compute-bound across batch sizes")
@@ -334,30 +367,11 @@ function M.transitions(ctx)
   end
   local lines = {}
   for _, k in ipairs(order) do
-    local s = series[k]
-    local g0, first, last = s[1].g, s[1], s[#s]
-    local change
-    for i = 2, #s do
-      if s[i].r.bound ~= s[i - 1].r.bound then change = change or i end
-    end
+    local g0 = series[k][1].g
     local extra = configs.describe(D.varying or {}, g0.runs[1])
     local head = string.format("- %s, %s, %s%s: ", md.esc(g0.env_key), md.esc(g0.model), md.esc(g0.precision),
       extra ~= "" and (", " .. md.esc(extra)) or "")
-    local near = {}
-    for _, x in ipairs(s) do if x.r.near_ridge then near[#near + 1] = tostring(x.g.batch) end end
-    local caveat = #near > 0 and string.format(" At batch %s the AI is within the ridge's range (§5): either roof " ..
-      "may bind.", table.concat(near, ", ")) or ""
-    if change then
-      local a, b = s[change - 1], s[change]
-      lines[#lines + 1] = head .. string.format("%s-bound at batch %d (AI %.2f) → %s-bound at batch %d (AI %.2f); " ..
-        "ridge %.2f FLOP/byte.", a.r.bound, a.g.batch, a.r.ai, b.r.bound, b.g.batch, b.r.ai, b.r.ridge_ai) .. caveat
-    elseif #s == 1 then
-      lines[#lines + 1] = head .. string.format("%s-bound at batch %d, the only batch size (AI %.2f; ridge %.2f " ..
-        "FLOP/byte).", first.r.bound, first.g.batch, first.r.ai, first.r.ridge_ai) .. caveat
-    else
-      lines[#lines + 1] = head .. string.format("%s-bound at every batch (%d to %d, AI %.2f to %.2f; ridge %.2f " ..
-        "FLOP/byte).", first.r.bound, first.g.batch, last.g.batch, first.r.ai, last.r.ai, first.r.ridge_ai) .. caveat
-    end
+    lines[#lines + 1] = head .. transition_text(series[k])
   end
   doc:para(lines)
 end

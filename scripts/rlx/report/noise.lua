@@ -72,6 +72,14 @@ function M.cv_reason(g)
   return "unknown (" .. table.concat(ruled, ", ") .. ")"
 end
 
+-- "8 / 9 (89 %)": steady of the runs with a verdict, then how many were too short for one.
+local function steady_cell(s)
+  local too_short = s.unjudged > 0 and string.format("%d too short to judge", s.unjudged) or nil
+  if s.verdicts == 0 then return too_short or "not recorded" end
+  local cell = string.format("%d / %d (%s)", s.steady, s.verdicts, md.pct(s.steady / s.verdicts, 0))
+  return too_short and (cell .. "; " .. too_short) or cell
+end
+
 -- Per environment key: the numbers of the noise table.
 local function summary(D, key)
   local runs, cvs = {}, {}
@@ -85,14 +93,15 @@ local function summary(D, key)
   local s = {key = key, runs = #runs, floors = numbers(runs, "floor_gflops"), cvs = cvs}
   s.floor_cv = #s.floors >= 2 and stats.cv(s.floors) or nil
   s.median_cv = #cvs > 0 and stats.median(cvs) or nil
-  local verdicts, steady, records, contended = 0, 0, 0, 0
+  local verdicts, steady, unjudged, records, contended = 0, 0, 0, 0, 0
   for _, r in ipairs(runs) do
-    local st = configs.field(r, "stable")
-    if st ~= nil then verdicts = verdicts + 1; if st == 1 or st == true then steady = steady + 1 end end
+    local v = configs.verdict(r)
+    if v == "steady" or v == "unsteady" then verdicts = verdicts + 1 end
+    if v == "steady" then steady = steady + 1 elseif v == "unjudged" then unjudged = unjudged + 1 end
     local c = configs.field(r, "contended")
     if c ~= nil then records = records + 1; if c == 1 or c == true then contended = contended + 1 end end
   end
-  s.verdicts, s.steady, s.records, s.contended = verdicts, steady, records, contended
+  s.verdicts, s.steady, s.unjudged, s.records, s.contended = verdicts, steady, unjudged, records, contended
   local stops, order = {}, {}
   for _, r in ipairs(runs) do
     local why = configs.field(r, "stop_reason")
@@ -185,8 +194,7 @@ function M.section(ctx)
     sums[#sums + 1] = s
     rows[#rows + 1] = {md.esc(key), floor_cell(s), s.floor_cv and md.pct(s.floor_cv, 1) or "-",
       s.median_cv and md.pct(s.median_cv, 1) or "-",
-      s.verdicts > 0 and string.format("%d / %d (%s)", s.steady, s.verdicts, md.pct(s.steady / s.verdicts, 0)) or
-        "not recorded",
+      steady_cell(s),
       s.records > 0 and string.format("%d / %d", s.contended, s.records) or "not recorded", stop_cell(s)}
   end
   local any_floor = false
@@ -194,8 +202,7 @@ function M.section(ctx)
   doc:para("**Noise floor and contention.** The noise floor is a fixed FMA kernel timed just before each run: it " ..
     "measures the machine, not the workload. Contention is the CPU time other processes took during a run's timed " ..
     "iterations. " .. (any_floor and "" or "These runs carry no noise floor (rlx stores one with each run since issue 21). ") ..
-    "Unsteady runs (failed steady-state verdict) and runs flagged as " ..
-    "contended are left out of every mean (docs/report.md):")
+    "Runs that are " .. configs.left_out_words(D.ok) .. " are left out of every mean (docs/report.md):")
   doc:para(md.table({"Env", "Noise floor GFLOP/s (min / median / max)", "Noise floor CV", "Median CV across repeats",
     "Steady runs", "Contended runs", "Stopped by"}, rows, {"l", "r", "r", "r", "r", "r", "l"}))
   local lines = {}

@@ -112,7 +112,14 @@ local function peaks_table(ctx)
             if q.quick then what[#what + 1] = "quick" end
             noisy[#noisy + 1] = string.format("%s (%s) `%s`: %s", md.esc(e.label), kind, n, table.concat(what, ", "))
           end
-          rows[#rows + 1] = {md.esc(e.label), kind, md.esc(n), md.esc(roles[n] and table.concat(roles[n], ", ") or "-"),
+          -- Without bf16 arithmetic the stored bf16 peak is the FP32 FMA figure itself, not a run of
+          -- its own (engine/peaks/measure.cpp), and the bf16 GEMM converts to fp32: say so in the row.
+          local shown = n
+          if kind == "cpu" and rlx.roofline.bf16_emulated(stored) then
+            if n == "bf16_gflops" then shown = n .. " (emulated: the fp32_gflops figure, not measured apart)"
+            elseif n == "gemm_bf16_gflops" then shown = n .. " (emulated: bf16 converted to fp32)" end
+          end
+          rows[#rows + 1] = {md.esc(e.label), kind, md.esc(shown), md.esc(roles[n] and table.concat(roles[n], ", ") or "-"),
             s and md.sig(s, 4) or "-", m and md.sig(m, 4) or "-", cells[1], cells[2], cells[3], cells[4], cells[5],
             (m and s and s > 0) and md.pct(m / s, 1) or "-"}
           -- The body's table: the roofs this study's points are judged against, with their spread.

@@ -495,8 +495,9 @@ function M.complexity(ctx)
   if #ratios > 0 then
     doc:para(string.format("The seed's convention (seed 000, analysis/roofline.py: forward MACs × TRAIN_FACTOR = %d) " ..
       "counts one forward pass, while a training step also runs the backward pass (weight and input gradients, " ..
-      "about twice the forward) plus elementwise layers and the optimizer update, which rlx counts " ..
-      "(docs/complexity.md); so rlx's figure is %s the seed's here.", ctx.TRAIN_FACTOR,
+      "about twice the forward) plus elementwise layers, which rlx counts (docs/complexity.md); so rlx's figure " ..
+      "is %s the seed's here. The optimizer update is counted per iteration, not per sample (it does not grow " ..
+      "with the batch): Table 1b's training FLOPs per iteration include it.", ctx.TRAIN_FACTOR,
       lo == hi and string.format("%.2f×", lo) or string.format("%.2f× to %.2f×", lo, hi)))
   end
   local brows = {}
@@ -581,8 +582,9 @@ function M.measurement(ctx)
   else
     local h, a = lead_headers(D)
     local where = ctx.to_appendix("Throughput and iteration time per configuration", {"Images/s, mean ± SD over " ..
-      "repeats (sample SD, n − 1). Unsteady runs (their timed iterations failed the steady-state verdict) and runs " ..
-      "flagged as contended are left out of the mean and named in Left out; n counts the runs averaged:",
+      "repeats (sample SD, n − 1). Runs that are " .. configs.left_out_words(D.ok) .. " are left out of the mean " ..
+      "and named in Left out (a row whose every run is, keeps them, marked " .. configs.MARK .. "); n counts the " ..
+      "runs averaged:",
       md.table(extend(h, {"n", "Images/s", "Iteration (" .. unit .. ")", "Left out", "Runs"}), rows,
         extend(a, {"r", "r", "r", "l", "l"}))})
     doc:para(string.format("Each configuration's images/s and iteration time, with the runs left out of its mean " ..

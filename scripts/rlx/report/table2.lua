@@ -52,6 +52,14 @@ end
 --- (formatted cells), sources ({measured = true, estimated = true}: the roofline points' kinds),
 --- marked (a row whose every run was flagged)}. ref(g), when given, fills a last "Runs" column
 --- (the report's links to Appendix E).
+-- The AI: an estimated one is analytic FLOPs over analytic bytes, the same for every repeat of a
+-- configuration, so it has no SD to show ("32.1", not "32.1 ± 0.0"); a measured one varies.
+local function ai_cell(r)
+  if not r then return "-" end
+  if r.source == "estimated" then return md.mean_sd_sig(r.ai, nil) end
+  return md.mean_sd_sig(r.ai, r.ai_sd)
+end
+
 function M.build(D, ref)
   local sources = {}
   for _, g in ipairs(D.groups) do
@@ -65,7 +73,7 @@ function M.build(D, ref)
     local r = compute.roofline(D, g)
     marked = marked or t.all_flagged
     local cells = {n_cell(t, g), md.mean_sd_sig(t.mean, t.sd) .. t.mark, ci_cell(t),
-      r and (md.mean_sd_sig(r.gflops, r.gflops_sd) .. t.mark) or "-", r and md.mean_sd_sig(r.ai, r.ai_sd) or "-",
+      r and (md.mean_sd_sig(r.gflops, r.gflops_sd) .. t.mark) or "-", ai_cell(r),
       md.esc(compute.bound_text(r))}
     if mixed then cells[#cells + 1] = r and r.source or "-" end
     cells[#cells + 1] = M.stable_cell(g)

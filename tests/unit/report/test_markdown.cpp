@@ -36,6 +36,23 @@ TEST_CASE("footnotes link to their definitions and escaped text stays text") {
   CHECK(html.find("&lt;b&gt;") != std::string::npos);
 }
 
+TEST_CASE("a page moves its footnotes to the document's footnotes line") {
+  const std::string md = std::string("Row[^r1]\n\n## Appendix A\n\n[^r1]: runs a_run1\n\n") + kFootnotesHere +
+                         "\n\n## Appendix B\n\nlast\n";
+  const std::string html = render_page(md, {"t", ".", false}).html;
+  const size_t a = html.find("Appendix A"), notes = html.find("<section class=\"footnotes\"");
+  const size_t b = html.find("Appendix B"), run = html.find("runs a_run1");
+  REQUIRE(notes != std::string::npos);
+  CHECK(a < notes);
+  CHECK(notes < run);
+  CHECK(run < b);
+  CHECK(html.find(kFootnotesHere) == std::string::npos);
+  CHECK(html.find("<section class=\"footnotes\"", notes + 1) == std::string::npos);
+  // Without the line, the footnotes stay where cmark-gfm puts them: after the last paragraph.
+  const std::string plain = render_page("Row[^r1]\n\n[^r1]: x\n\nlast\n", {"t", ".", false}).html;
+  CHECK(plain.find("last") < plain.find("<section class=\"footnotes\""));
+}
+
 TEST_CASE("image addresses can be rewritten") {
   const std::string html =
       markdown_to_html("![fig](figures/a.png)\n", [](const std::string& url) { return "X/" + url; });
