@@ -63,8 +63,9 @@ void validate(const TrainConfig& c) {
           fmt::format("device must be \"cpu\", \"cuda\", \"cuda:N\" or \"auto\", got \"{}\"", c.device));
   require(c.precision == "fp32" || c.precision == "amp" || c.precision == "bf16",
           fmt::format("precision must be \"fp32\", \"amp\" or \"bf16\", got \"{}\"", c.precision));
-  require(c.memory_format.empty() || c.memory_format == "channels_last" || c.memory_format == "contiguous",
-          fmt::format("memory_format must be \"channels_last\" or \"contiguous\", got \"{}\"", c.memory_format));
+  require(
+      c.memory_format.empty() || c.memory_format == "channels_last" || c.memory_format == "contiguous",
+      fmt::format("memory_format must be \"channels_last\" or \"contiguous\", got \"{}\"", c.memory_format));
   require(!c.data.empty(), "data must be \"synthetic\" or a dataset path, got \"\"");
   require(c.workers >= 0, fmt::format("workers must be >= 0, got {}", c.workers));
   require(c.prefetch >= 1, fmt::format("prefetch must be >= 1, got {}", c.prefetch));
@@ -142,6 +143,7 @@ nlohmann::json to_json(const TrainConfig& c, const TrainResult& r) {
   j["device"] = r.device.empty() ? c.device : r.device;
   j["precision"] = r.precision.empty() ? c.precision : r.precision;
   j["threads"] = r.threads;
+  if (!r.threads_from.empty()) j["threads_from"] = r.threads_from;
   if (r.cpu_quota > 0) j["cpu_quota"] = r.cpu_quota;
   j["data_kind"] = r.data_kind;
   if (r.skipped_files >= 0) j["skipped_files"] = r.skipped_files;
@@ -156,16 +158,12 @@ nlohmann::json to_json(const TrainConfig& c, const TrainResult& r) {
                  {"min", r.iter_s.min},   {"max", r.iter_s.max}, {"p5", r.iter_s.p5},
                  {"p95", r.iter_s.p95}};
   j["samples"] = r.samples;
-  j["stability"] = {{"drift", r.stability.drift},
-                    {"cv", r.stability.cv},
-                    {"stable", r.stability.stable},
-                    {"judged", r.stability.judged},
-                    {"drift_t", r.stability.drift_t},
-                    {"drift_significant", r.stability.drift_significant},
-                    {"warmup_settled", r.warmup_settled},
-                    {"extended_iters", r.stability.extended_iters},
-                    {"max_drift", c.stability.max_drift},
-                    {"max_cv", c.stability.max_cv}};
+  j["stability"] = {
+      {"drift", r.stability.drift},         {"cv", r.stability.cv},
+      {"stable", r.stability.stable},       {"judged", r.stability.judged},
+      {"drift_t", r.stability.drift_t},     {"drift_significant", r.stability.drift_significant},
+      {"warmup_settled", r.warmup_settled}, {"extended_iters", r.stability.extended_iters},
+      {"max_drift", c.stability.max_drift}, {"max_cv", c.stability.max_cv}};
   j["counter_iters"] = r.counter_iters;
   if (r.counter_iters > 0) {
     j["counted_iter_s"] = r.counted_iter_s;

@@ -70,10 +70,10 @@ bool cuda_available() {
 
 [[noreturn]] void no_cuda(const std::string& requested) {
 #ifdef RLX_HAVE_TORCH_CUDA
-  throw RunFailure(fmt::format(
-      "device '{}' is not available: no CUDA GPU is visible (nvidia-smi lists the GPUs; "
-      "CUDA_VISIBLE_DEVICES may hide them); use device=\"cpu\"",
-      requested));
+  throw RunFailure(
+      fmt::format("device '{}' is not available: no CUDA GPU is visible (nvidia-smi lists the GPUs; "
+                  "CUDA_VISIBLE_DEVICES may hide them); use device=\"cpu\"",
+                  requested));
 #else
   throw RunFailure(
       fmt::format("device '{}' is not available: this rlx was built with a CPU-only LibTorch "
@@ -144,8 +144,11 @@ void set_threads_and_seed(const TrainConfig& c, const ResolvedDevice& dev, Train
   // By default one thread per CPU this process may run on (its affinity mask, as libgomp sizes its
   // own default team): a cpuset of 2 CPUs on a larger node gets 2 threads, not the node's count;
   // and no more than its cgroup's CPU quota (util/cpu_quota.h), which libgomp does not read.
+  // OMP_NUM_THREADS, when the user set it, is their choice (util/cpu_stat.h default_threads).
   const auto quota = util::cpu_quota();
-  const int64_t threads = c.threads > 0 ? c.threads : util::usable_cpus(quota);
+  const util::DefaultThreads fallback = util::default_threads(quota);
+  const int64_t threads = c.threads > 0 ? c.threads : fallback.threads;
+  r.threads_from = c.threads > 0 ? "threads" : fallback.from;
   if (quota) r.cpu_quota = quota->cpus;
   at::set_num_threads(static_cast<int>(threads));
   r.threads = at::get_num_threads();
@@ -252,10 +255,7 @@ class Stepper {
  public:
   Stepper(const TrainConfig& c, const ResolvedDevice& dev, const models::ModelSpec& spec,
           const DataPlan& data)
-      : c_(c),
-        dev_(dev),
-        input_(data.input),
-        loader_(make_loader(c, data)) {
+      : c_(c), dev_(dev), input_(data.input), loader_(make_loader(c, data)) {
     net_ = models::build_module(spec);
     net_->to(dev.device);
     memory_format_name_ = resolve_memory_format(c.memory_format, *net_);
@@ -332,7 +332,9 @@ class Stepper {
   double loss() const {
     return loss_.item<double>();
   }
-  const std::string& memory_format() const { return memory_format_name_; }
+  const std::string& memory_format() const {
+    return memory_format_name_;
+  }
   int64_t skipped() const {
     return loader_ ? loader_->skipped() : -1;
   }
@@ -629,7 +631,9 @@ void run(const TrainConfig& c, IterationObserver* observer, TrainResult& r) {
 }
 
 // A LibTorch error as one line, with the advice docs/training.md promises for out of memory.
-std::string torch_error(const c10::Error& e) { return describe_torch_error(e.what_without_backtrace()); }
+std::string torch_error(const c10::Error& e) {
+  return describe_torch_error(e.what_without_backtrace());
+}
 
 }  // namespace
 

@@ -40,9 +40,9 @@ struct TrainConfig {
   bool augment = true;             // ImageFolder/CIFAR: random resized crop + flip, else resize + center crop
   int64_t workers = 0;             // data loading threads (0: decode on the training thread)
   int64_t prefetch = 2;            // batches queued per worker
-  int64_t threads = 0;             // intra-op threads; 0 = all cores
+  int64_t threads = 0;             // intra-op threads; 0 = default_threads (util/cpu_stat.h)
   std::string memory_format;  // "channels_last", "contiguous"; "" = channels_last for convolutional models
-  int64_t grad_accum = 1;  // optimizer step every grad_accum iterations
+  int64_t grad_accum = 1;     // optimizer step every grad_accum iterations
   bool deterministic = false;
   bool cudnn_benchmark = false;
   bool nvtx = false;
@@ -73,23 +73,24 @@ struct TrainResult {
   double seconds = 0;  // sum of the measured samples
   double wall_s = 0;   // wall clock of the whole measured section (samples plus bookkeeping)
   Summary iter_s;
-  std::vector<double> samples;          // seconds per timed iteration (the last `iters` when extended)
-  Stability stability;                  // steady-state verdict of `samples`
-  std::vector<double> warmup_samples;   // seconds of each warm-up iteration (min_stable's dropped ones too)
-  int64_t warmup_used = 0;              // warm-up iterations run, min_stable's dropped samples included
-  bool warmup_settled = true;           // warm-up until steady ended by its rule, not its cap (fixed: true)
-  std::string stop_reason;              // "fixed", "ci", "max_iters" or "max_seconds"
-  double ci_rel = 0;                    // ci_rel95(samples): relative 95 % CI half-width of the mean
+  std::vector<double> samples;         // seconds per timed iteration (the last `iters` when extended)
+  Stability stability;                 // steady-state verdict of `samples`
+  std::vector<double> warmup_samples;  // seconds of each warm-up iteration (min_stable's dropped ones too)
+  int64_t warmup_used = 0;             // warm-up iterations run, min_stable's dropped samples included
+  bool warmup_settled = true;          // warm-up until steady ended by its rule, not its cap (fixed: true)
+  std::string stop_reason;             // "fixed", "ci", "max_iters" or "max_seconds"
+  double ci_rel = 0;                   // ci_rel95(samples): relative 95 % CI half-width of the mean
   double other_cpu = -1, steal_cpu = -1, cpu_share = -1;  // contention (process_usage.h); -1 = unknown
   bool contended = false;
   double cpu_quota = -1;                // the cgroup's CPU quota in CPUs (util/cpu_quota.h); -1 = none
+  std::string threads_from;             // "threads" (asked), "OMP_NUM_THREADS" or "cpus" (the default)
   int64_t counter_iters = 0;            // counted iterations run after the timed ones
   std::vector<double> counted_samples;  // their times (counters active: never used for speeds)
   double counted_iter_s = 0;            // mean of counted_samples
   bool pin_memory = false;              // whether batches were copied from page-locked memory
   double data_wait_s = 0;               // part of `seconds` spent waiting for a batch (and copying it)
   double user_s = 0, sys_s = 0;         // CPU time of the process during the measured section
-  int64_t page_faults = 0;              // page faults (minor + major) of the process during the measured section
+  int64_t page_faults = 0;  // page faults (minor + major) of the process during the measured section
   int64_t max_rss_bytes = 0;
   std::string max_rss_scope;      // "measured" (peak reset before the section) or "process"
   int64_t device_max_bytes = -1;  // CUDA allocator peak during the measured section; -1 = n/a
@@ -97,7 +98,7 @@ struct TrainResult {
   int64_t threads = 0;
   std::string device;  // the device used ("cpu", "cuda:0")
   std::string precision;
-  std::string memory_format;  // the layout used ("channels_last" or "contiguous")
+  std::string memory_format;       // the layout used ("channels_last" or "contiguous")
   int64_t skipped_files = -1;      // ImageFolder: unreadable files met; -1 = not a folder
   int64_t dataset_size = -1;       // samples available in the data source; -1 = synthetic
   int64_t dataset_classes = -1;    // classes the data source has; -1 = synthetic

@@ -71,6 +71,28 @@ int usable_cpus(const std::optional<CpuQuota>& quota) {
   return std::min(n, quota_cpus_rounded_up(quota));
 }
 
+int omp_num_threads_value(const char* value) {
+  if (value == nullptr) return 0;
+  const std::string_view text(value);
+  const std::string_view first = text.substr(0, text.find(','));
+  if (first.empty() || first.size() > 6) return 0;
+  int n = 0;
+  for (char c : first) {
+    if (!std::isdigit(static_cast<unsigned char>(c))) return 0;
+    n = n * 10 + (c - '0');
+  }
+  return n;
+}
+
+int omp_num_threads_env() {
+  return omp_num_threads_value(std::getenv("OMP_NUM_THREADS"));
+}
+
+DefaultThreads default_threads(const std::optional<CpuQuota>& quota) {
+  if (const int n = omp_num_threads_env(); n > 0) return {n, "OMP_NUM_THREADS"};
+  return {usable_cpus(quota), "cpus"};
+}
+
 int usable_cpus() {
   return usable_cpus(cpu_quota());
 }

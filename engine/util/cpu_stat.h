@@ -31,6 +31,18 @@ void unpin_for_restart();
 int usable_cpus();
 // The same with the quota already read (a caller that also records it reads the cgroup once).
 int usable_cpus(const std::optional<CpuQuota>& quota);
+// OMP_NUM_THREADS's outermost value ("4" and "4,2" give 4) when it is a positive integer, else 0
+// (unset, empty or not a count). Every OpenMP program, PyTorch's included, sizes its team by it,
+// so a user who set it chose the threads: rlx.train's default follows it (default_threads).
+int omp_num_threads_value(const char* value);
+int omp_num_threads_env();
+// rlx.train's default intra-op threads and why: OMP_NUM_THREADS when it is set to a count, else one
+// per usable CPU (usable_cpus(quota)).
+struct DefaultThreads {
+  int threads = 1;
+  std::string from;  // "OMP_NUM_THREADS" or "cpus"
+};
+DefaultThreads default_threads(const std::optional<CpuQuota>& quota);
 // A quota as whole CPUs, rounded up (1.5 CPUs -> 2), at least 1; no quota: INT_MAX.
 int quota_cpus_rounded_up(const std::optional<CpuQuota>& quota);
 

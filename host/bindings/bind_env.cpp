@@ -24,9 +24,18 @@ int memory_available(lua_State* L) {
   return 1;
 }
 
-// usable_cpus() -> the CPUs this process may run on (util/cpu_stat.h): rlx.train's default threads.
+// usable_cpus() -> the CPUs this process may run on (util/cpu_stat.h): rlx.train's default threads
+// unless OMP_NUM_THREADS is set (default_threads).
 int usable_cpus(lua_State* L) {
   lua_pushinteger(L, util::usable_cpus());
+  return 1;
+}
+
+// default_threads() -> {threads=, from=}: rlx.train's default intra-op threads (util/cpu_stat.h):
+// OMP_NUM_THREADS when set to a count ("OMP_NUM_THREADS"), else usable_cpus ("cpus").
+int default_threads(lua_State* L) {
+  const util::DefaultThreads d = util::default_threads(util::cpu_quota());
+  lua::push_json(L, {{"threads", d.threads}, {"from", d.from}});
   return 1;
 }
 
@@ -48,6 +57,7 @@ void open_env(lua_State* L) {
   lua::register_module(L, "env",
                        {{"capture", lua::guarded<capture>},
                         {"usable_cpus", lua::guarded<usable_cpus>},
+                        {"default_threads", lua::guarded<default_threads>},
                         {"cpu_quota", lua::guarded<cpu_quota>},
                         {"memory_available", lua::guarded<memory_available>, "rlx.memory.available"}});
 }

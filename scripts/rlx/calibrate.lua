@@ -219,7 +219,7 @@ end
 --- default, one per CPU this process may run on), else one from before probes recorded their
 --- threads (threads = 0), which serves any count; a probe with other threads is not returned.
 function M.stored(study, kind, threads)
-  local want = kind == "cpu" and (threads or rlx.env.usable_cpus()) or 0
+  local want = kind == "cpu" and (threads or rlx.env.default_threads().threads) or 0
   local out = {}
   for _, c in ipairs(study.db:calibrations(study.env_id, kind)) do
     if type(c.probe) == "table" then c.setup_s = c.probe.setup_s end
@@ -240,7 +240,7 @@ function M.kind(device) return require("rlx.results.data").kind_of(device) == "c
 function M.current(c, kind, threads)
   local probed = type(c) == "table" and type(c.probe) == "table" and c.probe.threads
   if kind ~= "cpu" or type(probed) ~= "number" then return true end
-  return probed == (threads or rlx.env.usable_cpus())
+  return probed == (threads or rlx.env.default_threads().threads)
 end
 
 --- Probes every (model, precision) of `families` ({model, precision, input, batch} tables: batch

@@ -153,9 +153,15 @@ local function or_unknown(v) if v == nil or v == "" then return "unknown" end re
 
 --- How many CPUs this process may run on: its affinity mask's count (`taskset`, a Slurm task's
 --- cpuset, a container's), else the machine's, and no more than its cgroup's CPU quota rounded up
---- (`docker run --cpus`, a Kubernetes limit: M.cpu_quota). rlx.train's default thread count. Not
---- part of the environment (and its id): it is a property of the process, not of the machine.
+--- (`docker run --cpus`, a Kubernetes limit: M.cpu_quota). rlx.train's default thread count unless
+--- OMP_NUM_THREADS is set (M.default_threads). Not part of the environment (and its id): it is a
+--- property of the process, not of the machine.
 function M.usable_cpus() return core.usable_cpus() end
+
+--- rlx.train's default intra-op threads and why: {threads, from = "OMP_NUM_THREADS" | "cpus"}.
+--- OMP_NUM_THREADS set to a count ("4", or "4,2": its outer level) is the user's choice, as every
+--- OpenMP program reads it; else one per usable CPU (M.usable_cpus).
+function M.default_threads() return core.default_threads() end
 
 --- The CPU time this process's cgroup allows, as {cpus = quota / period, source = the file that
 --- set it}, or nil without a quota. The tightest of its group and the groups above it, cgroup v1

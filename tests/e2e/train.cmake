@@ -114,6 +114,19 @@ rlx_e2e(NAME "train: augment must be a boolean" ARGS -e "rlx.train{model='resnet
 rlx_e2e(NAME "train: threads used is reported" ARGS -e "print(rlx.train{model=${TINY}, ${FAST}}.threads, rlx.train{model=${TINY}, batch=2, iters=1, warmup=0, input=16, classes=3, threads=0}.threads >= 1)"
   STDOUT "^1\ttrue\n$")
 
+# OMP_NUM_THREADS is the user's choice of threads (util/cpu_stat.h default_threads): rlx.train's
+# default follows it and says so; an explicit threads still wins; "0" and junk fall back to the CPUs.
+add_test(NAME "e2e: train: OMP_NUM_THREADS sets the default threads, threads= still wins"
+  COMMAND env OMP_NUM_THREADS=1 $<TARGET_FILE:rlx> -e "local a = rlx.train{model=${TINY}, batch=2, iters=1, warmup=0, input=16, classes=3} local b = rlx.train{model=${TINY}, batch=2, iters=1, warmup=0, input=16, classes=3, threads=2} local d = rlx.env.default_threads() print(a.threads, a.threads_from, b.threads, b.threads_from, d.threads, d.from)"
+  WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+set_tests_properties("e2e: train: OMP_NUM_THREADS sets the default threads, threads= still wins" PROPERTIES
+  PASS_REGULAR_EXPRESSION "^1\tOMP_NUM_THREADS\t2\tthreads\t1\tOMP_NUM_THREADS\n$")
+add_test(NAME "e2e: train: OMP_NUM_THREADS that is not a count leaves the default to the CPUs"
+  COMMAND env OMP_NUM_THREADS=0 $<TARGET_FILE:rlx> -e "local d = rlx.env.default_threads() print(d.from, d.threads == rlx.env.usable_cpus())"
+  WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+set_tests_properties("e2e: train: OMP_NUM_THREADS that is not a count leaves the default to the CPUs" PROPERTIES
+  PASS_REGULAR_EXPRESSION "(^|\n)cpus\ttrue\n")  # libgomp itself warns of the value on stderr
+
 # memory_format through study:sweep: passed to rlx.train, and shown in labels when given.
 rlx_e2e(NAME "train: study plan passes memory_format and labels it"
   ARGS -e "local s = rlx.study{name = 'mf', db = os.getenv('RLX_TEST_TMP') .. '/train_mf.db'} local a = s:plan{models = {'resnet18'}, batch = {2}, memory_format = 'contiguous'}[1] local b = s:plan{models = {'resnet18'}, batch = {2}}[1] print(a.config.memory_format, a.label:match('_resnet18_fp32_contiguous_bs2_run1$') ~= nil, b.label:match('_resnet18_fp32_bs2_run1$') ~= nil)"

@@ -3,6 +3,8 @@
 #include <sched.h>
 
 #include <catch2/catch.hpp>
+#include <cstdlib>
+#include <string>
 #include <thread>
 
 #include "util/cpu_stat.h"
@@ -65,4 +67,35 @@ TEST_CASE("allowed_cpus is this process's affinity mask, usable_cpus its count")
   const CpuTicks t = rlx::util::read_cpu_ticks(cpus);
   CHECK(t.ok());
   CHECK((t.whole_machine || t.cpus == static_cast<int>(cpus.size())));
+}
+
+TEST_CASE("omp_num_threads_value: the outer level of a count, else 0 (not set by the user)") {
+  using rlx::util::omp_num_threads_value;
+  CHECK(omp_num_threads_value("4") == 4);
+  CHECK(omp_num_threads_value("4,2") == 4);  // nested levels: the outer team is rlx's
+  CHECK(omp_num_threads_value("1") == 1);
+  CHECK(omp_num_threads_value(nullptr) == 0);
+  CHECK(omp_num_threads_value("") == 0);
+  CHECK(omp_num_threads_value("0") == 0);
+  CHECK(omp_num_threads_value("-2") == 0);
+  CHECK(omp_num_threads_value("two") == 0);
+  CHECK(omp_num_threads_value("4x") == 0);
+  CHECK(omp_num_threads_value("9999999") == 0);  // beyond any machine: not a count rlx trusts
+}
+
+TEST_CASE("default_threads: OMP_NUM_THREADS when set, else the usable CPUs") {
+  const char* saved = std::getenv("OMP_NUM_THREADS");
+  const std::string keep = saved ? saved : "";
+  ::setenv("OMP_NUM_THREADS", "3", 1);
+  auto d = rlx::util::default_threads(std::nullopt);
+  CHECK(d.threads == 3);
+  CHECK(d.from == "OMP_NUM_THREADS");
+  ::unsetenv("OMP_NUM_THREADS");
+  d = rlx::util::default_threads(std::nullopt);
+  CHECK(d.threads == rlx::util::usable_cpus(std::nullopt));
+  CHECK(d.from == "cpus");
+  // A quota of 1 CPU caps the usable CPUs, not a count the user set.
+  d = rlx::util::default_threads(rlx::util::CpuQuota{1.0, "q"});
+  CHECK(d.threads == 1);
+  if (saved) ::setenv("OMP_NUM_THREADS", keep.c_str(), 1);
 }
