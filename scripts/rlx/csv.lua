@@ -11,12 +11,21 @@
 local errors = require("rlx.errors")
 local M = {}
 
+-- A decimal number as a spreadsheet reads one: an optional sign, digits with at most one point,
+-- an optional exponent ("-5", "+2.5", "-.5", "1e-3"). Not Lua's tonumber, which also takes
+-- leading and trailing white space ("\t1", "\r-2") and hex ("-0x10").
+local function decimal(s)
+  local mantissa, exponent = s:match("^[+%-]?([%d.]+)(.*)$")
+  if not mantissa or not (mantissa:find("^%d+%.?%d*$") or mantissa:find("^%.%d+$")) then return false end
+  return exponent == "" or exponent:find("^[eE][+%-]?%d+$") ~= nil
+end
+
 --- A text cell that a spreadsheet would run as a formula (it starts with =, +, -, @, a tab or a
 --- carriage return: `=HYPERLINK(...)`, `@SUM(...)`) gets a leading ' so it is shown as text; a
---- number written as text ("-5") stays as it is. The CSV side of rlx's escaping rule (issue 35
---- item 4; the terminal's and the report's is rlx.show.printable).
+--- decimal number written as text ("-5", "-1e-3") stays as it is. The CSV side of rlx's escaping
+--- rule (issue 35 item 4; the terminal's and the report's is rlx.show.printable).
 function M.neutral(s)
-  if s:find("^[=+%-@\t\r]") and not tonumber(s) then return "'" .. s end
+  if s:find("^[=+%-@\t\r]") and not decimal(s) then return "'" .. s end
   return s
 end
 

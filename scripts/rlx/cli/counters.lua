@@ -23,8 +23,22 @@ function M.main(...)
   if o.device ~= "cpu" and o.device ~= "cuda" and not tostring(o.device):match("^cuda:%d+$") then
     args.usage_error("counters", string.format("--device must be cpu, cuda or cuda:N, got '%s'", o.device))
   end
+  if o.chip and not tostring(o.device):match("^cuda") then
+    args.usage_error("counters", "--chip plans for an NVIDIA chip: add --device cuda (--chip " .. o.chip ..
+      " --device cuda)")
+  end
   local ok, l = pcall(rlx.counters.list, {device = o.device, chip = o.chip})
-  if not ok then args.fail("counters", l) end
+  -- A chip CUPTI does not know is a bad argument: a usage error (exit 2); anything else (no CUPTI
+  -- in this build) failed here (exit 1).
+  if not ok then
+    rlx.errors.pass_exits(l)
+    local text = rlx.errors.message(l)
+    local unknown_chip = text:find("does not know chip", 1, true) ~= nil
+    if unknown_chip then
+      text = text .. "; give the chip's code name as CUPTI spells it (GH100, GA100, AD102, TU104, ...)"
+    end
+    args.fail("counters", text, {usage = unknown_chip})
+  end
   if o.json then
     print(rlx.json.encode(l, 2))
   else

@@ -20,28 +20,39 @@ local cmd = {name = "env",
     {"instance_type", "--instance-type", metavar = "TYPE", help = "cloud instance type"},
   }}
 
--- The calibrations (rlx.calibrate) of this environment in the databases that exist among
--- `paths`, one table each: model, precision, device, input, threads, memory_format, margin (in words),
+-- The databases to read calibrations from, open: --db (a missing or unusable one ends the program
+-- with a one-line error, exit 1, as `rlx runs` does: you named it), then rlx train's cache when it
+-- exists and opens (it is made by the first calibration, so none is not an error).
+local function open_databases(db_path)
+  local dbs = {}
+  if db_path then dbs[1] = {path = db_path, db = require("rlx.cli.runs").open_readonly("env", db_path)} end
+  local cache = rlx.calibrate.cache_db()
+  local f = io.open(cache, "r")
+  if f then
+    f:close()
+    local ok, db = pcall(rlx.db.open, cache, {readonly = true})
+    if ok then dbs[#dbs + 1] = {path = cache, db = db} end
+  end
+  return dbs
+end
+
+-- The calibrations (rlx.calibrate) of this environment in the open databases `dbs` (closed here),
+-- one table each: model, precision, device, input, threads, memory_format, margin (in words),
 -- per_image_s, measured_at, database.
-local function calibrations(env, paths)
+local function calibrations(env, dbs)
   local rows = {}
-  for _, path in ipairs(paths) do
-    local f = io.open(path, "r")
-    if f then
-      f:close()
-      local ok, db = pcall(rlx.db.open, path, {readonly = true})
-      if ok then
-        for _, kind in ipairs({"cpu", "cuda"}) do
-          local got, cals = pcall(db.calibrations, db, env.id, kind)
-          for _, c in ipairs(got and cals or {}) do
-            rows[#rows + 1] = {model = c.model, precision = c.precision, device = kind, input = c.input,
-              threads = c.threads, memory_format = c.memory_format, margin = rlx.calibrate.margin_text(c),
-              per_image_s = c.per_image_s, measured_at = c.measured_at, database = path}
-          end
-        end
-        db:close()
+  for _, d in ipairs(dbs) do
+    local db, path = d.db, d.path
+    for _, kind in ipairs({"cpu", "cuda"}) do
+      -- A database from before calibrations were stored has no such table: no rows, not an error.
+      local got, cals = pcall(db.calibrations, db, env.id, kind)
+      for _, c in ipairs(got and cals or {}) do
+        rows[#rows + 1] = {model = c.model, precision = c.precision, device = kind, input = c.input,
+          threads = c.threads, memory_format = c.memory_format, margin = rlx.calibrate.margin_text(c),
+          per_image_s = c.per_image_s, measured_at = c.measured_at, database = path}
       end
     end
+    db:close()
   end
   return rows
 end
@@ -82,8 +93,9 @@ function M.main(...)
   local o = args.parse(cmd, {...})
   if not o then return 0 end
   rlx.fs.check_outputs("env", {{o.markdown ~= "-" and o.markdown or nil, "file", {what = "--markdown"}}})
+  local dbs = open_databases(o.db)
   local env = rlx.env.capture{label = o.label, zone = o.zone, instance_type = o.instance_type}
-  local rows = calibrations(env, o.db and {o.db, rlx.calibrate.cache_db()} or {rlx.calibrate.cache_db()})
+  local rows = calibrations(env, dbs)
   local md = rlx.env.markdown(env) .. settings_section(rows)
   if o.markdown then
     rlx.fs.write_output("rlx env", o.markdown, md)

@@ -53,8 +53,10 @@ function M.csv_text(rows)
   local layout = require("rlx.seed_layout")
   local lines = {}
   for i, r in ipairs(rows) do
-    local values = layout.metrics_values(layout.run_fields(r))
-    for _, c in ipairs(M.RLX_COLUMNS) do values[#values + 1] = r[c[2]] end
+    -- By index, not #values + 1: a nil field (error on an ok run) is a hole, and # would put
+    -- every later value one column left.
+    local values, first = layout.metrics_values(layout.run_fields(r)), #layout.METRICS_COLUMNS
+    for j, c in ipairs(M.RLX_COLUMNS) do values[first + j] = r[c[2]] end
     lines[i] = values
   end
   return require("rlx.csv").text(M.columns(), lines)

@@ -26,10 +26,36 @@ local cmd = {name = "import-kit", usage = "rlx import-kit DIR --db PATH [--study
   },
   positionals = {{"dir"}}}
 
+-- DIR must be a kit folder: a missing one, or one without logs/metrics.csv, is named with the
+-- layout the command expects (rlx.kit's "cannot read DIR/logs/metrics.csv: <the OS's words>" says
+-- neither, and repeats the path).
+local LAYOUT = "DIR/logs/metrics.csv, with optional DIR/logs/env_info.md and DIR/logs/ncu/LABEL.csv"
+local function check_kit_dir(dir)
+  local base = dir:gsub("/+$", "")
+  local metrics = base .. "/logs/metrics.csv"
+  local f = io.open(metrics, "rb")
+  if f then f:close() return end
+  local function fail(what)
+    rlx.fail(1, string.format("rlx import-kit: %s; DIR must be the folder seed 000's kit ran in (%s)", what, LAYOUT))
+  end
+  if not pcall(rlx.fs.list, dir) then
+    local file = io.open(dir, "rb")
+    if file then file:close() fail(string.format("'%s' is a file, not a kit folder", dir)) end
+    fail(string.format("no folder at '%s'", dir))
+  end
+  local ok, names = pcall(rlx.fs.list, base .. "/logs")
+  if not ok then fail(string.format("cannot read %s: %s has no logs/ folder", metrics, dir)) end
+  for _, n in ipairs(names) do
+    if n == "metrics.csv" then return end  -- there but unreadable (permissions): rlx.kit names it
+  end
+  fail(string.format("cannot read %s: there is no such file (run_train.py appends a row per run to it)", metrics))
+end
+
 function M.main(...)
   local o = args.parse(cmd, {...})
   if not o then return 0 end
   if not o.db then args.usage_error("import-kit", "--db PATH is required (the study database to add the machine to)") end
+  check_kit_dir(o.dir)
   local ok, res = pcall(rlx.kit.import, {dir = o.dir, db = o.db, study = o.study, env = o.env, input = o.input,
     classes = o.classes, synthetic = o.synthetic == true})
   if not ok then args.fail("import-kit", res) end

@@ -22,7 +22,8 @@ local cmd = {name = "runs", usage = "rlx runs DB [options]",
     {"summary", "--summary", type = "boolean",
       help = "print seed 001's Table 2 as the report prints it (mean ± SD, 95 % CI of the mean, a row per " ..
         "configuration) as Markdown, then the precision the runs reached"},
-    {"json", "--json", type = "boolean", help = "print JSON"},
+    {"json", "--json", type = "boolean",
+      help = "print JSON: the runs; with --summary, Table 2's numbers (one record per configuration)"},
   },
   positionals = {{"db"}}}
 
@@ -46,13 +47,25 @@ end
 --- Seed 001's Table 2 as Markdown lines, the report's own (rlx.report.table2: one builder, so
 --- `rlx runs --summary` and report.md print every row alike), for the ok runs among `rows` (the
 --- runs the filters kept), then a line with the precision the runs reached. path: the database's.
-function M.table2(db, rows, study, path)
+-- The loaded data (rlx.results.data.load) of the ok runs among `rows`, grouped as Table 2 groups them.
+local function table2_data(db, rows, study, path)
   local D = data.load(db, study, path)
   local kept = {}
   for _, r in ipairs(rows) do kept[r.id] = true end
   local ok = {}
   for _, r in ipairs(D.ok) do if kept[r.id] then ok[#ok + 1] = r end end
   D.ok, D.groups, D.varying = ok, data.group(ok), configs.varying(ok)
+  return D, ok
+end
+
+--- The numbers behind those rows (rlx.report.table2.records: one record per configuration, what
+--- `rlx runs --summary --json` prints and study:table2() holds).
+function M.table2_records(db, rows, study, path)
+  return table2.records((table2_data(db, rows, study, path)))
+end
+
+function M.table2(db, rows, study, path)
+  local D, ok = table2_data(db, rows, study, path)
   local lines = table2.lines(D)
   -- What the runs reached, not what they were asked (issue 30).
   local reached = configs.precision_text(ok)
@@ -79,6 +92,12 @@ function M.main(...)
     local kept = {}
     for _, r in ipairs(rows) do if configs.of(r).input == tostring(o.input) then kept[#kept + 1] = r end end
     rows = kept
+  end
+  if o.json and o.summary then
+    -- Table 2's numbers, not its cells: one record per configuration of the ok runs kept ({} for
+    -- none, as --json prints no runs).
+    print(rlx.json.encode(#rows > 0 and M.table2_records(db, rows, o.study, o.db) or {}, 2))
+    return 0
   end
   if o.json then
     print(rlx.json.encode(rows, 2))

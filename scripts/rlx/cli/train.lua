@@ -8,6 +8,15 @@ local args = require("rlx.cli.args")
 local M = {summary = "train a model for N iterations and report images/s (run_train.py's flags)",
   synopsis = "train --model NAME [--batch-size N] [--iters N] [...]"}
 
+-- The steady-state rule in words, its thresholds read from the trainer's own (rlx.stats.steady_state
+-- echoes StabilityRule's max_drift and max_cv), so the help cannot drift from what a run applies.
+local function steady_rule()
+  local got, s = pcall(rlx.stats.steady_state, {1, 1, 1, 1})
+  if not got or type(s) ~= "table" or not s.max_drift or not s.max_cv then return "no significant drift, low CV" end
+  return string.format("no drift beyond %g %% that exceeds the noise (Welch's t), CV <= %g %%", s.max_drift * 100,
+    s.max_cv * 100)
+end
+
 local cmd = {name = "train",
   usage = "rlx train --model NAME|FILE.lua [--batch-size N] [--warmup-iters N] [--iters N] " ..
     "[--precision fp32|amp|bf16] [--device auto|cpu|cuda|cuda:N] [--data PATH | --synthetic] [options]",
@@ -20,7 +29,8 @@ local cmd = {name = "train",
     {"model", "--model", alias = "--arch", help = "built-in model name, or a Lua file returning a model table"},
     {"batch", "--batch-size", type = "integer", default = 32, help = "images per iteration"},
     {"warmup", "--warmup-iters", metavar = "N|auto",
-      help = "unmeasured iterations first (default 5; auto: until two agree within 5 %, default with --target-ci)"},
+      help = "unmeasured iterations first (default 5; auto: until the step time stops falling, an iteration no " ..
+        "more than 5 % faster than the one before; the default with --target-ci)"},
     {"max_warmup", "--max-warmup", type = "integer", min = 1, help = "cap of --warmup-iters auto (default 10)"},
     {"iters", "--iters", type = "integer", min = 1, help = "measured iterations (default 20; not with --target-ci)"},
     {"target_ci", "--target-ci", type = "number", metavar = "F",
@@ -59,7 +69,9 @@ local cmd = {name = "train",
     {"counters", "--counters", type = "boolean", help = "collect hardware counters (in counted iterations after the timed ones)"},
     {"counter_iters", "--counter-iters", type = "integer", metavar = "N",
       help = "counted iterations after the timed ones (default: what the counters need; 1 under ncu)"},
-    {"min_stable", "--min-stable", type = "boolean", help = "extend the timed iterations until steady (drift <= 5%, CV <= 10%)"},
+    {"min_stable", "--min-stable", type = "boolean", help = "extend the timed iterations (up to 2 x --iters more, " ..
+      "dropping the oldest) until the last --iters are steady: " .. steady_rule() .. " (docs/training.md " ..
+      "\"Steady state\")"},
     {"pin_memory", "--pin-memory", type = "boolean", help = "page-locked batches, asynchronous copies (CUDA with --data)"},
     {"label", "--label", help = "free text stored with the result"},
     {"log_dir", "--log-dir", metavar = "DIR",
@@ -257,7 +269,9 @@ function M.main(...)
   elseif r.ok then
     print(rlx.train.summary_line(r))
   else
-    io.stderr:write("rlx train: ", require("rlx.show").printable(r.error), "\n")  -- once, on stderr, escaped
+    -- The trainer's fix is said in the Lua API's words (use device="cpu"); here it is a flag.
+    local why = tostring(r.error):gsub('use device="([^"]*)"', "use --device %1")
+    io.stderr:write("rlx train: ", require("rlx.show").printable(why), "\n")  -- once, on stderr, escaped
   end
   if not r.ok then return 1 end
   if o.db then store(o, opts, r) end
