@@ -81,11 +81,15 @@ local function settings_section(rows)
   end
   out[#out + 1] = ""
   local quota = rlx.env.cpu_quota()
-  out[#out + 1] = string.format("Decided by each training process when it starts: threads, one per CPU it may run " ..
-    "on (%d here: its affinity mask%s); OpenMP waiting, from the load on those CPUs (libgomp's default when idle, " ..
-    "a short spin when other processes use half a core or more); each run records what it used " ..
-    "(`threads`, `openmp_wait`, `huge_pages`).", rlx.env.usable_cpus(), quota and string.format(
-      " and the cgroup's CPU quota of %s, rounded up: %s", rlx.env.cpus_text(quota.cpus), quota.source) or "")
+  local dt = rlx.env.default_threads()
+  local per_cpu = string.format("one per CPU it may run on (%d here: its affinity mask%s)", rlx.env.usable_cpus(),
+    quota and string.format(" and the cgroup's CPU quota of %s, rounded up: %s", rlx.env.cpus_text(quota.cpus),
+      quota.source) or "")
+  local threads = dt.from == "OMP_NUM_THREADS" and string.format("%d from OMP_NUM_THREADS, the user's choice " ..
+    "(else %s)", dt.threads, per_cpu) or per_cpu
+  out[#out + 1] = "Decided by each training process when it starts: threads, " .. threads .. "; OpenMP waiting, " ..
+    "from the load on those CPUs (libgomp's default when idle, a short spin when other processes use half a core " ..
+    "or more); each run records what it used (`threads`, `openmp_wait`, `huge_pages`)."
   return table.concat(out, "\n") .. "\n"
 end
 

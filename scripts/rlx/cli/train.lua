@@ -59,7 +59,7 @@ local cmd = {name = "train",
     {"nvtx", "--nvtx", type = "boolean", help = "NVTX range around each measured iteration (CUDA)"},
     {"tf32", "--tf32", type = "boolean", help = "let cuBLAS/cuDNN use TF32 for fp32 (CUDA; off by default)"},
     {"threads", "--threads", type = "integer", default = 0, min = 0,
-      help = "intra-op threads (0 = one per CPU this process may run on)"},
+      help = "intra-op threads (0 = OMP_NUM_THREADS when set, else one per CPU this process may run on)"},
     {"input", "--input", type = "integer", help = "image side (default 224; 32 for CIFAR-10)"},
     {"classes", "--classes", type = "integer", help = "classes (default the dataset's; 1000 synthetic)"},
     {"lr", "--lr", type = "number", default = 0.1, help = "learning rate"},
@@ -207,8 +207,10 @@ local function settings_lines(o, r, cal, no_cal)
       no_cal) or "")
   end
   local quota = rlx.env.cpu_quota()
-  add("threads: %s (%s%s)", tostring(r.threads), (o.threads or 0) > 0 and "yours: --threads" or
-    "one per CPU this process may run on", quota and string.format("; the cgroup's CPU quota allows %s: %s",
+  local from = {threads = "yours: --threads", OMP_NUM_THREADS = "yours: OMP_NUM_THREADS=" ..
+    tostring(os.getenv("OMP_NUM_THREADS")), cpus = "one per CPU this process may run on"}
+  add("threads: %s (%s%s)", tostring(r.threads), from[r.threads_from] or ((o.threads or 0) > 0 and from.threads or
+    from.cpus), quota and string.format("; the cgroup's CPU quota allows %s: %s",
       rlx.env.cpus_text(quota.cpus), quota.source) or "")
   for _, t in ipairs({r.openmp_wait, r.huge_pages}) do add("%s", tostring(t)) end
   for _, t in ipairs(rlx.version().tuning or {}) do
