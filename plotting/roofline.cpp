@@ -29,7 +29,8 @@ std::string num3(double v) {
   return buf;
 }
 
-std::map<std::string, size_t> first_seen(const std::vector<std::string>& keys, std::vector<std::string>& order) {
+std::map<std::string, size_t> first_seen(const std::vector<std::string>& keys,
+                                         std::vector<std::string>& order) {
   std::map<std::string, size_t> idx;
   for (const auto& k : keys)
     if (idx.emplace(k, idx.size()).second) order.push_back(k);
@@ -77,6 +78,14 @@ struct Ridge {
   std::string label;  // "DRAM ridge ", "FP32 FMA ridge ", "ridge "
 };
 
+// A roof's name without its parenthetical ("L2 (noisy, 28 %)" -> "L2"): the roof's own label says
+// it, and the ridge label beside the drop line has little room (the L1-L3 ridges crowd one decade).
+std::string bare_name(const std::string& label) {
+  const size_t open = label.find(" (");
+  if (open == std::string::npos || label.back() != ')') return label;
+  return label.substr(0, open);
+}
+
 // The ridges drawn, in label order: each memory roof (slowest first) with the highest ceiling,
 // then the slowest roof with every lower primary ceiling, highest first.
 std::vector<Ridge> ridges_of(const RooflineSpec& s, const std::vector<size_t>& roof_order) {
@@ -93,14 +102,14 @@ std::vector<Ridge> ridges_of(const RooflineSpec& s, const std::vector<size_t>& r
   std::vector<Ridge> out;
   for (size_t k : roof_order) {
     const auto& r = s.roofs[k];
-    std::string label = s.roofs.size() > 1 ? r.label + " " : "";
+    std::string label = s.roofs.size() > 1 ? bare_name(r.label) + " " : "";
     if (!lower.empty()) label += top + " ";
     out.push_back({peaks::ridge_ai(pmax, r.gbytes_per_s), pmax, label + "ridge "});
   }
   const auto& slowest = s.roofs[roof_order.front()];
   for (const auto* cl : lower) {
     out.push_back({peaks::ridge_ai(cl->gflops, slowest.gbytes_per_s), cl->gflops,
-                   (s.roofs.size() > 1 ? slowest.label + " " : "") + cl->label + " ridge "});
+                   (s.roofs.size() > 1 ? bare_name(slowest.label) + " " : "") + cl->label + " ridge "});
   }
   return out;
 }
@@ -109,7 +118,10 @@ void arrow(Canvas& c, double x0, double y0, double x1, double y1, double shorten
   const double dx = x1 - x0, dy = y1 - y0, len = std::hypot(dx, dy);
   if (len <= 2 * shorten + 1) return;
   const double ux = dx / len, uy = dy / len;
-  x0 += ux * shorten; y0 += uy * shorten; x1 -= ux * shorten; y1 -= uy * shorten;
+  x0 += ux * shorten;
+  y0 += uy * shorten;
+  x1 -= ux * shorten;
+  y1 -= uy * shorten;
   c.line(x0, y0, x1, y1);
   const double h = std::min(7 * c.pt(), len / 2), w = 3 * c.pt();
   cairo_t* cr = c.cr();
@@ -130,7 +142,9 @@ bool above_roof(const RooflineSpec& s, const RooflinePoint& p) {
   const double bw = p.roof_gbps > 0 ? p.roof_gbps : max_roof(s);
   return peaks::above_roof_by(p.gflops, peaks::attainable_flops(p.ai, ceiling, bw));
 }
-double ridge_ai(const RooflineSpec& s) { return peaks::ridge_ai(max_ceiling(s), max_roof(s)); }
+double ridge_ai(const RooflineSpec& s) {
+  return peaks::ridge_ai(max_ceiling(s), max_roof(s));
+}
 
 Layout roofline_chart(const RooflineSpec& spec_in, const std::string& path) {
   validate(spec_in);
@@ -148,14 +162,19 @@ Layout roofline_chart(const RooflineSpec& spec_in, const std::string& path) {
   std::vector<double> xs{ridge / 4, pmax / bmin * 8}, ys{pmax * 1.8, pmin / 8};
   for (const auto& cl : spec.ceilings) xs.push_back(cl.gflops / bmin / 2);  // every ridge on the slowest roof
   for (const auto& p : spec.points) {
-    xs.push_back(p.ai / 2); xs.push_back(p.ai * 2);
-    ys.push_back(p.gflops / 2); ys.push_back(p.gflops * 2);
+    xs.push_back(p.ai / 2);
+    xs.push_back(p.ai * 2);
+    ys.push_back(p.gflops / 2);
+    ys.push_back(p.gflops * 2);
   }
   Axis x = snapped_log_axis(xs, cs.xmin, cs.xmax);
   Axis y = snapped_log_axis(ys, cs.ymin, cs.ymax);
 
   std::vector<std::string> ckeys, skeys, corder, sorder;
-  for (const auto& p : spec.points) { ckeys.push_back(p.color_key); skeys.push_back(p.shape_key); }
+  for (const auto& p : spec.points) {
+    ckeys.push_back(p.color_key);
+    skeys.push_back(p.shape_key);
+  }
   auto cidx = first_seen(ckeys, corder);
   auto sidx = first_seen(skeys, sorder);
   bool any_above = false;
@@ -168,10 +187,13 @@ Layout roofline_chart(const RooflineSpec& spec_in, const std::string& path) {
   }
   if (!sorder.empty() && !(sorder.size() == 1 && sorder[0].empty())) {
     if (!spec.shape_title.empty()) legend.push_back({spec.shape_title, {}, {}, false, false, false, true});
-    for (size_t i = 0; i < sorder.size(); ++i) legend.push_back({sorder[i], Color{0.45, 0.45, 0.45, 1}, marker(i)});
+    for (size_t i = 0; i < sorder.size(); ++i)
+      legend.push_back({sorder[i], Color{0.45, 0.45, 0.45, 1}, marker(i)});
   }
-  if (any_above) legend.push_back({"above its roof", Color{0.45, 0.45, 0.45, 1}, Marker::Circle, false, false, true});
-  if (!spec.arrows.empty()) legend.push_back({"fp32 \xE2\x86\x92 other precision", Color{0.4, 0.4, 0.4, 1}, std::nullopt, true});
+  if (any_above)
+    legend.push_back({"above its roof", Color{0.45, 0.45, 0.45, 1}, Marker::Circle, false, false, true});
+  if (!spec.arrows.empty())
+    legend.push_back({"fp32 \xE2\x86\x92 other precision", Color{0.4, 0.4, 0.4, 1}, std::nullopt, true});
 
   Canvas c(path, cs.width, cs.height, cs.dpi);
   Frame f(c, cs, x, y, legend);
@@ -234,8 +256,10 @@ Layout roofline_chart(const RooflineSpec& spec_in, const std::string& path) {
     const Color col = palette(cidx[p.color_key]);
     const Marker m = marker(sidx[p.shape_key]);
     const double px = f.px(p.ai), py = f.py(p.gflops);
-    if (above_roof(spec, p)) c.draw_marker(m, px, py, 9, col, col, false);
-    else c.draw_marker(m, px, py, 9, col, Color{1, 1, 1, 1}, true);
+    if (above_roof(spec, p))
+      c.draw_marker(m, px, py, 9, col, col, false);
+    else
+      c.draw_marker(m, px, py, 9, col, Color{1, 1, 1, 1}, true);
     obs.add({px - r, py - r, px + r, py + r}, kMarkerWeight);
     point_boxes.push_back({px - r, py - r, px + r, py + r});
   }
@@ -252,7 +276,7 @@ Layout roofline_chart(const RooflineSpec& spec_in, const std::string& path) {
     // that covers nothing (issue 34: points at the ridge sat under its label), else the least.
     // Vertical candidates first, then horizontal ones along the bottom.
     const double xr = f.px(ra) + 2 * pt, xl = f.px(ra) - 3 * pt - th, top = f.py(ridges[k].gflops) + 8 * pt;
-    const double yb = L.plot_y1 - 5 * pt;
+    const double yb = L.plot_y1 - 5 * pt, above = f.py(ridges[k].gflops) - 8 * pt;
     const struct {
       Box b;
       bool vertical;
@@ -260,6 +284,8 @@ Layout roofline_chart(const RooflineSpec& spec_in, const std::string& path) {
                 {{xl, yb - w, xl + pt + th, yb}, true},
                 {{xr, top, xr + pt + th, top + w}, true},
                 {{xl, top, xl + pt + th, top + w}, true},
+                {{xr, above - w, xr + pt + th, above}, true},  // above the diamond, in the headroom
+                {{xl, above - w, xl + pt + th, above}, true},
                 {{xr + 2 * pt, yb - th, xr + 2 * pt + w, yb}, false},
                 {{xl - w, yb - th, xl, yb}, false}};
     // Of the places that cover no point and no earlier ridge's label, the one crossing the fewest
@@ -269,12 +295,15 @@ Layout roofline_chart(const RooflineSpec& spec_in, const std::string& path) {
     size_t pick = std::size(cand);
     int pick_cost = 0;
     for (size_t i = 0; i < std::size(cand); ++i) {
-      bool clash = k > 0 && cand[i].b.x1 > L.plot_x1;
+      bool clash = (k > 0 && cand[i].b.x1 > L.plot_x1) || cand[i].b.y0 < L.plot_y0;
       for (const auto& o : ridge_labels) clash = clash || cand[i].b.hits(o);
       for (const auto& o : point_boxes) clash = clash || cand[i].b.hits(o);
       if (clash) continue;
       const int cost = obs.cost(cand[i].b);
-      if (pick == std::size(cand) || cost < pick_cost) { pick = i; pick_cost = cost; }
+      if (pick == std::size(cand) || cost < pick_cost) {
+        pick = i;
+        pick_cost = cost;
+      }
     }
     if (pick == std::size(cand)) {
       if (k > 0) continue;
@@ -291,15 +320,20 @@ Layout roofline_chart(const RooflineSpec& spec_in, const std::string& path) {
   // Ceiling labels with their values: right end above the line, else below it, else near the ridge.
   for (const auto& cl : spec.ceilings) {
     const std::string s = cl.label + ": " + num3(cl.gflops) + " GFLOP/s";
-    const double w = c.text_width(s, 9), yl = f.py(cl.gflops), xr = L.plot_x1 - 5 * pt, xl = f.px(cl.gflops / bmax) + 8 * pt;
+    const double w = c.text_width(s, 9), yl = f.py(cl.gflops), xr = L.plot_x1 - 5 * pt,
+                 xl = f.px(cl.gflops / bmax) + 8 * pt;
     // Slide from the right end towards the ridge, above the line first, then below it.
     Box best{xr - w, yl - gap - th, xr, yl - gap};
     int best_cost = obs.cost(best);
     for (double side : {-1.0, 1.0}) {
       for (double right = xr; right - w >= std::min(xl, xr - w) - 1e-9 && best_cost > 0; right -= 4 * pt) {
-        const Box b = side < 0 ? Box{right - w, yl - gap - th, right, yl - gap} : Box{right - w, yl + gap, right, yl + gap + th};
+        const Box b = side < 0 ? Box{right - w, yl - gap - th, right, yl - gap}
+                               : Box{right - w, yl + gap, right, yl + gap + th};
         const int cst = obs.cost(b);
-        if (cst < best_cost) { best = b; best_cost = cst; }
+        if (cst < best_cost) {
+          best = b;
+          best_cost = cst;
+        }
       }
     }
     obs.add(best, kTextWeight);
@@ -310,17 +344,26 @@ Layout roofline_chart(const RooflineSpec& spec_in, const std::string& path) {
     const auto& rf = spec.roofs[roof_order[k]];
     const std::string s = rf.label + ": " + num3(rf.gbytes_per_s) + " GB/s";
     const double x0 = std::max(x.lo(), y.lo() / rf.gbytes_per_s), x1 = pmax / rf.gbytes_per_s;
-    const double ang = std::atan2(-(f.py(rf.gbytes_per_s * x1) - f.py(rf.gbytes_per_s * x0)), f.px(x1) - f.px(x0));
+    const double ang =
+        std::atan2(-(f.py(rf.gbytes_per_s * x1) - f.py(rf.gbytes_per_s * x0)), f.px(x1) - f.px(x0));
     const double w = c.text_width(s, 9), off = 4 * pt;
     double bx = 0, by = 0;
     int best_cost = -1;
     for (double frac : {0.06, 0.2, 0.35, 0.5, 0.65}) {
       for (double side : {1.0, -1.0}) {
         const double ax = std::pow(10.0, std::log10(x0) + frac * (std::log10(x1) - std::log10(x0)));
-        double lx = f.px(ax) - std::sin(ang) * off * side, ly = f.py(rf.gbytes_per_s * ax) - std::cos(ang) * off * side;
-        if (side < 0) { lx += std::sin(ang) * th; ly += std::cos(ang) * th; }  // below: shift by the text height
+        double lx = f.px(ax) - std::sin(ang) * off * side,
+               ly = f.py(rf.gbytes_per_s * ax) - std::cos(ang) * off * side;
+        if (side < 0) {
+          lx += std::sin(ang) * th;
+          ly += std::cos(ang) * th;
+        }  // below: shift by the text height
         const int cst = obs.cost(obs.rotated(lx, ly, ang, w, th));
-        if (best_cost < 0 || cst < best_cost) { bx = lx; by = ly; best_cost = cst; }
+        if (best_cost < 0 || cst < best_cost) {
+          bx = lx;
+          by = ly;
+          best_cost = cst;
+        }
         if (best_cost == 0) break;
       }
       if (best_cost == 0) break;
@@ -333,7 +376,8 @@ Layout roofline_chart(const RooflineSpec& spec_in, const std::string& path) {
   // none is free, the position that covers least.
   for (const auto& p : spec.points) {
     if (p.label.empty()) continue;
-    const double px = f.px(p.ai), py = f.py(p.gflops), w = c.text_width(p.label, 8), h = c.text_height(8) * 0.8;
+    const double px = f.px(p.ai), py = f.py(p.gflops), w = c.text_width(p.label, 8),
+                 h = c.text_height(8) * 0.8;
     Box best{};
     int best_cost = -1;
     bool far = false;
@@ -354,15 +398,20 @@ Layout roofline_chart(const RooflineSpec& spec_in, const std::string& path) {
       return worst;
     };
     for (double g : {1.5 * pt, 9 * pt, 18 * pt, 28 * pt, 40 * pt, 52 * pt}) {
-      const double cand[][2] = {{px + r + g, py - r - h / 2}, {px + r + g, py + r - h / 2}, {px - r - g - w, py - r - h / 2},
-                                {px - r - g - w, py + r - h / 2}, {px - w / 2, py - r - g - h}, {px - w / 2, py + r + g},
-                                {px + r + g, py - h / 2}, {px - r - g - w, py - h / 2}};
+      const double cand[][2] = {{px + r + g, py - r - h / 2},     {px + r + g, py + r - h / 2},
+                                {px - r - g - w, py - r - h / 2}, {px - r - g - w, py + r - h / 2},
+                                {px - w / 2, py - r - g - h},     {px - w / 2, py + r + g},
+                                {px + r + g, py - h / 2},         {px - r - g - w, py - h / 2}};
       for (const auto& cd : cand) {
         const Box b{cd[0], cd[1], cd[0] + w, cd[1] + h};
         int cst = obs.cost(b);
         // The leader is sampled only for a place that could still win (it walks every obstacle).
         if (g > 2 * pt && (best_cost < 0 || cst < best_cost)) cst += leader_cost(b);
-        if (best_cost < 0 || cst < best_cost) { best = b; best_cost = cst; far = g > 2 * pt; }
+        if (best_cost < 0 || cst < best_cost) {
+          best = b;
+          best_cost = cst;
+          far = g > 2 * pt;
+        }
         if (best_cost == 0) break;
       }
       if (best_cost == 0) break;
@@ -378,7 +427,8 @@ Layout roofline_chart(const RooflineSpec& spec_in, const std::string& path) {
         c.line(px + (nx - px) * (r + 0.5 * pt) / d, py + (ny - py) * (r + 0.5 * pt) / d, nx, ny);
       }
     }
-    c.haloed_text(p.label, best.x0, best.y1, 8, HAlign::Left, VAlign::Bottom, 0, false, Color{0.2, 0.2, 0.2, 1});
+    c.haloed_text(p.label, best.x0, best.y1, 8, HAlign::Left, VAlign::Bottom, 0, false,
+                  Color{0.2, 0.2, 0.2, 1});
   }
   f.end_data();
   f.finish();
