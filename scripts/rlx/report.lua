@@ -18,6 +18,8 @@ local M = {}
 
 -- Seed 000 (analysis/roofline.py): training FLOPs = forward MACs x TRAIN_FACTOR.
 M.TRAIN_FACTOR = 2
+-- Seed 000's run matrix (§10, "Iters"): 10 warm-up and 100 timed iterations per run.
+M.SEED_WARMUP, M.SEED_ITERS = 10, 100
 
 --- Markdown -> HTML fragment.
 function M.html(markdown)
@@ -106,7 +108,8 @@ end
 function M._markdown(D, opts)
   opts = opts or {}
   local ctx = {D = D, doc = md.doc(), missing = {}, refs = {}, ref_list = {}, figures = opts.figures or {},
-    figure_warnings = opts.figure_warnings or {}, TRAIN_FACTOR = M.TRAIN_FACTOR, title = opts.title,
+    figure_warnings = opts.figure_warnings or {}, TRAIN_FACTOR = M.TRAIN_FACTOR,
+    SEED_WARMUP = M.SEED_WARMUP, SEED_ITERS = M.SEED_ITERS, title = opts.title,
     dir = opts.dir, rlx_version = opts.rlx_version, describe = describer(D), counter_summary = counter_summary(D)}
   ctx.ref = make_ref(ctx)
   -- Long per-configuration tables go to Appendix F (issue 34: the template's sections drowned in

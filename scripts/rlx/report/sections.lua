@@ -409,8 +409,28 @@ function M.design(ctx)
   doc:para("**Timing & profiling.** rlx times every measured iteration on a monotonic clock (CUDA: synchronized " ..
     "events), after the warm-up iterations; images/s = batch / mean iteration time (docs/training.md). " ..
     "Protocol: " .. md.esc(#D.runs > 0 and configs.protocol_text(D.runs) or "no runs") .. ". " ..
-    "Counters: " .. ctx.counter_summary .. ".")
+    "Counters: " .. ctx.counter_summary .. "." .. M.seed_protocol_text(ctx))
   doc:para("---")
+end
+
+--- How the runs' iterations compare with seed 000's fixed protocol (10 warm-up + 100 timed): "" when
+--- every ok run timed at least as many; else the range they timed and why rlx stops earlier.
+function M.seed_protocol_text(ctx)
+  local lo, hi, wlo, whi, targeted
+  for _, r in ipairs(ctx.D.ok) do
+    local res = type(r.result) == "table" and r.result or {}
+    targeted = targeted or (type(r.config) == "table" and type(r.config.target_ci) == "number")
+    local n, w = tonumber(res.iters), tonumber(res.warmup_used)
+    if n then lo, hi = math.min(lo or n, n), math.max(hi or n, n) end
+    if w then wlo, whi = math.min(wlo or w, w), math.max(whi or w, w) end
+  end
+  if not lo or (lo >= (ctx.SEED_ITERS or 100) and (wlo or 0) >= (ctx.SEED_WARMUP or 10)) then return "" end
+  local function range(a, b) return a == b and tostring(a) or (a .. "-" .. b) end
+  return string.format(" **Against seed 000's protocol** (%d warm-up + %d timed iterations per run): these runs " ..
+    "timed %s iterations%s. %s", ctx.SEED_WARMUP or 10, ctx.SEED_ITERS or 100, range(lo, hi),
+    wlo and string.format(" after %s warm-up", range(wlo, whi)) or "", targeted and ("rlx stops a run when its " ..
+      "95 % CI reaches the target or its time budget ends, and states the precision each run reached (above), " ..
+      "rather than spending a fixed count.") or "The study set these counts; the precision they reached is stated above.")
 end
 
 --- A run matrix cell of the precision reached: "±1.6-49.2 % (median ±13.9 %)".

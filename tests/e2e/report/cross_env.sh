@@ -44,6 +44,9 @@ has '| resnet50 | fp32 | 64 | h100 / epyc-2c | 785 (2; ±0.07 %) | 3.88 (3; ±9.
 # = 1.9015e-3, SE = 98.80 · √1.9015e-3 = 4.308, df = 2.00, t = 4.303: ± 18.54 -> [80.3, 117].
 # Run CIs reached: median of 7.06, 1.57, 2.90 % = 2.9 %.
 has '| mobilenet_v2 | fp32 | 64 | h100 / epyc-2c | 2597 (2; ±0.20 %) | 26.3 (3; ±2.9 %) † | 98.8× (95% CI [80.3, 117]) † |' "$md"
+# Against seed 000's fixed 10 + 100 iterations, §2 states what the runs timed: 3-4 on epyc-2c
+# (after 2-4 warm-up), 8 on h100 (after 3), 3 on the second EPYC (after 1).
+has "**Against seed 000's protocol** (10 warm-up + 100 timed iterations per run): these runs timed 3-8 iterations after 1-4 warm-up." "$md"
 # How each side ran: the fields beyond the workload that differ.
 has '- resnet50 fp32 batch 64: h100 device cuda:0, protocol 3 / 8; epyc-2c device cpu, protocol CI ≤ 2 %' "$md"
 # Figure B: the workload run in the most environments, nearest to seed 000's ResNet-50 fp32 bs128:
