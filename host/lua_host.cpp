@@ -52,12 +52,38 @@ int load_source(lua_State* L, const EmbeddedScript& s) {
   return luaL_loadbuffer(L, s.source, s.size, chunk.c_str());
 }
 
+// The fix every RLX_SCRIPTS_DIR problem names.
+constexpr const char* kScriptsDirFix =
+    "set it to the scripts/ directory of an rlx source tree, or unset it to use the built-in modules";
+
+// Why RLX_SCRIPTS_DIR=dir cannot give the module file rel ("rlx/init.lua"), one line with the fix;
+// "" when the file is there.
+std::string scripts_dir_problem(const std::string& dir, const std::string& rel) {
+  std::error_code ec;
+  const std::string path = dir + "/" + rel;
+  std::string why;
+  if (!std::filesystem::exists(dir, ec))
+    why = "no such directory";
+  else if (!std::filesystem::is_directory(dir, ec))
+    why = "it is a file, not a directory";
+  else if (!std::filesystem::exists(path, ec))
+    why = "no file " + path;
+  else
+    return "";
+  return "RLX_SCRIPTS_DIR='" + dir + "' has no " + rel + " (" + why + "): " + kScriptsDirFix;
+}
+
 // package.preload loader, registered with the module name as its name (lua::push_native): loads
 // and runs the module. Runs under guarded, and no C++ object is alive when an error is raised: a
-// file missing under RLX_SCRIPTS_DIR or a syntax error (Rethrow), or the module's own error.
+// file missing under RLX_SCRIPTS_DIR (one line: what is missing and the fix), a syntax error
+// (Rethrow), or the module's own error.
 int preload_loader(lua_State* L) {
   const EmbeddedScript* s = find_embedded(lua::fn_name(L));
   if (!s) throw lua::Error("no such embedded module");
+  if (const char* dir = scripts_dir()) {
+    const std::string problem = scripts_dir_problem(dir, s->path + std::strlen("scripts/"));
+    if (!problem.empty()) throw lua::Error(problem);
+  }
   if (load_source(L, *s) != 0) throw lua::Rethrow();  // the loader's message is on the stack
   lua_pushstring(L, s->module);
   lua_call(L, 1, 1);  // the module's own error unwinds from where it happened (for the traceback)
@@ -185,7 +211,8 @@ void interrupt_hook(lua_State* L, lua_Debug*) {
 
 void on_sigint() {
   // lua_sethook only stores a few fields: safe from a signal handler (the standalone lua does it).
-  if (lua_State* L = g_state.load()) lua_sethook(L, interrupt_hook, LUA_MASKCALL | LUA_MASKRET | LUA_MASKCOUNT, 1);
+  if (lua_State* L = g_state.load())
+    lua_sethook(L, interrupt_hook, LUA_MASKCALL | LUA_MASKRET | LUA_MASKCOUNT, 1);
 }
 
 LuaHost::LuaHost() : L_(luaL_newstate()) {
@@ -208,10 +235,27 @@ LuaHost::LuaHost() : L_(luaL_newstate()) {
   lua_setglobal(L_, "rlx");
   bindings::open_all(L_);
   register_preloads(L_);
-  // require("rlx") builds the public API from rlx._core and returns the same global table.
+  // require("rlx") builds the public API from rlx._core and returns the same global table. A bad
+  // RLX_SCRIPTS_DIR is one line (main prints it after "rlx: "), not a traceback of the loader.
+  const char* dir = scripts_dir();
+  if (dir) {
+    const std::string problem = scripts_dir_problem(dir, "rlx/init.lua");
+    if (!problem.empty()) {
+      lua_close(L_);
+      throw std::runtime_error(problem);
+    }
+  }
   lua_getglobal(L_, "require");
   lua_pushstring(L_, "rlx");
-  if (pcall_report(1, 0) != kExitOk) throw std::runtime_error("rlx: the built-in module 'rlx' failed to load");
+  if (pcall_report(1, 0) != kExitOk) {
+    lua_close(L_);
+    // pcall_report printed the error; this line says whose module it was.
+    throw std::runtime_error(
+        dir ? "the module 'rlx' from RLX_SCRIPTS_DIR='" + std::string(dir) +
+                  "' failed to load (the error above): fix it, or unset RLX_SCRIPTS_DIR to use "
+                  "the built-in modules"
+            : std::string("the built-in module 'rlx' failed to load (the error above)"));
+  }
   g_state.store(L_);
 }
 
@@ -320,7 +364,9 @@ int LuaHost::run_string(const std::string& code, const std::string& chunkname) {
   return pcall_report(0, 0);
 }
 
-bool LuaHost::has_module(const std::string& module) const { return find_embedded(module) != nullptr; }
+bool LuaHost::has_module(const std::string& module) const {
+  return find_embedded(module) != nullptr;
+}
 
 int LuaHost::run_module_main(const std::string& module, const std::vector<std::string>& args) {
   lua_getglobal(L_, "require");

@@ -2,6 +2,7 @@
 // state itself (run, -e, repl, version, help); every other subcommand `rlx NAME ...` is the Lua
 // module scripts/rlx/cli/NAME.lua (dashes become underscores), whose main(...) gets the arguments.
 // Exit codes: 0 success, 1 script error, 2 usage error.
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -33,7 +34,7 @@ Run DNN performance studies written in Lua.
 Commands:
   run FILE.lua [--set k=v]... [--dry-run] [-- ARGS]   run a Lua script
   -e 'CODE' [--set k=v]...                           run a line of Lua
-  repl [--set k=v]... [--db PATH]                    interactive Lua with rlx loaded
+  repl [--set k=v]... [--db PATH [--write]]          interactive Lua with rlx loaded (--db read-only)
   help [COMMAND]                                     this text, or a command's help
 )";
 
@@ -171,15 +172,22 @@ int cmd_eval(const std::vector<std::string>& a) {
 
 int cmd_repl(const std::vector<std::string>& a) {
   Common c;
+  bool write_db = false;
   for (size_t i = 0; i < a.size(); ++i) {
     std::string err;
     if (a[i] == "-h" || a[i] == "--help") {
-      std::cout << "usage: rlx repl [--set key=value]... [--db PATH]\n\n"
+      std::cout << "usage: rlx repl [--set key=value]... [--db PATH [--write]]\n\n"
                    "Interactive Lua with rlx loaded. A bare expression prints its value; tables are\n"
                    "pretty-printed; unfinished statements continue on the next line; Tab completes\n"
                    "rlx.* names; history is kept in ~/.rlx_history. --db PATH opens a database as\n"
-                   "the global `db` (see rlx.db.open). Reads stdin when it is not a terminal.\n";
+                   "the global `db` (see rlx.db.open), and its only study as `study`, read-only: the\n"
+                   "file is not changed (a read-only file works too). --write opens it for writing\n"
+                   "instead (an older schema is migrated, this machine is recorded as a study does).\n"
+                   "Reads stdin when it is not a terminal: then rlx.fail(N, msg) ends it with status N,\n"
+                   "and it exits 1 if any chunk failed.\n";
       return kExitOk;
+    } else if (a[i] == "--write") {
+      write_db = true;
     } else if (a[i] == "--set" || a[i].rfind("--set=", 0) == 0) {
       if (!rlx::host::take_set_arg(a, i, c.params, err)) return usage_error(err, "repl");
     } else if (a[i] == "--db") {
@@ -189,10 +197,14 @@ int cmd_repl(const std::vector<std::string>& a) {
       return usage_error("unknown argument '" + a[i] + "' for repl", "repl");
     }
   }
+  const bool have_db =
+      std::any_of(c.params.begin(), c.params.end(), [](const auto& p) { return p.first == "db"; });
+  if (write_db && !have_db)
+    return usage_error("--write needs --db PATH (the database to open for writing)", "repl");
   LuaHost host;
   host.set_params(c.params);
   host.set_args("repl", {});
-  return rlx::host::run_repl(host);
+  return rlx::host::run_repl(host, write_db);
 }
 
 }  // namespace

@@ -4,9 +4,10 @@
 // rlx._repl.complete, on this same thread). Results are printed by rlx._repl.eval: lists of records
 // as tables (rlx.show), `?name` as that function's documentation (rlx.help). With stdin not a
 // terminal it reads plain lines and prints no prompts; the exit status is then 1 if any chunk
-// failed, so `... | rlx repl` can be used in scripts. Ctrl-C during an evaluation stops it (the
-// Lua interrupt hook, lua_host.h) and returns to the prompt with the globals kept; Ctrl-C at the
-// prompt discards the line being typed.
+// failed, so `... | rlx repl` can be used in scripts, and a deliberate exit (rlx.fail) ends it
+// with its status, as it ends a script (at a terminal it is reported and the prompt goes on).
+// Ctrl-C during an evaluation stops it (the Lua interrupt hook, lua_host.h) and returns to the
+// prompt with the globals kept; Ctrl-C at the prompt discards the line being typed.
 #include "repl.h"
 
 #include <unistd.h>
@@ -113,7 +114,7 @@ std::string history_path() {
 
 }  // namespace
 
-int run_repl(LuaHost& host) {
+int run_repl(LuaHost& host, bool write_db) {
   const bool tty = isatty(STDIN_FILENO);
   g_host = &host;
   std::string hist = history_path();
@@ -130,7 +131,9 @@ int run_repl(LuaHost& host) {
                  "docs, Tab completes, Ctrl-D exits\n";
   }
   // `rlx repl --db PATH`: open the database (and its study) as globals before the first line.
-  if (call_repl(host, "start", tty ? "tty" : "") == "error") {
+  // Read-only unless --write (rlx._repl.start's mode words).
+  const std::string mode = std::string(tty ? "tty" : "") + (write_db ? " write" : "");
+  if (call_repl(host, "start", mode) == "error") {
     g_host = nullptr;
     return kExitScriptError;
   }
@@ -161,8 +164,15 @@ int run_repl(LuaHost& host) {
       continue;
     }
     std::string status = call_repl(host, "eval", buffer);
+    const bool interrupted = util::interrupted();
     forget_interrupt(host.state());  // Ctrl-C during evaluation ends it, back at the prompt
     if (status == "incomplete") continue;
+    // "exit N": a deliberate exit with input from a pipe ends the repl with status N; Ctrl-C's
+    // exit error (130) only stopped this evaluation.
+    if (status.rfind("exit ", 0) == 0 && !interrupted) {
+      g_host = nullptr;
+      return std::atoi(status.c_str() + 5);
+    }
     if (tty) {
       add_history(buffer.c_str());
       write_history(hist.c_str());

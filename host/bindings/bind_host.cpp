@@ -4,10 +4,10 @@
 // codec), and the pieces of lua_bind.h that Lua modules share with the bindings: the caller's
 // position, the structured error metatable and the option checker (rlx.options).
 #include <cairo.h>
-#include <chrono>
 #include <fmt/format.h>
 #include <sqlite3.h>
 #include <torch/version.h>
+#include <chrono>
 
 #include "embedded_docs.h"
 #include "embedded_scripts.h"
@@ -56,9 +56,9 @@ int versions(lua_State* L) {
   };
   const env::BlasKernel& k = env::blas_kernel();
   const util::BlasInfo blas = util::blas_info();
-  v["blas"] = {{"name", blas.name},       {"config", blas.config},   {"threading", blas.threading},
-               {"core", k.core},          {"set_by", k.set_by},      {"openblas_choice", k.openblas_choice},
-               {"checked", k.checked},    {"check", k.check_detail}, {"reason", k.reason}};
+  v["blas"] = {{"name", blas.name},    {"config", blas.config},   {"threading", blas.threading},
+               {"core", k.core},       {"set_by", k.set_by},      {"openblas_choice", k.openblas_choice},
+               {"checked", k.checked}, {"check", k.check_detail}, {"reason", k.reason}};
 #ifdef RLX_HAVE_CUPTI
   v["cuda"] = fmt::format("{}.{}", CUDA_VERSION / 1000, CUDA_VERSION % 1000 / 10);
   v["cupti"] = fmt::format("{}", CUPTI_API_VERSION);
@@ -92,9 +92,22 @@ int docs(lua_State* L) {
   return 1;
 }
 
+// The most spaces per level json_encode takes (rlx.json checks it first, with the same limit):
+// nlohmann's dump grows its indent buffer only once, so an indent over 1024 wrote heap bytes.
+constexpr double kMaxJsonIndent = 64;
+
 // json_encode(value [, indent]): any Lua value without functions, as JSON text.
 int json_encode(lua_State* L) {
-  const int indent = lua_isnumber(L, 2) ? static_cast<int>(lua_tointeger(L, 2)) : -1;
+  int indent = -1;
+  if (lua_isnumber(L, 2)) {
+    const double n = lua_tonumber(L, 2);
+    if (!(n >= 0 && n <= kMaxJsonIndent) || n != static_cast<int>(n))
+      throw lua::Error(
+          fmt::format("the indent (argument 2) must be an integer from 0 to {} (spaces per level) or "
+                      "nil (one line), got {}",
+                      kMaxJsonIndent, n));
+    indent = static_cast<int>(n);
+  }
   const std::string text = lua::encode_json(L, 1, indent);
   lua_pushlstring(L, text.data(), text.size());
   return 1;

@@ -1,12 +1,18 @@
 -- rlx._repl: what `rlx repl` does with each chunk of input (host/repl.cpp reads the lines).
--- eval(chunk) returns "ok", "error" or "incomplete" (the statement is unfinished: read more).
--- A chunk is first tried as an expression ("return " .. chunk) so a bare expression prints its
+-- eval(chunk) returns "ok", "error", "incomplete" (the statement is unfinished: read more) or
+-- "exit N" (a deliberate exit, rlx.fail, with input from a pipe: the repl ends with status N).
+-- A chunk is first tried as an expression (its values returned) so a bare expression prints its
 -- value. Lists of records (query results, study:runs, frames) print as tables (rlx.show), other
 -- values with rlx._pretty. "?name" prints name's documentation (rlx.help). complete(prefix) returns
 -- completions of names, fields and methods (frames' included).
 local pretty = require("rlx._pretty")
 local show = require("rlx.show")
+local errors = require("rlx.errors")
 local M = {}
+
+-- Set by M.start: whether a person types at a terminal (deliberate exits then do not end the
+-- session), and the path of the database `--db` opened read-only (writes to it name --write).
+local interactive, read_only_path = false, nil
 
 --- How the REPL prints one value: a table for records, the summary of a group_by, nothing for a
 --- chart's info (rows:plot printed the path), else pretty. nil: print nothing.
@@ -28,8 +34,15 @@ end
 -- value and a traceback that stops at the REPL's own xpcall (frames below it are rlx's, not the
 -- user's), without frames of builtins that name no line; no traceback when none is left.
 local function handler(err)
-  local errors = require("rlx.errors")
-  if errors.is(err) then return errors.text(err) end
+  if errors._is_exit(err) then return err end  -- rlx.fail, Ctrl-C: M.eval decides
+  if errors.is(err) then
+    local text = errors.text(err)
+    if read_only_path and text:find("attempt to write a readonly database", 1, true) then
+      text = text .. string.format(" (rlx repl opened '%s' read-only; to change it start the repl with --write: " ..
+        "rlx repl --write --db %s)", read_only_path, read_only_path)
+    end
+    return text
+  end
   if type(err) == "table" and err.message then return tostring(err.message) end
   local tb = debug.traceback(tostring(err), 2)
   local cut = tb:find("\n%s*%[C%]: in function 'xpcall'")
@@ -48,7 +61,12 @@ function M.eval(chunk)
     rlx.help(topic:match("^%s*(.-)%s*$"))
     return "ok"
   end
-  local f, err = loadstring("return " .. chunk, "=stdin")
+  -- An expression's values are passed to a function that returns them, not returned directly:
+  -- `return error("x")` would be a tail call, which loses the chunk's frame, so the error would
+  -- name no line (stdin:1:) and have no traceback. The newline ends a trailing comment. ("1;"
+  -- compiles only unwrapped.)
+  local f, err = loadstring("return (function(...) return ... end)(" .. chunk .. "\n)", "=stdin")
+  if not f then f = loadstring("return " .. chunk, "=stdin") end
   if not f then f, err = loadstring(chunk, "=stdin") end
   if not f then
     if is_incomplete(err) then return "incomplete" end
@@ -57,7 +75,18 @@ function M.eval(chunk)
   end
   local results = {xpcall(f, handler)}
   if not results[1] then
-    io.stderr:write(tostring(results[2]), "\n")
+    local e = results[2]
+    if errors._is_exit(e) then
+      -- A deliberate exit (rlx.fail, a usage error, rlx.errors.exit_ok) ends input from a pipe
+      -- with its status, as it ends a script; at a terminal it is reported and the prompt goes on
+      -- (so is Ctrl-C, which host/repl.cpp tells apart: it only stops the evaluation).
+      local code = type(e) == "table" and rawget(e, "exit_code") or 0
+      local text = code ~= 0 and errors.text(e) or ""
+      if text ~= "" then io.stderr:write(text, "\n") end
+      if interactive then return code == 0 and "ok" or "error" end
+      return "exit " .. code
+    end
+    io.stderr:write(tostring(e), "\n")
     return "error"
   end
   local n = table.maxn(results)
@@ -75,33 +104,75 @@ function M.eval(chunk)
   return "ok"
 end
 
+-- study:<method>s that write: in a read-only repl they fail at once, before any training.
+local WRITING_METHODS = {"sweep", "store_run", "store_peaks", "ensure_peaks", "attach_counters"}
+
+-- The study `name` of the database at `path` over the read-only connection conn, without writing:
+-- rlx.study records this machine's environment and the study as it opens, so it opens a dry run's
+-- in-memory copy (rlx.flags.dry_run) and then reads through conn. nil when it cannot be opened.
+local function read_only_study(name, path, conn)
+  local flags = rlx.flags
+  local was = flags.dry_run
+  flags.dry_run = true
+  local ok, st = pcall(rlx.study, {name = name, db = path})
+  flags.dry_run = was
+  if not ok then
+    errors.pass_exits(st)
+    return nil
+  end
+  st.db:close()
+  st.db = conn
+  for _, method in ipairs(WRITING_METHODS) do
+    st[method] = function()
+      errors.raise("study:" .. method, string.format("rlx repl opened '%s' read-only; to write to it start the " ..
+        "repl with --write (rlx repl --write --db %s)", path, path))
+    end
+  end
+  return st
+end
+
 --- Before the first line: with `rlx repl --db PATH`, `db` is that database (rlx.db.open, never
 --- created) and, when it holds exactly one study, `study` is that study (rlx.study{name=, db=}).
---- Says what it opened on stderr when interactive (mode "tty"). Returns "ok" or "error".
+--- mode holds the words "tty" (interactive: say what was opened on stderr) and "write" (--write:
+--- open for writing, migrating an older schema and recording this machine as rlx.study does);
+--- without "write" the database is opened read-only and the file is not changed in any way.
+--- Returns "ok" or "error".
 function M.start(mode)
+  interactive = mode:find("tty", 1, true) ~= nil
+  local write = mode:find("write", 1, true) ~= nil
   -- help(x) and ?x: documentation at the prompt (rlx.help).
   if rawget(_G, "help") == nil then _G.help = rlx.help end
   local path = rlx.params and rlx.params.db
   if path == nil then return "ok" end
-  local ok, conn = pcall(rlx.db.open, path, {create = false})
+  local ok, conn = pcall(rlx.db.open, path, write and {create = false} or {readonly = true})
   if not ok then
-    io.stderr:write("rlx repl: --db ", tostring(path), ": ", require("rlx.errors").message(conn), "\n")
+    errors.pass_exits(conn)
+    local why = errors.message(conn):gsub("open it with readonly=true to query it", "leave out --write to query it")
+    io.stderr:write("rlx repl: --db ", tostring(path), ": ", why, "\n")
     return "error"
   end
+  if not write then read_only_path = path end
   _G.db = conn
   local studies = conn:query("SELECT name FROM studies ORDER BY name")
   local runs = conn:first("SELECT count(*) AS n FROM runs").n
   local names = {}
   for i, s in ipairs(studies) do names[i] = s.name end
-  local said = string.format("db = %s (%d runs; studies: %s)", path, runs, #names > 0 and table.concat(names, ", ") or "none")
+  local said = string.format("db = %s (%d runs; studies: %s; %s)", path, runs,
+    #names > 0 and table.concat(names, ", ") or "none", write and "open for writing" or "read-only, --write to change it")
   if #names == 1 then
-    local ok2, st = pcall(rlx.study, {name = names[1], db = path})
-    if ok2 then
+    local st
+    if write then
+      local ok2, opened = pcall(rlx.study, {name = names[1], db = path})
+      if ok2 then st = opened else errors.pass_exits(opened) end
+    else
+      st = read_only_study(names[1], path, conn)
+    end
+    if st then
       _G.study = st
       said = said .. string.format("; study = rlx.study{name = %q}: try study:runs{}, study:figures{}", names[1])
     end
   end
-  if mode == "tty" then io.stderr:write(said, "\n") end
+  if interactive then io.stderr:write(said, "\n") end
   return "ok"
 end
 

@@ -81,9 +81,11 @@ rlx_e2e(NAME "frame: plot with log axes to SVG" ARGS -e
   STDOUT "/frame_log\\.svg\nsvg\tlog\tlog\ttrue\n$")
 # Errors at the prompt name the function that failed (rlx.errors.text: the position is the line
 # just typed), a plain error prints without a traceback of builtins, and the REPL goes on.
+# The plain error's expectation was "plain" alone: that encoded a bug (the chunk ran as
+# `return error("plain")`, a tail call that lost its position and traceback); it now has both.
 rlx_e2e(NAME "repl: errors name their function and the REPL goes on" ARGS repl STDIN ${F}/repl_errors.txt EXIT 1
   STDOUT "^still here\n$"
-  STDERR "^rlx\\.stats\\.mean_sd: expected a field name or an array of field names, got nil\nrows:where: unknown column 'b' \\(valid columns: a\\)\nplain\n$")
+  STDERR "^rlx\\.stats\\.mean_sd: expected a field name or an array of field names, got nil\nrows:where: unknown column 'b' \\(valid columns: a\\)\nstdin:1: plain\nstack traceback:\n\t\\[C\\]: in function 'error'\n\tstdin:1: in main chunk\n$")
 # One record is a table of one row (rlx.stats.summary of 1, 2, 3: n 3, mean 2).
 rlx_e2e(NAME "show: one record prints as one row" ARGS -e
   "rlx.show(rlx.stats.summary({1, 2, 3}), {cols = {'n', 'mean'}})" STDOUT "^n  mean\n-  ----\n3     2\n1 row\n$")

@@ -36,31 +36,50 @@ function M.report_conflict(input, out, c, quiet)
   end
 end
 
-function M.main(...)
-  local o = args.parse(cmd, {...})
-  if not o then return 0 end
-  o.out = table.remove(o.rest, 1)
-  if #o.rest == 0 then args.usage_error("merge", "missing IN.db (rlx merge OUT.db IN.db...)") end
-  -- Every input is read, and OUT checked, before OUT is created or changed (issue 25 finding 11: a
-  -- missing input left an empty OUT).
-  for _, path in ipairs(o.rest) do
-    local readable, db = pcall(rlx.db.open, path, {readonly = true})
-    if not readable then args.fail("merge", db) end
-    db:close()
+-- Text with every occurrence of `from` (plain text, not a pattern) replaced by `to`.
+local function replace_plain(text, from, to)
+  local out, at = {}, 1
+  while true do
+    local b, e = text:find(from, at, true)
+    if not b then break end
+    out[#out + 1] = text:sub(at, b - 1) .. to
+    at = e + 1
   end
-  rlx.fs.check_outputs("merge", {{o.out, "database", {what = "OUT.db"}}})
-  local ok, out = pcall(rlx.db.open, o.out)
-  if not ok then args.fail("merge", out) end
+  out[#out + 1] = text:sub(at)
+  return table.concat(out)
+end
+
+-- An SQLite write error that a person fixes outside rlx: the error with what to do about it.
+local function with_fix(message, out)
+  if message:find("database or disk is full", 1, true) or message:find("disk I/O error", 1, true) then
+    return message .. string.format(" (free space on the disk that holds '%s', or give an OUT.db on another disk)",
+      out)
+  end
+  return message
+end
+
+-- Merges o.rest into the database at `target` (o.out itself, or the temporary file a new OUT is
+-- built in); `fail(message)` ends the command. Prints what each input added.
+local function merge_all(o, target, fail_open)
+  local ok, out = pcall(rlx.db.open, target)
+  if not ok then fail_open(with_fix(rlx.errors.message(rlx.errors.pass_exits(out)), o.out)) end
+  local function fail(message)  -- closed first: a new OUT's file is removed next
+    out:close()
+    fail_open(message)
+  end
   local total, skipped = 0, 0
   for i, path in ipairs(o.rest) do
     local ok2, st = pcall(out.merge_from, out, path, {as_repeats = o.as_repeats})
     if not ok2 then
-      -- Say what OUT holds now: the inputs before this one are in, this one and the rest are not.
+      local message = with_fix(rlx.errors.message(rlx.errors.pass_exits(st)), o.out)
+      -- Say what OUT holds now: the inputs before this one are in, this one and the rest are not
+      -- (a new OUT is not created at all).
       local rest = {}
       for j = i + 1, #o.rest do rest[#rest + 1] = o.rest[j] end
-      args.fail("merge", rlx.errors.message(rlx.errors.pass_exits(st)) .. string.format("; %s holds %s; not merged: " ..
-        "%s%s", o.out, i > 1 and ("what it held and " .. table.concat(o.rest, ", ", 1, i - 1)) or "what it held",
-        path, #rest > 0 and (", " .. table.concat(rest, ", ")) or ""))
+      if target ~= o.out then fail(message) end
+      fail(message .. string.format("; %s holds %s; not merged: %s%s", o.out,
+        i > 1 and ("what it held and " .. table.concat(o.rest, ", ", 1, i - 1)) or "what it held", path,
+        #rest > 0 and (", " .. table.concat(rest, ", ")) or ""))
     end
     total = total + st.runs
     if #st.running_skipped > 0 then
@@ -80,11 +99,59 @@ function M.main(...)
     end
   end
   local n = out:count_runs().n
+  if target ~= o.out then
+    -- The new file must hold everything by itself before it is renamed: its write-ahead log is
+    -- copied in now (where a full disk still fails loudly), not at close (where it cannot).
+    local ok3, ck = pcall(out.first, out, "PRAGMA wal_checkpoint(TRUNCATE)")
+    if not ok3 then fail(with_fix(rlx.errors.message(rlx.errors.pass_exits(ck)), o.out)) end
+    if not (ck and ck.busy == 0) then fail("cannot complete the new database: its write-ahead log was busy") end
+  end
+  out:close()
+  return n, total, skipped
+end
+
+function M.main(...)
+  local o = args.parse(cmd, {...})
+  if not o then return 0 end
+  o.out = table.remove(o.rest, 1)
+  if #o.rest == 0 then args.usage_error("merge", "missing IN.db (rlx merge OUT.db IN.db...)") end
+  -- Every input is read, and OUT checked, before OUT is created or changed (issue 25 finding 11: a
+  -- missing input left an empty OUT).
+  for _, path in ipairs(o.rest) do
+    local readable, db = pcall(rlx.db.open, path, {readonly = true})
+    if not readable then args.fail("merge", db) end
+    db:close()
+  end
+  rlx.fs.check_outputs("merge", {{o.out, "database", {what = "OUT.db"}}})
+  -- A new OUT is built under a temporary name beside it and renamed when every input is in: a
+  -- failure (a full disk, a bad input, Ctrl-C) leaves no OUT, not an empty or partial one. An
+  -- existing OUT takes each input in one transaction.
+  local existing = io.open(o.out, "rb")
+  if existing then existing:close() end
+  local target = existing and o.out or string.format("%s.merging-%s", o.out, rlx.db.new_id():sub(1, 12))
+  local function fail(message)
+    message = replace_plain(message, target, o.out)
+    if target ~= o.out then message = message .. string.format("; %s was not created", o.out) end
+    rlx.fail(1, "rlx merge: " .. message)
+  end
+  local ok, n, total, skipped = pcall(merge_all, o, target, fail)
+  if ok and target ~= o.out then
+    local renamed, why = os.rename(target, o.out)
+    if not renamed then
+      ok, n = pcall(rlx.fail, 1, string.format("rlx merge: cannot rename the merged database %s to %s (%s); %s was " ..
+        "not created", target, o.out, tostring(why), o.out))
+    end
+  end
+  if not ok then
+    if target ~= o.out then
+      for _, suffix in ipairs({"", "-wal", "-shm", "-journal"}) do os.remove(target .. suffix) end
+    end
+    error(n, 0)
+  end
   if not o.quiet then
     print(string.format("%s: %d runs in all (%d new%s)", o.out, n, total,
       skipped > 0 and string.format(", %d skipped: their slots were taken", skipped) or ""))
   end
-  out:close()
   return 0
 end
 
