@@ -1,6 +1,7 @@
 // bind_stats.cpp: rlx._core.stats, the statistics of engine/train/stats.h (the one owner of
-// Student's t, the 95 % CI of a mean, percentiles and the steady-state verdict): rlx.stats checks its arguments in Lua and
-// calls these, so a report, a frame and the trainer's precision target compute them alike.
+// Student's t, the 95 % CI of a mean, percentiles and the steady-state verdict): rlx.stats checks
+// its arguments in Lua and calls these, so a report, a frame and the trainer's precision target
+// compute them alike.
 #include <algorithm>
 #include <cmath>
 #include <string>
@@ -63,13 +64,19 @@ int ci95_half(lua_State* L) {
 int summary(lua_State* L) {
   const std::vector<double> xs = samples_at(L, 1);
   if (has_nan(xs)) {
-    lua::push_json(L, {{"mean", NAN}, {"sd", NAN}, {"median", NAN}, {"min", NAN}, {"max", NAN}, {"p5", NAN},
-                       {"p95", NAN}});
+    lua::push_json(
+        L,
+        {{"mean", NAN}, {"sd", NAN}, {"median", NAN}, {"min", NAN}, {"max", NAN}, {"p5", NAN}, {"p95", NAN}});
     return 1;
   }
   const train::Summary s = train::summarize(xs);
-  lua::push_json(L, {{"mean", s.mean}, {"sd", s.sd}, {"median", s.median}, {"min", s.min}, {"max", s.max},
-                     {"p5", s.p5}, {"p95", s.p95}});
+  lua::push_json(L, {{"mean", s.mean},
+                     {"sd", s.sd},
+                     {"median", s.median},
+                     {"min", s.min},
+                     {"max", s.max},
+                     {"p5", s.p5},
+                     {"p95", s.p95}});
   return 1;
 }
 
