@@ -63,7 +63,8 @@ local function make_ref(ctx)
       local used, flagged, all = compute.used(g)
       local labels = {}
       for _, r in ipairs(used) do labels[#labels + 1] = md.code(r.label) end
-      local runs_text = (all and "averaged, none steady (all kept, marked †): " or "averaged: ") ..
+      local runs_text = (all and ("averaged, " .. require("rlx.results.configs").none_text(flagged) ..
+        " (all kept, marked †): ") or "averaged: ") ..
         table.concat(labels, ", ")
       if not all and #flagged > 0 then
         local out = {}

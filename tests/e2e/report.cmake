@@ -14,7 +14,7 @@ rlx_e2e(NAME "report: two input sizes in one database stay apart (rows, n, figur
 # the noise floor table and question 3, and a precision-targeted protocol stated everywhere.
 rlx_e2e(NAME "report: unsteady and contended runs, noise floor, protocol statements"
   ARGS run ${R}/flags.lua
-  STDOUT "^(ok\t[^\n]*\n){26}$")
+  STDOUT "^(ok\t[^\n]*\n){30}$")
 
 add_test(NAME "e2e: report: merged two-environment database, hand-worked figures, HTML tables and images"
   COMMAND bash ${R}/merged.sh $<TARGET_FILE:rlx> ${RLX_TEST_TMP} WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})

@@ -311,6 +311,21 @@ local function join_texts(texts)
   return word .. " " .. table.concat(rest, ", ")
 end
 
+--- What a row whose every run was flagged lacks, by the kinds of its flags: "none steady" (all
+--- unsteady), "none long enough to judge", "none precise enough", "none uncontended", else "every run
+--- flagged" (a fresh EPYC study's one imprecise VGG-16 run was called "none steady" though steady).
+function M.none_text(flagged)
+  local kinds = {}
+  for _, f in ipairs(flagged) do for _, x in ipairs(f.flags) do kinds[x.kind] = true end end
+  local only
+  for k in pairs(kinds) do
+    if only then return "every run flagged" end
+    only = k
+  end
+  return ({unsteady = "none steady", unjudged = "none long enough to judge", imprecise = "none precise enough",
+    contended = "none uncontended"})[only] or "every run flagged"
+end
+
 --- The row's note: "1 of 3 runs unsteady (drift +12.0 %), left out"; "-" when nothing was left
 --- out; "3 of 3 runs unsteady (...): none steady, all kept, marked †" when every run was flagged.
 function M.note(runs)
@@ -332,7 +347,7 @@ function M.note(runs)
       #e.texts > 0 and (" (" .. join_texts(e.texts) .. ")") or "")
   end
   local text = table.concat(parts, ", ")
-  if all then return text .. ": none steady, all kept, marked " .. M.MARK end
+  if all then return text .. ": " .. M.none_text(flagged) .. ", all kept, marked " .. M.MARK end
   return text .. ", left out" .. M.kept_note(runs, #runs - #flagged)
 end
 

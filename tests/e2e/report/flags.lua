@@ -145,3 +145,16 @@ local nb = "\194\160"
 check("figure subtitle", cfig.files[1].plot.subtitle:find("224x224 synthetic, 3-100 timed iters (target 95" .. nb ..
   "% CI ≤ 2" .. nb .. "%), 95" .. nb .. "% CI reached ±1.8-3.1" .. nb .. "% (median ±1.9" .. nb .. "%; 1 of 3 runs " ..
   "above their ±2" .. nb .. "% target)", 1, true) ~= nil, cfig.files[1].plot.subtitle)
+
+-- A row whose every run was flagged says what its runs lack by the kinds of their flags: a fresh
+-- EPYC study's one imprecise (but steady) VGG-16 run was called "none steady".
+local configs = require("rlx.results.configs")
+local function lacks(...)
+  local flagged = {}
+  for _, k in ipairs({...}) do flagged[#flagged + 1] = {flags = {{kind = k}}} end
+  return configs.none_text(flagged)
+end
+check("none text: unsteady", lacks("unsteady", "unsteady") == "none steady", lacks("unsteady", "unsteady"))
+check("none text: imprecise", lacks("imprecise") == "none precise enough", lacks("imprecise"))
+check("none text: too short", lacks("unjudged") == "none long enough to judge", lacks("unjudged"))
+check("none text: mixed", lacks("imprecise", "contended") == "every run flagged", lacks("imprecise", "contended"))

@@ -80,7 +80,16 @@ for n = 1, 2 do
   local label = "`cpuenv_resnet18_fp32_bs2_run" .. n .. "`"
   if used.fp32[n] then kept_labels[#kept_labels + 1] = label else left_labels[#left_labels + 1] = label end
 end
-local head = mark32 ~= "" and "averaged, none steady (all kept, marked †): " or "averaged: "
+-- A row whose every run was flagged says what its runs lack: two timed iterations are too few for a
+-- steady-state verdict (unjudged), and a parallel test run can make them contended as well.
+local lack = {}
+for _, r in ipairs(s:runs{precision = "fp32"}) do
+  if r.stable == 0 then lack[#lack + 1] = "none long enough to judge" end
+  if r.contended == 1 then lack[#lack + 1] = "none uncontended" end
+end
+local only = lack[1]
+for _, l in ipairs(lack) do if l ~= only then only = "every run flagged" end end
+local head = mark32 ~= "" and ("averaged, " .. tostring(only) .. " (all kept, marked †): ") or "averaged: "
 check("footnote", "[^R1]: cpuenv, resnet18, fp32, batch 2: " .. head .. table.concat(kept_labels, ", ") ..
   (#left_labels > 0 and ("; left out: " .. left_labels[1] .. " (") or "."))
 -- One environment: Figures A, C and D (B compares environments).
