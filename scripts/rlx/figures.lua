@@ -561,7 +561,7 @@ local function roofline_figures(D, points, dir, out, opts, warnings, varying)
           "; grey dashed = GEMM, 2nd ceiling" ..
           "; points: " .. table.concat(src, "+") .. " (" .. opts.level:upper() .. " traffic), mean over repeats" ..
           (marks["*"] and ("; * = some repeats left out (" .. configs.left_out_words(env_runs) .. ")") or "") ..
-          (marks[configs.MARK] and ("; " .. configs.MARK .. " = no steady repeat, all kept") or "") ..
+          (marks[configs.MARK] and ("; " .. configs.MARK .. " = every repeat flagged, all kept") or "") ..
           (noisy ~= "" and ("; " .. noisy) or "") ..
           above_text(suspects), env_runs, opts),
         width = opts.width, height = opts.height}
