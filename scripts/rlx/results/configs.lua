@@ -224,8 +224,10 @@ function M.verdict(r)
   return judged == false and "unjudged" or "unsteady"
 end
 
---- The kinds of flags, in the order texts name them.
+--- The kinds of flags, in the order texts name them, and the word a text uses for each.
 M.FLAG_KINDS = {"unsteady", "unjudged", "imprecise", "contended"}
+M.FLAG_WORDS = {unsteady = "unsteady", unjudged = "too short to judge", imprecise = "imprecise",
+  contended = "contended"}
 
 --- Why a run is left out of the means: a list of {kind = "unsteady" | "unjudged" | "imprecise" |
 --- "contended", text}; empty when it is kept. Unsteady: its timed iterations failed the
@@ -274,7 +276,7 @@ function M.left_out_words(runs)
   end
   local words = {}
   for _, kind in ipairs(M.FLAG_KINDS) do
-    if can[kind] then words[#words + 1] = kind == "unjudged" and "too short to judge" or kind end
+    if can[kind] then words[#words + 1] = M.FLAG_WORDS[kind] end
   end
   if #words == 0 then return "flagged" end
   if #words == 1 then return words[1] end
@@ -343,7 +345,7 @@ function M.note(runs)
   for i, k in ipairs(order) do
     local e = kinds[k]
     parts[#parts + 1] = string.format("%d of %d%s %s%s", e.n, #runs, i == 1 and " runs" or "",
-      k == "unjudged" and "too short to judge" or k,
+      M.FLAG_WORDS[k] or k,
       #e.texts > 0 and (" (" .. join_texts(e.texts) .. ")") or "")
   end
   local text = table.concat(parts, ", ")
