@@ -327,20 +327,34 @@ Json nvidia_smi() {
   return gpus;
 }
 
+}  // namespace
+
+// The driver's version from the first line of /proc/driver/nvidia/version: the first word after
+// "Kernel Module" made of digits and dots. The proprietary module writes "NVIDIA UNIX x86_64 Kernel
+// Module  535.54.03  Tue Jun ...", the open one "NVIDIA UNIX Open Kernel Module for x86_64
+// 580.159.04  Release Build ...", where the next word is "for" (seen on an H100, 2026-11-27).
+std::optional<std::string> driver_version(const std::string& line) {
+  size_t k = line.find("Kernel Module");
+  if (k == std::string::npos) return std::nullopt;
+  std::istringstream rest(line.substr(k + 13));
+  std::string word;
+  while (rest >> word) {
+    bool digits_and_dots = std::isdigit(static_cast<unsigned char>(word[0])) &&
+                           word.find_first_not_of("0123456789.") == std::string::npos;
+    if (digits_and_dots && word.find('.') != std::string::npos) return word;
+  }
+  return std::nullopt;
+}
+
+namespace {
+
 void gpus(const std::string& root, bool run_smi, Json& out) {
   std::optional<std::string> driver;
   if (auto v = util::read_text_file(root + "/proc/driver/nvidia/version")) {
-    // "NVRM version: NVIDIA UNIX x86_64 Kernel Module  535.54.03  Tue Jun  6 ..."
     std::istringstream in(*v);
     std::string line;
     std::getline(in, line);
-    size_t k = line.find("Kernel Module");
-    if (k != std::string::npos) {
-      std::istringstream rest(line.substr(k + 13));
-      std::string ver;
-      rest >> ver;
-      if (!ver.empty()) driver = ver;
-    }
+    driver = driver_version(line);
   }
   Json list = run_smi && root.empty() ? nvidia_smi() : Json::array();
   if (list.empty()) {

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <set>
 #include <string>
 
@@ -42,6 +43,10 @@ std::set<std::string> cpu_flags_from_cpuinfo(const std::string& cpuinfo_text);
 // decoded for common cores ("ARM Neoverse-N1"; unknown ids as "ARM implementer 0x41 part
 // 0xd4f"), else the "Processor" or "Hardware" line; "" when none is there.
 std::string cpu_model_from_cpuinfo(const std::string& cpuinfo_text);
+
+// The NVIDIA driver's version from the first line of /proc/driver/nvidia/version, for the
+// proprietary and the open kernel module alike ("580.159.04"); nullopt when the line names none.
+std::optional<std::string> driver_version(const std::string& first_line);
 
 // Parses "32K", "1024 kB", "8M" (cache sizes, meminfo) into bytes; -1 when unparsable.
 long long parse_size_bytes(const std::string& text);

@@ -10,6 +10,7 @@
 
 #ifdef RLX_HAVE_TORCH_CUDA
 #include <ATen/cuda/CUDAContext.h>
+#include <ATen/detail/CUDAHooksInterface.h>
 #endif
 
 #include "env/env.h"
@@ -45,6 +46,20 @@ nlohmann::json devices() {
   }
 #endif
   return out;
+}
+
+std::string cudnn_version_text(long version) {
+  if (version <= 0) return "";
+  const long major_unit = version >= 90000 ? 10000 : 1000;
+  return fmt::format("{}.{}.{}", version / major_unit, version % major_unit / 100, version % 100);
+}
+
+std::string cudnn_version() {
+#ifdef RLX_HAVE_TORCH_CUDA
+  const auto& hooks = at::detail::getCUDAHooks();
+  if (hooks.hasCuDNN()) return cudnn_version_text(hooks.versionCuDNN());
+#endif
+  return "";
 }
 
 }  // namespace rlx::train

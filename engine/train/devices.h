@@ -3,11 +3,21 @@
 #pragma once
 
 #include <nlohmann/json.hpp>
+#include <string>
 
 namespace rlx::train {
 
 // [{kind = "cpu", id = "cpu", name, memory_bytes, threads},
 //  {kind = "cuda", id = "cuda:N", name, memory_bytes, multiprocessors, capability}, ...].
 nlohmann::json devices();
+
+// The cuDNN LibTorch runs with, "9.19.0"; "" in a CPU build or a LibTorch without cuDNN. It can
+// differ from the cuDNN installed on the machine (PyTorch's wheels bring their own: 9.19.0 beside
+// an installed 9.14.0 on an H100 image, 2026-11-27), and the runs use this one. Needs no GPU.
+std::string cudnn_version();
+
+// cudnnGetVersion()'s number as text: cuDNN 9 counts major x 10000 + minor x 100 + patch (91900 =
+// 9.19.0), cuDNN 8 and older major x 1000 + minor x 100 + patch (8902 = 8.9.2); "" for <= 0.
+std::string cudnn_version_text(long version);
 
 }  // namespace rlx::train

@@ -26,6 +26,7 @@ extern "C" {
 
 #include "env/blas_kernel.h"
 #include "set_args.h"
+#include "train/devices.h"
 #include "train/trainer.h"
 #include "util/child_process.h"
 #include "util/interrupt.h"
@@ -59,6 +60,8 @@ int versions(lua_State* L) {
   v["blas"] = {{"name", blas.name},    {"config", blas.config},   {"threading", blas.threading},
                {"core", k.core},       {"set_by", k.set_by},      {"openblas_choice", k.openblas_choice},
                {"checked", k.checked}, {"check", k.check_detail}, {"reason", k.reason}};
+  // The cuDNN the training uses (LibTorch's own), only in a CUDA build: rlx.env.capture records it.
+  if (const std::string cudnn = train::cudnn_version(); !cudnn.empty()) v["cudnn"] = cudnn;
 #ifdef RLX_HAVE_CUPTI
   v["cuda"] = fmt::format("{}.{}", CUDA_VERSION / 1000, CUDA_VERSION % 1000 / 10);
   v["cupti"] = fmt::format("{}", CUPTI_API_VERSION);

@@ -6,16 +6,20 @@
 #      (GPU, driver, CUDA, torch, compilers, ncu) in env.txt;
 #   2. configures rlx against the machine's PyTorch 2.x LibTorch (CUDA) and builds the rlx binary
 #      first (ninja -k 0, so one call shows every compile error);
-#   3. then, side by side on separate cores:
-#      - foreground, cores 0..N/2-1, the GPU: every tests/gpu/*.sh in turn (CUDA training in fp32,
-#        AMP and bf16; CUPTI counters against ncu; the small CUDA study at 224x224 with report.md);
-#      - background, the other cores: the rest of the build (unit tests, fuzz targets) and the whole
-#        ctest suite, with the GPU hidden (CUDA_VISIBLE_DEVICES=) so the suite's small runs cannot
-#        disturb the GPU timings and device-wide counters measured in the foreground;
+#   3. then (after `rlx env` into rlx-env.txt):
+#      - on cores 0..N/2-1, the GPU: every tests/gpu/*.sh in turn (CUDA training in fp32, AMP and
+#        bf16; CUPTI counters against ncu; the small CUDA study and the default study at 224x224
+#        with report.md; the calibration's layout choice against longer runs), with nothing else
+#        running (RLX_GPU_CTEST below);
+#      - after them, on every core, the rest of the build (unit tests, fuzz targets) and the whole
+#        ctest suite, with the GPU hidden (CUDA_VISIBLE_DEVICES=), then the CUPTI unit test that
+#        needs the GPU visible;
 #   4. packs every log, the study database, report and figures into $OUT/gpu-results.tar.gz and a
 #      one-screen summary into $OUT/summary.txt (the tool returns at most 8 files).
 # Knobs: RLX_GPU_DEADLINE_S (seconds from start by which everything is packed, default 500),
-# RLX_GPU_TESTS (space-separated tests/gpu script names, default all), RLX_GPU_CTEST=0 (skip ctest),
+# RLX_GPU_TESTS (space-separated tests/gpu script names, default all), RLX_GPU_CTEST=after (the
+# default: the rest of the build and ctest once the GPU checks are done), =during (beside them, on
+# the other half of the cores: quicker, but it slows launch-bound GPU steps by up to 25 %), =0 (skip),
 # RLX_GPU_CTEST_ARGS (more ctest arguments, e.g. -R 'host:' for a subset),
 # RLX_GPU_STUB_BUILD=1 (dry run of this script's logic on a machine without a GPU: no cmake, the
 # existing build/rlx stands in, tests/gpu run with RLX_GPU_TEST_DEVICE=cpu).
@@ -128,24 +132,38 @@ else
 fi
 "$BUILD/rlx" version >"$WORK/version.txt" 2>&1
 head -n 30 "$WORK/version.txt"
+"$BUILD/rlx" env >"$WORK/rlx-env.txt" 2>&1 # the environment table as a user sees it (its CUDA section)
 
-# 3b. Background: the rest of the build, then ctest, GPU hidden, on the other cores.
+# 3b. The rest of the build, then ctest, GPU hidden. RLX_GPU_CTEST=after (the default) starts it
+# once the GPU checks are done, on every core; =during runs it beside them on the other half of
+# the cores, which saves wall time but costs the GPU checks their truth: launch-bound GPU steps
+# wait on the host, and a compile on the other cores (shared L3 and memory) made ResNet-50 amp at
+# batch 64 train at 2224 images/s against 2898 on the idle machine, bf16 2460 against 3110
+# (H100, 2026-11-27); =0 skips it.
+CTEST_MODE=${RLX_GPU_CTEST:-after}
+[ "$CTEST_MODE" = 1 ] && CTEST_MODE=after
 CTEST_PID=""
-if [ "${RLX_GPU_CTEST:-1}" = 1 ] && [ "$STUB" != 1 ]; then
+start_ctest() { # $1: the CPUs, $2: jobs
+  [ "$CTEST_MODE" = 0 ] || [ "$STUB" = 1 ] && return
+  local pin=(taskset -c "$1")
+  command -v taskset >/dev/null || pin=()
   (
     export CUDA_VISIBLE_DEVICES=
-    jobs=$(($(nproc) - GPU_CORES))
-    timeout "$(upto 40)" "${BG_PIN[@]}" cmake --build "$BUILD" -j "$jobs" "${KEEP[@]}" >"$WORK/build-all.log" 2>&1
+    # The CUPTI unit test first: it runs, GPU visible, beside the rest (below).
+    timeout "$(upto 40)" "${pin[@]}" cmake --build "$BUILD" --target rlx_test_counters -j "$2" "${KEEP[@]}" \
+      >"$WORK/build-all.log" 2>&1
+    timeout "$(upto 40)" "${pin[@]}" cmake --build "$BUILD" -j "$2" "${KEEP[@]}" >>"$WORK/build-all.log" 2>&1
     echo "build-all exit $?" >>"$WORK/build-all.log"
-    timeout "$(upto 25)" "${BG_PIN[@]}" ctest --test-dir "$BUILD" --output-on-failure -j "$jobs" \
+    timeout "$(upto 25)" "${pin[@]}" ctest --test-dir "$BUILD" --output-on-failure -j "$2" \
       --timeout 240 ${RLX_GPU_CTEST_ARGS:-} >"$WORK/ctest.log" 2>&1
     echo "ctest exit $?" >>"$WORK/ctest.log"
   ) &
   CTEST_PID=$!
-fi
+}
+[ "$CTEST_MODE" = during ] && start_ctest "$BG_CPUS" $(($(nproc) - GPU_CORES))
 
 # 3a. Foreground: the GPU checks, each bounded by what is left before the deadline.
-TESTS=${RLX_GPU_TESTS:-train_cuda counters_vs_ncu study_cuda}
+TESTS=${RLX_GPU_TESTS:-train_cuda counters_vs_ncu study_cuda default_study layout_cuda}
 for t in $TESTS; do
   budget=$(($(left) - 30))
   if [ "$budget" -lt 30 ]; then say "SKIPPED $t: ${budget}s left"; continue; fi
@@ -156,6 +174,20 @@ for t in $TESTS; do
   tail -n 45 "$WORK/$t.out" | tee -a "$SUMMARY"
   say "$t exit $rc: $(grep -E '^== ' "$WORK/$t.out" | tail -n 1)"
 done
+
+[ "$CTEST_MODE" = after ] && start_ctest "0-$(($(nproc) - 1))" "$(nproc)"
+
+# The CUPTI unit test of a kernel of known FLOPs needs the GPU visible (ctest hides it): run it
+# here once the background build has made it (its first target), waiting at most 90 s for it.
+CUPTI_TEST="$BUILD/tests/rlx_test_counters"
+for _ in $(seq 45); do
+  [ -x "$CUPTI_TEST" ] || [ -z "$CTEST_PID" ] || [ "$(left)" -lt 60 ] && break
+  sleep 2
+done
+if [ -x "$CUPTI_TEST" ] && [ "$(left)" -gt 40 ]; then
+  timeout 30 "$CUPTI_TEST" "cupti on a GPU: FP32 FLOPs of a kernel of known work" >"$WORK/cupti_gpu.log" 2>&1
+  say "cupti_gpu unit test (GPU visible) exit $?: $(tail -n 2 "$WORK/cupti_gpu.log" | tr '\n' ' ')"
+fi
 
 # Wait for ctest until the deadline leaves time to pack.
 if [ -n "$CTEST_PID" ]; then

@@ -1,8 +1,8 @@
 -- rlx.calibrate: what a study measures on this machine before it trains (issues 30 and 33).
 --
 -- One probe per model and precision on a device, a few seconds each: the model trains at a small
--- batch in each memory layout (channels_last and contiguous taking turns, twice each), one warm-up
--- and one timed iteration a time. The faster layout (the best of its timed iterations) is the
+-- batch in each memory layout (channels_last and contiguous taking turns, twice each), on a CPU one
+-- warm-up and one timed iteration a time (a GPU: M.probe_shape). The faster layout (the best of its timed iterations) is the
 -- layout every run of that model uses here unless the user chose one: which one wins differs by
 -- model and by CPU (VGG-16 runs 1.46x faster contiguous on a 2-core AMD EPYC, where channels_last
 -- suits MobileNetV2; docs/benchmarks.md "Training settings"). The margin is the other layout's time
@@ -34,6 +34,20 @@ M.PROBE_BATCH = 2
 -- (A B A B), so a change of the machine's speed during the probe (a neighbour on the host, a clock
 -- step) reaches both alike; a layout's time is its best timed iteration over the rounds.
 M.ROUNDS, M.WARMUP, M.ITERS = 2, 1, 1
+-- On a GPU a step at batch 2 is a launch-bound few milliseconds that says little of the layouts at
+-- the sweep's batches (an H100 probed at batch 2 took 5-17 s per model, the model's set-up, with
+-- best steps 14-27 % apart): a GPU probe trains at the sweep's smallest batch (GPU_PROBE_BATCH when
+-- none is given), two warm-up iterations (cuDNN and cuBLAS initialise lazily in the first) and two
+-- timed ones, still a fraction of a second of training beside the model's set-up.
+M.GPU_PROBE_BATCH, M.GPU_WARMUP, M.GPU_ITERS = 32, 2, 2
+
+--- The probe's batch, warm-up and timed iterations on device kind `kind` ("cpu" or "cuda") for a
+--- sweep whose smallest batch is `smallest` (nil: none given): a CPU probes at PROBE_BATCH or
+--- the smallest when smaller, a GPU at the smallest or GPU_PROBE_BATCH.
+function M.probe_shape(kind, smallest)
+  if kind == "cuda" then return smallest or M.GPU_PROBE_BATCH, M.GPU_WARMUP, M.GPU_ITERS end
+  return math.min(M.PROBE_BATCH, smallest or M.PROBE_BATCH), M.WARMUP, M.ITERS
+end
 -- Rounds, at most, when the margin is beyond NEAR but within the noise: a close call costs two
 -- more rounds of that model (7 s for ResNet-50 on the EPYC) rather than a layout chosen by chance.
 M.MAX_ROUNDS = 4
@@ -49,6 +63,8 @@ local PROBE_SPEC = {
   input = {type = "integer", min = 1, default = 224},
   classes = {type = "integer", min = 1, default = 1000},
   batch = {type = "integer", min = 1},
+  warmup = {type = "integer", min = 0},
+  iters = {type = "integer", min = 1},
   lr = {type = "number"},
   threads = {type = "integer", min = 1},
   trainer = {type = "function"},
@@ -89,7 +105,7 @@ local function clear(margin, noise) return margin > 1 + M.NEAR and margin > nois
 local function try(o, layout)
   local t0 = now_s()
   local r = (o.trainer or rlx.train)({model = o.model, precision = o.precision, device = o.device, input = o.input,
-    classes = o.classes, batch = o.batch, warmup = M.WARMUP, iters = M.ITERS, memory_format = layout, lr = o.lr,
+    classes = o.classes, batch = o.batch, warmup = o.warmup, iters = o.iters, memory_format = layout, lr = o.lr,
     threads = o.threads, progress = false})
   local wall = now_s() - t0
   if type(r) ~= "table" or not r.ok then return nil, type(r) == "table" and r.error or tostring(r) end
@@ -103,8 +119,8 @@ local function try(o, layout)
     cpu_share = r.cpu_share, threads = r.threads}
 end
 
---- Probes one model: opts {model, precision, device, input, classes, batch (default
---- M.PROBE_BATCH), lr, threads}. Returns {model, precision, device (its kind), input,
+--- Probes one model: opts {model, precision, device, input, classes, batch, warmup, iters (each
+--- defaults to M.probe_shape's for the device), lr, threads}. Returns {model, precision, device (its kind), input,
 --- memory_format (the faster layout), per_image_s (its best step / batch), margin (the other
 --- layout's best step over the winner's; nil when only one ran), setup_s (model build and the
 --- like, seconds), probe = {batch, seconds (the probe's wall time), samples = {layout = {...}},
@@ -113,7 +129,8 @@ end
 --- when no layout could train.
 function M.probe(opts)
   local o = options.check("rlx.calibrate.probe", opts, PROBE_SPEC)
-  o.batch = o.batch or M.PROBE_BATCH
+  local batch, warmup, iters = M.probe_shape(M.kind(o.device))
+  o.batch, o.warmup, o.iters = o.batch or batch, o.warmup or warmup, o.iters or iters
   local t0 = now_s()
   local tried, failed = {}, {}
   local function round()
@@ -259,12 +276,13 @@ function M.ensure(study, device, families, opts)
   end
   for _, f in ipairs(families) do
     local key = M.key(f.model, f.precision, f.input)
-    local batch = math.min(M.PROBE_BATCH, f.batch or M.PROBE_BATCH)
+    local batch, warmup, iters = M.probe_shape(kind, f.batch)
     if not have[key] and dry then
-      missing[#missing + 1] = {model = f.model, precision = f.precision, input = f.input, batch = batch}
+      missing[#missing + 1] = {model = f.model, precision = f.precision, input = f.input, batch = batch,
+        warmup = warmup, iters = iters}
     elseif not have[key] then
       local probe_opts = {model = f.model, precision = f.precision, device = device, input = f.input,
-        classes = opts.classes, batch = batch, lr = opts.lr,
+        classes = opts.classes, batch = batch, warmup = warmup, iters = iters, lr = opts.lr,
         threads = opts.threads, trainer = opts.trainer}
       local c = M.probe(probe_opts)
       spent = spent + c.probe.seconds
@@ -285,13 +303,15 @@ end
 
 --- Seconds the probe of `families` (as M.ensure's dry run returns them) would take, by
 --- `step_s(family)`: seconds of one iteration at the family's batch (nil: counted as nothing).
---- Both layouts train ROUNDS runs of WARMUP + ITERS iterations; building the model is left out,
---- and so are the rounds a close call adds (up to MAX_ROUNDS), which no estimate can foresee.
+--- Both layouts train ROUNDS runs of the family's warm-up + timed iterations (WARMUP + ITERS when
+--- it names none); building the model is left out, and so are the rounds a close call adds (up to
+--- MAX_ROUNDS), which no estimate can foresee.
 function M.probe_seconds(families, step_s)
   local s = 0
   for _, f in ipairs(families) do
     local step = step_s(f)
-    if type(step) == "number" then s = s + #M.LAYOUTS * M.ROUNDS * (M.WARMUP + M.ITERS) * step end
+    local iterations = (f.warmup or M.WARMUP) + (f.iters or M.ITERS)
+    if type(step) == "number" then s = s + #M.LAYOUTS * M.ROUNDS * iterations * step end
   end
   return s
 end

@@ -108,6 +108,9 @@ function M.capture(opts)
   env.rlx, env.torch, env.torch_cuda = v.rlx, v.torch, v.torch_cuda
   env.luajit, env.compiler, env.sqlite, env.build_type = v.luajit, v.compiler, v.sqlite, v.build_type
   env.cuda_build = v.cuda
+  -- The cuDNN the runs use is LibTorch's (a CUDA build says which); the one installed on the machine
+  -- (its cudnn_version.h) can be another (PyTorch's wheels bring their own), kept beside it.
+  if v.cudnn and v.cudnn ~= env.cudnn then env.cudnn_installed, env.cudnn = env.cudnn, v.cudnn end
   -- Allocator and BLAS-thread settings change throughput (docs/benchmarks.md), so they are part of
   -- the environment and of its id.
   env.process_tuning = v.tuning
@@ -234,7 +237,8 @@ function M.markdown(env)
   row("Driver", env.gpu_driver)
   row("CUDA toolkit (installed)", env.cuda)
   row("CUDA (rlx built with)", env.cuda_build or "not built in")
-  row("cuDNN", env.cudnn)
+  row(env.cudnn_installed and "cuDNN (LibTorch uses)" or "cuDNN", env.cudnn)
+  if env.cudnn_installed then row("cuDNN (installed, unused)", env.cudnn_installed) end
   if env.gpu_unusable then row("**GPU not used**", env.gpu_unusable) end
   add("")
   add("## Software")

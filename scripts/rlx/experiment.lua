@@ -437,6 +437,22 @@ local function left_out_labels(devs)
   return labels
 end
 
+-- What a dry run has not calibrated: "3 models", or "3 models in 2 precisions (6 probes)" where
+-- a probe is one model in one precision (a CPU with native bf16 probes fp32 and bf16).
+local function uncalibrated_text(devs)
+  local models, seen_precisions, n_models, n_precisions, n = {}, {}, 0, 0, 0
+  for _, d in ipairs(devs) do
+    for _, f in ipairs(d.uncalibrated) do
+      n = n + 1
+      if not models[f.model] then models[f.model], n_models = true, n_models + 1 end
+      if not seen_precisions[f.precision] then seen_precisions[f.precision], n_precisions = true, n_precisions + 1 end
+    end
+  end
+  local text = string.format("%d model%s", n_models, n_models == 1 and "" or "s")
+  if n_precisions <= 1 then return text end
+  return string.format("%s in %d precisions (%d probes)", text, n_precisions, n)
+end
+
 --- The devices to sweep and their cost against the budget, after calibrating each on this machine;
 --- prints the plan and stores it (study.db:put_plan).
 function M.plan(study, opts)
@@ -487,10 +503,9 @@ function M.plan(study, opts)
     if S.target_ci then print(string.format("plan: %s at %s", d.id, study:_estimator(d.kind):cv_text())) end
   end
   if uncalibrated > 0 then
-    print(string.format("plan: a dry run calibrates nothing: %d model%s not yet calibrated here %s estimated from " ..
+    print(string.format("plan: a dry run calibrates nothing: %s not yet calibrated here %s estimated from " ..
       "priors measured on another CPU; the run probes %s first (the calibration above) and plans again from " ..
-      "this machine", uncalibrated, uncalibrated == 1 and "" or "s", uncalibrated == 1 and "is" or "are",
-      uncalibrated == 1 and "it" or "them"))
+      "this machine", uncalibrated_text(devs), uncalibrated == 1 and "is" or "are", uncalibrated == 1 and "it" or "them"))
   end
   local detail = {calibration_s = calib_s, peaks_s = peaks_s + measured_peaks_s, runs_s = total,
     finish_s = M.FINISH_S, budget_note = raised}

@@ -6,7 +6,7 @@
 # iterations (enough for CUPTI's passes, 5 on GH100; the counters are on in experiments/cuda.lua),
 # so every roofline point is measured. STUDY_INPUT, STUDY_BATCH, STUDY_PRECISION, STUDY_REPEATS,
 # STUDY_WARMUP, STUDY_ITERS override. When the study is stopped by its time limit (STUDY_TIMEOUT,
-# default 230 s or what the caller's deadline leaves) the runs stored so far still get their report
+# default 330 s or what the caller's deadline leaves) the runs stored so far still get their report
 # (`rlx report DB`). Then tests/gpu/study_check.lua checks the database (every run ok and on cuda,
 # amp and bf16 runs ok, CUPTI counters and measured roofline points for every run, peaks stored),
 # the figures (at least six) and report.md (AMP rows, precision speedups with CIs, measured
@@ -32,7 +32,7 @@ ARGS=(--set scale=smoke --set devices="$KIND" --set name=gpu-smoke --set db="$DB
 LOG="$DIR/all.log"
 echo "cd $REPO && $RLX run experiments/all.lua ${ARGS[*]}" | tee "$DIR/command.txt"
 t0=$(now)
-(cd "$REPO" && timeout "${STUDY_TIMEOUT:-$(cap 230 40)}" "$RLX" run experiments/all.lua "${ARGS[@]}") >"$LOG" 2>&1
+(cd "$REPO" && timeout "${STUDY_TIMEOUT:-$(cap 330 40)}" "$RLX" run experiments/all.lua "${ARGS[@]}") >"$LOG" 2>&1
 rc=$?
 t1=$(now)
 if [ $rc -ne 0 ] && [ "$DRY" = 0 ] && [ -s "$DB" ] && [ ! -s "$DIR/report.md" ]; then

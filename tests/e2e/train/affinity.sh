@@ -11,8 +11,9 @@ set -u
 RLX=$1
 fail() { echo "FAIL: $*"; exit 1; }
 command -v taskset >/dev/null || { echo "taskset not installed (util-linux): skipped"; exit 77; }
-# The first two CPUs this test may use (its cpuset need not start at CPU 0): A pinned, B loaded.
-read -r A B < <(awk '/^Cpus_allowed_list/ { n = split($2, parts, ","); out = ""
+# The first two CPUs this test may use (its cpuset need not start at CPU 0): A pinned, B loaded
+# (the rest of a longer list, e.g. a cpuset 8-15, is dropped).
+read -r A B _ < <(awk '/^Cpus_allowed_list/ { n = split($2, parts, ","); out = ""
   for (i = 1; i <= n; i++) { m = split(parts[i], r, "-"); hi = m > 1 ? r[2] : r[1]
     for (c = r[1]; c <= hi; c++) out = out " " c }
   print out }' /proc/self/status)

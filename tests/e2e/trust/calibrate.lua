@@ -245,6 +245,34 @@ check("probe_seconds counts 8 iterations per family",
   near(rlx.calibrate.probe_seconds({{model = "resnet50"}, {model = "vgg16"}, {model = "mlp"}},
     function(f) return steps[f.model] end), 14))
 check("probe_seconds of nothing", rlx.calibrate.probe_seconds({}, function() return 1 end) == 0)
+-- A GPU family names its own iterations (2 warm-up + 2 timed): 2 layouts x 2 rounds x 4 x 0.05 s.
+check("probe_seconds of a GPU family: 16 iterations", near(rlx.calibrate.probe_seconds(
+  {{model = "resnet50", warmup = 2, iters = 2}}, function() return 0.05 end), 0.8))
+
+-- The probe's shape: a CPU at batch 2 (or the sweep's smallest below it), one warm-up and one timed
+-- iteration; a GPU at the sweep's smallest batch (32 without one), two and two.
+local function shape(...) return table.concat({calibrate.probe_shape(...)}, " ") end
+check("probe_shape cpu 16", shape("cpu", 16) == "2 1 1", shape("cpu", 16))
+check("probe_shape cpu 1", shape("cpu", 1) == "1 1 1", shape("cpu", 1))
+check("probe_shape cpu, no sweep", shape("cpu") == "2 1 1", shape("cpu"))
+check("probe_shape cuda 64", shape("cuda", 64) == "64 2 2", shape("cuda", 64))
+check("probe_shape cuda, no sweep", shape("cuda") == "32 2 2", shape("cuda"))
+-- ensure() on a GPU probes at the sweep's smallest batch with the GPU's iterations; the dry run's
+-- missing families carry them, so the plan counts 16 iterations each.
+calls = {}
+local gs = rlx.study{name = "gpu-shape", db = dir .. "/gpu_shape.db"}
+calibrate.ensure(gs, "cuda:0", {{model = "resnet50", precision = "amp", input = 32, batch = 64}},
+  {trainer = trainer, quiet = true})
+check("ensure on cuda: batch 64, 2 warm-up, 2 timed", #calls == 4 and calls[1].batch == 64 and
+  calls[1].warmup == 2 and calls[1].iters == 2 and calls[1].device == "cuda:0",
+  calls[1] and (calls[1].batch .. " " .. calls[1].warmup .. " " .. calls[1].iters))
+rlx.flags.dry_run = true
+local _, _, gmissing = calibrate.ensure(gs, "cuda:0", {{model = "vgg16", precision = "fp32", input = 32, batch = 128}},
+  {trainer = trainer, quiet = true})
+rlx.flags.dry_run = false
+check("dry ensure on cuda: the missing family's shape", #gmissing == 1 and gmissing[1].batch == 128 and
+  gmissing[1].warmup == 2 and gmissing[1].iters == 2, gmissing[1] and gmissing[1].batch)
+gs:close()
 
 local fake = {step = function(_, k) return k.s end, outside = function() return 0 end,
   min_iters = function() return 1 end}

@@ -56,6 +56,18 @@ TEST_CASE("parse_size_bytes reads cache and meminfo sizes") {
   CHECK(rlx::env::parse_size_bytes("lots") == -1);
 }
 
+TEST_CASE("driver_version reads the proprietary and the open kernel module's line") {
+  using rlx::env::driver_version;
+  const std::string proprietary =
+      "NVRM version: NVIDIA UNIX x86_64 Kernel Module  535.54.03  Tue Jun  6 22:20:39 UTC 2023";
+  CHECK(driver_version(proprietary) == "535.54.03");
+  // The open module (an H100 image, 2026-11-27): "for" follows "Kernel Module", the version later.
+  CHECK(driver_version("NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  580.159.04  Release Build  "
+                       "(dvs-builder@U22-I3-AM02-24-3)  Wed Oct  1 20:19:10 UTC 2025") == "580.159.04");
+  CHECK_FALSE(driver_version("NVRM version: NVIDIA UNIX Open Kernel Module for x86_64").has_value());
+  CHECK_FALSE(driver_version("no such line").has_value());
+}
+
 TEST_CASE("capture reads every field from a fake machine") {
   rlx::env::Sources src;
   src.root = fake_machine().string();

@@ -298,3 +298,14 @@ TEST_CASE("devices lists the CPU first") {
   CHECK(d[0]["threads"].get<int>() >= 1);
   CHECK(d[0]["memory_bytes"].get<int64_t>() > 0);
 }
+
+TEST_CASE("cudnn_version_text reads cuDNN 8 and cuDNN 9 numbers") {
+  CHECK(rlx::train::cudnn_version_text(91900) == "9.19.0");  // an H100 image's PyTorch 2.11 wheel
+  CHECK(rlx::train::cudnn_version_text(90100) == "9.1.0");
+  CHECK(rlx::train::cudnn_version_text(8902) == "8.9.2");
+  CHECK(rlx::train::cudnn_version_text(7605) == "7.6.5");
+  CHECK(rlx::train::cudnn_version_text(0).empty());
+#ifndef RLX_HAVE_TORCH_CUDA
+  CHECK(rlx::train::cudnn_version().empty());  // a CPU build names none
+#endif
+}
