@@ -69,6 +69,25 @@ cap() {
   echo "$n"
 }
 elapsed() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b - a }'; }
+# run_study DIR DB ARGS...: `rlx run experiments/all.lua ARGS` from the repository, the command in
+# DIR/command.txt and its output in DIR/all.log, within STUDY_TIMEOUT seconds (default 330, or
+# what the caller's deadline leaves); a real study stopped before its report still gets `rlx
+# report` of the runs it stored. Sets STUDY_RC, STUDY_T0 and STUDY_T1 (the study's start and end).
+run_study() {
+  local dir=$1 db=$2
+  shift 2
+  echo "cd $REPO && $RLX run experiments/all.lua $*" | tee "$dir/command.txt"
+  STUDY_T0=$(now)
+  (cd "$REPO" && timeout "${STUDY_TIMEOUT:-$(cap 330 40)}" "$RLX" run experiments/all.lua "$@") >"$dir/all.log" 2>&1
+  STUDY_RC=$?
+  STUDY_T1=$(now)
+  if [ $STUDY_RC -ne 0 ] && [ "$DRY" = 0 ] && [ -s "$db" ] && [ ! -s "$dir/report.md" ]; then
+    echo "the study stopped ($STUDY_RC): the report of the runs stored so far (rlx report)"
+    timeout "$(cap 40 5)" "$RLX" report "$db" --out "$dir" >"$dir/report.log" 2>&1
+    tail -n 3 "$dir/report.log"
+  fi
+}
+
 # The closing line; the exit status is 1 when anything failed.
 finish() {
   if [ "$N_FAIL" -gt 0 ]; then

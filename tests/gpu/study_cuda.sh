@@ -30,16 +30,8 @@ ARGS=(--set scale=smoke --set devices="$KIND" --set name=gpu-smoke --set db="$DB
       --set warmup="${STUDY_WARMUP:-3}" --set iters="${STUDY_ITERS:-8}")
 [ "$DRY" = 1 ] && ARGS+=(--dry-run)
 LOG="$DIR/all.log"
-echo "cd $REPO && $RLX run experiments/all.lua ${ARGS[*]}" | tee "$DIR/command.txt"
-t0=$(now)
-(cd "$REPO" && timeout "${STUDY_TIMEOUT:-$(cap 330 40)}" "$RLX" run experiments/all.lua "${ARGS[@]}") >"$LOG" 2>&1
-rc=$?
-t1=$(now)
-if [ $rc -ne 0 ] && [ "$DRY" = 0 ] && [ -s "$DB" ] && [ ! -s "$DIR/report.md" ]; then
-  echo "the study stopped ($rc): the report of the runs stored so far (rlx report)"
-  timeout "$(cap 40 5)" "$RLX" report "$DB" --out "$DIR" >"$DIR/report.log" 2>&1
-  tail -n 3 "$DIR/report.log"
-fi
+run_study "$DIR" "$DB" "${ARGS[@]}"
+rc=$STUDY_RC t0=$STUDY_T0 t1=$STUDY_T1
 grep -vE '^\[[0-9]+/[0-9]+\]' "$LOG" | tail -n 14
 if [ $rc -eq 0 ]; then pass "rlx run experiments/all.lua exited 0 ($(elapsed "$t0" "$t1") s)"
 else fail "rlx run experiments/all.lua exited $rc ($(elapsed "$t0" "$t1") s; 124 = timeout); see $LOG"; fi
