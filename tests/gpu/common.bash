@@ -69,6 +69,21 @@ cap() {
   echo "$n"
 }
 elapsed() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b - a }'; }
+# run_lua NAME LIMIT ARGS...: `rlx run tests/gpu/NAME.lua ARGS` within LIMIT seconds, its output
+# in OUTDIR/NAME.log, printed and its PASS/FAIL lines tallied, then a check that it exited 0.
+run_lua() {
+  local name=$1 limit=$2 t0 t1 rc
+  shift 2
+  t0=$(now)
+  timeout "$limit" "$RLX" run "$GPU_TESTS/$name.lua" "$@" >"$OUTDIR/$name.log" 2>&1
+  rc=$?
+  t1=$(now)
+  cat "$OUTDIR/$name.log"
+  count_log "$OUTDIR/$name.log"
+  if [ $rc -eq 0 ]; then pass "rlx run $name.lua exited 0 ($(elapsed "$t0" "$t1") s)"
+  else fail "rlx run $name.lua exited $rc ($(elapsed "$t0" "$t1") s; 124 = timeout)"; fi
+}
+
 # run_study DIR DB ARGS...: `rlx run experiments/all.lua ARGS` from the repository, the command in
 # DIR/command.txt and its output in DIR/all.log, within STUDY_TIMEOUT seconds (default 330, or
 # what the caller's deadline leaves); a real study stopped before its report still gets `rlx

@@ -10,16 +10,7 @@
 set -uo pipefail
 source "$(dirname "$0")/common.bash"
 
-LOG="$OUTDIR/layout_cuda.log"
 CASES=${LAYOUT_CASES:-resnet50:fp32,resnet50:amp,vgg16:fp32,vgg16:amp,mobilenet_v2:fp32,mobilenet_v2:amp}
 [ "$DRY" = 1 ] && CASES=${LAYOUT_CASES:-resnet18:fp32}
-t0=$(now)
-timeout "$(cap 240)" "$RLX" run "$GPU_TESTS/layout_cuda.lua" --set device="$DEVICE" --set cases="$CASES" \
-  ${LAYOUT_BATCH:+--set batch="$LAYOUT_BATCH"} >"$LOG" 2>&1
-rc=$?
-t1=$(now)
-cat "$LOG"
-count_log "$LOG"
-if [ $rc -eq 0 ]; then pass "rlx run layout_cuda.lua exited 0 ($(elapsed "$t0" "$t1") s)"
-else fail "rlx run layout_cuda.lua exited $rc ($(elapsed "$t0" "$t1") s; 124 = timeout)"; fi
+run_lua layout_cuda "$(cap 240)" --set device="$DEVICE" --set cases="$CASES" ${LAYOUT_BATCH:+--set batch="$LAYOUT_BATCH"}
 finish layout_cuda

@@ -17,15 +17,6 @@
 set -uo pipefail
 source "$(dirname "$0")/common.bash"
 
-LOG="$OUTDIR/train_cuda.log"
-t0=$(now)
-timeout "${RLX_TRAIN_TIMEOUT:-$(cap 300)}" "$RLX" run "$GPU_TESTS/train_cuda.lua" --set device="$DEVICE" --set out="$OUTDIR" \
-  >"$LOG" 2>&1
-rc=$?
-t1=$(now)
-cat "$LOG"
-count_log "$LOG"
-if [ $rc -eq 0 ]; then pass "rlx run train_cuda.lua exited 0 ($(elapsed "$t0" "$t1") s)"
-else fail "rlx run train_cuda.lua exited $rc ($(elapsed "$t0" "$t1") s; 124 = timeout)"; fi
+run_lua train_cuda "${RLX_TRAIN_TIMEOUT:-$(cap 300)}" --set device="$DEVICE" --set out="$OUTDIR"
 if [ -s "$OUTDIR/train_cuda.json" ]; then pass "OUTDIR/train_cuda.json written"; else fail "OUTDIR/train_cuda.json missing"; fi
 finish train_cuda

@@ -257,6 +257,13 @@ check("probe_shape cpu 1", shape("cpu", 1) == "1 1 1", shape("cpu", 1))
 check("probe_shape cpu, no sweep", shape("cpu") == "2 1 1", shape("cpu"))
 check("probe_shape cuda 64", shape("cuda", 64) == "64 2 2", shape("cuda", 64))
 check("probe_shape cuda, no sweep", shape("cuda") == "32 2 2", shape("cuda"))
+-- The probe's own warm-up and timed iterations are options, checked like the others.
+local _, bad_iters = pcall(calibrate.probe, {model = "vgg16", iters = 0, trainer = trainer})
+check("probe: iters = 0 refused", tostring(bad_iters):find("rlx.calibrate.probe: option 'iters' must be an integer " ..
+  ">= 1, got 0", 1, true) ~= nil, bad_iters)
+local _, bad_warmup = pcall(calibrate.probe, {model = "vgg16", warmup = -1, trainer = trainer})
+check("probe: warmup = -1 refused", tostring(bad_warmup):find("rlx.calibrate.probe: option 'warmup' must be an " ..
+  "integer >= 0, got -1", 1, true) ~= nil, bad_warmup)
 -- ensure() on a GPU probes at the sweep's smallest batch with the GPU's iterations; the dry run's
 -- missing families carry them, so the plan counts 16 iterations each.
 calls = {}
