@@ -166,7 +166,8 @@ const std::vector<std::string>& cpu_figures() {
 }
 
 const std::vector<std::string>& cuda_figures() {
-  static const std::vector<std::string> v = {"dram", "gemm_fp32", "gemm_tf32", "gemm_fp16", "gemm_bf16"};
+  static const std::vector<std::string> v = {"dram",      "l2",        "gemm_fp32",
+                                             "gemm_tf32", "gemm_fp16", "gemm_bf16"};
   return v;
 }
 

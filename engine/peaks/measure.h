@@ -5,11 +5,11 @@
 // FMA chains in the widest ISA, bf16 VDPBF16PS chains where the CPU has avx512_bf16, else the FP32
 // FMA peak labelled emulated, AMX tiles where it has AMX), L1/L2/L3 read bandwidth with buffers
 // sized from /sys, and GEMM through LibTorch (fp32, bf16) as the framework's achievable, second
-// ceiling. CUDA: device-to-device copy bandwidth and GEMM per precision through LibTorch, timed
-// with CUDA events (only in a build against a CUDA LibTorch). Every figure is the best of
-// `repeats` timed runs after one warm-up, with the spread reported, and measured again (at most
-// `remeasure` more times) while that spread is above `spread_limit_pct`; units are decimal GB/s
-// and GFLOP/s.
+// ceiling. CUDA: device-to-device copy bandwidth, L2 read bandwidth (cuda_l2.h) and GEMM per
+// precision through LibTorch, timed with CUDA events (only in a build against a CUDA LibTorch).
+// Every figure is the best of `repeats` timed runs after one warm-up, with the spread reported,
+// and measured again (at most `remeasure` more times) while that spread is above
+// `spread_limit_pct`; units are decimal GB/s and GFLOP/s.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -61,7 +61,7 @@ using util::kContendedShare;
 // Figure names accepted by MeasureOptions::only, per device.
 // cpu: dram fp32 fp64 bf16 bf16_amx gemm_fp32 gemm_bf16 l1 l2 l3
 const std::vector<std::string>& cpu_figures();
-const std::vector<std::string>& cuda_figures();  // dram gemm_fp32 gemm_tf32 gemm_fp16 gemm_bf16
+const std::vector<std::string>& cuda_figures();  // dram l2 gemm_fp32 gemm_tf32 gemm_fp16 gemm_bf16
 
 // json: {device = "cpu", name, isa, threads, cpus, quick, repeats, spread_limit_pct, remeasure,
 // dram_gbps, fp32_gflops, fp64_gflops, bf16_gflops (figure bf16), bf16_tensor_gflops (figure
@@ -93,9 +93,11 @@ struct GemmTiming {
 GemmTiming torch_cpu_gemm(const std::string& dtype, int n, int threads, int repeats, double target_s);
 // True when LibTorch was built with CUDA and sees a device.
 bool torch_cuda_available();
-// json: {device = "cuda", name (as the driver reports it), index, dram_gbps (D2D copy, read +
-// write bytes), gemm_fp32_gflops, gemm_tf32_gflops, gemm_fp16_gflops, gemm_bf16_gflops, stats,
-// method, seconds}. Throws std::runtime_error naming the fix when CUDA is not built in or absent.
+// json: {device = "cuda", name (as the driver reports it), index, sm_count, quick, repeats,
+// dram_gbps (D2D copy, read + write bytes), l2_gbps (L2 read kernel: cuda_l2.h), gemm_fp32_gflops,
+// gemm_tf32_gflops, gemm_fp16_gflops, gemm_bf16_gflops (the best size: n, sizes and calls in
+// details), stats, method, details, missing = {<field> = why}, seconds}. Throws
+// std::runtime_error naming the fix when CUDA is not built in or absent.
 nlohmann::json measure_cuda(const MeasureOptions& opts);
 
 }  // namespace rlx::peaks

@@ -2,7 +2,8 @@
 // it (ATen only, which is enough and compiles faster than torch/torch.h). CPU: matrix products in
 // fp32 and bf16, the framework's achievable ceiling (below the FMA peak by the cost of packing and
 // blocking). CUDA, compiled only against a CUDA LibTorch (RLX_HAVE_TORCH_CUDA): device-to-device
-// copy bandwidth and GEMM per precision, timed with CUDA events on the current stream.
+// copy bandwidth, L2 read bandwidth (cuda_l2.h's kernel) and GEMM per precision, timed with CUDA
+// events on the current stream.
 #include <ATen/ATen.h>
 #include <ATen/Parallel.h>
 #include <fmt/format.h>
@@ -14,6 +15,7 @@
 #include <stdexcept>
 
 #include "env/blas_kernel.h"
+#include "peaks/cuda_l2.h"
 #include "peaks/measure.h"
 #include "util/interrupt.h"
 #include "util/process_tuning.h"
@@ -110,6 +112,73 @@ void record(nlohmann::json& out, const std::string& field, const std::vector<dou
   out["method"][field] = method;
 }
 
+// Calls of fn that last about target_s together (at least 1, at most 1000), from one timed call.
+int calls_for(double target_s, const std::function<void()>& fn) {
+  const double one = time_on_stream(1, fn);
+  return int(std::clamp(std::ceil(target_s / std::max(one, 1e-7)), 1.0, 1000.0));
+}
+
+// One GEMM precision: n^3 products for each size, each repeat `calls` products back to back for
+// about target_s between two events (so the GPU runs at the clocks a long product loop holds, not
+// the first milliseconds'); the size with the best repeat is the figure, as torch.mm's best over
+// sizes would be read. Tensor-core precisions try three sizes in a full measurement, since the
+// fastest cuBLAS kernel on a given GPU need not be at 8192; fp32 on the CUDA cores, whose 8192^3
+// product already lasts tens of milliseconds, one.
+void gemm_figure(nlohmann::json& out, const std::string& field, at::ScalarType type, bool tf32,
+                 const std::vector<std::int64_t>& sizes, int runs, double target_s,
+                 const at::TensorOptions& dev) {
+  std::vector<double> best_seconds;
+  std::int64_t best_n = 0;
+  int best_calls = 0;
+  double best_rate = 0;
+  for (const std::int64_t n : sizes) {
+    at::Tensor a = at::randn({n, n}, dev).to(type), b = at::randn({n, n}, dev).to(type),
+               c = at::empty_like(a);
+    const auto product = [&] { at::mm_out(c, a, b); };
+    product();  // cuBLAS handle, heuristics, workspace
+    const int calls = calls_for(target_s, product);
+    const std::vector<double> s = repeat_timed(runs, calls, product);
+    const double rate = 2.0 * double(n) * n * n / *std::min_element(s.begin(), s.end()) / 1e9;
+    if (rate > best_rate) {
+      best_rate = rate;
+      best_seconds = s;
+      best_n = n;
+      best_calls = calls;
+    }
+  }
+  std::string tried;
+  for (const std::int64_t n : sizes) tried += (tried.empty() ? "" : ", ") + std::to_string(n);
+  record(out, field, best_seconds, 2.0 * double(best_n) * best_n * best_n,
+         fmt::format("LibTorch mm {0}x{0}x{0} (the best of n = {1}), 2*n^3 FLOP, {2} calls per timing (about "
+                     "{3:g} s){4}",
+                     best_n, tried, best_calls, target_s, tf32 ? ", TF32 allowed in cuBLAS" : ""));
+  out["details"][field] = {{"n", best_n}, {"sizes", sizes}, {"calls", best_calls}};
+}
+
+// The L2 read roof (cuda_l2.h): a quarter of the L2 read over and over by a kernel of its own. A
+// failure (no driver symbol, a PTX the driver refuses) leaves the figure out, with the reason.
+void l2_figure(nlohmann::json& out, int index, const cudaDeviceProp& props, int runs, double target_s) {
+  try {
+    const L2Timing t = time_l2_read(index, props.l2CacheSize, props.multiProcessorCount, runs, target_s);
+    std::vector<double> s = t.seconds;
+    if (s.size() > 1) s.erase(s.begin());  // warm-up, as repeat_timed
+    record(out, "l2_gbps", s, t.bytes_per_launch,
+           fmt::format(
+               "PTX kernel reading {:.1f} MiB ({:.0f} % of the {:.0f} MiB L2) {} times per launch with "
+               "ld.global.cg (16-byte loads cached in L2, not L1), {} blocks of {} threads, read bytes "
+               "counted",
+               t.plan.working_set_bytes / 1048576.0, 100.0 * t.plan.working_set_bytes / props.l2CacheSize,
+               props.l2CacheSize / 1048576.0, t.passes, t.plan.blocks, t.plan.threads));
+    out["details"]["l2_gbps"] = {{"l2_cache_bytes", props.l2CacheSize},
+                                 {"working_set_bytes", t.plan.working_set_bytes},
+                                 {"passes", t.passes},
+                                 {"blocks", t.plan.blocks},
+                                 {"threads", t.plan.threads}};
+  } catch (const std::exception& e) {
+    out["missing"]["l2_gbps"] = std::string("the L2 read kernel did not run: ") + e.what();
+  }
+}
+
 }  // namespace
 
 nlohmann::json measure_cuda(const MeasureOptions& o) {
@@ -141,6 +210,7 @@ nlohmann::json measure_cuda(const MeasureOptions& o) {
   out["repeats"] = o.repeats;
   out["stats"] = nlohmann::json::object();
   out["method"] = nlohmann::json::object();
+  out["details"] = nlohmann::json::object();
   const auto dev = at::TensorOptions().device(at::kCUDA, index);
 
   if (wants("dram")) {
@@ -153,19 +223,19 @@ nlohmann::json measure_cuda(const MeasureOptions& o) {
                        bytes >> 20, inner));
   }
 
+  if (wants("l2")) l2_figure(out, index, *props, runs, o.quick ? 0.005 : 0.02);
+
   const bool tf32_before = at::globalContext().allowTF32CuBLAS();
   struct Prec { const char* fig; at::ScalarType type; bool tf32; };
   for (const Prec& p : {Prec{"gemm_fp32", at::kFloat, false}, Prec{"gemm_tf32", at::kFloat, true},
                         Prec{"gemm_fp16", at::kHalf, false}, Prec{"gemm_bf16", at::kBFloat16, false}}) {
     if (!wants(p.fig)) continue;
     at::globalContext().setAllowTF32CuBLAS(p.tf32);
-    const std::int64_t n = o.quick ? 2048 : 8192;
-    at::Tensor a = at::randn({n, n}, dev).to(p.type), b = at::randn({n, n}, dev).to(p.type), c = at::empty_like(a);
-    const int inner = o.quick ? 3 : 10;
-    auto s = repeat_timed(runs, inner, [&] { at::mm_out(c, a, b); });
-    record(out, std::string(p.fig) + "_gflops", s, 2.0 * double(n) * n * n,
-           fmt::format("LibTorch mm {}x{}x{}, 2*n^3 FLOP, {} calls per timing{}", n, n, n, inner,
-                       p.tf32 ? ", TF32 allowed in cuBLAS" : ""));
+    const bool tensor_cores = p.type != at::kFloat || p.tf32;
+    const std::vector<std::int64_t> sizes = o.quick        ? std::vector<std::int64_t>{2048}
+                                            : tensor_cores ? std::vector<std::int64_t>{4096, 8192, 16384}
+                                                           : std::vector<std::int64_t>{8192};
+    gemm_figure(out, std::string(p.fig) + "_gflops", p.type, p.tf32, sizes, runs, o.quick ? 0.01 : 0.05, dev);
   }
   at::globalContext().setAllowTF32CuBLAS(tf32_before);
   out["seconds"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -255,10 +255,17 @@ DROP TABLE calibrations;
 ALTER TABLE calibrations_v7 RENAME TO calibrations;
 )sql";
 
+// Version 8 (issue 46): whether a run's timed steps were replays of one captured CUDA graph
+// (rlx.train's cuda_graphs; 1/0, NULL for older rows), so a study can compare eager and graphed
+// steps as it compares precisions.
+const char* kV8 = R"sql(
+ALTER TABLE runs ADD COLUMN cuda_graphs INTEGER;
+)sql";
+
 }  // namespace
 
 const std::vector<std::string>& migrations() {
-  static const std::vector<std::string> steps = {kV1, kV2, kV3, kV4, kV5, kV6, kV7};
+  static const std::vector<std::string> steps = {kV1, kV2, kV3, kV4, kV5, kV6, kV7, kV8};
   return steps;
 }
 

@@ -52,6 +52,36 @@ void measured_protocol_json(const TrainResult& r, nlohmann::json& j) {
   }
 }
 
+// What makes a run impossible to capture as one CUDA graph that the options alone say, refused
+// before anything is built (the device and the build are checked when the run starts: trainer.cpp).
+void check_cuda_graphs(const TrainConfig& c) {
+  if (!c.cuda_graphs) return;
+  require(c.device != "cpu",
+          "cuda_graphs captures the step's CUDA kernels, and the run is on the CPU (device=\"cpu\"); use "
+          "device=\"cuda\" or drop cuda_graphs");
+  require(c.data == "synthetic",
+          fmt::format(
+              "cuda_graphs replays one captured step on fixed input tensors, and data=\"{}\" brings a new "
+              "batch every step (rlx does not copy batches into the captured inputs); use "
+              "data=\"synthetic\" or drop cuda_graphs",
+              c.data));
+  require(
+      c.grad_accum == 1,
+      fmt::format("cuda_graphs captures one step with its optimizer update, and grad_accum={} makes steps "
+                  "without one; use grad_accum=1 or drop cuda_graphs",
+                  c.grad_accum));
+  require(
+      c.counter_iters <= 0,
+      fmt::format("cuda_graphs cannot be combined with counted iterations (counter_iters={}): rlx has not "
+                  "verified that its counters see the kernels of a replayed graph; count in a run without "
+                  "cuda_graphs",
+                  c.counter_iters));
+  require(
+      c.warmup_auto || c.warmup >= 1,
+      "cuda_graphs needs warmup >= 1: the step is captured after eager steps have set up cuDNN, cuBLAS and "
+      "the allocator");
+}
+
 }  // namespace
 
 void validate(const TrainConfig& c) {
@@ -99,6 +129,7 @@ void validate(const TrainConfig& c) {
             "min_stable extends a fixed iters; with target_ci the run measures until steady by itself");
   }
   require(!c.warmup_auto || c.max_warmup >= 1, fmt::format("max_warmup must be >= 1, got {}", c.max_warmup));
+  check_cuda_graphs(c);
   // The model itself: a bad name or layer fails here, before anything is built or loaded.
   try {
     (void)models::from_option(c.model, c.classes > 0 ? c.classes : 1000, c.input > 0 ? c.input : 224);
@@ -132,6 +163,7 @@ nlohmann::json to_json(const TrainConfig& c, const TrainResult& r) {
   j["nvtx"] = c.nvtx;
   j["pin_memory"] = c.pin_memory;
   j["tf32"] = c.tf32;  // as asked; `note` says when it had nothing to pin
+  j["cuda_graphs"] = c.cuda_graphs;  // an ok run with it timed replays of the captured step
   j["min_stable"] = c.min_stable;
   j["lr"] = c.lr;
   j["momentum"] = c.momentum;

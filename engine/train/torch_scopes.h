@@ -1,14 +1,12 @@
 // torch_scopes.h: RAII helpers of the training loop that change LibTorch state for a scope and
-// put it back: autocast for one forward pass, the global determinism/cuDNN flags of a run, and
-// (CUDA builds) the gradient scaler of fp16 training. Included only by trainer.cpp, the one
-// LibTorch translation unit of engine/train.
+// put it back: autocast for one forward pass and the global determinism/cuDNN flags of a run.
+// Included only by trainer.cpp, the LibTorch translation unit of engine/train that trains (the
+// gradient scaler of fp16 training is in sgd.h).
 #pragma once
 
 #include <ATen/autocast_mode.h>
 #include <torch/torch.h>
 #include <torch/version.h>
-
-#include <vector>
 
 #if TORCH_VERSION_MAJOR > 2 || (TORCH_VERSION_MAJOR == 2 && TORCH_VERSION_MINOR >= 4)
 #define RLX_AUTOCAST_DEVICE_API 1
@@ -69,31 +67,6 @@ class AutocastScope {
   bool prev_enabled_ = false;
   at::ScalarType prev_dtype_ = at::kFloat;
 };
-
-#ifdef RLX_HAVE_TORCH_CUDA
-// Python's GradScaler, written with the two ATen ops it uses: scale the loss, unscale the grads
-// while looking for inf/NaN, skip the step when any was found, then grow or back off the scale.
-class GradScaler {
- public:
-  explicit GradScaler(const torch::Device& device)
-      : scale_(torch::full({1}, 65536.0, torch::dtype(torch::kFloat).device(device))),
-        growth_tracker_(torch::zeros({1}, torch::dtype(torch::kInt).device(device))) {}
-  torch::Tensor scale(const torch::Tensor& loss) const { return loss * scale_; }
-  void step(torch::optim::Optimizer& opt, const std::vector<torch::Tensor>& params) {
-    auto found_inf = torch::zeros({1}, scale_.options());
-    auto inv_scale = scale_.to(torch::kDouble).reciprocal().to(torch::kFloat);
-    std::vector<torch::Tensor> grads;
-    for (const auto& p : params)
-      if (p.grad().defined()) grads.push_back(p.grad());
-    at::_amp_foreach_non_finite_check_and_unscale_(grads, found_inf, inv_scale);
-    if (found_inf.item<float>() == 0.0f) opt.step();
-    at::_amp_update_scale_(scale_, growth_tracker_, found_inf, 2.0, 0.5, 2000);
-  }
-
- private:
-  torch::Tensor scale_, growth_tracker_;
-};
-#endif
 
 // Global LibTorch flags a run changes, put back when it ends so runs do not leak into each other.
 class ContextFlags {

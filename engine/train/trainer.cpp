@@ -1,7 +1,7 @@
 // trainer.cpp: the training loop (the LibTorch translation unit of engine/train). See trainer.h
 // for what is measured. A run is: resolve the device, open the data, build the model (Stepper),
 // then three sections over the same Stepper: warm-up, timed (extended with min_stable), counted.
-// CUDA-only code (events, fp16 autocast with gradient scaling, allocator peaks, NVTX) is compiled
+// CUDA-only code (events, allocator peaks, NVTX, the captured step of cuda_graphs) is compiled
 // only with a CUDA LibTorch (RLX_HAVE_TORCH_CUDA).
 #include <torch/torch.h>
 
@@ -16,6 +16,7 @@
 #include <ATen/cuda/CUDAEvent.h>
 #include <c10/cuda/CUDACachingAllocator.h>
 #include <c10/cuda/CUDAGuard.h>
+#include <c10/cuda/CUDAStream.h>
 #if __has_include(<nvtx3/nvToolsExt.h>)
 #include <nvtx3/nvToolsExt.h>
 #define RLX_HAVE_NVTX 1
@@ -25,6 +26,7 @@
 #include <fmt/format.h>
 
 #include "models/torch_model.h"
+#include "train/cuda_graph.h"
 #include "train/dataset.h"
 #include "train/memory_format.h"
 #include "train/process_usage.h"
@@ -121,6 +123,28 @@ void check_precision(const TrainConfig& c, const ResolvedDevice& dev) {
         fmt::format("precision 'bf16' needs a GPU of compute capability 8.0 or newer; '{}' is {}.{}", dev.id,
                     p->major, p->minor));
 #endif
+}
+
+// What cuda_graphs needs that only the resolved device and this build can say (the options
+// themselves were checked by validate: config.cpp).
+void check_cuda_graphs(const TrainConfig& c, const ResolvedDevice& dev) {
+  if (!c.cuda_graphs) return;
+  if (!dev.cuda) {
+#ifdef RLX_HAVE_TORCH_CUDA
+    const char* why = "no CUDA GPU is visible";
+#else
+    const char* why = "this rlx was built with a CPU-only LibTorch";
+#endif
+    throw RunFailure(fmt::format(
+        "cuda_graphs captures the step's CUDA kernels, and device \"{}\" chose '{}' ({}); drop cuda_graphs",
+        c.device, dev.id, why));
+  }
+  if (c.precision == "amp" && !have_fused_sgd())
+    throw RunFailure(fmt::format(
+        "cuda_graphs with precision 'amp' needs LibTorch's _fused_sgd_ (LibTorch 2.3 or newer) to skip a "
+        "step with an inf gradient on the device; this LibTorch is {}: use precision=\"bf16\" or drop "
+        "cuda_graphs",
+        TORCH_VERSION));
 }
 
 // Notes for options that do nothing on this device or build.
@@ -263,15 +287,15 @@ class Stepper {
     net_->train();
     for (auto& p : net_->parameters())
       if (p.requires_grad()) params_.push_back(p);
-    // CPU: the one-pass update (train/sgd.h); CUDA keeps torch's SGD, which the gradient scaler drives.
+    // CPU: the one-pass update (train/sgd.h) where the parameters suit it; CUDA: the multi-tensor
+    // update (_fused_sgd_ where this LibTorch has it, else _foreach_), which reads the gradient
+    // scaler's found_inf on the device.
+    const SgdSettings sgd{c.lr, c.momentum, c.weight_decay};
     if (!dev.cuda && OnePassSgd::supports(params_))
-      one_pass_sgd_.emplace(params_, SgdSettings{c.lr, c.momentum, c.weight_decay});
+      one_pass_sgd_.emplace(params_, sgd);
     else
-      optimizer_.emplace(params_,
-                         torch::optim::SGDOptions(c.lr).momentum(c.momentum).weight_decay(c.weight_decay));
-#ifdef RLX_HAVE_TORCH_CUDA
+      multi_sgd_.emplace(params_, sgd, dev.cuda ? cuda_sgd_kernel() : SgdKernel::foreach);
     if (c.precision == "amp") scaler_.emplace(dev.device);
-#endif
     // Synthetic data (FakeData's equivalent) is made once, on the device: a step pays nothing for it.
     if (!loader_) {
       syn_x_ = torch::randn({c.batch, spec.channels, input_, input_},
@@ -313,8 +337,10 @@ class Stepper {
     }
 #endif
     const auto t0 = Clock::now();
-    forward_backward(b);
-    if (++iteration_ % c_.grad_accum == 0) optimizer_step();
+    if (!replay_captured()) {
+      forward_backward(b);
+      if (++iteration_ % c_.grad_accum == 0) optimizer_step();
+    }
     double step_s = 0;
 #ifdef RLX_HAVE_TORCH_CUDA
     if (dev_.cuda) {
@@ -326,6 +352,22 @@ class Stepper {
     synchronize(dev_);
     if (!dev_.cuda) step_s = seconds_between(t0, Clock::now());
     return step_s;
+  }
+
+  // cuda_graphs: records one whole step (forward, loss, backward, unscale, optimizer update, scale
+  // update) on the fixed input tensors; every step() after it replays the recording. Called once,
+  // after the warm-up's eager steps. The gradients are dropped first, so the captured backward
+  // allocates them in the graph's own memory, where they stay for every replay.
+  void capture() {
+#ifdef RLX_HAVE_TORCH_CUDA
+    zero_grad();
+    const Batch b = fetch();
+    captured_.emplace();
+    captured_->capture(dev_.device.index(), [&] {
+      forward_backward(b);
+      update_parameters();
+    });
+#endif
   }
 
   // The last step's loss (a device read: call it after the clock has stopped).
@@ -359,33 +401,45 @@ class Stepper {
       loss_ = torch::nn::functional::cross_entropy(net_->forward(b.x), b.y);
     }
     torch::Tensor to_backward = c_.grad_accum > 1 ? loss_ / static_cast<double>(c_.grad_accum) : loss_;
-#ifdef RLX_HAVE_TORCH_CUDA
     if (scaler_) to_backward = scaler_->scale(to_backward);
-#endif
     to_backward.backward();
   }
 
-  void optimizer_step() {
+  // Whether the step ran as a replay of the captured one (cuda_graphs after the warm-up).
+  bool replay_captured() {
 #ifdef RLX_HAVE_TORCH_CUDA
-    if (scaler_) {
-      scaler_->step(*optimizer_, params_);
-      optimizer_->zero_grad();
-      return;
+    if (captured_) {
+      captured_->replay();
+      return true;
     }
 #endif
-    if (one_pass_sgd_) {
+    return false;
+  }
+
+  void optimizer_step() {
+    update_parameters();
+    zero_grad();
+  }
+
+  // amp: unscale the gradients into found_inf, a step the optimizer skips when it is set (on the
+  // device with _fused_sgd_), then the scale's update; none of it reads a value on the host.
+  void update_parameters() {
+    if (scaler_) {
+      scaler_->unscale(params_);
+      multi_sgd_->step(scaler_->found_inf());
+      scaler_->update();
+    } else if (one_pass_sgd_) {
       one_pass_sgd_->step();
     } else {
-      optimizer_->step();
+      multi_sgd_->step();
     }
-    zero_grad();
   }
 
   void zero_grad() {
     if (one_pass_sgd_)
       one_pass_sgd_->zero_grad();
     else
-      optimizer_->zero_grad();
+      multi_sgd_->zero_grad();
   }
 
   const TrainConfig& c_;
@@ -396,10 +450,11 @@ class Stepper {
   std::string memory_format_name_;  // "channels_last" or "contiguous"
   std::shared_ptr<models::Net> net_;
   std::vector<torch::Tensor> params_;
-  std::optional<torch::optim::SGD> optimizer_;  // CUDA
-  std::optional<OnePassSgd> one_pass_sgd_;      // CPU
+  std::optional<OnePassSgd> one_pass_sgd_;   // CPU with dense fp32 parameters
+  std::optional<MultiTensorSgd> multi_sgd_;  // CUDA (and any other CPU parameters)
+  std::optional<GradScaler> scaler_;         // amp
 #ifdef RLX_HAVE_TORCH_CUDA
-  std::optional<GradScaler> scaler_;
+  std::optional<CapturedStep> captured_;  // cuda_graphs, after the warm-up
 #endif
   torch::Tensor syn_x_, syn_y_, loss_;
   HostBatch host_;  // keeps the current real batch alive while its tensor is in use on the CPU
@@ -597,9 +652,15 @@ void run(const TrainConfig& c, IterationObserver* observer, TrainResult& r) {
   r.device = dev.id;
   r.precision = c.precision;
   check_precision(c, dev);
+  check_cuda_graphs(c, dev);
 #ifdef RLX_HAVE_TORCH_CUDA
   std::optional<c10::cuda::CUDAGuard> device_guard;
   if (dev.cuda) device_guard.emplace(dev.device.index());
+  // cuda_graphs: the whole run on a side stream (a capture cannot use the default stream), the
+  // warm-up included, as PyTorch's recipe warms up on the stream it captures on.
+  std::optional<c10::cuda::CUDAStreamGuard> stream_guard;
+  if (dev.cuda && c.cuda_graphs)
+    stream_guard.emplace(c10::cuda::getStreamFromPool(false, dev.device.index()));
 #endif
   r.note = option_notes(c, dev);
   r.pin_memory = c.pin_memory && dev.cuda && c.data != "synthetic";
@@ -619,6 +680,7 @@ void run(const TrainConfig& c, IterationObserver* observer, TrainResult& r) {
   r.memory_format = stepper.memory_format();
   ProgressBar bar(c.progress, c.batch);
   warmup_section(stepper, c, bar, r);
+  if (c.cuda_graphs) stepper.capture();  // the timed samples are replays
   timed_section(stepper, c, dev, observer, bar, r);
   r.loss_last = stepper.loss();
   counted_section(stepper, counted_iterations(c, observer), observer, bar, r);

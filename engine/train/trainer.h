@@ -25,9 +25,9 @@
 
 namespace rlx::train {
 
-// How the optimizer step runs (train/sgd.h), for `rlx version` and the stored environment.
-inline constexpr const char* kOptimizerNote =
-    "sgd: one pass per parameter on CPU, gradients dropped rather than zeroed (torch::optim::SGD on CUDA)";
+// How the optimizer step runs (train/sgd.h), for `rlx version` and the stored environment: it names
+// the CUDA kernel, _fused_sgd_ or _foreach_, which this LibTorch decides when rlx is compiled.
+std::string optimizer_note();
 
 struct TrainConfig {
   nlohmann::json model = "resnet18";  // a built-in name or a model description (models::from_option)
@@ -64,6 +64,7 @@ struct TrainConfig {
   int64_t min_iters = 5, max_iters = 100;  // target_ci's bounds on timed iterations
   double max_seconds = 0;                  // target_ci's cap on the timed section's wall clock; 0 = none
   bool tf32 = false;                       // CUDA: cuBLAS/cuDNN may use TF32 for fp32 (pinned either way)
+  bool cuda_graphs = false;  // CUDA: capture the whole step once after warm-up, replay it (trainer.cpp)
 };
 
 struct TrainResult {

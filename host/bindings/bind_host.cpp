@@ -38,7 +38,7 @@ namespace {
 
 int versions(lua_State* L) {
   std::vector<std::string> tuning = util::process_tuning_notes();
-  tuning.emplace_back(train::kOptimizerNote);
+  tuning.emplace_back(train::optimizer_note());
   nlohmann::json v = {
       {"rlx", RLX_VERSION},
       {"torch", fmt::format("{}.{}.{}", TORCH_VERSION_MAJOR, TORCH_VERSION_MINOR, TORCH_VERSION_PATCH)},

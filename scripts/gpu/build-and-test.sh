@@ -8,16 +8,19 @@
 #      first (ninja -k 0, so one call shows every compile error);
 #   3. then (after `rlx env` into rlx-env.txt):
 #      - on cores 0..N/2-1, the GPU: every tests/gpu/*.sh in turn (CUDA training in fp32, AMP and
-#        bf16; CUPTI counters against ncu; the small CUDA study and the default study at 224x224
-#        with report.md; the calibration's layout choice against longer runs), with nothing else
-#        running (RLX_GPU_CTEST below);
+#        bf16; the CUDA SGD kernels against torch.optim.SGD; cuda_graphs against eager; CUPTI
+#        counters against ncu; the small CUDA study and the default study at 224x224 with
+#        report.md; the calibration's layout choice against longer runs), and the GPU benches
+#        named in RLX_GPU_TESTS (bench/gpu_vs_pytorch.sh, bench/gpu_peaks_vs_torch.sh), with
+#        nothing else running (RLX_GPU_CTEST below);
 #      - after them, on every core, the rest of the build (unit tests, fuzz targets) and the whole
 #        ctest suite, with the GPU hidden (CUDA_VISIBLE_DEVICES=), then the CUPTI unit test that
 #        needs the GPU visible;
 #   4. packs every log, the study database, report and figures into $OUT/gpu-results.tar.gz and a
 #      one-screen summary into $OUT/summary.txt (the tool returns at most 8 files).
 # Knobs: RLX_GPU_DEADLINE_S (seconds from start by which everything is packed, default 500),
-# RLX_GPU_TESTS (space-separated tests/gpu script names, default all), RLX_GPU_CTEST=after (the
+# RLX_GPU_TESTS (space-separated names of tests/gpu/NAME.sh or bench/NAME.sh; default every
+# tests/gpu check, no bench), RLX_GPU_CTEST=after (the
 # default: the rest of the build and ctest once the GPU checks are done), =during (beside them, on
 # the other half of the cores: quicker, but it slows launch-bound GPU steps by up to 25 %), =0 (skip),
 # RLX_GPU_CTEST_ARGS (more ctest arguments, e.g. -R 'host:' for a subset),
@@ -163,12 +166,15 @@ start_ctest() { # $1: the CPUs, $2: jobs
 [ "$CTEST_MODE" = during ] && start_ctest "$BG_CPUS" $(($(nproc) - GPU_CORES))
 
 # 3a. Foreground: the GPU checks, each bounded by what is left before the deadline.
-TESTS=${RLX_GPU_TESTS:-train_cuda counters_vs_ncu study_cuda default_study layout_cuda}
+TESTS=${RLX_GPU_TESTS:-train_cuda sgd_cuda graphs_cuda counters_vs_ncu study_cuda default_study layout_cuda}
 for t in $TESTS; do
   budget=$(($(left) - 30))
   if [ "$budget" -lt 30 ]; then say "SKIPPED $t: ${budget}s left"; continue; fi
+  script=tests/gpu/$t.sh
+  [ -f "$script" ] || script=bench/$t.sh
+  [ -f "$script" ] || { say "SKIPPED $t: neither tests/gpu/$t.sh nor bench/$t.sh exists"; continue; }
   say "== $t (at most ${budget}s)"
-  RLX_STEP_DEADLINE=$((budget - 5)) timeout "$budget" "${FG_PIN[@]}" bash "tests/gpu/$t.sh" "$BUILD/rlx" "$WORK" \
+  RLX_STEP_DEADLINE=$((budget - 5)) timeout "$budget" "${FG_PIN[@]}" bash "$script" "$BUILD/rlx" "$WORK" \
     >"$WORK/$t.out" 2>&1
   rc=$?
   tail -n 45 "$WORK/$t.out" | tee -a "$SUMMARY"

@@ -121,7 +121,11 @@ function M.measure(opts)
       p[field .. "_cpu_share"] = d.cpu_share
     end
   end
-  if type(p.quick) == "boolean" then p.quick_mode = p.quick and 1 or 0 end
+  if type(p.quick) == "boolean" then
+    p.quick_mode = p.quick and 1 or 0
+    -- In words, for every reader: a quick figure (small sizes, short runs) reads below the full one.
+    p.mode = p.quick and "quick" or "full"
+  end
   p.measured_at = os.date("!%Y-%m-%dT%H:%M:%SZ")
   if p.device == "cuda" and p.name then p.datasheet = M.datasheet(p.name) end
   return p

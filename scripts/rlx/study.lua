@@ -149,6 +149,7 @@ local SWEEP_SPEC = {
   memory_available = {type = "function"},
   order = {type = "string", one_of = {"interleaved", "random", "grouped"}, default = "interleaved"},
   order_seed = {type = "integer", min = 0},
+  cuda_graphs = {type = "any"},  -- true, false or {false, true}: a dimension like precision
 }
 for _, k in ipairs(PASS_THROUGH) do SWEEP_SPEC[k] = {type = "any"} end
 
@@ -239,17 +240,28 @@ function Study:_plan(o)
       o.order))
   end
   local env_label = o.label or self.env.label
+  local graphs = o.cuda_graphs == nil and {false} or as_list(o.cuda_graphs)
+  for _, g in ipairs(graphs) do
+    if type(g) ~= "boolean" then
+      errors.raise("study:sweep", "option 'cuda_graphs' must be true, false or a list of them, got " .. type(g))
+    end
+  end
   local configs = {}
   for _, model in ipairs(as_list(o.models)) do
     for _, precision in ipairs(as_list(o.precision)) do
       for _, batch in ipairs(as_list(o.batch)) do
-        local config, legacy_key = run_config(o, model, precision, batch)
-        configs[#configs + 1] = {config = config, key = rlx.db.hash(config), legacy_key = legacy_key,
-          -- A memory_format given to the sweep shows after the precision (the default layout does not).
-          label = function(n)
-            return make_label(env_label, model, o.memory_format and (precision .. "_" .. tostring(o.memory_format))
-              or precision, batch, n)
-          end}
+        for _, graphed in ipairs(graphs) do
+          local config, legacy_key = run_config(o, model, precision, batch)
+          -- An eager run's configuration has no cuda_graphs, so it keeps the resume key it had before.
+          if graphed then config.cuda_graphs, legacy_key = true, nil end
+          configs[#configs + 1] = {config = config, key = rlx.db.hash(config), legacy_key = legacy_key,
+            -- A memory_format given to the sweep shows after the precision (the default layout does
+            -- not), then "graphs" for a graphed run.
+            label = function(n)
+              local tag = o.memory_format and (precision .. "_" .. tostring(o.memory_format)) or precision
+              return make_label(env_label, model, graphed and (tag .. "_graphs") or tag, batch, n)
+            end}
+        end
       end
     end
   end

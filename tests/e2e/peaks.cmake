@@ -114,7 +114,7 @@ rlx_e2e(NAME "peaks: summarize wrong type" EXIT 1 ARGS -e "rlx.peaks.summarize{'
 
 rlx_e2e(NAME "peaks: cli --help" ARGS peaks --help STDOUT "usage: rlx peaks \\[--device cpu\\|cuda\\] \\[--json\\] \\[--db PATH\\]")
 rlx_e2e(NAME "peaks: cli quick measurement" ARGS peaks --quick --repeats 1 --only fp32,l1
-  STDOUT "\\((avx512|avx2\\+fma|scalar), [0-9]+ threads, wall clock, quick\\)\n  L1 bandwidth +[0-9.]+ GB/s +median.*\n  FP32 FMA peak +[0-9.]+ GFLOP/s")
+  STDOUT "\\((avx512|avx2\\+fma|scalar), [0-9]+ threads, wall clock, quick measurement, below a full one\\)\n  L1 bandwidth +[0-9.]+ GB/s +median.*\n  FP32 FMA peak +[0-9.]+ GFLOP/s")
 rlx_e2e(NAME "peaks: cli --json" ARGS peaks --quick --repeats 1 --only fp64 --json STDOUT "^\\{.*\"fp64_gflops\":[0-9.e+]+.*\\}\n$")
 rlx_e2e(NAME "peaks: cli --datasheet" ARGS peaks --datasheet "NVIDIA H100 80GB HBM3"
   STDOUT "^NVIDIA H100 SXM5 80GB .*dram_gbps +3350\\.0 GB/s.*source: +https://")
@@ -141,3 +141,5 @@ rlx_e2e(NAME "peaks: gemm reports the threads it ran on"
   STDOUT "^1\t1\ttrue\n$")
 rlx_e2e(NAME "peaks: cli prints the gemm threads" ARGS peaks --quick --repeats 1 --only gemm_fp32 --threads 1
   STDOUT "GEMM fp32 .* on 1 thread\n")
+rlx_e2e(NAME "peaks: a CUDA study's roofline at the L2 level, from its stored l2 points and an l2_gbps roof"
+  ARGS run ${P}/l2_roofline.lua STDOUT "^l2 roofline ok\n$")

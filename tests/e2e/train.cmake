@@ -94,6 +94,14 @@ rlx_e2e(NAME "train: cli --backend cuda fails with status 1"
 rlx_e2e(NAME "train: cli bad value is a usage error"
   ARGS train --arch resnet18 --batch-size 0 EXIT 2 STDERR "^rlx train: option 'batch' must be an integer >= 1, got 0\nTry 'rlx train --help'")
 rlx_e2e(NAME "train: cli needs a model" ARGS train --iters 1 EXIT 2 STDERR "--model \\(or --arch\\) is required")
+rlx_e2e(NAME "train: cli --cuda-graphs on the CPU exits 2 with one line, before any probe"
+  ARGS train --arch resnet18 --cuda-graphs --device cpu
+  EXIT 2 STDERR "^rlx train: --cuda-graphs captures the step's CUDA kernels, and --device cpu runs on the CPU; use --device cuda or drop --cuda-graphs\nTry 'rlx train --help'.\n$")
+rlx_e2e(NAME "train: cli --cuda-graphs with --grad-accum-steps 2 is a usage error naming why"
+  ARGS train --model ${T}/tiny_model.lua --cuda-graphs --grad-accum-steps 2 --memory-format contiguous
+  EXIT 2 STDERR "^rlx train: cuda_graphs captures one step with its optimizer update, and grad_accum=2 makes steps without one; use grad_accum=1 or drop cuda_graphs\nTry")
+rlx_e2e(NAME "train: cuda_graphs refusals, each naming why (issue 46)" ARGS run ${T}/cuda_graphs.lua
+  STDOUT "^cuda_graphs refusals ok\n$")
 rlx_e2e(NAME "train: cli --help" ARGS train --help STDOUT "usage: rlx train.*--arch, --model.*--grad-accum-steps")
 
 add_test(NAME "e2e: train: Ctrl-C exits 130" COMMAND bash ${T}/interrupt.sh $<TARGET_FILE:rlx>)

@@ -123,6 +123,15 @@ local popts = cuda and {device = "cuda", repeats = 3} or {device = "cpu", quick 
 local okp, peaks = pcall(rlx.peaks.measure, popts)
 if check(okp and type(peaks) == "table", "rlx.peaks.measure{device=\"" .. popts.device .. "\"}", not okp and peaks or nil) then
   report.peaks = peaks
+  check(peaks.mode == (popts.quick and "quick" or "full"), "the peaks say whether they are quick or full", peaks.mode)
+  if cuda then
+    -- The L2 roof (issue 46): a working set in L2 must read faster than the DRAM copy moves.
+    check(finite(peaks.l2_gbps) and finite(peaks.dram_gbps) and peaks.l2_gbps > peaks.dram_gbps,
+      "peak l2_gbps above dram_gbps", string.format("l2 %s, dram %s GB/s%s", tostring(peaks.l2_gbps),
+        tostring(peaks.dram_gbps), type(peaks.missing) == "table" and peaks.missing.l2_gbps and
+        ("; " .. peaks.missing.l2_gbps) or ""))
+    if type(peaks.method) == "table" then print("l2 method: " .. tostring(peaks.method.l2_gbps)) end
+  end
   -- measured figure -> datasheet field it is compared with
   local pairs_ = cuda and {
     {"dram_gbps", "dram_gbps", "GB/s"}, {"gemm_fp32_gflops", "fp32_gflops", "GFLOP/s"},

@@ -8,9 +8,10 @@
 # precision and memory_format echoed, the run on cuda:N, device_max_bytes > 0 (CUDA allocator
 # statistics); for ResNet-50 also that the loss falls on the fixed batch, and that AMP is faster
 # than fp32 (the ratio of mean step times with its 95 % CI, bf16 printed beside it). Then
-# rlx.peaks.measure{device="cuda"} (DRAM copy bandwidth, GEMM fp32/tf32/fp16/bf16), printed next to
-# rlx.peaks.datasheet(<name from rlx.devices()>), with the check that the datasheet knows the device
-# and no measured peak exceeds it by more than 15%.
+# rlx.peaks.measure{device="cuda"} (DRAM copy bandwidth, L2 read bandwidth, GEMM
+# fp32/tf32/fp16/bf16), printed next to rlx.peaks.datasheet(<name from rlx.devices()>), with the
+# checks that the datasheet knows the device, no measured peak exceeds it by more than 15 %, the
+# result says it is a full measurement, and the L2 roof is above the DRAM one.
 # Output: a compact table on stdout, OUTDIR/train_cuda.json (every result), OUTDIR/train_cuda.log.
 # About a minute on an H100 (most of it cuDNN/cuBLAS start-up and the 8192^3 GEMMs).
 # Exit status 1 when any check failed. RLX_GPU_TEST_DEVICE=cpu: dry run on the CPU (tests/gpu/common.bash).

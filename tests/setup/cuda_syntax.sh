@@ -5,6 +5,11 @@
 # -DRLX_HAVE_TORCH_CUDA=1, against the CUDA headers Debian's libtorch-dev ships (ATen/cuda,
 # c10/cuda) and the toolkit in /usr/local/cuda. The one header a CUDA build of LibTorch generates,
 # c10/cuda/impl/cuda_cmake_macros.h, gets a one-line stand-in in BUILD_DIR/cuda-syntax-stub.
+# The code for LibTorch 2.3 and newer (RLX_HAVE_FUSED_SGD: at::_fused_sgd_, which the GPU machines'
+# LibTorch has and Debian's 1.13 lacks) is compiled the same way against a stand-in
+# ATen/ops/_fused_sgd.h declaring the two overloads as PyTorch 2.3+ generates them from
+# native_functions.yaml (`_fused_sgd_` and `_fused_sgd_.tensor_lr`), so a call that would not
+# resolve there fails here instead of in a GPU session's build.
 # Exit 77 (skip) when those headers are not installed.
 set -u
 BUILD=$(cd "${1:?usage: cuda_syntax.sh BUILD_DIR}" && pwd)
@@ -19,8 +24,27 @@ done
 STUB=$BUILD/cuda-syntax-stub
 mkdir -p "$STUB/c10/cuda/impl"
 echo '#define C10_CUDA_BUILD_SHARED_LIBS' >"$STUB/c10/cuda/impl/cuda_cmake_macros.h"
+mkdir -p "$STUB/ATen/ops"
+cat >"$STUB/ATen/ops/_fused_sgd.h" <<'H'
+#pragma once
+// Stand-in for PyTorch 2.3+'s generated header (tests/setup/cuda_syntax.sh): declarations only.
+#include <ATen/core/Tensor.h>
+#include <optional>
+namespace at {
+void _fused_sgd_(at::TensorList self, at::TensorList grads, at::TensorList momentum_buffer_list,
+                 double weight_decay, double momentum, double lr, double dampening, bool nesterov,
+                 bool maximize, bool is_first_step, const ::std::optional<at::Tensor>& grad_scale = {},
+                 const ::std::optional<at::Tensor>& found_inf = {});
+void _fused_sgd_(at::TensorList self, at::TensorList grads, at::TensorList momentum_buffer_list,
+                 double weight_decay, double momentum, const at::Tensor& lr, double dampening,
+                 bool nesterov, bool maximize, bool is_first_step,
+                 const ::std::optional<at::Tensor>& grad_scale = {},
+                 const ::std::optional<at::Tensor>& found_inf = {});
+}  // namespace at
+H
 
-mapfile -t files < <(grep -rl --include='*.cpp' --include='*.h' 'RLX_HAVE_TORCH_CUDA' engine host plotting | grep '\.cpp$' | sort)
+# Files with CUDA-only code, and those with code for LibTorch 2.3+ (their #if names the macro).
+mapfile -t files < <(grep -rlE --include='*.cpp' 'RLX_HAVE_TORCH_CUDA|RLX_HAVE_FUSED_SGD' engine host plotting | sort)
 [ "${#files[@]}" -gt 0 ] || { echo "FAIL: no source file mentions RLX_HAVE_TORCH_CUDA (has the macro been renamed?)"; exit 1; }
 fails=0
 for f in "${files[@]}"; do

@@ -8,9 +8,10 @@ local cmd = {name = "peaks", usage = "rlx peaks [--device cpu|cuda] [--json] [--
     "cores), the compute roof of each precision (FP32/FP64 FMA chains in the widest vector ISA; bf16\n" ..
     "VDPBF16PS chains where the CPU has avx512_bf16, else the FP32 FMA peak labelled emulated; AMX\n" ..
     "tiles where it has AMX), L1/L2/L3 read bandwidth and LibTorch GEMM (fp32, bf16: the second\n" ..
-    "ceiling); on CUDA, device-to-device copy bandwidth and GEMM per precision. Each figure is the\n" ..
-    "best of --repeats runs, with median and spread, measured again (at most --remeasure more times)\n" ..
-    "while the spread is above 10 %. Units: decimal GB/s and GFLOP/s.\n" ..
+    "ceiling); on CUDA, device-to-device copy bandwidth, L2 read bandwidth and GEMM per precision.\n" ..
+    "Each figure is the best of --repeats runs, with median and spread, measured again (at most\n" ..
+    "--remeasure more times) while the spread is above 10 %. Units: decimal GB/s and GFLOP/s. The\n" ..
+    "first line says whether the measurement was quick (--quick) or full.\n" ..
     "--datasheet NAME and --list print published GPU figures instead of measuring.",
   options = {
     {"device", "--device", one_of = {"cpu", "cuda"}, default = "cpu", help = "what to measure"},
@@ -22,7 +23,7 @@ local cmd = {name = "peaks", usage = "rlx peaks [--device cpu|cuda] [--json] [--
     {"clock", "--clock", one_of = {"cpu", "wall"}, default = "wall",
       help = "CPU kernels timed by thread CPU time or wall time"},
     {"only", "--only", metavar = "LIST", help = "comma-separated figures, e.g. dram,fp64 (cpu: dram fp32 " ..
-      "fp64 bf16 bf16_amx gemm_fp32 gemm_bf16 l1 l2 l3; cuda: dram gemm_fp32 gemm_tf32 gemm_fp16 gemm_bf16)"},
+      "fp64 bf16 bf16_amx gemm_fp32 gemm_bf16 l1 l2 l3; cuda: dram l2 gemm_fp32 gemm_tf32 gemm_fp16 gemm_bf16)"},
     {"json", "--json", type = "boolean", help = "print one JSON object"},
     {"db", "--db", metavar = "PATH", help = "also store the peaks with this environment in a study database"},
     {"datasheet", "--datasheet", metavar = "NAME", help = "print the datasheet entry for a device name"},
@@ -110,7 +111,8 @@ function M.main(...)
     return 0
   end
   print(string.format("%s (%s, %s threads%s%s)", p.name or p.device, p.isa or p.device,
-    tostring(p.threads or 1), p.clock and (", " .. p.clock .. " clock") or "", p.quick and ", quick" or ""))
+    tostring(p.threads or 1), p.clock and (", " .. p.clock .. " clock") or "",
+    p.quick and ", quick measurement, below a full one" or ", full measurement"))
   for _, f in ipairs(ORDER) do
     local st = p.stats[f[1]]
     if st then

@@ -58,6 +58,8 @@ local cmd = {name = "train",
     {"cudnn_benchmark", "--cudnn-benchmark", type = "boolean", help = "let cuDNN pick algorithms by timing"},
     {"nvtx", "--nvtx", type = "boolean", help = "NVTX range around each measured iteration (CUDA)"},
     {"tf32", "--tf32", type = "boolean", help = "let cuBLAS/cuDNN use TF32 for fp32 (CUDA; off by default)"},
+    {"cuda_graphs", "--cuda-graphs", type = "boolean",
+      help = "capture the whole step as a CUDA graph after the warm-up and time its replays (CUDA, synthetic data)"},
     {"threads", "--threads", type = "integer", default = 0, min = 0,
       help = "intra-op threads (0 = OMP_NUM_THREADS when set, else one per CPU this process may run on)"},
     {"input", "--input", type = "integer", help = "image side (default 224; 32 for CIFAR-10)"},
@@ -237,8 +239,13 @@ function M.main(...)
     nvtx = o.nvtx or false, threads = o.threads, input = o.input, classes = o.classes, lr = o.lr,
     momentum = o.momentum, weight_decay = o.weight_decay, seed = o.seed, label = o.label,
     counters = o.counters or nil, counter_iters = o.counter_iters, min_stable = o.min_stable or nil,
-    pin_memory = o.pin_memory or nil,
+    pin_memory = o.pin_memory or nil, cuda_graphs = o.cuda_graphs or nil,
   }
+  -- Refused before the calibration's probe would train on the CPU for nothing.
+  if o.cuda_graphs and o.device == "cpu" then
+    args.usage_error("train", "--cuda-graphs captures the step's CUDA kernels, and --device cpu runs on the CPU; " ..
+      "use --device cuda or drop --cuda-graphs")
+  end
   -- Every output is checked before the training (issue 25): --log-dir is made when missing, as
   -- the seed's kit does; an unwritable one, or a --db in a missing directory, fails in a second.
   rlx.fs.check_outputs("train", {

@@ -381,3 +381,22 @@ TEST_CASE("run_record maps issue 21's measurement fields to columns, with the it
   CHECK(fixed.columns["warmup"] == 1);
   CHECK(fixed.columns["iters"] == 4);
 }
+
+TEST_CASE("run_record maps cuda_graphs to its column (issue 46), written and read back") {
+  const Json config = {{"model", "m"}, {"batch", 2}, {"cuda_graphs", true}};
+  RunRecord graphed = rlx::store::run_record(config, {{"ok", true}, {"cuda_graphs", true}});
+  CHECK(graphed.columns["cuda_graphs"] == 1);
+  RunRecord eager = rlx::store::run_record({{"model", "m"}}, {{"ok", true}, {"cuda_graphs", false}});
+  CHECK(eager.columns["cuda_graphs"] == 0);
+  // A result from before the option has none: unknown, not "eager".
+  RunRecord older = rlx::store::run_record({{"model", "m"}}, {{"ok", true}});
+  CHECK((!older.columns.contains("cuda_graphs") || older.columns["cuda_graphs"].is_null()));
+  Store s(tmp_db("graphs.db"));
+  add_env(s);
+  RunRecord r = record("m1", 2, 1);
+  r.columns["cuda_graphs"] = 1;
+  s.put_run(r);
+  const auto rows = s.runs({});
+  REQUIRE(rows.size() == 1);
+  CHECK(rows[0]["cuda_graphs"] == 1);
+}
