@@ -34,7 +34,7 @@ print(string.format("scale %s: %dx%d %s images, %s, %d repeats%s", S.name, S.inp
   S.budget_s and (", budget " .. rlx.budget.duration_text(S.budget_s)) or ""))
 local done = rlx.experiment.run(study, {dir = here, matrix = matrix, scale = S, devices = P.devices,
   retry_crashed = P.retry_crashed, data = P.data, memory_format = P.memory_format, figures = P.figures})
-rlx.experiment.finish(study, {figures = P.figures, scale = S})
+rlx.experiment.finish(study, {figures = P.figures, scale = S, with = P.with, title = P.title})
 print(rlx.experiment.done_line(S, done))
 study:close()
 rlx.experiment.check_complete(done)

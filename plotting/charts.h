@@ -33,6 +33,10 @@ struct RooflinePoint {
   // whether it is above its roof; 0: the chart's highest ceiling / memory roof.
   double roof_gflops = 0;
   double roof_gbps = 0;
+  // The AI the point may have (an estimate's traffic range, a measurement's spread over repeats):
+  // drawn as a horizontal bar through the point when ai_lo < ai_hi; 0: known to one AI.
+  double ai_lo = 0;
+  double ai_hi = 0;
 };
 struct RooflineArrow {
   size_t from, to;  // 0-based indices into points

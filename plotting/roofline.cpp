@@ -37,6 +37,8 @@ std::map<std::string, size_t> first_seen(const std::vector<std::string>& keys,
   return idx;
 }
 
+bool has_range(const RooflinePoint& p) { return p.ai_lo > 0 && p.ai_hi > p.ai_lo; }
+
 double max_ceiling(const RooflineSpec& s) {
   double m = 0;
   for (const auto& c : s.ceilings) m = std::max(m, c.gflops);
@@ -61,11 +63,14 @@ void validate(const RooflineSpec& s) {
       throw std::invalid_argument("compute ceiling '" + c.label + "' must be a positive GFLOP/s value");
   for (size_t i = 0; i < s.points.size(); ++i) {
     const auto& p = s.points[i];
+    const std::string name = "point " + std::to_string(i + 1) + (p.label.empty() ? "" : " ('" + p.label + "')");
     if (!(p.ai > 0) || !(p.gflops > 0) || !std::isfinite(p.ai) || !std::isfinite(p.gflops))
-      throw std::invalid_argument("point " + std::to_string(i + 1) +
-                                  (p.label.empty() ? "" : " ('" + p.label + "')") +
-                                  " needs positive finite ai and gflops, got ai " + si_label(p.ai) +
+      throw std::invalid_argument(name + " needs positive finite ai and gflops, got ai " + si_label(p.ai) +
                                   ", gflops " + si_label(p.gflops));
+    if ((p.ai_lo != 0 || p.ai_hi != 0) &&
+        !(p.ai_lo > 0 && p.ai_hi >= p.ai_lo && std::isfinite(p.ai_hi) && p.ai >= p.ai_lo && p.ai <= p.ai_hi))
+      throw std::invalid_argument(name + " needs 0 < ai_lo <= ai <= ai_hi, got ai_lo " + si_label(p.ai_lo) +
+                                  ", ai " + si_label(p.ai) + ", ai_hi " + si_label(p.ai_hi));
   }
   for (const auto& a : s.arrows)
     if (a.from >= s.points.size() || a.to >= s.points.size())
@@ -162,8 +167,8 @@ Layout roofline_chart(const RooflineSpec& spec_in, const std::string& path) {
   std::vector<double> xs{ridge / 4, pmax / bmin * 8}, ys{pmax * 1.8, pmin / 8};
   for (const auto& cl : spec.ceilings) xs.push_back(cl.gflops / bmin / 2);  // every ridge on the slowest roof
   for (const auto& p : spec.points) {
-    xs.push_back(p.ai / 2);
-    xs.push_back(p.ai * 2);
+    xs.push_back((has_range(p) ? p.ai_lo : p.ai) / 2);
+    xs.push_back((has_range(p) ? p.ai_hi : p.ai) * 2);
     ys.push_back(p.gflops / 2);
     ys.push_back(p.gflops * 2);
   }
@@ -249,8 +254,20 @@ Layout roofline_chart(const RooflineSpec& spec_in, const std::string& path) {
     arrow(c, f.px(p.ai), f.py(p.gflops), f.px(q.ai), f.py(q.gflops), 6 * pt);
     obs.segment(f.px(p.ai), f.py(p.gflops), f.px(q.ai), f.py(q.gflops), 1.5 * pt);
   }
-  // Points: filled and edged in white; above the roof hollow with a thick coloured edge.
+  // AI ranges under the points: a bar from the lowest to the highest AI the point may have, with
+  // end caps, in the point's colour.
   const double r = 5.5 * pt;
+  for (const auto& p : spec.points) {
+    if (!has_range(p)) continue;
+    const double x0 = f.px(p.ai_lo), x1 = f.px(p.ai_hi), py = f.py(p.gflops);
+    c.set_color(palette(cidx[p.color_key]));
+    c.set_line(1.6);
+    c.line(x0, py, x1, py);
+    c.line(x0, py - 0.6 * r, x0, py + 0.6 * r);
+    c.line(x1, py - 0.6 * r, x1, py + 0.6 * r);
+    obs.add({x0, py - 0.6 * r, x1, py + 0.6 * r}, kMarkerWeight);
+  }
+  // Points: filled and edged in white; above the roof hollow with a thick coloured edge.
   std::vector<Box> point_boxes;
   for (const auto& p : spec.points) {
     const Color col = palette(cidx[p.color_key]);

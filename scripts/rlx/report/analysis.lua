@@ -40,11 +40,12 @@ function M.table2(ctx)
     "the row's Left out cell of the throughput table, Appendix F.2; a row resting on one run of several says " ..
     "which of them it is). " ..
     "95 % CI of the mean: mean ± t₀.₉₇₅(n − 1) · SD / √n over the runs averaged. " ..
-    (sources.estimated and "Estimated AI and GFLOP/s: analytic training FLOPs over rlx's minimum DRAM bytes and " ..
-      "the measured iteration time (docs/complexity.md). " or "") ..
-    "Bound: memory below the ridge, compute above it, near the ridge within the ridge's range from its peaks' " ..
-    "spread (§5). Stable: runs whose timed iterations reached a steady state / runs with a verdict ('-': none " ..
-    "has one: not recorded, or too few timed iterations to judge).")
+    (sources.estimated and "Estimated AI and GFLOP/s: analytic training FLOPs over DRAM bytes and the measured " ..
+      "iteration time (docs/complexity.md); an estimated AI is a range, from rlx's upper traffic model (every " ..
+      "pass its own kernel, nothing reused between kernels) to its minimum traffic (docs/roofline.md). " or "") ..
+    "Bound: memory when the point's whole AI range lies below the ridge's range (from its peaks' spread), " ..
+    "compute when it lies above, else near the ridge (§5). Stable: runs whose timed iterations reached a " ..
+    "steady state / runs with a verdict ('-': none has one: not recorded, or too few timed iterations to judge).")
   if T.marked then sections.mark_legend(ctx) end
 end
 

@@ -114,17 +114,31 @@ function M.reproducibility(ctx)
   doc:para("**Container.** " .. (#containers > 0 and (table.concat(containers, "; ") ..
     ". " .. md.PLACEHOLDER .. " the image tag or digest.") or "none detected (rlx ran on the host)."))
   M.kit_files(ctx)
-  local report = {"rlx", "report", D.path or "DB"}
-  if D.study then report[#report + 1] = {"--study", D.study} end
+  -- One report over every database; the kit's files per database (rlx export reads one).
+  local sources = require("rlx.results.data").sources(D)
+  local report, exports, studies = {"rlx", "report"}, {}, {}
+  for _, s in ipairs(sources) do
+    report[#report + 1] = s.path or "DB"
+    if s.study then studies[s.study] = true end
+  end
+  local n_studies = 0
+  for _ in pairs(studies) do n_studies = n_studies + 1 end
+  if #sources == 1 and D.study then report[#report + 1] = {"--study", D.study}
+  elseif n_studies > 1 and #sources == 1 then report[#report + 1] = "--all-studies" end
   report[#report + 1] = {"--out", ctx.dir or "report"}
-  local export = {"rlx", "export", D.path or "DB", {"--layout", "seed"}, {"--out", "kit"}}
-  if D.study then export[#export + 1] = {"--study", D.study} end
+  for i, s in ipairs(sources) do
+    local export = {"rlx", "export", s.path or "DB", {"--layout", "seed"}, {"--out", #sources > 1 and ("kit-" .. i) or "kit"}}
+    if s.study then export[#export + 1] = {"--study", s.study} end
+    exports[#exports + 1] = md.shell(export)
+  end
   doc:para("**Commands.** The report and the kit's files again (" .. md.code("rlx export --layout seed") ..
     " writes logs/metrics.csv, logs/env_info.md, logs/requirements.txt, analysis/peaks.json, " ..
     "analysis/roofline_points.csv, logs/model_summaries/summary.json and code/metric_names_ncu.txt; " ..
     "docs/export-seed.md); each configuration as one `rlx train` command, with the protocol and the caps its " ..
     "runs had, is in " .. M.commands_appendix(ctx) .. ":")
-  doc:para(md.block({md.shell(report), md.shell(export)}, "bash"))
+  local lines = {md.shell(report)}
+  for _, e in ipairs(exports) do lines[#lines + 1] = e end
+  doc:para(md.block(lines, "bash"))
   doc:para(md.placeholder("Dataset location and the exact study script and --set parameters you ran."))
   doc:para("---")
 end
@@ -428,7 +442,8 @@ function M.appendix(ctx)
         md.esc(r.status == "running" and "running (unfinished)" or r.status), md.esc(tostring(r.error or "-"):sub(1, 160))}
     end
     doc:para(md.table({"Run", "Env", "Model", "Precision", "Batch", "Status", "Error"}, rows))
-    doc:para("List them with " .. md.code(md.shell({"rlx", "runs", D.path or "DB", {"--status", "failed"}})) .. " (or " ..
+    local src = require("rlx.results.data").source_of(D, D.failed[1] or D.running[1])
+    doc:para("List them with " .. md.code(md.shell({"rlx", "runs", src.path or "DB", {"--status", "failed"}})) .. " (or " ..
       md.code("--status crashed") .. ", " .. md.code("--status running") .. ").")
   end
   doc:para("### C. Formulas")

@@ -8,6 +8,9 @@ local M = {}
 
 -- The placeholder mark: `grep -n "TO WRITE" report.md` lists what is left to write.
 M.PLACEHOLDER = "**[TO WRITE]**"
+-- The draft mark: a paragraph rlx wrote from the numbers it cites (each traced to a table row), for
+-- the student to check and rewrite in their own words (`grep -n DRAFT report.md`).
+M.DRAFT = "**[DRAFT]**"
 
 --- Backslash-escapes the punctuation that could start markup inside a line (CommonMark + GFM
 --- tables): emphasis, code, links, HTML, table pipes, strikethrough, entities. An underscore

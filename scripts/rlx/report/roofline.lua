@@ -52,9 +52,9 @@ local function roles_of(D, env_id, kind)
       local r = compute.roofline(D, g)
       if r and r.compute_field then
         local p = r.roof_precision or rlx.roofline.precision_of(g.precision)
-        add(r.compute_field, p .. " roof" .. (r.emulated and " (emulated)" or "") ..
-          (r.roof_kind == "gemm" and " (GEMM fallback)" or ""))
+        add(r.compute_field, p .. " roof" .. (r.emulated and " (emulated)" or ""))
         if r.gemm_gflops and r.roof_kind ~= "gemm" then add("gemm_" .. p .. "_gflops", "2nd ceiling (" .. p .. ")") end
+        if r.datasheet_field then add(r.datasheet_field, "datasheet reference (" .. p .. "), not a roof") end
         add(r.memory_field, "memory roof")
       end
     end
@@ -95,7 +95,7 @@ local function peaks_table(ctx)
             "(%s): imported from the seed's kit, on a machine rlx did not run on, so no roofs, bounds or " ..
             "efficiencies (its datasheet figures go in the kit's analysis/peaks.json)", md.esc(e.label), kind) or
             string.format("no peaks for %s (%s): no roofs, bounds or efficiencies (measure them: rlx peaks --db %s)",
-              md.esc(e.label), kind, md.esc(D.path or "DB"))
+              md.esc(e.label), kind, md.esc(require("rlx.results.data").env_source(D, e.id).path or "DB"))
         end
         local roles = roles_of(D, e.id, kind)
         for _, n in ipairs(names) do
@@ -154,13 +154,16 @@ end
 -- The roof policy in words, with what this study's groups use that departs from it.
 local function policy(ctx, emulated)
   local D, doc = ctx.D, ctx.doc
-  doc:para("**Roofs.** Every precision is judged against the same kind of compute roof, the peak of its own " ..
-    "arithmetic (docs/roofline.md): fp32 against the FP32 FMA peak (CPU: FMA chains on all cores; GPU: CUDA " ..
-    "cores); bf16 against AMX tiles where the CPU has AMX, else VDPBF16PS chains where it has avx512_bf16, else " ..
-    "the FP32 FMA peak labelled *emulated* (bf16 converted to fp32 can reach no more), and a GPU's bf16 and " ..
-    "fp16 against its tensor cores; an fp32 run with `tf32 = true` against the TF32 tensor roof. The GEMM peak " ..
-    "(LibTorch `mm`) is a second, labelled ceiling, never the roof. Ridges and bounds are computed against " ..
-    "the roof; the figures draw it per precision and the GEMM dashed grey.")
+  doc:para("**Roofs.** One policy decides every bound in this report, in the figures, in `rlx runs --summary` " ..
+    "and in the study's stored roofline points (docs/roofline.md): a peak measured on the machine comes " ..
+    "before a datasheet figure. On a CPU rlx measures the arithmetic itself: fp32 is judged against the " ..
+    "FP32 FMA peak (FMA chains on all cores), bf16 against AMX tiles where the CPU has AMX, else VDPBF16PS " ..
+    "chains where it has avx512_bf16, else the FP32 FMA peak labelled *emulated*, and the GEMM peak " ..
+    "(LibTorch `mm`) is a second, labelled ceiling. On a GPU rlx measures GEMMs (`mm` per precision) and a " ..
+    "copy bandwidth: the measured GEMM of a precision is its roof, and the datasheet's arithmetic peak is " ..
+    "drawn as a dashed reference (the hardware's limit at boost clocks, which no training step reaches), " ..
+    "never used for a bound; a precision with no measured figure is judged against the datasheet. An fp32 run " ..
+    "with `tf32 = true` is judged against the TF32 roof.")
   if #emulated > 0 then
     doc:para(string.format("%s: no bf16 arithmetic on this CPU (no avx512_bf16, no AMX): bf16 is emulated, its " ..
       "roof is the FP32 FMA peak, and the bf16 GEMM ceiling is labelled emulated.", table.concat(emulated, ", ")))
@@ -169,7 +172,7 @@ local function policy(ctx, emulated)
   for _, g in ipairs(D.groups) do
     local r = compute.roofline(D, g)
     local what = string.format("%s %s %s", md.esc(g.env_key), md.esc(g.model), md.esc(g.precision))
-    if r and r.roof_kind == "gemm" and not fallback[what] then
+    if r and r.roof_kind == "gemm" and g.kind == "cpu" and not fallback[what] then
       fallback[what] = true
       fallback[#fallback + 1] = what .. " (" .. md.code(r.compute_field) .. ")"
     end
@@ -179,10 +182,10 @@ local function policy(ctx, emulated)
     doc:para("Judged against the TF32 tensor roof (fp32 runs with `tf32 = true`): " .. table.concat(tf32, ", ") .. ".")
   end
   if #fallback > 0 then
-    doc:para("⚠ Judged against a GEMM peak because the stored peaks have no peak of the precision's arithmetic " ..
-      "(peaks measured by an older rlx, or a device rlx cannot measure it on): " .. table.concat(fallback, ", ") ..
+    doc:para("⚠ Judged against a GEMM peak because the CPU's stored peaks have no peak of the precision's " ..
+      "arithmetic (peaks measured by an older rlx): " .. table.concat(fallback, ", ") ..
       ". Their bounds and efficiencies are not comparable with the other precisions'; re-measure with " ..
-      md.code("rlx peaks --db " .. (D.path or "DB")) .. ".")
+      md.code("rlx peaks --db " .. (D.path or "DB.db")) .. " on each machine.")
   end
 end
 
@@ -210,7 +213,7 @@ function M.section(ctx)
   if #noisy > 0 then
     doc:para("⚠ **Noisy or contended peaks**: " .. table.concat(noisy, "; ") .. ". The machine was busy or its " ..
       "clocks moved while these peaks were measured: points judged against them may sit above their roof or far " ..
-      "below it. Re-measure on an idle machine with " .. md.code("rlx peaks --db " .. (ctx.D.path or "DB")) ..
+      "below it. Re-measure on an idle machine with " .. md.code("rlx peaks --db " .. (ctx.D.path or "DB.db")) ..
       " (without --quick).")
   end
   M.blas_kernels(ctx)

@@ -43,10 +43,22 @@ local function embed(ctx, f, caption)
   ctx.doc:para(string.format("![%s](%s)", md.esc(caption), f.rel))
 end
 
+--- "`a.db` (study p1-roofline, 27 runs) and `b.db` (study gpu-default, 9 runs)": the databases a
+--- report was read from.
+function M.sources_text(D)
+  local parts = {}
+  for _, s in ipairs(require("rlx.results.data").sources(D)) do
+    parts[#parts + 1] = string.format("%s (%s%s)", md.code(s.path or "?"), s.study and ("study " .. md.esc(s.study))
+      or "every study", #require("rlx.results.data").sources(D) > 1 and string.format(", %d runs", s.runs or 0) or "")
+  end
+  if #parts <= 2 then return table.concat(parts, " and ") end
+  return table.concat(parts, ", ", 1, #parts - 1) .. " and " .. parts[#parts]
+end
+
 function M.title(ctx)
   local D, doc = ctx.D, ctx.doc
   local envs = env_keys(D)
-  doc:para("# " .. md.esc(ctx.title or ("Performance modeling and roofline analysis: " .. (D.study or "all studies"))))
+  doc:para("# " .. md.esc(ctx.title or lead.default_title(D)))
   doc:add("Author: " .. md.PLACEHOLDER .. " your name  ",
     "Course / Semester: " .. md.PLACEHOLDER .. "  ",
     "Repository: " .. md.PLACEHOLDER .. " link or commit hash  ")
@@ -67,11 +79,13 @@ function M.title(ctx)
         md.esc(e.info.gpu_unusable) .. ".")
     end
   end
-  doc:para(string.format("_Written by rlx %s from %s (study %s, %d runs: %d ok, %d failed). Every number " ..
-    "below is computed from that database; the runs behind each table row are listed in Appendix A. " ..
-    "Paragraphs marked %s are for you to write: the data cannot support them._",
-    md.esc(ctx.rlx_version or "?"), md.code(D.path or "?"), md.esc(D.study or "all"), #D.runs, #D.ok, #D.failed,
-    md.PLACEHOLDER))
+  doc:para(string.format("_Written by rlx %s from %s (%d runs: %d ok, %d failed). Every number below is " ..
+    "computed from %s; the runs behind each table row are listed in Appendix A. Paragraphs marked %s are " ..
+    "drafted from the numbers they cite, for you to check and rewrite in your words; those marked %s are yours " ..
+    "to write: the data cannot support them._",
+    md.esc(ctx.rlx_version or "?"), M.sources_text(D), #D.runs, #D.ok, #D.failed,
+    #require("rlx.results.data").sources(D) > 1 and "those databases, read as if merged" or "that database",
+    md.DRAFT, md.PLACEHOLDER))
   doc:para("---")
 end
 
@@ -577,9 +591,14 @@ end
 function M.measurement(ctx)
   local D, doc = ctx.D, ctx.doc
   doc:para("## 4. Measurement Results")
-  doc:para("**Data sources.** " .. md.code(D.path or "?") .. " (tables runs, samples, counters); the seed's " ..
-    "metrics.csv columns: " .. md.code(md.shell({"rlx", "export", D.path or "DB", {"--status", "ok"},
-      {"--csv", "logs/metrics.csv"}})) .. ".")
+  local exports = {}
+  for _, s in ipairs(require("rlx.results.data").sources(D)) do
+    local words = {"rlx", "export", s.path or "DB", {"--status", "ok"}, {"--csv", "logs/metrics.csv"}}
+    if s.study then words[#words + 1] = {"--study", s.study} end
+    exports[#exports + 1] = md.code(md.shell(words))
+  end
+  doc:para("**Data sources.** " .. M.sources_text(D) .. " (tables runs, samples, counters); the seed's " ..
+    "metrics.csv columns: " .. table.concat(exports, "; ") .. ".")
   doc:para("### 4.1 Throughput vs Batch Size")
   for _, key in ipairs(env_keys(D)) do
     local f = figure(ctx, "A", key)

@@ -53,10 +53,14 @@ end
 --- marked (a row whose every run was flagged)}. ref(g), when given, fills a last "Runs" column
 --- (the report's links to Appendix E).
 -- The AI: an estimated one is analytic FLOPs over analytic bytes, the same for every repeat of a
--- configuration, so it has no SD to show ("32.1", not "32.1 ± 0.0"); a measured one varies.
+-- configuration, so it has no SD to show; it is a range, from the upper traffic model to rlx's
+-- minimum traffic (rlx.report.compute.ai_range: "25.4–32.1"); a measured one varies over repeats.
 local function ai_cell(r)
   if not r then return "-" end
-  if r.source == "estimated" then return md.mean_sd_sig(r.ai, nil) end
+  if r.source == "estimated" then
+    if r.ai_lo and r.ai_hi then return md.sig(r.ai_lo, 3) .. "–" .. md.sig(r.ai_hi, 3) end
+    return md.mean_sd_sig(r.ai, nil)
+  end
   return md.mean_sd_sig(r.ai, r.ai_sd)
 end
 
@@ -80,7 +84,7 @@ function M.build(D, ref)
     if ref then cells[#cells + 1] = ref(g) end
     rows[#rows + 1] = append(lead.lead_cells(D, g), cells)
   end
-  local ai_head = (sources.estimated and not sources.measured) and "AI, estimated (FLOP/byte)" or
+  local ai_head = (sources.estimated and not sources.measured) and "AI, estimated range (FLOP/byte)" or
     (sources.measured and not sources.estimated) and "AI, measured (FLOP/byte)" or "AI (FLOP/byte)"
   local gf_head = (sources.estimated and not sources.measured) and "Attained GFLOP/s, estimated" or "Attained GFLOP/s"
   local headers, aligns = lead.lead_headers(D)
