@@ -23,6 +23,7 @@ local ok, data = pcall(function() return P.data and rlx.train.dataset(P.data) en
 if not ok then rlx.fail(2, "experiments/all.lua: --set data=: " .. rlx.errors.text(rlx.errors.pass_exits(data))) end
 local study = rlx.experiment.open_study{name = P.name, db = P.db, label = P.label, zone = P.zone,
   instance_type = P.instance, price_per_hour = P.price_per_hour}
+for _, h in ipairs(dofile(here .. "/hypotheses.lua")) do study:hypothesis(h) end
 local where = {}
 if study.env.cloud_zone then where[#where + 1] = "zone " .. study.env.cloud_zone end
 if study.env.instance_type then where[#where + 1] = "instance " .. study.env.instance_type end

@@ -115,6 +115,14 @@ function M._markdown(D, opts)
     SEED_WARMUP = M.SEED_WARMUP, SEED_ITERS = M.SEED_ITERS, title = opts.title,
     dir = opts.dir, rlx_version = opts.rlx_version, describe = describer(D), counter_summary = counter_summary(D)}
   ctx.ref = make_ref(ctx)
+  -- Declared hypotheses, judged once: §2 lists them, §6.6 gives the numbers, §9 counts the verdicts.
+  local H = require("rlx.report.hypotheses")
+  ctx.hypotheses, ctx.verdicts = {}, {}
+  for _, h in ipairs(opts.hypotheses or {}) do
+    local result = H.judge(D, h)
+    ctx.hypotheses[#ctx.hypotheses + 1] = {h = h, result = result}
+    ctx.verdicts[#ctx.verdicts + 1] = result
+  end
   -- Long per-configuration tables go to Appendix F (issue 34: the template's sections drowned in
   -- wide tables); the body keeps seed 001's tables and a sentence pointing at each of these.
   ctx.long_tables = {}
@@ -166,6 +174,7 @@ end
 
 local WRITE_SPEC = {
   with = {type = "string_list"},
+  hypotheses = {type = "table"},
   dir = {type = "string", default = "report"},
   figures = {type = "string", default = "figures"},
   title = {type = "string"},
@@ -242,6 +251,10 @@ function M.write(source, opts)
     if o.html then rlx.fs.check_output(o.dir .. "/report.html", "file") end
   end)
   if not usable then errors.raise("rlx.report.write", errors.message(errors.pass_exits(why))) end
+  -- The hypotheses to judge: the study's declared ones (study:hypothesis), then opts.hypotheses.
+  local H = require("rlx.report.hypotheses")
+  local hyps = type(source) == "table" and H.of(source) or {}
+  for i, h in ipairs(o.hypotheses or {}) do hyps[#hyps + 1] = H.check("rlx.report.write: hypotheses[" .. i .. "]", h) end
   local others, conns = with_sources(o.with, name)
   local loaded, D = pcall(function()
     local list = {{db = db, study = name, path = path}}
@@ -252,9 +265,9 @@ function M.write(source, opts)
   if not loaded then error(D, 0) end
   local figures, warnings = draw_figures(D, o.dir, o.figures, o.quiet)
   local text, ctx = M._markdown(D, {figures = figures, figure_warnings = warnings, title = o.title, dir = o.dir,
-    rlx_version = rlx._core.host.versions().rlx})
+    rlx_version = rlx._core.host.versions().rlx, hypotheses = hyps})
   local out = {markdown = o.dir .. "/report.md", figures = figures, warnings = warnings,
-    missing = require("rlx.report.sections").missing_lines(ctx)}
+    missing = require("rlx.report.sections").missing_lines(ctx), hypotheses = ctx.hypotheses}
   local inputs = path and {path} or {}
   for _, p in ipairs(o.with or {}) do inputs[#inputs + 1] = p end
   -- report.md and report.html together, all or none: a full disk left a new report.md beside an

@@ -19,7 +19,10 @@ local cmd = {name = "report", usage = "rlx report DB... [--out DIR] [--study NAM
       help = "the study to report from each DB that holds it (needed when one holds several)"},
     {"all_studies", "--all-studies", type = "boolean",
       help = "report every study of every DB as one (machines that ran the matrix under different study names)"},
-    {"title", "--title", help = "the report's title"},
+    {"title", "--title", help = "the report's title (default: seed 001's, with the environments named)"},
+    {"hypotheses", "--hypotheses", metavar = "FILE.lua",
+      help = "judge the hypotheses this Lua file returns (a list of study:hypothesis tables, e.g. " ..
+        "experiments/hypotheses.lua)"},
     {"no_html", "--no-html", type = "boolean", help = "write report.md and the figures only"},
     {"quiet", "--quiet", type = "boolean", help = "print nothing on success"},
   },
@@ -67,8 +70,20 @@ function M.main(...)
   if o.all_studies and o.study then args.usage_error("report", "--all-studies and --study NAME exclude each other") end
   local name = not o.all_studies and pick_study(db, o.db, o, #o.rest > 1) or nil
   local with = #o.rest > 1 and {unpack(o.rest, 2)} or nil
+  local hypotheses
+  if o.hypotheses then
+    local chunk, why = loadfile(o.hypotheses)
+    if not chunk then rlx.fail(1, "rlx report: --hypotheses: " .. tostring(why)) end
+    local ran, list = pcall(chunk)
+    if not ran then rlx.fail(1, "rlx report: --hypotheses: " .. rlx.errors.text(rlx.errors.pass_exits(list))) end
+    if type(list) ~= "table" then
+      rlx.fail(1, "rlx report: --hypotheses: " .. o.hypotheses .. " must return a list of hypothesis tables, got " ..
+        type(list))
+    end
+    hypotheses = list
+  end
   local ok, r = pcall(rlx.report.write, db, {dir = o.out or "report", study = name, title = o.title,
-    html = not o.no_html, quiet = o.quiet, with = with})
+    html = not o.no_html, quiet = o.quiet, with = with, hypotheses = hypotheses})
   if not ok then args.fail("report", r) end
   if not o.quiet then
     print(string.format("wrote %s%s and %d figures (%s%s)", r.markdown, r.html and (", " .. r.html) or "",

@@ -112,7 +112,7 @@ function M.reproducibility(ctx)
     end
   end
   doc:para("**Container.** " .. (#containers > 0 and (table.concat(containers, "; ") ..
-    ". " .. md.PLACEHOLDER .. " the image tag or digest.") or "none detected (rlx ran on the host)."))
+    " (its image tag or digest: below).") or "none detected (rlx ran on the host)."))
   M.kit_files(ctx)
   -- One report over every database; the kit's files per database (rlx export reads one).
   local sources = require("rlx.results.data").sources(D)
@@ -139,7 +139,8 @@ function M.reproducibility(ctx)
   local lines = {md.shell(report)}
   for _, e in ipairs(exports) do lines[#lines + 1] = e end
   doc:para(md.block(lines, "bash"))
-  doc:para(md.placeholder("Dataset location and the exact study script and --set parameters you ran."))
+  doc:para(md.placeholder((#containers > 0 and "The container image's tag or digest, the" or "The") ..
+    " dataset's location, and the exact study script and --set parameters you ran."))
   doc:para("---")
 end
 
@@ -383,15 +384,21 @@ function M.limitations(ctx)
     if r and r.source == "estimated" then est = est + 1 end
   end
   if est > 0 then
-    lines[#lines + 1] = string.format("- %d roofline point%s estimated: analytic FLOPs and minimum DRAM bytes " ..
-      "(docs/complexity.md), not counted by hardware.", est, est == 1 and " is" or "s are")
+    lines[#lines + 1] = string.format("- %d roofline point%s estimated: analytic FLOPs and DRAM bytes " ..
+      "(docs/complexity.md), not counted by hardware; their AI is a range from rlx's upper traffic model to its " ..
+      "minimum traffic, and the bound is stated only where the whole range is on one side of the ridge " ..
+      "(docs/roofline.md).", est, est == 1 and " is" or "s are")
   end
   for _, m in ipairs(require("rlx.report.sections").missing_lines(ctx)) do lines[#lines + 1] = "- " .. m .. "." end
   if #lines > 0 then doc:para(lines) end
-  doc:para(md.placeholder("Other limits (data subset, TRAIN_FACTOR, missing DRAM counters on CPU) and future work."))
+  doc:para(md.placeholder("Future work, and any limit not listed above (a data subset, the seed's " ..
+    "TRAIN_FACTOR, what you could not measure)."))
   doc:para("---")
   doc:para("## 9. Conclusion")
-  doc:para(md.placeholder("3–5 sentences tying back to the questions of §1 and the main findings."))
+  local draft = require("rlx.report.drafts").conclusion(ctx, ctx.verdicts)
+  if draft then doc:para(draft) end
+  doc:para(md.placeholder("Your conclusion: what the findings mean for someone choosing a machine, a batch " ..
+    "size or a precision, in your own words."))
   doc:para("---")
   doc:para("## References")
   local refs = {}

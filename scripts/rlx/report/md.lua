@@ -87,6 +87,26 @@ function M.placeholder(text)
   return "> " .. M.PLACEHOLDER .. " " .. text
 end
 
+--- A drafted paragraph (a block quote marked [DRAFT], drawn blue in the HTML): sentences rlx wrote
+--- from the numbers they cite, for the student to check and rewrite. nil or "" sentences are
+--- skipped; nil when none is left.
+function M.draft(sentences)
+  local kept = {}
+  for _, s in ipairs(sentences) do if s and s ~= "" then kept[#kept + 1] = s end end
+  if #kept == 0 then return nil end
+  return "> " .. M.DRAFT .. " " .. table.concat(kept, " ")
+end
+
+--- A share as a percentage a reader can take in: "42 %", "0.61 %", "< 0.001 %" (never "9.6e-07 %").
+function M.share(v)
+  if type(v) ~= "number" or v ~= v then return "-" end
+  local p = v * 100
+  if p == 0 then return "0 %" end
+  if math.abs(p) < 0.001 then return "< 0.001 %" end
+  if math.abs(p) >= 10 then return string.format("%.0f %%", p) end
+  return M.sig(p, 2) .. " %"
+end
+
 --- Fixed decimals; "-" for a missing value.
 function M.fixed(v, digits)
   if type(v) ~= "number" or v ~= v then return "-" end

@@ -231,8 +231,8 @@ function M.section(ctx)
     if f.figure == "D" then doc:para(string.format("![AI vs batch — %s](%s)", md.esc(f.model), f.rel)) end
   end
   M.points(ctx)
-  doc:para(md.placeholder("2–3 paragraphs tying the points to the roofs: the ridge point, precision shifts, " ..
-    "batch effects."))
+  -- One drafted paragraph per environment and model: its bound, share of the roof, what would move it.
+  for _, p in ipairs(require("rlx.report.drafts").roofline(ctx)) do doc:para(p) end
   doc:para("---")
 end
 
@@ -255,13 +255,17 @@ function M.near_ridge(ctx)
     "either roof may bind them, and the report calls them neither memory- nor compute-bound:"):para(lines)
 end
 
--- "FP32 FMA `fp32_gflops` 343.0 / `dram_gbps` 20.00 (stored), ridge 17.2; 2nd ceiling GEMM FP32 290.0"
-local function roofs_cell(r)
+-- The roof a row is judged against, by name ("GEMM FP32"): its value, origin and second ceiling are in
+-- the peaks table once (issue 45: a 40-word cell repeated on every row ran the table off the page).
+local function roof_cell(r)
   if not r.compute_field then return "-" end
-  return md.esc(string.format("%s %s %s / %s %s (%s), ridge %s%s", r.roof_label or "", r.compute_field,
-    md.sig(r.peak_gflops, 4), r.memory_field, md.sig(r.peak_gbps, 4), r.roof_origin, md.sig(r.ridge_ai, 3),
-    (r.gemm_gflops and r.roof_kind ~= "gemm") and ("; 2nd ceiling " .. r.gemm_label .. " " .. md.sig(r.gemm_gflops, 4))
-    or ""))
+  return md.esc(r.roof_label or r.compute_field)
+end
+
+-- An AI cell: an estimated point's range (upper traffic model to minimum traffic), else its mean.
+local function ai_cell(r)
+  if r.source == "estimated" and r.ai_lo and r.ai_hi then return md.sig(r.ai_lo, 3) .. "–" .. md.sig(r.ai_hi, 3) end
+  return md.sig(r.ai, 3)
 end
 
 function M.points(ctx)
@@ -275,10 +279,12 @@ function M.points(ctx)
         above[#above + 1] = string.format("- %s, %s, %s, batch %s: %s %s", md.esc(g.env_key), md.esc(g.model),
           md.esc(g.precision), tostring(g.batch), md.esc(r.suspect.text), ctx.ref(g))
       end
-      rows[#rows + 1] = lead.extend(lead.lead_cells(D, g), {r.source, md.sig(r.ai, 3), md.sig(r.gflops, 3),
-        md.sig(r.attainable_gflops, 3), md.esc(compute.bound_text(r)),
+      local n = compute.throughput(g).n
+      rows[#rows + 1] = lead.extend(lead.lead_cells(D, g), {n == 1 and "1 (n=1)" or tostring(n), r.source,
+        ai_cell(r), md.sig(r.gflops, 3), md.sig(r.attainable_gflops, 3), md.esc(compute.bound_text(r)),
         r.eff_roof and (md.pct(r.eff_roof, 1) .. (r.above_roof and " ⚠" or "")) or "-",
-        r.eff_peak and md.pct(r.eff_peak, 1) or "-", roofs_cell(r), ctx.ref(g)})
+        r.eff_peak and md.pct(r.eff_peak, 1) or "-", roof_cell(r), r.ridge_ai and md.sig(r.ridge_ai, 3) or "-",
+        ctx.ref(g)})
     end
   end
   if #rows == 0 then
@@ -287,15 +293,18 @@ function M.points(ctx)
     return
   end
   local h, a = lead.lead_headers(D)
-  local where = ctx.to_appendix("Roofline points", {"DRAM level, mean over the repeats averaged in §4.1. AI = " ..
-    "FLOPs / bytes; attained = FLOPs / time; attainable = min(AI × peak GB/s, peak GFLOP/s) with the roof of the " ..
-    "point's precision; bound = memory when AI < ridge (peak GFLOP/s ÷ peak GB/s), \"near the ridge\" when the " ..
-    "AI lies within the ridge's range from its peaks' spread (Appendix C); efficiency = attained / attainable " ..
+  local where = ctx.to_appendix("Roofline points", {"DRAM level, mean over the repeats averaged in §4.1 (n: " ..
+    "runs averaged). AI = FLOPs / bytes (an estimated point's: from rlx's upper traffic model to its minimum " ..
+    "traffic, docs/roofline.md); attained = FLOPs / time; attainable = min(AI × peak GB/s, peak GFLOP/s) with " ..
+    "the roof of the point's precision (its value and origin: the peaks table above); bound = memory when the " ..
+    "whole AI range lies below the ridge (peak GFLOP/s ÷ peak GB/s), compute when above it, \"near the ridge\" " ..
+    "when it meets the ridge's range from its peaks' spread (Appendix C); efficiency = attained / attainable " ..
     "(the roof at its AI) and attained / peak. Source: measured = hardware counters, estimated = rlx's analytic " ..
-    "FLOPs and minimum bytes over the measured iteration time:",
-    md.table(lead.extend(h, {"Source", "AI (FLOP/byte)", "Attained GFLOP/s", "Attainable GFLOP/s", "Bound",
-      "% of roof", "% of peak", "Roofs (GFLOP/s, GB/s)", "Runs"}), rows,
-      lead.extend(a, {"l", "r", "r", "r", "l", "r", "r", "l", "l"}))})
+    "FLOPs and bytes over the measured iteration time:",
+    md.table(lead.extend(h, {"n", "Source", "AI (FLOP/byte)", "Attained GFLOP/s", "Attainable GFLOP/s", "Bound",
+      "% of roof", "% of peak", "Roof", "Ridge", "Runs"}), rows,
+      lead.extend(a, {"r", "l", "r", "r", "r", "l", "r", "r", "l", "r", "l"}))})
+  ctx.points_where = where
   doc:para(string.format("**Points.** %d point%s (one per configuration; %d measured by counters, %d estimated from " ..
     "analytic FLOPs and minimum DRAM bytes): AI, attained and attainable GFLOP/s, bound and efficiency of each in " ..
     "%s. Table 2 (§6) gives each row's AI and bound.", measured + estimated, measured + estimated == 1 and "" or "s",

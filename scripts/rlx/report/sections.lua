@@ -10,6 +10,7 @@ local lead = require("rlx.report.lead")
 local measured = require("rlx.report.measured")
 local noise = require("rlx.report.noise")
 local calibrate = require("rlx.calibrate")
+local drafts = require("rlx.report.drafts")
 local M = {}
 
 local function list_join(t) return table.concat(t, ", ") end
@@ -59,9 +60,7 @@ function M.title(ctx)
   local D, doc = ctx.D, ctx.doc
   local envs = env_keys(D)
   doc:para("# " .. md.esc(ctx.title or lead.default_title(D)))
-  doc:add("Author: " .. md.PLACEHOLDER .. " your name  ",
-    "Course / Semester: " .. md.PLACEHOLDER .. "  ",
-    "Repository: " .. md.PLACEHOLDER .. " link or commit hash  ")
+  doc:para(md.placeholder("Author (your name), course / semester, repository (link or commit hash)."))
   doc:para("Environments: " .. (#envs > 0 and md.esc(list_join(envs)) or "none"))
   -- A machine imported from the seed's kit was measured by its code/run_train.py, not by rlx.
   for _, e in ipairs(D.envs) do
@@ -157,8 +156,9 @@ end
 function M.abstract(ctx)
   local D, doc = ctx.D, ctx.doc
   doc:para("## Abstract (≤150 words)")
-  doc:para(md.placeholder("Summarize the goal, the method, the main results (throughput ranges, bandwidth " ..
-    "vs compute limits) and one actionable insight."))
+  -- Drafted from the numbers (rlx.report.drafts); the goal and the insight are the author's to sharpen.
+  local draft = drafts.abstract(ctx)
+  if draft then doc:para(draft) end
   local lo, hi
   for _, g in ipairs(D.groups) do
     local t = compute.throughput(g)
@@ -215,6 +215,25 @@ local function scales(D, key)
   end
   table.sort(out, function(a, b) if a.input ~= b.input then return a.input < b.input end return a.key < b.key end)
   return out
+end
+
+--- §2's hypotheses: those the study declared (study:hypothesis, rlx.report.hypotheses), each with
+--- what it tests, judged in §6.6; the author's to write when none was declared.
+function M.hypotheses(ctx)
+  local hs = ctx.hypotheses or {}
+  if #hs == 0 then
+    ctx.doc:para(md.placeholder("Hypothesis: what you expected and why (or declare it in the study script, " ..
+      "study:hypothesis{...}, and the report judges it: docs/report.md)."))
+    return
+  end
+  local H = require("rlx.report.hypotheses")
+  local lines = {}
+  for i, x in ipairs(hs) do
+    lines[#lines + 1] = string.format("%d. **H%d.** %s (tested: %s; verdict in §6.6: %s).", i, i, md.esc(x.h.text),
+      md.esc(H.test_text(x.h)), x.result.verdict)
+  end
+  ctx.doc:para("**Hypotheses** (declared in the study script before the runs; each is judged against the 95 % " ..
+    "CIs of the rows it names, §6.6):"):para(lines)
 end
 
 -- §2: the run matrix actually stored, per environment and scale; the protocol and image size are
@@ -341,7 +360,7 @@ end
 function M.design(ctx)
   local D, doc = ctx.D, ctx.doc
   doc:para("## 2. Experiment Design")
-  doc:para(md.placeholder("Hypothesis: what you expected and why."))
+  M.hypotheses(ctx)
   local rows = {}
   for _, key in ipairs(env_keys(D)) do
     for _, sc in ipairs(scales(D, key)) do
@@ -582,8 +601,8 @@ function M.complexity(ctx)
     lines[#lines + 1] = "- " .. md.code(md.shell(words))
   end
   doc:para("The same numbers, layer by layer (add " .. md.code("--layers") .. "):"):para(lines)
-  doc:para(md.placeholder("4–6 sentences: which models stress memory most, and how that shapes their " ..
-    "arithmetic intensity and bandwidth sensitivity."))
+  local draft = drafts.complexity(ctx)
+  if draft then doc:para(draft) end
   doc:para("---")
 end
 
@@ -681,7 +700,8 @@ function M.trends(ctx)
     end
   end
   if #lines > 0 then ctx.doc:para("Trend with batch size (smallest to largest batch):"):para(lines) end
-  ctx.doc:para(md.placeholder("Describe the trends and the precision uplift (numbers in §6.1)."))
+  local draft = drafts.trends(ctx)
+  if draft then ctx.doc:para(draft) end
 end
 
 function M.variability(ctx)
@@ -723,7 +743,8 @@ function M.variability(ctx)
     M.noisiest(ctx, ranked)
   end
   noise.section(ctx)
-  doc:para(md.placeholder("Comment on virtualization noise (environment details in §7)."))
+  local draft = drafts.variability(ctx)
+  if draft then doc:para(draft) end
 end
 
 -- The three noisiest rows and the median CV of each environment.
