@@ -37,7 +37,9 @@ std::map<std::string, size_t> first_seen(const std::vector<std::string>& keys,
   return idx;
 }
 
-bool has_range(const RooflinePoint& p) { return p.ai_lo > 0 && p.ai_hi > p.ai_lo; }
+bool has_range(const RooflinePoint& p) {
+  return p.ai_lo > 0 && p.ai_hi > p.ai_lo;
+}
 
 double max_ceiling(const RooflineSpec& s) {
   double m = 0;
@@ -63,7 +65,8 @@ void validate(const RooflineSpec& s) {
       throw std::invalid_argument("compute ceiling '" + c.label + "' must be a positive GFLOP/s value");
   for (size_t i = 0; i < s.points.size(); ++i) {
     const auto& p = s.points[i];
-    const std::string name = "point " + std::to_string(i + 1) + (p.label.empty() ? "" : " ('" + p.label + "')");
+    const std::string name =
+        "point " + std::to_string(i + 1) + (p.label.empty() ? "" : " ('" + p.label + "')");
     if (!(p.ai > 0) || !(p.gflops > 0) || !std::isfinite(p.ai) || !std::isfinite(p.gflops))
       throw std::invalid_argument(name + " needs positive finite ai and gflops, got ai " + si_label(p.ai) +
                                   ", gflops " + si_label(p.gflops));

@@ -16,7 +16,9 @@ local core = rlx._core.report
 
 local M = {}
 
--- Seed 000 (analysis/roofline.py): training FLOPs = forward MACs x TRAIN_FACTOR.
+-- The seed kit's analysis/roofline.py: training FLOPs per iteration = flops_per_batch_forward x
+-- TRAIN_FACTOR, which on rlx's export (flops_per_batch_forward = 2 x MACs x batch) is 4 x MACs per
+-- image (docs/export-seed.md, "TRAIN_FACTOR").
 M.TRAIN_FACTOR = 2
 -- Seed 000's run matrix (§10, "Iters"): 10 warm-up and 100 timed iterations per run.
 M.SEED_WARMUP, M.SEED_ITERS = 10, 100

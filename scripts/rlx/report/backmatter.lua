@@ -462,8 +462,12 @@ function M.appendix(ctx)
       "CI = R ± t₀.₉₇₅(df) · SE, t from Student's table, interpolated in 1/df.",
     "- Roofline: AI = FLOPs / bytes; attained = FLOPs / seconds; attainable = min(AI × peak bandwidth, peak " ..
       "compute); ridge = peak compute / peak bandwidth (docs/roofline.md).",
-    string.format("- Seed convention: training FLOPs per sample = forward MACs × TRAIN_FACTOR (= %d, seed 000).",
-      ctx.TRAIN_FACTOR)})
+    string.format("- Seed kit (analysis/roofline.py): training FLOPs per iteration = flops_per_batch_forward × " ..
+      "TRAIN_FACTOR (= %d) = 2 × forward MACs × batch × %d (docs/export-seed.md, \"TRAIN_FACTOR\").",
+      ctx.TRAIN_FACTOR, ctx.TRAIN_FACTOR),
+    "- Estimated AI range: training FLOPs ÷ bytes, bytes from rlx's minimum traffic (the highest AI) to its " ..
+      "upper traffic model (every pass its own kernel, nothing reused between kernels: the lowest AI); the " ..
+      "bound is stated when the whole range is on one side of the ridge's range (docs/roofline.md)."})
   doc:para("### D. Counters")
   local seen, names = {}, {}
   for _, rows in pairs(D.counters) do

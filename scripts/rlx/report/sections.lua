@@ -529,7 +529,9 @@ function M.complexity(ctx)
     local c = e.c
     local macs = c.forward_macs or (c.forward_flops and c.forward_flops / 2)
     local train = train_flops_per_sample(c, e.r.batch)
-    local seed = macs and macs * ctx.TRAIN_FACTOR
+    -- The seed kit's count (docs/export-seed.md, "TRAIN_FACTOR"): flops_per_batch_forward (2 x MACs
+    -- per image, as rlx's export writes it) x TRAIN_FACTOR.
+    local seed = macs and 2 * macs * ctx.TRAIN_FACTOR
     local ratio = (train and seed and seed > 0) and train / seed or nil
     if ratio then ratios[#ratios + 1] = ratio end
     rows[#rows + 1] = {md.esc(e.r.model), tostring(e.input), md.fixed((c.params or 0) / 1e6, 2),
@@ -542,15 +544,19 @@ function M.complexity(ctx)
     "is in MiB; " .. md.MEMORY_UNITS .. "):")
   doc:para(md.table({"Model", "Input", "Params (M)", "Params size (MB)", "Params size (MiB)",
     "Forward MACs / sample (G)", "Forward FLOPs / sample (G)", "Training FLOPs / sample (G), rlx",
-    "Seed: MACs × TRAIN_FACTOR (G)", "rlx / seed"}, rows, {"l", "r", "r", "r", "r", "r", "r", "r", "r", "r"}))
+    "Seed kit: forward FLOPs × TRAIN_FACTOR (G)", "rlx / seed kit"}, rows, {"l", "r", "r", "r", "r", "r", "r", "r", "r", "r"}))
   local lo, hi = math.huge, 0
   for _, x in ipairs(ratios) do lo, hi = math.min(lo, x), math.max(hi, x) end
   if #ratios > 0 then
-    doc:para(string.format("The seed's convention (seed 000, analysis/roofline.py: forward MACs × TRAIN_FACTOR = %d) " ..
-      "counts one forward pass, while a training step also runs the backward pass (weight and input gradients, " ..
-      "about twice the forward) plus elementwise layers, which rlx counts (docs/complexity.md); so rlx's figure " ..
-      "is %s the seed's here. The optimizer update is counted per iteration, not per sample (it does not grow " ..
-      "with the batch): Table 1b's training FLOPs per iteration include it.", ctx.TRAIN_FACTOR,
+    doc:para(string.format("The seed kit's analysis/roofline.py counts a training iteration as " ..
+      "`flops_per_batch_forward` × TRAIN_FACTOR (= %d), and `rlx export --layout seed` writes " ..
+      "`flops_per_batch_forward` = 2 × forward MACs × batch, so on rlx's files the kit counts forward FLOPs × %d " ..
+      "per image: the forward pass and one pass more (docs/export-seed.md, \"TRAIN_FACTOR\"). A training step " ..
+      "runs the forward pass, the backward pass (weight and input gradients, about twice the forward) and " ..
+      "elementwise layers, which rlx counts (docs/complexity.md); so rlx's figure is %s the kit's here, and the " ..
+      "kit's GFLOP/s on the same run are that much lower. The optimizer update is counted per iteration, not per " ..
+      "sample (it does not grow with the batch): Table 1b's training FLOPs per iteration include it.",
+      ctx.TRAIN_FACTOR, ctx.TRAIN_FACTOR,
       lo == hi and string.format("%.2f×", lo) or string.format("%.2f× to %.2f×", lo, hi)))
   end
   local brows = {}
