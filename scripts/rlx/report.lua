@@ -117,6 +117,9 @@ function M._markdown(D, opts)
     SEED_WARMUP = M.SEED_WARMUP, SEED_ITERS = M.SEED_ITERS, title = opts.title,
     dir = opts.dir, rlx_version = opts.rlx_version, describe = describer(D), counter_summary = counter_summary(D)}
   ctx.ref = make_ref(ctx)
+  -- Footnotes numbered in the rows' order (Table 2's), whichever section cites a row first: the
+  -- drafts cite rows before the tables list them.
+  for _, g in ipairs(D.groups) do ctx.ref(g) end
   -- Declared hypotheses, judged once: §2 lists them, §6.6 gives the numbers, §9 counts the verdicts.
   local H = require("rlx.report.hypotheses")
   ctx.hypotheses, ctx.verdicts = {}, {}

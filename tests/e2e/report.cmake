@@ -3,7 +3,7 @@
 set(R ${CMAKE_SOURCE_DIR}/tests/e2e/report)
 
 rlx_e2e(NAME "report: small real study, cells computed from the stored values" ARGS run ${R}/small_study.lua
-  STDOUT "^ok\tfp32 row of 4\\.1\nok\tbf16 row of 4\\.1\nok\tspeedup\nok\tTable 1\nok\troofline fp32\nok\tno AMP\nok\tone environment\nok\tfootnote\nhtml\treport\\.html\t3\n$")
+  STDOUT "^ok\tfp32 row of 4\\.1\nok\tbf16 row of 4\\.1\nok\tspeedup\nok\tTable 1\nok\ttraffic range\nok\troofline fp32\nok\tno AMP\nok\tone environment\nok\tfootnote\nhtml\treport\\.html\t3\n$")
 
 # Issue 21: a sweep at input 32 and another at input 48 into one database give one row per input,
 # each with its own n, and one figure series per input (never averaged together).

@@ -16,7 +16,7 @@ local options = require("rlx.options")
 local errors = require("rlx.errors")
 local compute = require("rlx.report.compute")
 local configs = require("rlx.results.configs")
-local stats = require("rlx.stats")
+local pairing = require("rlx.report.pairs")
 local M = {}
 
 -- The rows a hypothesis is about: each key narrows them (env: an environment label or a device kind).
@@ -177,7 +177,7 @@ function M.judge(D, h)
   else
     for _, p in ipairs(pairs_of(D, h)) do
       local ta, tb = compute.throughput(p.a), compute.throughput(p.b)
-      local r = stats.ratio_ci95(ta.values, tb.values)
+      local r = pairing.ratio(ta.values, tb.values)
       if r then parts[#parts + 1] = {a = p.a, b = p.b, ratio = r, verdict = ratio_verdict(r, h)} end
     end
   end

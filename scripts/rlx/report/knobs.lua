@@ -12,7 +12,6 @@ local md = require("rlx.report.md")
 local compute = require("rlx.report.compute")
 local configs = require("rlx.results.configs")
 local lead = require("rlx.report.lead")
-local stats = require("rlx.stats")
 local pairing = require("rlx.report.pairs")
 local M = {}
 
@@ -56,7 +55,7 @@ function M.pairs(D)
         for _, s in ipairs(settings) do
           local g = idx[rest][s]
           local ta, tb = compute.throughput(g), compute.throughput(base)
-          local r = stats.ratio_ci95(ta.values, tb.values)
+          local r = pairing.ratio(ta.values, tb.values)
           if r then out[#out + 1] = {knob = knob, setting = s, base = base, row = g, ta = ta, tb = tb, r = r} end
         end
       end

@@ -8,6 +8,17 @@ local configs = require("rlx.results.configs")
 local stats = require("rlx.stats")
 local M = {}
 
+--- rlx.stats.ratio_ci95 of two rows' images/s, or nil where it has none: values whose spread
+--- overflows (a 1e308 images/s stored by a broken run) leave the pair out, not the report.
+function M.ratio(a, b)
+  local ok, r = pcall(stats.ratio_ci95, a, b)
+  if not ok then
+    require("rlx.errors").pass_exits(r)
+    return nil
+  end
+  return r
+end
+
 -- Rows by their configuration but one field, then that field's value.
 local function index(D, field)
   local idx = {}
@@ -28,7 +39,7 @@ function M.precision(D)
         local h = idx[configs.key(g.runs[1], {precision = true}) .. "\0" .. p]
         if h then
           local ta, tb = compute.throughput(h), compute.throughput(g)
-          local r = stats.ratio_ci95(ta.values, tb.values)
+          local r = M.ratio(ta.values, tb.values)
           if r then out[#out + 1] = {base = g, other = h, precision = p, ta = ta, tb = tb, r = r} end
         end
       end
@@ -56,7 +67,7 @@ function M.environments(D, envs)
             local x, y = g, other
             local a, b = compute.throughput(x), compute.throughput(y)
             if a.mean and b.mean and a.mean < b.mean then x, y, a, b = y, x, b, a end
-            local r = stats.ratio_ci95(a.values, b.values)
+            local r = M.ratio(a.values, b.values)
             if r then out[#out + 1] = {x = x, y = y, a = a, b = b, r = r} end
           end
         end
@@ -84,7 +95,7 @@ function M.batch_series(D)
       local first, last = rows[1], rows[#rows]
       local ta, tb = compute.throughput(first), compute.throughput(last)
       out[#out + 1] = {rows = rows, first = first, last = last, ta = ta, tb = tb,
-        r = stats.ratio_ci95(tb.values, ta.values)}
+        r = M.ratio(tb.values, ta.values)}
     end
   end
   return out

@@ -106,7 +106,8 @@ end
 --- model, precision, batch, config (the rest of the configuration, rlx.results.configs' key), n
 --- (runs averaged), n_all (ok runs), left_out (unsteady, imprecise or contended runs left out), all_flagged,
 --- images_per_s_mean, images_per_s_sd, images_per_s_ci_low, images_per_s_ci_high, gflops_mean,
---- gflops_sd, ai_mean, ai_sd, source, ridge_ai, attainable_gflops, bound, near_ridge,
+--- gflops_sd, ai_mean, ai_sd, ai_lo and ai_hi (the AI's range: rlx.report.compute.ai_range), source,
+--- ridge_ai, attainable_gflops, bound, near_ridge,
 --- peak_memory_bytes (and peak_memory_as) and labels (the runs).
 function M.records(D)
   local out = {}
@@ -119,7 +120,8 @@ function M.records(D)
       all_flagged = t.all_flagged,
       images_per_s_mean = t.mean, images_per_s_sd = t.sd, images_per_s_ci_low = t.ci_low,
       images_per_s_ci_high = t.ci_high, gflops_mean = r.gflops, gflops_sd = r.gflops_sd, ai_mean = r.ai,
-      ai_sd = r.ai_sd, source = r.source, ridge_ai = r.ridge_ai, attainable_gflops = r.attainable_gflops,
+      ai_sd = r.ai_sd, ai_lo = r.ai_lo, ai_hi = r.ai_hi, source = r.source, ridge_ai = r.ridge_ai,
+      attainable_gflops = r.attainable_gflops,
       bound = r.bound, near_ridge = r.near_ridge, peak_memory_bytes = mem, peak_memory_as = mem_as,
       labels = table.concat(g.labels, " ")}
   end
@@ -128,7 +130,8 @@ end
 
 -- The order study:table2()'s frame shows its columns in.
 M.COLUMNS = {"env", "model", "precision", "batch", "n", "n_all", "left_out", "images_per_s_mean", "images_per_s_sd",
-  "images_per_s_ci_low", "images_per_s_ci_high", "gflops_mean", "gflops_sd", "ai_mean", "ai_sd", "bound", "source",
+  "images_per_s_ci_low", "images_per_s_ci_high", "gflops_mean", "gflops_sd", "ai_mean", "ai_sd", "ai_lo", "ai_hi",
+  "bound", "source",
   "ridge_ai", "attainable_gflops", "near_ridge", "peak_memory_bytes", "peak_memory_as", "all_flagged", "config",
   "labels"}
 
