@@ -58,6 +58,9 @@ function M.check(fname, h)
     copy.text = h[1]
   end
   if #h > 1 then errors.raise(fname, "a hypothesis has one statement (its first value), got " .. #h .. " values") end
+  if copy.text == nil then
+    errors.raise(fname, "the statement is missing: give it first, {\"what you expect\", speedup = {...}, at_least = 2}")
+  end
   local o = options.check(fname, copy, SPEC)
   if not o.text:find("%S") then errors.raise(fname, "the statement is blank: say what you expect") end
   local kinds = {}

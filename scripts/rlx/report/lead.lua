@@ -28,7 +28,7 @@ function M.default_title(D)
   end
   local list = #names <= 2 and table.concat(names, " and ") or
     (table.concat(names, ", ", 1, #names - 1) .. " and " .. names[#names])
-  return "Performance Modeling & Roofline Analysis" .. (#names > 0 and (" across " .. list) or "")
+  return "Performance Modeling and Roofline Analysis" .. (#names > 0 and (" across " .. list) or "")
 end
 
 --- A row's leading cells (env, model, precision, batch), then the fields the study's rows differ in.

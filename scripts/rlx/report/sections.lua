@@ -78,12 +78,15 @@ function M.title(ctx)
         md.esc(e.info.gpu_unusable) .. ".")
     end
   end
-  doc:para(string.format("_Written by rlx %s from %s (%d runs: %d ok, %d failed). Every number below is " ..
+  local several = #require("rlx.results.data").sources(D) > 1
+  local counts = string.format("%d runs: %d ok, %d failed", #D.runs, #D.ok, #D.failed)
+  local from = M.sources_text(D)
+  from = several and (from .. "; " .. counts) or (from:gsub("%)$", "; " .. counts .. ")"))
+  doc:para(string.format("_Written by rlx %s from %s. Every number below is " ..
     "computed from %s; the runs behind each table row are listed in Appendix A. Paragraphs marked %s are " ..
     "drafted from the numbers they cite, for you to check and rewrite in your words; those marked %s are yours " ..
     "to write: the data cannot support them._",
-    md.esc(ctx.rlx_version or "?"), M.sources_text(D), #D.runs, #D.ok, #D.failed,
-    #require("rlx.results.data").sources(D) > 1 and "those databases, read as if merged" or "that database",
+    md.esc(ctx.rlx_version or "?"), from, several and "those databases, read as if merged" or "that database",
     md.DRAFT, md.PLACEHOLDER))
   doc:para("---")
 end
