@@ -41,10 +41,16 @@ bool has_range(const RooflinePoint& p) {
   return p.ai_lo > 0 && p.ai_hi > p.ai_lo;
 }
 
+// The highest roof: of the primary ceilings (a secondary one, a GEMM under the arithmetic peak or a
+// datasheet reference above a measured roof, is drawn but bounds nothing: issue 45's H200 chart ran
+// its DRAM roof up to the datasheet's FP16 tensor figure and drew a ridge there), else of all.
 double max_ceiling(const RooflineSpec& s) {
-  double m = 0;
-  for (const auto& c : s.ceilings) m = std::max(m, c.gflops);
-  return m;
+  double m = 0, all = 0;
+  for (const auto& c : s.ceilings) {
+    all = std::max(all, c.gflops);
+    if (!c.secondary) m = std::max(m, c.gflops);
+  }
+  return m > 0 ? m : all;
 }
 double max_roof(const RooflineSpec& s) {
   double m = 0;
@@ -168,7 +174,10 @@ Layout roofline_chart(const RooflineSpec& spec_in, const std::string& path) {
   for (const auto& c : spec.ceilings) pmin = std::min(pmin, c.gflops);
   for (const auto& r : spec.roofs) bmin = std::min(bmin, r.gbytes_per_s);
   std::vector<double> xs{ridge / 4, pmax / bmin * 8}, ys{pmax * 1.8, pmin / 8};
-  for (const auto& cl : spec.ceilings) xs.push_back(cl.gflops / bmin / 2);  // every ridge on the slowest roof
+  for (const auto& cl : spec.ceilings) {
+    xs.push_back(cl.gflops / bmin / 2);  // every ridge on the slowest roof
+    ys.push_back(cl.gflops * 1.8);       // every ceiling's label, a reference above the roof's too
+  }
   for (const auto& p : spec.points) {
     xs.push_back((has_range(p) ? p.ai_lo : p.ai) / 2);
     xs.push_back((has_range(p) ? p.ai_hi : p.ai) * 2);
@@ -232,7 +241,7 @@ Layout roofline_chart(const RooflineSpec& spec_in, const std::string& path) {
   for (size_t k = 0; k < ceil_order.size(); ++k) {
     const auto& cl = spec.ceilings[ceil_order[k]];
     c.set_color(cl.secondary ? kSecondary : kRoof);
-    c.set_line(cl.secondary ? 1.5 : 2.0, k > 0 || cl.secondary);
+    c.set_line(cl.secondary ? 1.5 : 2.0, cl.gflops < pmax || cl.secondary);
     c.line(f.px(cl.gflops / bmax), f.py(cl.gflops), L.plot_x1, f.py(cl.gflops));
     obs.segment(f.px(cl.gflops / bmax), f.py(cl.gflops), L.plot_x1, f.py(cl.gflops), 2 * pt);
   }
@@ -393,11 +402,25 @@ Layout roofline_chart(const RooflineSpec& spec_in, const std::string& path) {
   }
   // Point labels (batch size): the first free one of eight positions around the point, then of
   // two rings further out (drawn with a thin leader line back to the point); in a cluster where
-  // none is free, the position that covers least.
-  for (const auto& p : spec.points) {
+  // none is free, the position that covers least. A place nearer another point than its own reads
+  // as that point's label (issue 45: ResNet-50's "bs16" sat beside its batch-32 point), so it costs
+  // as much as covering a marker.
+  for (size_t i = 0; i < spec.points.size(); ++i) {
+    const auto& p = spec.points[i];
     if (p.label.empty()) continue;
     const double px = f.px(p.ai), py = f.py(p.gflops), w = c.text_width(p.label, 8),
                  h = c.text_height(8) * 0.8;
+    auto ambiguous = [&](const Box& b) {
+      auto dist = [&](double x, double y) {
+        return std::hypot(std::clamp(x, b.x0, b.x1) - x, std::clamp(y, b.y0, b.y1) - y);
+      };
+      const double own = dist(px, py);
+      for (size_t j = 0; j < spec.points.size(); ++j) {
+        if (j != i && dist(f.px(spec.points[j].ai), f.py(spec.points[j].gflops)) < own - 0.5 * pt)
+          return kMarkerWeight;
+      }
+      return 0;
+    };
     Box best{};
     int best_cost = -1;
     bool far = false;
@@ -424,7 +447,7 @@ Layout roofline_chart(const RooflineSpec& spec_in, const std::string& path) {
                                 {px + r + g, py - h / 2},         {px - r - g - w, py - h / 2}};
       for (const auto& cd : cand) {
         const Box b{cd[0], cd[1], cd[0] + w, cd[1] + h};
-        int cst = obs.cost(b);
+        int cst = obs.cost(b) + ambiguous(b);
         // The leader is sampled only for a place that could still win (it walks every obstacle).
         if (g > 2 * pt && (best_cost < 0 || cst < best_cost)) cst += leader_cost(b);
         if (best_cost < 0 || cst < best_cost) {

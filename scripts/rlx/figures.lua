@@ -485,8 +485,8 @@ local function split_by_model(varying, runs)
 end
 
 --- The roofs of a roofline in its subtitle, each with where it comes from (issue 45: "roofs (measured
---- peaks)" over datasheet roofs): "roofs, each precision against its own: GEMM FP32 and DRAM measured;
---- grey dashed: GEMM FP32 2nd ceiling measured, FP32 datasheet (reference, not a roof)".
+--- peaks)" over datasheet roofs): "roofs: GEMM FP32, DRAM measured; dashed: GEMM FP32 measured (2nd
+--- ceiling), FP32 datasheet (reference)".
 function M.roofs_subtitle(roof_list, level, memory_origin)
   local by_origin, order = {}, {}
   local function add(origin, text)
@@ -503,10 +503,9 @@ function M.roofs_subtitle(roof_list, level, memory_origin)
   local refs = {}
   for _, r in ipairs(roof_list) do
     if r.gemm_gflops and r.kind ~= "gemm" then refs[#refs + 1] = r.gemm_label .. " measured (2nd ceiling)" end
-    if r.datasheet_gflops then refs[#refs + 1] = r.datasheet_label .. " datasheet (reference, not a roof)" end
+    if r.datasheet_gflops then refs[#refs + 1] = r.datasheet_label .. " datasheet (reference)" end
   end
-  return "roofs, each precision against its own: " .. table.concat(parts, "; ") ..
-    (#refs > 0 and ("; grey dashed: " .. table.concat(refs, ", ")) or "")
+  return "roofs: " .. table.concat(parts, "; ") .. (#refs > 0 and ("; dashed: " .. table.concat(refs, ", ")) or "")
 end
 
 -- C: roofline per environment, one point per configuration (mean over the used repeats). Each
@@ -586,8 +585,7 @@ local function roofline_figures(D, points, dir, out, opts, warnings, varying)
       if singles > 0 and singles < #pts then
         for _, pt in ipairs(pts) do if pt.n == 1 then pt.label = pt.label .. " n=1" end end
       end
-      local n_note = singles == #pts and "; every point one run (n=1)" or
-        (singles > 0 and "; n=1: a point resting on one run" or "")
+      local n_note = singles == #pts and "; every point one run (n=1)" or (singles > 0 and "; n=1: one run" or "")
       -- Same colours and shapes as the throughput figure: models and precisions in study order.
       table.sort(pts, function(a, b)
         if a.model ~= b.model then return by_order(MODEL_ORDER)(a.model, b.model) end
@@ -607,11 +605,10 @@ local function roofline_figures(D, points, dir, out, opts, warnings, varying)
         color_by = "model_legend", color_title = "model",
         title = "Roofline: " .. env .. " (" .. kind_of(first.device) .. ")",
         subtitle = subtitle(roofs_words ..
-          "; points: " .. table.concat(src, "+") .. " (" .. opts.level:upper() .. " traffic), mean over repeats" ..
-          n_note ..
-          (ranges.estimated and "; bar: the AI an estimate may have, from rlx's upper traffic model to its minimum " ..
-            "traffic" or "") .. (ranges.measured and "; bar: the AI's range over repeats" or "") ..
-          (marks["*"] and ("; * = some repeats left out (" .. configs.left_out_words(env_runs) .. ")") or "") ..
+          "; points: " .. table.concat(src, "+") .. ", mean over repeats" .. n_note ..
+          (ranges.estimated and "; bar: AI from rlx's upper to its minimum traffic model" or "") ..
+          (ranges.measured and "; bar: AI's range over repeats" or "") ..
+          (marks["*"] and "; * = repeats left out" or "") ..
           (marks[configs.MARK] and ("; " .. configs.MARK .. " = every repeat flagged, all kept") or "") ..
           (noisy ~= "" and ("; " .. noisy) or "") ..
           above_text(suspects), env_runs, opts),
@@ -660,7 +657,7 @@ end
 
 -- Where Figure D's AI comes from, in its subtitle.
 local function ai_source(sources)
-  local est = "analytic FLOPs over rlx's minimum traffic, a lower bound on the bytes"
+  local est = "analytic FLOPs over rlx's minimum traffic, the top of the AI's range (roofline figure)"
   if sources.estimated and sources.measured then return " (measured where counters ran, else estimated: " .. est .. ")" end
   if sources.estimated then return " (estimated: " .. est .. ")" end
   return " (measured by counters)"
@@ -694,9 +691,17 @@ local function ai_figures(D, points, dir, out, opts, warnings, varying)
       if v.ai then
         sources[v.source or "?"] = true
         pts[#pts + 1] = {model = m, batch = g.batch, ai = v.ai, precision = g.precision, env = g.env_key,
-          config = configs.short(varying, r), input = tonumber(configs.of(r).input) or 0, row = g.key}
+          config = configs.short(varying, r), input = tonumber(configs.of(r).input) or 0, row = g.key,
+          n = compute.throughput(g).n}
       end
     end
+    -- Rows on one run are marked (issue 45): beside the point, or once in the subtitle when all are.
+    local singles = 0
+    for _, p in ipairs(pts) do if p.n == 1 then singles = singles + 1 end end
+    if singles > 0 and singles < #pts then
+      for _, p in ipairs(pts) do if p.n == 1 then p.label = "n=1" end end
+    end
+    local n_note = singles == #pts and "; every point one run (n=1)" or (singles > 0 and "; n=1: one run" or "")
     table.sort(pts, function(a, b)
       if a.env ~= b.env then return a.env < b.env end
       if a.precision ~= b.precision then return by_order(PRECISION_ORDER)(a.precision, b.precision) end
@@ -717,7 +722,7 @@ local function ai_figures(D, points, dir, out, opts, warnings, varying)
       ylabel = "AI (FLOP/byte), " .. how,
       subtitle = configs.scale_text(runs, {timing = false}) .. "; DRAM level, each row as Table 2 gives it " ..
         "(mean over the repeats kept); AI = training FLOPs ÷ DRAM bytes per iteration" .. ai_source(sources) ..
-        "; dashed grey: the ridge of each environment and precision (below it memory-bound)" ..
+        "; dashed grey: the ridge of each environment and precision (below it memory-bound)" .. n_note ..
         (yscale == "log" and "; log scale" or "") ..
         (opts.note and ("; " .. opts.note) or ""),
       width = opts.width, height = opts.height}

@@ -84,7 +84,8 @@ function M.time_breakdown(ctx)
     if c.busy then busy_lo, busy_hi = math.min(busy_lo or c.busy, c.busy), math.max(busy_hi or c.busy, c.busy) end
     rows[#rows + 1] = row(c.g, {md.sig(c.it and c.it * f, 3), md.sig(c.comp and c.comp * f, 3),
       md.sig(c.wait and c.wait * wf, 3), md.share(share), md.sig(c.user and c.user * f, 3),
-      md.sig(c.sys and c.sys * f, 3), md.fixed(c.busy, 2), md.mb(c.mem), md.mib(c.mem), c.what or "-"}, ctx)
+      md.sig(c.sys and c.sys * f, 3), md.fixed(c.busy, 2), c.mem and (md.mb(c.mem) .. " (" .. md.mib(c.mem) .. ")") or "-",
+      c.what or "-"}, ctx)
   end
   ctx.doc:para("### " .. M.next_number(ctx) .. " Time breakdown")
   if #rows == 0 then ctx.doc:para("No successful runs: no breakdown.") return end
@@ -98,8 +99,8 @@ function M.time_breakdown(ctx)
     "peak RSS on CPUs (" .. md.MEMORY_UNITS .. "):",
     table_of(ctx, {"Iteration (" .. unit .. ")", "Compute (" .. unit .. ")", "Data wait (" .. wait_unit .. ")",
       "Data wait share", "User CPU (" .. unit .. ")", "System CPU (" .. unit .. ")", "CPU / wall",
-      "Peak memory (MB)", "Peak memory (MiB)", "Measured as", "Runs"}, rows,
-      {"r", "r", "r", "r", "r", "r", "r", "r", "r", "l", "l"})})
+      "Peak memory, MB (MiB)", "Measured as", "Runs"}, rows,
+      {"r", "r", "r", "r", "r", "r", "r", "r", "l", "l"})})
   local facts = {}
   if max_share then
     facts[#facts + 1] = string.format("the data wait is at most %s of an iteration (%s)", md.share(max_share),
