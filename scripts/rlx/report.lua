@@ -237,10 +237,12 @@ function M.write(source, opts)
     errors.raise("rlx.report.write", "expected a study (rlx.study{...}) or a database (rlx.db.open), got " ..
       type(source))
   end
-  -- A string is a comma-separated list, as `--set with=a.db,b.db` gives it.
-  if type(o.with) == "string" then
+  -- Each entry may be a comma-separated list, as `--set with=a.db,b.db` gives it.
+  if o.with then
     local list = {}
-    for p in o.with:gmatch("[^,]+") do list[#list + 1] = p end
+    for _, entry in ipairs(type(o.with) == "table" and o.with or {o.with}) do
+      for p in tostring(entry):gmatch("[^,]+") do list[#list + 1] = p end
+    end
     o.with = list
   end
   if o.figures:find("^/") or o.figures:find("%.%.") then

@@ -276,11 +276,15 @@ function M.scale_lines(D)
   for _, l in ipairs(M.budget_lines(D)) do lines[#lines + 1] = l end
   local sections = require("rlx.report.sections")
   for _, n in ipairs(sections.plan_notes(D)) do lines[#lines + 1] = "- " .. md.esc(n) .. "." end
-  local plan = sections.plan_text(D)
-  if plan and plan.left_out then
-    lines[#lines + 1] = "- " .. md.esc(plan.left_out) .. ": " .. md.code(tostring(plan.add)) .. "."
+  local plans = sections.plan_texts(D)
+  for _, plan in ipairs(plans) do
+    local of = #plans > 1 and plan.study and (plan.study .. ": ") or ""
+    if plan.left_out then
+      lines[#lines + 1] = "- " .. md.esc(of .. plan.left_out) .. ": " .. md.code(tostring(plan.add)) .. "."
+    end
+    if plan.text ~= "" then lines[#lines + 1] = "- Plan" .. (of ~= "" and (" of " .. md.esc(plan.study)) or "") .. ": " ..
+      md.esc(plan.text) .. "." end
   end
-  if plan and plan.text ~= "" then lines[#lines + 1] = "- Plan: " .. md.esc(plan.text) .. "." end
   local flagged = M.flag_text(D.ok)
   if flagged then lines[#lines + 1] = "- " .. flagged .. "." end
   return lines

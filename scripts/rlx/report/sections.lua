@@ -335,10 +335,51 @@ function M.process_settings_text(D)
   return #parts > 0 and table.concat(parts, "; ") or nil
 end
 
---- The last plan of the study (rlx.experiment: conn:plans) in words: its budget, its one estimate
---- against the wall time, what the budget left out and the command that adds it; nil without one.
-function M.plan_text(D)
-  local p = (D.plans or {})[#(D.plans or {})]
+-- "45 runs: 9 configurations never run (h200 vgg16 amp bs64, ...), 36 further repeats": the runs a
+-- plan left out, by configuration, named up to 6 (issue 45: the H200 plan listed 45 labels).
+local function left_out_words(labels)
+  local configs_seen, order, repeats = {}, {}, 0
+  for _, l in ipairs(labels) do
+    local base, n = tostring(l):match("^(.-)_run(%d+)")
+    base = base or tostring(l)
+    if tonumber(n) == 1 or not n then
+      if not configs_seen[base] then configs_seen[base] = true; order[#order + 1] = base end
+    else
+      repeats = repeats + 1
+    end
+  end
+  local parts = {}
+  if #order > 0 then
+    local names = {}
+    for i = 1, math.min(6, #order) do names[i] = order[i] end
+    parts[#parts + 1] = string.format("%d configuration%s never run (%s%s)", #order, #order == 1 and "" or "s",
+      table.concat(names, ", "), #order > 6 and string.format(" and %d more", #order - 6) or "")
+  end
+  if repeats > 0 then parts[#parts + 1] = string.format("%d further repeat%s", repeats, repeats == 1 and "" or "s") end
+  return table.concat(parts, ", ")
+end
+
+--- The last plan of each study (rlx.experiment: conn:plans) in words: its budget, its one estimate
+--- against the wall time, what the budget left out and the command that adds it ({study, text,
+--- left_out, add}, study order); empty without one.
+function M.plan_texts(D)
+  local last, order = {}, {}
+  for _, p in ipairs(D.plans or {}) do
+    if not last[p.study or ""] then order[#order + 1] = p.study or "" end
+    last[p.study or ""] = p
+  end
+  local out = {}
+  for _, s in ipairs(order) do
+    local t = M.plan_text(D, last[s])
+    t.study = s ~= "" and s or nil
+    out[#out + 1] = t
+  end
+  return out
+end
+
+--- One plan in words (M.plan_texts); without `p`, the last plan of D. nil without one.
+function M.plan_text(D, p)
+  p = p or (D.plans or {})[#(D.plans or {})]
   if not p then return nil end
   local dur = rlx.budget.duration_text
   local detail = type(p.detail) == "table" and p.detail or {}
@@ -354,7 +395,7 @@ function M.plan_text(D)
   local left = type(detail.left_out) == "table" and detail.left_out or {}
   if #left > 0 then
     out.left_out = string.format("%d run%s left out whole for the budget (%s), which this command adds to the " ..
-      "same database, keeping every run already made", #left, #left == 1 and "" or "s", table.concat(left, ", "))
+      "same database, keeping every run already made", #left, #left == 1 and "" or "s", left_out_words(left))
     out.add = detail.add
   end
   return out
@@ -425,11 +466,15 @@ function M.design(ctx)
       "probe's noise, else the default): ", calibrate.NEAR * 100) .. md.esc(table.concat(cals, "; ")) .. ".")
   end
   local notes = M.plan_notes(D)
-  local plan = M.plan_text(D)
-  if plan and plan.left_out then notes[#notes + 1] = plan.left_out end
+  local plans = M.plan_texts(D)
+  local function of(plan) return #plans > 1 and plan.study and (plan.study .. ": ") or "" end
+  for _, plan in ipairs(plans) do if plan.left_out then notes[#notes + 1] = of(plan) .. plan.left_out end end
   if #notes > 0 then doc:para("**Left out by the plan:** " .. md.esc(table.concat(notes, "; ")) .. ".") end
-  if plan and plan.add then doc:para(md.code(plan.add)) end
-  if plan and plan.text ~= "" then doc:para("**Plan:** " .. md.esc(plan.text) .. ".") end
+  for _, plan in ipairs(plans) do if plan.add then doc:para(md.code(plan.add)) end end
+  for _, plan in ipairs(plans) do
+    if plan.text ~= "" then doc:para("**Plan" .. (of(plan) ~= "" and (" of " .. md.esc(plan.study)) or "") .. ":** " ..
+      md.esc(plan.text) .. ".") end
+  end
   local data = {}
   for _, r in ipairs(#D.ok > 0 and D.ok or D.runs) do
     local c = type(r.config) == "table" and r.config or {}
