@@ -255,10 +255,10 @@ function M.memory(ctx)
     local c
     for _, r in ipairs(g.runs) do c = c or D.complexity[r.id] end
     -- The figure §4.3 shows (one function: the two sections disagreed on a row, issue 34).
-    local m, what = compute.peak_memory(g)
+    local m, what, n = compute.peak_memory(g)
     if c and c.memory_bytes and m then
       rows[#rows + 1] = extend(lead_cells(D, g), {md.mb(c.memory_bytes), md.mb(m), what,
-        string.format("%.2f×", m / c.memory_bytes), ctx.ref(g)})
+        string.format("%.2f×", m / c.memory_bytes), ctx.ref(g) .. (n == 1 and " (n=1)" or "")})
       ratio_lo, ratio_hi = math.min(ratio_lo, m / c.memory_bytes), math.max(ratio_hi, m / c.memory_bytes)
     end
   end

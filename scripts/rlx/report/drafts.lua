@@ -399,8 +399,10 @@ local function class_counts(ctx)
   return #parts > 0 and join(parts) or nil
 end
 
---- The abstract's draft: what was measured, the range, the roofline classes, the largest effect.
-function M.abstract(ctx)
+--- The abstract's draft: what was measured, the range, the roofline classes (the sections' sentence
+--- `facts[1]` when given), the largest effect, then the rest of `facts`.
+function M.abstract(ctx, facts)
+  facts = facts or {}
   local D = ctx.D
   local envs, models = lead.env_keys(D), models_of(D)
   local batches, precs = {}, {}
@@ -428,9 +430,11 @@ function M.abstract(ctx)
       md.sig(compute.throughput(lo).mean, 3), ctx.describe(lo), md.sig(compute.throughput(hi).mean, 3), ctx.describe(hi))
   end
   local counts = class_counts(ctx)
-  if counts then sentences[#sentences + 1] = "Roofline points: " .. counts .. " (§5)." end
+  if facts[1] then sentences[#sentences + 1] = facts[1]
+  elseif counts then sentences[#sentences + 1] = "Roofline points: " .. counts .. " (§5)." end
   local f = M.findings(ctx)
   if f[1] then sentences[#sentences + 1] = "The largest effect: " .. f[1].text end
+  for i = 2, #facts do sentences[#sentences + 1] = facts[i] end
   return md.draft(sentences)
 end
 

@@ -22,9 +22,11 @@ local function mean_of(g, f)
   return stats.mean(xs), #xs
 end
 
+-- A row of a table without an n column: a row resting on one run is marked in its Runs cell
+-- (issue 45: n = 1 rows read as sure as the others).
 local function row(g, cells, ctx)
   local out = lead.extend(lead.lead_cells(ctx.D, g), cells)
-  out[#out + 1] = ctx.ref(g)
+  out[#out + 1] = ctx.ref(g) .. (compute.throughput(g).n == 1 and " (n=1)" or "")
   return out
 end
 

@@ -147,7 +147,7 @@ local function bound_fact(ctx)
   if n == 0 then return nil end
   local how = meas == 0 and "all estimated from analytic FLOPs over minimum DRAM bytes, none counted" or
     est == 0 and "all measured by hardware counters" or string.format("%d measured by counters, %d estimated", meas, est)
-  local text = string.format("- Of %d roofline points judged against a roof (%s), %d %s %smemory-bound and %d " ..
+  local text = string.format("Of %d roofline points judged against a roof (%s), %d %s %smemory-bound and %d " ..
     "compute-bound", n, how, mem, mem == 1 and "is" or "are", meas == 0 and "estimated " or "", comp)
   if near > 0 then
     text = text .. string.format("; %d lie%s within the ridge's uncertainty (the spread of the peaks it is made " ..
@@ -159,24 +159,7 @@ end
 function M.abstract(ctx)
   local D, doc = ctx.D, ctx.doc
   doc:para("## Abstract (≤150 words)")
-  -- Drafted from the numbers (rlx.report.drafts); the goal and the insight are the author's to sharpen.
-  local draft = drafts.abstract(ctx)
-  if draft then doc:para(draft) end
-  local lo, hi
-  for _, g in ipairs(D.groups) do
-    local t = compute.throughput(g)
-    if t.mean then
-      if not lo or t.mean < lo.t.mean then lo = {g = g, t = t} end
-      if not hi or t.mean > hi.t.mean then hi = {g = g, t = t} end
-    end
-  end
-  local facts = {}
-  if lo then
-    facts[#facts + 1] = string.format("- Throughput ranged from %s images/s (%s) to %s images/s (%s).",
-      md.sig(lo.t.mean, 3), ctx.describe(lo.g), md.sig(hi.t.mean, 3), ctx.describe(hi.g))
-  end
-  facts[#facts + 1] = bound_fact(ctx)
-  -- The precision reached, per machine when there are several (their protocols differ).
+  -- Drafted from the numbers (rlx.report.drafts), with the precision each machine's runs reached.
   local keys, per_env = env_keys(D), {}
   for _, key in ipairs(keys) do
     local runs = {}
@@ -184,8 +167,9 @@ function M.abstract(ctx)
     local text = configs.precision_text(runs)
     if text then per_env[#per_env + 1] = (#keys > 1 and (md.esc(key) .. ": ") or "") .. md.esc(text) end
   end
-  if #per_env > 0 then facts[#facts + 1] = "- Precision of the runs: " .. table.concat(per_env, "; ") .. " (§2, §8)." end
-  if #facts > 0 then doc:para("Facts to draw on:"):para(facts) end
+  local draft = drafts.abstract(ctx, {bound_fact(ctx), #per_env > 0 and
+    ("Precision of the runs: " .. table.concat(per_env, "; ") .. " (§2, §8).") or nil})
+  if draft then doc:para(draft) end
   -- Mixed precision is a keyword only when a run measured it.
   local mixed = false
   for _, g in ipairs(D.groups) do mixed = mixed or g.precision == "amp" or g.precision == "bf16" end
