@@ -360,7 +360,7 @@ function M.hypotheses(ctx)
           string.format("%s %s batch %d", p.a.model, p.a.precision, p.a.batch)
         if x.h.kind ~= "batch" and not x.h.test.model then what = p.a.model .. ", " .. what end
         parts[#parts + 1] = string.format("%s: %s, %s %s", md.esc(what), pairing.ratio_words(p.ratio), p.verdict,
-          ctx.ref(p.a) .. ctx.ref(p.b))
+          ctx.ref(p.a) .. " " .. ctx.ref(p.b))
       else
         parts[#parts + 1] = string.format("%s: %s, %s %s", md.esc(ctx.describe(p.g)),
           md.esc(require("rlx.report.compute").bound_text(p.placed)), p.verdict, ctx.ref(p.g))

@@ -30,7 +30,7 @@ end
 local function refs(ctx, rows)
   local out = {}
   for _, g in ipairs(rows) do out[#out + 1] = ctx.ref(g) end
-  return table.concat(out)
+  return table.concat(out, " ")
 end
 
 -- The models of the study in seed order, and the rows of each environment and model.
@@ -144,7 +144,7 @@ local function roofline_paragraph(ctx, env, model, rows)
           if p.base.precision == prec and prec == "fp32" then
             local x, q = pairing.ratio_parts(p.r)
             up = string.format(": %s gave %s at batch %d here, %s %s", esc(p.precision), x, p.base.batch, q,
-              ctx.ref(p.base) .. ctx.ref(p.other))
+              ctx.ref(p.base) .. " " .. ctx.ref(p.other))
             break
           end
         end
@@ -176,7 +176,7 @@ local function trend_words(ctx, s)
     s.first.batch, md.sig(s.tb.mean, 3), s.last.batch, pairing.ratio_words(s.r))
   local sig = pairing.significant(s.r)
   if sig == false then words = words .. ", a change the repeats do not tell from none" end
-  return words .. " " .. ctx.ref(s.first) .. ctx.ref(s.last)
+  return words .. " " .. ctx.ref(s.first) .. " " .. ctx.ref(s.last)
 end
 
 --- §4.1's draft: the batch trend of each series with its CI.
@@ -199,7 +199,7 @@ function M.trends(ctx)
     sentences[#sentences + 1] = string.format("Lower precision raises images/s %s (%s, %s, batch %d) to %s " ..
       "(%s, %s, batch %d) over fp32 (§6.1) %s.", pairing.ratio_words(lo.r), esc(lo.base.env_key), esc(lo.base.model),
       lo.base.batch, pairing.ratio_words(hi.r), esc(hi.base.env_key), esc(hi.base.model), hi.base.batch,
-      ctx.ref(lo.other) .. ctx.ref(hi.other))
+      ctx.ref(lo.other) .. " " .. ctx.ref(hi.other))
   end
   return md.draft(sentences)
 end
@@ -302,7 +302,7 @@ function M.models(ctx)
       local n = 0
       for _, p in ipairs(prec) do if p.base.model == model then n = n + 1 end end
       sentences[#sentences + 1] = string.format("%s over fp32 reaches %s on %s at batch %d %s%s.", esc(best.precision),
-        pairing.ratio_words(best.r), esc(best.base.env_key), best.base.batch, ctx.ref(best.base) .. ctx.ref(best.other),
+        pairing.ratio_words(best.r), esc(best.base.env_key), best.base.batch, ctx.ref(best.base) .. " " .. ctx.ref(best.other),
         n > 1 and string.format(", the largest of its %d precision pairs (§6.1)", n) or " (§6.1)")
     end
     for _, s in ipairs(series) do
@@ -319,7 +319,7 @@ function M.models(ctx)
       local x, q = pairing.ratio_parts(far.r)
       sentences[#sentences + 1] = string.format("Across environments, %s trains it at %s the images/s of %s " ..
         "(%s, batch %d; %s; §6.2) %s.", esc(far.x.env_key), x, esc(far.y.env_key), esc(far.x.precision), far.x.batch,
-        q, ctx.ref(far.x) .. ctx.ref(far.y))
+        q, ctx.ref(far.x) .. " " .. ctx.ref(far.y))
     end
     local classes = {}
     for _, g in ipairs(rows) do
@@ -353,13 +353,13 @@ function M.findings(ctx)
   for _, p in ipairs(pairing.precision(ctx.D)) do
     cands[#cands + 1] = {size = effect(p.r), key = "prec|" .. p.base.model, text = string.format("%s over fp32 " ..
       "speeds %s up %s on %s at batch %d %s.", esc(p.precision), esc(p.base.model), pairing.ratio_words(p.r),
-      esc(p.base.env_key), p.base.batch, ctx.ref(p.base) .. ctx.ref(p.other))}
+      esc(p.base.env_key), p.base.batch, ctx.ref(p.base) .. " " .. ctx.ref(p.other))}
   end
   for _, p in ipairs(pairing.environments(ctx.D, envs)) do
     local x, q = pairing.ratio_parts(p.r)
     cands[#cands + 1] = {size = effect(p.r), key = "env|" .. p.x.model, text = string.format("%s trains %s at %s " ..
       "the images/s of %s (%s, batch %d; %s) %s.", esc(p.x.env_key), esc(p.x.model), x, esc(p.y.env_key),
-      esc(p.x.precision), p.x.batch, q, ctx.ref(p.x) .. ctx.ref(p.y))}
+      esc(p.x.precision), p.x.batch, q, ctx.ref(p.x) .. " " .. ctx.ref(p.y))}
   end
   for _, s in ipairs(pairing.batch_series(ctx.D)) do
     if s.r and pairing.significant(s.r) ~= false then
@@ -453,7 +453,7 @@ function M.conclusion(ctx, verdicts)
       if not hi or p.r.ratio > hi.r.ratio then hi = p end
     end
     sentences[#sentences + 1] = string.format("Question 2: lower precision gave %s to %s over fp32 (§6.1) %s.",
-      pairing.ratio_words(lo.r), pairing.ratio_words(hi.r), ctx.ref(lo.other) .. ctx.ref(hi.other))
+      pairing.ratio_words(lo.r), pairing.ratio_words(hi.r), ctx.ref(lo.other) .. " " .. ctx.ref(hi.other))
   end
   local across = pairing.environments(ctx.D, lead.env_keys(ctx.D))
   if #across > 0 then
@@ -462,7 +462,7 @@ function M.conclusion(ctx, verdicts)
     local x, q = pairing.ratio_parts(far.r)
     sentences[#sentences + 1] = string.format("Question 3: the environments differ by up to %s (%s over %s, %s, " ..
       "batch %d; %s; §6.2) %s.", x, esc(far.x.env_key), esc(far.y.env_key), esc(far.x.model), far.x.batch, q,
-      ctx.ref(far.x) .. ctx.ref(far.y))
+      ctx.ref(far.x) .. " " .. ctx.ref(far.y))
   end
   if verdicts and #verdicts > 0 then
     local n = {}
