@@ -487,7 +487,7 @@ end
 --- The roofs of a roofline in its subtitle, each with where it comes from (issue 45: "roofs (measured
 --- peaks)" over datasheet roofs): "roofs: GEMM FP32, DRAM measured; dashed: GEMM FP32 measured (2nd
 --- ceiling), FP32 datasheet (reference)".
-function M.roofs_subtitle(roof_list, level, memory_origin)
+local function roofs_subtitle(roof_list, level, memory_origin)
   local by_origin, order = {}, {}
   local function add(origin, text)
     if not by_origin[origin] then by_origin[origin] = {}; order[#order + 1] = origin end
@@ -598,7 +598,7 @@ local function roofline_figures(D, points, dir, out, opts, warnings, varying)
       for s in pairs(sources) do src[#src + 1] = s end
       table.sort(src)
       local mem, ceilings, noisy = chart_roofs(pk, roof_list, opts.level)
-      local roofs_words = M.roofs_subtitle(roof_list, opts.level, pk_source == "datasheet" and "datasheet" or
+      local roofs_words = roofs_subtitle(roof_list, opts.level, pk_source == "datasheet" and "datasheet" or
         (pk.source or "measured"))
       local path = dir .. "/roofline_" .. safe(env) .. "." .. opts.format
       local plot = {points = pts, roofs = mem, ceilings = ceilings, arrows = config_arrows(pts), out = path,

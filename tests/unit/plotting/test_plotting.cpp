@@ -256,7 +256,8 @@ TEST_CASE("roofline: a point above its own roof is hollow even under a higher ce
 // Issue 45: an estimated point's AI is a range, drawn as a bar in the point's colour from ai_lo to
 // ai_hi at its GFLOP/s; a datasheet reference above the measured roofs bounds nothing (the DRAM roof
 // stops at the highest primary ceiling, no ridge is drawn at the reference).
-TEST_CASE("roofline: an AI range is a bar; a secondary ceiling above the roofs is only a reference", "[plotting]") {
+TEST_CASE("roofline: an AI range is a bar; a secondary ceiling above the roofs is only a reference",
+          "[plotting]") {
   RooflineSpec spec;
   spec.roofs = {{"DRAM", 100}};
   spec.ceilings = {{"GEMM FP32", 1000}, {"FP32 (datasheet)", 4000, true}};
