@@ -148,9 +148,16 @@ local function roofline_paragraph(ctx, env, model, rows)
             break
           end
         end
+        local unit = "a lower precision on tensor cores"
+        if rows[1].kind ~= "cuda" then
+          local pk = (ctx.D.peaks[rows[1].runs[1].environment_id] or {})[rows[1].kind]
+          unit = rlx.roofline.bf16_emulated(pk) and "not bf16 here: this CPU emulates it on its FP32 units (§5)" or
+            "bf16 on AMX or avx512_bf16 units"
+        end
         sentences[#sentences + 1] = "Right of the ridge it rises only with more FLOP/s per step: faster arithmetic " ..
-          "(a lower precision on tensor cores" .. up .. ") or less time outside the roofline's work (launches, " ..
-          "memory-bound layers inside the step, the optimizer); more bandwidth would not move it."
+          "(" .. unit .. up .. ") or less time outside the roofline's work (" ..
+          (rows[1].kind == "cuda" and "launches, " or "") .. "memory-bound layers inside the step, the optimizer); " ..
+          "more bandwidth would not move it."
       end
     end
   end

@@ -243,16 +243,20 @@ function M.near_ridge(ctx)
   for _, g in ipairs(ctx.D.groups) do
     local r = compute.roofline(ctx.D, g)
     if r and r.near_ridge then
-      lines[#lines + 1] = string.format("- %s: AI %s%s, ridge %s (range %s-%s from the peaks' spread): %s by %.1f %%.",
-        ctx.describe(g), md.sig(r.ai, 3), r.source == "estimated" and " (estimated)" or "", md.sig(r.ridge_ai, 3),
-        md.sig(r.ridge_lo, 3), md.sig(r.ridge_hi, 3), r.ai < r.ridge_ai and "below" or "above",
-        math.abs(r.ai / r.ridge_ai - 1) * 100)
+      local ai = r.ai_lo and r.ai_hi and (md.sig(r.ai_lo, 3) .. "-" .. md.sig(r.ai_hi, 3) ..
+        (r.source == "estimated" and " (estimated: upper traffic model to minimum traffic)" or " (over repeats)"))
+        or (md.sig(r.ai, 3) .. (r.source == "estimated" and " (estimated)" or ""))
+      lines[#lines + 1] = string.format("- %s: AI %s, ridge %s (range %s-%s from the peaks' spread)%s.",
+        ctx.describe(g), ai, md.sig(r.ridge_ai, 3), md.sig(r.ridge_lo, 3), md.sig(r.ridge_hi, 3),
+        r.ai_lo and "" or string.format(": %s by %.1f %%", r.ai < r.ridge_ai and "below" or "above",
+          math.abs(r.ai / r.ridge_ai - 1) * 100))
     end
   end
   if #lines == 0 then return end
-  ctx.doc:para("**Near the ridge.** These points lie within the range the ridge takes over the repeats of the " ..
-    "peaks it is made of (peak GFLOP/s × (1 − spread) ÷ peak GB/s to peak GFLOP/s ÷ (peak GB/s × (1 − spread))): " ..
-    "either roof may bind them, and the report calls them neither memory- nor compute-bound:"):para(lines)
+  ctx.doc:para("**Near the ridge.** The AI of these points (an estimate's range, or the point's) meets the range " ..
+    "the ridge takes over the repeats of the peaks it is made of (peak GFLOP/s × (1 − spread) ÷ peak GB/s to peak " ..
+    "GFLOP/s ÷ (peak GB/s × (1 − spread))): either roof may bind them, and the report calls them neither memory- " ..
+    "nor compute-bound:"):para(lines)
 end
 
 -- The roof a row is judged against, by name ("GEMM FP32"): its value, origin and second ceiling are in
