@@ -89,7 +89,7 @@ function M.roof(peaks, precision, opts)
     if peaks.device == "cpu" then
       note = "tf32 = true has no effect on the CPU: judged against the FP32 roof"
     else
-      prec, note = "tf32", "fp32 run with tf32 = true: judged against the TF32 tensor roof"
+      prec, note = "tf32", "fp32 run with tf32 = true: judged against a TF32 roof"
     end
   end
   local fields = core.compute_fields(prec)
@@ -112,8 +112,8 @@ function M.roof(peaks, precision, opts)
     r.label = M.roof_label(peaks, r.field)
   elseif r.gemm_field then
     r.field, r.gflops, r.origin, r.kind, r.label = gemm, r.gemm_gflops, own, "gemm", r.gemm_label
-    r.note = (note and (note .. "; ") or "") .. "no " .. prec .. " arithmetic peak measured (" ..
-      table.concat(fields, ", ", 1, #fields - 1) .. "): judged against the measured GEMM"
+    r.note = (note and (note .. "; ") or "") .. "the measured GEMM is the roof (no " .. prec ..
+      " arithmetic peak measured: " .. table.concat(fields, ", ", 1, #fields - 1) .. ")"
   elseif sheet_field then
     r.field, r.gflops, r.origin = sheet_field, sheet_gflops, "datasheet"
     r.kind, r.label = sheet_field:match("_tensor_") and "tensor" or "vector", M.roof_label(o.datasheet, sheet_field)
