@@ -97,13 +97,13 @@ function M.draft(sentences)
   return "> " .. M.DRAFT .. " " .. table.concat(kept, " ")
 end
 
---- A share as a percentage a reader can take in: "42 %", "0.61 %", "< 0.001 %" (never "9.6e-07 %").
+--- A share as a percentage a reader can take in: "42.0 %", "0.61 %", "< 0.001 %" (never "9.6e-07 %").
 function M.share(v)
   if type(v) ~= "number" or v ~= v then return "-" end
   local p = v * 100
   if p == 0 then return "0 %" end
   if math.abs(p) < 0.001 then return "< 0.001 %" end
-  if math.abs(p) >= 10 then return string.format("%.0f %%", p) end
+  if math.abs(p) >= 1 then return M.pct(v, 1) end
   return M.sig(p, 2) .. " %"
 end
 
