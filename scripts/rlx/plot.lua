@@ -102,9 +102,10 @@ local roofline_spec = spec_with({
 
 --- Roofline chart. points: {{ai=, gflops=, label=, model=, precision=, roof_gflops=, roof_gbps=,
 --- ai_lo=, ai_hi=, ...}} (roof_*: the point's own roofs, judging whether it is above its roof; default
---- the chart's highest; ai_lo/ai_hi: the AI the point may have, drawn as a horizontal bar); roofs from peak_bw (byte/s) / peak_gbps, roofs = {{label=, gbps=}}, or peaks =
---- {dram_gbps=, ...}; ceilings from peak_flops (FLOP/s) / peak_gflops, ceilings = {{label=, gflops=,
---- secondary=}} (secondary: a second, practical ceiling drawn grey), or peaks = {fp32_gflops=, ...}.
+--- the chart's highest; ai_lo/ai_hi: the AI the point may have, drawn as a horizontal bar); roofs
+--- from peak_bw (byte/s) / peak_gbps, roofs = {{label=, gbps=}}, or peaks = {dram_gbps=, ...};
+--- ceilings from peak_flops (FLOP/s) / peak_gflops, ceilings = {{label=, gflops=, secondary=}}
+--- (secondary: a second, practical ceiling or a reference drawn grey), or peaks = {fp32_gflops=, ...}.
 function M.roofline(opts)
   local o = options.check("rlx.plot.roofline", opts, roofline_spec)
   local points = o.points or {}
