@@ -23,6 +23,7 @@ local ok, data = pcall(function() return P.data and rlx.train.dataset(P.data) en
 if not ok then rlx.fail(2, "experiments/all.lua: --set data=: " .. rlx.errors.text(rlx.errors.pass_exits(data))) end
 local study = rlx.experiment.open_study{name = P.name, db = P.db, label = P.label, zone = P.zone,
   instance_type = P.instance, price_per_hour = P.price_per_hour}
+for _, h in ipairs(dofile(here .. "/hypotheses.lua")) do study:hypothesis(h) end
 local where = {}
 if study.env.cloud_zone then where[#where + 1] = "zone " .. study.env.cloud_zone end
 if study.env.instance_type then where[#where + 1] = "instance " .. study.env.instance_type end
@@ -34,7 +35,7 @@ print(string.format("scale %s: %dx%d %s images, %s, %d repeats%s", S.name, S.inp
   S.budget_s and (", budget " .. rlx.budget.duration_text(S.budget_s)) or ""))
 local done = rlx.experiment.run(study, {dir = here, matrix = matrix, scale = S, devices = P.devices,
   retry_crashed = P.retry_crashed, data = P.data, memory_format = P.memory_format, figures = P.figures})
-rlx.experiment.finish(study, {figures = P.figures, scale = S})
+rlx.experiment.finish(study, {figures = P.figures, scale = S, with = P.with, title = P.title})
 print(rlx.experiment.done_line(S, done))
 study:close()
 rlx.experiment.check_complete(done)

@@ -142,10 +142,16 @@ std::pair<double, double> mean_sd(const std::vector<double>& v) {
 }
 
 // "n=3  CV 1.2%" and "213.0 ± 8.2" above a group, bottom at y (pixels). Both numbers to the decimal
-// of the SD's second significant digit: "213.0 ± 8.2", "92 ± 25".
+// of the SD's second significant digit: "213.0 ± 8.2", "92 ± 25". One value has no SD: "n=1: no SD"
+// and the value alone (issue 45: "838 ± 0, CV 0.0%" read as a measured spread).
 void annotate(Canvas& c, double cx, double y, size_t n, double mean, double sd) {
   const Color ink{0.2, 0.2, 0.2, 1};
   char buf[128];
+  if (n == 1) {
+    c.text("n=1: no SD", cx, y, 9, HAlign::Center, VAlign::Bottom, 0, false, ink);
+    c.text(num3(mean), cx, y - c.text_height(9), 9, HAlign::Center, VAlign::Bottom, 0, false, ink);
+    return;
+  }
   std::snprintf(buf, sizeof buf, "n=%zu  CV %.1f%%", n, mean != 0 ? 100 * sd / std::fabs(mean) : 0.0);
   c.text(buf, cx, y, 9, HAlign::Center, VAlign::Bottom, 0, false, ink);
   if (sd > 0 && std::isfinite(sd)) {

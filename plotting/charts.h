@@ -13,19 +13,19 @@ namespace rlx::plot {
 
 // ---- roofline ----
 struct MemoryRoof {
-  std::string label;  // "DRAM", "L2", ...
+  std::string label;    // "DRAM", "L2", ...
   double gbytes_per_s;  // decimal GB/s
 };
 struct ComputeCeiling {
   std::string label;  // "fp32", "bf16", ...
-  double gflops;        // decimal GFLOP/s
+  double gflops;      // decimal GFLOP/s
   // A second, practical ceiling (the GEMM peak under the arithmetic peak): drawn grey and dashed,
   // and given no ridge of its own.
   bool secondary = false;
 };
 struct RooflinePoint {
-  double ai;      // FLOP/byte
-  double gflops;  // attained GFLOP/s
+  double ai;              // FLOP/byte
+  double gflops;          // attained GFLOP/s
   std::string label;      // text beside the point (batch size)
   std::string color_key;  // points sharing a key share a colour (the model)
   std::string shape_key;  // points sharing a key share a marker (the precision)
@@ -33,6 +33,10 @@ struct RooflinePoint {
   // whether it is above its roof; 0: the chart's highest ceiling / memory roof.
   double roof_gflops = 0;
   double roof_gbps = 0;
+  // The AI the point may have (an estimate's traffic range, a measurement's spread over repeats):
+  // drawn as a horizontal bar through the point when ai_lo < ai_hi; 0: known to one AI.
+  double ai_lo = 0;
+  double ai_hi = 0;
 };
 struct RooflineArrow {
   size_t from, to;  // 0-based indices into points

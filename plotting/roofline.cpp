@@ -37,10 +37,20 @@ std::map<std::string, size_t> first_seen(const std::vector<std::string>& keys,
   return idx;
 }
 
+bool has_range(const RooflinePoint& p) {
+  return p.ai_lo > 0 && p.ai_hi > p.ai_lo;
+}
+
+// The highest roof: of the primary ceilings (a secondary one, a GEMM under the arithmetic peak or a
+// datasheet reference above a measured roof, is drawn but bounds nothing: issue 45's H200 chart ran
+// its DRAM roof up to the datasheet's FP16 tensor figure and drew a ridge there), else of all.
 double max_ceiling(const RooflineSpec& s) {
-  double m = 0;
-  for (const auto& c : s.ceilings) m = std::max(m, c.gflops);
-  return m;
+  double m = 0, all = 0;
+  for (const auto& c : s.ceilings) {
+    all = std::max(all, c.gflops);
+    if (!c.secondary) m = std::max(m, c.gflops);
+  }
+  return m > 0 ? m : all;
 }
 double max_roof(const RooflineSpec& s) {
   double m = 0;
@@ -61,11 +71,15 @@ void validate(const RooflineSpec& s) {
       throw std::invalid_argument("compute ceiling '" + c.label + "' must be a positive GFLOP/s value");
   for (size_t i = 0; i < s.points.size(); ++i) {
     const auto& p = s.points[i];
+    const std::string name =
+        "point " + std::to_string(i + 1) + (p.label.empty() ? "" : " ('" + p.label + "')");
     if (!(p.ai > 0) || !(p.gflops > 0) || !std::isfinite(p.ai) || !std::isfinite(p.gflops))
-      throw std::invalid_argument("point " + std::to_string(i + 1) +
-                                  (p.label.empty() ? "" : " ('" + p.label + "')") +
-                                  " needs positive finite ai and gflops, got ai " + si_label(p.ai) +
+      throw std::invalid_argument(name + " needs positive finite ai and gflops, got ai " + si_label(p.ai) +
                                   ", gflops " + si_label(p.gflops));
+    if ((p.ai_lo != 0 || p.ai_hi != 0) &&
+        !(p.ai_lo > 0 && p.ai_hi >= p.ai_lo && std::isfinite(p.ai_hi) && p.ai >= p.ai_lo && p.ai <= p.ai_hi))
+      throw std::invalid_argument(name + " needs 0 < ai_lo <= ai <= ai_hi, got ai_lo " + si_label(p.ai_lo) +
+                                  ", ai " + si_label(p.ai) + ", ai_hi " + si_label(p.ai_hi));
   }
   for (const auto& a : s.arrows)
     if (a.from >= s.points.size() || a.to >= s.points.size())
@@ -160,10 +174,13 @@ Layout roofline_chart(const RooflineSpec& spec_in, const std::string& path) {
   for (const auto& c : spec.ceilings) pmin = std::min(pmin, c.gflops);
   for (const auto& r : spec.roofs) bmin = std::min(bmin, r.gbytes_per_s);
   std::vector<double> xs{ridge / 4, pmax / bmin * 8}, ys{pmax * 1.8, pmin / 8};
-  for (const auto& cl : spec.ceilings) xs.push_back(cl.gflops / bmin / 2);  // every ridge on the slowest roof
+  for (const auto& cl : spec.ceilings) {
+    xs.push_back(cl.gflops / bmin / 2);  // every ridge on the slowest roof
+    ys.push_back(cl.gflops * 1.8);       // every ceiling's label, a reference above the roof's too
+  }
   for (const auto& p : spec.points) {
-    xs.push_back(p.ai / 2);
-    xs.push_back(p.ai * 2);
+    xs.push_back((has_range(p) ? p.ai_lo : p.ai) / 2);
+    xs.push_back((has_range(p) ? p.ai_hi : p.ai) * 2);
     ys.push_back(p.gflops / 2);
     ys.push_back(p.gflops * 2);
   }
@@ -224,7 +241,7 @@ Layout roofline_chart(const RooflineSpec& spec_in, const std::string& path) {
   for (size_t k = 0; k < ceil_order.size(); ++k) {
     const auto& cl = spec.ceilings[ceil_order[k]];
     c.set_color(cl.secondary ? kSecondary : kRoof);
-    c.set_line(cl.secondary ? 1.5 : 2.0, k > 0 || cl.secondary);
+    c.set_line(cl.secondary ? 1.5 : 2.0, cl.gflops < pmax || cl.secondary);
     c.line(f.px(cl.gflops / bmax), f.py(cl.gflops), L.plot_x1, f.py(cl.gflops));
     obs.segment(f.px(cl.gflops / bmax), f.py(cl.gflops), L.plot_x1, f.py(cl.gflops), 2 * pt);
   }
@@ -249,8 +266,20 @@ Layout roofline_chart(const RooflineSpec& spec_in, const std::string& path) {
     arrow(c, f.px(p.ai), f.py(p.gflops), f.px(q.ai), f.py(q.gflops), 6 * pt);
     obs.segment(f.px(p.ai), f.py(p.gflops), f.px(q.ai), f.py(q.gflops), 1.5 * pt);
   }
-  // Points: filled and edged in white; above the roof hollow with a thick coloured edge.
+  // AI ranges under the points: a bar from the lowest to the highest AI the point may have, with
+  // end caps, in the point's colour.
   const double r = 5.5 * pt;
+  for (const auto& p : spec.points) {
+    if (!has_range(p)) continue;
+    const double x0 = f.px(p.ai_lo), x1 = f.px(p.ai_hi), py = f.py(p.gflops);
+    c.set_color(palette(cidx[p.color_key]));
+    c.set_line(1.6);
+    c.line(x0, py, x1, py);
+    c.line(x0, py - 0.6 * r, x0, py + 0.6 * r);
+    c.line(x1, py - 0.6 * r, x1, py + 0.6 * r);
+    obs.add({x0, py - 0.6 * r, x1, py + 0.6 * r}, kMarkerWeight);
+  }
+  // Points: filled and edged in white; above the roof hollow with a thick coloured edge.
   std::vector<Box> point_boxes;
   for (const auto& p : spec.points) {
     const Color col = palette(cidx[p.color_key]);
@@ -373,11 +402,25 @@ Layout roofline_chart(const RooflineSpec& spec_in, const std::string& path) {
   }
   // Point labels (batch size): the first free one of eight positions around the point, then of
   // two rings further out (drawn with a thin leader line back to the point); in a cluster where
-  // none is free, the position that covers least.
-  for (const auto& p : spec.points) {
+  // none is free, the position that covers least. A place nearer another point than its own reads
+  // as that point's label (issue 45: ResNet-50's "bs16" sat beside its batch-32 point), so it costs
+  // as much as covering a marker.
+  for (size_t i = 0; i < spec.points.size(); ++i) {
+    const auto& p = spec.points[i];
     if (p.label.empty()) continue;
     const double px = f.px(p.ai), py = f.py(p.gflops), w = c.text_width(p.label, 8),
                  h = c.text_height(8) * 0.8;
+    auto ambiguous = [&](const Box& b) {
+      auto dist = [&](double x, double y) {
+        return std::hypot(std::clamp(x, b.x0, b.x1) - x, std::clamp(y, b.y0, b.y1) - y);
+      };
+      const double own = dist(px, py);
+      for (size_t j = 0; j < spec.points.size(); ++j) {
+        if (j != i && dist(f.px(spec.points[j].ai), f.py(spec.points[j].gflops)) < own - 0.5 * pt)
+          return kMarkerWeight;
+      }
+      return 0;
+    };
     Box best{};
     int best_cost = -1;
     bool far = false;
@@ -404,7 +447,7 @@ Layout roofline_chart(const RooflineSpec& spec_in, const std::string& path) {
                                 {px + r + g, py - h / 2},         {px - r - g - w, py - h / 2}};
       for (const auto& cd : cand) {
         const Box b{cd[0], cd[1], cd[0] + w, cd[1] + h};
-        int cst = obs.cost(b);
+        int cst = obs.cost(b) + ambiguous(b);
         // The leader is sampled only for a place that could still win (it walks every obstacle).
         if (g > 2 * pt && (best_cost < 0 || cst < best_cost)) cst += leader_cost(b);
         if (best_cost < 0 || cst < best_cost) {

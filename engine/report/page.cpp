@@ -20,15 +20,18 @@ namespace rlx::report {
 namespace {
 
 // Readable on screen and on paper: narrow column, ruled tables with right-aligned numbers where
-// the Markdown asks for it, figures no wider than the text, placeholders marked in yellow.
+// the Markdown asks for it, figures no wider than the text, placeholders marked in yellow and
+// drafts in blue. A table never runs off the page (issue 45: tables F.4 and F.7 did at 1200 px): it
+// is at most the text's width, and a long unbroken word in a cell (a run label, a command) wraps.
 constexpr const char* kStyle = R"css(
 body { font-family: "DejaVu Sans", Helvetica, Arial, sans-serif; max-width: 68rem; margin: 2rem auto;
   padding: 0 1.5rem; line-height: 1.45; color: #1a1a1a; }
 h1 { font-size: 1.7rem; border-bottom: 2px solid #333; padding-bottom: .3rem; }
 h2 { font-size: 1.35rem; border-bottom: 1px solid #bbb; margin-top: 2.2rem; }
 h3 { font-size: 1.1rem; margin-top: 1.6rem; }
-table { border-collapse: collapse; margin: .8rem 0; font-size: .86rem; }
+table { border-collapse: collapse; margin: .8rem 0; font-size: .86rem; max-width: 100%; }
 th, td { border: 1px solid #bbb; padding: .25rem .5rem; vertical-align: top; }
+td code, th code, td { overflow-wrap: anywhere; }
 th { background: #eee; }
 tr:nth-child(even) td { background: #fafafa; }
 img { max-width: 100%; height: auto; display: block; margin: .8rem 0; border: 1px solid #ddd; }
@@ -36,6 +39,7 @@ code { font-family: "DejaVu Sans Mono", monospace; font-size: .85em; background:
 pre { background: #f3f3f3; padding: .6rem; white-space: pre-wrap; overflow-wrap: anywhere; }
 pre code { padding: 0; }
 blockquote { margin: .8rem 0; padding: .4rem .8rem; background: #fff8d6; border-left: 4px solid #e0b400; }
+blockquote.draft { background: #eaf2fa; border-left-color: #3b7dbf; }
 .footnotes { font-size: .85rem; }
 @media print { body { max-width: none; margin: 0; } img { page-break-inside: avoid; } }
 )css";
@@ -154,6 +158,16 @@ std::string place_footnotes(std::string body) {
   return body;
 }
 
+// Block quotes that open with the draft mark get the class the style sheet draws them with (cmark
+// writes no classes; the mark is the Markdown's own, rlx.report.md's M.DRAFT).
+std::string mark_drafts(std::string body) {
+  static constexpr std::string_view kOpen = "<blockquote>\n<p><strong>[DRAFT]</strong>";
+  static constexpr std::string_view kClass = "<blockquote class=\"draft\">";
+  for (size_t at = body.find(kOpen); at != std::string::npos; at = body.find(kOpen, at + kClass.size()))
+    body.replace(at, std::string_view("<blockquote>").size(), kClass);
+  return body;
+}
+
 }  // namespace
 
 std::string base64(std::string_view bytes) {
@@ -206,8 +220,8 @@ Page render_page(std::string_view markdown, const PageOptions& opts) {
     page.images.push_back(url);
     return "data:" + mime + ";base64," + base64(read_image(path, url, mime));
   };
-  const std::string body =
-      place_footnotes(opts.embed_images ? markdown_to_html(markdown, embed) : markdown_to_html(markdown));
+  const std::string body = mark_drafts(
+      place_footnotes(opts.embed_images ? markdown_to_html(markdown, embed) : markdown_to_html(markdown)));
   page.html = fmt::format(
       "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
       "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"

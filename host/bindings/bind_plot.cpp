@@ -241,7 +241,9 @@ int roofline(lua_State* L) {
                            text(pa[i], "label", where), text(pa[i], "color_key", where),
                            text(pa[i], "shape_key", where),
                            pa[i].contains("roof_gflops") ? num(o, pa[i], where, "roof_gflops", true) : 0,
-                           pa[i].contains("roof_gbps") ? num(o, pa[i], where, "roof_gbps", true) : 0});
+                           pa[i].contains("roof_gbps") ? num(o, pa[i], where, "roof_gbps", true) : 0,
+                           pa[i].contains("ai_lo") ? num(o, pa[i], where, "ai_lo", true) : 0,
+                           pa[i].contains("ai_hi") ? num(o, pa[i], where, "ai_hi", true) : 0});
   }
   const json& aa = array_of(o, arrows, "arrows", false);
   for (size_t i = 0; i < aa.size(); ++i) {

@@ -40,7 +40,8 @@ local RUN_SPEC = {
   started = {type = "number"},
   figures = {type = "string", default = "figures"},
 }
-local FINISH_SPEC = {figures = {type = "string", default = "figures"}, scale = {type = "table", required = true}}
+local FINISH_SPEC = {figures = {type = "string", default = "figures"}, scale = {type = "table", required = true},
+  with = {type = "string"}, title = {type = "string"}}
 
 --- The parameters of a study script (experiments/all.lua declares them: rlx.params.declare), as
 --- data: `--set KEY=VALUE` for each, with its type, default and help (`rlx run SCRIPT --help`).
@@ -73,6 +74,8 @@ M.PARAMS = {
   instance = {help = "cloud instance type, e.g. g2-standard-8 (stored with the environment)"},
   price_per_hour = {type = "number", min = 0, max = 1e9,
     help = "the machine's price per hour: the report adds cost per 1,000 images"},
+  with = {help = "other machines' study databases, comma-separated: one report over them all (rlx report A.db B.db)"},
+  title = {help = "the report's title (default: seed 001's, with the environments named)"},
 }
 
 -- Seconds the peaks take when they are not stored yet, counted only by a dry run (a real run
@@ -654,7 +657,7 @@ function M.finish(study, opts)
   -- before the report, which states it against the estimate.
   if S.plan_id then study.db:finish_plan(S.plan_id, now_s() - S.started, S.plan_detail or {}) end
   print("report: " .. study:report{dir = dir:match("^(.*)/[^/]+$") or ".", figures = dir:match("[^/]+$"),
-    quiet = true}.html)
+    quiet = true, with = o.with, title = o.title}.html)
 end
 
 return M

@@ -167,8 +167,10 @@ local function throughput_figures(D, runs, dir, out, opts, warnings, varying)
               -- The mark is the point's, not the series' (issue 34: every series carried † though only
               -- some points had no steady repeat).
               marks[i] = t.all_flagged and configs.MARK or ""
-              -- A point resting on fewer repeats than its row has runs says how many.
-              if t.n < t.n_all then marks[i] = "n=" .. t.n .. "/" .. t.n_all end
+              -- A point resting on fewer repeats than its row has runs says how many; one resting on a
+              -- single run says so (issue 45: n = 1 points looked as sure as the others).
+              if t.n < t.n_all then marks[i] = "n=" .. t.n .. "/" .. t.n_all
+              elseif t.n == 1 then marks[i] = (marks[i] ~= "" and (marks[i] .. " ") or "") .. "n=1" end
               if t.all_flagged then marked = true else left = left + #t.flagged end
             end
             local extra = configs.short(varying, g.run)
@@ -179,6 +181,12 @@ local function throughput_figures(D, runs, dir, out, opts, warnings, varying)
               dashed = pi > 1 or ci > 1}
           end
         end
+      end
+    end
+    -- Every point on one run: the subtitle says so once, not every label.
+    if n_hi == 1 then
+      for _, s in ipairs(series) do
+        for i, m in ipairs(s.labels) do s.labels[i] = (m:gsub("%s*n=1$", "")) end
       end
     end
     -- Models an order of magnitude apart (VGG-16 vs MobileNetV2 on a CPU) would leave the slow
@@ -192,8 +200,10 @@ local function throughput_figures(D, runs, dir, out, opts, warnings, varying)
     local yscale = (hi > 0 and hi / lo > 10) and "log" or "linear"
     local path = dir .. "/throughput_env-" .. safe(env) .. "." .. opts.format
     local plot = {series = series, out = path, title = "Training throughput vs batch size: " .. env,
-      subtitle = subtitle(string.format("mean ± 1 SD over n = %s repeat%s per point%s%s%s",
-        n_lo == n_hi and tostring(n_hi) or (n_lo .. "-" .. n_hi), n_hi == 1 and "" or "s",
+      subtitle = subtitle(string.format("%s%s%s%s",
+        n_hi == 1 and "one run per point (n=1: no error bars)" or string.format("mean ± 1 SD over n = %s repeats " ..
+          "per point%s", n_lo == n_hi and tostring(n_hi) or (n_lo .. "-" .. n_hi),
+          n_lo == 1 and "; n=1: one run, no error bar" or ""),
         left > 0 and string.format(" (%d %s left out; n=k/m: k of a point's m runs " ..
           "averaged)", left, configs.left_out_words(env_runs)) or "",
         marked and ("; " .. configs.MARK .. " = a point none of whose repeats was steady and precise (all kept)") or "",
@@ -353,7 +363,10 @@ local function row_value(D, row, pts, level)
   local used, flagged, all = compute.used(row)
   local mark = all and configs.MARK or (#flagged > 0 and "*" or "")
   local placed = level == "dram" and compute.roofline(D, row)
-  if placed then return {ai = placed.ai, gflops = placed.gflops, source = placed.source, mark = mark} end
+  if placed then
+    return {ai = placed.ai, gflops = placed.gflops, source = placed.source, mark = mark, ai_lo = placed.ai_lo,
+      ai_hi = placed.ai_hi, near_ridge = placed.near_ridge}
+  end
   local kept, ai, gflops = {}, {}, {}
   for _, r in ipairs(used) do kept[r] = true end
   for _, p in ipairs(pts) do
@@ -376,9 +389,11 @@ local function config_arrows(pts)
 end
 
 -- The chart's ceilings from the roofs its points are judged against: one per roof (equal roofs
--- share a line: an emulated bf16 roof is the FP32 FMA peak), then each GEMM peak as a grey second
--- ceiling. Memory roofs: every level the peaks have.
-local function chart_roofs(pk, roofs)
+-- share a line: an emulated bf16 roof is the FP32 FMA peak), then each GEMM peak under an
+-- arithmetic roof and each datasheet figure a measured roof was chosen over, as grey dashed
+-- references. The memory roof: the level the points are placed at (issue 45: cache roofs drawn with
+-- no point at a cache level, an L1 measured below L2, their labels over each other).
+local function chart_roofs(pk, roofs, level)
   local ceilings, at = {}, {}
   local function add(label, gflops, secondary)
     local key = string.format("%.6g", gflops) .. (secondary and "s" or "")
@@ -393,6 +408,7 @@ local function chart_roofs(pk, roofs)
   for _, r in ipairs(roofs) do add(r.label, r.gflops) end
   for _, r in ipairs(roofs) do
     if r.gemm_gflops and r.kind ~= "gemm" then add(r.gemm_label .. " (2nd ceiling)", r.gemm_gflops, true) end
+    if r.datasheet_gflops then add(r.datasheet_label .. " (datasheet)", r.datasheet_gflops, true) end
   end
   for _, c in ipairs(ceilings) do
     -- "FP32 FMA = BF16 emulated (FP32 FMA)" says the same twice.
@@ -401,7 +417,7 @@ local function chart_roofs(pk, roofs)
   -- A memory roof whose repeats spread above the limit is labelled so (issue 34: L2 and L3 roofs
   -- from peaks with a 24-28 % spread looked as sure as the DRAM roof).
   local mem, noisy = {}, {}
-  for _, lv in ipairs(rlx.roofline.LEVELS) do
+  for _, lv in ipairs({level}) do
     local bw, field = rlx.roofline.memory_roof(pk, lv)
     if bw then
       local q = rlx.roofline.peak_quality(pk, field or (lv .. "_gbps"))
@@ -468,6 +484,30 @@ local function split_by_model(varying, runs)
   return out
 end
 
+--- The roofs of a roofline in its subtitle, each with where it comes from (issue 45: "roofs (measured
+--- peaks)" over datasheet roofs): "roofs: GEMM FP32, DRAM measured; dashed: GEMM FP32 measured (2nd
+--- ceiling), FP32 datasheet (reference)".
+local function roofs_subtitle(roof_list, level, memory_origin)
+  local by_origin, order = {}, {}
+  local function add(origin, text)
+    if not by_origin[origin] then by_origin[origin] = {}; order[#order + 1] = origin end
+    table.insert(by_origin[origin], text)
+  end
+  for _, r in ipairs(roof_list) do
+    add(r.origin == "datasheet" and "datasheet" or "measured",
+      r.label .. (r.note and r.precision == "tf32" and " for fp32 with tf32 = true" or ""))
+  end
+  add(memory_origin == "datasheet" and "datasheet" or "measured", level:upper())
+  local parts = {}
+  for _, o in ipairs(order) do parts[#parts + 1] = table.concat(by_origin[o], ", ") .. " " .. o end
+  local refs = {}
+  for _, r in ipairs(roof_list) do
+    if r.gemm_gflops and r.kind ~= "gemm" then refs[#refs + 1] = r.gemm_label .. " measured (2nd ceiling)" end
+    if r.datasheet_gflops then refs[#refs + 1] = r.datasheet_label .. " datasheet (reference)" end
+  end
+  return "roofs: " .. table.concat(parts, "; ") .. (#refs > 0 and ("; dashed: " .. table.concat(refs, ", ")) or "")
+end
+
 -- C: roofline per environment, one point per configuration (mean over the used repeats). Each
 -- point is judged against its own precision's roof (rlx.roofline.roof); one above it is drawn
 -- hollow, labelled "!", and the subtitle names the measurement to suspect.
@@ -502,9 +542,10 @@ local function roofline_figures(D, points, dir, out, opts, warnings, varying)
     if not pk or not level_bw or #roof_list == 0 then
       warnings[#warnings + 1] = "roofline_" .. env .. ": no peaks stored for " .. env ..
         (pk and (" with a " .. opts.level .. " roof and a compute roof of its precisions") or "") ..
-        " (measure them with: rlx peaks --db " .. tostring(D.path) .. "); roofline skipped"
+        " (measure them with: rlx peaks --db " .. tostring(data.env_source(D, first.environment_id).path or "DB") ..
+        "); roofline skipped"
     else
-      local pts, sources, marks, suspects = {}, {}, {}, {}
+      local pts, sources, marks, suspects, ranges = {}, {}, {}, {}, {}
       for _, a in ipairs(aggs) do
         -- A point with unsteady, imprecise or contended repeats left out of its mean is marked "*", one none
         -- of whose repeats was steady (all kept) configs.MARK.
@@ -517,7 +558,10 @@ local function roofline_figures(D, points, dir, out, opts, warnings, varying)
         local pt = {model = a.model, precision = a.precision, batch = a.batch, env = env, ai = ai, gflops = gflops,
           model_legend = a.model .. (#named > 0 and (" (" .. table.concat(named, ", ") .. ")") or ""),
           config_key = a.config_key, input = a.input, roof_gflops = roof and roof.gflops, roof_gbps = level_bw / 1e9,
+          ai_lo = v.ai_lo, ai_hi = v.ai_hi,
           label = "bs" .. a.batch .. (extra ~= "" and (" " .. extra) or "") .. mark}
+        if v.ai_lo then ranges[a.source or "?"] = true end
+        pt.n = compute.throughput(row_of[a.pts[1].r]).n
         if roof then
           local s = rlx.roofline.suspect({ai = ai, gflops = gflops, peak_gflops = roof.gflops, peak_gbps = level_bw / 1e9,
             compute_field = roof.field, memory_field = opts.level .. "_gbps", source = a.pts[1].source,
@@ -535,6 +579,13 @@ local function roofline_figures(D, points, dir, out, opts, warnings, varying)
         sources[a.source or "?"] = true
         if mark ~= "" then marks[mark] = true end
       end
+      -- Points on one run are marked (issue 45): in their labels, or once in the subtitle when all are.
+      local singles = 0
+      for _, pt in ipairs(pts) do if pt.n == 1 then singles = singles + 1 end end
+      if singles > 0 and singles < #pts then
+        for _, pt in ipairs(pts) do if pt.n == 1 then pt.label = pt.label .. " n=1" end end
+      end
+      local n_note = singles == #pts and "; every point one run (n=1)" or (singles > 0 and "; n=1: one run" or "")
       -- Same colours and shapes as the throughput figure: models and precisions in study order.
       table.sort(pts, function(a, b)
         if a.model ~= b.model then return by_order(MODEL_ORDER)(a.model, b.model) end
@@ -546,21 +597,18 @@ local function roofline_figures(D, points, dir, out, opts, warnings, varying)
       local src = {}
       for s in pairs(sources) do src[#src + 1] = s end
       table.sort(src)
-      local mem, ceilings, noisy = chart_roofs(pk, roof_list)
-      local roof_names = {}
-      for _, r in ipairs(roof_list) do
-        roof_names[#roof_names + 1] = r.label .. (r.kind == "gemm" and " (GEMM: no arithmetic peak)" or "") ..
-          (r.note and r.precision == "tf32" and " for fp32 with tf32 = true" or "")
-      end
+      local mem, ceilings, noisy = chart_roofs(pk, roof_list, opts.level)
+      local roofs_words = roofs_subtitle(roof_list, opts.level, pk_source == "datasheet" and "datasheet" or
+        (pk.source or "measured"))
       local path = dir .. "/roofline_" .. safe(env) .. "." .. opts.format
       local plot = {points = pts, roofs = mem, ceilings = ceilings, arrows = config_arrows(pts), out = path,
         color_by = "model_legend", color_title = "model",
         title = "Roofline: " .. env .. " (" .. kind_of(first.device) .. ")",
-        subtitle = subtitle("roofs (" .. (pk_source == "datasheet" and "datasheet" or (pk.source or "measured")) ..
-          " peaks), each precision against its own: " .. table.concat(roof_names, ", ") ..
-          "; grey dashed = GEMM, 2nd ceiling" ..
-          "; points: " .. table.concat(src, "+") .. " (" .. opts.level:upper() .. " traffic), mean over repeats" ..
-          (marks["*"] and ("; * = some repeats left out (" .. configs.left_out_words(env_runs) .. ")") or "") ..
+        subtitle = subtitle(roofs_words ..
+          "; points: " .. table.concat(src, "+") .. ", mean over repeats" .. n_note ..
+          (ranges.estimated and "; bar: AI from rlx's upper to its minimum traffic model" or "") ..
+          (ranges.measured and "; bar: AI's range over repeats" or "") ..
+          (marks["*"] and "; * = repeats left out" or "") ..
           (marks[configs.MARK] and ("; " .. configs.MARK .. " = every repeat flagged, all kept") or "") ..
           (noisy ~= "" and ("; " .. noisy) or "") ..
           above_text(suspects), env_runs, opts),
@@ -588,8 +636,19 @@ local function ridges_of(D, points)
       local bw = pk and rlx.roofline.memory_roof(pk, "dram")
       if roof and bw then
         local ai = rlx.roofline.ridge(roof.gflops * 1e9, bw)
-        out[#out + 1] = {env = p.env_key, precision = prec, ai = ai,
-          label = string.format("ridge %s %s: %.3g", p.env_key, prec, ai)}
+        -- Two precisions of one environment with one roof (bf16 emulated on the FP32 FMA units) share
+        -- one line (issue 45: two identical ridge lines were drawn over each other).
+        local same
+        for _, x in ipairs(out) do
+          if x.env == p.env_key and string.format("%.4g", x.ai) == string.format("%.4g", ai) then same = x end
+        end
+        if same then
+          same.precision = same.precision .. "/" .. prec
+          same.label = string.format("ridge %s %s: %.3g", same.env, same.precision, same.ai)
+        else
+          out[#out + 1] = {env = p.env_key, precision = prec, ai = ai,
+            label = string.format("ridge %s %s: %.3g", p.env_key, prec, ai)}
+        end
       end
     end
   end
@@ -598,7 +657,7 @@ end
 
 -- Where Figure D's AI comes from, in its subtitle.
 local function ai_source(sources)
-  local est = "analytic FLOPs over rlx's minimum traffic, a lower bound on the bytes"
+  local est = "analytic FLOPs over rlx's minimum traffic, the top of the AI's range (roofline figure)"
   if sources.estimated and sources.measured then return " (measured where counters ran, else estimated: " .. est .. ")" end
   if sources.estimated then return " (estimated: " .. est .. ")" end
   return " (measured by counters)"
@@ -632,9 +691,17 @@ local function ai_figures(D, points, dir, out, opts, warnings, varying)
       if v.ai then
         sources[v.source or "?"] = true
         pts[#pts + 1] = {model = m, batch = g.batch, ai = v.ai, precision = g.precision, env = g.env_key,
-          config = configs.short(varying, r), input = tonumber(configs.of(r).input) or 0, row = g.key}
+          config = configs.short(varying, r), input = tonumber(configs.of(r).input) or 0, row = g.key,
+          n = compute.throughput(g).n}
       end
     end
+    -- Rows on one run are marked (issue 45): beside the point, or once in the subtitle when all are.
+    local singles = 0
+    for _, p in ipairs(pts) do if p.n == 1 then singles = singles + 1 end end
+    if singles > 0 and singles < #pts then
+      for _, p in ipairs(pts) do if p.n == 1 then p.label = "n=1" end end
+    end
+    local n_note = singles == #pts and "; every point one run (n=1)" or (singles > 0 and "; n=1: one run" or "")
     table.sort(pts, function(a, b)
       if a.env ~= b.env then return a.env < b.env end
       if a.precision ~= b.precision then return by_order(PRECISION_ORDER)(a.precision, b.precision) end
@@ -642,13 +709,11 @@ local function ai_figures(D, points, dir, out, opts, warnings, varying)
       if a.config ~= b.config then return a.config < b.config end
       return a.batch < b.batch
     end)
-    -- AIs and ridges an order of magnitude apart (a GPU's tensor ridge beside a CPU's) on a log axis:
-    -- on a linear one the CPU's lines lay flat on the floor.
+    -- Every Figure D on a log axis (issue 45: MobileNetV2's linear beside the others' log axes read
+    -- alike but were not): AIs and ridges span orders of magnitude (a GPU's tensor ridge beside a
+    -- CPU's), and a ratio reads the same anywhere on it.
     local ridges = ridges_of(D, model_points)
-    local lo, hi = math.huge, 0
-    for _, p in ipairs(pts) do lo, hi = math.min(lo, p.ai), math.max(hi, p.ai) end
-    for _, r in ipairs(ridges) do lo, hi = math.min(lo, r.ai), math.max(hi, r.ai) end
-    local yscale = (lo > 0 and hi / lo > 10) and "log" or "linear"
+    local yscale = "log"
     local how = sources.measured and sources.estimated and "estimated and measured" or
       sources.measured and "measured" or "estimated"
     local path = dir .. "/ai_vs_batch_" .. safe(m) .. "." .. opts.format
@@ -657,7 +722,7 @@ local function ai_figures(D, points, dir, out, opts, warnings, varying)
       ylabel = "AI (FLOP/byte), " .. how,
       subtitle = configs.scale_text(runs, {timing = false}) .. "; DRAM level, each row as Table 2 gives it " ..
         "(mean over the repeats kept); AI = training FLOPs ÷ DRAM bytes per iteration" .. ai_source(sources) ..
-        "; dashed grey: the ridge of each environment and precision (below it memory-bound)" ..
+        "; dashed grey: the ridge of each environment and precision (below it memory-bound)" .. n_note ..
         (yscale == "log" and "; log scale" or "") ..
         (opts.note and ("; " .. opts.note) or ""),
       width = opts.width, height = opts.height}
@@ -705,7 +770,8 @@ function M._draw_loaded(D, opts)
   -- The configuration fields the study's runs differ in: named in legends and point labels.
   local varying = varying_within_envs(runs)
   if #runs == 0 then
-    warnings[#warnings + 1] = "no successful runs in study '" .. tostring(D.study) .. "': nothing to draw"
+    warnings[#warnings + 1] = "no successful runs in " .. (D.study and ("study '" .. D.study .. "'") or "the studies") ..
+      ": nothing to draw"
   else
     throughput_figures(D, runs, o.dir, files, o, warnings, varying)
     variance_figure(runs, o.dir, files, o, warnings)

@@ -101,10 +101,11 @@ local roofline_spec = spec_with({
 })
 
 --- Roofline chart. points: {{ai=, gflops=, label=, model=, precision=, roof_gflops=, roof_gbps=,
---- ...}} (roof_*: the point's own roofs, judging whether it is above its roof; default the chart's
---- highest); roofs from peak_bw (byte/s) / peak_gbps, roofs = {{label=, gbps=}}, or peaks =
---- {dram_gbps=, ...}; ceilings from peak_flops (FLOP/s) / peak_gflops, ceilings = {{label=, gflops=,
---- secondary=}} (secondary: a second, practical ceiling drawn grey), or peaks = {fp32_gflops=, ...}.
+--- ai_lo=, ai_hi=, ...}} (roof_*: the point's own roofs, judging whether it is above its roof; default
+--- the chart's highest; ai_lo/ai_hi: the AI the point may have, drawn as a horizontal bar); roofs
+--- from peak_bw (byte/s) / peak_gbps, roofs = {{label=, gbps=}}, or peaks = {dram_gbps=, ...};
+--- ceilings from peak_flops (FLOP/s) / peak_gflops, ceilings = {{label=, gflops=, secondary=}}
+--- (secondary: a second, practical ceiling or a reference drawn grey), or peaks = {fp32_gflops=, ...}.
 function M.roofline(opts)
   local o = options.check("rlx.plot.roofline", opts, roofline_spec)
   local points = o.points or {}
@@ -153,7 +154,7 @@ function M.roofline(opts)
     native_points[i] = {ai = p.ai, gflops = p.gflops, label = label or "",
       color_key = p[o.color_by] ~= nil and tostring(p[o.color_by]) or "",
       shape_key = p[o.shape_by] ~= nil and tostring(p[o.shape_by]) or "",
-      roof_gflops = p.roof_gflops, roof_gbps = p.roof_gbps}
+      roof_gflops = p.roof_gflops, roof_gbps = p.roof_gbps, ai_lo = p.ai_lo, ai_hi = p.ai_hi}
   end
   local arrows = o.arrows
   if arrows == true then arrows = M.related_arrows(points, o.shape_by)
@@ -219,13 +220,14 @@ local ai_spec = spec_with({points = {type = "table", required = true}, model = {
   by = {type = "string_list", default = {"precision"}}, ridges = {type = "table"},
   yscale = {type = "string", one_of = {"linear", "log"}, default = "linear"}})
 
---- Arithmetic intensity vs batch size: points (roofline points with batch, ai and precision) of one
+--- Arithmetic intensity vs batch size: points (roofline points with batch, ai and precision, and an
+--- optional label drawn beside the point, e.g. "n=1") of one
 --- model (model= filters), one line per value of the `by` fields (default precision); ridges =
 --- {{label=, ai=}} adds a grey dashed line at each ridge; yscale = "log" for AIs far apart. The
 --- layout it returns has series = {{label=, x=, y=}, ...}: the lines drawn (y the mean AI per batch).
 function M.ai_vs_batch(opts)
   local o = options.check("rlx.plot.ai_vs_batch", opts, ai_spec)
-  local groups, order, batches = {}, {}, {}
+  local groups, order, batches, labels = {}, {}, {}, {}
   for i, p in ipairs(o.points) do
     if type(p) ~= "table" or type(p.ai) ~= "number" or type(p.batch) ~= "number" then
       errors.raise("rlx.plot.ai_vs_batch", ("points[%d] needs numbers 'ai' and 'batch'"):format(i))
@@ -239,6 +241,10 @@ function M.ai_vs_batch(opts)
       g[p.batch] = g[p.batch] or {}
       table.insert(g[p.batch], p.ai)
       batches[p.batch] = true
+      if type(p.label) == "string" and p.label ~= "" then
+        labels[k] = labels[k] or {}
+        labels[k][p.batch] = p.label
+      end
     end
   end
   if #order == 0 then
@@ -250,13 +256,14 @@ function M.ai_vs_batch(opts)
     local xs = {}
     for b in pairs(groups[k]) do xs[#xs + 1] = b end
     table.sort(xs)
-    local ys = {}
+    local ys, marks = {}, {}
     for i, b in ipairs(xs) do
       local s = 0
       for _, v in ipairs(groups[k][b]) do s = s + v end
       ys[i] = s / #groups[k][b]
+      marks[i] = labels[k] and labels[k][b] or ""
     end
-    series[#series + 1] = {label = k, x = xs, y = ys}
+    series[#series + 1] = {label = k, x = xs, y = ys, labels = labels[k] and marks or nil}
   end
   local ticks = {}
   for b in pairs(batches) do ticks[#ticks + 1] = b end

@@ -16,7 +16,9 @@ local core = rlx._core.report
 
 local M = {}
 
--- Seed 000 (analysis/roofline.py): training FLOPs = forward MACs x TRAIN_FACTOR.
+-- The seed kit's analysis/roofline.py: training FLOPs per iteration = flops_per_batch_forward x
+-- TRAIN_FACTOR, which on rlx's export (flops_per_batch_forward = 2 x MACs x batch) is 4 x MACs per
+-- image (docs/export-seed.md, "TRAIN_FACTOR").
 M.TRAIN_FACTOR = 2
 -- Seed 000's run matrix (§10, "Iters"): 10 warm-up and 100 timed iterations per run.
 M.SEED_WARMUP, M.SEED_ITERS = 10, 100
@@ -76,14 +78,16 @@ local function make_ref(ctx)
         runs_text = runs_text .. "; left out: " .. table.concat(out, ", ")
       end
       -- Every value shell-quoted (issue 25 finding 4: a hostile study or model name ran when pasted).
-      local words = {"rlx", "runs", ctx.D.path or "DB", {"--env", g.env}, {"--model", g.model},
+      -- The database and study holding the row's runs (a report over several databases names each).
+      local src = require("rlx.results.data").source_of(ctx.D, g.runs[1])
+      local words = {"rlx", "runs", src.path or "DB", {"--env", g.env}, {"--model", g.model},
         {"--precision", tostring(g.precision)}, {"--batch", tostring(g.batch)}}
       if g.env_key ~= g.env then words[#words + 1] = {"--device", tostring(g.device)} end
       -- Two input sizes of one configuration: the command lists this row's only.
       for _, f in ipairs(ctx.D.varying or {}) do
         if f.name == "input" then words[#words + 1] = {"--input", tostring(g.config.input)} end
       end
-      if ctx.D.study then words[#words + 1] = {"--study", ctx.D.study} end
+      if src.study then words[#words + 1] = {"--study", src.study} end
       local cmd = md.shell(words)
       ctx.ref_list[#ctx.ref_list + 1] = string.format("[^%s]: %s: %s. Show them: %s", id, ctx.describe(g),
         runs_text, md.code(cmd))
@@ -113,6 +117,17 @@ function M._markdown(D, opts)
     SEED_WARMUP = M.SEED_WARMUP, SEED_ITERS = M.SEED_ITERS, title = opts.title,
     dir = opts.dir, rlx_version = opts.rlx_version, describe = describer(D), counter_summary = counter_summary(D)}
   ctx.ref = make_ref(ctx)
+  -- Footnotes numbered in the rows' order (Table 2's), whichever section cites a row first: the
+  -- drafts cite rows before the tables list them.
+  for _, g in ipairs(D.groups) do ctx.ref(g) end
+  -- Declared hypotheses, judged once: §2 lists them, §6.6 gives the numbers, §9 counts the verdicts.
+  local H = require("rlx.report.hypotheses")
+  ctx.hypotheses, ctx.verdicts = {}, {}
+  for _, h in ipairs(opts.hypotheses or {}) do
+    local result = H.judge(D, h)
+    ctx.hypotheses[#ctx.hypotheses + 1] = {h = h, result = result}
+    ctx.verdicts[#ctx.verdicts + 1] = result
+  end
   -- Long per-configuration tables go to Appendix F (issue 34: the template's sections drowned in
   -- wide tables); the body keeps seed 001's tables and a sentence pointing at each of these.
   ctx.long_tables = {}
@@ -163,6 +178,8 @@ local function draw_figures(D, dir, figures_rel, quiet)
 end
 
 local WRITE_SPEC = {
+  with = {type = "string_list"},
+  hypotheses = {type = "table"},
   dir = {type = "string", default = "report"},
   figures = {type = "string", default = "figures"},
   title = {type = "string"},
@@ -171,9 +188,41 @@ local WRITE_SPEC = {
   quiet = {type = "boolean", default = false},
 }
 
+--- The study of database `path` (open as conn) a report over several databases reads: `wanted`
+--- when the database holds it, else its only study; nil (every study) when wanted is false. fail
+--- (message) ends the caller when the database holds no study, or several and none is `wanted`.
+function M._pick_study(conn, path, wanted, fail)
+  if wanted == false then return nil end
+  local names = conn:study_names()
+  for _, n in ipairs(names) do if n == wanted then return n end end
+  if #names == 1 then return names[1] end
+  if #names == 0 then fail(path .. " holds no study: run one first (docs/study.md)") end
+  fail(string.format("%s holds several studies (%s)%s: name one (--study NAME), or report them all " ..
+    "(--all-studies)", path, table.concat(names, ", "), wanted and (" and none named '" .. wanted .. "'") or ""))
+end
+
+-- The other databases of a report (option 'with'), each opened read-only, with its study: the
+-- report's own study name where it holds it, else its only one; every study when the report is
+-- over every study (name nil). Returns the sources ({db, study, path}) and the connections to close.
+local function with_sources(paths, name)
+  local sources, conns = {}, {}
+  local function fail(message)
+    for _, c in ipairs(conns) do pcall(c.close, c) end
+    errors.raise("rlx.report.write", "option 'with': " .. message)
+  end
+  for _, p in ipairs(paths or {}) do
+    local ok, conn = pcall(rlx.db.open, p, {readonly = true})
+    if not ok then fail(errors.message(errors.pass_exits(conn))) end
+    conns[#conns + 1] = conn
+    sources[#sources + 1] = {db = conn, path = p, study = M._pick_study(conn, p, name or false, fail)}
+  end
+  return sources, conns
+end
+
 --- Writes dir/report.md, dir/report.html and the figures (dir/<figures>/) for a study (an rlx.study
---- object) or an open database connection plus opts.study. Returns {markdown=, html=, figures=,
---- warnings=, missing=}.
+--- object) or an open database connection plus opts.study; opts.with: further databases (paths,
+--- opened read-only) reported with it as one, as if merged (rlx.results.data.load_many). Returns
+--- {markdown=, html=, figures=, warnings=, missing=}.
 function M.write(source, opts)
   local o = options.check("rlx.report.write", opts, WRITE_SPEC)
   if o.title and not o.title:find("%S") then
@@ -188,6 +237,14 @@ function M.write(source, opts)
     errors.raise("rlx.report.write", "expected a study (rlx.study{...}) or a database (rlx.db.open), got " ..
       type(source))
   end
+  -- Each entry may be a comma-separated list, as `--set with=a.db,b.db` gives it.
+  if o.with then
+    local list = {}
+    for _, entry in ipairs(type(o.with) == "table" and o.with or {o.with}) do
+      for p in tostring(entry):gmatch("[^,]+") do list[#list + 1] = p end
+    end
+    o.with = list
+  end
   if o.figures:find("^/") or o.figures:find("%.%.") then
     errors.raise("rlx.report.write", "option 'figures' must be a folder inside dir (relative, no '..'), got '" ..
       o.figures .. "'")
@@ -201,19 +258,31 @@ function M.write(source, opts)
     if o.html then rlx.fs.check_output(o.dir .. "/report.html", "file") end
   end)
   if not usable then errors.raise("rlx.report.write", errors.message(errors.pass_exits(why))) end
-  local D = require("rlx.results.data").load(db, name, path)
+  -- The hypotheses to judge: the study's declared ones (study:hypothesis), then opts.hypotheses.
+  local H = require("rlx.report.hypotheses")
+  local hyps = type(source) == "table" and H.of(source) or {}
+  for i, h in ipairs(o.hypotheses or {}) do hyps[#hyps + 1] = H.check("rlx.report.write: hypotheses[" .. i .. "]", h) end
+  local others, conns = with_sources(o.with, name)
+  local loaded, D = pcall(function()
+    local list = {{db = db, study = name, path = path}}
+    for _, x in ipairs(others) do list[#list + 1] = x end
+    return require("rlx.results.data").load_many(list)
+  end)
+  for _, c in ipairs(conns) do pcall(c.close, c) end
+  if not loaded then error(D, 0) end
   local figures, warnings = draw_figures(D, o.dir, o.figures, o.quiet)
   local text, ctx = M._markdown(D, {figures = figures, figure_warnings = warnings, title = o.title, dir = o.dir,
-    rlx_version = rlx._core.host.versions().rlx})
+    rlx_version = rlx._core.host.versions().rlx, hypotheses = hyps})
   local out = {markdown = o.dir .. "/report.md", figures = figures, warnings = warnings,
-    missing = require("rlx.report.sections").missing_lines(ctx)}
+    missing = require("rlx.report.sections").missing_lines(ctx), hypotheses = ctx.hypotheses}
   local inputs = path and {path} or {}
+  for _, p in ipairs(o.with or {}) do inputs[#inputs + 1] = p end
   -- report.md and report.html together, all or none: a full disk left a new report.md beside an
   -- old report.html.
   local files = {{out.markdown, text}}
   if o.html then
     out.html = o.dir .. "/report.html"
-    local page = core.page{markdown = text, title = o.title or ("rlx report: " .. (name or "all studies")),
+    local page = core.page{markdown = text, title = o.title or require("rlx.report.lead").default_title(D),
       base_dir = o.dir}
     files[2] = {out.html, page.html}
   end

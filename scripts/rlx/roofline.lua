@@ -62,16 +62,21 @@ end
 --- and a report show it (rlx._roof_labels, which rlx.roofline.suspect names its suspects with too).
 M.bf16_emulated, M.roof_label = labels.bf16_emulated, labels.roof_label
 
---- The roof a point of `precision` is judged against, by rlx's one roof policy (docs/roofline.md):
---- the peak of that precision's own arithmetic, the matrix unit where the peaks have one
+--- The roof a point of `precision` is judged against, by rlx's one roof policy (docs/roofline.md,
+--- "Which roof"): a peak measured on the machine before a datasheet figure. Among the peaks table's
+--- own figures, the peak of that precision's arithmetic: the matrix unit where the peaks have one
 --- (<p>_tensor_gflops: tensor cores, AMX), else its vector rate (<p>_gflops: FMA or VDPBF16PS
---- chains, CUDA cores; a CPU that emulates bf16 has the FP32 FMA peak there, labelled emulated),
---- with the GEMM peak (gemm_<p>_gflops) as the second ceiling. Without a peak of the arithmetic
---- the GEMM peak is the roof (kind = "gemm", with a note). opts: tf32 (an fp32 run with TF32 on:
---- the TF32 tensor roof; ignored for CPU peaks), datasheet (an entry that supplies the arithmetic
---- peaks the table lacks: a GPU's measured peaks are GEMMs). Returns {precision, field, gflops,
---- label, kind = "tensor"|"vector"|"gemm", origin = "measured"|"datasheet"|..., emulated,
---- note, gemm_field, gemm_gflops, gemm_label}, or nil and the first field looked for.
+--- chains; a CPU that emulates bf16 has the FP32 FMA peak there, labelled emulated), with the GEMM
+--- peak (gemm_<p>_gflops) as the second ceiling; without one, the GEMM peak itself (kind = "gemm":
+--- what a GPU's measured peaks are). Only a precision the table has no figure of is judged against
+--- the datasheet's arithmetic peak. The datasheet figure the measured roof was chosen over is
+--- returned as a reference line (datasheet_gflops, datasheet_label). The study's stored points
+--- (rlx.roofline.for_run with the stored peaks), the report, the figures and `rlx runs --summary`
+--- all call this, so a bound reads the same everywhere. opts: tf32 (an fp32 run with TF32 on: the
+--- TF32 tensor roof; ignored for CPU peaks), datasheet (the GPU's entry). Returns {precision, field,
+--- gflops, label, kind = "tensor"|"vector"|"gemm", origin = "measured"|"datasheet"|..., emulated,
+--- note, gemm_field, gemm_gflops, gemm_label, datasheet_field, datasheet_gflops, datasheet_label},
+--- or nil and the first field looked for.
 function M.roof(peaks, precision, opts)
   local fname = "rlx.roofline.roof"
   peaks = peaks_arg(fname, peaks)
@@ -84,31 +89,41 @@ function M.roof(peaks, precision, opts)
     if peaks.device == "cpu" then
       note = "tf32 = true has no effect on the CPU: judged against the FP32 roof"
     else
-      prec, note = "tf32", "fp32 run with tf32 = true: judged against the TF32 tensor roof"
+      prec, note = "tf32", "fp32 run with tf32 = true: judged against a TF32 roof"
     end
   end
   local fields = core.compute_fields(prec)
   local r = {precision = prec, note = note}
   local own = type(peaks.source) == "string" and peaks.source or "measured"
-  for _, f in ipairs(fields) do
-    if not f:match("^gemm_") then
-      if positive(peaks, f) then r.field, r.gflops, r.origin = f, positive(peaks, f), own; break end
-      if positive(o.datasheet, f) then r.field, r.gflops, r.origin = f, positive(o.datasheet, f), "datasheet"; break end
+  -- The first arithmetic field a table has (the GEMM field is the last of `fields`).
+  local function arithmetic(t)
+    for _, f in ipairs(fields) do
+      if not f:match("^gemm_") and positive(t, f) then return f, positive(t, f) end
     end
   end
   local gemm = "gemm_" .. prec .. "_gflops"
   if positive(peaks, gemm) then
     r.gemm_field, r.gemm_gflops, r.gemm_label = gemm, positive(peaks, gemm), M.roof_label(peaks, gemm)
   end
+  local sheet_field, sheet_gflops = arithmetic(o.datasheet)
+  r.field, r.gflops = arithmetic(peaks)
   if r.field then
-    r.kind = r.field:match("_tensor_") and "tensor" or "vector"
-    r.label = M.roof_label(r.origin == "datasheet" and o.datasheet or peaks, r.field)
+    r.origin, r.kind = own, r.field:match("_tensor_") and "tensor" or "vector"
+    r.label = M.roof_label(peaks, r.field)
   elseif r.gemm_field then
     r.field, r.gflops, r.origin, r.kind, r.label = gemm, r.gemm_gflops, own, "gemm", r.gemm_label
-    r.note = (note and (note .. "; ") or "") .. "no peak of " .. prec .. " arithmetic in the peaks (" ..
-      table.concat(fields, ", ", 1, #fields - 1) .. "): judged against the GEMM peak"
+    r.note = (note and (note .. "; ") or "") .. "the measured GEMM is the roof (no " .. prec ..
+      " arithmetic peak measured: " .. table.concat(fields, ", ", 1, #fields - 1) .. ")"
+  elseif sheet_field then
+    r.field, r.gflops, r.origin = sheet_field, sheet_gflops, "datasheet"
+    r.kind, r.label = sheet_field:match("_tensor_") and "tensor" or "vector", M.roof_label(o.datasheet, sheet_field)
+    sheet_field = nil
   else
     return nil, fields[1]
+  end
+  if sheet_field and r.origin ~= "datasheet" then
+    r.datasheet_field, r.datasheet_gflops = sheet_field, sheet_gflops
+    r.datasheet_label = M.roof_label(o.datasheet, sheet_field)
   end
   r.emulated = prec == "bf16" and M.bf16_emulated(peaks) and r.kind ~= "tensor"
   return r
@@ -282,6 +297,49 @@ function M.for_run(result, opts)
     end
   end
   return rows
+end
+
+-- Bytes a layer moves beyond rlx's minimum traffic when every pass runs as its own kernel, with no
+-- reuse between kernels (M.traffic_range).
+local function extra_bytes(l)
+  local i, o = tonumber(l.input_bytes) or 0, tonumber(l.output_bytes) or 0
+  if l.kind == "bn" then return i + o + i end  -- forward statistics pass; backward reduction pass
+  if (l.kind == "conv" or l.kind == "linear") and l.input_grad then return o end  -- dgrad and wgrad kernels
+  if l.kind == "add" then return 3 * o end  -- the two gradients of the branch point summed
+  return 0
+end
+
+local traffic_cache = {}
+
+--- A training iteration's DRAM traffic as a range (docs/roofline.md, "Estimated points"): from rlx's
+--- minimum (rlx.model.summary's `bytes`: each tensor a layer touches crosses DRAM once per use, no
+--- reuse between layers, perfect reuse inside one) to an upper model in which every pass runs as its
+--- own kernel with nothing reused between kernels: batchnorm reads its input again for its
+--- statistics forward and its output gradient and saved input again for its reduction backward; a
+--- conv or linear layer's backward runs two kernels (input gradient, weight gradient), each reading
+--- the output gradient; the two gradients of a tensor used twice (a residual branch) are summed
+--- (read two, write one). Not in either: re-reads by a kernel whose working set outgrows the caches
+--- (tiling), workspaces, layout conversions. opts: model, batch, input, classes, precision.
+--- Returns {min_bytes, upper_bytes, flops} per iteration, or nil and why.
+function M.traffic_range(opts)
+  local o = options.check("rlx.roofline.traffic_range", opts, {model = {type = "string", required = true},
+    batch = {type = "integer", min = 1, required = true}, input = {type = "integer", min = 1},
+    classes = {type = "integer", min = 1}, precision = {type = "string"}})
+  local key = table.concat({o.model, o.batch, tostring(o.input), tostring(o.classes), tostring(o.precision)}, "|")
+  if traffic_cache[key] == nil then
+    local ok, s = pcall(rlx.model.summary, {model = o.model, batch = o.batch, input = o.input, classes = o.classes,
+      precision = o.precision, layers = true})
+    if ok and type(s) == "table" and type(s.bytes) == "number" and s.bytes > 0 then
+      local extra = 0
+      for _, l in ipairs(s.layers or {}) do extra = extra + extra_bytes(l) end
+      traffic_cache[key] = {min_bytes = s.bytes, upper_bytes = s.bytes + extra, flops = s.train_flops}
+    else
+      traffic_cache[key] = {why = ok and "no byte count" or errors.message(errors.pass_exits(s))}
+    end
+  end
+  local t = traffic_cache[key]
+  if t.why then return nil, t.why end
+  return {min_bytes = t.min_bytes, upper_bytes = t.upper_bytes, flops = t.flops}
 end
 
 -- The quality of peaks and the suspects of a point above its roof (rlx._roofline_quality).

@@ -734,6 +734,11 @@ function Study:report(opts)
   return require("rlx.report").write(self, opts)
 end
 
+--- Declares a hypothesis the report judges (scripts/rlx/report/hypotheses.lua).
+function Study:hypothesis(h)
+  return require("rlx.report.hypotheses").declare(self, h)
+end
+
 function Study:close()
   if self.db then self.db:close() end
 end
@@ -741,7 +746,7 @@ end
 -- study.sweep{...} (a '.' for a ':') passes the options where the study belongs, and would fail
 -- with a misleading message about the options: every public method checks self first.
 local METHOD_USAGE = {plan = "{...}", sweep = "{...}", estimate = "{...}", runs = "{...}", points = "{...}",
-  figures = "{...}", report = "{...}", store_run = "(config, result [, options])",
+  figures = "{...}", report = "{...}", hypothesis = "{...}", store_run = "(config, result [, options])",
   store_peaks = "(peaks [, options])", peaks = "([device])", attach_counters = "(label, counters [, options])",
   close = "()", ensure_peaks = "(kind [, options])", summary = "([options])", table2 = "()"}
 for name, usage in pairs(METHOD_USAGE) do

@@ -3,7 +3,7 @@
 set(R ${CMAKE_SOURCE_DIR}/tests/e2e/report)
 
 rlx_e2e(NAME "report: small real study, cells computed from the stored values" ARGS run ${R}/small_study.lua
-  STDOUT "^ok\tfp32 row of 4\\.1\nok\tbf16 row of 4\\.1\nok\tspeedup\nok\tTable 1\nok\troofline fp32\nok\tno AMP\nok\tone environment\nok\tfootnote\nhtml\treport\\.html\t3\n$")
+  STDOUT "^ok\tfp32 row of 4\\.1\nok\tbf16 row of 4\\.1\nok\tspeedup\nok\tTable 1\nok\ttraffic range\nok\troofline fp32\nok\tno AMP\nok\tone environment\nok\tfootnote\nhtml\treport\\.html\t3\n$")
 
 # Issue 21: a sweep at input 32 and another at input 48 into one database give one row per input,
 # each with its own n, and one figure series per input (never averaged together).
@@ -26,6 +26,33 @@ add_test(NAME "e2e: report: three real machines merged, and one imported from th
 rlx_e2e(NAME "report: --all-studies and --study exclude each other"
   ARGS report ${CMAKE_SOURCE_DIR}/tests/fixtures/studies/epyc-2c-study.db --all-studies --study p1-roofline
   EXIT 2 STDERR "^rlx report: --all-studies and --study NAME exclude each other\n")
+# Issue 45: one report over several machines' databases (read-only, the merge's report), the
+# bar's checks (§6.2 ratio, Figure B, at most 8 [TO WRITE], a draft per model, hypotheses judged,
+# stored and reported bounds agreeing, a CPU AI range), and TRAIN_FACTOR by the kit's own formula.
+add_test(NAME "e2e: report: several databases, one report (the EPYC and H200 studies)"
+  COMMAND bash ${R}/several_dbs.sh $<TARGET_FILE:rlx> ${RLX_TEST_TMP} WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+add_test(NAME "e2e: report: TRAIN_FACTOR as the seed kit computes it from rlx's export"
+  COMMAND bash ${R}/train_factor.sh $<TARGET_FILE:rlx> ${RLX_TEST_TMP} WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+# Issue 46: the knobs section of a CUDA study, from the H200 study (precision) and a synthetic one
+# (cudnn_benchmark; tests/fixtures/studies/README.md).
+rlx_e2e(NAME "report: knobs section of a CUDA study" ARGS run ${R}/knobs.lua
+  --set fixture=${CMAKE_SOURCE_DIR}/tests/fixtures/studies/h200-default-study.db
+  STDOUT "^(ok\t[^\n]*\n){8}$")
+rlx_e2e(NAME "report: a hypothesis without a threshold" ARGS -e
+  "local s = rlx.study{name = 'x', db = os.getenv('RLX_TEST_TMP') .. '/report_hyp.db'} s:hypothesis{'AMP faster', speedup = {precision = 'amp', over = 'fp32'}}"
+  EXIT 1 STDERR "^\\(command line\\):1: study:hypothesis: a speedup needs a threshold: at_least = x \\(the ratio's CI above x\\), at_most = x, or both\n$")
+rlx_e2e(NAME "report: a hypothesis testing two things" ARGS -e
+  "local s = rlx.study{name = 'x', db = os.getenv('RLX_TEST_TMP') .. '/report_hyp.db'} s:hypothesis{'two', bound = {is = 'memory'}, speedup = {precision = 'amp', over = 'fp32'}}"
+  EXIT 1 STDERR "study:hypothesis: test one thing, not bound and speedup: one of speedup")
+rlx_e2e(NAME "report: a hypothesis's unknown key" ARGS -e
+  "local s = rlx.study{name = 'x', db = os.getenv('RLX_TEST_TMP') .. '/report_hyp.db'} s:hypothesis{'x', speedup = {precision = 'amp', ovr = 'fp32'}, at_least = 2}"
+  EXIT 1 STDERR "study:hypothesis: option 'speedup': unknown option 'ovr' \\(valid options: batch, device, env, model, over, precision\\)")
+rlx_e2e(NAME "report: a hypothesis without its statement" ARGS -e
+  "local s = rlx.study{name = 'x', db = os.getenv('RLX_TEST_TMP') .. '/report_hyp.db'} s:hypothesis{bound = {is = 'memory'}}"
+  EXIT 1 STDERR "study:hypothesis: the statement is missing: give it first")
+rlx_e2e(NAME "report: with= names a missing database" ARGS -e
+  "local s = rlx.study{name = 'x', db = os.getenv('RLX_TEST_TMP') .. '/report_hyp.db'} s:report{dir = os.getenv('RLX_TEST_TMP') .. '/report_hyp', with = os.getenv('RLX_TEST_TMP') .. '/none.db'}"
+  EXIT 1 STDERR "rlx\\.report\\.write: option 'with': no database at '.*none\\.db' \\(check the path\\)")
 add_test(NAME "e2e: report: report.html in headless Chromium"
   COMMAND bash ${R}/chromium.sh $<TARGET_FILE:rlx> ${RLX_TEST_TMP} WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
 set_tests_properties("e2e: report: report.html in headless Chromium" PROPERTIES SKIP_RETURN_CODE 77)
@@ -35,7 +62,7 @@ rlx_e2e(NAME "report: missing database" ARGS report ${RLX_TEST_TMP}/no-such.db
 rlx_e2e(NAME "report: missing argument" ARGS report EXIT 2 STDERR "rlx report: ")
 rlx_e2e(NAME "report: unknown option of study:report" ARGS -e
   "local s = rlx.study{name = 'x', db = os.getenv('RLX_TEST_TMP') .. '/report_opt.db'} s:report{dri = 'x'}"
-  EXIT 1 STDERR "^\\(command line\\):1: rlx\\.report\\.write: unknown option 'dri' \\(valid options: dir, figures, html, quiet, study, title\\)\n")
+  EXIT 1 STDERR "^\\(command line\\):1: rlx\\.report\\.write: unknown option 'dri' \\(valid options: dir, figures, html, hypotheses, quiet, study, title, with\\)\n")
 rlx_e2e(NAME "report: study:report with a dot" ARGS -e
   "local s = rlx.study{name = 'x', db = os.getenv('RLX_TEST_TMP') .. '/report_opt.db'} s.report{dir = 'x'}"
   EXIT 1 STDERR "study:report: called with '\\.' instead of ':' \\(use study:report\\{\\.\\.\\.\\}\\)")

@@ -2,25 +2,31 @@
 -- renders an edited report.md to HTML again. The work is rlx.report (scripts/rlx/report.lua).
 local args = require("rlx.cli.args")
 local M = {summary = "write a study's report: report.md (seed 001's sections), report.html, figures",
-  synopsis = "report DB [--out DIR] [--study NAME]"}
+  synopsis = "report DB... [--out DIR] [--study NAME]"}
 
-local cmd = {name = "report", usage = "rlx report DB [--out DIR] [--study NAME] [options]\n" ..
+local cmd = {name = "report", usage = "rlx report DB... [--out DIR] [--study NAME] [options]\n" ..
     "       rlx report FILE.md [--out FILE.html]",
   description = "Writes DIR/report.md in seed 001's section order with every number computed from DB and\n" ..
     "every table row traced to its runs (Appendix A), DIR/figures/*.png, and DIR/report.html: the\n" ..
     "Markdown rendered by libcmark-gfm with the figures embedded (one file, opens in any browser).\n" ..
-    "Paragraphs the data cannot support are marked [TO WRITE]. DB is only read.\n" ..
-    "Given a .md file instead, renders it (after your edits) to HTML beside it.",
+    "Paragraphs the numbers support are drafted (marked [DRAFT], to rewrite in your words); what only\n" ..
+    "you can say is marked [TO WRITE]. Several databases (one per machine) make one report, as if\n" ..
+    "merged with rlx merge: every environment in the tables, Figure B and §6.2 across them. Every\n" ..
+    "DB is only read. Given a .md file instead, renders it (after your edits) to HTML beside it.",
   options = {
     {"out", "--out", metavar = "DIR", help = "output folder (default: report); with FILE.md the HTML file"},
-    {"study", "--study", metavar = "NAME", help = "the study to report (needed when DB holds several)"},
+    {"study", "--study", metavar = "NAME",
+      help = "the study to report from each DB that holds it (needed when one holds several)"},
     {"all_studies", "--all-studies", type = "boolean",
-      help = "report every study of DB as one (machines that ran the matrix under different study names)"},
-    {"title", "--title", help = "the report's title"},
+      help = "report every study of every DB as one (machines that ran the matrix under different study names)"},
+    {"title", "--title", help = "the report's title (default: seed 001's, with the environments named)"},
+    {"hypotheses", "--hypotheses", metavar = "FILE.lua",
+      help = "judge the hypotheses this Lua file returns (a list of study:hypothesis tables, e.g. " ..
+        "experiments/hypotheses.lua)"},
     {"no_html", "--no-html", type = "boolean", help = "write report.md and the figures only"},
     {"quiet", "--quiet", type = "boolean", help = "print nothing on success"},
   },
-  positionals = {{"db"}},
+  positionals = {{"dbs", rest = true}},
   epilog = "Look at it: open DIR/report.html in a browser, or without a display:\n" ..
     "  chromium --headless --screenshot=report.png --window-size=1200,4000 DIR/report.html\n" ..
     "Find what is left to write: grep -n 'TO WRITE' DIR/report.md (docs/report.md)."}
@@ -32,20 +38,18 @@ local function render(o)
   return 0
 end
 
--- The study to report: --study, else the only one in the database.
-local function pick_study(db, o)
+-- The study to report from the first database: --study, else its only one. With one database a
+-- --study it lacks is an error; with several, the databases that lack it give their only study.
+local function pick_study(db, path, o, several)
   local names = db:study_names()
-  if o.study then
+  if o.study and not several then
     for _, n in ipairs(names) do if n == o.study then return n end end
-    rlx.fail(1, string.format("rlx report: no study '%s' in %s (studies: %s)", o.study, o.db,
+    rlx.fail(1, string.format("rlx report: no study '%s' in %s (studies: %s)", o.study, path,
       #names > 0 and table.concat(names, ", ") or "none"))
   end
-  if #names == 0 then rlx.fail(1, "rlx report: " .. o.db .. " holds no study: run one first (docs/study.md)") end
-  if #names > 1 then
-    rlx.fail(2, string.format("rlx report: %s holds several studies (%s): add --study NAME", o.db,
-      table.concat(names, ", ")))
-  end
-  return names[1]
+  return rlx.report._pick_study(db, path, o.study, function(message)
+    rlx.fail(message:find("holds no study") and 1 or 2, "rlx report: " .. message)
+  end)
 end
 
 function M.main(...)
@@ -54,16 +58,37 @@ function M.main(...)
   if o.title and not o.title:find("%S") then
     args.usage_error("report", "--title is blank: give the report's title, or leave --title out for the default")
   end
-  if o.db:match("%.md$") then return render(o) end
-  local db = require("rlx.cli.runs").open_readonly("report", o.db)
+  o.db = o.rest[1]
+  if o.db:match("%.md$") then
+    if #o.rest > 1 then args.usage_error("report", "a Markdown file is rendered alone: give one FILE.md") end
+    return render(o)
+  end
+  -- Every database is read before anything is written (the library opens the others read-only).
+  local dbs = require("rlx.cli.runs")
+  local db = dbs.open_readonly("report", o.db)
+  for i = 2, #o.rest do dbs.open_readonly("report", o.rest[i]):close() end
   if o.all_studies and o.study then args.usage_error("report", "--all-studies and --study NAME exclude each other") end
-  local name = not o.all_studies and pick_study(db, o) or nil
+  local name = not o.all_studies and pick_study(db, o.db, o, #o.rest > 1) or nil
+  local with = #o.rest > 1 and {unpack(o.rest, 2)} or nil
+  local hypotheses
+  if o.hypotheses then
+    local chunk, why = loadfile(o.hypotheses)
+    if not chunk then rlx.fail(1, "rlx report: --hypotheses: " .. tostring(why)) end
+    local ran, list = pcall(chunk)
+    if not ran then rlx.fail(1, "rlx report: --hypotheses: " .. rlx.errors.text(rlx.errors.pass_exits(list))) end
+    if type(list) ~= "table" then
+      rlx.fail(1, "rlx report: --hypotheses: " .. o.hypotheses .. " must return a list of hypothesis tables, got " ..
+        type(list))
+    end
+    hypotheses = list
+  end
   local ok, r = pcall(rlx.report.write, db, {dir = o.out or "report", study = name, title = o.title,
-    html = not o.no_html, quiet = o.quiet})
+    html = not o.no_html, quiet = o.quiet, with = with, hypotheses = hypotheses})
   if not ok then args.fail("report", r) end
   if not o.quiet then
-    print(string.format("wrote %s%s and %d figures (%s)", r.markdown, r.html and (", " .. r.html) or "",
-      #r.figures, name and ("study " .. name) or "every study"))
+    print(string.format("wrote %s%s and %d figures (%s%s)", r.markdown, r.html and (", " .. r.html) or "",
+      #r.figures, name and ("study " .. name) or "every study",
+      with and string.format(", %d databases", #o.rest) or ""))
     for _, m in ipairs(r.missing) do print("  missing: " .. m) end
   end
   return 0

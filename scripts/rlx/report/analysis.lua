@@ -4,9 +4,9 @@
 local md = require("rlx.report.md")
 local compute = require("rlx.report.compute")
 local data = require("rlx.results.data")
-local stats = require("rlx.stats")
 local configs = require("rlx.results.configs")
 local sections = require("rlx.report.sections")
+local pairing = require("rlx.report.pairs")
 local table2 = require("rlx.report.table2")
 local lead = require("rlx.report.lead")
 local lead_cells, lead_headers, extend = lead.lead_cells, lead.lead_headers, lead.extend
@@ -40,25 +40,19 @@ function M.table2(ctx)
     "the row's Left out cell of the throughput table, Appendix F.2; a row resting on one run of several says " ..
     "which of them it is). " ..
     "95 % CI of the mean: mean ± t₀.₉₇₅(n − 1) · SD / √n over the runs averaged. " ..
-    (sources.estimated and "Estimated AI and GFLOP/s: analytic training FLOPs over rlx's minimum DRAM bytes and " ..
-      "the measured iteration time (docs/complexity.md). " or "") ..
-    "Bound: memory below the ridge, compute above it, near the ridge within the ridge's range from its peaks' " ..
-    "spread (§5). Stable: runs whose timed iterations reached a steady state / runs with a verdict ('-': none " ..
-    "has one: not recorded, or too few timed iterations to judge).")
+    (sources.estimated and "Estimated AI and GFLOP/s: analytic training FLOPs over DRAM bytes and the measured " ..
+      "iteration time (docs/complexity.md); an estimated AI is a range, from rlx's upper traffic model (every " ..
+      "pass its own kernel, nothing reused between kernels) to its minimum traffic (docs/roofline.md). " or "") ..
+    "Bound: memory when the point's whole AI range lies below the ridge's range (from its peaks' spread), " ..
+    "compute when it lies above, else near the ridge (§5). Stable: runs whose timed iterations reached a " ..
+    "steady state / runs with a verdict ('-': none has one: not recorded, or too few timed iterations to judge).")
   if T.marked then sections.mark_legend(ctx) end
 end
 
--- Groups by their full configuration but `field` (precision or env_key), then that field's value:
--- idx[configs.key(run, {[field] = true}) .. "\0" .. value]. The partner of a group differs from it
--- in that field only.
-local function index(D, field)
-  local idx = {}
-  for _, g in ipairs(D.groups) do idx[configs.key(g.runs[1], {[field] = true}) .. "\0" .. tostring(g[field])] = g end
-  return idx
-end
-
-local function partner(idx, g, field, value)
-  return idx[configs.key(g.runs[1], {[field] = true}) .. "\0" .. tostring(value)]
+-- "1 + 3", "1 (n=1) + 1 (n=1)": the runs of each side of a ratio, a single run marked (issue 45).
+local function n_text(a, b)
+  local function one(n) return n == 1 and "1 (n=1)" or tostring(n) end
+  return one(a) .. " + " .. one(b)
 end
 
 local function config_cells(D, g)
@@ -75,24 +69,13 @@ end
 function M.precision(ctx)
   local D, doc = ctx.D, ctx.doc
   doc:para("### 6.1 Precision: fp32 → amp / bf16")
-  -- Pairs share every configuration field but the precision.
-  local idx = index(D, "precision")
+  -- Pairs share every configuration field but the precision (rlx.report.pairs).
   local rows = {}
-  for _, g in ipairs(D.groups) do
-    if g.precision == "fp32" then
-      for _, p in ipairs({"amp", "bf16"}) do
-        local h = partner(idx, g, "precision", p)
-        if h then
-          local a, b = compute.throughput(h), compute.throughput(g)
-          local r = stats.ratio_ci95(a.values, b.values)
-          if r then
-            local row = extend({md.esc(g.env_key), md.esc(g.model), tostring(g.batch)}, config_cells(D, g))
-            rows[#rows + 1] = extend(row, {p, md.sig(b.mean, 3), md.sig(a.mean, 3), ci_text(r, mark_of(a, b)),
-              r.df and md.fixed(r.df, 1) or "-", string.format("%d + %d", r.n_a, r.n_b), ctx.ref(g) .. " " .. ctx.ref(h)})
-          end
-        end
-      end
-    end
+  for _, x in ipairs(pairing.precision(D)) do
+    local g, h, a, b, r = x.base, x.other, x.ta, x.tb, x.r
+    local row = extend({md.esc(g.env_key), md.esc(g.model), tostring(g.batch)}, config_cells(D, g))
+    rows[#rows + 1] = extend(row, {x.precision, md.sig(b.mean, 3), md.sig(a.mean, 3), ci_text(r, mark_of(a, b)),
+      r.df and md.fixed(r.df, 1) or "-", n_text(r.n_a, r.n_b), ctx.ref(g) .. " " .. ctx.ref(h)})
   end
   local has_cuda = false
   for _, g in ipairs(D.groups) do has_cuda = has_cuda or g.kind == "cuda" end
@@ -136,7 +119,7 @@ end
 -- "4.09 (2; ±9.2 %)": a side's mean images/s, n and the median 95 % CI its runs reached.
 local function side_cell(g, t)
   local p = configs.precision_reached(compute.used(g))
-  return string.format("%s (%d%s)%s", md.sig(t.mean, 3), t.n,
+  return string.format("%s (%s%s)%s", md.sig(t.mean, 3), t.n == 1 and "n=1" or tostring(t.n),
     p and string.format("; ±%s %%", md.fixed(p.median * 100, p.median < 0.01 and 2 or 1)) or "", t.mark)
 end
 
@@ -171,35 +154,14 @@ function M.environments(ctx)
   end
   -- Environments are compared on the workload (model, precision, batch, input, data: issue 34),
   -- each side under its own protocol, device, memory format and threads, stated in the row; within
-  -- one environment, groups of different protocols stay apart (one row per pair).
-  local by_env = {}
-  for _, g in ipairs(D.groups) do
-    local k = configs.workload_key(g.runs[1])
-    by_env[g.env_key] = by_env[g.env_key] or {}
-    by_env[g.env_key][k] = by_env[g.env_key][k] or {}
-    table.insert(by_env[g.env_key][k], g)
-  end
+  -- one environment, groups of different protocols stay apart (one row per pair). The faster
+  -- environment is A, so the ratio reads as a speedup (a GPU over a CPU: 202×, not 0.00495×).
   local rows, notes = {}, {}
-  for i = 1, #envs do
-    for j = i + 1, #envs do
-      for _, g in ipairs(D.groups) do
-        if g.env_key == envs[i] then
-          for _, other in ipairs((by_env[envs[j]] or {})[configs.workload_key(g.runs[1])] or {}) do
-            -- The faster environment is A, so the ratio reads as a speedup (a GPU over a CPU: 202×,
-            -- not 0.00495×).
-            local x, y = g, other
-            local a, b = compute.throughput(x), compute.throughput(y)
-            if a.mean and b.mean and a.mean < b.mean then x, y, a, b = y, x, b, a end
-            local r = stats.ratio_ci95(a.values, b.values)
-            if r then
-              rows[#rows + 1] = extend(workload_cells(D, x), {md.esc(x.env_key .. " / " .. y.env_key),
-                side_cell(x, a), side_cell(y, b), ci_text(r, mark_of(a, b)), ctx.ref(x) .. " " .. ctx.ref(y)})
-              notes[#notes + 1] = side_note(x, y)
-            end
-          end
-        end
-      end
-    end
+  for _, p in ipairs(pairing.environments(D, envs)) do
+    local x, y, a, b, r = p.x, p.y, p.a, p.b, p.r
+    rows[#rows + 1] = extend(workload_cells(D, x), {md.esc(x.env_key .. " / " .. y.env_key),
+      side_cell(x, a), side_cell(y, b), ci_text(r, mark_of(a, b)), ctx.ref(x) .. " " .. ctx.ref(y)})
+    notes[#notes + 1] = side_note(x, y)
   end
   if #rows == 0 then
     doc:para("No workload (model, precision, batch, input, data) was run in two environments: no ratios.")
@@ -293,10 +255,10 @@ function M.memory(ctx)
     local c
     for _, r in ipairs(g.runs) do c = c or D.complexity[r.id] end
     -- The figure §4.3 shows (one function: the two sections disagreed on a row, issue 34).
-    local m, what = compute.peak_memory(g)
+    local m, what, n = compute.peak_memory(g)
     if c and c.memory_bytes and m then
       rows[#rows + 1] = extend(lead_cells(D, g), {md.mb(c.memory_bytes), md.mb(m), what,
-        string.format("%.2f×", m / c.memory_bytes), ctx.ref(g)})
+        string.format("%.2f×", m / c.memory_bytes), ctx.ref(g) .. (n == 1 and " (n=1)" or "")})
       ratio_lo, ratio_hi = math.min(ratio_lo, m / c.memory_bytes), math.max(ratio_hi, m / c.memory_bytes)
     end
   end
@@ -376,19 +338,60 @@ function M.transitions(ctx)
   doc:para(lines)
 end
 
+--- §6.6: each hypothesis the study declared, judged against the CIs of the rows it names
+--- (rlx.report.hypotheses), with the numbers of every pair or point it rests on.
+function M.hypotheses(ctx)
+  local hs = ctx.hypotheses or {}
+  if #hs == 0 then return end
+  local H = require("rlx.report.hypotheses")
+  ctx.doc:para("### 6.6 Hypotheses")
+  ctx.doc:para("Each hypothesis declared in the study script (§2), judged against the rows it names: a ratio " ..
+    "is **supported** when every pair's 95 % CI lies on the claimed side of its threshold, **rejected** when a " ..
+    "pair's CI lies wholly on the other side, **undecided** otherwise (a CI across the threshold, or a side " ..
+    "with one run and so no CI); a bound is supported when every point has it, rejected when one has the " ..
+    "other, undecided near the ridge; **untested** when the study has no rows it names.")
+  local lines = {}
+  for i, x in ipairs(hs) do
+    local parts = {}
+    for _, p in ipairs(x.result.parts) do
+      if p.ratio then
+        local what = x.h.kind == "speedup" and string.format("%s, batch %d", p.a.env_key, p.a.batch) or
+          x.h.kind == "batch" and string.format("%s, %s %s", p.a.env_key, p.a.model, p.a.precision) or
+          string.format("%s %s batch %d", p.a.model, p.a.precision, p.a.batch)
+        if x.h.kind ~= "batch" and not x.h.test.model then what = p.a.model .. ", " .. what end
+        parts[#parts + 1] = string.format("%s: %s, %s %s", md.esc(what), pairing.ratio_words(p.ratio), p.verdict,
+          ctx.ref(p.a) .. " " .. ctx.ref(p.b))
+      else
+        parts[#parts + 1] = string.format("%s: %s, %s %s", md.esc(ctx.describe(p.g)),
+          md.esc(require("rlx.report.compute").bound_text(p.placed)), p.verdict, ctx.ref(p.g))
+      end
+    end
+    lines[#lines + 1] = string.format("- **H%d. %s** — **%s** (%s). %s", i, md.esc(x.h.text), x.result.verdict,
+      md.esc(H.test_text(x.h)), #parts > 0 and (table.concat(parts, "; ") .. ".") or
+      "No rows of this study match it: run the configurations it names.")
+  end
+  ctx.doc:para(lines)
+end
+
 function M.section(ctx)
   local doc = ctx.doc
   doc:para("## 6. Analysis & Discussion")
-  doc:para(md.placeholder("Discuss the factors: model, framework knobs (channels-last, AMP, data loading), " ..
-    "virtualization, hardware ceilings, optional cost per image."))
+  -- One drafted paragraph per model (its speedups, batch trends, ratios across environments and
+  -- roofline classes, each cited), then what only the author can add.
+  for _, p in ipairs(require("rlx.report.drafts").models(ctx)) do doc:para(p.text) end
+  doc:para(md.placeholder("What surprised you, and your judgement of the causes (framework knobs such as " ..
+    "channels-last or AMP, virtualization, data loading, the hardware's ceilings; optional: cost per image)."))
   M.table2(ctx)
   M.precision(ctx)
   M.environments(ctx)
   M.counters(ctx)
   M.memory(ctx)
   M.transitions(ctx)
+  M.hypotheses(ctx)
+  require("rlx.report.knobs").section(ctx)
   doc:para("### Takeaways")
-  doc:para(md.placeholder("Main takeaways (2–3), each resting on a number above."))
+  local t = require("rlx.report.drafts").takeaways(ctx)
+  doc:para(t or "No ratio between two measured configurations: no takeaway rests on a number here.")
   doc:para("---")
 end
 

@@ -112,20 +112,35 @@ function M.reproducibility(ctx)
     end
   end
   doc:para("**Container.** " .. (#containers > 0 and (table.concat(containers, "; ") ..
-    ". " .. md.PLACEHOLDER .. " the image tag or digest.") or "none detected (rlx ran on the host)."))
+    " (its image tag or digest: below).") or "none detected (rlx ran on the host)."))
   M.kit_files(ctx)
-  local report = {"rlx", "report", D.path or "DB"}
-  if D.study then report[#report + 1] = {"--study", D.study} end
+  -- One report over every database; the kit's files per database (rlx export reads one).
+  local sources = require("rlx.results.data").sources(D)
+  local report, exports, studies = {"rlx", "report"}, {}, {}
+  for _, s in ipairs(sources) do
+    report[#report + 1] = s.path or "DB"
+    if s.study then studies[s.study] = true end
+  end
+  local n_studies = 0
+  for _ in pairs(studies) do n_studies = n_studies + 1 end
+  if #sources == 1 and D.study then report[#report + 1] = {"--study", D.study}
+  elseif n_studies > 1 and #sources == 1 then report[#report + 1] = "--all-studies" end
   report[#report + 1] = {"--out", ctx.dir or "report"}
-  local export = {"rlx", "export", D.path or "DB", {"--layout", "seed"}, {"--out", "kit"}}
-  if D.study then export[#export + 1] = {"--study", D.study} end
+  for i, s in ipairs(sources) do
+    local export = {"rlx", "export", s.path or "DB", {"--layout", "seed"}, {"--out", #sources > 1 and ("kit-" .. i) or "kit"}}
+    if s.study then export[#export + 1] = {"--study", s.study} end
+    exports[#exports + 1] = md.shell(export)
+  end
   doc:para("**Commands.** The report and the kit's files again (" .. md.code("rlx export --layout seed") ..
     " writes logs/metrics.csv, logs/env_info.md, logs/requirements.txt, analysis/peaks.json, " ..
     "analysis/roofline_points.csv, logs/model_summaries/summary.json and code/metric_names_ncu.txt; " ..
     "docs/export-seed.md); each configuration as one `rlx train` command, with the protocol and the caps its " ..
     "runs had, is in " .. M.commands_appendix(ctx) .. ":")
-  doc:para(md.block({md.shell(report), md.shell(export)}, "bash"))
-  doc:para(md.placeholder("Dataset location and the exact study script and --set parameters you ran."))
+  local lines = {md.shell(report)}
+  for _, e in ipairs(exports) do lines[#lines + 1] = e end
+  doc:para(md.block(lines, "bash"))
+  doc:para(md.placeholder((#containers > 0 and "The container image's tag or digest, the" or "The") ..
+    " dataset's location, and the exact study script and --set parameters you ran."))
   doc:para("---")
 end
 
@@ -261,11 +276,15 @@ function M.scale_lines(D)
   for _, l in ipairs(M.budget_lines(D)) do lines[#lines + 1] = l end
   local sections = require("rlx.report.sections")
   for _, n in ipairs(sections.plan_notes(D)) do lines[#lines + 1] = "- " .. md.esc(n) .. "." end
-  local plan = sections.plan_text(D)
-  if plan and plan.left_out then
-    lines[#lines + 1] = "- " .. md.esc(plan.left_out) .. ": " .. md.code(tostring(plan.add)) .. "."
+  local plans = sections.plan_texts(D)
+  for _, plan in ipairs(plans) do
+    local of = #plans > 1 and plan.study and (plan.study .. ": ") or ""
+    if plan.left_out then
+      lines[#lines + 1] = "- " .. md.esc(of .. plan.left_out) .. ": " .. md.code(tostring(plan.add)) .. "."
+    end
+    if plan.text ~= "" then lines[#lines + 1] = "- Plan" .. (of ~= "" and (" of " .. md.esc(plan.study)) or "") .. ": " ..
+      md.esc(plan.text) .. "." end
   end
-  if plan and plan.text ~= "" then lines[#lines + 1] = "- Plan: " .. md.esc(plan.text) .. "." end
   local flagged = M.flag_text(D.ok)
   if flagged then lines[#lines + 1] = "- " .. flagged .. "." end
   return lines
@@ -369,15 +388,21 @@ function M.limitations(ctx)
     if r and r.source == "estimated" then est = est + 1 end
   end
   if est > 0 then
-    lines[#lines + 1] = string.format("- %d roofline point%s estimated: analytic FLOPs and minimum DRAM bytes " ..
-      "(docs/complexity.md), not counted by hardware.", est, est == 1 and " is" or "s are")
+    lines[#lines + 1] = string.format("- %d roofline point%s estimated: analytic FLOPs and DRAM bytes " ..
+      "(docs/complexity.md), not counted by hardware; their AI is a range from rlx's upper traffic model to its " ..
+      "minimum traffic, and the bound is stated only where the whole range is on one side of the ridge " ..
+      "(docs/roofline.md).", est, est == 1 and " is" or "s are")
   end
   for _, m in ipairs(require("rlx.report.sections").missing_lines(ctx)) do lines[#lines + 1] = "- " .. m .. "." end
   if #lines > 0 then doc:para(lines) end
-  doc:para(md.placeholder("Other limits (data subset, TRAIN_FACTOR, missing DRAM counters on CPU) and future work."))
+  doc:para(md.placeholder("Future work, and any limit not listed above (a data subset, the seed's " ..
+    "TRAIN_FACTOR, what you could not measure)."))
   doc:para("---")
   doc:para("## 9. Conclusion")
-  doc:para(md.placeholder("3–5 sentences tying back to the questions of §1 and the main findings."))
+  local draft = require("rlx.report.drafts").conclusion(ctx, ctx.verdicts)
+  if draft then doc:para(draft) end
+  doc:para(md.placeholder("Your conclusion: what the findings mean for someone choosing a machine, a batch " ..
+    "size or a precision, in your own words."))
   doc:para("---")
   doc:para("## References")
   local refs = {}
@@ -428,7 +453,8 @@ function M.appendix(ctx)
         md.esc(r.status == "running" and "running (unfinished)" or r.status), md.esc(tostring(r.error or "-"):sub(1, 160))}
     end
     doc:para(md.table({"Run", "Env", "Model", "Precision", "Batch", "Status", "Error"}, rows))
-    doc:para("List them with " .. md.code(md.shell({"rlx", "runs", D.path or "DB", {"--status", "failed"}})) .. " (or " ..
+    local src = require("rlx.results.data").source_of(D, D.failed[1] or D.running[1])
+    doc:para("List them with " .. md.code(md.shell({"rlx", "runs", src.path or "DB", {"--status", "failed"}})) .. " (or " ..
       md.code("--status crashed") .. ", " .. md.code("--status running") .. ").")
   end
   doc:para("### C. Formulas")
@@ -440,8 +466,12 @@ function M.appendix(ctx)
       "CI = R ± t₀.₉₇₅(df) · SE, t from Student's table, interpolated in 1/df.",
     "- Roofline: AI = FLOPs / bytes; attained = FLOPs / seconds; attainable = min(AI × peak bandwidth, peak " ..
       "compute); ridge = peak compute / peak bandwidth (docs/roofline.md).",
-    string.format("- Seed convention: training FLOPs per sample = forward MACs × TRAIN_FACTOR (= %d, seed 000).",
-      ctx.TRAIN_FACTOR)})
+    string.format("- Seed kit (analysis/roofline.py): training FLOPs per iteration = flops_per_batch_forward × " ..
+      "TRAIN_FACTOR (= %d) = 2 × forward MACs × batch × %d (docs/export-seed.md, \"TRAIN_FACTOR\").",
+      ctx.TRAIN_FACTOR, ctx.TRAIN_FACTOR),
+    "- Estimated AI range: training FLOPs ÷ bytes, bytes from rlx's minimum traffic (the highest AI) to its " ..
+      "upper traffic model (every pass its own kernel, nothing reused between kernels: the lowest AI); the " ..
+      "bound is stated when the whole range is on one side of the ridge's range (docs/roofline.md)."})
   doc:para("### D. Counters")
   local seen, names = {}, {}
   for _, rows in pairs(D.counters) do

@@ -95,12 +95,38 @@ function M.ridge_band(peaks, ridge, compute_field, memory_field, origin)
   return ridge * (1 - sf), ridge / (1 - sb)
 end
 
---- The bound in words: "memory", "compute", or "near the ridge (memory by 1.8 %)" when the AI lies
---- in the ridge's range (M.ridge_band).
+--- The bound in words: "memory", "compute", or "near the ridge" when the point's AI range meets the
+--- ridge's range (M.ridge_band): "near the ridge (memory by 1.8 %)" for a point known to one AI,
+--- "near the ridge (AI 3.73-4.75, ridge 4.69-5.30)" for a range.
 function M.bound_text(r)
   if not r or not r.bound then return "-" end
   if not r.near_ridge then return r.bound end
+  if r.ai_lo and r.ai_hi and r.ai_hi > r.ai_lo then
+    return string.format("near the ridge (AI %.3g-%.3g, ridge %.3g-%.3g)", r.ai_lo, r.ai_hi, r.ridge_lo, r.ridge_hi)
+  end
   return string.format("near the ridge (%s by %.1f %%)", r.bound, math.abs(r.ai / r.ridge_ai - 1) * 100)
+end
+
+--- The AI range of a group's DRAM points (docs/roofline.md, "Estimated points"): an estimated point
+--- from the upper traffic model to rlx's minimum traffic (rlx.roofline.traffic_range: the minimum
+--- gives the highest AI, the upper model the lowest), a measured one from the lowest to the highest
+--- AI of its repeats. Returns lo, hi (FLOP/byte), or nil when the point is known to one AI only.
+function M.ai_range(g, ais, source)
+  if source == "estimated" then
+    local r = g.runs[1]
+    local cfg = type(r.config) == "table" and r.config or {}
+    local t = rlx.roofline.traffic_range{model = tostring(r.model), batch = math.floor(tonumber(r.batch) or 1),
+      input = math.floor(tonumber(configs.of(r).input) or 224), classes = tonumber(cfg.classes) and
+      math.floor(cfg.classes) or nil, precision = r.precision and tostring(r.precision) or nil}
+    local mean = stats.mean(ais)
+    if not (t and mean) then return nil end
+    return mean * t.min_bytes / t.upper_bytes, mean
+  end
+  if #ais < 2 then return nil end
+  local lo, hi = math.huge, 0
+  for _, a in ipairs(ais) do lo, hi = math.min(lo, a), math.max(hi, a) end
+  if hi > lo then return lo, hi end
+  return nil
 end
 
 --- The roofs for an environment and device kind: stored peaks, else the datasheet entry of the GPU
@@ -167,6 +193,7 @@ function M.roofline(D, g)
   if #ai == 0 then g.roof = false; return nil end
   local r = {ai = stats.mean(ai), ai_sd = stats.sd(ai), gflops = stats.mean(gf), gflops_sd = stats.sd(gf),
     n = #ai, source = measured and "measured" or "estimated"}
+  r.ai_lo, r.ai_hi = M.ai_range(g, ai, r.source)
   local R = M.roofs_of(D, g.runs[1], judged_as or g.precision)
   if R then
     local peaks, origin, roof, pb, mfield = R.peaks, R.origin, R.roof, R.peak_bw, R.memory_field
@@ -176,11 +203,15 @@ function M.roofline(D, g)
       r.roof_origin = roof.origin == "datasheet" and "datasheet" or origin
       r.roof_label, r.roof_kind, r.roof_note, r.roof_precision = roof.label, roof.kind, roof.note, roof.precision
       r.emulated, r.gemm_gflops, r.gemm_label = roof.emulated, roof.gemm_gflops, roof.gemm_label
+      r.datasheet_field, r.datasheet_gflops, r.datasheet_label = roof.datasheet_field, roof.datasheet_gflops,
+        roof.datasheet_label
       -- The arithmetic is rlx.roofline.place's (engine/peaks/roofline.cpp): one owner of the bound.
       local placed = rlx.roofline.place{ai = r.ai, flops_per_s = r.gflops * 1e9, peak_flops = pf, peak_bw = pb}
       r.ridge_ai, r.attainable_gflops, r.bound = placed.ridge_ai, placed.attainable_gflops, placed.bound
       r.ridge_lo, r.ridge_hi = M.ridge_band(peaks, r.ridge_ai, r.compute_field, mfield, r.roof_origin)
-      r.near_ridge = r.ai >= r.ridge_lo and r.ai <= r.ridge_hi
+      -- A bound is stated only when the point's whole AI range lies on one side of the ridge's range.
+      local lo, hi = r.ai_lo or r.ai, r.ai_hi or r.ai
+      r.near_ridge = not (lo > r.ridge_hi or hi < r.ridge_lo)
       r.eff_roof = placed.efficiency
       r.eff_peak = r.gflops / r.peak_gflops
       local s = rlx.roofline.suspect({ai = r.ai, gflops = r.gflops, peak_gflops = r.peak_gflops,

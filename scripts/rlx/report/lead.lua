@@ -15,6 +15,22 @@ function M.env_keys(D)
   return out
 end
 
+--- Seed 001's title with the environments named, the default title of a report: "Performance
+--- Modeling & Roofline Analysis across epyc-2c (AMD EPYC CPU) and h200 (NVIDIA H200)".
+function M.default_title(D)
+  local names = {}
+  for _, key in ipairs(M.env_keys(D)) do
+    local run
+    for _, r in ipairs(#D.ok > 0 and D.ok or D.runs) do if r.env_key == key then run = r; break end end
+    local what = run and run.kind == "cuda" and run.gpu_name or (run and run.cpu_model and (run.cpu_model .. " CPU"))
+    if run and run.kind == "mps" then what = "Apple GPU (MPS)" end
+    names[#names + 1] = key .. (what and what ~= "" and (" (" .. what .. ")") or "")
+  end
+  local list = #names <= 2 and table.concat(names, " and ") or
+    (table.concat(names, ", ", 1, #names - 1) .. " and " .. names[#names])
+  return "Performance Modeling and Roofline Analysis" .. (#names > 0 and (" across " .. list) or "")
+end
+
 --- A row's leading cells (env, model, precision, batch), then the fields the study's rows differ in.
 function M.lead_cells(D, g)
   local cells = {md.esc(g.env_key), md.esc(g.model), md.esc(g.precision), tostring(g.batch)}

@@ -8,6 +8,9 @@ local M = {}
 
 -- The placeholder mark: `grep -n "TO WRITE" report.md` lists what is left to write.
 M.PLACEHOLDER = "**[TO WRITE]**"
+-- The draft mark: a paragraph rlx wrote from the numbers it cites (each traced to a table row), for
+-- the student to check and rewrite in their own words (`grep -n DRAFT report.md`).
+M.DRAFT = "**[DRAFT]**"
 
 --- Backslash-escapes the punctuation that could start markup inside a line (CommonMark + GFM
 --- tables): emphasis, code, links, HTML, table pipes, strikethrough, entities. An underscore
@@ -82,6 +85,26 @@ end
 --- A marked placeholder paragraph (a block quote, so it stands out in the HTML too).
 function M.placeholder(text)
   return "> " .. M.PLACEHOLDER .. " " .. text
+end
+
+--- A drafted paragraph (a block quote marked [DRAFT], drawn blue in the HTML): sentences rlx wrote
+--- from the numbers they cite, for the student to check and rewrite. nil or "" sentences are
+--- skipped; nil when none is left.
+function M.draft(sentences)
+  local kept = {}
+  for _, s in ipairs(sentences) do if s and s ~= "" then kept[#kept + 1] = s end end
+  if #kept == 0 then return nil end
+  return "> " .. M.DRAFT .. " " .. table.concat(kept, " ")
+end
+
+--- A share as a percentage a reader can take in: "42.0 %", "0.61 %", "< 0.001 %" (never "9.6e-07 %").
+function M.share(v)
+  if type(v) ~= "number" or v ~= v then return "-" end
+  local p = v * 100
+  if p == 0 then return "0 %" end
+  if math.abs(p) < 0.001 then return "< 0.001 %" end
+  if math.abs(p) >= 1 then return M.pct(v, 1) end
+  return M.sig(p, 2) .. " %"
 end
 
 --- Fixed decimals; "-" for a missing value.

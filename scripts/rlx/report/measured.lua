@@ -22,9 +22,11 @@ local function mean_of(g, f)
   return stats.mean(xs), #xs
 end
 
+-- A row of a table without an n column: a row resting on one run is marked in its Runs cell
+-- (issue 45: n = 1 rows read as sure as the others).
 local function row(g, cells, ctx)
   local out = lead.extend(lead.lead_cells(ctx.D, g), cells)
-  out[#out + 1] = ctx.ref(g)
+  out[#out + 1] = ctx.ref(g) .. (compute.throughput(g).n == 1 and " (n=1)" or "")
   return out
 end
 
@@ -52,14 +54,6 @@ end
 --- A group's peak memory: rlx.report.compute.peak_memory, the one owner (§6.4 and the REPL's
 --- study:table2() read it too).
 M.peak_memory = compute.peak_memory
-
--- A share as "0.0012 %" or "12.3 %": the data wait of a synthetic-data run is a few microseconds
--- of a seconds-long iteration, which one decimal would call 0.0 %.
-local function small_pct(x)
-  if not x then return "-" end
-  if x > 0 and x < 0.001 then return md.sig(x * 100, 2) .. " %" end
-  return md.pct(x, 1)
-end
 
 --- §4.3: where a timed iteration's time goes, per configuration (mean over repeats).
 function M.time_breakdown(ctx)
@@ -91,10 +85,11 @@ function M.time_breakdown(ctx)
     if share and (not max_share or share > max_share) then max_share, max_g = share, c.g end
     if c.busy then busy_lo, busy_hi = math.min(busy_lo or c.busy, c.busy), math.max(busy_hi or c.busy, c.busy) end
     rows[#rows + 1] = row(c.g, {md.sig(c.it and c.it * f, 3), md.sig(c.comp and c.comp * f, 3),
-      md.sig(c.wait and c.wait * wf, 3), small_pct(share), md.sig(c.user and c.user * f, 3),
-      md.sig(c.sys and c.sys * f, 3), md.fixed(c.busy, 2), md.mb(c.mem), md.mib(c.mem), c.what or "-"}, ctx)
+      md.sig(c.wait and c.wait * wf, 3), md.share(share), md.sig(c.user and c.user * f, 3),
+      md.sig(c.sys and c.sys * f, 3), md.fixed(c.busy, 2), c.mem and (md.mb(c.mem) .. " (" .. md.mib(c.mem) .. ")") or "-",
+      c.what or "-"}, ctx)
   end
-  ctx.doc:para("### 4.3 Time breakdown")
+  ctx.doc:para("### " .. M.next_number(ctx) .. " Time breakdown")
   if #rows == 0 then ctx.doc:para("No successful runs: no breakdown.") return end
   local where = ctx.to_appendix("Time breakdown per configuration", {"Per timed iteration, mean over repeats. " ..
     "Compute = iteration − data wait (forward, backward and the optimizer step together: rlx times whole " ..
@@ -106,16 +101,17 @@ function M.time_breakdown(ctx)
     "peak RSS on CPUs (" .. md.MEMORY_UNITS .. "):",
     table_of(ctx, {"Iteration (" .. unit .. ")", "Compute (" .. unit .. ")", "Data wait (" .. wait_unit .. ")",
       "Data wait share", "User CPU (" .. unit .. ")", "System CPU (" .. unit .. ")", "CPU / wall",
-      "Peak memory (MB)", "Peak memory (MiB)", "Measured as", "Runs"}, rows,
-      {"r", "r", "r", "r", "r", "r", "r", "r", "r", "l", "l"})})
+      "Peak memory, MB (MiB)", "Measured as", "Runs"}, rows,
+      {"r", "r", "r", "r", "r", "r", "r", "r", "l", "l"})})
   local facts = {}
   if max_share then
-    facts[#facts + 1] = string.format("the data wait is at most %s of an iteration (%s)", small_pct(max_share),
+    facts[#facts + 1] = string.format("the data wait is at most %s of an iteration (%s)", md.share(max_share),
       ctx.describe(max_g))
   end
   if busy_lo then
-    facts[#facts + 1] = string.format("the timed sections kept %s to %s cores busy (CPU / wall)", md.fixed(busy_lo, 2),
-      md.fixed(busy_hi, 2))
+    local lo, hi = md.fixed(busy_lo, 2), md.fixed(busy_hi, 2)
+    facts[#facts + 1] = string.format("the timed sections kept %s busy (CPU / wall)",
+      lo == hi and (lo .. " cores") or (lo .. " to " .. hi .. " cores"))
   end
   ctx.doc:para(string.format("Per timed iteration: compute, data wait, CPU time and peak memory of every " ..
     "configuration are in %s.%s", where, #facts > 0 and (" Over the study, " .. table.concat(facts, "; ") .. ".") or ""))
@@ -156,7 +152,7 @@ function M.bandwidth(ctx)
       sources[source] = true
     end
   end
-  ctx.doc:para("### 4.4 Achieved bandwidth")
+  ctx.doc:para("### " .. M.next_number(ctx) .. " Achieved bandwidth")
   if #rows == 0 then
     ctx.doc:para("No run has a DRAM roofline point (bytes per iteration): no achieved bandwidth.")
     ctx.missing[#ctx.missing + 1] = "no DRAM bytes per iteration: no achieved bandwidth"
@@ -188,9 +184,24 @@ local function counter_values(D, run, source)
   return out
 end
 
---- §4.5: IPC, CPI and cache misses from perf_event hardware events, where a run has them.
+--- The next §4 subsection's number ("4.5"): subsections that do not apply to the study's devices
+--- are left out (issue 45: a PCIe paragraph in a CPU-only report), so the numbers follow what is there.
+function M.next_number(ctx)
+  ctx.section4 = (ctx.section4 or 2) + 1
+  return "4." .. ctx.section4
+end
+
+-- Whether the study ran on a device kind.
+local function ran_on(D, kind)
+  for _, g in ipairs(D.groups) do if g.kind == kind then return true end end
+  return false
+end
+
+--- §4.5: IPC, CPI and cache misses from perf_event hardware events, where a run has them; left out
+--- of a study with no CPU run (they are CPU counters).
 function M.cpu_counters(ctx)
   local D, rows, software_only = ctx.D, {}, 0
+  if not ran_on(D, "cpu") then return end
   for _, g in ipairs(D.groups) do
     local ipc, cpi, miss_rate, mpki = {}, {}, {}, {}
     for _, r in ipairs((compute.used(g))) do
@@ -211,7 +222,7 @@ function M.cpu_counters(ctx)
         #miss_rate > 0 and md.pct(stats.mean(miss_rate), 1) or "-"}, ctx)
     end
   end
-  ctx.doc:para("### 4.5 CPU counters: IPC, CPI, cache misses")
+  ctx.doc:para("### " .. M.next_number(ctx) .. " CPU counters: IPC, CPI, cache misses")
   if #rows > 0 then
     local where = ctx.to_appendix("CPU counters per configuration", {"From `perf_event` hardware events over the " ..
       "counted iterations (user space; docs/counters.md): IPC = instructions ÷ cycles, CPI = cycles ÷ " ..
@@ -256,11 +267,12 @@ function M.pcie(ctx)
         md.esc(src)}, ctx)
     end
   end
-  ctx.doc:para("### 4.6 PCIe traffic")
+  if #rows == 0 and not ran_on(D, "cuda") then return end  -- no GPU run: nothing crossed PCIe
+  ctx.doc:para("### " .. M.next_number(ctx) .. " PCIe traffic")
   if #rows == 0 then
     ctx.doc:para("No PCIe counters stored: `pcie__read_bytes.sum + pcie__write_bytes.sum` come from CUPTI (metric " ..
-      "group `pcie`, in the default CUDA set) or an imported Nsight Compute CSV; CPU runs move no data over PCIe, " ..
-      "and some GPUs and virtual machines do not expose the counter.")
+      "group `pcie`) or an imported Nsight Compute CSV; some GPUs count them only in a run of their own, and some " ..
+      "virtual machines do not expose them.")
     return
   end
   local where = ctx.to_appendix("PCIe traffic per configuration", {"Host–device traffic per counted iteration " ..
@@ -283,7 +295,7 @@ function M.cost(ctx)
     end
   end
   if #rows == 0 then return end
-  ctx.doc:para("### 4.7 Cost")
+  ctx.doc:para("### " .. M.next_number(ctx) .. " Cost")
   local where = ctx.to_appendix("Cost per configuration", {"Cost per 1,000 images = price per hour × 1,000 ÷ " ..
     "(3,600 × images/s), with the row's images/s (the mean of §4.1) and the price its runs were stored with " ..
     "(`--set price_per_hour=`), in that price's currency; training time only (no start-up, no idle machine):",

@@ -90,7 +90,8 @@ local function summary(D, key)
       if t.cv and t.n >= 2 then cvs[#cvs + 1] = t.cv end
     end
   end
-  local s = {key = key, runs = #runs, floors = numbers(runs, "floor_gflops"), cvs = cvs}
+  local s = {key = key, runs = #runs, floors = numbers(runs, "floor_gflops"), cvs = cvs, cpu = false}
+  for _, r in ipairs(runs) do s.cpu = s.cpu or r.kind == "cpu" end
   s.floor_cv = #s.floors >= 2 and stats.cv(s.floors) or nil
   s.median_cv = #cvs > 0 and stats.median(cvs) or nil
   local verdicts, steady, unjudged, records, contended = 0, 0, 0, 0, 0
@@ -141,8 +142,10 @@ end
 --- noise floor's CV) against the workload's (the median CV across repeats).
 function M.verdict(s)
   if not s.floor_cv then
-    return string.format("%s: %s noise-floor probe stored with these runs, so the machine's own variation cannot " ..
-      "be told from the workload's%s.", md.esc(s.key), #s.floors == 0 and "no" or "a single",
+    -- The FMA probe runs before CPU runs only (issue 45: a GPU study read as if it had lost one).
+    return string.format("%s: %s, so the machine's own variation cannot be told from the workload's%s.",
+      md.esc(s.key), not s.cpu and "rlx times its noise-floor probe (a CPU FMA kernel) before CPU runs only" or
+      ((#s.floors == 0 and "no" or "a single") .. " noise-floor probe stored with these runs"),
       s.median_cv and (" (median CV across repeats " .. md.pct(s.median_cv, 1) .. ")") or "")
   end
   if not s.median_cv then
@@ -197,11 +200,12 @@ function M.section(ctx)
       steady_cell(s),
       s.records > 0 and string.format("%d / %d", s.contended, s.records) or "not recorded", stop_cell(s)}
   end
-  local any_floor = false
-  for _, s in ipairs(sums) do any_floor = any_floor or #s.floors > 0 end
-  doc:para("**Noise floor and contention.** The noise floor is a fixed FMA kernel timed just before each run: it " ..
-    "measures the machine, not the workload. Contention is the CPU time other processes took during a run's timed " ..
-    "iterations. " .. (any_floor and "" or "These runs carry no noise floor (rlx stores one with each run since issue 21). ") ..
+  local any_floor, any_cpu = false, false
+  for _, s in ipairs(sums) do any_floor, any_cpu = any_floor or #s.floors > 0, any_cpu or s.cpu end
+  doc:para("**Noise floor and contention.** The noise floor is a fixed FMA kernel timed just before each CPU run: " ..
+    "it measures the machine, not the workload. Contention is the CPU time other processes took during a run's " ..
+    "timed iterations. " .. ((any_floor or not any_cpu) and "" or
+      "These CPU runs carry no noise floor (stored by an rlx older than the probe). ") ..
     "Runs that are " .. configs.left_out_words(D.ok) .. " are left out of every mean (docs/report.md):")
   doc:para(md.table({"Env", "Noise floor GFLOP/s (min / median / max)", "Noise floor CV", "Median CV across repeats",
     "Steady runs", "Contended runs", "Stopped by"}, rows, {"l", "r", "r", "r", "r", "r", "l"}))
@@ -212,7 +216,7 @@ function M.section(ctx)
   doc:para("**Machine vs workload (question 3).**"):para(lines)
   local any_cv = false
   for _, s in ipairs(sums) do any_cv = any_cv or s.floor_cv ~= nil end
-  if not any_cv then
+  if not any_cv and any_cpu then
     ctx.missing[#ctx.missing + 1] = "no noise floor recorded: the machine's variation is not separated from the " ..
       "workload's"
   end

@@ -52,9 +52,9 @@ local function roles_of(D, env_id, kind)
       local r = compute.roofline(D, g)
       if r and r.compute_field then
         local p = r.roof_precision or rlx.roofline.precision_of(g.precision)
-        add(r.compute_field, p .. " roof" .. (r.emulated and " (emulated)" or "") ..
-          (r.roof_kind == "gemm" and " (GEMM fallback)" or ""))
+        add(r.compute_field, p .. " roof" .. (r.emulated and " (emulated)" or ""))
         if r.gemm_gflops and r.roof_kind ~= "gemm" then add("gemm_" .. p .. "_gflops", "2nd ceiling (" .. p .. ")") end
+        if r.datasheet_field then add(r.datasheet_field, "datasheet reference (" .. p .. "), not a roof") end
         add(r.memory_field, "memory roof")
       end
     end
@@ -95,7 +95,7 @@ local function peaks_table(ctx)
             "(%s): imported from the seed's kit, on a machine rlx did not run on, so no roofs, bounds or " ..
             "efficiencies (its datasheet figures go in the kit's analysis/peaks.json)", md.esc(e.label), kind) or
             string.format("no peaks for %s (%s): no roofs, bounds or efficiencies (measure them: rlx peaks --db %s)",
-              md.esc(e.label), kind, md.esc(D.path or "DB"))
+              md.esc(e.label), kind, md.esc(require("rlx.results.data").env_source(D, e.id).path or "DB"))
         end
         local roles = roles_of(D, e.id, kind)
         for _, n in ipairs(names) do
@@ -154,13 +154,16 @@ end
 -- The roof policy in words, with what this study's groups use that departs from it.
 local function policy(ctx, emulated)
   local D, doc = ctx.D, ctx.doc
-  doc:para("**Roofs.** Every precision is judged against the same kind of compute roof, the peak of its own " ..
-    "arithmetic (docs/roofline.md): fp32 against the FP32 FMA peak (CPU: FMA chains on all cores; GPU: CUDA " ..
-    "cores); bf16 against AMX tiles where the CPU has AMX, else VDPBF16PS chains where it has avx512_bf16, else " ..
-    "the FP32 FMA peak labelled *emulated* (bf16 converted to fp32 can reach no more), and a GPU's bf16 and " ..
-    "fp16 against its tensor cores; an fp32 run with `tf32 = true` against the TF32 tensor roof. The GEMM peak " ..
-    "(LibTorch `mm`) is a second, labelled ceiling, never the roof. Ridges and bounds are computed against " ..
-    "the roof; the figures draw it per precision and the GEMM dashed grey.")
+  doc:para("**Roofs.** One policy decides every bound in this report, in the figures, in `rlx runs --summary` " ..
+    "and in the study's stored roofline points (docs/roofline.md): a peak measured on the machine comes " ..
+    "before a datasheet figure. On a CPU rlx measures the arithmetic itself: fp32 is judged against the " ..
+    "FP32 FMA peak (FMA chains on all cores), bf16 against AMX tiles where the CPU has AMX, else VDPBF16PS " ..
+    "chains where it has avx512_bf16, else the FP32 FMA peak labelled *emulated*, and the GEMM peak " ..
+    "(LibTorch `mm`) is a second, labelled ceiling. On a GPU rlx measures GEMMs (`mm` per precision) and a " ..
+    "copy bandwidth: the measured GEMM of a precision is its roof, and the datasheet's arithmetic peak is " ..
+    "drawn as a dashed reference (the hardware's limit at boost clocks, which no training step reaches), " ..
+    "never used for a bound; a precision with no measured figure is judged against the datasheet. An fp32 run " ..
+    "with `tf32 = true` is judged against the TF32 roof.")
   if #emulated > 0 then
     doc:para(string.format("%s: no bf16 arithmetic on this CPU (no avx512_bf16, no AMX): bf16 is emulated, its " ..
       "roof is the FP32 FMA peak, and the bf16 GEMM ceiling is labelled emulated.", table.concat(emulated, ", ")))
@@ -169,7 +172,7 @@ local function policy(ctx, emulated)
   for _, g in ipairs(D.groups) do
     local r = compute.roofline(D, g)
     local what = string.format("%s %s %s", md.esc(g.env_key), md.esc(g.model), md.esc(g.precision))
-    if r and r.roof_kind == "gemm" and not fallback[what] then
+    if r and r.roof_kind == "gemm" and g.kind == "cpu" and not fallback[what] then
       fallback[what] = true
       fallback[#fallback + 1] = what .. " (" .. md.code(r.compute_field) .. ")"
     end
@@ -179,10 +182,10 @@ local function policy(ctx, emulated)
     doc:para("Judged against the TF32 tensor roof (fp32 runs with `tf32 = true`): " .. table.concat(tf32, ", ") .. ".")
   end
   if #fallback > 0 then
-    doc:para("⚠ Judged against a GEMM peak because the stored peaks have no peak of the precision's arithmetic " ..
-      "(peaks measured by an older rlx, or a device rlx cannot measure it on): " .. table.concat(fallback, ", ") ..
+    doc:para("⚠ Judged against a GEMM peak because the CPU's stored peaks have no peak of the precision's " ..
+      "arithmetic (peaks measured by an older rlx): " .. table.concat(fallback, ", ") ..
       ". Their bounds and efficiencies are not comparable with the other precisions'; re-measure with " ..
-      md.code("rlx peaks --db " .. (D.path or "DB")) .. ".")
+      md.code("rlx peaks --db " .. (D.path or "DB.db")) .. " on each machine.")
   end
 end
 
@@ -210,7 +213,7 @@ function M.section(ctx)
   if #noisy > 0 then
     doc:para("⚠ **Noisy or contended peaks**: " .. table.concat(noisy, "; ") .. ". The machine was busy or its " ..
       "clocks moved while these peaks were measured: points judged against them may sit above their roof or far " ..
-      "below it. Re-measure on an idle machine with " .. md.code("rlx peaks --db " .. (ctx.D.path or "DB")) ..
+      "below it. Re-measure on an idle machine with " .. md.code("rlx peaks --db " .. (ctx.D.path or "DB.db")) ..
       " (without --quick).")
   end
   M.blas_kernels(ctx)
@@ -228,8 +231,8 @@ function M.section(ctx)
     if f.figure == "D" then doc:para(string.format("![AI vs batch — %s](%s)", md.esc(f.model), f.rel)) end
   end
   M.points(ctx)
-  doc:para(md.placeholder("2–3 paragraphs tying the points to the roofs: the ridge point, precision shifts, " ..
-    "batch effects."))
+  -- One drafted paragraph per environment and model: its bound, share of the roof, what would move it.
+  for _, p in ipairs(require("rlx.report.drafts").roofline(ctx)) do doc:para(p) end
   doc:para("---")
 end
 
@@ -240,25 +243,33 @@ function M.near_ridge(ctx)
   for _, g in ipairs(ctx.D.groups) do
     local r = compute.roofline(ctx.D, g)
     if r and r.near_ridge then
-      lines[#lines + 1] = string.format("- %s: AI %s%s, ridge %s (range %s-%s from the peaks' spread): %s by %.1f %%.",
-        ctx.describe(g), md.sig(r.ai, 3), r.source == "estimated" and " (estimated)" or "", md.sig(r.ridge_ai, 3),
-        md.sig(r.ridge_lo, 3), md.sig(r.ridge_hi, 3), r.ai < r.ridge_ai and "below" or "above",
-        math.abs(r.ai / r.ridge_ai - 1) * 100)
+      local ai = r.ai_lo and r.ai_hi and (md.sig(r.ai_lo, 3) .. "-" .. md.sig(r.ai_hi, 3) ..
+        (r.source == "estimated" and " (estimated: upper traffic model to minimum traffic)" or " (over repeats)"))
+        or (md.sig(r.ai, 3) .. (r.source == "estimated" and " (estimated)" or ""))
+      lines[#lines + 1] = string.format("- %s: AI %s, ridge %s (range %s-%s from the peaks' spread)%s.",
+        ctx.describe(g), ai, md.sig(r.ridge_ai, 3), md.sig(r.ridge_lo, 3), md.sig(r.ridge_hi, 3),
+        r.ai_lo and "" or string.format(": %s by %.1f %%", r.ai < r.ridge_ai and "below" or "above",
+          math.abs(r.ai / r.ridge_ai - 1) * 100))
     end
   end
   if #lines == 0 then return end
-  ctx.doc:para("**Near the ridge.** These points lie within the range the ridge takes over the repeats of the " ..
-    "peaks it is made of (peak GFLOP/s × (1 − spread) ÷ peak GB/s to peak GFLOP/s ÷ (peak GB/s × (1 − spread))): " ..
-    "either roof may bind them, and the report calls them neither memory- nor compute-bound:"):para(lines)
+  ctx.doc:para("**Near the ridge.** The AI of these points (an estimate's range, or the point's) meets the range " ..
+    "the ridge takes over the repeats of the peaks it is made of (peak GFLOP/s × (1 − spread) ÷ peak GB/s to peak " ..
+    "GFLOP/s ÷ (peak GB/s × (1 − spread))): either roof may bind them, and the report calls them neither memory- " ..
+    "nor compute-bound:"):para(lines)
 end
 
--- "FP32 FMA `fp32_gflops` 343.0 / `dram_gbps` 20.00 (stored), ridge 17.2; 2nd ceiling GEMM FP32 290.0"
-local function roofs_cell(r)
+-- The roof a row is judged against, by name ("GEMM FP32"): its value, origin and second ceiling are in
+-- the peaks table once (issue 45: a 40-word cell repeated on every row ran the table off the page).
+local function roof_cell(r)
   if not r.compute_field then return "-" end
-  return md.esc(string.format("%s %s %s / %s %s (%s), ridge %s%s", r.roof_label or "", r.compute_field,
-    md.sig(r.peak_gflops, 4), r.memory_field, md.sig(r.peak_gbps, 4), r.roof_origin, md.sig(r.ridge_ai, 3),
-    (r.gemm_gflops and r.roof_kind ~= "gemm") and ("; 2nd ceiling " .. r.gemm_label .. " " .. md.sig(r.gemm_gflops, 4))
-    or ""))
+  return md.esc(r.roof_label or r.compute_field)
+end
+
+-- An AI cell: an estimated point's range (upper traffic model to minimum traffic), else its mean.
+local function ai_cell(r)
+  if r.source == "estimated" and r.ai_lo and r.ai_hi then return md.sig(r.ai_lo, 3) .. "–" .. md.sig(r.ai_hi, 3) end
+  return md.sig(r.ai, 3)
 end
 
 function M.points(ctx)
@@ -272,10 +283,12 @@ function M.points(ctx)
         above[#above + 1] = string.format("- %s, %s, %s, batch %s: %s %s", md.esc(g.env_key), md.esc(g.model),
           md.esc(g.precision), tostring(g.batch), md.esc(r.suspect.text), ctx.ref(g))
       end
-      rows[#rows + 1] = lead.extend(lead.lead_cells(D, g), {r.source, md.sig(r.ai, 3), md.sig(r.gflops, 3),
-        md.sig(r.attainable_gflops, 3), md.esc(compute.bound_text(r)),
+      local n = compute.throughput(g).n
+      rows[#rows + 1] = lead.extend(lead.lead_cells(D, g), {n == 1 and "1 (n=1)" or tostring(n), r.source,
+        ai_cell(r), md.sig(r.gflops, 3), md.sig(r.attainable_gflops, 3), md.esc(compute.bound_text(r)),
         r.eff_roof and (md.pct(r.eff_roof, 1) .. (r.above_roof and " ⚠" or "")) or "-",
-        r.eff_peak and md.pct(r.eff_peak, 1) or "-", roofs_cell(r), ctx.ref(g)})
+        r.eff_peak and md.pct(r.eff_peak, 1) or "-", roof_cell(r), r.ridge_ai and md.sig(r.ridge_ai, 3) or "-",
+        ctx.ref(g)})
     end
   end
   if #rows == 0 then
@@ -284,15 +297,18 @@ function M.points(ctx)
     return
   end
   local h, a = lead.lead_headers(D)
-  local where = ctx.to_appendix("Roofline points", {"DRAM level, mean over the repeats averaged in §4.1. AI = " ..
-    "FLOPs / bytes; attained = FLOPs / time; attainable = min(AI × peak GB/s, peak GFLOP/s) with the roof of the " ..
-    "point's precision; bound = memory when AI < ridge (peak GFLOP/s ÷ peak GB/s), \"near the ridge\" when the " ..
-    "AI lies within the ridge's range from its peaks' spread (Appendix C); efficiency = attained / attainable " ..
+  local where = ctx.to_appendix("Roofline points", {"DRAM level, mean over the repeats averaged in §4.1 (n: " ..
+    "runs averaged). AI = FLOPs / bytes (an estimated point's: from rlx's upper traffic model to its minimum " ..
+    "traffic, docs/roofline.md); attained = FLOPs / time; attainable = min(AI × peak GB/s, peak GFLOP/s) with " ..
+    "the roof of the point's precision (its value and origin: the peaks table above); bound = memory when the " ..
+    "whole AI range lies below the ridge (peak GFLOP/s ÷ peak GB/s), compute when above it, \"near the ridge\" " ..
+    "when it meets the ridge's range from its peaks' spread (Appendix C); efficiency = attained / attainable " ..
     "(the roof at its AI) and attained / peak. Source: measured = hardware counters, estimated = rlx's analytic " ..
-    "FLOPs and minimum bytes over the measured iteration time:",
-    md.table(lead.extend(h, {"Source", "AI (FLOP/byte)", "Attained GFLOP/s", "Attainable GFLOP/s", "Bound",
-      "% of roof", "% of peak", "Roofs (GFLOP/s, GB/s)", "Runs"}), rows,
-      lead.extend(a, {"l", "r", "r", "r", "l", "r", "r", "l", "l"}))})
+    "FLOPs and bytes over the measured iteration time:",
+    md.table(lead.extend(h, {"n", "Source", "AI (FLOP/byte)", "Attained GFLOP/s", "Attainable GFLOP/s", "Bound",
+      "% of roof", "% of peak", "Roof", "Ridge", "Runs"}), rows,
+      lead.extend(a, {"r", "l", "r", "r", "r", "l", "r", "r", "l", "r", "l"}))})
+  ctx.points_where = where
   doc:para(string.format("**Points.** %d point%s (one per configuration; %d measured by counters, %d estimated from " ..
     "analytic FLOPs and minimum DRAM bytes): AI, attained and attainable GFLOP/s, bound and efficiency of each in " ..
     "%s. Table 2 (§6) gives each row's AI and bound.", measured + estimated, measured + estimated == 1 and "" or "s",

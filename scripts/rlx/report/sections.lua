@@ -10,6 +10,7 @@ local lead = require("rlx.report.lead")
 local measured = require("rlx.report.measured")
 local noise = require("rlx.report.noise")
 local calibrate = require("rlx.calibrate")
+local drafts = require("rlx.report.drafts")
 local M = {}
 
 local function list_join(t) return table.concat(t, ", ") end
@@ -43,13 +44,23 @@ local function embed(ctx, f, caption)
   ctx.doc:para(string.format("![%s](%s)", md.esc(caption), f.rel))
 end
 
+--- "`a.db` (study p1-roofline, 27 runs) and `b.db` (study gpu-default, 9 runs)": the databases a
+--- report was read from.
+function M.sources_text(D)
+  local parts = {}
+  for _, s in ipairs(require("rlx.results.data").sources(D)) do
+    parts[#parts + 1] = string.format("%s (%s%s)", md.code(s.path or "?"), s.study and ("study " .. md.esc(s.study))
+      or "every study", #require("rlx.results.data").sources(D) > 1 and string.format(", %d runs", s.runs or 0) or "")
+  end
+  if #parts <= 2 then return table.concat(parts, " and ") end
+  return table.concat(parts, ", ", 1, #parts - 1) .. " and " .. parts[#parts]
+end
+
 function M.title(ctx)
   local D, doc = ctx.D, ctx.doc
   local envs = env_keys(D)
-  doc:para("# " .. md.esc(ctx.title or ("Performance modeling and roofline analysis: " .. (D.study or "all studies"))))
-  doc:add("Author: " .. md.PLACEHOLDER .. " your name  ",
-    "Course / Semester: " .. md.PLACEHOLDER .. "  ",
-    "Repository: " .. md.PLACEHOLDER .. " link or commit hash  ")
+  doc:para("# " .. md.esc(ctx.title or lead.default_title(D)))
+  doc:para(md.placeholder("Author (your name), course / semester, repository (link or commit hash)."))
   doc:para("Environments: " .. (#envs > 0 and md.esc(list_join(envs)) or "none"))
   -- A machine imported from the seed's kit was measured by its code/run_train.py, not by rlx.
   for _, e in ipairs(D.envs) do
@@ -67,11 +78,16 @@ function M.title(ctx)
         md.esc(e.info.gpu_unusable) .. ".")
     end
   end
-  doc:para(string.format("_Written by rlx %s from %s (study %s, %d runs: %d ok, %d failed). Every number " ..
-    "below is computed from that database; the runs behind each table row are listed in Appendix A. " ..
-    "Paragraphs marked %s are for you to write: the data cannot support them._",
-    md.esc(ctx.rlx_version or "?"), md.code(D.path or "?"), md.esc(D.study or "all"), #D.runs, #D.ok, #D.failed,
-    md.PLACEHOLDER))
+  local several = #require("rlx.results.data").sources(D) > 1
+  local counts = string.format("%d runs: %d ok, %d failed", #D.runs, #D.ok, #D.failed)
+  local from = M.sources_text(D)
+  from = several and (from .. "; " .. counts) or (from:gsub("%)$", "; " .. counts .. ")"))
+  doc:para(string.format("_Written by rlx %s from %s. Every number below is " ..
+    "computed from %s; the runs behind each table row are listed in Appendix A. Paragraphs marked %s are " ..
+    "drafted from the numbers they cite, for you to check and rewrite in your words; those marked %s are yours " ..
+    "to write: the data cannot support them._",
+    md.esc(ctx.rlx_version or "?"), from, several and "those databases, read as if merged" or "that database",
+    md.DRAFT, md.PLACEHOLDER))
   doc:para("---")
 end
 
@@ -131,7 +147,7 @@ local function bound_fact(ctx)
   if n == 0 then return nil end
   local how = meas == 0 and "all estimated from analytic FLOPs over minimum DRAM bytes, none counted" or
     est == 0 and "all measured by hardware counters" or string.format("%d measured by counters, %d estimated", meas, est)
-  local text = string.format("- Of %d roofline points judged against a roof (%s), %d %s %smemory-bound and %d " ..
+  local text = string.format("Of %d roofline points judged against a roof (%s), %d %s %smemory-bound and %d " ..
     "compute-bound", n, how, mem, mem == 1 and "is" or "are", meas == 0 and "estimated " or "", comp)
   if near > 0 then
     text = text .. string.format("; %d lie%s within the ridge's uncertainty (the spread of the peaks it is made " ..
@@ -143,23 +159,7 @@ end
 function M.abstract(ctx)
   local D, doc = ctx.D, ctx.doc
   doc:para("## Abstract (≤150 words)")
-  doc:para(md.placeholder("Summarize the goal, the method, the main results (throughput ranges, bandwidth " ..
-    "vs compute limits) and one actionable insight."))
-  local lo, hi
-  for _, g in ipairs(D.groups) do
-    local t = compute.throughput(g)
-    if t.mean then
-      if not lo or t.mean < lo.t.mean then lo = {g = g, t = t} end
-      if not hi or t.mean > hi.t.mean then hi = {g = g, t = t} end
-    end
-  end
-  local facts = {}
-  if lo then
-    facts[#facts + 1] = string.format("- Throughput ranged from %s images/s (%s) to %s images/s (%s).",
-      md.sig(lo.t.mean, 3), ctx.describe(lo.g), md.sig(hi.t.mean, 3), ctx.describe(hi.g))
-  end
-  facts[#facts + 1] = bound_fact(ctx)
-  -- The precision reached, per machine when there are several (their protocols differ).
+  -- Drafted from the numbers (rlx.report.drafts), with the precision each machine's runs reached.
   local keys, per_env = env_keys(D), {}
   for _, key in ipairs(keys) do
     local runs = {}
@@ -167,8 +167,9 @@ function M.abstract(ctx)
     local text = configs.precision_text(runs)
     if text then per_env[#per_env + 1] = (#keys > 1 and (md.esc(key) .. ": ") or "") .. md.esc(text) end
   end
-  if #per_env > 0 then facts[#facts + 1] = "- Precision of the runs: " .. table.concat(per_env, "; ") .. " (§2, §8)." end
-  if #facts > 0 then doc:para("Facts to draw on:"):para(facts) end
+  local draft = drafts.abstract(ctx, {bound_fact(ctx), #per_env > 0 and
+    ("Precision of the runs: " .. table.concat(per_env, "; ") .. " (§2, §8).") or nil})
+  if draft then doc:para(draft) end
   -- Mixed precision is a keyword only when a run measured it.
   local mixed = false
   for _, g in ipairs(D.groups) do mixed = mixed or g.precision == "amp" or g.precision == "bf16" end
@@ -201,6 +202,25 @@ local function scales(D, key)
   end
   table.sort(out, function(a, b) if a.input ~= b.input then return a.input < b.input end return a.key < b.key end)
   return out
+end
+
+--- §2's hypotheses: those the study declared (study:hypothesis, rlx.report.hypotheses), each with
+--- what it tests, judged in §6.6; the author's to write when none was declared.
+function M.hypotheses(ctx)
+  local hs = ctx.hypotheses or {}
+  if #hs == 0 then
+    ctx.doc:para(md.placeholder("Hypothesis: what you expected and why (or declare it in the study script, " ..
+      "study:hypothesis{...}, and the report judges it: docs/report.md)."))
+    return
+  end
+  local H = require("rlx.report.hypotheses")
+  local lines = {}
+  for i, x in ipairs(hs) do
+    lines[#lines + 1] = string.format("%d. **H%d.** %s (tested: %s; verdict in §6.6: %s).", i, i, md.esc(x.h.text),
+      md.esc(H.test_text(x.h)), x.result.verdict)
+  end
+  ctx.doc:para("**Hypotheses** (declared in the study script before the runs; each is judged against the 95 % " ..
+    "CIs of the rows it names, §6.6):"):para(lines)
 end
 
 -- §2: the run matrix actually stored, per environment and scale; the protocol and image size are
@@ -299,10 +319,51 @@ function M.process_settings_text(D)
   return #parts > 0 and table.concat(parts, "; ") or nil
 end
 
---- The last plan of the study (rlx.experiment: conn:plans) in words: its budget, its one estimate
---- against the wall time, what the budget left out and the command that adds it; nil without one.
-function M.plan_text(D)
-  local p = (D.plans or {})[#(D.plans or {})]
+-- "45 runs: 9 configurations never run (h200 vgg16 amp bs64, ...), 36 further repeats": the runs a
+-- plan left out, by configuration, named up to 6 (issue 45: the H200 plan listed 45 labels).
+local function left_out_words(labels)
+  local configs_seen, order, repeats = {}, {}, 0
+  for _, l in ipairs(labels) do
+    local base, n = tostring(l):match("^(.-)_run(%d+)")
+    base = base or tostring(l)
+    if tonumber(n) == 1 or not n then
+      if not configs_seen[base] then configs_seen[base] = true; order[#order + 1] = base end
+    else
+      repeats = repeats + 1
+    end
+  end
+  local parts = {}
+  if #order > 0 then
+    local names = {}
+    for i = 1, math.min(6, #order) do names[i] = order[i] end
+    parts[#parts + 1] = string.format("%d configuration%s never run (%s%s)", #order, #order == 1 and "" or "s",
+      table.concat(names, ", "), #order > 6 and string.format(" and %d more", #order - 6) or "")
+  end
+  if repeats > 0 then parts[#parts + 1] = string.format("%d further repeat%s", repeats, repeats == 1 and "" or "s") end
+  return table.concat(parts, ", ")
+end
+
+--- The last plan of each study (rlx.experiment: conn:plans) in words: its budget, its one estimate
+--- against the wall time, what the budget left out and the command that adds it ({study, text,
+--- left_out, add}, study order); empty without one.
+function M.plan_texts(D)
+  local last, order = {}, {}
+  for _, p in ipairs(D.plans or {}) do
+    if not last[p.study or ""] then order[#order + 1] = p.study or "" end
+    last[p.study or ""] = p
+  end
+  local out = {}
+  for _, s in ipairs(order) do
+    local t = M.plan_text(D, last[s])
+    t.study = s ~= "" and s or nil
+    out[#out + 1] = t
+  end
+  return out
+end
+
+--- One plan in words (M.plan_texts); without `p`, the last plan of D. nil without one.
+function M.plan_text(D, p)
+  p = p or (D.plans or {})[#(D.plans or {})]
   if not p then return nil end
   local dur = rlx.budget.duration_text
   local detail = type(p.detail) == "table" and p.detail or {}
@@ -318,7 +379,7 @@ function M.plan_text(D)
   local left = type(detail.left_out) == "table" and detail.left_out or {}
   if #left > 0 then
     out.left_out = string.format("%d run%s left out whole for the budget (%s), which this command adds to the " ..
-      "same database, keeping every run already made", #left, #left == 1 and "" or "s", table.concat(left, ", "))
+      "same database, keeping every run already made", #left, #left == 1 and "" or "s", left_out_words(left))
     out.add = detail.add
   end
   return out
@@ -327,7 +388,7 @@ end
 function M.design(ctx)
   local D, doc = ctx.D, ctx.doc
   doc:para("## 2. Experiment Design")
-  doc:para(md.placeholder("Hypothesis: what you expected and why."))
+  M.hypotheses(ctx)
   local rows = {}
   for _, key in ipairs(env_keys(D)) do
     for _, sc in ipairs(scales(D, key)) do
@@ -389,11 +450,15 @@ function M.design(ctx)
       "probe's noise, else the default): ", calibrate.NEAR * 100) .. md.esc(table.concat(cals, "; ")) .. ".")
   end
   local notes = M.plan_notes(D)
-  local plan = M.plan_text(D)
-  if plan and plan.left_out then notes[#notes + 1] = plan.left_out end
+  local plans = M.plan_texts(D)
+  local function of(plan) return #plans > 1 and plan.study and (plan.study .. ": ") or "" end
+  for _, plan in ipairs(plans) do if plan.left_out then notes[#notes + 1] = of(plan) .. plan.left_out end end
   if #notes > 0 then doc:para("**Left out by the plan:** " .. md.esc(table.concat(notes, "; ")) .. ".") end
-  if plan and plan.add then doc:para(md.code(plan.add)) end
-  if plan and plan.text ~= "" then doc:para("**Plan:** " .. md.esc(plan.text) .. ".") end
+  for _, plan in ipairs(plans) do if plan.add then doc:para(md.code(plan.add)) end end
+  for _, plan in ipairs(plans) do
+    if plan.text ~= "" then doc:para("**Plan" .. (of(plan) ~= "" and (" of " .. md.esc(plan.study)) or "") .. ":** " ..
+      md.esc(plan.text) .. ".") end
+  end
   local data = {}
   for _, r in ipairs(#D.ok > 0 and D.ok or D.runs) do
     local c = type(r.config) == "table" and r.config or {}
@@ -496,7 +561,9 @@ function M.complexity(ctx)
     local c = e.c
     local macs = c.forward_macs or (c.forward_flops and c.forward_flops / 2)
     local train = train_flops_per_sample(c, e.r.batch)
-    local seed = macs and macs * ctx.TRAIN_FACTOR
+    -- The seed kit's count (docs/export-seed.md, "TRAIN_FACTOR"): flops_per_batch_forward (2 x MACs
+    -- per image, as rlx's export writes it) x TRAIN_FACTOR.
+    local seed = macs and 2 * macs * ctx.TRAIN_FACTOR
     local ratio = (train and seed and seed > 0) and train / seed or nil
     if ratio then ratios[#ratios + 1] = ratio end
     rows[#rows + 1] = {md.esc(e.r.model), tostring(e.input), md.fixed((c.params or 0) / 1e6, 2),
@@ -509,15 +576,19 @@ function M.complexity(ctx)
     "is in MiB; " .. md.MEMORY_UNITS .. "):")
   doc:para(md.table({"Model", "Input", "Params (M)", "Params size (MB)", "Params size (MiB)",
     "Forward MACs / sample (G)", "Forward FLOPs / sample (G)", "Training FLOPs / sample (G), rlx",
-    "Seed: MACs × TRAIN_FACTOR (G)", "rlx / seed"}, rows, {"l", "r", "r", "r", "r", "r", "r", "r", "r", "r"}))
+    "Seed kit: forward FLOPs × TRAIN_FACTOR (G)", "rlx / seed kit"}, rows, {"l", "r", "r", "r", "r", "r", "r", "r", "r", "r"}))
   local lo, hi = math.huge, 0
   for _, x in ipairs(ratios) do lo, hi = math.min(lo, x), math.max(hi, x) end
   if #ratios > 0 then
-    doc:para(string.format("The seed's convention (seed 000, analysis/roofline.py: forward MACs × TRAIN_FACTOR = %d) " ..
-      "counts one forward pass, while a training step also runs the backward pass (weight and input gradients, " ..
-      "about twice the forward) plus elementwise layers, which rlx counts (docs/complexity.md); so rlx's figure " ..
-      "is %s the seed's here. The optimizer update is counted per iteration, not per sample (it does not grow " ..
-      "with the batch): Table 1b's training FLOPs per iteration include it.", ctx.TRAIN_FACTOR,
+    doc:para(string.format("The seed kit's analysis/roofline.py counts a training iteration as " ..
+      "`flops_per_batch_forward` × TRAIN_FACTOR (= %d), and `rlx export --layout seed` writes " ..
+      "`flops_per_batch_forward` = 2 × forward MACs × batch, so on rlx's files the kit counts forward FLOPs × %d " ..
+      "per image: the forward pass and one pass more (docs/export-seed.md, \"TRAIN_FACTOR\"). A training step " ..
+      "runs the forward pass, the backward pass (weight and input gradients, about twice the forward) and " ..
+      "elementwise layers, which rlx counts (docs/complexity.md); so rlx's figure is %s the kit's here, and the " ..
+      "kit's GFLOP/s on the same run are that much lower. The optimizer update is counted per iteration, not per " ..
+      "sample (it does not grow with the batch): Table 1b's training FLOPs per iteration include it.",
+      ctx.TRAIN_FACTOR, ctx.TRAIN_FACTOR,
       lo == hi and string.format("%.2f×", lo) or string.format("%.2f× to %.2f×", lo, hi)))
   end
   local brows = {}
@@ -568,8 +639,8 @@ function M.complexity(ctx)
     lines[#lines + 1] = "- " .. md.code(md.shell(words))
   end
   doc:para("The same numbers, layer by layer (add " .. md.code("--layers") .. "):"):para(lines)
-  doc:para(md.placeholder("4–6 sentences: which models stress memory most, and how that shapes their " ..
-    "arithmetic intensity and bandwidth sensitivity."))
+  local draft = drafts.complexity(ctx)
+  if draft then doc:para(draft) end
   doc:para("---")
 end
 
@@ -577,9 +648,14 @@ end
 function M.measurement(ctx)
   local D, doc = ctx.D, ctx.doc
   doc:para("## 4. Measurement Results")
-  doc:para("**Data sources.** " .. md.code(D.path or "?") .. " (tables runs, samples, counters); the seed's " ..
-    "metrics.csv columns: " .. md.code(md.shell({"rlx", "export", D.path or "DB", {"--status", "ok"},
-      {"--csv", "logs/metrics.csv"}})) .. ".")
+  local exports = {}
+  for _, s in ipairs(require("rlx.results.data").sources(D)) do
+    local words = {"rlx", "export", s.path or "DB", {"--status", "ok"}, {"--csv", "logs/metrics.csv"}}
+    if s.study then words[#words + 1] = {"--study", s.study} end
+    exports[#exports + 1] = md.code(md.shell(words))
+  end
+  doc:para("**Data sources.** " .. M.sources_text(D) .. " (tables runs, samples, counters); the seed's " ..
+    "metrics.csv columns: " .. table.concat(exports, "; ") .. ".")
   doc:para("### 4.1 Throughput vs Batch Size")
   for _, key in ipairs(env_keys(D)) do
     local f = figure(ctx, "A", key)
@@ -662,7 +738,8 @@ function M.trends(ctx)
     end
   end
   if #lines > 0 then ctx.doc:para("Trend with batch size (smallest to largest batch):"):para(lines) end
-  ctx.doc:para(md.placeholder("Describe the trends and the precision uplift (numbers in §6.1)."))
+  local draft = drafts.trends(ctx)
+  if draft then ctx.doc:para(draft) end
 end
 
 function M.variability(ctx)
@@ -704,7 +781,8 @@ function M.variability(ctx)
     M.noisiest(ctx, ranked)
   end
   noise.section(ctx)
-  doc:para(md.placeholder("Comment on virtualization noise (environment details in §7)."))
+  local draft = drafts.variability(ctx)
+  if draft then doc:para(draft) end
 end
 
 -- The three noisiest rows and the median CV of each environment.

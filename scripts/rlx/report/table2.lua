@@ -53,10 +53,14 @@ end
 --- marked (a row whose every run was flagged)}. ref(g), when given, fills a last "Runs" column
 --- (the report's links to Appendix E).
 -- The AI: an estimated one is analytic FLOPs over analytic bytes, the same for every repeat of a
--- configuration, so it has no SD to show ("32.1", not "32.1 ± 0.0"); a measured one varies.
+-- configuration, so it has no SD to show; it is a range, from the upper traffic model to rlx's
+-- minimum traffic (rlx.report.compute.ai_range: "25.4–32.1"); a measured one varies over repeats.
 local function ai_cell(r)
   if not r then return "-" end
-  if r.source == "estimated" then return md.mean_sd_sig(r.ai, nil) end
+  if r.source == "estimated" then
+    if r.ai_lo and r.ai_hi then return md.sig(r.ai_lo, 3) .. "–" .. md.sig(r.ai_hi, 3) end
+    return md.mean_sd_sig(r.ai, nil)
+  end
   return md.mean_sd_sig(r.ai, r.ai_sd)
 end
 
@@ -80,7 +84,7 @@ function M.build(D, ref)
     if ref then cells[#cells + 1] = ref(g) end
     rows[#rows + 1] = append(lead.lead_cells(D, g), cells)
   end
-  local ai_head = (sources.estimated and not sources.measured) and "AI, estimated (FLOP/byte)" or
+  local ai_head = (sources.estimated and not sources.measured) and "AI, estimated range (FLOP/byte)" or
     (sources.measured and not sources.estimated) and "AI, measured (FLOP/byte)" or "AI (FLOP/byte)"
   local gf_head = (sources.estimated and not sources.measured) and "Attained GFLOP/s, estimated" or "Attained GFLOP/s"
   local headers, aligns = lead.lead_headers(D)
@@ -102,7 +106,8 @@ end
 --- model, precision, batch, config (the rest of the configuration, rlx.results.configs' key), n
 --- (runs averaged), n_all (ok runs), left_out (unsteady, imprecise or contended runs left out), all_flagged,
 --- images_per_s_mean, images_per_s_sd, images_per_s_ci_low, images_per_s_ci_high, gflops_mean,
---- gflops_sd, ai_mean, ai_sd, source, ridge_ai, attainable_gflops, bound, near_ridge,
+--- gflops_sd, ai_mean, ai_sd, ai_lo and ai_hi (the AI's range: rlx.report.compute.ai_range), source,
+--- ridge_ai, attainable_gflops, bound, near_ridge,
 --- peak_memory_bytes (and peak_memory_as) and labels (the runs).
 function M.records(D)
   local out = {}
@@ -115,7 +120,8 @@ function M.records(D)
       all_flagged = t.all_flagged,
       images_per_s_mean = t.mean, images_per_s_sd = t.sd, images_per_s_ci_low = t.ci_low,
       images_per_s_ci_high = t.ci_high, gflops_mean = r.gflops, gflops_sd = r.gflops_sd, ai_mean = r.ai,
-      ai_sd = r.ai_sd, source = r.source, ridge_ai = r.ridge_ai, attainable_gflops = r.attainable_gflops,
+      ai_sd = r.ai_sd, ai_lo = r.ai_lo, ai_hi = r.ai_hi, source = r.source, ridge_ai = r.ridge_ai,
+      attainable_gflops = r.attainable_gflops,
       bound = r.bound, near_ridge = r.near_ridge, peak_memory_bytes = mem, peak_memory_as = mem_as,
       labels = table.concat(g.labels, " ")}
   end
@@ -124,7 +130,8 @@ end
 
 -- The order study:table2()'s frame shows its columns in.
 M.COLUMNS = {"env", "model", "precision", "batch", "n", "n_all", "left_out", "images_per_s_mean", "images_per_s_sd",
-  "images_per_s_ci_low", "images_per_s_ci_high", "gflops_mean", "gflops_sd", "ai_mean", "ai_sd", "bound", "source",
+  "images_per_s_ci_low", "images_per_s_ci_high", "gflops_mean", "gflops_sd", "ai_mean", "ai_sd", "ai_lo", "ai_hi",
+  "bound", "source",
   "ridge_ai", "attainable_gflops", "near_ridge", "peak_memory_bytes", "peak_memory_as", "all_flagged", "config",
   "labels"}
 

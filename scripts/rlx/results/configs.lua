@@ -86,15 +86,26 @@ end
 -- Cache per run row, weak-keyed so rows stay plain (rlx runs --json prints them as they are).
 local cache = setmetatable({}, {__mode = "k"})
 
+-- A boolean setting of a run ("on" or "off"): the config's (what was asked), else the result's or
+-- the runs column (1/0); absent: off, rlx.train's default (an rlx without the setting ran without it).
+local function switch_of(r, name)
+  local v = cfg(r)[name]
+  if v == nil then v = res(r)[name] end
+  if v == nil then v = r[name] end
+  return (v == true or v == 1) and "on" or "off"
+end
+
 function M.of(r)
   if cache[r] then return cache[r] end
   local p = M.protocol(r)
-  local tf32 = cfg(r).tf32
-  if tf32 == nil then tf32 = res(r).tf32 end
   local c = {device = tostring(r.device or "cpu"), input = tostring(input_of(r)), data = data_of(r),
     memory_format = memory_format_of(r), threads = threads_of(r), protocol = protocol_key(p), p = p,
-    tf32 = tf32 == true and "on" or "off"}
+    tf32 = switch_of(r, "tf32"), cuda_graphs = switch_of(r, "cuda_graphs"),
+    cudnn_benchmark = switch_of(r, "cudnn_benchmark")}
   c.key = table.concat({c.device, c.input, c.data, c.memory_format, c.threads, c.protocol, c.tf32}, "|")
+  -- The settings added later join the key only when on, so a row's key is what it was before them.
+  if c.cuda_graphs == "on" then c.key = c.key .. "|graphs" end
+  if c.cudnn_benchmark == "on" then c.key = c.key .. "|cudnn_benchmark" end
   cache[r] = c
   return c
 end
@@ -116,6 +127,12 @@ M.FIELDS = {
     text = function(c) return c.threads .. " threads" end, short = function(c) return c.threads .. " thr" end},
   {name = "tf32", header = "TF32", cell = function(c) return c.tf32 end,
     text = function(c) return "TF32 " .. c.tf32 end, short = function(c) return "tf32 " .. c.tf32 end},
+  {name = "cuda_graphs", header = "CUDA graphs", cell = function(c) return c.cuda_graphs end,
+    text = function(c) return "CUDA graphs " .. c.cuda_graphs end,
+    short = function(c) return "graphs " .. c.cuda_graphs end},
+  {name = "cudnn_benchmark", header = "cuDNN benchmark", cell = function(c) return c.cudnn_benchmark end,
+    text = function(c) return "cuDNN benchmark " .. c.cudnn_benchmark end,
+    short = function(c) return "cudnn bench " .. c.cudnn_benchmark end},
   {name = "protocol", header = "Protocol", cell = function(c) return protocol_short(c.p) end,
     text = function(c) return "protocol " .. protocol_short(c.p) end, short = function(c) return protocol_short(c.p) end},
 }

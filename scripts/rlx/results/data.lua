@@ -180,6 +180,96 @@ function M.load(db, name, path)
   return D
 end
 
+--- Reads several studies (each {db =, study =, path =}: an open database, the study to read, nil for
+--- every study of it, and its path) into one D, as if they had been merged (`rlx merge`) and the
+--- merged file read, without writing anything: runs are taken once by id (the first source's copy
+--- of a run two inputs hold), environments once by id (content hashes, so one machine in two
+--- databases is one environment), each environment's latest peaks. D.sources lists the sources
+--- ({path, study, runs}) in order; M.source_of(D, run) says which one holds a run. With one source
+--- it is M.load's D, with sources added.
+function M.load_many(list)
+  local Ds = {}
+  for i, s in ipairs(list) do Ds[i] = M.load(s.db, s.study, s.path) end
+  if #Ds == 1 then
+    Ds[1].sources = {{path = Ds[1].path, study = Ds[1].study, runs = #Ds[1].runs}}
+    return Ds[1]
+  end
+  return M.combine(Ds)
+end
+
+-- The later of two peaks tables (measured_at, an ISO time: text order is time order).
+local function later(a, b)
+  if not a then return b end
+  if not b then return a end
+  return tostring(b.measured_at or "") > tostring(a.measured_at or "") and b or a
+end
+
+--- One D from several loaded ones (M.load_many's rules); each run keeps its source.
+function M.combine(Ds)
+  local D = {runs = {}, ok = {}, failed = {}, running = {}, envs = {}, peaks = {}, calibrations = {}, plans = {},
+    points = {}, counters = {}, complexity = {}, sources = {}, source_by_run = {}, source_by_env = {}}
+  local seen_run, env_at, seen_cal = {}, {}, {}
+  for _, d in ipairs(Ds) do
+    local src = {path = d.path, study = d.study, runs = 0}
+    D.sources[#D.sources + 1] = src
+    for _, r in ipairs(d.runs) do
+      if not seen_run[r.id] then
+        seen_run[r.id] = true
+        src.runs = src.runs + 1
+        D.runs[#D.runs + 1] = r
+        D.source_by_run[r.id] = src
+        D.points[r.id], D.counters[r.id], D.complexity[r.id] = d.points[r.id], d.counters[r.id], d.complexity[r.id]
+      end
+    end
+    for _, e in ipairs(d.envs) do
+      local have = env_at[e.id]
+      if have then
+        for k in pairs(e.kinds or {}) do have.kinds[k] = true end
+      else
+        env_at[e.id] = e
+        D.envs[#D.envs + 1] = e
+        D.source_by_env[e.id] = src
+      end
+      for kind, p in pairs(d.peaks[e.id] or {}) do
+        D.peaks[e.id] = D.peaks[e.id] or {}
+        D.peaks[e.id][kind] = later(D.peaks[e.id][kind], p)
+      end
+    end
+    for _, c in ipairs(d.calibrations or {}) do
+      local k = table.concat({tostring(c.environment_id or c.env), tostring(c.device), tostring(c.model),
+        tostring(c.precision), tostring(c.input), tostring(c.threads), tostring(c.memory_format)}, "|")
+      if not seen_cal[k] then seen_cal[k] = true; D.calibrations[#D.calibrations + 1] = c end
+    end
+    for _, p in ipairs(d.plans or {}) do D.plans[#D.plans + 1] = p end
+  end
+  table.sort(D.envs, function(a, b) return tostring(a.label) < tostring(b.label) end)
+  assign_env_keys(D.runs)
+  M.sort_rows(D.runs)
+  for _, r in ipairs(D.runs) do
+    if r.status == "ok" then D.ok[#D.ok + 1] = r
+    elseif r.status == "failed" then D.failed[#D.failed + 1] = r
+    else D.running[#D.running + 1] = r end
+  end
+  D.groups = M.group(D.ok)
+  D.varying = configs.varying(D.ok)
+  return D
+end
+
+--- The source ({path, study}) holding a run: one of D.sources.
+function M.source_of(D, run)
+  return (D.source_by_run and D.source_by_run[run.id]) or {path = D.path, study = D.study}
+end
+
+--- The sources of D ({path, study, runs}): D.sources, or the one database it was loaded from.
+function M.sources(D)
+  return D.sources or {{path = D.path, study = D.study, runs = #D.runs}}
+end
+
+--- The source holding an environment (its first), for commands that name one database.
+function M.env_source(D, env_id)
+  return (D.source_by_env and D.source_by_env[env_id]) or {path = D.path, study = D.study}
+end
+
 --- Groups rows by their full configuration (in the rows' order): env key, model, precision, batch,
 --- device, input, data, memory format, threads and protocol (rlx.results.configs), so runs of two
 --- scales never share a group. {key, env_key, env, kind, model, precision, batch, device, config

@@ -43,7 +43,7 @@ has "images from \`$T/imagenette\` (imagefolder, 12 images in 3 classes), input 
 # 120 ms; user 0.5 s, system 0.1 s over the one timed iteration: 500 and 100 ms per iteration, in the
 # iteration's unit (issue 34); over a wall of 0.16 + 0.04 = 0.2 s: 3.00 cores; RSS 1e9 bytes =
 # 1000.0 MB = 953.7 MiB (1e9 / 1,048,576).
-has "| kit | resnet50 | fp32 | 16 | 160 | 120 | 40.0 | 25.0 % | 500 | 100 | 3.00 | 1000.0 | 953.7 | process peak RSS |" "$md"
+has "| kit | resnet50 | fp32 | 16 | 160 | 120 | 40.0 | 25.0 % | 500 | 100 | 3.00 | 1000.0 (953.7) | process peak RSS |" "$md"
 # Cost: 0.36 per hour x 1,000 / (3,600 x 100 images/s) = 0.001 per 1,000 images; batch 64:
 # 400 images/s: 0.00025.
 has "| kit | resnet50 | fp32 | 16 | 100 | 0.3600 | 0.00100 |" "$md"

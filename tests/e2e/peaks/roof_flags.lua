@@ -82,7 +82,9 @@ has("fp32 suspect", "- lowroof, resnet18, fp32, batch 4: above its compute roof 
   "count (analytic, rlx.model.summary)")
 has("bf16 suspect", "- lowroof, resnet18, bf16, batch 4: above its compute roof (11.74 GFLOP/s against a roof of 5): suspect " ..
   "bf16_gflops (BF16 emulated (FP32 FMA), measured quick, best of 5, spread 21.5 %)")
--- The points table: ridge 5 / 20 = 0.25 < AI 2.53: compute-bound; 23.47 / 5 = 469.5 % of the roof, flagged.
-has("points row", "| lowroof | resnet18 | fp32 | 4 | estimated | 2.53 | 23.5 | 5.00 | compute | 469.5 % ⚠ | 469.5 % | " ..
-  "FP32 FMA fp32_gflops 5.000 / dram_gbps 20.00 (stored), ridge 0.250; 2nd ceiling GEMM FP32 4.000 |")
+-- The points table: ridge 5 / 20 = 0.25 < AI 2.51-2.53 (the estimate's range, upper traffic model to
+-- minimum traffic: docs/roofline.md): compute-bound; 23.47 / 5 = 469.5 % of the roof, flagged; one
+-- run (n=1); the roof by name, its value in the peaks table.
+has("points row", "| lowroof | resnet18 | fp32 | 4 | 1 (n=1) | estimated | 2.51–2.53 | 23.5 | 5.00 | compute | " ..
+  "469.5 % ⚠ | 469.5 % | FP32 FMA | 0.250 |")
 st:close()

@@ -35,14 +35,16 @@ has '| resnet18 | fp32 | 4 | envA / envB | 110 (2) | 55.0 (3) | 2.00× (95% CI [
 has '| envA | resnet18 | 4 | bf16 | 110 | 160 | 1.45× (95% CI [0.23, 2.68]) | 1.3 | 3 + 2 | [^R1] [^R3] |' "$md"
 # Roofline, envA fp32 bs4: train_flops 938952204, bytes 371029888 (rlx.model.summary) -> AI 2.53;
 # attained over the steady runs 938952204·{100, 120}/4 = 23.47, 28.17: mean 25.82 GFLOP/s (SD 3.32);
-# roof min(2.5307·20, 100) = 50.6: memory (ridge 5), 51.0 % of the roof, 25.8 % of the peak.
-has '| envA | resnet18 | fp32 | 4 | estimated | 2.53 | 25.8 | 50.6 | memory | 51.0 % | 25.8 % |' "$md"
+# roof min(2.5307·20, 100) = 50.6: memory (ridge 5), 51.0 % of the roof, 25.8 % of the peak. The AI
+# is a range from the upper traffic model (rlx.roofline.traffic_range: 374,749,216 bytes, AI 2.5055)
+# to the minimum (2.5307), wholly below the ridge; n = 2 runs averaged; roof FP32 FMA, ridge 100 / 20.
+has '| envA | resnet18 | fp32 | 4 | 2 | estimated | 2.51–2.53 | 25.8 | 50.6 | memory | 51.0 % | 25.8 % | FP32 FMA | 5.00 |' "$md"
 # Table 2 marks run 2 of that row unstable (make_dbs.lua: stability.stable = false, drift 0.12): 2/3,
 # leaves it out of the means (n = 2 of 3) and gives the 95 % CI of the mean (issue 30): 110 ± t975(1)
 # x 14.142 / √2 = 110 ± 12.706 x 10 = 110 ± 127.06: -17 to 237, ±115.5 % of 110. Source is a column:
 # envB's row is measured (its imported counters), the others estimated.
 # An estimated AI (analytic FLOPs / analytic bytes) is the same in every repeat: no SD is shown.
-has '| envA | resnet18 | fp32 | 4 | 2 of 3 | 110 ± 14 | -17–237 (±115.5 %) | 25.8 ± 3.3 | 2.53 | memory | estimated | 2/3 | [^R1] |' "$md"
+has '| envA | resnet18 | fp32 | 4 | 2 of 3 | 110 ± 14 | -17–237 (±115.5 %) | 25.8 ± 3.3 | 2.51–2.53 | memory | estimated | 2/3 | [^R1] |' "$md"
 has '`envA_resnet18_fp32_bs4_run2` (drift 12.0 %)' "$md"
 # These hand-made runs stored no CI of their mean: the precision reached is "not recorded".
 has '| envA | cpu | 32x32 synthetic | resnet18 | fp32, bf16 | 4, 16 | 1 / 5 | not recorded | 3 | interleaved | 8 / 1 |' "$md"

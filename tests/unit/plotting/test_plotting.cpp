@@ -253,6 +253,34 @@ TEST_CASE("roofline: a point above its own roof is hollow even under a higher ce
   CHECK(grey < 30);
 }
 
+// Issue 45: an estimated point's AI is a range, drawn as a bar in the point's colour from ai_lo to
+// ai_hi at its GFLOP/s; a datasheet reference above the measured roofs bounds nothing (the DRAM roof
+// stops at the highest primary ceiling, no ridge is drawn at the reference).
+TEST_CASE("roofline: an AI range is a bar; a secondary ceiling above the roofs is only a reference",
+          "[plotting]") {
+  RooflineSpec spec;
+  spec.roofs = {{"DRAM", 100}};
+  spec.ceilings = {{"GEMM FP32", 1000}, {"FP32 (datasheet)", 4000, true}};
+  RooflinePoint p{2, 100, "bs16", "mobilenet_v2", "fp32"};
+  p.ai_lo = 1;
+  p.ai_hi = 2;
+  spec.points = {p};
+  CHECK(ridge_ai(spec) == Approx(10));  // 1000 / 100: the reference's 40 is no ridge
+  CHECK(attainable_gflops(spec, 50) == Approx(1000));
+  const std::string path = tmp("roofline_range.png");
+  Layout L = roofline_chart(spec, path);
+  Png png(path);
+  // Along the bar, between the ends and away from the marker: the point's colour.
+  CHECK(dist(png.rgb(L.x.to_px(1.2), L.y.to_px(100)), palette_rgb(0)) < 10);
+  // Left of the range: no bar.
+  CHECK(dist(png.rgb(L.x.to_px(0.8), L.y.to_px(100)), palette_rgb(0)) > 60);
+  // The DRAM roof ends at the GEMM ceiling: at AI 20, 2000 GFLOP/s (on the roof's extension) is blank.
+  CHECK(dist(png.rgb(L.x.to_px(20), L.y.to_px(2000)), 0x212121) > 60);
+  spec.points[0].ai_lo = 3;  // above the AI itself
+  CHECK_THROWS_WITH(roofline_chart(spec, tmp("roofline_range_bad.png")),
+                    Catch::Contains("point 1 ('bs16') needs 0 < ai_lo <= ai <= ai_hi"));
+}
+
 TEST_CASE("every chart writes PNG, SVG and PDF", "[plotting]") {
   const auto spec = sample_roofline();
   for (const char* ext : {"png", "svg", "pdf"}) {
