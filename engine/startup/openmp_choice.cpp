@@ -102,6 +102,12 @@ std::vector<InvalidVariable> invalid_openmp_variables() {
 OpenMpWait choose_openmp_wait(bool trains, std::string& set) {
   OpenMpWait w;
   set.clear();
+  // Set to nothing is unset for rlx (util/env_value.h), as the shell's `VAR= cmd` means it; libgomp
+  // would call an empty OMP_NUM_THREADS invalid, so it never sees one.
+  for (const char* name : {kPolicy, kSpin, kThreads}) {
+    const char* v = std::getenv(name);
+    if (v != nullptr && *v == '\0') unsetenv(name);
+  }
   for (const InvalidVariable& bad : invalid_openmp_variables()) {
     std::cerr << "rlx: ignoring " << bad.name << "=\"" << util::printable(bad.value) << "\": " << bad.expected
               << "; rlx goes on as if it were unset\n";
