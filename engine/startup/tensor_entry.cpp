@@ -1,18 +1,11 @@
 // tensor_entry.cpp: the one symbol librlx_torch.so exports for rlx (tensor_library.h). Compiled into
 // the library with the parts that use LibTorch, and linked into the unit tests beside them.
-#include <torch/version.h>
-
 #include "startup/tensor_library.h"
 #include "train/devices.h"
-
-#define RLX_STR2(x) #x
-#define RLX_STR(x) RLX_STR2(x)
 
 extern "C" const rlx::startup::TensorLibrary* rlx_tensor_library() {
   static const rlx::startup::TensorLibrary lib = [] {
     rlx::startup::TensorLibrary l;
-    l.torch_version =
-        RLX_STR(TORCH_VERSION_MAJOR) "." RLX_STR(TORCH_VERSION_MINOR) "." RLX_STR(TORCH_VERSION_PATCH);
     l.train = &rlx::train::train;
     l.devices = &rlx::train::devices;
     l.cudnn_version = &rlx::train::cudnn_version;

@@ -30,7 +30,6 @@ namespace rlx::startup {
 inline constexpr int kTensorLibraryAbi = 1;
 struct TensorLibrary {
   int abi = kTensorLibraryAbi;
-  const char* torch_version = "";  // LibTorch's, from the headers the library was built with
   train::TrainResult (*train)(const train::TrainConfig&, train::IterationObserver*) = nullptr;
   nlohmann::json (*devices)() = nullptr;
   std::string (*cudnn_version)() = nullptr;
