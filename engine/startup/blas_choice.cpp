@@ -51,8 +51,10 @@ void spoiled_sgemm(const char* ta, const char* tb, const int* m, const int* n, c
 }
 
 // In a child process: loads the BLAS (with OPENBLAS_CORETYPE=coretype when not empty) and answers
-// "<core>\n" or, with check, "<core>\n<ok|fail>\n<detail>". Runs only async-signal-safe calls
-// before the load and exits with _exit, so nothing of this process runs twice.
+// "<core>\n" or, with check, "<core>\n<ok|fail>\n<detail>". The caller exits it with _exit, so
+// nothing of this process (buffers, atexit handlers, databases) runs twice. rlx has no other thread
+// when it first loads LibTorch (data loading starts inside a training run), so the child's loader
+// and allocator are free; a child that hangs all the same is killed after kProbeTimeoutMs.
 std::string probe_in_child(const std::string& coretype, bool check) {
   if (coretype.empty())
     unsetenv("OPENBLAS_CORETYPE");
