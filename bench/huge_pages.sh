@@ -18,7 +18,7 @@ rounds=${2:-3}; iters=${3:-4}; warmup=${4:-2}; batch=${5:-16}
 echo "kernel: $(cat /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null || echo 'no THP')"
 declare -A layouts=()
 for m in ${MODELS:-resnet50 vgg16 mobilenet_v2}; do
-  layouts[$m]=$(env -u GLIBC_TUNABLES -u RLX_THP RLX_HUGE_PAGES=0 "$rlx" train --model "$m" --batch-size 2 \
+  layouts[$m]=$(env -u GLIBC_TUNABLES -u RLX_STARTUP RLX_HUGE_PAGES=0 "$rlx" train --model "$m" --batch-size 2 \
     --input "${INPUT:-224}" --iters 1 --warmup-iters 0 --threads 2 --lr 0.01 --device cpu --json 2>/dev/null |
     tr -d '\n' | sed -n 's/.*"memory_format": *"\([a-z_]*\)".*/\1/p' | head -1)
   echo "layout $m: ${layouts[$m]} (rlx's calibration here)"
@@ -27,7 +27,7 @@ layout() { echo "${layouts[$1]}"; }
 field() { tr -d '\n' | sed -n "s/.*\"$1\": *\([0-9.eE+-]*\).*/\1/p" | head -1; }
 one() {  # MODEL huge|small -> images/s
   local out
-  out=$(env -u GLIBC_TUNABLES -u RLX_THP RLX_HUGE_PAGES=$([ "$2" = huge ] && echo 1 || echo 0) "$rlx" train \
+  out=$(env -u GLIBC_TUNABLES -u RLX_STARTUP RLX_HUGE_PAGES=$([ "$2" = huge ] && echo 1 || echo 0) "$rlx" train \
     --model "$1" --batch-size "$batch" --input "${INPUT:-224}" --iters "$iters" --warmup-iters "$warmup" --threads 2 --lr 0.01 \
     --device cpu --memory-format "$(layout "$1")" --json 2>/dev/null)
   printf "  %-12s %-5s %8.2f img/s  user %7.1f s  faults %7s\n" "$1" "$2" "$(field images_per_s <<<"$out")" \

@@ -21,7 +21,7 @@ rounds=${2:-2}; batch=${3:-16}; input=${4:-224}; busy=${5:-2}
 models=${MODELS:-mobilenet_v2 resnet50}; short=${SHORT:-10000}; regimes=${REGIMES:-idle shared}
 field() { tr -d '\n' | sed -n "s/.*\"$1\": *\([0-9.eE+-]*\).*/\1/p" | head -1; }
 run() {  # MODEL SETTING
-  local -a envs=(env -u OMP_WAIT_POLICY -u GOMP_SPINCOUNT -u RLX_OMP_WAIT)
+  local -a envs=(env -u OMP_WAIT_POLICY -u GOMP_SPINCOUNT)
   case "$2" in
     default) envs+=(GOMP_SPINCOUNT=300000) ;;
     short) envs+=(GOMP_SPINCOUNT="$short") ;;

@@ -56,6 +56,20 @@ foreach(dir ${TORCH_INCLUDE_DIRS})
   endif()
 endforeach()
 
+# LibTorch's version as its headers give it (torch/version.h), for `rlx version` without loading
+# LibTorch (host/rlx_build_info.h.in; the library itself is loaded on first use).
+set(RLX_TORCH_VERSION "${Torch_VERSION}")
+foreach(dir ${TORCH_INCLUDE_DIRS})
+  foreach(rel torch/version.h torch/csrc/api/include/torch/version.h)
+    if(EXISTS "${dir}/${rel}" AND NOT RLX_TORCH_VERSION_FROM_HEADER)
+      file(STRINGS "${dir}/${rel}" _rlx_torch_version REGEX "^#define TORCH_VERSION_(MAJOR|MINOR|PATCH) ")
+      string(REGEX REPLACE ".*MAJOR ([0-9]+).*MINOR ([0-9]+).*PATCH ([0-9]+).*" "\\1.\\2.\\3"
+        RLX_TORCH_VERSION "${_rlx_torch_version}")
+      set(RLX_TORCH_VERSION_FROM_HEADER ON)
+    endif()
+  endforeach()
+endforeach()
+
 set(RLX_HAVE_TORCH_CUDA OFF)
 set(RLX_TORCH_CUDA_INT 0)
 if(TORCH_CUDA_LIBRARIES OR TARGET torch_cuda)

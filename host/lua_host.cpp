@@ -257,6 +257,8 @@ LuaHost::LuaHost() : L_(luaL_newstate()) {
             : std::string("the built-in module 'rlx' failed to load (the error above)"));
   }
   g_state.store(L_);
+  // A signal that came while the state was made found no state to stop: stop its first instruction.
+  if (util::interrupted()) on_sigint();
 }
 
 LuaHost::~LuaHost() {

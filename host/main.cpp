@@ -7,19 +7,18 @@
 #include <cstdlib>
 #include <cstring>
 #include <iostream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
-#include "env/blas_kernel.h"
+#include "lua_bind.h"
 #include "lua_host.h"
 #include "repl.h"
 #include "set_args.h"
+#include "startup/startup.h"
 #include "supervise.h"
-#include "util/huge_pages.h"
 #include "util/interrupt.h"
-#include "util/openmp_wait.h"
 #include "util/printable.h"
-#include "util/process_tuning.h"
 
 using rlx::host::kExitOk;
 using rlx::host::kExitUsage;
@@ -77,25 +76,29 @@ Environment:
   RLX_SCRIPTS_DIR  load rlx's Lua modules from this scripts/ directory instead of the copies
                    built into the binary (edit scripts/rlx/*.lua without rebuilding)
   OPENBLAS_CORETYPE, RLX_BLAS_AUTO
-                   OpenBLAS's kernel set: when OpenBLAS fell back to a generic one on a CPU
-                   whose flags allow better, rlx restarts itself with OPENBLAS_CORETYPE set
-                   and checks it; yours is always kept; RLX_BLAS_AUTO=0 turns this off
+                   OpenBLAS's kernel set: when OpenBLAS would fall back to a generic one on a CPU
+                   whose flags allow better, rlx checks the better one and sets OPENBLAS_CORETYPE
+                   before it loads LibTorch; yours is always kept; RLX_BLAS_AUTO=0 turns this off
   RLX_SUPERVISE=0  run, -e and shard work in one process instead of a child whose death
                    (SIGKILL, the OOM killer, a crash) the waiting parent records for the sweep
   OMP_WAIT_POLICY, GOMP_SPINCOUNT
-                   how OpenMP threads wait: when neither is set, run, train, repl, -e and
-                   scripts sample the load for 80 ms at start and, when other processes keep
-                   half a core or more busy, restart with a GOMP_SPINCOUNT of about 0.27 ms
-                   of spinning, worked out from a spin timed on this core (a long spin holds
-                   a core the other thread needs); yours is always kept
+                   how OpenMP threads wait: when neither is set, the commands that train (run,
+                   -e, shard, train, peaks, repl) sample the load for 80 ms before they load
+                   LibTorch and, when other processes keep half a core or more busy, set a
+                   GOMP_SPINCOUNT of about 0.27 ms of spinning, worked out from a spin timed on
+                   this core (a long spin holds a core the other thread needs); yours is kept;
+                   a value OpenMP would refuse is ignored with a warning, as if unset
+  OMP_NUM_THREADS  the training's default threads; at most 8 per hardware thread, as --threads
   OPENBLAS_NUM_THREADS, MALLOC_MMAP_THRESHOLD_, MALLOC_TRIM_THRESHOLD_, GLIBC_TUNABLES
                    when set, rlx keeps its hands off; otherwise it keeps freed training buffers
                    in the process and runs OpenBLAS on the training's threads (OpenMP build) or
                    on 1 thread (pthreads build); 'rlx version' shows what it did
   RLX_HUGE_PAGES=1 the training heap in transparent huge pages where the kernel gives them on
-                   request (madvise): run, train, repl, -e and scripts restart once with
+                   request (madvise): the commands that train restart once with
                    GLIBC_TUNABLES=glibc.malloc.hugetlb=1 (faster for some models, either way
                    for others: docs/training.md, "Huge pages")
+  LibTorch is loaded on first use, from librlx_torch.so beside the rlx executable: commands that
+  never touch a tensor start without it (docs/training.md, "Start-up").
 
 Exit status: 0 success, 1 script error, 2 usage error, 128 + N after signal N (130 Ctrl-C,
 143 SIGTERM, 129 SIGHUP: the run being trained is discarded and its claim withdrawn).
@@ -209,46 +212,37 @@ int cmd_repl(const std::vector<std::string>& a) {
 
 }  // namespace
 
-namespace {
-
-// Commands that train or measure (only they pay the 80 ms load sample of choose_openmp_wait):
-// run, train, repl, peaks, a script file, -e code.
-bool measures(int argc, char** argv) {
-  if (argc < 2) return false;
-  const std::string c = argv[1];
-  return c == "run" || c == "train" || c == "repl" || c == "peaks" || c == "-e" ||
-         (c.size() > 4 && c.ends_with(".lua"));
-}
-
-}  // namespace
-
 int main(int argc, char** argv) {
-  // First, before any thread: how OpenMP threads wait, from the machine's load; a shared machine
-  // restarts the program with GOMP_SPINCOUNT set (engine/util/openmp_wait.h).
-  // Before that sample (so a restart for it does not repeat the sample): transparent huge pages for
-  // the training heap when the user asks and the kernel allows (engine/util/huge_pages.h).
-  const bool measuring = measures(argc, argv);
-  if (measuring) {
-    if (const std::string bad = rlx::util::choose_huge_pages(argv); !bad.empty()) {
-      std::cerr << "rlx: " << rlx::util::printable(bad) << "\n";
-      return kExitUsage;
-    }
-    rlx::util::choose_openmp_wait(argv, 80);
+  // First of all, before any work that can take time (the start-up below, a restart, loading
+  // LibTorch later): Ctrl-C, SIGTERM and SIGHUP set a flag and stop running Lua. A SIGINT the parent
+  // left ignored (a background job of a script) is handled all the same; an ignored SIGHUP (nohup)
+  // stays ignored (util/interrupt.h, docs/cli.md "Exit status").
+  rlx::util::install_interrupt_handlers(rlx::host::on_sigint);
+  // Then every start-up setting that must precede the work, decided from the command's traits; it
+  // may start this program again (engine/startup/startup.h).
+  const rlx::startup::Startup* start = nullptr;
+  try {
+    start = &rlx::startup::prepare_process(argc, argv);
+  } catch (const rlx::util::Interrupted& e) {
+    std::cerr << rlx::lua::interrupt_message(e) << "\n";
+    return 128 + e.signal;
+  } catch (const std::invalid_argument& e) {
+    std::cerr << "rlx: " << rlx::util::printable(e.what()) << "\n";
+    return kExitUsage;
   }
-  // Then, before anything uses the BLAS: a better OpenBLAS kernel than the one it chose may mean
-  // re-executing this binary with OPENBLAS_CORETYPE set (engine/env/blas_kernel.h). The exec keeps
-  // the pid, the open files and the signal mask, so callers see one process.
-  rlx::env::select_blas_kernel_at_start(argv);
-  // Allocator thresholds and OpenBLAS threads for training loops (engine/util/process_tuning.h).
-  rlx::util::tune_process_for_training();
   // Commands that run sweeps continue in a child whose death (SIGKILL, the OOM killer, a crash)
   // the parent records over its claims (host/supervise.h); before any thread or Lua exists.
   if (argc > 1) rlx::host::supervise_command(argv[1]);
   // A study prints its plan on stdout and its progress on stderr, for half an hour: line-buffered,
   // `rlx run ... > log 2>&1` or `| tee` shows the plan when it is made and in order with the
   // progress, not when 4 KiB of stdout have piled up (a terminal is line-buffered anyway).
-  if (measuring) std::setvbuf(stdout, nullptr, _IOLBF, BUFSIZ);
-  rlx::util::install_interrupt_handlers(rlx::host::on_sigint);
+  if (start->traits.line_buffered) std::setvbuf(stdout, nullptr, _IOLBF, BUFSIZ);
+  // A signal during the start-up ends the process here, before any Lua runs (later ones stop Lua).
+  if (rlx::util::interrupted()) {
+    std::cerr << rlx::lua::interrupt_message(rlx::util::Interrupted(rlx::util::interrupt_exit_code() - 128))
+              << "\n";
+    return rlx::util::interrupt_exit_code();
+  }
   std::vector<std::string> args(argv + 1, argv + argc);
   try {
     if (args.empty()) {

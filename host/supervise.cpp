@@ -14,6 +14,7 @@
 #include <fmt/format.h>
 
 #include "env/memory.h"
+#include "startup/traits.h"
 #include "store/store.h"
 #include "util/printable.h"
 
@@ -104,7 +105,7 @@ void tell_claim(const std::string& db_path) {
 }
 
 void supervise_command(const std::string& command) {
-  if (command != "run" && command != "-e" && command != "shard") return;
+  if (!startup::traits_of(command).supervised) return;
   const long long oom_before = env::cgroup_oom_kills().value_or(-1);
   util::supervise([oom_before](const util::ChildEnd& end) { record(end, oom_before); });
 }

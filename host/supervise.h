@@ -11,8 +11,9 @@
 
 namespace rlx::host {
 
-// Called first in main (after the BLAS re-exec, before any thread): `rlx run`, `rlx -e` and
-// `rlx shard` (the commands that run sweeps) fork here; others return at once.
+// Called first in main (after the start-up settings, before any thread): the commands whose traits
+// say `supervised` (engine/startup/traits.cpp: run, -e, shard, the ones that run sweeps) fork
+// here; others return at once.
 void supervise_command(const std::string& command);
 
 // The death entry for how the child ended (store::death_entry's fields): cause "oom" when it was

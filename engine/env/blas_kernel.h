@@ -5,12 +5,11 @@
 // A CPU model newer than the library falls back to a generic core: OpenBLAS 0.3.21 on a Xeon of
 // CPU model 207 runs "Prescott" (SSE3) kernels at a fifth of what its SkylakeX kernels reach on the
 // same machine. OPENBLAS_CORETYPE overrides the choice, but only when it is in the environment
-// before the library loads, i.e. before main(): rlx re-executes itself with it set
-// (select_at_start, called first thing in main). The decision is made from the CPU flags the kernel
-// reports (a VM may hide features the model number implies), never from the model; a user's own
-// OPENBLAS_CORETYPE always wins; the chosen kernel is checked numerically on small products
-// against a double reference before anything else uses the BLAS, and a kernel that fails is dropped
-// (re-exec once more without the override). See docs/cli.md ("BLAS kernel").
+// before the library loads: rlx sets it before it loads LibTorch (engine/startup/blas_choice.h
+// carries the plan out). The decision is made from the CPU flags the kernel reports (a VM may hide
+// features the model number implies), never from the model; a user's own OPENBLAS_CORETYPE always
+// wins; the chosen kernel is checked numerically on small products against a double reference
+// before rlx uses it, and a kernel that fails is dropped. See docs/cli.md ("BLAS kernel").
 #pragma once
 
 #include <set>
@@ -18,38 +17,39 @@
 
 namespace rlx::env {
 
-// Environment variables: the opt-out, and the marker rlx sets before re-executing itself (so the
-// re-executed process knows the override is rlx's, from which core, and never loops).
-constexpr const char* kBlasAutoVar = "RLX_BLAS_AUTO";      // "0": keep OpenBLAS's own choice
-constexpr const char* kBlasMarkerVar = "RLX_BLAS_KERNEL";  // "set:CORE:OPENBLAS_CHOICE" / "failed:..."
+// The opt-out.
+constexpr const char* kBlasAutoVar = "RLX_BLAS_AUTO";  // "0": keep OpenBLAS's own choice
 
-// What the process sees at start.
+// What the process sees before it loads the BLAS.
 struct BlasInputs {
-  std::string corename;             // openblas_get_corename() ("Prescott"); "" when not OpenBLAS
+  std::string corename;             // OpenBLAS's own choice ("Prescott"); "" when not OpenBLAS
   std::set<std::string> cpu_flags;  // the "flags" line of /proc/cpuinfo
-  std::string coretype_env;         // OPENBLAS_CORETYPE, "" when unset
-  std::string marker;               // RLX_BLAS_KERNEL, "" when unset
+  std::string coretype_env;         // the user's OPENBLAS_CORETYPE, "" when unset
   bool opt_out = false;             // RLX_BLAS_AUTO=0
 };
 
 // What to do about it.
 struct BlasPlan {
   enum class Action {
-    keep,    // run on what OpenBLAS loaded (its own choice, the user's, or not OpenBLAS at all)
-    reexec,  // set OPENBLAS_CORETYPE=coretype (and the marker) and re-execute
-    verify,  // rlx's override is in effect: confirm the core and run the numerical check
-    forget,  // an override rlx set on another machine (Slurm exports the environment to the job):
-             // this CPU lacks its flags, so unset it and the marker and re-execute to choose afresh
+    keep,      // run on what OpenBLAS loads (its own choice, the user's, or not OpenBLAS at all)
+    set_core,  // set OPENBLAS_CORETYPE=coretype before the BLAS loads, once it passed the check
   };
   Action action = Action::keep;
-  std::string coretype;         // reexec / verify: the OPENBLAS_CORETYPE value rlx sets ("SKYLAKEX")
+  std::string coretype;         // set_core: the OPENBLAS_CORETYPE value rlx sets ("SKYLAKEX")
   std::string openblas_choice;  // what OpenBLAS chose by itself, when known
-  std::string set_by;           // "openblas", "user", "rlx" (after verify), "none" (not OpenBLAS)
+  std::string set_by;           // "openblas", "user", "none" (not OpenBLAS)
   std::string reason;           // why, in words (for `rlx version` and the environment record)
 };
 
 // The decision, from the inputs alone (no side effects; tested on faked flags and core names).
 BlasPlan plan_blas_kernel(const BlasInputs& in);
+
+// The reasons (part of the environment's id, so worded the same on every run) of rlx's kernel
+// `core` set as `coretype` over OpenBLAS's `openblas_choice`, checked; and of that kernel dropped
+// because of `why`, OpenBLAS's own choice `core` in use.
+std::string set_core_reason(const std::string& core, const std::string& openblas_choice,
+                            const std::string& coretype);
+std::string dropped_core_reason(const std::string& core, const std::string& coretype, const std::string& why);
 
 // The best OPENBLAS_CORETYPE these flags allow: "SKYLAKEX" (avx512f, avx512bw, avx512vl, avx512dq,
 // plus avx2 and fma), "HASWELL" (avx, avx2, fma), else "". Only these two are ever set: they exist
@@ -78,27 +78,5 @@ using SgemmFn = void (*)(const char* transa, const char* transb, const int* m, c
 // wrong transpose, garbage lanes) fails by orders of magnitude. Returns true when all pass;
 // `detail` gets the worst error relative to its bound, or the first failure.
 bool check_sgemm(SgemmFn gemm, std::string* detail);
-
-// The state the process ended up in, for rlx.version(), the environment record and peaks.
-struct BlasKernel {
-  std::string core;             // openblas_get_corename() now; "" when not OpenBLAS
-  std::string openblas_choice;  // what OpenBLAS chose by itself, when known
-  std::string set_by;           // "openblas", "user", "rlx", "none"
-  bool checked = false;         // the numerical check ran and passed
-  std::string check_detail;     // its worst error against the bound (kept out of `reason`, which is
-                                // part of the environment's id and must not vary between runs)
-  std::string reason;           // "SkylakeX (OpenBLAS chose Prescott for this CPU; rlx set ...)"
-};
-
-// Called first thing in main(): reads the inputs (dlsym openblas_get_corename, /proc/cpuinfo, the
-// environment), and re-executes /proc/self/exe with `argv` when the plan says so (this call then
-// does not return). Test hooks, for the e2e tests of the re-exec on any machine:
-// RLX_TEST_BLAS_CORENAME pretends OpenBLAS chose that core; RLX_TEST_BLAS_CHECK=fail makes the
-// numerical check see a wrong product.
-void select_blas_kernel_at_start(char** argv);
-
-// The state after select_blas_kernel_at_start (describes OpenBLAS's own choice when it was never
-// called, e.g. in unit tests).
-const BlasKernel& blas_kernel();
 
 }  // namespace rlx::env

@@ -15,6 +15,7 @@
 #include "peaks/cpu.h"
 #include "peaks/measure.h"
 #include "peaks/measure_parts.h"
+#include "startup/tensor_library.h"
 #include "util/cpu_stat.h"
 #include "util/thread_cpu.h"
 
@@ -113,6 +114,7 @@ void record_copy(nlohmann::json& out, const nlohmann::json& src, const std::stri
   out[field] = src[from];
   out["stats"][field] = src["stats"][from];
   out["method"][field] = method;
+  out["copied_from"][field] = from;  // a roof not measured on its own (an emulated one), as data
   if (src.contains("details") && src["details"].contains(from)) out["details"][field] = src["details"][from];
   if (src.contains("warnings") && src["warnings"].contains(from)) out["warnings"][field] = src["warnings"][from];
 }
@@ -282,7 +284,7 @@ void measure_gemm(nlohmann::json& out, const ComputeContext& c, const std::strin
     const double cpu0 = process_cpu_s();
     const auto threads0 = util::thread_cpu_seconds();
     const auto t0 = Clock::now();
-    const GemmTiming g = torch_cpu_gemm(dtype, n, c.threads, c.runs, c.target_s);
+    const GemmTiming g = startup::tensor_library().cpu_gemm(dtype, n, c.threads, c.runs, c.target_s);
     const double wall = std::chrono::duration<double>(Clock::now() - t0).count();
     const int busy = util::busy_threads(threads0, util::thread_cpu_seconds(), wall);
     threads_used = busy > 0 ? std::min(busy, std::max(1, g.threads_used)) : g.threads_used;

@@ -33,11 +33,11 @@ Stat summarize(const std::vector<double>& rates);
 nlohmann::json to_json(const Stat& s);
 
 struct MeasureOptions {
-  int repeats = 5;        // timed runs per figure (plus one warm-up)
-  bool quick = false;     // smaller sizes and shorter runs (tests, smoke checks); noisier figures
-  int threads = 0;        // 0: one per physical core the process may use
+  int repeats = 5;                // timed runs per figure (plus one warm-up)
+  bool quick = false;             // smaller sizes and shorter runs (tests, smoke checks); noisier figures
+  int threads = 0;                // 0: one per physical core the process may use
   std::vector<std::string> only;  // subset of the figures (names below); empty: all
-  std::string isa;        // "" = detected; or "avx512", "avx2+fma", "scalar" (to compare ISAs)
+  std::string isa;                // "" = detected; or "avx512", "avx2+fma", "scalar" (to compare ISAs)
   // CPU kernels: "wall" divides the work by the wall time between the team's barriers, as STREAM
   // and likwid-bench do; "cpu" by the threads' CPU time (the slowest thread's), so time slices
   // other processes take on a shared machine do not lower the peak, at the price of overstating
@@ -69,7 +69,8 @@ const std::vector<std::string>& cuda_figures();  // dram l2 gemm_fp32 gemm_tf32 
 // the CPU has no bf16 arithmetic, with any bf16 figure), bf16_support = {vector, matrix},
 // stats = {<field> = {best, median, worst, spread_pct, repeats, attempts, attempt_spreads_pct}},
 // method = {<field> = text}, details, warnings = {<field> = text} (spread still above the limit),
-// missing = {<field> = why}, caches = [{level, bytes, shared_by_cpus}], seconds}. Only the figures
+// missing = {<field> = why}, copied_from = {<field> = the field it copies} (an emulated roof),
+// caches = [{level, bytes, shared_by_cpus}], seconds}. Only the figures
 // asked for are present.
 nlohmann::json measure_cpu(const MeasureOptions& opts);
 
@@ -80,7 +81,9 @@ nlohmann::json measure_cpu(const MeasureOptions& opts);
 // record. Does nothing without dram_gbps.
 void drop_cache_levels_not_above_dram(nlohmann::json& peaks);
 
-// Implemented in torch_peaks.cpp (the one file of this library that includes LibTorch).
+// Implemented in torch_peaks.cpp (the one file of this library that includes LibTorch), which is
+// built into librlx_torch.so: the rest of rlx calls them through startup::tensor_library()
+// (engine/startup/tensor_library.h), which loads it on first use.
 // Seconds per n x n x n matrix product in dtype "fp32" or "bf16" on the CPU, for each of `repeats`
 // repeats; a repeat runs products back to back for about target_s and reports their mean.
 // LibTorch's intra-op threads are set to `threads`, as a training run sets them; the products run

@@ -54,7 +54,8 @@ Stat measure_figure(nlohmann::json& out, const MeasureOptions& opts, const std::
                     const std::function<Attempt()>& attempt);
 
 // Records a figure that is not measured but copied from another (an emulated roof): value, stats,
-// details and warning of src's `from` under out's `field`, with its own method.
+// details and warning of src's `from` under out's `field`, with its own method; copied_from[field]
+// names `from`.
 void record_copy(nlohmann::json& out, const nlohmann::json& src, const std::string& from,
                  const std::string& field, const std::string& method);
 

@@ -14,7 +14,6 @@
 #include <functional>
 #include <stdexcept>
 
-#include "env/blas_kernel.h"
 #include "peaks/cuda_l2.h"
 #include "peaks/measure.h"
 #include "util/interrupt.h"
@@ -60,12 +59,12 @@ GemmTiming torch_cpu_gemm(const std::string& dtype, int n, int threads, int repe
     out.seconds.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() / calls);
   }
   // fp32 products go to the BLAS, which may run on fewer threads than LibTorch's (OpenBLAS's
-  // pthreads build, set to one thread for training: util/process_tuning.h); after the calls,
+  // pthreads build, set to one thread for training: startup/process_settings.cpp); after the calls,
   // OpenBLAS's count is the one they ran with.
   const util::BlasInfo blas = util::blas_info();
   if (dtype == "fp32" && blas.threads > 0) {
     out.threads_used = blas.threads;
-    const std::string core = env::blas_kernel().core;
+    const std::string& core = blas.core;
     out.library = blas.name + " (" + blas.threading + " build" + (core.empty() ? "" : ", " + core + " kernels") + ")";
   } else {
     out.threads_used = at::get_num_threads();

@@ -6,9 +6,8 @@
 #include <regex>
 #include <stdexcept>
 
+#include "startup/startup.h"
 #include "train/trainer.h"
-#include "util/huge_pages.h"
-#include "util/openmp_wait.h"
 
 namespace rlx::train {
 namespace {
@@ -155,8 +154,9 @@ nlohmann::json to_json(const TrainConfig& c, const TrainResult& r) {
   j["prefetch"] = c.prefetch;
   if (!r.memory_format.empty() || !c.memory_format.empty())
     j["memory_format"] = r.memory_format.empty() ? c.memory_format : r.memory_format;
-  j["openmp_wait"] = util::openmp_wait_note();  // chosen at start from the load (util/openmp_wait.h)
-  j["huge_pages"] = util::huge_pages_note();    // chosen at start (util/huge_pages.h)
+  // What this process chose when it started (OpenMP waiting, huge pages, BLAS kernel, malloc),
+  // as fields (engine/startup/startup.h).
+  j["startup"] = startup::to_json(startup::current());
   j["grad_accum"] = c.grad_accum;
   j["deterministic"] = c.deterministic;
   j["cudnn_benchmark"] = c.cudnn_benchmark;

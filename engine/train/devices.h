@@ -1,5 +1,6 @@
 // devices.h: the devices this machine can train on, as LibTorch sees them (the CPU, and each CUDA
-// GPU of a CUDA build). Device discovery lives here, apart from the training loop.
+// GPU of a CUDA build). Device discovery lives here, apart from the training loop. Built into
+// librlx_torch.so: rlx calls devices() and cudnn_version() through startup::tensor_library().
 #pragma once
 
 #include <nlohmann/json.hpp>

@@ -97,6 +97,15 @@ int usable_cpus() {
   return usable_cpus(cpu_quota());
 }
 
+long long max_threads() {
+  return 8LL * std::max(1u, std::thread::hardware_concurrency());
+}
+
+std::string too_many_threads(long long count) {
+  return "must be at most " + std::to_string(max_threads()) + " (8 per hardware thread; this machine has " +
+         std::to_string(max_threads() / 8) + "), got " + std::to_string(count);
+}
+
 int quota_cpus_rounded_up(const std::optional<CpuQuota>& quota) {
   if (!quota) return std::numeric_limits<int>::max();
   // 1e-9: a quota of exactly 2 CPUs read as 2.0000000001 is still 2.

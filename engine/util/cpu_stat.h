@@ -23,7 +23,7 @@ namespace rlx::util {
 // is then one place. Masks beyond 1024 CPUs (CPU_SETSIZE) cannot be read: empty, the whole machine.
 std::vector<int> allowed_cpus();
 // Gives the main thread back the CPUs of all libgomp's places before this program execs itself
-// (util/restart_self.h): the new image's libgomp would otherwise find the one place it was pinned
+// (engine/startup/restart_self.h): the new image's libgomp would otherwise find the one place it was pinned
 // to and size everything by it. Nothing without places.
 void unpin_for_restart();
 // How many CPUs this process may run on: the mask's count, else std::thread::hardware_concurrency,
@@ -43,6 +43,13 @@ struct DefaultThreads {
   std::string from;  // "OMP_NUM_THREADS" or "cpus"
 };
 DefaultThreads default_threads(const std::optional<CpuQuota>& quota);
+// The most threads rlx starts for one run: 8 per hardware thread. More only thrash the machine (a
+// --threads 100000 once spawned thousands of threads; OMP_NUM_THREADS=999 started 999 on 2 cores).
+long long max_threads();
+// The words that refuse a count above max_threads(), after the name of what was given ("option
+// 'threads' ", "OMP_NUM_THREADS "): "must be at most 16 (8 per hardware thread; this machine has 2),
+// got 999".
+std::string too_many_threads(long long count);
 // A quota as whole CPUs, rounded up (1.5 CPUs -> 2), at least 1; no quota: INT_MAX.
 int quota_cpus_rounded_up(const std::optional<CpuQuota>& quota);
 

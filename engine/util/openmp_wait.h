@@ -1,5 +1,6 @@
-// openmp_wait.h: how LibTorch's OpenMP threads wait at the end of a parallel region, chosen when
-// rlx starts from how busy the machine is (docs/training.md, "OpenMP waiting").
+// openmp_wait.h: what the choice of how LibTorch's OpenMP threads wait at the end of a parallel
+// region is made from: how busy the machine is and how long one spin takes here (docs/training.md,
+// "OpenMP waiting"; the choice itself: engine/startup/openmp_choice.h).
 //
 // libgomp's default spins about 300,000 times before a waiting thread sleeps. On an idle machine
 // that is the fastest (the other thread arrives within microseconds); when other processes share
@@ -7,8 +8,7 @@
 // hundreds of parallel regions of a step waits for a time slice: MobileNetV2 trained 2.2x slower
 // by best round (6.4x in the other), ResNet-50 1.1x, than with a short spin (docs/benchmarks.md,
 // bench/omp_wait.sh).
-// libgomp reads GOMP_SPINCOUNT when it is loaded, before main(), so on a shared machine the
-// program starts again once with the variable set (called first thing in main, host/main.cpp).
+// libgomp reads GOMP_SPINCOUNT when it is loaded, so the choice is made before that.
 #pragma once
 
 #include <string>
@@ -27,12 +27,10 @@ inline constexpr long kFallbackSpinCount = 10'000;
 // Other processes' CPU use, in cores, from which the machine counts as shared.
 inline constexpr double kSharedCores = 0.5;
 
-// Samples the CPU use of the CPUs this process may run on (its affinity mask, util/cpu_stat.h) for
-// `sample_ms` and, when other processes used kSharedCores or more of them, starts this program
-// again (execv of /proc/self/exe, same pid) with GOMP_SPINCOUNT =
-// shared_spin_count(kSharedSpinWaitNs, spin_ns()); leaves libgomp's default otherwise. A user's
-// OMP_WAIT_POLICY or GOMP_SPINCOUNT is left alone. Call before any thread exists.
-void choose_openmp_wait(char** argv, int sample_ms) noexcept;
+// Cores other processes used over `sample_ms` (this process sleeps meanwhile), or -1: on the CPUs
+// this process may run on (its affinity mask, util/cpu_stat.h), the whole machine when its mask
+// cannot be read.
+double other_cores(int sample_ms) noexcept;
 
 // Nanoseconds one spin of libgomp's wait loop takes on this core (it is a PAUSE instruction and a
 // load): the fastest of several short bursts, so a burst the scheduler interrupted does not count;
@@ -42,9 +40,5 @@ double spin_ns() noexcept;
 // GOMP_SPINCOUNT for a wait of `wait_ns` at `spin_ns` a spin, rounded, within 100 and libgomp's
 // own default (300,000); kFallbackSpinCount when spin_ns is not positive.
 long shared_spin_count(double wait_ns, double spin_ns) noexcept;
-
-// What choose_openmp_wait decided, for `rlx version` and the environment ("openmp: ...");
-// "openmp: libgomp's default waiting (not chosen: ...)" when it did not run.
-std::string openmp_wait_note();
 
 }  // namespace rlx::util

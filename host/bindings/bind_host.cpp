@@ -6,7 +6,6 @@
 #include <cairo.h>
 #include <fmt/format.h>
 #include <sqlite3.h>
-#include <torch/version.h>
 #include <chrono>
 
 #include "embedded_docs.h"
@@ -24,24 +23,22 @@ extern "C" {
 #include <cupti_version.h>
 #endif
 
-#include "env/blas_kernel.h"
 #include "set_args.h"
-#include "train/devices.h"
+#include "startup/startup.h"
+#include "startup/tensor_library.h"
 #include "train/trainer.h"
 #include "util/child_process.h"
 #include "util/interrupt.h"
-#include "util/openmp_wait.h"
-#include "util/process_tuning.h"
 
 namespace rlx::bindings {
 namespace {
 
+// versions() -> what this binary was built with; loads nothing (`rlx report` asks for the rlx
+// version alone).
 int versions(lua_State* L) {
-  std::vector<std::string> tuning = util::process_tuning_notes();
-  tuning.emplace_back(train::optimizer_note());
   nlohmann::json v = {
       {"rlx", RLX_VERSION},
-      {"torch", fmt::format("{}.{}.{}", TORCH_VERSION_MAJOR, TORCH_VERSION_MINOR, TORCH_VERSION_PATCH)},
+      {"torch", RLX_TORCH_VERSION},  // from LibTorch's headers at configure time (rlx_build_info.h)
       {"luajit", LUAJIT_VERSION},
       {"lua", LUA_RELEASE},
       {"sqlite", sqlite3_libversion()},
@@ -50,22 +47,35 @@ int versions(lua_State* L) {
       {"compiler", RLX_COMPILER},
       {"build_type", RLX_BUILD_TYPE},
       {"torch_cuda", RLX_TORCH_CUDA != 0},
-      {"tuning", tuning},
-      // Chosen from the load when this process started, so not part of the environment's id
-      // (each run's result records it: "openmp_wait").
-      {"openmp_wait", util::openmp_wait_note()},
   };
-  const env::BlasKernel& k = env::blas_kernel();
-  const util::BlasInfo blas = util::blas_info();
-  v["blas"] = {{"name", blas.name},    {"config", blas.config},   {"threading", blas.threading},
-               {"core", k.core},       {"set_by", k.set_by},      {"openblas_choice", k.openblas_choice},
-               {"checked", k.checked}, {"check", k.check_detail}, {"reason", k.reason}};
-  // The cuDNN the training uses (LibTorch's own), only in a CUDA build: rlx.env.capture records it.
-  if (const std::string cudnn = train::cudnn_version(); !cudnn.empty()) v["cudnn"] = cudnn;
 #ifdef RLX_HAVE_CUPTI
   v["cuda"] = fmt::format("{}.{}", CUDA_VERSION / 1000, CUDA_VERSION % 1000 / 10);
   v["cupti"] = fmt::format("{}", CUPTI_API_VERSION);
 #endif
+  lua::push_json(L, v);
+  return 1;
+}
+
+// runtime() -> {startup, tuning, blas, cudnn}: what the training libraries run with in this
+// process. Loads them first (engine/startup/tensor_library.h), so the start-up's choices for them
+// are made and the BLAS is there to describe.
+int runtime(lua_State* L) {
+  const startup::TensorLibrary& lib = startup::tensor_library();
+  const startup::Startup& start = startup::current();
+  std::vector<std::string> tuning = startup::tuning_notes(start);
+  tuning.emplace_back(lib.optimizer_note());
+  const nlohmann::json s = startup::to_json(start);
+  nlohmann::json v = {
+      {"tuning", tuning},
+      // What this process chose when it started, as fields (engine/startup/startup.h); each run's
+      // result records the same ("startup"). Its OpenMP waiting is chosen from the load, so the
+      // environment's id leaves it out.
+      {"startup", s},
+  };
+  v["blas"] = s["blas"];
+  for (const char* k : {"threads_choice", "threads_environment"}) v["blas"].erase(k);
+  // The cuDNN the training uses (LibTorch's own), only in a CUDA build: rlx.env.capture records it.
+  if (const std::string cudnn = lib.cudnn_version(); !cudnn.empty()) v["cudnn"] = cudnn;
   lua::push_json(L, v);
   return 1;
 }
@@ -205,6 +215,7 @@ int parse_decimal(lua_State* L) {
 void open_host(lua_State* L) {
   lua::register_module(L, "host",
                        {{"versions", lua::guarded<versions>},
+                        {"runtime", lua::guarded<runtime>},
                         {"modules", lua::guarded<modules>},
                         {"docs", lua::guarded<docs>},
                         {"json_encode", lua::guarded<json_encode>, "rlx.json.encode"},

@@ -7,6 +7,7 @@
 #include "peaks/cpu.h"
 #include "peaks/measure.h"
 #include "registry.h"
+#include "startup/tensor_library.h"
 
 namespace rlx::bindings {
 namespace {
@@ -43,7 +44,7 @@ int measure(lua_State* L) {
   if (device == "cuda" && (o.has("remeasure") || o.has("spread_limit_pct"))) {
     o.fail(o.has("remeasure") ? "remeasure" : "spread_limit_pct", "applies to device 'cpu' only");
   }
-  lua::push_json(L, device == "cpu" ? peaks::measure_cpu(m) : peaks::measure_cuda(m));
+  lua::push_json(L, device == "cpu" ? peaks::measure_cpu(m) : startup::tensor_library().measure_cuda(m));
   return 1;
 }
 
@@ -60,7 +61,7 @@ int cpu_info(lua_State* L) {
   }
   const peaks::Bf16Support bf16 = peaks::detect_bf16_support();
   j["bf16"] = {{"vector", bf16.vector}, {"matrix", bf16.matrix}};
-  j["cuda_available"] = peaks::torch_cuda_available();
+  j["cuda_available"] = startup::tensor_library().cuda_available();
   lua::push_json(L, j);
   return 1;
 }

@@ -7,17 +7,17 @@
 #include <cmath>
 #include <memory>
 #include <regex>
-#include <thread>
 #include <algorithm>
 
 #include "counters/collector.h"
 #include "counters/profiler_range.h"
 #include "lua_bind.h"
 #include "registry.h"
+#include "startup/tensor_library.h"
 #include "train/dataset.h"
-#include "train/devices.h"
 #include "train/progress.h"
 #include "train/trainer.h"
+#include "util/cpu_stat.h"
 
 namespace rlx::bindings {
 namespace {
@@ -30,19 +30,16 @@ double non_negative(const lua::Options& o, const char* key, double def, bool all
   return v;
 }
 
-// A count of threads to start: more than 8 per hardware thread only thrashes the machine (a
-// --threads 100000 once spawned thousands of threads), so it is refused with the limit named.
+// A count of threads to start: above util::max_threads() it is refused with the limit named (the
+// same words as for OMP_NUM_THREADS: engine/startup/startup.cpp).
 int64_t thread_count(const lua::Options& o, const char* key, int64_t def) {
   const long long v = o.integer(key, def, 0);
-  const long long hw = std::max(1u, std::thread::hardware_concurrency());
-  const long long limit = 8 * hw;
-  if (v > limit)
-    o.fail(key, fmt::format("must be at most {} (8 per hardware thread; this machine has {}), got {}", limit, hw, v));
+  if (v > util::max_threads()) o.fail(key, util::too_many_threads(v));
   return v;
 }
 
 bool any_cuda_device() {
-  for (const auto& d : train::devices())
+  for (const auto& d : startup::tensor_library().devices())
     if (d.value("kind", "") == "cuda") return true;
   return false;
 }
@@ -194,7 +191,8 @@ nlohmann::json run_train(lua_State* L) {
   // Under ncu a run counts one iteration by itself, except a graphed one (no counted iterations).
   if (!collector && config.counter_iters < 0)
     config.counter_iters = cuda && !config.cuda_graphs && counters::cuda_tool_attached() ? 1 : 0;
-  train::TrainResult result = train::train(config, observers.empty() ? nullptr : &observers);
+  train::TrainResult result =
+      startup::tensor_library().train(config, observers.empty() ? nullptr : &observers);
   nlohmann::json out = train::to_json(config, result);
   if (collector && result.ok) out["counters"] = collector->result();
   if (cuda && result.ok && result.counter_iters > 0)
@@ -210,7 +208,7 @@ int train_fn(lua_State* L) {
 
 // devices() -> {{kind=, id=, name=, memory_bytes=, threads=}, ...}
 int devices_fn(lua_State* L) {
-  lua::push_json(L, train::devices());
+  lua::push_json(L, startup::tensor_library().devices());
   return 1;
 }
 

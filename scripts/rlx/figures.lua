@@ -294,27 +294,30 @@ local function per_env_protocols(groups, chosen)
   return table.concat(parts, "; ")
 end
 
-local function variance_figure(runs, dir, out, opts, warnings)
+-- Figure B is not drawn: a warning ("variance_fixed_config: why") and, for the report, the reason
+-- as data (not_drawn.B).
+local function variance_not_drawn(warnings, not_drawn, why)
+  warnings[#warnings + 1] = "variance_fixed_config: " .. why
+  not_drawn.B = why
+end
+
+local function variance_figure(runs, dir, out, opts, warnings, not_drawn)
   local fixed = opts.fixed
   local best
   for _, c in pairs(workloads(runs, fixed)) do
     if not best or better(c, best, fixed) then best = c end
   end
   if not best then
-    if fixed then
-      warnings[#warnings + 1] = string.format("variance_fixed_config: no ok runs of %s %s bs%s", fixed.model,
-        fixed.precision, fixed.batch)
-    else
-      warnings[#warnings + 1] = "variance_fixed_config: no runs to compare"
-    end
+    variance_not_drawn(warnings, not_drawn, fixed and string.format("no ok runs of %s %s bs%s", fixed.model,
+      fixed.precision, fixed.batch) or "no runs to compare")
     return
   end
   if best.n < 2 then
     local envs = ordered(runs, function(r) return r.env_key end)
-    warnings[#warnings + 1] = string.format("variance_fixed_config: %s; Figure B compares one workload across " ..
+    variance_not_drawn(warnings, not_drawn, string.format("%s; Figure B compares one workload across " ..
       "environments (seed 001), so merge another environment's database that ran it (rlx merge OUT.db A.db B.db)",
       #envs == 1 and ("one environment (" .. envs[1] .. ")") or ("no workload was run in two environments (" ..
-        table.concat(envs, ", ") .. ")"))
+        table.concat(envs, ", ") .. ")")))
     return
   end
   fixed = best
@@ -765,7 +768,7 @@ function M._draw_loaded(D, opts)
       precision = {type = "string", required = true}, batch = {type = "integer", required = true}})
   end
   rlx.plot.mkdir(o.dir)
-  local files, warnings = {}, {}
+  local files, warnings, not_drawn = {}, {}, {}
   local runs, points = rows_of(D, o.level)
   -- The configuration fields the study's runs differ in: named in legends and point labels.
   local varying = varying_within_envs(runs)
@@ -774,7 +777,7 @@ function M._draw_loaded(D, opts)
       ": nothing to draw"
   else
     throughput_figures(D, runs, o.dir, files, o, warnings, varying)
-    variance_figure(runs, o.dir, files, o, warnings)
+    variance_figure(runs, o.dir, files, o, warnings, not_drawn)
   end
   if #points > 0 then
     roofline_figures(D, points, o.dir, files, o, warnings, varying)
@@ -785,12 +788,13 @@ function M._draw_loaded(D, opts)
   if not o.quiet then
     for _, w in ipairs(warnings) do io.stderr:write("rlx.figures: " .. w .. "\n") end
   end
-  return {files = files, warnings = warnings}
+  return {files = files, warnings = warnings, not_drawn = not_drawn}
 end
 
 --- Draws every figure of the study into opts.dir (default "figures") as opts.format (png, svg or
 --- pdf; default png). Returns {files = {{figure=,
---- path=, ...}}, warnings = {...}}; a figure that cannot be drawn (no peaks, no runs) is a warning.
+--- path=, ...}}, warnings = {...}, not_drawn = {B = why}}; a figure that cannot be drawn (no peaks, no
+--- runs) is a warning.
 function M.draw(study, opts)
   if type(study) ~= "table" or not study.db then
     errors.raise("rlx.figures.draw", "expected a study (rlx.study{...}), got " .. type(study))

@@ -9,10 +9,16 @@ package.loaded["rlx"] = rlx
 
 local errors = require("rlx.errors")
 local options = require("rlx.options")
+local startup_text = require("rlx._startup_text")
 
 --- Versions of rlx and the libraries it was built with; cuda/cupti are nil when not compiled in.
+--- With what the training libraries run with here (which loads them): `tuning`, `blas`, `cudnn`,
+--- and `startup`, what this process chose when it started (docs/training.md, "Start-up"), as
+--- fields; `openmp_wait`: its OpenMP waiting in words.
 function rlx.version()
   local v = rlx._core.host.versions()
+  for k, x in pairs(rlx._core.host.runtime()) do v[k] = x end
+  v.openmp_wait = startup_text.openmp(v.startup.openmp_wait)
   v.gpus = {}
   for _, d in ipairs(rlx.devices()) do
     if d.kind == "cuda" then v.gpus[#v.gpus + 1] = d.name .. " (" .. d.id .. ")" end

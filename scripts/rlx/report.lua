@@ -113,7 +113,8 @@ end
 function M._markdown(D, opts)
   opts = opts or {}
   local ctx = {D = D, doc = md.doc(), missing = {}, refs = {}, ref_list = {}, figures = opts.figures or {},
-    figure_warnings = opts.figure_warnings or {}, TRAIN_FACTOR = M.TRAIN_FACTOR,
+    figure_warnings = opts.figure_warnings or {}, figures_not_drawn = opts.figures_not_drawn or {},
+    TRAIN_FACTOR = M.TRAIN_FACTOR,
     SEED_WARMUP = M.SEED_WARMUP, SEED_ITERS = M.SEED_ITERS, title = opts.title,
     dir = opts.dir, rlx_version = opts.rlx_version, describe = describer(D), counter_summary = counter_summary(D)}
   ctx.ref = make_ref(ctx)
@@ -174,7 +175,7 @@ local function draw_figures(D, dir, figures_rel, quiet)
   if not quiet then
     for _, w in ipairs(fig.warnings) do io.stderr:write("rlx.report: " .. w .. "\n") end
   end
-  return files, fig.warnings
+  return files, fig.warnings, fig.not_drawn
 end
 
 local WRITE_SPEC = {
@@ -270,8 +271,9 @@ function M.write(source, opts)
   end)
   for _, c in ipairs(conns) do pcall(c.close, c) end
   if not loaded then error(D, 0) end
-  local figures, warnings = draw_figures(D, o.dir, o.figures, o.quiet)
-  local text, ctx = M._markdown(D, {figures = figures, figure_warnings = warnings, title = o.title, dir = o.dir,
+  local figures, warnings, not_drawn = draw_figures(D, o.dir, o.figures, o.quiet)
+  local text, ctx = M._markdown(D, {figures = figures, figure_warnings = warnings, figures_not_drawn = not_drawn,
+    title = o.title, dir = o.dir,
     rlx_version = rlx._core.host.versions().rlx, hypotheses = hyps})
   local out = {markdown = o.dir .. "/report.md", figures = figures, warnings = warnings,
     missing = require("rlx.report.sections").missing_lines(ctx), hypotheses = ctx.hypotheses}

@@ -157,16 +157,30 @@ add_test(NAME "e2e: host: all.lua takes per-environment lists from experiments/<
 set_tests_properties("e2e: host: all.lua takes per-environment lists from experiments/<label>.lua" PROPERTIES
   ENVIRONMENT "RLX_TEST_TMP=${RLX_TEST_TMP};RLX_SOURCE_DIR=${CMAKE_SOURCE_DIR};HOME=${RLX_TEST_TMP}")
 
-# The OpenBLAS kernel choice and its re-exec (engine/env/blas_kernel.h); and the SIGINT, stdin and
-# exit-code tests once more with the re-exec in the way.
-add_test(NAME "e2e: host: OpenBLAS kernel choice, re-exec and numerical check"
+# The OpenBLAS kernel choice before LibTorch loads and its check in a child process
+# (engine/startup/blas_choice.h); and the SIGINT, stdin and exit-code tests once more with the
+# override in the way.
+add_test(NAME "e2e: host: OpenBLAS kernel choice, numerical check in a child process"
   COMMAND bash ${H}/blas_kernel.sh $<TARGET_FILE:rlx>)
-set_tests_properties("e2e: host: OpenBLAS kernel choice, re-exec and numerical check" PROPERTIES
+set_tests_properties("e2e: host: OpenBLAS kernel choice, numerical check in a child process" PROPERTIES
   ENVIRONMENT "RLX_TEST_TMP=${RLX_TEST_TMP};HOME=${RLX_TEST_TMP}" SKIP_RETURN_CODE 77)
-add_test(NAME "e2e: host: SIGINT interrupts running Lua after the BLAS re-exec"
+add_test(NAME "e2e: host: SIGINT interrupts running Lua with rlx's BLAS kernel"
   COMMAND bash ${H}/interrupt.sh $<TARGET_FILE:rlx>)
-set_tests_properties("e2e: host: SIGINT interrupts running Lua after the BLAS re-exec" PROPERTIES
+set_tests_properties("e2e: host: SIGINT interrupts running Lua with rlx's BLAS kernel" PROPERTIES
   ENVIRONMENT "RLX_TEST_TMP=${RLX_TEST_TMP};HOME=${RLX_TEST_TMP};RLX_TEST_BLAS_CORENAME=Prescott")
+# LibTorch is loaded on first use, from beside the executable (issue 47).
+add_test(NAME "e2e: host: LibTorch is loaded on first use, from beside the executable"
+  COMMAND bash ${H}/lazy_torch.sh $<TARGET_FILE:rlx>)
+set_tests_properties("e2e: host: LibTorch is loaded on first use, from beside the executable" PROPERTIES
+  ENVIRONMENT "RLX_TEST_TMP=${RLX_TEST_TMP};HOME=${RLX_TEST_TMP}")
+# A Ctrl-C during the start-up (issue 48 item 11), also in a background job that inherited it ignored.
+add_test(NAME "e2e: host: SIGINT during the start-up ends rlx with 130, even when inherited ignored"
+  COMMAND bash ${H}/startup_signals.sh $<TARGET_FILE:rlx>)
+set_tests_properties("e2e: host: SIGINT during the start-up ends rlx with 130, even when inherited ignored"
+  PROPERTIES ENVIRONMENT "RLX_TEST_TMP=${RLX_TEST_TMP};HOME=${RLX_TEST_TMP}" PASS_REGULAR_EXPRESSION "ok\n$")
+# Facts cross from C++ to Lua as fields: no Lua module pattern-matches a text C++ writes (issue 47).
+add_test(NAME "e2e: host: no Lua module matches text that C++ writes"
+  COMMAND bash ${H}/no_prose_matching.sh)
 # Debian's LibTorch reaches OpenBLAS; PyTorch's wheels carry MKL linked in, which rlx does not
 # name ("unknown (not OpenBLAS: no kernel choice)").
 set(RLX_EXPECTED_BLAS OpenBLAS)

@@ -37,6 +37,12 @@ check "rlx status before any task ran: 8 missing (squeue lists nothing)" \
   'grep -q "8 slots submitted: 0 done, 0 running, 0 pending, 0 failed, 8 missing" status0.txt'
 "$RLX" shard run "$M" 0 >task0.txt 2>&1 && "$RLX" shard run "$M" 1 >task1.txt 2>&1
 check "both shards run by hand" '[ $? -eq 0 ] && [ -f "$(dirname "$M")/task-0.db" ] && [ -f "$(dirname "$M")/task-1.db" ]'
+# A shard trains as `rlx run` does: the same start-up (its OpenMP waiting chosen from the load),
+# recorded in each run's result (issue 47: a shard used to skip it).
+startup=$(sql "$(dirname "$M")/task-0.db" "SELECT DISTINCT json_extract(result, '\$.startup.command'),
+  json_extract(result, '\$.startup.trains'), json_extract(result, '\$.startup.openmp_wait.choice') IN
+  ('libgomp_default', 'short_spin', 'load_unknown') FROM runs")
+check "a shard's runs record the start-up of a training command" '[ "$startup" = "shard|1|1" ]'
 "$RLX" shard collect "$M" >collect.txt 2>&1
 check "collect by hand: 8 ok runs, figures, report" \
   'grep -q "study slurm-test has 8 runs (8 ok), 0 before" collect.txt && ls figures/*.png >/dev/null 2>&1 && [ -s report/report.md ]'

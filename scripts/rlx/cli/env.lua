@@ -1,5 +1,6 @@
 -- rlx env: prints this machine's environment as seed 000's logs/env_info.md (or JSON).
 local args = require("rlx.cli.args")
+local startup_text = require("rlx._startup_text")
 local M = {summary = "this machine's environment (OS, CPU, caches, GPU, versions) as env_info.md",
   synopsis = "env [--markdown FILE] [--json] [--db PATH]"}
 
@@ -87,9 +88,13 @@ local function settings_section(rows)
       quota.source) or "")
   local threads = dt.from == "OMP_NUM_THREADS" and string.format("%d from OMP_NUM_THREADS, the user's choice " ..
     "(else %s)", dt.threads, per_cpu) or per_cpu
+  local start = rlx.version().startup
+  local thp = start.huge_pages
   out[#out + 1] = "Decided by each training process when it starts: threads, " .. threads .. "; OpenMP waiting, " ..
     "from the load on those CPUs (libgomp's default when idle, a short spin when other processes use half a core " ..
-    "or more); each run records what it used (`threads`, `openmp_wait`, `huge_pages`)."
+    "or more); huge pages for its heap: " .. startup_text.huge_pages_kind(thp) .. " (kernel mode " ..
+    (thp.kernel_mode ~= "" and thp.kernel_mode or "unknown") .. (thp.environment and ("; " .. thp.environment) or "") ..
+    "); each run records what it used (`threads`, and `startup`: docs/training.md, \"Start-up\")."
   return table.concat(out, "\n") .. "\n"
 end
 

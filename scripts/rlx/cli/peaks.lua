@@ -119,7 +119,9 @@ function M.main(...)
       local d = p.details and p.details[f[1]]
       local gt = p.gemm_threads and p.gemm_threads[f[1]]
       local name = f[2]
-      if f[1] == "bf16_gflops" then name = p.method[f[1]]:match("^emulated") and "BF16 emulated" or "BF16 VDPBF16PS" end
+      if f[1] == "bf16_gflops" then
+        name = (p.copied_from or {}).bf16_gflops and "BF16 emulated" or "BF16 VDPBF16PS"
+      end
       if f[1] == "gemm_bf16_gflops" and p.bf16_emulated == 1 then name = "GEMM bf16 (emul.)" end
       local attempts = (st.attempts or 1) > 1 and string.format(", %d attempts", st.attempts) or ""
       local clocks = ""

@@ -5,6 +5,7 @@
 -- does. A run that fails (no such device, missing dataset, out of
 -- memory) prints the reason and exits 1; a bad flag value exits 2.
 local args = require("rlx.cli.args")
+local startup_text = require("rlx._startup_text")
 local M = {summary = "train a model for N iterations and report images/s (run_train.py's flags)",
   synopsis = "train --model NAME [--batch-size N] [--iters N] [...]"}
 
@@ -214,10 +215,12 @@ local function settings_lines(o, r, cal, no_cal)
   add("threads: %s (%s%s)", tostring(r.threads), from[r.threads_from] or ((o.threads or 0) > 0 and from.threads or
     from.cpus), quota and string.format("; the cgroup's CPU quota allows %s: %s",
       rlx.env.cpus_text(quota.cpus), quota.source) or "")
-  for _, t in ipairs({r.openmp_wait, r.huge_pages}) do add("%s", tostring(t)) end
-  for _, t in ipairs(rlx.version().tuning or {}) do
-    if not t:match("^thp:") then add("%s", t) end
-  end
+  -- What the process chose when it started, from the result's fields (engine/startup/startup.h).
+  local start = type(r.startup) == "table" and r.startup or {}
+  add("%s", startup_text.openmp(start.openmp_wait))
+  for _, t in ipairs(rlx.version().tuning or {}) do add("%s", t) end
+  local restarted = startup_text.restarts(start)
+  if restarted then add("started again at start for: %s", restarted) end
   return "rlx train: settings used\n" .. table.concat(lines, "\n") .. "\n"
 end
 

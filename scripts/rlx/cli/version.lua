@@ -1,5 +1,6 @@
 -- rlx version: prints what this binary is and what it can use on this machine.
 local args = require("rlx.cli.args")
+local startup_text = require("rlx._startup_text")
 local M = {summary = "versions of rlx, LibTorch, LuaJIT, SQLite, Cairo, fmt; CUDA/CUPTI support; GPUs; BLAS kernel",
   synopsis = "version [--json]"}
 
@@ -14,7 +15,7 @@ local cmd = {name = "version", usage = "rlx version [--json]",
 function M.blas_text(b)
   if type(b) ~= "table" then return "unknown" end
   if b.name ~= "OpenBLAS" then return tostring(b.name or "unknown") .. " (not OpenBLAS: no kernel choice)" end
-  local version = type(b.config) == "string" and b.config:match("^OpenBLAS (%S+)") or nil
+  local version = b.version ~= "" and b.version or nil
   return string.format("OpenBLAS%s, %s build; kernel %s", version and (" " .. version) or "", tostring(b.threading),
     tostring(b.reason))
 end
@@ -39,7 +40,7 @@ function M.main(...)
   line("BLAS", M.blas_text(v.blas))
   line("GPUs", #v.gpus > 0 and table.concat(v.gpus, ", ") or "none visible")
   for i, t in ipairs(v.tuning or {}) do line(i == 1 and "Tuning" or "", t) end
-  if v.openmp_wait then line("", v.openmp_wait .. " (chosen by the commands that train)") end
+  if v.startup then line("", startup_text.openmp(v.startup.openmp_wait) .. " (chosen by the commands that train)") end
   return 0
 end
 

@@ -11,6 +11,7 @@ local measured = require("rlx.report.measured")
 local noise = require("rlx.report.noise")
 local calibrate = require("rlx.calibrate")
 local drafts = require("rlx.report.drafts")
+local startup_text = require("rlx._startup_text")
 local M = {}
 
 local function list_join(t) return table.concat(t, ", ") end
@@ -281,15 +282,10 @@ function M.calibration_texts(D)
   return out
 end
 
--- The kind of a run's OpenMP waiting and huge-pages notes (the texts of engine/util/openmp_wait.h
--- and huge_pages.h), for counting.
-local function wait_kind(text)
-  if text:match("^openmp: GOMP_SPINCOUNT=") then return "a short spin (other processes busy at start)" end
-  local user = text:match("^openmp: waiting left as the environment sets it %((.*)%)$")
-  if user then return "as the environment set it (" .. user .. ")" end
-  return "libgomp's default"
-end
-local function thp_kind(text) return (text:match("^thp: ([^(]-) %(") or text:match("^thp: (.*)$") or text) end
+-- The kinds of a run's OpenMP waiting and huge pages, from its result's `startup` fields
+-- (rlx._startup_text), for counting.
+local function wait_kind(startup) return startup_text.openmp_kind(startup.openmp_wait) end
+local function thp_kind(startup) return startup_text.huge_pages_kind(startup.huge_pages) end
 
 -- "libgomp's default in 20 runs, a short spin (...) in 1".
 local function counted(counts)
@@ -308,13 +304,14 @@ end
 --- pages; nil when no run recorded them (a database from before they were recorded).
 function M.process_settings_text(D)
   local parts = {}
-  for _, s in ipairs({{"openmp_wait", wait_kind, "OpenMP waiting: "}, {"huge_pages", thp_kind, "huge pages: "}}) do
+  for _, s in ipairs({{wait_kind, "OpenMP waiting: "}, {thp_kind, "huge pages: "}}) do
     local counts = {}
     for _, r in ipairs(D.runs) do
-      local text = type(r.result) == "table" and r.result[s[1]]
-      if type(text) == "string" then counts[s[2](text)] = (counts[s[2](text)] or 0) + 1 end
+      local startup = type(r.result) == "table" and type(r.result.startup) == "table" and r.result.startup
+      local kind = startup and s[1](startup)
+      if kind then counts[kind] = (counts[kind] or 0) + 1 end
     end
-    if next(counts) then parts[#parts + 1] = s[3] .. counted(counts) end
+    if next(counts) then parts[#parts + 1] = s[2] .. counted(counts) end
   end
   return #parts > 0 and table.concat(parts, "; ") or nil
 end
@@ -750,10 +747,8 @@ function M.variability(ctx)
     embed(ctx, f, "Run-to-run variability")
     M.figure_b_config(ctx, f.config)
   else
-    for _, w in ipairs(ctx.figure_warnings) do
-      local why = w:match("^variance_fixed_config: (.*)$")
-      if why then doc:para("Figure B is not drawn: " .. md.esc(why) .. ".") end
-    end
+    local why = ctx.figures_not_drawn.B
+    if why then doc:para("Figure B is not drawn: " .. md.esc(why) .. ".") end
   end
   local rows, ranked = {}, {}
   for _, g in ipairs(D.groups) do

@@ -4,9 +4,9 @@
 # another: the default thread count is 1, the load sampled at start sees the pinned CPU only
 # (libgomp's default waiting kept), and a training run is not flagged contended by work on the
 # other CPU. Unpinned, the same load is seen (the control: the spinners are real). OMP_PROC_BIND,
-# with which libgomp pins the main thread to one place before main, still gets one thread per CPU,
-# also after the restart the load causes. Runs alone (RUN_SERIAL): another test on the pinned CPU
-# would be real contention.
+# with which libgomp pins the main thread to one place as it loads, still gets one thread per CPU,
+# also with the short spin the load makes rlx set. Runs alone (RUN_SERIAL): another test on the
+# pinned CPU would be real contention.
 set -u
 RLX=$1
 fail() { echo "FAIL: $*"; exit 1; }
@@ -36,7 +36,7 @@ sleep 0.5
 got=$(env -u GOMP_SPINCOUNT -u OMP_WAIT_POLICY "$RLX" -e "$note")
 [[ "$got" == "openmp: GOMP_SPINCOUNT="* ]] || fail "unpinned beside the spinners: $got (want the short spin)"
 got=$(env -u GOMP_SPINCOUNT -u OMP_WAIT_POLICY OMP_PROC_BIND=true "$RLX" -e "$train")
-[[ "$got" =~ ^true$'\t'$cpus$'\t' ]] || fail "OMP_PROC_BIND=true, restarted for the load: $got (want $cpus threads)"
+[[ "$got" =~ ^true$'\t'$cpus$'\t' ]] || fail "OMP_PROC_BIND=true, a short spin for the load: $got (want $cpus threads)"
 got=$(env -u GOMP_SPINCOUNT -u OMP_WAIT_POLICY taskset -c "$A" "$RLX" -e "$note")
 [[ "$got" == "openmp: libgomp's default waiting"* ]] || fail "pinned to CPU $A beside CPU $B's spinners: $got"
 read -r ok threads contended other < <(env -u GOMP_SPINCOUNT -u OMP_WAIT_POLICY taskset -c "$A" "$RLX" -e "$train")

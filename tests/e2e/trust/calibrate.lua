@@ -90,16 +90,26 @@ check("report: one text per thread count the runs used", #texts == 3 and
   texts[2] == "epyc-2c: vgg16 fp32 at 224x224, 2 threads, contiguous (1.42x faster than channels_last)" and
   texts[3] == "epyc-2c: resnet50 fp32 at 224x224, channels_last (1.30x faster than contiguous)",
   table.concat(texts, " / "))
--- What each run's process chose at start, counted by kind (the texts of openmp_wait.h, huge_pages.h).
-local idle = "openmp: libgomp's default waiting (spin, then sleep): 0.0 other cores busy at start"
-local shared = "openmp: GOMP_SPINCOUNT=9733, a short spin before sleeping (0.27 ms at 27.74 ns a spin, measured): " ..
-  "2.0 other cores busy at start (a long spin holds a core the other thread needs)"
-local thp = "thp: not asked (kernel mode madvise; RLX_HUGE_PAGES=1 asks)"
-local started = sections.process_settings_text{runs = {run("vgg16", "contiguous", {openmp_wait = idle, huge_pages = thp}),
-  run("vgg16", "contiguous", {openmp_wait = shared, huge_pages = thp}),
-  run("resnet50", "channels_last", {openmp_wait = idle, huge_pages = thp}), run("resnet50", "channels_last", {})}}
+-- What each run's process chose at start, counted by kind, from the `startup` fields of its result
+-- (engine/startup/startup.h); a result without them (an older database's, before the store read
+-- their notes) counts nowhere.
+local idle = {choice = "libgomp_default", other_cores = 0, sample_ms = 80}
+local shared = {choice = "short_spin", other_cores = 2, sample_ms = 80, spin_ns = 27.74, spin_count = 9733}
+local thp = {choice = "not_asked", kernel_mode = "madvise"}
+local started = sections.process_settings_text{runs = {
+  run("vgg16", "contiguous", {startup = {openmp_wait = idle, huge_pages = thp}}),
+  run("vgg16", "contiguous", {startup = {openmp_wait = shared, huge_pages = thp}}),
+  run("resnet50", "channels_last", {startup = {openmp_wait = idle, huge_pages = thp}}),
+  run("resnet50", "channels_last", {})}}
 check("report: process settings counted", started == "OpenMP waiting: libgomp's default in 2 runs, a short spin " ..
   "(other processes busy at start) in 1 run; huge pages: not asked in 3 runs", started)
+local text = require("rlx._startup_text")
+check("the OpenMP choice in words, from its fields", text.openmp(shared) == "openmp: GOMP_SPINCOUNT=9733, a short " ..
+  "spin before sleeping (0.27 ms at 27.74 ns a spin, measured): 2.0 other cores busy at start (a long spin holds a " ..
+  "core the other thread needs)", text.openmp(shared))
+check("the user's OpenMP settings in words", text.openmp({choice = "environment", environment = {GOMP_SPINCOUNT =
+  "123", OMP_WAIT_POLICY = "active"}}) == "openmp: waiting left as the environment sets it (OMP_WAIT_POLICY=active, " ..
+  "GOMP_SPINCOUNT=123)")
 check("report: no process settings recorded", sections.process_settings_text{runs = {run("vgg16", "contiguous")}} ==
   nil)
 -- The probe's noise: a layout's second-fastest step over its fastest, the larger of the two. The

@@ -77,7 +77,7 @@ void low_precision_sgemm(const char* ta, const char* tb, const int* m, const int
 
 TEST_CASE("Prescott on an AVX-512 CPU is replaced by SkylakeX", "[blas]") {
   const BlasPlan p = plan_blas_kernel(inputs("Prescott", kAvx512));
-  CHECK(p.action == BlasPlan::Action::reexec);
+  CHECK(p.action == BlasPlan::Action::set_core);
   CHECK(p.coretype == "SKYLAKEX");
   CHECK(p.openblas_choice == "Prescott");
   CHECK(p.reason ==
@@ -87,7 +87,7 @@ TEST_CASE("Prescott on an AVX-512 CPU is replaced by SkylakeX", "[blas]") {
 
 TEST_CASE("Prescott on an AVX2+FMA CPU is replaced by Haswell", "[blas]") {
   const BlasPlan p = plan_blas_kernel(inputs("Prescott", kAvx2));
-  CHECK(p.action == BlasPlan::Action::reexec);
+  CHECK(p.action == BlasPlan::Action::set_core);
   CHECK(p.coretype == "HASWELL");
   // Sandybridge (AVX, no FMA kernels) and Haswell's own choice on the same CPU.
   CHECK(plan_blas_kernel(inputs("Sandybridge", kAvx2)).coretype == "HASWELL");
@@ -99,7 +99,7 @@ TEST_CASE("a CPU whose flags lack avx512bw never gets SkylakeX", "[blas]") {
   std::set<std::string> flags = kAvx512;
   flags.erase("avx512bw");
   const BlasPlan p = plan_blas_kernel(inputs("Prescott", flags));
-  CHECK(p.action == BlasPlan::Action::reexec);
+  CHECK(p.action == BlasPlan::Action::set_core);
   CHECK(p.coretype == "HASWELL");
   // Each of the four AVX-512 flags is required; without FMA nothing better than Prescott is allowed.
   for (const char* f : {"avx512f", "avx512vl", "avx512dq"}) {
@@ -143,35 +143,18 @@ TEST_CASE("a user's OPENBLAS_CORETYPE always wins", "[blas]") {
   CHECK(p.reason ==
         "Prescott (OPENBLAS_CORETYPE=bogus is set by the user, but OpenBLAS did not accept it and chose "
         "Prescott itself; rlx leaves it alone)");
-  // rlx's marker for another value does not make the user's value rlx's.
-  in.coretype_env = "HASWELL";
-  in.marker = "set:SKYLAKEX:Prescott";
-  CHECK(plan_blas_kernel(in).set_by == "user");
-  CHECK(plan_blas_kernel(in).action == BlasPlan::Action::keep);
 }
 
-TEST_CASE("after the re-exec rlx's own override is verified, not planned again", "[blas]") {
-  BlasInputs in = inputs("SkylakeX", kAvx512);
-  in.coretype_env = "SKYLAKEX";
-  in.marker = "set:SKYLAKEX:Prescott";
-  const BlasPlan p = plan_blas_kernel(in);
-  CHECK(p.action == BlasPlan::Action::verify);
-  CHECK(p.coretype == "SKYLAKEX");
-  CHECK(p.openblas_choice == "Prescott");
-  // Case of the value does not matter to OpenBLAS, nor here.
-  in.coretype_env = "skylakex";
-  CHECK(plan_blas_kernel(in).action == BlasPlan::Action::verify);
-}
-
-TEST_CASE("a kernel that failed the check is dropped for good", "[blas]") {
-  BlasInputs in = inputs("Prescott", kAvx512);
-  in.marker = "failed:SKYLAKEX:Prescott:it failed the numerical check: sgemm NN m=67: element (0, 0) is 2";
-  const BlasPlan p = plan_blas_kernel(in);
-  CHECK(p.action == BlasPlan::Action::keep);
-  CHECK(p.set_by == "openblas");
-  CHECK(p.reason ==
+TEST_CASE("the reasons of a kernel rlx set and of one it dropped", "[blas]") {
+  CHECK(rlx::env::set_core_reason("SkylakeX", "Prescott", "SKYLAKEX") ==
+        "SkylakeX (OpenBLAS chose Prescott for this CPU; rlx set OPENBLAS_CORETYPE=SKYLAKEX: avx512f, "
+        "avx512bw, "
+        "avx512vl, avx512dq, avx2, fma present; checked against a double reference)");
+  CHECK(rlx::env::dropped_core_reason("Prescott", "SKYLAKEX",
+                                      "it failed the numerical check: sgemm NN m=67: element (0, 0) is 2") ==
         "Prescott (OpenBLAS's own choice; rlx's OPENBLAS_CORETYPE=SKYLAKEX was dropped: it failed the "
-        "numerical check: sgemm NN m=67: element (0, 0) is 2)");
+        "numerical "
+        "check: sgemm NN m=67: element (0, 0) is 2)");
 }
 
 TEST_CASE("the opt-out and a BLAS that is not OpenBLAS", "[blas]") {
@@ -224,23 +207,4 @@ TEST_CASE("the BLAS this process loaded passes the check", "[blas]") {
   std::string detail;
   CHECK(rlx::env::check_sgemm(sgemm, &detail));
   INFO(detail);
-}
-
-// Hostile pass of issue 25: rlx's override travels with the environment (sbatch exports it to the
-// job). On a CPU without the core's flags OpenBLAS would still load the forced kernels and the
-// first product (the check itself) would die of SIGILL: the override is forgotten instead, and the
-// process re-executes to choose for its own CPU.
-TEST_CASE("rlx's override from a machine with more flags is forgotten, not verified", "[blas]") {
-  BlasInputs in = inputs("SkylakeX", kAvx2);
-  in.coretype_env = "SKYLAKEX";
-  in.marker = "set:SKYLAKEX:Prescott";
-  const BlasPlan p = plan_blas_kernel(in);
-  CHECK(p.action == BlasPlan::Action::forget);
-  CHECK(
-      p.reason ==
-      "OPENBLAS_CORETYPE=SKYLAKEX was set by rlx on another machine (the environment came along, as Slurm's "
-      "sbatch passes it): this CPU lacks avx512f, avx512bw, avx512vl, avx512dq");
-  // The same override where the flags are there is verified as before.
-  in.cpu_flags = kAvx512;
-  CHECK(plan_blas_kernel(in).action == BlasPlan::Action::verify);
 }

@@ -10,15 +10,15 @@
 
 #include "util/cpu_stat.h"
 
-namespace rlx::util {
+namespace rlx::startup {
 
 // Flushes every C stream (and so std::cout and std::cerr, which are synced with them), gives the
 // main thread back the CPUs libgomp pinned it away from, and re-executes this program with `argv`;
 // returns only when execv failed (errno says why).
 inline void restart_self(char** argv) {
   std::fflush(nullptr);
-  unpin_for_restart();
+  util::unpin_for_restart();
   execv("/proc/self/exe", argv);
 }
 
-}  // namespace rlx::util
+}  // namespace rlx::startup
