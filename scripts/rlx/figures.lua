@@ -608,7 +608,8 @@ local function roofline_figures(D, points, dir, out, opts, warnings, varying)
         color_by = "model_legend", color_title = "model",
         title = "Roofline: " .. env .. " (" .. kind_of(first.device) .. ")",
         subtitle = subtitle(roofs_words ..
-          "; points: " .. table.concat(src, "+") .. ", mean over repeats" .. n_note ..
+          "; points: " .. (opts.level ~= "dram" and ("AI from " .. opts.level:upper() .. " traffic, ") or "") ..
+          table.concat(src, "+") .. ", mean over repeats" .. n_note ..
           (ranges.estimated and "; bar: AI from rlx's upper to its minimum traffic model" or "") ..
           (ranges.measured and "; bar: AI's range over repeats" or "") ..
           (marks["*"] and "; * = repeats left out" or "") ..
