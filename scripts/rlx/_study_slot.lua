@@ -7,7 +7,8 @@
 -- matrix, runs that were unsteady, shared their cores or missed their precision are trained once
 -- more while the budget allows. Split from study.lua so each file reads in one sitting.
 local errors = require("rlx.errors")
-local budget = require("rlx.budget")
+local plan = require("rlx.plan")
+local duration_text = require("rlx.plan.text").duration_text
 local kind_of = require("rlx.results.data").kind_of
 local printable = require("rlx.show").printable
 
@@ -18,7 +19,7 @@ local M = {}
 
 local common = require("rlx._study_common")
 local warn, now_s, plain_data = common.warn, common.now_s, common.plain_data
-local roofline_rows, targeted, protocol = common.roofline_rows, common.targeted, common.protocol
+local roofline_rows = common.roofline_rows
 
 local Study = {}
 
@@ -215,41 +216,7 @@ function Study:_after_run(it, result, wall)
       "flagged and left out of the means; stop other work on this machine", it.label, tonumber(result.other_cpu) or 0,
       (tonumber(result.cpu_share) or 0) * 100))
   end
-  local est = self._estimators and self._estimators[kind_of(it.config.device)]
-  if est and type(result.iter_s) == "table" then
-    est:observe(it.config, {iter_mean_s = result.iter_s.mean, seconds = result.seconds, total_s = wall,
-      warmup_samples = result.warmup_samples, cv = type(result.stability) == "table" and result.stability.cv or nil})
-  end
-end
-
--- Whether items[i] still fits the time left (rlx.budget.trim over the items still to run, in their
--- order, less the share kept for reruns, budget.RERUN_RESERVE), and its caps when it does: the
--- timed iterations it can have beside the later runs that fit too. An item that no longer fits
--- is left out whole (it.need_s: what it would need), never cut below its precision; so is one of
--- a later repeat than a run already left out (breadth first: it.after_round says which).
-function Study:_caps(items, i, o, deadline, stats)
-  local out_round = math.huge
-  for _, it in ipairs(stats and stats.left_out or {}) do out_round = math.min(out_round, it.run or 1) end
-  if (items[i].run or 1) > out_round then
-    local cost = budget.trim(self:_estimator(kind_of(o.device)), {items[i].config}, 0, protocol(o)).cost[1]
-    items[i].after_round, items[i].need_s = out_round, cost
-    return false
-  end
-  local todo = {}
-  for j = i, #items do
-    if self:_will_run(items[j], o) then todo[#todo + 1] = items[j] end
-  end
-  local configs, rounds = {}, {}
-  for k, it in ipairs(todo) do configs[k], rounds[k] = it.config, it.run end
-  local left = deadline - now_s() - (o.budget_s or 0) * budget.RERUN_RESERVE
-  local est, S = self:_estimator(kind_of(o.device)), protocol(o)
-  local trim = budget.trim(est, configs, left, S, rounds)
-  items[i].need_s, items[i].left_s = trim.cost[1], left
-  if trim.keep[1] ~= 1 then return false end
-  local kept = {}
-  for _, k in ipairs(trim.keep) do kept[#kept + 1] = configs[k] end
-  local caps = budget.next_caps(est, kept, left, S)
-  return true, caps
+  plan.of(self):observe(it.config, result, wall)
 end
 
 -- Whether a stored run is left out of the means and worth training again: unsteady, contended, or
@@ -280,32 +247,19 @@ function Study:_rerun_flagged(o, items, deadline, trainer, stats, cache)
       flagged[#flagged + 1] = it
     end
   end
-  local S = protocol(o)
-  -- Cheapest first: one long rerun that does not fit must not keep the short ones from the time.
-  for k, it in ipairs(flagged) do
-    local est = self:_estimator(kind_of(it.config.device))
-    it.rerun_s, it.flag_order = est:run(it.config, targeted(o) and est:min_iters(it.config, S) or nil), k
-  end
-  local function cost(it) return it.rerun_s or math.huge end
-  table.sort(flagged, function(a, b)
-    if cost(a) ~= cost(b) then return cost(a) < cost(b) end
-    return a.flag_order < b.flag_order
-  end)
+  local planner = plan.of(self)
+  planner:reruns(flagged, o)
   local again = setmetatable({force = true}, {__index = o})
   for k, it in ipairs(flagged) do
     local left = deadline - now_s()
     if it.rerun_s and it.rerun_s <= left then
-      if targeted(o) then
-        local configs = {}
-        for j = k, #flagged do configs[#configs + 1] = flagged[j].config end
-        it.caps = budget.next_caps(self:_estimator(kind_of(it.config.device)), configs, left, S)
-      end
+      it.caps = planner:rerun_caps(flagged, k, o, left)
       if not o.quiet then say(string.format("rerun %s (%s before)", it.label, flag_text(it.earlier[1]))) end
       stats.reruns = (stats.reruns or 0) + 1
       self:_sweep_slot(again, it, string.format("[rerun %d/%d]", k, #flagged), trainer, stats, cache)
     elseif not o.quiet then
       say(string.format("not rerun %s: it needs about %s and %s is left; it stays flagged", it.label,
-        it.rerun_s and budget.duration_text(it.rerun_s) or "an unknown time", budget.duration_text(math.max(0, left))))
+        it.rerun_s and duration_text(it.rerun_s) or "an unknown time", duration_text(math.max(0, left))))
     end
   end
 end

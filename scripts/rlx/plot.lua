@@ -6,6 +6,7 @@
 -- points, and AI-vs-batch series from roofline points.
 local options = require("rlx.options")
 local errors = require("rlx.errors")
+local stats = require("rlx.stats")
 local core = rlx._core.plot
 local M = {}
 
@@ -251,11 +252,7 @@ function M.ai_vs_batch(opts)
     for b in pairs(groups[k]) do xs[#xs + 1] = b end
     table.sort(xs)
     local ys = {}
-    for i, b in ipairs(xs) do
-      local s = 0
-      for _, v in ipairs(groups[k][b]) do s = s + v end
-      ys[i] = s / #groups[k][b]
-    end
+    for i, b in ipairs(xs) do ys[i] = stats.mean(groups[k][b]) end
     series[#series + 1] = {label = k, x = xs, y = ys}
   end
   local ticks = {}

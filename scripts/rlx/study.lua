@@ -12,12 +12,15 @@
 -- error and the sweep goes on; failed runs are tried again on the next rerun.
 local options = require("rlx.options")
 local errors = require("rlx.errors")
-local budget = require("rlx.budget")
+local plan = require("rlx.plan")
+local duration_text = require("rlx.plan.text").duration_text
+local layout = require("rlx.plan.layout")
+local fit = require("rlx.plan.fit")
 
 local common = require("rlx._study_common")
 local slot_methods = require("rlx._study_slot")
 local warn, now_s, plain_data = common.warn, common.now_s, common.plain_data
-local targeted, protocol = common.targeted, common.protocol
+local targeted = plan.targeted
 
 local M = {}
 local Study = {}
@@ -167,13 +170,12 @@ local function run_config(o, model, precision, batch)
     max_warmup = o.max_warmup}
   for _, k in ipairs(PASS_THROUGH) do c[k] = o[k] end
   if c.memory_format == nil and o.calibration then
-    local cal = o.calibration[rlx.calibrate.key(model, precision, o.input)]
-    local layout = type(cal) == "table" and cal.memory_format or nil
-    if layout ~= "channels_last" then c.memory_format = layout end
-    if layout == "channels_last" then
+    local chosen = layout.calibrated(o.calibration, model, precision, o.input)
+    if chosen ~= "channels_last" then c.memory_format = chosen end
+    if chosen == "channels_last" then
       local legacy = {}
       for k, v in pairs(c) do legacy[k] = v end
-      legacy.memory_format = layout
+      legacy.memory_format = chosen
       return c, rlx.db.hash(legacy)
     end
   end
@@ -316,54 +318,12 @@ function Study:_mark_shard(items, only)
   end
 end
 
--- Peaks for estimates when none are stored yet (a dry run before the study measured them): a
--- quick FMA and DRAM measurement on the CPU (about a second), a GPU's datasheet entry.
-function Study:_probe_peaks(kind)
-  if kind == "cuda" then
-    local ok, entry = pcall(rlx.peaks.datasheet, self.env.gpu_name or "")
-    return ok and entry or nil
-  end
-  local ok, p = pcall(rlx.peaks.measure, {device = "cpu", quick = true, only = {"fp32", "dram"}, repeats = 3})
-  errors.pass_exits(p)
-  return ok and p or nil
-end
-
--- One estimator per device kind and study object (budget.lua), primed with the stored runs.
-function Study:_estimator(kind)
-  self._estimators = self._estimators or {}
-  if not self._estimators[kind] then
-    self._estimators[kind] = budget.estimator(self, kind, {probe = function() return self:_probe_peaks(kind) end})
-  end
-  return self._estimators[kind]
-end
-
 local kind_of = require("rlx.results.data").kind_of
-
--- What each item still to run would cost: it.estimate_s and it.estimate_source at the timed
--- iterations it is expected to stop at (a precision-targeted config stops at its CI target,
--- within its cap ns[it], else max_iters; a fixed config runs its iters), it.iters_cap, and
--- it.need_s, the same at the least iterations that keep it (rlx.budget's min_iters; fixed:
--- estimate_s).
-local function estimate_items(self, todo, ns, S)
-  local total, unknown = 0, 0
-  for _, it in ipairs(todo) do
-    local c = it.config
-    local est = self:_estimator(kind_of(c.device))
-    local cap = c.target_ci and ((ns or {})[it] or c.max_iters or 100) or nil
-    local n = cap and est:expected_iters(c, cap, S) or nil
-    local est_s, source = est:run(c, n)
-    it.iters_cap = c.target_ci and ns and ns[it] or nil
-    it.estimate_s, it.estimate_source = est_s, source
-    it.need_s = c.target_ci and est:run(c, est:min_iters(c, S)) or est_s
-    if est_s then total = total + est_s else unknown = unknown + 1 end
-  end
-  return total, unknown
-end
 
 --- What the sweep study:sweep(opts) would run would cost (same options; nothing is trained):
 --- {items (the plan, each to-run item with estimate_s and estimate_source, iters_cap, need_s),
 --- to_run, total_s, unestimated, iters_min and iters_max (precision-targeted with budget_s: the
---- range of the runs' caps on timed iterations, more for faster runs; rlx.budget.caps), fits,
+--- range of the runs' caps on timed iterations, more for faster runs; rlx.plan.fit.caps), fits,
 --- need_s (the kept runs' minimum), left_out (items the budget leaves out whole, in order, each
 --- with need_s), left_out_s (their minimum)}.
 function Study:estimate(opts)
@@ -371,37 +331,9 @@ function Study:estimate(opts)
   return self:_estimate(self:_plan(o), o)
 end
 
+-- The plan's estimate of the items (rlx.plan: the planner's sweep).
 function Study:_estimate(items, o)
-  local todo = {}
-  for _, it in ipairs(items) do if self:_will_run(it, o) then todo[#todo + 1] = it end end
-  local out = {items = items, fits = true, left_out = {}, left_out_s = 0}
-  local S, ns = protocol(o), nil
-  if targeted(o) and o.budget_s then
-    local est = self:_estimator(kind_of(o.device))
-    local configs, rounds = {}, {}
-    for i, it in ipairs(todo) do configs[i], rounds[i] = it.config, it.run end
-    local trim = budget.trim(est, configs, o.budget_s, S, rounds)
-    local kept, kept_configs = {}, {}
-    for _, i in ipairs(trim.keep) do kept[#kept + 1], kept_configs[#kept_configs + 1] = todo[i], configs[i] end
-    for _, i in ipairs(trim.left_out) do
-      todo[i].left_out, todo[i].need_s = true, trim.cost[i]
-      out.left_out[#out.left_out + 1] = todo[i]
-    end
-    out.fits, out.need_s, out.left_out_s = #trim.left_out == 0, trim.need_s, trim.left_out_s
-    local plan = budget.caps(est, kept_configs, o.budget_s, S)
-    ns = {}
-    for j, it in ipairs(kept) do
-      ns[it] = plan.ns[j]
-      if plan.ns[j] then
-        out.iters_min, out.iters_max = math.min(out.iters_min or plan.ns[j], plan.ns[j]),
-          math.max(out.iters_max or plan.ns[j], plan.ns[j])
-      end
-    end
-    todo = kept
-  end
-  out.to_run = #todo
-  out.total_s, out.unestimated = estimate_items(self, todo, ns, S)
-  return out
+  return plan.of(self):sweep(items, o, function(it) return self:_will_run(it, o) end)
 end
 
 -- Whether a plan item would be trained now (not done, not another shard's, not skipped).
@@ -423,24 +355,24 @@ function Study:_dry_run(items, o)
     elseif it.done then what = "skip (done)"
     elseif peek and peek.skip then what = peek.text
     elseif it.left_out then
-      what = "left out (budget)" .. (it.need_s and string.format(": needs ~%s", budget.duration_text(it.need_s)) or "")
+      what = "left out (budget)" .. (it.need_s and string.format(": needs ~%s", duration_text(it.need_s)) or "")
     else
       what = peek and peek.text or
         (it.status == "failed" and "rerun (failed before)" or (it.status == "ok" and "redo (force)" or "run"))
-      if it.estimate_s then what = what .. string.format(", ~%s (%s%s)", budget.duration_text(it.estimate_s),
+      if it.estimate_s then what = what .. string.format(", ~%s (%s%s)", duration_text(it.estimate_s),
         it.estimate_source, it.iters_cap and string.format(", up to %d timed", it.iters_cap) or "") end
     end
     print(printable(string.format("%4d  %-48s %s", i, it.label, what)))
   end
   local est = e.to_run == 0 and "nothing to run" or
     (e.unestimated == e.to_run and "no estimate (no model description or peaks for these runs)" or
-      string.format("estimated %s%s", budget.duration_text(e.total_s), e.unestimated > 0 and
+      string.format("estimated %s%s", duration_text(e.total_s), e.unestimated > 0 and
         string.format(" (+%d runs without an estimate)", e.unestimated) or ""))
   if e.iters_max then
     local same = e.iters_min == e.iters_max
     est = est .. string.format(", at up to %s timed iterations per run%s to fit %s", same and tostring(e.iters_max) or
       string.format("%d-%d", e.iters_min, e.iters_max), same and "" or " (more for faster runs)",
-      budget.duration_text(o.budget_s))
+      duration_text(o.budget_s))
   end
   print(string.format("dry run: %d to run, %d skipped%s; %s", e.to_run, #items - e.to_run - #e.left_out,
     #e.left_out > 0 and string.format(", %d left out for the budget", #e.left_out) or "", est))
@@ -512,7 +444,10 @@ function Study:sweep(opts)
       stats.skipped = stats.skipped + 1
     else
       local fits = true
-      if deadline and targeted(o) then fits, it.caps = self:_caps(items, i, o, deadline, stats) end
+      if deadline and targeted(o) then
+        fits, it.caps = plan.of(self):slot(items, i, o, deadline, stats.left_out,
+          function(x) return self:_will_run(x, o) end)
+      end
       if fits then
         self:_sweep_slot(o, it, string.format("[%d/%d]", i, #items), trainer, stats, cache)
       else
@@ -522,8 +457,8 @@ function Study:sweep(opts)
             "before it (budget)\n", i, #items, it.label, it.after_round))
         elseif not o.quiet then
           io.stderr:write(string.format("[%d/%d] %s: left out, it needs ~%s and %s is left beside the %s kept " ..
-            "for reruns (budget)\n", i, #items, it.label, budget.duration_text(it.need_s or 0),
-            budget.duration_text(math.max(0, it.left_s or 0)), budget.duration_text(o.budget_s * budget.RERUN_RESERVE)))
+            "for reruns (budget)\n", i, #items, it.label, duration_text(it.need_s or 0),
+            duration_text(math.max(0, it.left_s or 0)), duration_text(o.budget_s * fit.RERUN_RESERVE)))
         end
       end
     end
@@ -663,7 +598,7 @@ function Study:ensure_peaks(kind, opts)
     return nil
   end
   self:store_peaks(peaks, {device = kind, source = "measured"})
-  if self._estimators then self._estimators[kind] = nil end  -- estimates use the measured peaks from now on
+  plan.of(self):forget(kind)  -- estimates use the measured peaks from now on
   if not o.quiet then
     local parts = {}
     for _, k in ipairs(PEAK_SUMMARY) do

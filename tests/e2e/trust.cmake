@@ -8,6 +8,10 @@ rlx_e2e(NAME "trust: budgets, estimates, caps, reruns and unique labels"
   ARGS run ${TR}/budget.lua STDOUT "budget ok\n$")
 rlx_e2e(NAME "trust: calibration on this machine, the layouts it picks, the plan that leaves runs out whole"
   ARGS run ${TR}/calibrate.lua STDOUT "calibrate ok\n$")
+# The default study's plan on a fixture machine (stored calibrations and peaks, frozen clock), line
+# for line: tests/e2e/trust/pinned_plan.expected (issue 47: planning has one owner, same plan).
+rlx_e2e(NAME "trust: the default study's plan on a fixture machine is pinned"
+  ARGS run ${TR}/pinned_plan.lua STDOUT "pinned plan ok\n$")
 # smoke: 2 repeats, so 36 runs; default and full: 3 repeats, 54 (3 models x 3 batches x 2 precisions).
 # The default scale without its budget, so every run is planned (the budget's trim: below).
 foreach(scale_runs smoke:36 default:54 full:54)

@@ -5,6 +5,7 @@
 -- does. A run that fails (no such device, missing dataset, out of
 -- memory) prints the reason and exits 1; a bad flag value exits 2.
 local args = require("rlx.cli.args")
+local layout = require("rlx.plan.layout")
 local M = {summary = "train a model for N iterations and report images/s (run_train.py's flags)",
   synopsis = "train --model NAME [--batch-size N] [--iters N] [...]"}
 
@@ -38,7 +39,7 @@ local cmd = {name = "train",
     {"min_iters", "--min-iters", type = "integer", min = 2, help = "--target-ci: samples before judging (default 5)"},
     {"max_iters", "--max-iters", type = "integer", min = 1, help = "--target-ci: cap on measured iterations (default 100)"},
     {"max_seconds", "--max-seconds", type = "number", help = "--target-ci: cap on measured wall-clock seconds"},
-    {"precision", "--precision", one_of = {"fp32", "amp", "bf16"}, default = "fp32",
+    {"precision", "--precision", one_of = rlx.model.PRECISIONS, default = "fp32",
       help = "fp32; amp = fp16 autocast + grad scaling (CUDA); bf16 autocast"},
     {"device", "--device", alias = "--backend", default = "auto", help = "auto, cpu, cuda or cuda:N"},
     {"workers", "--workers", type = "integer", default = 0, help = "data loading threads"},
@@ -47,7 +48,7 @@ local cmd = {name = "train",
     {"synthetic", "--synthetic", type = "boolean", help = "synthetic input even when --data is given"},
     {"no_augment", "--no-augment", type = "boolean", help = "resize + center crop instead of random crops"},
     {"memory_format", "--memory-format", metavar = "auto|channels_last|contiguous",
-      one_of = {"auto", "channels_last", "contiguous"},
+      one_of = layout.CHOICES,
       help = "layout of images and conv weights (default auto: the faster of the two for this model on this " ..
         "machine, measured once and kept: rlx.calibrate; contiguous = run_train.py's default)"},
     {"verbose", "--verbose", type = "boolean",
@@ -114,8 +115,8 @@ end
 local function protocol(o)
   local warmup = o.warmup
   if warmup ~= nil and warmup ~= "auto" then
-    warmup = tonumber(warmup)
-    if not warmup or warmup ~= math.floor(warmup) or warmup < 0 then
+    warmup = rlx.options._from_text({type = "integer", min = 0}, warmup)
+    if not warmup then
       args.usage_error("train", string.format("--warmup-iters must be a whole number >= 0 or auto, got '%s'", o.warmup))
     end
   end
