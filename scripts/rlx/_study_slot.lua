@@ -8,12 +8,13 @@
 -- more while the budget allows. Split from study.lua so each file reads in one sitting.
 local errors = require("rlx.errors")
 local plan = require("rlx.plan")
-local duration_text = require("rlx.plan.text").duration_text
+local text = require("rlx.plan.text")
+local duration_text = text.duration_text
 local kind_of = require("rlx.results.data").kind_of
 local printable = require("rlx.show").printable
 
 -- One line on stderr, a user's strings in it (labels, model names) escaped (rlx.show.printable).
-local function say(text) io.stderr:write(printable(text) .. "\n") end
+local function say(line) io.stderr:write(printable(line) .. "\n") end
 
 local M = {}
 
@@ -121,6 +122,19 @@ function Study:_sweep_slot(o, it, counter, trainer, stats, cache)
   end
   stats.labels[#stats.labels + 1] = it.label
   if result.ok then self:_after_run(it, result, wall) end
+  if not o.quiet then say(self:_run_line(o, it, counter, result, wall, stats)) end
+end
+
+-- The line after each run, for a log (`> log 2>&1`) as much as a terminal: what it measured, and
+-- how long the study has run and about how long it has left (rlx.plan: the runs still kept).
+function Study:_run_line(o, it, counter, result, wall, stats)
+  local left
+  if stats.items and it.position and stats.items[it.position] == it then
+    left = plan.of(self):time_left(stats.items, it.position, o, stats.deadline,
+      function(x) return self:_will_run(x, o) end)
+  end
+  if left then left = left + (o.after_s or 0) end
+  return text.run_line(counter, it.label, result, wall, now_s() - (stats.started_s or now_s()), left)
 end
 
 -- Slots left to another process during the matrix are claimed once more after it: a holder that
@@ -191,6 +205,7 @@ function Study:_train_slot(o, it, trainer, cache)
   for k, v in pairs(it.caps or {}) do train_opts[k] = v end
   train_opts.label = it.label
   train_opts.accept_ci = nil  -- the study's judgement of a run, not an option of its training
+  train_opts._layout = it.layout  -- the sweep's layout rule decided it (rlx.plan.layout); the result says so
   local floor = o.noise_floor and kind_of(it.config.device) == "cpu" and noise_floor() or nil
   local ok
   ok, result = pcall(trainer, train_opts)
@@ -248,20 +263,46 @@ function Study:_rerun_flagged(o, items, deadline, trainer, stats, cache)
     end
   end
   local planner = plan.of(self)
-  planner:reruns(flagged, o)
+  planner:by_cost(flagged, o)
   local again = setmetatable({force = true}, {__index = o})
   for k, it in ipairs(flagged) do
     local left = deadline - now_s()
-    if it.rerun_s and it.rerun_s <= left then
-      it.caps = planner:rerun_caps(flagged, k, o, left)
+    if it.min_s and it.min_s <= left then
+      it.caps = planner:caps_among(flagged, k, o, left)
       if not o.quiet then say(string.format("rerun %s (%s before)", it.label, flag_text(it.earlier[1]))) end
       stats.reruns = (stats.reruns or 0) + 1
       self:_sweep_slot(again, it, string.format("[rerun %d/%d]", k, #flagged), trainer, stats, cache)
     elseif not o.quiet then
       say(string.format("not rerun %s: it needs about %s and %s is left; it stays flagged", it.label,
-        it.rerun_s and duration_text(it.rerun_s) or "an unknown time", duration_text(math.max(0, left))))
+        it.min_s and duration_text(it.min_s) or "an unknown time", duration_text(math.max(0, left))))
     end
   end
+end
+
+-- Runs the budget left out during the matrix are trained after all when the time left holds them,
+-- cheapest first (issue 45: a study that ran faster than planned ended with time to spare and
+-- runs left out). What still does not fit stays in stats.left_out, in the sweep's order.
+function Study:_fill_left_out(o, deadline, trainer, stats, cache)
+  if #stats.left_out == 0 then return end
+  local planner, list = plan.of(self), {}
+  for _, it in ipairs(stats.left_out) do list[#list + 1] = it end
+  planner:by_cost(list, o)
+  local trained = {}
+  for k, it in ipairs(list) do
+    local left = deadline - now_s()
+    if it.min_s and it.min_s <= left then
+      it.caps = planner:caps_among(list, k, o, left)
+      if not o.quiet then
+        say(string.format("%s: left out before, it fits now (~%s of the %s left)", it.label, duration_text(it.min_s),
+          duration_text(left)))
+      end
+      trained[it] = true
+      self:_sweep_slot(o, it, string.format("[left out, now %d/%d]", k, #list), trainer, stats, cache)
+    end
+  end
+  local still = {}
+  for _, it in ipairs(stats.left_out) do if not trained[it] then still[#still + 1] = it end end
+  stats.left_out = still
 end
 
 local function gb(bytes) return string.format("%.2f GB", bytes / 1e9) end

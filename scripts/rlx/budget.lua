@@ -10,7 +10,7 @@ local M = {}
 -- The priors of the estimates (the same tables: a change here is a change there).
 M.PRIOR_EFFICIENCY, M.DEFAULT_EFFICIENCY = estimate.PRIOR_EFFICIENCY, estimate.DEFAULT_EFFICIENCY
 M.DEFAULT_WARMUP_ITERS, M.DEFAULT_SETUP_ITERS = estimate.DEFAULT_WARMUP_ITERS, estimate.DEFAULT_SETUP_ITERS
-M.RUN_OVERHEAD_S, M.PRIOR_CV = estimate.RUN_OVERHEAD_S, estimate.PRIOR_CV
+M.RUN_OVERHEAD_S, M.PRIOR_CV, M.COUNTER_STEPS = estimate.RUN_OVERHEAD_S, estimate.PRIOR_CV, estimate.COUNTER_STEPS
 M.SECONDS_SLACK, M.RERUN_RESERVE = fit.SECONDS_SLACK, fit.RERUN_RESERVE
 
 --- An estimator for the runs of `study` on device kind `kind` (rlx.plan.estimate.estimator).

@@ -26,6 +26,7 @@
 local options = require("rlx.options")
 local text = require("rlx.plan.text")
 local plan_study = require("rlx.plan.study")
+local plan = require("rlx.plan")
 local layout = require("rlx.plan.layout")
 
 local M = {}
@@ -55,7 +56,7 @@ M.PARAMS = {
   min_iters = {type = "integer", min = 2, help = "with target_ci: timed iterations before judging"},
   max_iters = {type = "integer", min = 1, help = "with target_ci: at most this many timed iterations"},
   input = {type = "integer", min = 1, help = "image side in pixels (overrides the scale)"},
-  repeats = {type = "integer", min = 1, help = "repeats per configuration (overrides the scale)"},
+  repeats = {type = "integer", min = 1, help = "repeats per configuration (overrides the scale; at most 50)"},
   models = {help = "comma list of models (default: matrix.lua's)"},
   batch = {help = "comma list of batch sizes (default: the environment script's)"},
   precision = {help = "comma list, e.g. fp32,bf16 (default: the environment script's; bf16 on CPUs with it)"},
@@ -130,12 +131,28 @@ end
 -- before anything is opened (M.scale checks it first).
 local function wanted_kinds(devices)
   if not devices then return nil end
+  local kinds, why = options.split_list(devices)
+  if why then fail("--set devices= " .. why) end
   local wanted, valid = {}, {cpu = true, cuda = true}
-  for k in tostring(devices):gmatch("[^,]+") do
+  for _, k in ipairs(kinds) do
     if not valid[k] then fail(string.format("--set devices= takes cpu and/or cuda (e.g. cpu,cuda), got '%s'", k)) end
+    if wanted[k] then fail(string.format("--set devices=: '%s' is listed twice", k)) end
     wanted[k] = true
   end
   return wanted
+end
+
+-- --set batch= sizes rlx.model can describe at the scale's input, for every model swept: refused
+-- as `rlx models` refuses them (a batch whose FLOPs or bytes overflow int64 was planned as runs
+-- "without an estimate"; issue 48 item 6).
+local function check_batches(S, matrix)
+  for _, model in ipairs(S.models or matrix.models) do
+    for _, b in ipairs(S.batch) do
+      local ok, err = pcall(rlx.model.summary, {model = model, batch = b, input = S.input, classes = matrix.classes,
+        layers = false})
+      if not ok then fail("--set batch=: " .. rlx.errors.message(rlx.errors.pass_exits(err))) end
+    end
+  end
 end
 
 -- The protocol overrides: a fixed count (iters=) or a precision target (target_ci=), not both.
@@ -176,6 +193,10 @@ function M.scale(matrix, P)
   for _, k in ipairs({"input", "repeats"}) do
     if P[k] ~= nil then S[k] = P[k] end
   end
+  if P.repeats and P.repeats > plan.MAX_REPEATS then
+    fail(string.format("--set repeats=%s: at most %d (%s)", rlx.params_text and rlx.params_text.repeats or
+      tostring(P.repeats), plan.MAX_REPEATS, plan.MAX_REPEATS_WHY))
+  end
   S.budget_s = budget_of(P.budget, S.budget)
   -- The scale's budget may grow up to budget_max so that every configuration gets min_repeats
   -- kept runs (M.plan); a budget given with --set is kept as given.
@@ -187,6 +208,7 @@ function M.scale(matrix, P)
     local v, why = options._from_text({type = "int_list", min = 1}, P.batch)
     if why then fail("--set batch= " .. why) end
     S.batch = v
+    check_batches(S, matrix)
   end
   if P.counters == false then S.counters = false end
   wanted_kinds(P.devices)
@@ -271,7 +293,7 @@ local function sweep_options(id, env, precision, S, mx, o)
     repeats = S.repeats or mx.repeats, warmup = S.warmup, iters = S.iters, input = S.input, classes = mx.classes,
     lr = mx.lr, target_ci = S.target_ci, accept_ci = S.target_ci and S.accept_ci or nil, min_iters = S.min_iters,
     max_iters = S.max_iters, counters = env.counters == true and S.counters ~= false or nil,
-    retry_crashed = o.retry_crashed, data = o.data,
+    retry_crashed = o.retry_crashed, data = o.data, min_repeats = S.min_repeats,
     memory_format = o.memory_format ~= "auto" and o.memory_format or nil}
 end
 
@@ -343,6 +365,7 @@ local function sweep_device(study, p, i, o)
   local sweep = d.sweep
   sweep.notes = #d.notes > 0 and d.notes or nil
   if S.budget_s then sweep.budget_s = plan_study.device_budget(study, p, i, S, o.started) end
+  sweep.started, sweep.after_s = o.started, plan_study.after_s(p, i)
   local stats = study:sweep(sweep)
   if type(stats) == "table" and stats.planned and not dry then
     print(string.format("%s: %d planned, %d ran (%d ok, %d failed%s), %d already done%s", d.id, stats.planned,
@@ -511,13 +534,13 @@ end
 --- calibrated on this machine, costed against the budget, printed and stored (M.plan). The
 --- figures folder is checked then, before anything is measured.
 function Experiment:environments()
-  local plan = rawget(self, "plan")
-  if not plan then
-    plan = M.plan(self.study, self.options)
-    rawset(self, "plan", plan)
+  local p = rawget(self, "plan")
+  if not p then
+    p = M.plan(self.study, self.options)
+    rawset(self, "plan", p)
     M.check_outputs(self.options)
   end
-  return plan.devices
+  return p.devices
 end
 
 --- Sweeps one environment (one of x:environments()): its peaks once, then the matrix with its

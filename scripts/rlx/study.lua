@@ -123,7 +123,7 @@ local SWEEP_SPEC = {
   models = {type = "string_list", required = true},
   batch = {type = "int_list", min = 1, default = {32}},
   precision = {type = "string_list", default = {"fp32"}},
-  repeats = {type = "integer", min = 1, default = 1},
+  repeats = {type = "integer", min = 1, max = plan.MAX_REPEATS, default = 1},
   device = {type = "string", default = "cpu"},
   warmup = {type = "any"},
   iters = {type = "integer", min = 1},
@@ -152,6 +152,13 @@ local SWEEP_SPEC = {
   memory_available = {type = "function"},
   order = {type = "string", one_of = {"interleaved", "random", "grouped"}, default = "interleaved"},
   order_seed = {type = "integer", min = 0},
+  -- The repeats every configuration gets before any gets more, when the budget holds them all
+  -- (rlx.plan.fit.select: repeats first).
+  min_repeats = {type = "integer", min = 1, default = 2},
+  -- The study's start on rlx's monotonic clock and what it does after this sweep (seconds): each
+  -- run's line says how long the study has run and about how long it has left.
+  started = {type = "number"},
+  after_s = {type = "number", min = 0},
 }
 for _, k in ipairs(PASS_THROUGH) do SWEEP_SPEC[k] = {type = "any"} end
 
@@ -182,13 +189,43 @@ local function run_config(o, model, precision, batch)
   return c
 end
 
+local function as_list(v) if type(v) == "table" then return v end return {v} end
+
+-- The layout rule's choice for a sweep's runs of (model, precision) (rlx.plan.layout): the sweep's
+-- memory_format, else the calibration's layout, else rlx.train's default.
+local function layout_of(o, model, precision)
+  if o.memory_format ~= nil then return {rule = "given", memory_format = o.memory_format} end
+  local cal = o.calibration and o.calibration[rlx.calibrate.key(model, precision, o.input)]
+  if type(cal) == "table" and cal.memory_format then
+    return {rule = "calibrated", memory_format = cal.memory_format, calibration = cal}
+  end
+  return {rule = "default", why = string.format("%s %s is not calibrated on this machine (rlx train --model %s, or " ..
+    "a study, calibrates it)", tostring(model), tostring(precision), tostring(model))}
+end
+
+-- This machine's stored calibrations of a sweep's models and precisions (the study's database,
+-- else the user's cache: rlx.plan.layout.choose), keyed by rlx.calibrate.key; nil when none.
+function Study:_stored_layouts(o)
+  if type(o.models) ~= "table" and type(o.models) ~= "string" then return nil end
+  local out, any = {}, false
+  for _, model in ipairs(as_list(o.models)) do
+    for _, precision in ipairs(as_list(o.precision)) do
+      local choice = layout.choose({model = model, precision = precision, input = o.input, device = o.device,
+        threads = o.threads, data = o.data}, {study = self})
+      if choice.rule == "calibrated" then
+        out[rlx.calibrate.key(model, precision, o.input)], any = choice.calibration, true
+      end
+    end
+  end
+  return any and out or nil
+end
+
 --- The matrix a sweep would run, in order: {config=, key=, run=, label=, done=bool}.
 function Study:plan(opts)
   local o = options.check("study:plan", opts, SWEEP_SPEC)
   return self:_plan(o)
 end
 
-local function as_list(v) if type(v) == "table" then return v end return {v} end
 
 -- A permutation of 1..n from a 31-bit seed (Park-Miller generator and Fisher-Yates), the same on
 -- every machine and rerun, so a stored seed reproduces a random order.
@@ -241,12 +278,16 @@ function Study:_plan(o)
       o.order))
   end
   local env_label = o.label or self.env.label
+  -- Without a memory_format or a calibration from the study's plan, this machine's stored
+  -- calibrations (rlx.plan.layout: the one rule of every entry point; a sweep probes nothing).
+  if o.memory_format == nil and o.calibration == nil then o.calibration = self:_stored_layouts(o) end
   local configs = {}
   for _, model in ipairs(as_list(o.models)) do
     for _, precision in ipairs(as_list(o.precision)) do
       for _, batch in ipairs(as_list(o.batch)) do
         local config, legacy_key = run_config(o, model, precision, batch)
         configs[#configs + 1] = {config = config, key = rlx.db.hash(config), legacy_key = legacy_key,
+          layout = layout_of(o, model, precision),
           -- A memory_format given to the sweep shows after the precision (the default layout does not).
           label = function(n)
             return make_label(env_label, model, o.memory_format and (precision .. "_" .. tostring(o.memory_format))
@@ -279,7 +320,7 @@ function Study:_plan(o)
       row = self.db:slot(self.name, self.env_id, c.legacy_key, n)
       if row then key = c.legacy_key end
     end
-    items[i] = {config = c.config, key = key, run = n, status = row and row.status, position = i,
+    items[i] = {config = c.config, key = key, run = n, status = row and row.status, position = i, layout = c.layout,
       order = o.order, seed = seed, done = row ~= nil and row.status == "ok" and not o.force,
       label = row and row.label or self:_unique_label(c.label(n), c.key, c.config)}
   end
@@ -424,6 +465,20 @@ local function is_callable(v)
   return type(mt) == "table" and mt.__call ~= nil
 end
 
+-- Why a run was left out, after its label: what it needs against what is left, and when runs the
+-- plan ranks first (every configuration once, then the cheapest to its repeats) took some of it.
+local function left_out_text(it, o)
+  local need, left = duration_text(it.need_s or 0), math.max(0, it.left_s or 0)
+  local room = it.room_s and math.max(0, it.room_s)
+  if room and room < left - 0.5 then
+    return string.format("%s: left out, it needs ~%s and ~%s of the %s left remain after the runs the plan " ..
+      "puts first (every configuration once, then the cheapest to their repeats) (budget)", it.label, need,
+      duration_text(room), duration_text(left))
+  end
+  return string.format("%s: left out, it needs ~%s and %s is left beside the %s kept for reruns (budget)", it.label,
+    need, duration_text(left), duration_text(o.budget_s * fit.RERUN_RESERVE))
+end
+
 --- Runs the matrix (see docs/lua-api/study.md); returns {planned, ran, skipped, failed, ok, labels}.
 function Study:sweep(opts)
   local o = options.check("study:sweep", opts, SWEEP_SPEC)
@@ -437,6 +492,8 @@ function Study:sweep(opts)
     crashed = 0, labels = {}, not_retried = {}, left_out = {}}
   local cache = {}
   local deadline = o.budget_s and now_s() + o.budget_s
+  -- What each run's line after it says of the study (its start, the time left: rlx._study_slot).
+  stats.items, stats.deadline, stats.started_s = items, deadline, o.started or now_s()
   for i, it in ipairs(items) do
     if it.not_in_shard then
       stats.not_in_shard = stats.not_in_shard + 1
@@ -445,26 +502,24 @@ function Study:sweep(opts)
     else
       local fits = true
       if deadline and targeted(o) then
-        fits, it.caps = plan.of(self):slot(items, i, o, deadline, stats.left_out,
-          function(x) return self:_will_run(x, o) end)
+        fits, it.caps = plan.of(self):slot(items, i, o, deadline, function(x) return self:_will_run(x, o) end)
       end
       if fits then
         self:_sweep_slot(o, it, string.format("[%d/%d]", i, #items), trainer, stats, cache)
       else
         stats.left_out[#stats.left_out + 1] = it
-        if not o.quiet and it.after_round then
-          io.stderr:write(string.format("[%d/%d] %s: left out, breadth first: a run of repeat %d was left out " ..
-            "before it (budget)\n", i, #items, it.label, it.after_round))
-        elseif not o.quiet then
-          io.stderr:write(string.format("[%d/%d] %s: left out, it needs ~%s and %s is left beside the %s kept " ..
-            "for reruns (budget)\n", i, #items, it.label, duration_text(it.need_s or 0),
-            duration_text(math.max(0, it.left_s or 0)), duration_text(o.budget_s * fit.RERUN_RESERVE)))
+        if not o.quiet then
+          io.stderr:write(string.format("[%d/%d] %s\n", i, #items, left_out_text(it, o)))
         end
       end
     end
   end
   self:_after_busy(o, items, trainer, stats, cache)
-  if deadline then self:_rerun_flagged(o, items, deadline, trainer, stats, cache) end
+  if deadline then
+    self:_rerun_flagged(o, items, deadline, trainer, stats, cache)
+    self:_fill_left_out(o, deadline, trainer, stats, cache)
+  end
+  stats.items, stats.deadline = nil, nil
   if stats.crashed > 0 then
     warn(string.format("%d slot(s) not retried after their process died: %s", stats.crashed,
       table.concat(stats.not_retried, "; ")))

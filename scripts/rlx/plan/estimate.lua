@@ -17,9 +17,12 @@
 --      "analytic (prior)";
 --   5. for a model rlx.model cannot describe, other batch sizes of it scaled by images: "measured
 --      per image".
--- Warm-up iterations, setup seconds and the step-to-step spread (cv) are learned from finished
--- runs, else the calibration's setup, else M.DEFAULT_WARMUP_ITERS, M.DEFAULT_SETUP_ITERS and
--- M.PRIOR_CV. Every median is rlx.stats's (engine/train/stats.cpp).
+-- Warm-up iterations and setup seconds are learned from finished runs, else the calibration's
+-- setup, else M.DEFAULT_WARMUP_ITERS and M.DEFAULT_SETUP_ITERS. The step-to-step spread (cv) is
+-- the runs' here, else the calibration's (the spread of each layout's timed steps in its probes),
+-- else M.PRIOR_CV. A run with hardware counters also spends its counted section (the counter
+-- passes after the timed iterations): learned from runs here, else M.COUNTER_STEPS. Every median
+-- and CV is rlx.stats's (engine/train/stats.cpp).
 local errors = require("rlx.errors")
 local stats = require("rlx.stats")
 local fit = require("rlx.plan.fit")
@@ -47,8 +50,16 @@ M.DEFAULT_SETUP_ITERS = 1
 -- Seconds a study adds around each run beyond the model's own set-up (the noise-floor probe,
 -- claiming and storing the slot), until runs here have been seen.
 M.RUN_OVERHEAD_S = 1
--- The step-to-step spread assumed before any run here was seen (a coefficient of variation).
+-- The step-to-step spread assumed before any run or calibration here was seen (a coefficient of
+-- variation). The default study on a 2-core EPYC assumed it and measured about 1.5 %, so it planned
+-- its runs 1.6x too long (issue 45): the calibration's own spread is used before it.
 M.PRIOR_CV = 0.05
+-- The counted section of a run with hardware counters, in its timed steps, before any such run here
+-- was seen: on an H200 with CUPTI (5 counted iterations, one per pass of the metric set) it took
+-- 17.7-41.6 steps, median 23.8, over the 9 runs of tests/fixtures/studies/h200-default-study.db
+-- (counter_iters x counted_iter_s / iter_mean_s). Leaving it out planned that study's runs at
+-- half their time: 19 planned, 9 ran.
+M.COUNTER_STEPS = 23.8
 
 -- The median of xs (rlx.stats.median), nil for none.
 local function median(xs)
@@ -95,10 +106,11 @@ Est.__index = Est
 function M.estimator(study, kind, opts)
   opts = opts or {}
   local self = setmetatable({study = study, kind = kind, measured = {}, per_image = {}, eff = {}, warm = {},
-    setup = {}, overhead = {}, cvs = {}, ratio = {}, summaries = {}}, Est)
+    setup = {}, overhead = {}, cvs = {}, ratio = {}, summaries = {}, cal = {}, cal_cvs = {}, counted = {}},
+    Est)
   self.peaks = opts.peaks or study:peaks(kind)
   if not self.peaks and opts.probe then self.peaks, self.peaks_source = opts.probe(), "probe" end
-  self.cal = opts.calibrations or (study.db and study.env_id and rlx.calibrate.stored(study, kind)) or {}
+  self:calibrate(opts.calibrations or (study.db and study.env_id and rlx.calibrate.stored(study, kind)) or {})
   for _, r in ipairs(study.db:runs{study = study.name, status = "ok"}) do
     if r.environment_id == study.env_id and kind_of(r.device) == kind then
       local res = type(r.result) == "table" and r.result or {}
@@ -106,15 +118,29 @@ function M.estimator(study, kind, opts)
       self:observe({model = r.model, precision = r.precision, batch = r.batch,
         input = r.input or res.input or cfg.input, data = cfg.data}, {
         iter_mean_s = r.iter_mean_s, seconds = r.seconds, total_s = r.total_s, cv = r.cv,
-        warmup_samples = res.warmup_samples, train_flops = r.train_flops, bytes = r.complexity_bytes})
+        warmup_samples = res.warmup_samples, train_flops = r.train_flops, bytes = r.complexity_bytes,
+        counted_s = (tonumber(r.counter_iters) or 0) * (tonumber(r.counted_iter_s) or 0)})
     end
   end
   return self
 end
 
---- Adds calibrations (rlx.calibrate.ensure's) to an estimator.
+--- Adds calibrations (rlx.calibrate.ensure's) to an estimator, with the spread of their probes'
+--- timed steps (each layout's CV, rlx.stats.cv) for Est:cv.
 function Est:calibrate(cals)
-  for k, c in pairs(cals or {}) do self.cal[k] = c end
+  for k, c in pairs(cals or {}) do
+    self.cal[k] = c
+    local samples = type(c.probe) == "table" and type(c.probe.samples) == "table" and c.probe.samples or {}
+    local layouts = {}
+    for layout in pairs(samples) do layouts[#layouts + 1] = layout end
+    table.sort(layouts)
+    for _, layout in ipairs(layouts) do
+      local xs = {}
+      for _, x in ipairs(samples[layout]) do if num(x) then xs[#xs + 1] = x end end
+      local cv = #xs >= 2 and stats.cv(xs) or nil
+      if cv then table.insert(self.cal_cvs, cv) end
+    end
+  end
 end
 
 -- The model's analytic FLOPs and bytes per iteration (nil for a model rlx.model cannot describe).
@@ -162,11 +188,16 @@ function Est:observe(c, m)
     push(self.eff, tostring(c.model) .. "|" .. tostring(c.precision), ideal / step)
     push(self.eff, tostring(c.precision), ideal / step)
   end
+  local counted = num(m.counted_s)
+  if counted then
+    push(self.counted, family(c), counted / step)
+    push(self.counted, "*", counted / step)
+  end
   if type(m.warmup_samples) == "table" and num(m.total_s) and num(m.seconds) then
     local warm = 0
     for _, x in ipairs(m.warmup_samples) do warm = warm + x end
     table.insert(self.warm, warm / step)
-    local setup = math.max(0, m.total_s - m.seconds - warm)
+    local setup = math.max(0, m.total_s - m.seconds - warm - (counted or 0))
     push(self.setup, family(c), setup)
     if cal and type(cal.setup_s) == "number" then table.insert(self.overhead, math.max(0, setup - cal.setup_s)) end
   end
@@ -197,9 +228,11 @@ function Est:step(c)
 end
 
 --- The step-to-step spread (coefficient of variation) expected for config c: the median of this
---- model's runs here, else of every run here, else M.PRIOR_CV.
+--- model's runs here, else of every run here, else of every calibration probe here (pooled: one
+--- layout's probe has 2 to 4 timed steps, too few to tell one model's spread from another's; on the
+--- H200 one probe's 12 % beside the others' 0.1-0.6 % was one slow step), else M.PRIOR_CV.
 function Est:cv(c)
-  return median(self.cvs[family(c)]) or median(self.cvs["*"]) or M.PRIOR_CV
+  return median(self.cvs[family(c)]) or median(self.cvs["*"]) or median(self.cal_cvs) or M.PRIOR_CV
 end
 
 --- What the plan assumes of the noise, for its one line: "a step CV of 7.1 % (the median of 12
@@ -210,6 +243,11 @@ function Est:cv_text()
   if #seen > 0 then
     return string.format("a step CV of %.1f %% (the median of %d run%s on this machine)", median(seen) * 100, #seen,
       #seen == 1 and "" or "s")
+  end
+  local probed = self.cal_cvs
+  if #probed > 0 then
+    return string.format("a step CV of %.1f %% (the median of %d layout probe%s of the calibration on this " ..
+      "machine, until its runs say more)", median(probed) * 100, #probed, #probed == 1 and "" or "s")
   end
   return string.format("a step CV of %g %% (assumed: no run on this machine yet; a noisier machine needs more " ..
     "iterations per run, so the plan leaves more out as runs teach it)", M.PRIOR_CV * 100)
@@ -224,13 +262,20 @@ function Est:_setup_s(c, step)
   return M.DEFAULT_SETUP_ITERS * step
 end
 
---- Iterations spent outside the timed section: setup (as iterations of this config's step) plus
---- the warm-up (a fixed count, or the learned length of warm-up until steady).
+--- The counted section of config c in steps: none without counters, else this model's runs with
+--- counters here, else every such run here, else M.COUNTER_STEPS.
+function Est:counter_steps(c)
+  if not c.counters then return 0 end
+  return median(self.counted[family(c)]) or median(self.counted["*"]) or M.COUNTER_STEPS
+end
+
+--- Iterations spent outside the timed section: setup (as iterations of this config's step), the
+--- warm-up (a fixed count, or the learned length of warm-up until steady) and the counted section.
 function Est:outside(c)
   local step = self:step(c)
   local warm = type(c.warmup) == "number" and c.warmup or (median(self.warm) or M.DEFAULT_WARMUP_ITERS)
-  if not step then return M.DEFAULT_SETUP_ITERS + warm end
-  return self:_setup_s(c, step) / step + warm
+  if not step then return M.DEFAULT_SETUP_ITERS + warm + self:counter_steps(c) end
+  return self:_setup_s(c, step) / step + warm + self:counter_steps(c)
 end
 
 --- Seconds for one run of config c with n timed iterations (c.iters for a fixed count), and the

@@ -3,14 +3,16 @@
 --
 -- Precision, not time, is what a run must reach (issue 30): a run is kept by the report when its
 -- 95 % CI is within accept_ci (5 %); M.iters_for gives the timed iterations that takes at a
--- spread cv (rlx.stats.iters_for_ci, the trainer's own t and CI). The trim (M.trim) keeps the runs
--- that fit the budget at that minimum, in the sweep's order (breadth first: every configuration's
--- first repeat before any second one), and leaves out the rest, whole; the caps (M.caps) then
--- share the time left among the kept runs: timed iterations in proportion to 1 / sqrt(step), never
--- below a run's minimum, up to max_iters. A run stops earlier when its CI reaches target_ci (2 %),
--- so the estimate counts, for each run, the iterations that target takes at the spread seen,
--- within its cap (rlx.plan.estimate's expected_iters). `est` below is an rlx.plan.estimate
--- estimator (step, outside, min_iters, expected_iters).
+-- spread cv (rlx.stats.iters_for_ci, the trainer's own t and CI). The selection (M.select) keeps
+-- the runs that fit the budget at that minimum, repeats first (issue 45: every configuration at the
+-- seed's 3 repeats within ±5 % is worth more than single runs at ±2 %): every configuration's first
+-- run, then every second one when all of them fit, then the rest by cost, cheapest first; what does
+-- not fit is left out whole. The caps (M.caps) then share the time left among the kept runs: timed
+-- iterations in proportion to 1 / sqrt(step), never below a run's minimum, up to max_iters. A run
+-- stops earlier when its CI reaches target_ci (2 %), so the estimate counts, for each run, the
+-- iterations that target takes at the spread seen, within its cap (rlx.plan.estimate's
+-- expected_iters). `est` below is an rlx.plan.estimate estimator (step, outside, min_iters,
+-- expected_iters).
 local stats = require("rlx.stats")
 local M = {}
 
@@ -116,6 +118,82 @@ function M.trim(est, configs, left_s, S, rounds)
       out.left_out[#out.left_out + 1] = i
       out.left_out_s = out.left_out_s + (cost or 0)
       if rounds then first_out_round = math.min(first_out_round, round) end
+    end
+  end
+  return out
+end
+
+--- Which of `configs` (the runs still to do, in the sweep's order) fit left_s seconds at their
+--- minimum (est:min_iters), repeats first (issue 45): every configuration's first run (rounds[i]
+--- = 1) in order, each kept when it fits what the runs kept before it leave (a later, cheaper one
+--- can still use time a costly one could not); then, when every configuration's runs up to
+--- `min_repeats` fit what is left, all of them (breadth first); then the rest by cost: the
+--- cheapest configuration's runs first, up to all its repeats, each kept when it fits. So a
+--- budget too short for `min_repeats` of everything still brings every cheap configuration to
+--- its full repeats, and no run left out would fit the time left. `groups[i]` names config i's
+--- configuration (its repeats share it). Returns {keep (indices, ascending), left_out (indices),
+--- need_s (the kept runs' minimum), left_out_s, cost (index -> minimum seconds), room (index ->
+--- the seconds left for it at its turn, for a left-out one), short (nil, or {need_s (what did not
+--- fit), left_s (what was left for it), min_repeats (the runs of every configuration that did not
+--- fit: 1 when even one of each did not)})}.
+function M.select(est, configs, left_s, S, rounds, groups, min_repeats)
+  local out = {keep = {}, left_out = {}, need_s = 0, left_out_s = 0, cost = {}, room = {}}
+  local kept, left = {}, left_s
+  for i, c in ipairs(configs) do
+    local step = est:step(c)
+    out.cost[i] = step and (est:outside(c) + est:min_iters(c, S)) * step or nil
+  end
+  local function try(i)
+    local cost = out.cost[i]
+    if not cost or cost <= left then
+      kept[i], left = true, left - (cost or 0)
+    else
+      out.room[i] = left
+    end
+  end
+  local rest, first_out_s = {}, 0
+  for i = 1, #configs do
+    if (rounds[i] or 1) <= 1 then
+      try(i)
+      if not kept[i] then first_out_s = first_out_s + out.cost[i] end
+    else
+      rest[#rest + 1] = i
+    end
+  end
+  -- Breadth first up to min_repeats when all of it fits.
+  local breadth, breadth_s = {}, 0
+  for _, i in ipairs(rest) do
+    if rounds[i] <= (min_repeats or 1) then breadth[#breadth + 1], breadth_s = i, breadth_s + (out.cost[i] or 0) end
+  end
+  local by_cost = rest
+  if first_out_s > 0 then
+    out.short = {need_s = first_out_s, left_s = left, min_repeats = 1}
+  elseif #breadth > 0 then
+    if breadth_s <= left then
+      for _, i in ipairs(breadth) do kept[i], left = true, left - (out.cost[i] or 0) end
+      by_cost = {}
+      for _, i in ipairs(rest) do if not kept[i] then by_cost[#by_cost + 1] = i end end
+    else
+      out.short = {need_s = breadth_s, left_s = left, min_repeats = min_repeats}
+    end
+  end
+  -- The rest by cost: a configuration's cost is its run's; ties keep the sweep's order.
+  local first = {}
+  for _, i in ipairs(by_cost) do first[groups[i]] = first[groups[i]] or i end
+  table.sort(by_cost, function(a, b)
+    local ca, cb = out.cost[a] or 0, out.cost[b] or 0
+    if ca ~= cb then return ca < cb end
+    if first[groups[a]] ~= first[groups[b]] then return first[groups[a]] < first[groups[b]] end
+    return a < b
+  end)
+  for _, i in ipairs(by_cost) do try(i) end
+  for i = 1, #configs do
+    if kept[i] then
+      out.keep[#out.keep + 1] = i
+      out.need_s = out.need_s + (out.cost[i] or 0)
+    else
+      out.left_out[#out.left_out + 1] = i
+      out.left_out_s = out.left_out_s + (out.cost[i] or 0)
     end
   end
   return out

@@ -26,6 +26,12 @@ function M.of(study)
   return p
 end
 
+-- The most repeats a sweep plans: every repeat is one more run of each configuration, planned,
+-- claimed and stored one by one (a dry run of 1e6 repeats took about 3 hours; issue 48 item 6).
+M.MAX_REPEATS = 50
+M.MAX_REPEATS_WHY = "every repeat is one more run of each configuration, planned and stored one by one; " ..
+  "seed 001 asks for 3"
+
 --- Whether a sweep's options time each run to a CI target.
 function M.targeted(o) return o.target_ci ~= nil and o.target_ci > 0 end
 
@@ -35,6 +41,13 @@ function M.protocol(o)
     target_ci = o.target_ci}
 end
 local targeted, protocol = M.targeted, M.protocol
+
+-- fit.select over plan items (each with config, run and key): repeats first, up to o.repeats.
+local function select_runs(est, todo, left_s, S, o)
+  local configs, rounds, groups = {}, {}, {}
+  for i, it in ipairs(todo) do configs[i], rounds[i], groups[i] = it.config, it.run, it.key end
+  return fit.select(est, configs, left_s, S, rounds, groups, o.min_repeats)
+end
 
 -- Peaks for estimates when none are stored yet (a dry run before the study measured them): a
 -- quick FMA and DRAM measurement on the CPU (about a second), a GPU's datasheet entry.
@@ -65,7 +78,8 @@ function Planner:observe(config, result, wall_s)
   local est = self.estimators[kind_of(config.device)]
   if est and type(result.iter_s) == "table" then
     est:observe(config, {iter_mean_s = result.iter_s.mean, seconds = result.seconds, total_s = wall_s,
-      warmup_samples = result.warmup_samples, cv = type(result.stability) == "table" and result.stability.cv or nil})
+      warmup_samples = result.warmup_samples, cv = type(result.stability) == "table" and result.stability.cv or nil,
+      counted_s = (tonumber(result.counter_iters) or 0) * (tonumber(result.counted_iter_s) or 0)})
   end
 end
 
@@ -100,16 +114,14 @@ function Planner:sweep(items, o, will_run)
   local S, ns = protocol(o), nil
   if targeted(o) and o.budget_s then
     local est = self:estimator(kind_of(o.device))
-    local configs, rounds = {}, {}
-    for i, it in ipairs(todo) do configs[i], rounds[i] = it.config, it.run end
-    local trim = fit.trim(est, configs, o.budget_s, S, rounds)
+    local sel = select_runs(est, todo, o.budget_s, S, o)
     local kept, kept_configs = {}, {}
-    for _, i in ipairs(trim.keep) do kept[#kept + 1], kept_configs[#kept_configs + 1] = todo[i], configs[i] end
-    for _, i in ipairs(trim.left_out) do
-      todo[i].left_out, todo[i].need_s = true, trim.cost[i]
+    for _, i in ipairs(sel.keep) do kept[#kept + 1], kept_configs[#kept_configs + 1] = todo[i], todo[i].config end
+    for _, i in ipairs(sel.left_out) do
+      todo[i].left_out, todo[i].need_s = true, sel.cost[i]
       out.left_out[#out.left_out + 1] = todo[i]
     end
-    out.fits, out.need_s, out.left_out_s = #trim.left_out == 0, trim.need_s, trim.left_out_s
+    out.fits, out.need_s, out.left_out_s, out.short = #sel.left_out == 0, sel.need_s, sel.left_out_s, sel.short
     local plan = fit.caps(est, kept_configs, o.budget_s, S)
     ns = {}
     for j, it in ipairs(kept) do
@@ -126,62 +138,78 @@ function Planner:sweep(items, o, will_run)
   return out
 end
 
---- Whether items[i] still fits the time left before `deadline` (fit.trim over the items still to
---- run, in their order, less the share kept for reruns, fit.RERUN_RESERVE), and its caps when it
---- does: the timed iterations it can have beside the later runs that fit too. An item that no
---- longer fits is left out whole (it.need_s: what it would need), never cut below its precision;
---- so is one of a later repeat than a run already left out (`left_out`: the sweep's so far;
---- breadth first: it.after_round says which). will_run(it): whether a later item will be trained.
-function Planner:slot(items, i, o, deadline, left_out, will_run)
+--- Whether items[i] still fits the time left before `deadline` (fit.select over the items still
+--- to run, less the share kept for reruns, fit.RERUN_RESERVE: repeats first, then by cost), and
+--- its caps when it does: the timed iterations it can have beside the later runs that fit too. An
+--- item that does not fit is left out whole, never cut below its precision: it.need_s is what it
+--- would need, it.left_s the time left, it.room_s what the runs ranked before it leave for it.
+--- will_run(it): whether a later item will be trained.
+function Planner:slot(items, i, o, deadline, will_run)
   local S = protocol(o)
-  local out_round = math.huge
-  for _, it in ipairs(left_out or {}) do out_round = math.min(out_round, it.run or 1) end
-  if (items[i].run or 1) > out_round then
-    local cost = fit.trim(self:estimator(kind_of(o.device)), {items[i].config}, 0, S).cost[1]
-    items[i].after_round, items[i].need_s = out_round, cost
-    return false
-  end
   local todo = {}
   for j = i, #items do
     if will_run(items[j]) then todo[#todo + 1] = items[j] end
   end
-  local configs, rounds = {}, {}
-  for k, it in ipairs(todo) do configs[k], rounds[k] = it.config, it.run end
   local left = deadline - now_s() - (o.budget_s or 0) * fit.RERUN_RESERVE
-  -- The estimator after the time left: a first one may measure quick peaks (rlx.plan: _probe_peaks).
+  -- The estimator after the time left: a first one may measure quick peaks (Planner:_probe_peaks).
   local est = self:estimator(kind_of(o.device))
-  local trim = fit.trim(est, configs, left, S, rounds)
-  items[i].need_s, items[i].left_s = trim.cost[1], left
-  if trim.keep[1] ~= 1 then return false end
+  local sel = select_runs(est, todo, left, S, o)
+  items[i].need_s, items[i].left_s, items[i].room_s = sel.cost[1], left, sel.room[1]
+  if sel.keep[1] ~= 1 then return false end
   local kept = {}
-  for _, k in ipairs(trim.keep) do kept[#kept + 1] = configs[k] end
+  for _, k in ipairs(sel.keep) do kept[#kept + 1] = todo[k].config end
   return true, (fit.next_caps(est, kept, left, S))
 end
 
---- The flagged runs a sweep may train again (unsteady, contended, imprecise), cheapest first
---- (one long rerun that does not fit must not keep the short ones from the time): each gets
---- it.rerun_s, its estimate at the least iterations that keep it.
-function Planner:reruns(flagged, o)
+--- Runs a sweep may still train after its matrix (flagged runs to train again, left-out runs that
+--- now fit), cheapest first, so that one long run that does not fit never keeps the short ones
+--- from the time: each gets it.min_s, its estimate at the least iterations that keep it.
+function Planner:by_cost(list, o)
   local S = protocol(o)
-  for k, it in ipairs(flagged) do
+  for k, it in ipairs(list) do
     local est = self:estimator(kind_of(it.config.device))
-    it.rerun_s, it.flag_order = est:run(it.config, targeted(o) and est:min_iters(it.config, S) or nil), k
+    it.min_s, it.cost_order = est:run(it.config, targeted(o) and est:min_iters(it.config, S) or nil), k
   end
-  local function cost(it) return it.rerun_s or math.huge end
-  table.sort(flagged, function(a, b)
+  local function cost(it) return it.min_s or math.huge end
+  table.sort(list, function(a, b)
     if cost(a) ~= cost(b) then return cost(a) < cost(b) end
-    return a.flag_order < b.flag_order
+    return a.cost_order < b.cost_order
   end)
-  return flagged
+  return list
 end
 
---- The caps of flagged[k]'s rerun in left_s seconds beside the reruns after it (nil without a
+--- The caps of list[k] in left_s seconds beside the runs after it in the list (nil without a
 --- precision target).
-function Planner:rerun_caps(flagged, k, o, left_s)
+function Planner:caps_among(list, k, o, left_s)
   if not targeted(o) then return nil end
   local configs = {}
-  for j = k, #flagged do configs[#configs + 1] = flagged[j].config end
-  return (fit.next_caps(self:estimator(kind_of(flagged[k].config.device)), configs, left_s, protocol(o)))
+  for j = k, #list do configs[#configs + 1] = list[j].config end
+  return (fit.next_caps(self:estimator(kind_of(list[k].config.device)), configs, left_s, protocol(o)))
+end
+
+--- Seconds the runs of `items` after the i-th are expected to take (those that fit now: fit.select
+--- with a deadline), at the iterations each is expected to stop at; nil when none can be estimated.
+function Planner:time_left(items, i, o, deadline, will_run)
+  local todo = {}
+  for j = i + 1, #items do
+    if will_run(items[j]) then todo[#todo + 1] = items[j] end
+  end
+  local S, total = protocol(o), 0
+  if #todo == 0 then return 0 end
+  local est = self:estimator(kind_of(o.device))
+  if deadline and targeted(o) then
+    local sel = select_runs(est, todo, deadline - now_s() - (o.budget_s or 0) * fit.RERUN_RESERVE, S, o)
+    local kept = {}
+    for _, k in ipairs(sel.keep) do kept[#kept + 1] = todo[k] end
+    todo = kept
+  end
+  for _, it in ipairs(todo) do
+    local c = it.config
+    local n = targeted(o) and est:expected_iters(c, c.max_iters or S.max_iters, S) or nil
+    total = total + (est:run(c, n) or 0)
+  end
+  if deadline then total = math.min(total, math.max(0, deadline - now_s())) end
+  return total
 end
 
 return M

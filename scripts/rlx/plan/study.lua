@@ -170,9 +170,24 @@ function M.make(study, devs, S, o)
   end
   local p = {devices = devs, estimate_s = estimate_s, need_s = need, left_s = left, fits = n_out == 0,
     left_out_s = out_s, detail = detail, probe_s = probe_s, planned = n_run, left_out = n_out, unknown = unknown,
-    uncalibrated = uncalibrated, budget_s = S.budget_s}
+    uncalibrated = uncalibrated, budget_s = S.budget_s, repeats = 1, accept_ci = S.accept_ci}
+  -- Said before the first run: the budget holds fewer than min_repeats of every configuration.
+  for _, d in ipairs(devs) do
+    p.repeats = math.max(p.repeats, d.sweep.repeats or 1)
+    p.min_repeats = p.min_repeats or d.sweep.min_repeats
+    p.short = p.short or d.estimate.short
+  end
+  detail.short = p.short
   p.lines = text.plan_lines(p)
   return p
+end
+
+--- What the study does after device i's sweep, for the time left its runs' lines state: the later
+--- devices' runs as planned and the figures and report.
+function M.after_s(p, i)
+  local s = M.FINISH_S
+  for j = i + 1, #p.devices do s = s + (p.devices[j].estimate.total_s or 0) end
+  return s
 end
 
 --- The budget of device i's sweep now: what is left of the study's budget less the figures and

@@ -71,6 +71,35 @@ function M.uncalibrated(devs)
   return string.format("%s in %d precisions (%d probes)", text, n_precisions, n)
 end
 
+-- A rate with three significant digits: 1520, 27.3, 0.588.
+local function rate(x)
+  if not (type(x) == "number" and x > 0 and x < math.huge) then return "?" end
+  return string.format("%." .. math.max(0, 2 - math.floor(math.log10(x))) .. "f", x)
+end
+
+--- The line after each run, for a log (`> log 2>&1`) as much as a terminal: "[3/27] LABEL: 27.3
+--- images/s, CI ±1.6 % (target ±2 %), 12 iterations, 1.4 min; study 12.3 min in, ~27.1 min left"
+--- (r: rlx.train's result; elapsed_s: since the study started; left_s: its estimate of the rest,
+--- nil when unknown). A failed run: "[3/27] LABEL: failed after 12 s; ...".
+function M.run_line(counter, label, r, wall_s, elapsed_s, left_s)
+  local what
+  if type(r) == "table" and r.ok then
+    local parts = {rate(r.images_per_s) .. " images/s"}
+    if type(r.ci_rel) == "number" and r.ci_rel == r.ci_rel and r.ci_rel < math.huge then
+      parts[#parts + 1] = string.format("CI ±%.1f %%%s", r.ci_rel * 100, type(r.target_ci) == "number" and
+        string.format(" (target ±%g %%)", r.target_ci * 100) or "")
+    end
+    local n = tonumber(r.iters) or (type(r.samples) == "table" and #r.samples) or nil
+    if n then parts[#parts + 1] = string.format("%d iteration%s", n, n == 1 and "" or "s") end
+    parts[#parts + 1] = duration_text(wall_s)
+    what = table.concat(parts, ", ")
+  else
+    what = "failed after " .. duration_text(wall_s)
+  end
+  return string.format("%s %s: %s; study %s in%s", counter, label, what, duration_text(elapsed_s),
+    left_s and string.format(", ~%s left", duration_text(left_s)) or "")
+end
+
 --- The budget note when the scale's budget was raised (rlx.plan.study's raise): p.raised =
 --- {from_s, to_s, need_s, want_s, ceiling_s, min_repeats}.
 function M.raised(r)
@@ -114,9 +143,23 @@ function M.plan_lines(p)
       "another CPU; the run probes %s first (the calibration above) and plans again from this machine",
       M.uncalibrated(p.devices), p.uncalibrated == 1 and "is" or "are", p.uncalibrated == 1 and "it" or "them")
   end
+  if p.short and p.short.min_repeats == 1 then
+    add("plan: the budget cannot hold one run of every configuration (the first runs left out need ~%s): the first runs " ..
+      "that fit are kept in the matrix's order, a later, cheaper one where a costly one did not fit, and the rest " ..
+      "are left out whole", duration_text(p.short.need_s))
+  elseif p.short then
+    add("plan: the budget cannot hold %d runs of every configuration (the runs beyond the first need ~%s, ~%s is " ..
+      "left after one of each): every configuration runs once, then the cheapest go on to %d repeats first%s",
+      p.short.min_repeats, duration_text(p.short.need_s), duration_text(math.max(0, p.short.left_s)), p.repeats,
+      p.accept_ci and string.format("; a run is kept at ±%g %% before any gets more iterations", p.accept_ci * 100)
+        or "")
+  end
   if p.left_out > 0 then
-    add("plan: left out, breadth first (every configuration's first repeat before any second): %s; to add them to " ..
-      "this database: %s", M.left_out(p.detail.left_out, p.left_out_s), p.detail.add)
+    local order = p.short and "every configuration once, then the cheapest" or
+      string.format("every configuration once, then %d of each, then the cheapest", p.min_repeats or 2)
+    if p.short and p.short.min_repeats == 1 then order = "the first runs in the matrix's order, then the cheapest" end
+    add("plan: left out, repeats first (%s to %d repeats): %s; to add them to this database: %s", order, p.repeats,
+      M.left_out(p.detail.left_out, p.left_out_s), p.detail.add)
   end
   return lines
 end

@@ -1,9 +1,19 @@
--- The default study's plan on a fixture machine, pinned (issue 47: planning moved to one owner
--- with no change of behaviour; issue 45 then changed it on purpose, see pinned_plan.expected's
--- history). A dry run of experiments/all.lua, as `rlx run experiments/all.lua --dry-run` runs
--- it, against a database holding this fixture machine's calibrations and peaks: every line it
--- prints (each run's estimate, source and cap on timed iterations, what the budget leaves out,
--- the plan's one estimate) must equal tests/e2e/trust/pinned_plan.expected.
+-- The default study's plan on a fixture machine, pinned: a dry run of experiments/all.lua, as
+-- `rlx run experiments/all.lua --dry-run` runs it, against a database holding this fixture
+-- machine's calibrations and peaks. Every line it prints (each run's estimate, source and cap on
+-- timed iterations, what the budget leaves out, the plan's one estimate) must equal
+-- tests/e2e/trust/pinned_plan.expected.
+--
+-- Its history (git log -p tests/e2e/trust/pinned_plan.expected):
+-- - issue 47 moved planning to one owner (scripts/rlx/plan/) with the plan pinned before and
+--   identical after;
+-- - issue 45 changed it on purpose. The step CV is the calibration's (1.7 %, the median of its 6
+--   layout probes) instead of an assumed 5 %, so a run is kept at 4 timed iterations instead of 7
+--   and the runs cost about 30 % less. The budget (raised to its 45-minute ceiling) still cannot
+--   hold 2 runs of every configuration, and the plan now says so before the first run, then fills
+--   by cost: 20 runs instead of 11, every MobileNetV2 and the ResNet-50 batch 16 and 32
+--   configurations at 3 repeats, VGG-16 batch 16 at 2; the costly ones keep one run. Breadth first
+--   had kept 11 runs and left 16 out, MobileNetV2 batch 16's third (36 s) among them.
 --
 -- What would make the plan depend on the machine that runs the test is fixed here: the devices
 -- (one CPU), the CPU's flags (no native bf16, so the matrix is fp32 as on the EPYC of issue 45),
