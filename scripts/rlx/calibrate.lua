@@ -227,6 +227,21 @@ function M.cache_db()
   return base .. "/rlx/calibrations.db"
 end
 
+--- Keeps a study's probe in the user's cache too (M.cache_db(), under this machine's default
+--- environment), where rlx.train{} and `rlx train` look for this machine's calibrations
+--- (rlx.plan.layout): a script trains in the layout the study measured. Best effort: a cache that
+--- cannot be written changes nothing of the study.
+function M._keep_in_cache(study, c)
+  local path = M.cache_db()
+  if study.path == path then return end
+  local ok, err = pcall(function()
+    local st = rlx.study{name = "calibrations", db = path}
+    st.db:put_calibration(st.env_id, c)
+    st:close()
+  end)
+  if not ok then errors.pass_exits(err) end
+end
+
 --- The key of a calibration: model, precision and input size.
 function M.key(model, precision, input)
   return table.concat({tostring(model), tostring(precision or "fp32"), tostring(input or 224)}, "|")
@@ -294,7 +309,10 @@ function M.ensure(study, device, families, opts)
         c = M.probe(probe_opts)
         spent = spent + c.probe.seconds
       end
-      if not c.contended then study.db:put_calibration(study.env_id, c) end
+      if not c.contended then
+        study.db:put_calibration(study.env_id, c)
+        if not opts.trainer then M._keep_in_cache(study, c) end
+      end
       have[key] = c
       if not opts.quiet then print("calibrate: " .. M.text(c)) end
     end
