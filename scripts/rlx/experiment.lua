@@ -468,11 +468,13 @@ end
 
 -- The summary line, the plan's wall time (to here: the figures drawn, the report not yet written:
 -- the report states it against the estimate) and the report beside the figures folder.
-local function write_report(study, dir, S)
+-- extra: more options of study:report (a script's own, e.g. x:report{...}).
+local function write_report(study, dir, S, extra)
   study:summary()
   if S.plan_id then study.db:finish_plan(S.plan_id, now_s() - S.started, S.plan_detail or {}) end
-  print("report: " .. study:report{dir = dir:match("^(.*)/[^/]+$") or ".", figures = dir:match("[^/]+$"),
-    quiet = true}.html)
+  local o = {dir = dir:match("^(.*)/[^/]+$") or ".", figures = dir:match("[^/]+$"), quiet = true}
+  for k, v in pairs(extra or {}) do o[k] = v end
+  print("report: " .. study:report(o).html)
 end
 
 --- Figures, the summary and the report (the report goes next to the figures folder, docs/report.md).
@@ -571,9 +573,10 @@ end
 
 --- The summary line, the report beside the figures and the study's last line; closes the study.
 --- Ends the program (exit 1) when other processes still held some of its runs (M.check_complete).
-function Experiment:report()
+--- opts: more options of study:report (its dir and figures are the experiment's).
+function Experiment:report(opts)
   self:_after_sweeps()
-  if not (rlx.flags and rlx.flags.dry_run) then write_report(self.study, self.options.figures, self.scale) end
+  if not (rlx.flags and rlx.flags.dry_run) then write_report(self.study, self.options.figures, self.scale, opts) end
   print(M.done_line(self.scale, self.summary))
   self.study:close()
   M.check_complete(self.summary)
