@@ -28,6 +28,17 @@ Precision parse_precision(const std::string& s) {
       fmt::format("unknown precision '{}' (choose fp32, amp or bf16)", s));
 }
 
+const std::vector<std::string>& precision_names() {
+  static const std::vector<std::string> names = {
+      precision_name(Precision::fp32), precision_name(Precision::amp), precision_name(Precision::bf16)};
+  return names;
+}
+
+const std::vector<std::string>& memory_format_names() {
+  static const std::vector<std::string> names = {"channels_last", "contiguous"};
+  return names;
+}
+
 const char* precision_name(Precision p) {
   switch (p) {
     case Precision::fp32: return "fp32";

@@ -21,6 +21,12 @@ namespace rlx::models {
 enum class Precision { fp32, amp, bf16 };
 Precision parse_precision(const std::string& s);  // throws std::invalid_argument naming the choices
 const char* precision_name(Precision p);
+// Every precision's name, in the order help texts list them ("fp32", "amp", "bf16"): the one list
+// rlx knows (rlx.train checks against it; Lua reads it as rlx.model.PRECISIONS).
+const std::vector<std::string>& precision_names();
+// The memory layouts a model trains in ("channels_last", the default of a convolutional model,
+// then "contiguous"): the one list (rlx.train checks against it; Lua reads rlx.model.MEMORY_FORMATS).
+const std::vector<std::string>& memory_format_names();
 
 struct LayerCost {
   std::string name;  // module path as LibTorch names it ("layer1.0.conv1"); adds end in ".add"

@@ -2,10 +2,12 @@
 // itself is trainer.cpp).
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <regex>
 #include <stdexcept>
 
+#include "models/complexity.h"
 #include "startup/startup.h"
 #include "train/trainer.h"
 
@@ -14,6 +16,10 @@ namespace {
 
 void require(bool ok, const std::string& message) {
   if (!ok) throw std::invalid_argument(message);
+}
+
+bool listed(const std::vector<std::string>& list, const std::string& v) {
+  return std::find(list.begin(), list.end(), v) != list.end();
 }
 
 // The protocol as asked: warm-up (a count or "auto" with its cap), timed iterations (a count, or
@@ -90,10 +96,10 @@ void validate(const TrainConfig& c) {
   static const std::regex device_re("^(cpu|auto|cuda|cuda:[0-9]+)$");
   require(std::regex_match(c.device, device_re),
           fmt::format("device must be \"cpu\", \"cuda\", \"cuda:N\" or \"auto\", got \"{}\"", c.device));
-  require(c.precision == "fp32" || c.precision == "amp" || c.precision == "bf16",
+  require(listed(models::precision_names(), c.precision),
           fmt::format("precision must be \"fp32\", \"amp\" or \"bf16\", got \"{}\"", c.precision));
   require(
-      c.memory_format.empty() || c.memory_format == "channels_last" || c.memory_format == "contiguous",
+      c.memory_format.empty() || listed(models::memory_format_names(), c.memory_format),
       fmt::format("memory_format must be \"channels_last\" or \"contiguous\", got \"{}\"", c.memory_format));
   require(!c.data.empty(), "data must be \"synthetic\" or a dataset path, got \"\"");
   require(c.workers >= 0, fmt::format("workers must be >= 0, got {}", c.workers));

@@ -138,6 +138,13 @@ double ci_rel95(const std::vector<double>& samples) {
   return ci_half95(samples) / s.mean;
 }
 
+int64_t iters_for_ci(double cv, double ci, int64_t lo, int64_t hi) {
+  lo = std::max<int64_t>(2, lo);
+  for (int64_t n = lo; n <= hi; ++n)
+    if (t975(static_cast<double>(n - 1)) * cv / std::sqrt(static_cast<double>(n)) <= ci) return n;
+  return hi;
+}
+
 bool warmup_settled(const std::vector<double>& w, const WarmupRule& rule) {
   if (static_cast<int64_t>(w.size()) < std::max<int64_t>(rule.min_iters, 2)) return false;
   const double prev = w[w.size() - 2], last = w.back();

@@ -61,6 +61,12 @@ double ci_half95(const std::vector<double>& samples);
 // t975(n - 1) * sd / sqrt(n) / mean. Infinity for fewer than two samples or a mean <= 0.
 double ci_rel95(const std::vector<double>& samples);
 
+// The least count n of timed iterations in [lo, hi] whose 95 % CI of the mean, relative to the
+// mean, is within `ci` at a step-to-step spread `cv` (sd / mean): t975(n - 1) x cv / sqrt(n) <= ci,
+// the CI a run with that spread reaches (ci_rel95); hi when none in the range does. lo is at least
+// 2 (one sample has no CI). How many iterations a study plans for a run (rlx.stats.iters_for_ci).
+int64_t iters_for_ci(double cv, double ci, int64_t lo, int64_t hi);
+
 // Warm-up until steady: iteration k (1-based) ends the warm-up when k >= min_iters and its time
 // has stopped falling: t_k >= (1 - tolerance) x t_(k-1). Warm-up is the early iterations that are
 // slower (allocations, kernel selection, caches); a later iteration slower than the one before is

@@ -29,7 +29,7 @@ int summary(lua_State* L) {
   const int64_t batch = o.integer("batch", 1, 1);
   const int64_t input = o.integer("input", 224, 1);
   const int64_t classes = o.integer("classes", 1000, 1);
-  const std::string precision = o.choice("precision", "fp32", {"fp32", "amp", "bf16"});
+  const std::string precision = o.choice("precision", "fp32", models::precision_names());
   const bool layers = o.boolean("layers", true);
   const models::ModelSpec spec = models::from_option(model, classes, input);
   lua::push_json(L,
@@ -37,10 +37,26 @@ int summary(lua_State* L) {
   return 1;
 }
 
+// precisions() -> {"fp32", "amp", "bf16"}; memory_formats() -> {"channels_last", "contiguous"}:
+// every precision and layout rlx knows (models::precision_names, models::memory_format_names).
+int precisions(lua_State* L) {
+  lua::push_json(L, models::precision_names());
+  return 1;
+}
+
+int memory_formats(lua_State* L) {
+  lua::push_json(L, models::memory_format_names());
+  return 1;
+}
+
 }  // namespace
 
 void open_model(lua_State* L) {
-  lua::register_module(L, "model", {{"list", lua::guarded<list>}, {"summary", lua::guarded<summary>}});
+  lua::register_module(L, "model",
+                       {{"list", lua::guarded<list>},
+                        {"summary", lua::guarded<summary>},
+                        {"precisions", lua::guarded<precisions>},
+                        {"memory_formats", lua::guarded<memory_formats>}});
 }
 
 }  // namespace rlx::bindings

@@ -80,6 +80,16 @@ int summary(lua_State* L) {
   return 1;
 }
 
+// iters_for_ci(cv, ci, lo, hi) -> the least n in [lo, hi] with t975(n - 1) * cv / sqrt(n) <= ci,
+// else hi (train::iters_for_ci): the timed iterations a plan gives a run.
+int iters_for_ci(lua_State* L) {
+  const double cv = lua::check_number(L, 1), ci = lua::check_number(L, 2);
+  const auto lo = static_cast<int64_t>(lua::check_number(L, 3));
+  const auto hi = static_cast<int64_t>(lua::check_number(L, 4));
+  lua_pushnumber(L, static_cast<double>(train::iters_for_ci(cv, ci, lo, hi)));
+  return 1;
+}
+
 // steady_state(xs [, max_drift [, max_cv]]) -> {drift, cv, stable, judged, drift_t, drift_significant,
 // max_drift, max_cv} (nil thresholds: the trainer's defaults, train::StabilityRule):
 // the trainer's steady-state verdict (docs/training.md "Steady state"), so a report that re-judges
@@ -108,6 +118,7 @@ void open_stats(lua_State* L) {
                        {{"t975", lua::guarded<t975>},
                         {"percentile", lua::guarded<percentile>},
                         {"ci95_half", lua::guarded<ci95_half>},
+                        {"iters_for_ci", lua::guarded<iters_for_ci>},
                         {"summary", lua::guarded<summary>},
                         {"steady_state", lua::guarded<steady_state>}});
 }

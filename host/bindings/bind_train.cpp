@@ -12,6 +12,7 @@
 #include "counters/collector.h"
 #include "counters/profiler_range.h"
 #include "lua_bind.h"
+#include "models/complexity.h"
 #include "registry.h"
 #include "startup/tensor_library.h"
 #include "train/dataset.h"
@@ -105,7 +106,7 @@ train::TrainConfig read_config(lua_State* L, const lua::Options& o, bool& want_c
   static const std::regex device_re("^(cpu|auto|cuda|cuda:[0-9]+)$");
   if (!std::regex_match(c.device, device_re))
     o.fail("device", fmt::format("must be \"cpu\", \"cuda\", \"cuda:N\" or \"auto\", got \"{}\"", c.device));
-  c.precision = o.choice("precision", c.precision, {"fp32", "amp", "bf16"});
+  c.precision = o.choice("precision", c.precision, models::precision_names());
   c.data = o.str("data", c.data);
   if (c.data.empty()) o.fail("data", "must be \"synthetic\" or a dataset folder, got \"\"");
   c.augment = o.boolean("augment", c.augment);
@@ -113,7 +114,7 @@ train::TrainConfig read_config(lua_State* L, const lua::Options& o, bool& want_c
   c.prefetch = o.integer("prefetch", c.prefetch, 1);
   c.threads = thread_count(o, "threads", c.threads);
   if (o.has("memory_format"))  // absent: the model's default (channels_last for convolutional models)
-    c.memory_format = o.choice("memory_format", "", {"channels_last", "contiguous"});
+    c.memory_format = o.choice("memory_format", "", models::memory_format_names());
   c.grad_accum = o.integer("grad_accum", c.grad_accum, 1);
   c.deterministic = o.boolean("deterministic", c.deterministic);
   c.cudnn_benchmark = o.boolean("cudnn_benchmark", c.cudnn_benchmark);

@@ -1,6 +1,6 @@
 -- rlx._study_common: what rlx.study and its sweep's slots (rlx._study_slot) both use: the warning
--- line, the clock, the JSON-able part of a value, the roofline rows of a run and the protocol's
--- arithmetic. Each file requires it (no module hands its private helpers to another).
+-- line, the clock, the JSON-able part of a value and the roofline rows of a run (the plan's
+-- arithmetic is rlx.plan's). Each file requires it (no module hands its private helpers to another).
 local printable = require("rlx.show").printable
 local M = {}
 
@@ -9,15 +9,6 @@ function M.warn(msg) io.stderr:write("rlx.study: " .. printable(msg) .. "\n") en
 
 --- Seconds on rlx's monotonic clock (rlx._core.host.monotonic): durations of runs and budgets.
 function M.now_s() return rlx._core.host.monotonic() end
-
---- Whether a sweep's options time each run to a CI target.
-function M.targeted(o) return o.target_ci ~= nil and o.target_ci > 0 end
-
---- The protocol the budget's arithmetic needs (rlx.budget: caps, trim, expected iterations).
-function M.protocol(o)
-  return {min_iters = o.min_iters or 5, max_iters = o.max_iters or 100, accept_ci = o.accept_ci,
-    target_ci = o.target_ci}
-end
 
 --- The JSON-able part of a value: functions, userdata and threads (a model object, a callback)
 --- are dropped rather than failing the run's transaction.

@@ -7,18 +7,20 @@
 -- matrix, runs that were unsteady, shared their cores or missed their precision are trained once
 -- more while the budget allows. Split from study.lua so each file reads in one sitting.
 local errors = require("rlx.errors")
-local budget = require("rlx.budget")
+local plan = require("rlx.plan")
+local text = require("rlx.plan.text")
+local duration_text = text.duration_text
 local kind_of = require("rlx.results.data").kind_of
 local printable = require("rlx.show").printable
 
 -- One line on stderr, a user's strings in it (labels, model names) escaped (rlx.show.printable).
-local function say(text) io.stderr:write(printable(text) .. "\n") end
+local function say(line) io.stderr:write(printable(line) .. "\n") end
 
 local M = {}
 
 local common = require("rlx._study_common")
 local warn, now_s, plain_data = common.warn, common.now_s, common.plain_data
-local roofline_rows, targeted, protocol = common.roofline_rows, common.targeted, common.protocol
+local roofline_rows = common.roofline_rows
 
 local Study = {}
 
@@ -120,6 +122,19 @@ function Study:_sweep_slot(o, it, counter, trainer, stats, cache)
   end
   stats.labels[#stats.labels + 1] = it.label
   if result.ok then self:_after_run(it, result, wall) end
+  if not o.quiet then say(self:_run_line(o, it, counter, result, wall, stats)) end
+end
+
+-- The line after each run, for a log (`> log 2>&1`) as much as a terminal: what it measured, and
+-- how long the study has run and about how long it has left (rlx.plan: the runs still kept).
+function Study:_run_line(o, it, counter, result, wall, stats)
+  local left
+  if stats.items and it.position and stats.items[it.position] == it then
+    left = plan.of(self):time_left(stats.items, it.position, o, stats.deadline,
+      function(x) return self:_will_run(x, o) end)
+  end
+  if left then left = left + (o.after_s or 0) end
+  return text.run_line(counter, it.label, result, wall, now_s() - (stats.started_s or now_s()), left)
 end
 
 -- Slots left to another process during the matrix are claimed once more after it: a holder that
@@ -190,6 +205,7 @@ function Study:_train_slot(o, it, trainer, cache)
   for k, v in pairs(it.caps or {}) do train_opts[k] = v end
   train_opts.label = it.label
   train_opts.accept_ci = nil  -- the study's judgement of a run, not an option of its training
+  train_opts._layout = it.layout  -- the sweep's layout rule decided it (rlx.plan.layout); the result says so
   local floor = o.noise_floor and kind_of(it.config.device) == "cpu" and noise_floor() or nil
   local ok
   ok, result = pcall(trainer, train_opts)
@@ -215,41 +231,7 @@ function Study:_after_run(it, result, wall)
       "flagged and left out of the means; stop other work on this machine", it.label, tonumber(result.other_cpu) or 0,
       (tonumber(result.cpu_share) or 0) * 100))
   end
-  local est = self._estimators and self._estimators[kind_of(it.config.device)]
-  if est and type(result.iter_s) == "table" then
-    est:observe(it.config, {iter_mean_s = result.iter_s.mean, seconds = result.seconds, total_s = wall,
-      warmup_samples = result.warmup_samples, cv = type(result.stability) == "table" and result.stability.cv or nil})
-  end
-end
-
--- Whether items[i] still fits the time left (rlx.budget.trim over the items still to run, in their
--- order, less the share kept for reruns, budget.RERUN_RESERVE), and its caps when it does: the
--- timed iterations it can have beside the later runs that fit too. An item that no longer fits
--- is left out whole (it.need_s: what it would need), never cut below its precision; so is one of
--- a later repeat than a run already left out (breadth first: it.after_round says which).
-function Study:_caps(items, i, o, deadline, stats)
-  local out_round = math.huge
-  for _, it in ipairs(stats and stats.left_out or {}) do out_round = math.min(out_round, it.run or 1) end
-  if (items[i].run or 1) > out_round then
-    local cost = budget.trim(self:_estimator(kind_of(o.device)), {items[i].config}, 0, protocol(o)).cost[1]
-    items[i].after_round, items[i].need_s = out_round, cost
-    return false
-  end
-  local todo = {}
-  for j = i, #items do
-    if self:_will_run(items[j], o) then todo[#todo + 1] = items[j] end
-  end
-  local configs, rounds = {}, {}
-  for k, it in ipairs(todo) do configs[k], rounds[k] = it.config, it.run end
-  local left = deadline - now_s() - (o.budget_s or 0) * budget.RERUN_RESERVE
-  local est, S = self:_estimator(kind_of(o.device)), protocol(o)
-  local trim = budget.trim(est, configs, left, S, rounds)
-  items[i].need_s, items[i].left_s = trim.cost[1], left
-  if trim.keep[1] ~= 1 then return false end
-  local kept = {}
-  for _, k in ipairs(trim.keep) do kept[#kept + 1] = configs[k] end
-  local caps = budget.next_caps(est, kept, left, S)
-  return true, caps
+  plan.of(self):observe(it.config, result, wall)
 end
 
 -- Whether a stored run is left out of the means and worth training again: unsteady, contended, or
@@ -280,34 +262,47 @@ function Study:_rerun_flagged(o, items, deadline, trainer, stats, cache)
       flagged[#flagged + 1] = it
     end
   end
-  local S = protocol(o)
-  -- Cheapest first: one long rerun that does not fit must not keep the short ones from the time.
-  for k, it in ipairs(flagged) do
-    local est = self:_estimator(kind_of(it.config.device))
-    it.rerun_s, it.flag_order = est:run(it.config, targeted(o) and est:min_iters(it.config, S) or nil), k
-  end
-  local function cost(it) return it.rerun_s or math.huge end
-  table.sort(flagged, function(a, b)
-    if cost(a) ~= cost(b) then return cost(a) < cost(b) end
-    return a.flag_order < b.flag_order
-  end)
+  local planner = plan.of(self)
+  planner:by_cost(flagged, o)
   local again = setmetatable({force = true}, {__index = o})
   for k, it in ipairs(flagged) do
     local left = deadline - now_s()
-    if it.rerun_s and it.rerun_s <= left then
-      if targeted(o) then
-        local configs = {}
-        for j = k, #flagged do configs[#configs + 1] = flagged[j].config end
-        it.caps = budget.next_caps(self:_estimator(kind_of(it.config.device)), configs, left, S)
-      end
+    if it.min_s and it.min_s <= left then
+      it.caps = planner:caps_among(flagged, k, o, left)
       if not o.quiet then say(string.format("rerun %s (%s before)", it.label, flag_text(it.earlier[1]))) end
       stats.reruns = (stats.reruns or 0) + 1
       self:_sweep_slot(again, it, string.format("[rerun %d/%d]", k, #flagged), trainer, stats, cache)
     elseif not o.quiet then
       say(string.format("not rerun %s: it needs about %s and %s is left; it stays flagged", it.label,
-        it.rerun_s and budget.duration_text(it.rerun_s) or "an unknown time", budget.duration_text(math.max(0, left))))
+        it.min_s and duration_text(it.min_s) or "an unknown time", duration_text(math.max(0, left))))
     end
   end
+end
+
+-- Runs the budget left out during the matrix are trained after all when the time left holds them,
+-- cheapest first (issue 45: a study that ran faster than planned ended with time to spare and
+-- runs left out). What still does not fit stays in stats.left_out, in the sweep's order.
+function Study:_fill_left_out(o, deadline, trainer, stats, cache)
+  if #stats.left_out == 0 then return end
+  local planner, list = plan.of(self), {}
+  for _, it in ipairs(stats.left_out) do list[#list + 1] = it end
+  planner:by_cost(list, o)
+  local trained = {}
+  for k, it in ipairs(list) do
+    local left = deadline - now_s()
+    if it.min_s and it.min_s <= left then
+      it.caps = planner:caps_among(list, k, o, left)
+      if not o.quiet then
+        say(string.format("%s: left out before, it fits now (~%s of the %s left)", it.label, duration_text(it.min_s),
+          duration_text(left)))
+      end
+      trained[it] = true
+      self:_sweep_slot(o, it, string.format("[left out, now %d/%d]", k, #list), trainer, stats, cache)
+    end
+  end
+  local still = {}
+  for _, it in ipairs(stats.left_out) do if not trained[it] then still[#still + 1] = it end end
+  stats.left_out = still
 end
 
 local function gb(bytes) return string.format("%.2f GB", bytes / 1e9) end

@@ -9,7 +9,7 @@
 -- over the winner's. A margin counts only beyond the probe's own noise: the gap between a layout's
 -- two fastest steps (27 % for ResNet-50 on a noisy EPYC, where the layouts are within 0-4 %). A
 -- margin inside it earns more rounds, up to MAX_ROUNDS, and after them the default layout. The
--- winner's seconds per image and the model's set-up time seed the study's plan (rlx.budget), so
+-- winner's seconds per image and the model's set-up time seed the study's plan (rlx.plan), so
 -- the plan comes from this machine rather than from constants measured on another. Probes are
 -- stored with the environment (the calibrations table): a machine is probed once per model,
 -- precision, input size and, on a CPU, thread count (a cgroup quota, a cpuset or --threads gives
@@ -22,13 +22,14 @@ local errors = require("rlx.errors")
 local options = require("rlx.options")
 local M = {}
 
-M.LAYOUTS = {"channels_last", "contiguous"}
+-- The layouts a probe times, in turns, the first being rlx.train's default (rlx.plan.layout.LAYOUTS).
+M.LAYOUTS = require("rlx.plan.layout").LAYOUTS
 -- The probe's batch (or the sweep's smallest, when smaller): large enough that a step's time is
 -- the model's, small enough that the probe of all three seed models takes about half a minute on
 -- a 2-core CPU (29-32 s on the EPYC; a close call's extra rounds, or a probe repeated because
 -- other processes shared the cores, can double a model's share). Its seconds per image differ
 -- from those of the sweep's batches by a factor the plan learns from the first real runs
--- (rlx.budget, "calibrated" estimates).
+-- (rlx.plan.estimate, "calibrated" estimates).
 M.PROBE_BATCH = 2
 -- Each layout trains in ROUNDS short runs of WARMUP + ITERS iterations, the layouts taking turns
 -- (A B A B), so a change of the machine's speed during the probe (a neighbour on the host, a clock
@@ -226,6 +227,21 @@ function M.cache_db()
   return base .. "/rlx/calibrations.db"
 end
 
+--- Keeps a study's probe in the user's cache too (M.cache_db(), under this machine's default
+--- environment), where rlx.train{} and `rlx train` look for this machine's calibrations
+--- (rlx.plan.layout): a script trains in the layout the study measured. Best effort: a cache that
+--- cannot be written changes nothing of the study.
+function M._keep_in_cache(study, c)
+  local path = M.cache_db()
+  if study.path == path then return end
+  local ok, err = pcall(function()
+    local st = rlx.study{name = "calibrations", db = path}
+    st.db:put_calibration(st.env_id, c)
+    st:close()
+  end)
+  if not ok then errors.pass_exits(err) end
+end
+
 --- The key of a calibration: model, precision and input size.
 function M.key(model, precision, input)
   return table.concat({tostring(model), tostring(precision or "fp32"), tostring(input or 224)}, "|")
@@ -293,7 +309,10 @@ function M.ensure(study, device, families, opts)
         c = M.probe(probe_opts)
         spent = spent + c.probe.seconds
       end
-      if not c.contended then study.db:put_calibration(study.env_id, c) end
+      if not c.contended then
+        study.db:put_calibration(study.env_id, c)
+        if not opts.trainer then M._keep_in_cache(study, c) end
+      end
       have[key] = c
       if not opts.quiet then print("calibrate: " .. M.text(c)) end
     end

@@ -1,5 +1,11 @@
 -- rlx.experiment: the machinery of a study script, so experiments/all.lua reads as the study.
 --
+--   open(params, dir): the study a script runs (docs/lua-api/experiment.md): checks data=, opens
+--     the study, says what it is, and returns an experiment whose methods run it:
+--     x:environments() (the plan: every device's environment script, calibrated and costed against
+--     the budget), x:sweep(env) (peaks once per environment, then the matrix), x:figures(),
+--     x:report() (summary, report, the last line; exit 1 when other processes still hold runs).
+--     A study's own methods work on it too (x:runs{...}, x:points{...}).
 --   scale(matrix, params): the scale's settings (matrix.scale[params.scale]) with the --set
 --     overrides applied: warmup= (a count or auto), iters= (a fixed count: drops the precision
 --     target), target_ci= (a precision target: drops the fixed count), min_iters=, max_iters=,
@@ -8,23 +14,20 @@
 --   pick(dir, kind, labels): the environment script for a device: DIR/<label>.lua for the first of
 --     `labels` (environment label, GPU hardware label, device kind) that exists and is for `kind`.
 --   plan(study, opts): what every device will sweep (its environment script, batch sizes and
---     precisions: bf16 on a CPU only where it is native, see native_bf16), calibrated on this
---     machine first (rlx.calibrate: each model's memory layout and seconds per image), and what
---     it costs (rlx.budget) against the scale's time budget. A budget is a plan to keep, never a
---     gate: what does not fit at the quality protocol is left out whole, breadth first (every
---     configuration's first repeat before any second one), and named with the command that adds
---     it. Prints one estimate and stores the plan (the plans table).
---   run(study, opts): plan, then for every device measures the peaks once per environment
---     (study:ensure_peaks) and sweeps the shared matrix within what is left of the budget.
---   finish(study, opts): figures, summary and report (nothing in a dry run).
---   open_study(opts): rlx.study with its refusals as one line (exit 2) instead of a traceback.
---   check_complete(summary): exit 1 naming the runs other processes still train (run's summary).
+--     precisions: bf16 on a CPU only where it is native, see native_bf16) and what it costs: the
+--     plan itself is rlx.plan's (rlx.plan.study: calibration, estimates, budget, what is left out).
+--     Prints it and stores it (the plans table).
+--   run(study, opts): plan, then every device's sweep; finish(study, opts): figures, summary and
+--     report (nothing in a dry run). open_study(opts), check_complete(summary): the exits.
 --
 -- An environment script (experiments/cpu.lua, rtx4090.lua, ...) returns plain data:
 --   {kind = "cuda", batch = {64, 128, 256}, precision = {"fp32", "amp"}, counters = true}
 -- so adding an environment is copying one file to experiments/<label>.lua (docs/study.md).
 local options = require("rlx.options")
-local budget = require("rlx.budget")
+local text = require("rlx.plan.text")
+local plan_study = require("rlx.plan.study")
+local plan = require("rlx.plan")
+local layout = require("rlx.plan.layout")
 
 local M = {}
 
@@ -36,7 +39,7 @@ local RUN_SPEC = {
   retry_crashed = {type = "boolean", default = false},
   list = {type = "table"},
   data = {type = "string"},
-  memory_format = {type = "string", one_of = {"auto", "channels_last", "contiguous"}, default = "auto"},
+  memory_format = {type = "string", one_of = layout.CHOICES, default = "auto"},
   started = {type = "number"},
   figures = {type = "string", default = "figures"},
 }
@@ -54,12 +57,12 @@ M.PARAMS = {
   min_iters = {type = "integer", min = 2, help = "with target_ci: timed iterations before judging"},
   max_iters = {type = "integer", min = 1, help = "with target_ci: at most this many timed iterations"},
   input = {type = "integer", min = 1, help = "image side in pixels (overrides the scale)"},
-  repeats = {type = "integer", min = 1, help = "repeats per configuration (overrides the scale)"},
+  repeats = {type = "integer", min = 1, help = "repeats per configuration (overrides the scale; at most 50)"},
   models = {help = "comma list of models (default: matrix.lua's)"},
   batch = {help = "comma list of batch sizes (default: the environment script's)"},
   precision = {help = "comma list, e.g. fp32,bf16 (default: the environment script's; bf16 on CPUs with it)"},
   counters = {type = "boolean", default = true, help = "hardware counters on CUDA"},
-  memory_format = {one_of = {"auto", "channels_last", "contiguous"}, default = "auto",
+  memory_format = {one_of = layout.CHOICES, default = "auto",
     help = "memory layout of every run (auto: each model's faster one, measured on this machine: rlx.calibrate)"},
   retry_crashed = {type = "boolean", default = false, help = "retry runs whose process died"},
   devices = {help = "device kinds to run, e.g. cpu,cuda (default: all)"},
@@ -78,27 +81,23 @@ M.PARAMS = {
   title = {help = "the report's title (default: seed 001's, with the environments named)"},
 }
 
--- Seconds the peaks take when they are not stored yet, counted only by a dry run (a real run
--- measures them before it plans, so the plan counts their real time: on a 2-core EPYC the full
--- set took 16-21 s against these 60, which alone put the 4-minute bar 25 % under its estimate),
--- and what the figures and the report take after the sweeps, kept out of the sweeps' share of
--- the budget: 1-3 s on that EPYC for 3 to 27 runs, so 10 s leaves room for a slower machine
--- without holding back a quarter-minute of a short budget (docs/benchmarks.md, issue 30).
-M.PEAKS_S = {quick = 15, full = 60}
-M.FINISH_S = 10
+-- What a dry run counts for peaks not yet measured, and what the figures and report take: the
+-- plan's (rlx.plan.study).
+M.PEAKS_S, M.FINISH_S = plan_study.PEAKS_S, plan_study.FINISH_S
 
 local now_s = require("rlx._study_common").now_s
 
 local function fail(msg) rlx.fail(2, "experiments/all.lua: " .. msg) end
+local errors = require("rlx.errors")
 
--- The precisions rlx.train takes (engine/train/config.cpp).
-M.PRECISIONS = {"fp32", "amp", "bf16"}
+-- The precisions rlx.train takes: rlx.model.PRECISIONS (engine/models, the one list).
+M.PRECISIONS = require("rlx.model").PRECISIONS
 
 -- A --set comma list checked item by item against `valid` (a typo would plan runs that all fail,
 -- or none at all; issue 35 item 2): an unknown or repeated item ends the program (exit 2).
-local function list_of(text, what, valid)
-  if text == nil then return nil end
-  local out, why = options.split_list(text)
+local function list_of(given, what, valid)
+  if given == nil then return nil end
+  local out, why = options.split_list(given)
   if why then fail(string.format("--set %s= %s", what, why)) end
   local known, seen = {}, {}
   for _, v in ipairs(valid) do known[v] = true end
@@ -115,18 +114,18 @@ end
 
 -- --set budget=: a duration with its unit, or none. A bare number is refused (30 was silently 30
 -- seconds) and so is a zero budget (it silently meant no budget; issue 35 item 5).
-local function budget_of(text, default)
-  if text == nil then text = default end
-  if text == nil then return nil end
-  local s = tostring(text):lower():gsub("%s", "")
+local function budget_of(given, default)
+  if given == nil then given = default end
+  if given == nil then return nil end
+  local s = tostring(given):lower():gsub("%s", "")
   if s:match("^[%d.]+$") and tonumber(s) ~= 0 then
-    fail(string.format("--set budget=%s needs a unit: %ss, %sm or %sh (or none for no budget)", text, s, s, s))
+    fail(string.format("--set budget=%s needs a unit: %ss, %sm or %sh (or none for no budget)", given, s, s, s))
   end
-  local ok, b = pcall(budget.parse_duration, text)
+  local ok, b = pcall(text.parse_duration, given)
   if not ok then fail("--set budget=: " .. rlx.errors.message(b)) end
   if b == nil and s ~= "none" then
     fail(string.format("--set budget=%s leaves no time for any run: give a positive duration such as 30m, or none " ..
-      "for no budget", text))
+      "for no budget", given))
   end
   return b
 end
@@ -135,12 +134,28 @@ end
 -- before anything is opened (M.scale checks it first).
 local function wanted_kinds(devices)
   if not devices then return nil end
+  local kinds, why = options.split_list(devices)
+  if why then fail("--set devices= " .. why) end
   local wanted, valid = {}, {cpu = true, cuda = true}
-  for k in tostring(devices):gmatch("[^,]+") do
+  for _, k in ipairs(kinds) do
     if not valid[k] then fail(string.format("--set devices= takes cpu and/or cuda (e.g. cpu,cuda), got '%s'", k)) end
+    if wanted[k] then fail(string.format("--set devices=: '%s' is listed twice", k)) end
     wanted[k] = true
   end
   return wanted
+end
+
+-- --set batch= sizes rlx.model can describe at the scale's input, for every model swept: refused
+-- as `rlx models` refuses them (a batch whose FLOPs or bytes overflow int64 was planned as runs
+-- "without an estimate"; issue 48 item 6).
+local function check_batches(S, matrix)
+  for _, model in ipairs(S.models or matrix.models) do
+    for _, b in ipairs(S.batch) do
+      local ok, err = pcall(rlx.model.summary, {model = model, batch = b, input = S.input, classes = matrix.classes,
+        layers = false})
+      if not ok then fail("--set batch=: " .. rlx.errors.message(rlx.errors.pass_exits(err))) end
+    end
+  end
 end
 
 -- The protocol overrides: a fixed count (iters=) or a precision target (target_ci=), not both.
@@ -155,10 +170,8 @@ local function apply_protocol(S, P)
     S.min_iters, S.max_iters, S.warmup = S.min_iters or 5, S.max_iters or 100, S.warmup or "auto"
   end
   if P.warmup ~= nil then
-    local w = P.warmup == "auto" and "auto" or tonumber(P.warmup)
-    if w ~= "auto" and (not w or w < 0 or w ~= math.floor(w)) then
-      fail(string.format("--set warmup= must be a whole number >= 0 or auto, got '%s'", tostring(P.warmup)))
-    end
+    local w = P.warmup == "auto" and "auto" or options._from_text({type = "integer", min = 0}, tostring(P.warmup))
+    if not w then fail(string.format("--set warmup= must be a whole number >= 0 or auto, got '%s'", tostring(P.warmup))) end
     S.warmup = w
   end
   for _, k in ipairs({"min_iters", "max_iters"}) do
@@ -183,17 +196,22 @@ function M.scale(matrix, P)
   for _, k in ipairs({"input", "repeats"}) do
     if P[k] ~= nil then S[k] = P[k] end
   end
+  if P.repeats and P.repeats > plan.MAX_REPEATS then
+    fail(string.format("--set repeats=%s: at most %d (%s)", rlx.params_text and rlx.params_text.repeats or
+      tostring(P.repeats), plan.MAX_REPEATS, plan.MAX_REPEATS_WHY))
+  end
   S.budget_s = budget_of(P.budget, S.budget)
   -- The scale's budget may grow up to budget_max so that every configuration gets min_repeats
   -- kept runs (M.plan); a budget given with --set is kept as given.
   if P.budget ~= nil then S.budget_max, S.min_repeats = nil, nil end
-  S.budget_max_s = S.budget_max and budget.parse_duration(S.budget_max) or nil
+  S.budget_max_s = S.budget_max and text.parse_duration(S.budget_max) or nil
   S.models, S.precision = list_of(P.models, "models", rlx.model.list()), list_of(P.precision, "precision",
     M.PRECISIONS)
   if P.batch then
     local v, why = options._from_text({type = "int_list", min = 1}, P.batch)
     if why then fail("--set batch= " .. why) end
     S.batch = v
+    check_batches(S, matrix)
   end
   if P.counters == false then S.counters = false end
   wanted_kinds(P.devices)
@@ -278,7 +296,7 @@ local function sweep_options(id, env, precision, S, mx, o)
     repeats = S.repeats or mx.repeats, warmup = S.warmup, iters = S.iters, input = S.input, classes = mx.classes,
     lr = mx.lr, target_ci = S.target_ci, accept_ci = S.target_ci and S.accept_ci or nil, min_iters = S.min_iters,
     max_iters = S.max_iters, counters = env.counters == true and S.counters ~= false or nil,
-    retry_crashed = o.retry_crashed, data = o.data,
+    retry_crashed = o.retry_crashed, data = o.data, min_repeats = S.min_repeats,
     memory_format = o.memory_format ~= "auto" and o.memory_format or nil}
 end
 
@@ -303,234 +321,27 @@ local function devices_plan(study, o)
   return out
 end
 
--- Calibrates every device (rlx.calibrate): the families (model, precision, input) it sweeps, each
--- at its smallest batch. Returns the seconds spent probing.
-local function calibrate(study, devs, S, mx)
-  local spent = 0
-  for _, d in ipairs(devs) do
-    local families, seen = {}, {}
-    local smallest = math.huge
-    for _, b in ipairs(d.sweep.batch) do smallest = math.min(smallest, b) end
-    for _, model in ipairs(d.sweep.models) do
-      for _, precision in ipairs(d.sweep.precision) do
-        local key = rlx.calibrate.key(model, precision, S.input)
-        if not seen[key] then
-          seen[key] = true
-          families[#families + 1] = {model = model, precision = precision, input = S.input, batch = smallest}
-        end
-      end
-    end
-    local cals, s, missing = rlx.calibrate.ensure(study, d.id, families, {classes = mx.classes, lr = mx.lr})
-    d.calibration, d.uncalibrated, spent = cals, missing, spent + s
-    if d.sweep.memory_format == nil then d.sweep.calibration = cals end
-  end
-  return spent
-end
-
--- Seconds of every device's kept runs (at the iterations they are expected to stop at), of their
--- minimum, and of what the budget leaves out, given `left` seconds (nil: no budget).
-local function cost(study, devs, S, left)
-  local need, total, unknown, out_s = 0, 0, 0, 0
-  for _, d in ipairs(devs) do
-    local opts = {}
-    for k, v in pairs(d.sweep) do opts[k] = v end
-    opts.notes = nil
-    opts.budget_s = S.target_ci and left and math.max(0, left) or nil
-    local e = study:estimate(opts)
-    d.estimate = e
-    need = need + (e.need_s or e.total_s)
-    total, unknown, out_s = total + e.total_s, unknown + e.unestimated, out_s + (e.left_out_s or 0)
-  end
-  return need, total, unknown, out_s
-end
-
---- When the whole matrix does not fit `left_s` seconds, every CPU device's precisions beyond its
---- first (bf16: the seed's CPU matrix is fp32) are left out first, with a note saying so; what
---- still does not fit is then trimmed run by run (rlx.budget.trim). Returns the new minimum,
---- total, unestimated count and left-out seconds.
-function M.drop_optional(study, devs, S, left)
-  local before = 0
-  for _, d in ipairs(devs) do before = before + (d.estimate.need_s or 0) + (d.estimate.left_out_s or 0) end
-  local kept = {}
-  for i, d in ipairs(devs) do
-    kept[i] = d.sweep.precision
-    if d.kind == "cpu" and #d.sweep.precision > 1 then d.sweep.precision = {d.sweep.precision[1]} end
-  end
-  local need, total, unknown, out_s = cost(study, devs, S, left)
-  for i, d in ipairs(devs) do
-    if #kept[i] > #d.sweep.precision then
-      local dropped = {}
-      for j = 2, #kept[i] do dropped[#dropped + 1] = kept[i][j] end
-      d.notes[#d.notes + 1] = string.format("%s left out to fit the budget of %s (with %s the study needs at least " ..
-        "%s; %s without); --set budget= or --set precision=%s measures it", table.concat(dropped, ", "),
-        budget.duration_text(S.budget_s), table.concat(dropped, ", "), budget.duration_text(before),
-        budget.duration_text(need + out_s), table.concat(kept[i], ","))
-    end
-  end
-  return need, total, unknown, out_s
-end
-
---- The scale's budget raised so that every configuration gets S.min_repeats runs kept at the quality
---- protocol (two runs are the least a configuration needs for a CI across repeats), up to
---- S.budget_max_s: on a machine where the seed's matrix at two repeats needs 34 minutes, the
---- default budget of 30 grows to 34; where it needs an hour, to 45, and the plan leaves out what
---- does not fit. `overhead_s`: what the study spends beyond its runs. Returns a note saying so, or
---- nil when the budget stays (a budget given with --set always does).
-function M.raise_budget(study, devs, S, overhead_s)
-  if not (S.budget_s and S.budget_max_s and S.min_repeats and S.target_ci) then return nil end
-  local need = 0
-  for _, d in ipairs(devs) do
-    local opts = {}
-    for k, v in pairs(d.sweep) do opts[k] = v end
-    opts.notes, opts.repeats, opts.budget_s = nil, math.min(S.min_repeats, d.sweep.repeats or S.min_repeats), math.huge
-    need = need + (study:estimate(opts).need_s or 0)
-  end
-  local want = overhead_s + need / (1 - budget.RERUN_RESERVE)
-  if want <= S.budget_s then return nil end
-  local from = S.budget_s
-  S.budget_s = math.min(want, S.budget_max_s)
-  return string.format("budget raised from %s to %s so that every configuration gets %d steady runs within its " ..
-    "precision (%s of runs at the least protocol here, %s with the rest of the study and the rerun reserve%s); " ..
-    "--set budget= keeps it as given", budget.duration_text(from), budget.duration_text(S.budget_s), S.min_repeats,
-    budget.duration_text(need), budget.duration_text(want),
-    want > S.budget_max_s and string.format(", more than the ceiling of %s: the rest is left out",
-      budget.duration_text(S.budget_max_s)) or "")
-end
-
--- A shell word: as it is when plain, else in single quotes.
-local function shell_word(w)
-  w = tostring(w)
-  if w:match("^[%w%._/,:=+%-]+$") then return w end
-  return "'" .. w:gsub("'", "'\\''") .. "'"
-end
-
---- The command that runs this study again with `budget` (seconds): the same script and --set
---- options, the budget replaced; stored runs are skipped, so it adds what this one left out.
-function M.rerun_command(budget_s)
-  local parts = {"rlx run", shell_word(arg and arg[0] or "experiments/all.lua")}
-  local keys = {}
-  for k in pairs(rlx.params_text or {}) do if k ~= "budget" then keys[#keys + 1] = k end end
-  table.sort(keys)
-  for _, k in ipairs(keys) do parts[#parts + 1] = "--set " .. shell_word(k .. "=" .. rlx.params_text[k]) end
-  parts[#parts + 1] = "--set budget=" .. math.ceil(budget_s / 60) .. "m"
-  return table.concat(parts, " ")
-end
-
--- The budget that adds `left_out_s` seconds of runs (their minimum, with the slack of the sweep's
--- rerun reserve) and draws the figures and report again.
-local function budget_for(left_out_s)
-  return left_out_s / (1 - budget.RERUN_RESERVE) + M.FINISH_S
-end
-
--- "27 runs, ~14.2 min: a, b, c, d, e, f and 21 more": what was left out, the first few by name
--- (every label is in the plan's detail, conn:plans).
-local function left_out_text(labels, need_s)
-  local shown = {}
-  for i = 1, math.min(#labels, 6) do shown[i] = labels[i] end
-  return string.format("%d run%s, ~%s: %s%s", #labels, #labels == 1 and "" or "s", budget.duration_text(need_s),
-    table.concat(shown, ", "), #labels > #shown and string.format(" and %d more", #labels - #shown) or "")
-end
-
--- The labels of the items the plan left out, in order.
-local function left_out_labels(devs)
-  local labels = {}
-  for _, d in ipairs(devs) do
-    for _, it in ipairs(d.estimate.left_out or {}) do labels[#labels + 1] = it.label end
-  end
-  return labels
-end
-
--- What a dry run has not calibrated: "3 models", or "3 models in 2 precisions (6 probes)" where
--- a probe is one model in one precision (a CPU with native bf16 probes fp32 and bf16).
-local function uncalibrated_text(devs)
-  local models, seen_precisions, n_models, n_precisions, n = {}, {}, 0, 0, 0
-  for _, d in ipairs(devs) do
-    for _, f in ipairs(d.uncalibrated) do
-      n = n + 1
-      if not models[f.model] then models[f.model], n_models = true, n_models + 1 end
-      if not seen_precisions[f.precision] then seen_precisions[f.precision], n_precisions = true, n_precisions + 1 end
-    end
-  end
-  local text = string.format("%d model%s", n_models, n_models == 1 and "" or "s")
-  if n_precisions <= 1 then return text end
-  return string.format("%s in %d precisions (%d probes)", text, n_precisions, n)
-end
+--- Leaves out every CPU device's precisions beyond its first when the matrix does not fit
+--- (rlx.plan.study.drop_optional); raises the scale's budget where the matrix needs it
+--- (rlx.plan.study.raise_budget); the command that runs the study again with a budget
+--- (rlx.plan.text.rerun_command). The plan owns them; these are their names here.
+M.drop_optional, M.raise_budget = plan_study.drop_optional, plan_study.raise_budget
+M.rerun_command = text.rerun_command
 
 --- The devices to sweep and their cost against the budget, after calibrating each on this machine;
---- prints the plan and stores it (study.db:put_plan).
+--- prints the plan and stores it (study.db:put_plan). The plan is rlx.plan.study's.
 function M.plan(study, opts)
   local o = options.check("rlx.experiment.plan", opts, RUN_SPEC)
-  local S, dry = o.scale, rlx.flags and rlx.flags.dry_run
-  local started = o.started or now_s()
-  local devs = devices_plan(study, o)
-  local calib_s = calibrate(study, devs, S, o.matrix)
-  -- A dry run probes nothing: the time the run's probe would take is counted, from the priors.
-  local probe_s, uncalibrated = 0, 0
-  for _, d in ipairs(devs) do
-    local est = study:_estimator(d.kind)
-    uncalibrated = uncalibrated + #d.uncalibrated
-    probe_s = probe_s + rlx.calibrate.probe_seconds(d.uncalibrated, function(f) return (est:step(f)) end)
+  local p = plan_study.make(study, devices_plan(study, o), o.scale, {started = o.started or now_s(),
+    matrix = o.matrix})
+  for _, line in ipairs(p.lines) do print(line) end
+  if not (rlx.flags and rlx.flags.dry_run) then
+    p.plan_id = study.db:put_plan{study = study.name, environment_id = study.env_id, budget_s = o.scale.budget_s,
+      estimate_s = p.estimate_s, planned = p.planned, left_out = p.left_out, detail = p.detail}
   end
-  calib_s = calib_s + probe_s
-  -- The peaks are measured before the estimate, not assumed: the plan then counts their real time
-  -- (measured_peaks_s) and the estimates use them. Only a dry run counts PEAKS_S.
-  local measured_peaks_s, peaks_s = 0, 0
-  for _, d in ipairs(devs) do
-    if not study:peaks(d.kind) then
-      local t0 = now_s()
-      if not dry then study:ensure_peaks(d.kind, {quick = S.peaks_quick == true}) end
-      measured_peaks_s = measured_peaks_s + now_s() - t0
-      if not study:peaks(d.kind) then peaks_s = peaks_s + M.PEAKS_S[S.peaks_quick and "quick" or "full"] end
-    end
-  end
-  local spent = now_s() - started + probe_s
-  local raised = M.raise_budget(study, devs, S, spent + peaks_s + M.FINISH_S)
-  local left = S.budget_s and (S.budget_s - spent - M.FINISH_S - peaks_s)
-  local need, total, unknown, out_s = cost(study, devs, S, left)
-  if left and out_s > 0 and not S.precision then need, total, unknown, out_s = M.drop_optional(study, devs, S, left) end
-  for _, d in ipairs(devs) do
-    for _, note in ipairs(d.notes) do print(d.id .. ": " .. note) end
-  end
-  local n_run, n_out = 0, 0
-  for _, d in ipairs(devs) do n_run, n_out = n_run + d.estimate.to_run, n_out + #(d.estimate.left_out or {}) end
-  if raised then print("plan: " .. raised) end
-  local estimate_s = spent + peaks_s + total + M.FINISH_S
-  local parts = string.format("calibration %s, peaks %s, runs %s, figures and report %s",
-    budget.duration_text(calib_s), budget.duration_text(peaks_s + measured_peaks_s), budget.duration_text(total),
-    budget.duration_text(M.FINISH_S))
-  print(string.format("plan: %d runs%s%s; estimated %s in all (%s)%s", n_run,
-    n_out > 0 and string.format(" (%d left out for the budget)", n_out) or "",
-    unknown > 0 and string.format(", %d without an estimate", unknown) or "", budget.duration_text(estimate_s), parts,
-    S.budget_s and string.format("; budget %s", budget.duration_text(S.budget_s)) or ""))
-  for _, d in ipairs(devs) do
-    if S.target_ci then print(string.format("plan: %s at %s", d.id, study:_estimator(d.kind):cv_text())) end
-  end
-  if uncalibrated > 0 then
-    print(string.format("plan: a dry run calibrates nothing: %s not yet calibrated here %s estimated from " ..
-      "priors measured on another CPU; the run probes %s first (the calibration above) and plans again from " ..
-      "this machine", uncalibrated_text(devs), uncalibrated == 1 and "is" or "are", uncalibrated == 1 and "it" or "them"))
-  end
-  local detail = {calibration_s = calib_s, peaks_s = peaks_s + measured_peaks_s, runs_s = total,
-    finish_s = M.FINISH_S, budget_note = raised}
-  if n_out > 0 then
-    detail.left_out = left_out_labels(devs)
-    detail.add = M.rerun_command(budget_for(out_s))
-    print(string.format("plan: left out, breadth first (every configuration's first repeat before any second): %s; " ..
-      "to add them to this database: %s", left_out_text(detail.left_out, out_s), detail.add))
-  end
-  local out = {devices = devs, estimate_s = estimate_s, need_s = need, left_s = left, fits = n_out == 0,
-    left_out_s = out_s, detail = detail, probe_s = probe_s}
-  if not dry then
-    out.plan_id = study.db:put_plan{study = study.name, environment_id = study.env_id, budget_s = S.budget_s,
-      estimate_s = estimate_s, planned = n_run, left_out = n_out, detail = detail}
-  end
-  return out
+  return p
 end
 
---- Sweeps every device of the plan. opts: dir (the environment scripts' folder), matrix, scale
---- (M.scale's), devices (a comma list of kinds to keep, or nil), retry_crashed, list (stand-in
---- rlx.devices()), data (a dataset path for every run; nil: synthetic images), started (the
---- study's start on rlx's monotonic clock: the budget counts from it).
 --- Before any work (issue 25): the figures folder and the report beside it can be written (made
 --- now, unless a dry run); an unusable one ends the program (exit 1) before peaks or runs.
 function M.check_outputs(o)
@@ -546,42 +357,50 @@ function M.check_outputs(o)
   if not ok then rlx.fail(1, who .. ": " .. require("rlx.errors").message(require("rlx.errors").pass_exits(err))) end
 end
 
+-- Sweeps device i of plan p (rlx.plan.study's) under run options o: its peaks once per
+-- environment, then its matrix within what is left of the budget. Returns the summary entry
+-- {device, script, stats}.
+local function sweep_device(study, p, i, o)
+  local dry, S, d = rlx.flags and rlx.flags.dry_run, o.scale, p.devices[i]
+  print(string.format("== %s: %s", d.id, d.name))
+  study:ensure_peaks(d.kind, {quick = S.peaks_quick == true})
+  print(string.format("batch sizes and precisions from experiments/%s.lua", d.script))
+  local sweep = d.sweep
+  sweep.notes = #d.notes > 0 and d.notes or nil
+  if S.budget_s then sweep.budget_s = plan_study.device_budget(study, p, i, S, o.started) end
+  sweep.started, sweep.after_s = o.started, plan_study.after_s(p, i)
+  local stats = study:sweep(sweep)
+  if type(stats) == "table" and stats.planned and not dry then
+    print(string.format("%s: %d planned, %d ran (%d ok, %d failed%s), %d already done%s", d.id, stats.planned,
+      stats.ran or 0, stats.ok or 0, stats.failed or 0,
+      (stats.reruns or 0) > 0 and string.format(", %d reruns of unsteady, contended or imprecise runs",
+        stats.reruns) or "", stats.skipped or 0,
+      #(stats.left_out or {}) > 0 and string.format(", %d left out for the budget", #stats.left_out) or ""))
+  end
+  return {device = d.id, script = d.path, stats = stats}
+end
+
+-- After the sweeps: the plan's estimate and detail go with the scale (finish stores them), and
+-- what the budget left out in the end is said.
+local function after_sweeps(summary, p, S)
+  summary.estimate_s = p.estimate_s
+  S.estimate_s, S.plan_id, S.plan_detail = p.estimate_s, p.plan_id, p.detail
+  if not (rlx.flags and rlx.flags.dry_run) then M.left_out_after(summary, S) end
+end
+
+--- Sweeps every device of the plan. opts: dir (the environment scripts' folder), matrix, scale
+--- (M.scale's), devices (a comma list of kinds to keep, or nil), retry_crashed, list (stand-in
+--- rlx.devices()), data (a dataset path for every run; nil: synthetic images), started (the
+--- study's start on rlx's monotonic clock: the budget counts from it).
 function M.run(study, opts)
   local o = options.check("rlx.experiment.run", opts, RUN_SPEC)
   o.started = o.started or o.scale.started or now_s()
   -- The plan first: one refused (exit 2) leaves no figures folder behind (issue 35 item 3).
-  local plan = M.plan(study, o)
+  local p = M.plan(study, o)
   M.check_outputs(o)
-  local dry, S, summary = rlx.flags and rlx.flags.dry_run, o.scale, {}
-  for i, d in ipairs(plan.devices) do
-    print(string.format("== %s: %s", d.id, d.name))
-    study:ensure_peaks(d.kind, {quick = S.peaks_quick == true})
-    print(string.format("batch sizes and precisions from experiments/%s.lua", d.script))
-    local sweep = d.sweep
-    sweep.notes = #d.notes > 0 and d.notes or nil
-    if S.budget_s then
-      -- What is left now, less what the later devices need at least.
-      local later = 0
-      for j = i + 1, #plan.devices do later = later + (plan.devices[j].estimate.need_s or 0) end
-      -- A dry run measures no peaks and probes nothing: it leaves their time out as the run would
-      -- spend it (the plan's estimates of both), so the sweep keeps the runs the plan kept.
-      local peaks_s = dry and not study:peaks(d.kind) and M.PEAKS_S[S.peaks_quick and "quick" or "full"] or 0
-      local probe_s = dry and plan.probe_s or 0
-      sweep.budget_s = math.max(0, S.budget_s - (now_s() - o.started) - M.FINISH_S - later - peaks_s - probe_s)
-    end
-    local stats = study:sweep(sweep)
-    if type(stats) == "table" and stats.planned and not dry then
-      print(string.format("%s: %d planned, %d ran (%d ok, %d failed%s), %d already done%s", d.id, stats.planned,
-        stats.ran or 0, stats.ok or 0, stats.failed or 0,
-        (stats.reruns or 0) > 0 and string.format(", %d reruns of unsteady, contended or imprecise runs",
-          stats.reruns) or "", stats.skipped or 0,
-        #(stats.left_out or {}) > 0 and string.format(", %d left out for the budget", #stats.left_out) or ""))
-    end
-    summary[#summary + 1] = {device = d.id, script = d.path, stats = stats}
-  end
-  summary.estimate_s = plan.estimate_s
-  S.estimate_s, S.plan_id, S.plan_detail = plan.estimate_s, plan.plan_id, plan.detail
-  if not dry then M.left_out_after(summary, S) end
+  local summary = {}
+  for i in ipairs(p.devices) do summary[#summary + 1] = sweep_device(study, p, i, o) end
+  after_sweeps(summary, p, o.scale)
   return summary
 end
 
@@ -599,8 +418,8 @@ function M.left_out_after(summary, S)
   local detail = S.plan_detail or {}
   detail.left_out, detail.add = nil, nil
   if #labels > 0 then
-    detail.left_out, detail.add = labels, M.rerun_command(budget_for(need))
-    print(string.format("left out for the budget: %s; to add them to this database: %s", left_out_text(labels, need),
+    detail.left_out, detail.add = labels, text.rerun_command(plan_study.budget_for(need))
+    print(string.format("left out for the budget: %s; to add them to this database: %s", text.left_out(labels, need),
       detail.add))
   end
   S.plan_detail = detail
@@ -636,8 +455,29 @@ end
 function M.done_line(S, summary)
   if rlx.flags and rlx.flags.dry_run then return "dry run: nothing trained, no figures drawn" end
   local wall, est = now_s() - S.started, S.estimate_s or (summary and summary.estimate_s) or 0
-  return string.format("done in %s; the plan estimated %s%s", budget.duration_text(wall), budget.duration_text(est),
+  return string.format("done in %s; the plan estimated %s%s", text.duration_text(wall), text.duration_text(est),
     est > 0 and string.format(" (%+.0f %%)", (wall / est - 1) * 100) or "")
+end
+
+-- The figures of a finished study (not in a dry run), listed.
+local function draw(study, dir, S)
+  -- The figures state the input size and protocol themselves (read from the runs); the note names the preset.
+  local note = S.name ~= "full" and ("scale " .. S.name) or nil
+  local fig = study:figures{dir = dir, note = note}
+  print(string.format("figures in %s/:", dir))
+  for _, file in ipairs(fig.files) do print("  " .. file.path) end
+  for _, w in ipairs(fig.warnings) do print("  (skipped) " .. w) end
+end
+
+-- The summary line, the plan's wall time (to here: the figures drawn, the report not yet written:
+-- the report states it against the estimate) and the report beside the figures folder.
+-- extra: more options of study:report (a script's own, e.g. x:report{...}).
+local function write_report(study, dir, S, extra)
+  study:summary()
+  if S.plan_id then study.db:finish_plan(S.plan_id, now_s() - S.started, S.plan_detail or {}) end
+  local o = {dir = dir:match("^(.*)/[^/]+$") or ".", figures = dir:match("[^/]+$"), quiet = true}
+  for k, v in pairs(extra or {}) do o[k] = v end
+  print("report: " .. study:report(o).html)
 end
 
 --- Figures, the summary and the report (the report goes next to the figures folder, docs/report.md).
@@ -645,19 +485,109 @@ end
 function M.finish(study, opts)
   local o = options.check("rlx.experiment.finish", opts, FINISH_SPEC)
   if rlx.flags and rlx.flags.dry_run then return end
-  local S, dir = o.scale, o.figures
-  -- The figures state the input size and protocol themselves (read from the runs); the note names the preset.
-  local note = S.name ~= "full" and ("scale " .. S.name) or nil
-  local fig = study:figures{dir = dir, note = note}
-  print(string.format("figures in %s/:", dir))
-  for _, file in ipairs(fig.files) do print("  " .. file.path) end
-  for _, w in ipairs(fig.warnings) do print("  (skipped) " .. w) end
-  study:summary()
-  -- The plan's wall time (to here: the figures drawn, the report not yet written) is recorded
-  -- before the report, which states it against the estimate.
-  if S.plan_id then study.db:finish_plan(S.plan_id, now_s() - S.started, S.plan_detail or {}) end
-  print("report: " .. study:report{dir = dir:match("^(.*)/[^/]+$") or ".", figures = dir:match("[^/]+$"),
-    quiet = true, with = o.with, title = o.title}.html)
+  draw(study, o.figures, o.scale)
+  write_report(study, o.figures, o.scale, {with = o.with, title = o.title})
+end
+
+-- The experiment a study script runs (M.open): the study, the scale, the plan and what each
+-- device's sweep did. A study's own methods work on it too: x:runs{...} is x.study:runs{...}.
+local Experiment = {}
+Experiment.__index = function(x, key)
+  if Experiment[key] ~= nil then return Experiment[key] end
+  local v = rawget(x, "study")[key]
+  if type(v) ~= "function" then return v end
+  return function(_, ...) return v(rawget(x, "study"), ...) end
+end
+
+-- What the study is, in the words a log keeps: where it is stored, the data and the protocol.
+local function header_lines(study, data, S)
+  local where = {}
+  if study.env.cloud_zone then where[#where + 1] = "zone " .. study.env.cloud_zone end
+  if study.env.instance_type then where[#where + 1] = "instance " .. study.env.instance_type end
+  local lines = {string.format("study %s in %s, environment '%s'%s", study.name, study.path, study.env.label or "?",
+    #where > 0 and (" (" .. table.concat(where, ", ") .. ")") or "")}
+  if data then
+    lines[#lines + 1] = string.format("data %s: %s, %d images in %d classes", data.root, data.kind, data.images,
+      data.classes)
+  end
+  lines[#lines + 1] = string.format("scale %s: %dx%d %s images, %s, %d repeats%s", S.name, S.input, S.input,
+    data and data.kind or "synthetic", M.protocol_text(S), S.repeats,
+    S.budget_s and (", budget " .. text.duration_text(S.budget_s)) or "")
+  return lines
+end
+
+--- The study a script runs, from its parameters (rlx.params.declare(rlx.experiment.PARAMS)) and
+--- the folder of its matrix and environment scripts (default "experiments"): the scale with its
+--- overrides (exit 2 on a bad one), the data (a bad data= exits 2 before anything is opened),
+--- the study opened (rlx.study; a refused option exits 2) and described on stdout.
+function M.open(P, dir)
+  errors.expect("rlx.experiment.open", P, "table", "the parameters (rlx.params.declare's)")
+  dir = dir or "experiments"
+  local matrix = dofile(dir .. "/matrix.lua")
+  local S = M.scale(matrix, P)
+  local ok, data = pcall(function() return P.data and rlx.train.dataset(P.data) end)
+  if not ok then fail("--set data=: " .. rlx.errors.text(rlx.errors.pass_exits(data))) end
+  local study = M.open_study{name = P.name, db = P.db, label = P.label, zone = P.zone,
+    instance_type = P.instance, price_per_hour = P.price_per_hour}
+  for _, line in ipairs(header_lines(study, data, S)) do print(line) end
+  return setmetatable({study = study, scale = S, summary = {}, options = {dir = dir, matrix = matrix, scale = S,
+    devices = P.devices, retry_crashed = P.retry_crashed, data = P.data, memory_format = P.memory_format,
+    figures = P.figures, started = S.started, with = P.with, title = P.title}}, Experiment)
+end
+
+--- The environments to sweep, one per device (its environment script's lists), after the plan:
+--- calibrated on this machine, costed against the budget, printed and stored (M.plan). The
+--- figures folder is checked then, before anything is measured.
+function Experiment:environments()
+  local p = rawget(self, "plan")
+  if not p then
+    p = M.plan(self.study, self.options)
+    rawset(self, "plan", p)
+    M.check_outputs(self.options)
+  end
+  return p.devices
+end
+
+--- Sweeps one environment (one of x:environments()): its peaks once, then the matrix with its
+--- lists, within what is left of the budget.
+function Experiment:sweep(env)
+  local devices = self:environments()
+  for i, d in ipairs(devices) do
+    if d == env then
+      self.summary[#self.summary + 1] = sweep_device(self.study, self.plan, i, self.options)
+      return self.summary[#self.summary].stats
+    end
+  end
+  errors.raise("experiment:sweep", "expected one of experiment:environments(), got " .. type(env))
+end
+
+-- Once, after the sweeps: the plan's estimate and what was left out in the end.
+function Experiment:_after_sweeps()
+  if rawget(self, "swept") then return end
+  rawset(self, "swept", true)
+  after_sweeps(self.summary, self.plan or {}, self.scale)
+end
+
+--- The study's figures in the figures folder (nothing in a dry run).
+function Experiment:figures()
+  self:_after_sweeps()
+  if not (rlx.flags and rlx.flags.dry_run) then draw(self.study, self.options.figures, self.scale) end
+end
+
+--- The summary line, the report beside the figures and the study's last line; closes the study.
+--- Ends the program (exit 1) when other processes still held some of its runs (M.check_complete).
+--- opts: more options of study:report (its dir and figures are the experiment's).
+function Experiment:report(opts)
+  self:_after_sweeps()
+  if not (rlx.flags and rlx.flags.dry_run) then
+    -- --set with= and title= are the report's defaults; a script's own options win.
+    local o = {with = self.options.with, title = self.options.title}
+    for k, v in pairs(opts or {}) do o[k] = v end
+    write_report(self.study, self.options.figures, self.scale, o)
+  end
+  print(M.done_line(self.scale, self.summary))
+  self.study:close()
+  M.check_complete(self.summary)
 end
 
 return M

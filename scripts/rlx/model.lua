@@ -11,6 +11,14 @@ local errors = require("rlx.errors")
 local core = rlx._core.model
 local M = {}
 
+-- Every precision rlx knows, in the order help texts list them ({"fp32", "amp", "bf16"}): the one
+-- list (engine/models' precision_names, which rlx.train checks against), read by every flag,
+-- study parameter and option that takes a precision.
+M.PRECISIONS = core.precisions()
+-- The memory layouts a model trains in ({"channels_last", "contiguous"}; the first is a
+-- convolutional model's default): the one list, which rlx.train checks against.
+M.MEMORY_FORMATS = core.memory_formats()
+
 --- Names of the built-in models.
 function M.list()
   return core.list()
@@ -33,7 +41,7 @@ function M.max_batch(opts)
     memory_bytes = {type = "number", min = 0},
     input = {type = "integer", min = 1, default = 224},
     classes = {type = "integer", min = 1, default = 1000},
-    precision = {type = "string", one_of = {"fp32", "amp", "bf16"}, default = "fp32"},
+    precision = {type = "string", one_of = M.PRECISIONS, default = "fp32"},
   })
   if (o.memory_gib == nil) == (o.memory_bytes == nil) then
     errors.raise("rlx.model.max_batch", "give exactly one of 'memory_gib' and 'memory_bytes'")

@@ -6,6 +6,7 @@
 -- points, and AI-vs-batch series from roofline points.
 local options = require("rlx.options")
 local errors = require("rlx.errors")
+local stats = require("rlx.stats")
 local core = rlx._core.plot
 local M = {}
 
@@ -258,9 +259,7 @@ function M.ai_vs_batch(opts)
     table.sort(xs)
     local ys, marks = {}, {}
     for i, b in ipairs(xs) do
-      local s = 0
-      for _, v in ipairs(groups[k][b]) do s = s + v end
-      ys[i] = s / #groups[k][b]
+      ys[i] = stats.mean(groups[k][b])
       marks[i] = labels[k] and labels[k][b] or ""
     end
     series[#series + 1] = {label = k, x = xs, y = ys, labels = labels[k] and marks or nil}

@@ -68,6 +68,26 @@ function M.t975(df)
   return core.t975(df)
 end
 
+--- The least count n of timed iterations in [lo, hi] whose 95 % CI of the mean is within ±ci
+--- (a fraction) at a step-to-step spread cv (sd / mean): t975(n - 1) x cv / sqrt(n) <= ci, the
+--- CI a run with that spread reaches; hi when none in the range does (lo is at least 2).
+function M.iters_for_ci(cv, ci, lo, hi)
+  local fname = "rlx.stats.iters_for_ci"
+  for i, v in ipairs({cv, ci}) do
+    if type(v) ~= "number" or v ~= v or v < 0 or v == math.huge then
+      errors.raise(fname, string.format("argument %d (%s) must be a finite number >= 0, got %s", i,
+        i == 1 and "cv" or "ci", tostring(v)))
+    end
+  end
+  for i, v in ipairs({lo, hi}) do
+    if type(v) ~= "number" or v ~= math.floor(v) or v < 0 or v > 1e9 then
+      errors.raise(fname, string.format("argument %d (%s) must be a whole number from 0 to 1e9, got %s", i + 2,
+        i == 1 and "lo" or "hi", tostring(v)))
+    end
+  end
+  return core.iters_for_ci(cv, ci, lo, hi)
+end
+
 --- The steady-state verdict of timed samples (seconds per iteration), the trainer's own
 --- (docs/training.md "Steady state"): {drift, cv, stable, judged, drift_t, drift_significant,
 --- max_drift, max_cv}. rule = {drift =, cv =} overrides the thresholds (fractions); nil keeps

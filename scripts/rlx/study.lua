@@ -12,12 +12,15 @@
 -- error and the sweep goes on; failed runs are tried again on the next rerun.
 local options = require("rlx.options")
 local errors = require("rlx.errors")
-local budget = require("rlx.budget")
+local plan = require("rlx.plan")
+local duration_text = require("rlx.plan.text").duration_text
+local layout = require("rlx.plan.layout")
+local fit = require("rlx.plan.fit")
 
 local common = require("rlx._study_common")
 local slot_methods = require("rlx._study_slot")
 local warn, now_s, plain_data = common.warn, common.now_s, common.plain_data
-local targeted, protocol = common.targeted, common.protocol
+local targeted = plan.targeted
 
 local M = {}
 local Study = {}
@@ -120,7 +123,7 @@ local SWEEP_SPEC = {
   models = {type = "string_list", required = true},
   batch = {type = "int_list", min = 1, default = {32}},
   precision = {type = "string_list", default = {"fp32"}},
-  repeats = {type = "integer", min = 1, default = 1},
+  repeats = {type = "integer", min = 1, max = plan.MAX_REPEATS, default = 1},
   device = {type = "string", default = "cpu"},
   warmup = {type = "any"},
   iters = {type = "integer", min = 1},
@@ -150,6 +153,13 @@ local SWEEP_SPEC = {
   order = {type = "string", one_of = {"interleaved", "random", "grouped"}, default = "interleaved"},
   order_seed = {type = "integer", min = 0},
   cuda_graphs = {type = "any"},  -- true, false or {false, true}: a dimension like precision
+  -- The repeats every configuration gets before any gets more, when the budget holds them all
+  -- (rlx.plan.fit.select: repeats first).
+  min_repeats = {type = "integer", min = 1, default = 2},
+  -- The study's start on rlx's monotonic clock and what it does after this sweep (seconds): each
+  -- run's line says how long the study has run and about how long it has left.
+  started = {type = "number"},
+  after_s = {type = "number", min = 0},
 }
 for _, k in ipairs(PASS_THROUGH) do SWEEP_SPEC[k] = {type = "any"} end
 
@@ -168,17 +178,47 @@ local function run_config(o, model, precision, batch)
     max_warmup = o.max_warmup}
   for _, k in ipairs(PASS_THROUGH) do c[k] = o[k] end
   if c.memory_format == nil and o.calibration then
-    local cal = o.calibration[rlx.calibrate.key(model, precision, o.input)]
-    local layout = type(cal) == "table" and cal.memory_format or nil
-    if layout ~= "channels_last" then c.memory_format = layout end
-    if layout == "channels_last" then
+    local chosen = layout.calibrated(o.calibration, model, precision, o.input)
+    if chosen ~= "channels_last" then c.memory_format = chosen end
+    if chosen == "channels_last" then
       local legacy = {}
       for k, v in pairs(c) do legacy[k] = v end
-      legacy.memory_format = layout
+      legacy.memory_format = chosen
       return c, rlx.db.hash(legacy)
     end
   end
   return c
+end
+
+local function as_list(v) if type(v) == "table" then return v end return {v} end
+
+-- The layout rule's choice for a sweep's runs of (model, precision) (rlx.plan.layout): the sweep's
+-- memory_format, else the calibration's layout, else rlx.train's default.
+local function layout_of(o, model, precision)
+  if o.memory_format ~= nil then return {rule = "given", memory_format = o.memory_format} end
+  local cal = o.calibration and o.calibration[rlx.calibrate.key(model, precision, o.input)]
+  if type(cal) == "table" and cal.memory_format then
+    return {rule = "calibrated", memory_format = cal.memory_format, calibration = cal}
+  end
+  return {rule = "default", why = string.format("%s %s is not calibrated on this machine (rlx train --model %s, or " ..
+    "a study, calibrates it)", tostring(model), tostring(precision), tostring(model))}
+end
+
+-- This machine's stored calibrations of a sweep's models and precisions (the study's database,
+-- else the user's cache: rlx.plan.layout.choose), keyed by rlx.calibrate.key; nil when none.
+function Study:_stored_layouts(o)
+  if type(o.models) ~= "table" and type(o.models) ~= "string" then return nil end
+  local out, any = {}, false
+  for _, model in ipairs(as_list(o.models)) do
+    for _, precision in ipairs(as_list(o.precision)) do
+      local choice = layout.choose({model = model, precision = precision, input = o.input, device = o.device,
+        threads = o.threads, data = o.data}, {study = self})
+      if choice.rule == "calibrated" then
+        out[rlx.calibrate.key(model, precision, o.input)], any = choice.calibration, true
+      end
+    end
+  end
+  return any and out or nil
 end
 
 --- The matrix a sweep would run, in order: {config=, key=, run=, label=, done=bool}.
@@ -187,7 +227,6 @@ function Study:plan(opts)
   return self:_plan(o)
 end
 
-local function as_list(v) if type(v) == "table" then return v end return {v} end
 
 -- A permutation of 1..n from a 31-bit seed (Park-Miller generator and Fisher-Yates), the same on
 -- every machine and rerun, so a stored seed reproduces a random order.
@@ -246,6 +285,9 @@ function Study:_plan(o)
       errors.raise("study:sweep", "option 'cuda_graphs' must be true, false or a list of them, got " .. type(g))
     end
   end
+  -- Without a memory_format or a calibration from the study's plan, this machine's stored
+  -- calibrations (rlx.plan.layout: the one rule of every entry point; a sweep probes nothing).
+  if o.memory_format == nil and o.calibration == nil then o.calibration = self:_stored_layouts(o) end
   local configs = {}
   for _, model in ipairs(as_list(o.models)) do
     for _, precision in ipairs(as_list(o.precision)) do
@@ -255,6 +297,7 @@ function Study:_plan(o)
           -- An eager run's configuration has no cuda_graphs, so it keeps the resume key it had before.
           if graphed then config.cuda_graphs, legacy_key = true, nil end
           configs[#configs + 1] = {config = config, key = rlx.db.hash(config), legacy_key = legacy_key,
+            layout = layout_of(o, model, precision),
             -- A memory_format given to the sweep shows after the precision (the default layout does
             -- not), then "graphs" for a graphed run.
             label = function(n)
@@ -289,7 +332,7 @@ function Study:_plan(o)
       row = self.db:slot(self.name, self.env_id, c.legacy_key, n)
       if row then key = c.legacy_key end
     end
-    items[i] = {config = c.config, key = key, run = n, status = row and row.status, position = i,
+    items[i] = {config = c.config, key = key, run = n, status = row and row.status, position = i, layout = c.layout,
       order = o.order, seed = seed, done = row ~= nil and row.status == "ok" and not o.force,
       label = row and row.label or self:_unique_label(c.label(n), c.key, c.config)}
   end
@@ -328,54 +371,12 @@ function Study:_mark_shard(items, only)
   end
 end
 
--- Peaks for estimates when none are stored yet (a dry run before the study measured them): a
--- quick FMA and DRAM measurement on the CPU (about a second), a GPU's datasheet entry.
-function Study:_probe_peaks(kind)
-  if kind == "cuda" then
-    local ok, entry = pcall(rlx.peaks.datasheet, self.env.gpu_name or "")
-    return ok and entry or nil
-  end
-  local ok, p = pcall(rlx.peaks.measure, {device = "cpu", quick = true, only = {"fp32", "dram"}, repeats = 3})
-  errors.pass_exits(p)
-  return ok and p or nil
-end
-
--- One estimator per device kind and study object (budget.lua), primed with the stored runs.
-function Study:_estimator(kind)
-  self._estimators = self._estimators or {}
-  if not self._estimators[kind] then
-    self._estimators[kind] = budget.estimator(self, kind, {probe = function() return self:_probe_peaks(kind) end})
-  end
-  return self._estimators[kind]
-end
-
 local kind_of = require("rlx.results.data").kind_of
-
--- What each item still to run would cost: it.estimate_s and it.estimate_source at the timed
--- iterations it is expected to stop at (a precision-targeted config stops at its CI target,
--- within its cap ns[it], else max_iters; a fixed config runs its iters), it.iters_cap, and
--- it.need_s, the same at the least iterations that keep it (rlx.budget's min_iters; fixed:
--- estimate_s).
-local function estimate_items(self, todo, ns, S)
-  local total, unknown = 0, 0
-  for _, it in ipairs(todo) do
-    local c = it.config
-    local est = self:_estimator(kind_of(c.device))
-    local cap = c.target_ci and ((ns or {})[it] or c.max_iters or 100) or nil
-    local n = cap and est:expected_iters(c, cap, S) or nil
-    local est_s, source = est:run(c, n)
-    it.iters_cap = c.target_ci and ns and ns[it] or nil
-    it.estimate_s, it.estimate_source = est_s, source
-    it.need_s = c.target_ci and est:run(c, est:min_iters(c, S)) or est_s
-    if est_s then total = total + est_s else unknown = unknown + 1 end
-  end
-  return total, unknown
-end
 
 --- What the sweep study:sweep(opts) would run would cost (same options; nothing is trained):
 --- {items (the plan, each to-run item with estimate_s and estimate_source, iters_cap, need_s),
 --- to_run, total_s, unestimated, iters_min and iters_max (precision-targeted with budget_s: the
---- range of the runs' caps on timed iterations, more for faster runs; rlx.budget.caps), fits,
+--- range of the runs' caps on timed iterations, more for faster runs; rlx.plan.fit.caps), fits,
 --- need_s (the kept runs' minimum), left_out (items the budget leaves out whole, in order, each
 --- with need_s), left_out_s (their minimum)}.
 function Study:estimate(opts)
@@ -383,37 +384,9 @@ function Study:estimate(opts)
   return self:_estimate(self:_plan(o), o)
 end
 
+-- The plan's estimate of the items (rlx.plan: the planner's sweep).
 function Study:_estimate(items, o)
-  local todo = {}
-  for _, it in ipairs(items) do if self:_will_run(it, o) then todo[#todo + 1] = it end end
-  local out = {items = items, fits = true, left_out = {}, left_out_s = 0}
-  local S, ns = protocol(o), nil
-  if targeted(o) and o.budget_s then
-    local est = self:_estimator(kind_of(o.device))
-    local configs, rounds = {}, {}
-    for i, it in ipairs(todo) do configs[i], rounds[i] = it.config, it.run end
-    local trim = budget.trim(est, configs, o.budget_s, S, rounds)
-    local kept, kept_configs = {}, {}
-    for _, i in ipairs(trim.keep) do kept[#kept + 1], kept_configs[#kept_configs + 1] = todo[i], configs[i] end
-    for _, i in ipairs(trim.left_out) do
-      todo[i].left_out, todo[i].need_s = true, trim.cost[i]
-      out.left_out[#out.left_out + 1] = todo[i]
-    end
-    out.fits, out.need_s, out.left_out_s = #trim.left_out == 0, trim.need_s, trim.left_out_s
-    local plan = budget.caps(est, kept_configs, o.budget_s, S)
-    ns = {}
-    for j, it in ipairs(kept) do
-      ns[it] = plan.ns[j]
-      if plan.ns[j] then
-        out.iters_min, out.iters_max = math.min(out.iters_min or plan.ns[j], plan.ns[j]),
-          math.max(out.iters_max or plan.ns[j], plan.ns[j])
-      end
-    end
-    todo = kept
-  end
-  out.to_run = #todo
-  out.total_s, out.unestimated = estimate_items(self, todo, ns, S)
-  return out
+  return plan.of(self):sweep(items, o, function(it) return self:_will_run(it, o) end)
 end
 
 -- Whether a plan item would be trained now (not done, not another shard's, not skipped).
@@ -435,24 +408,24 @@ function Study:_dry_run(items, o)
     elseif it.done then what = "skip (done)"
     elseif peek and peek.skip then what = peek.text
     elseif it.left_out then
-      what = "left out (budget)" .. (it.need_s and string.format(": needs ~%s", budget.duration_text(it.need_s)) or "")
+      what = "left out (budget)" .. (it.need_s and string.format(": needs ~%s", duration_text(it.need_s)) or "")
     else
       what = peek and peek.text or
         (it.status == "failed" and "rerun (failed before)" or (it.status == "ok" and "redo (force)" or "run"))
-      if it.estimate_s then what = what .. string.format(", ~%s (%s%s)", budget.duration_text(it.estimate_s),
+      if it.estimate_s then what = what .. string.format(", ~%s (%s%s)", duration_text(it.estimate_s),
         it.estimate_source, it.iters_cap and string.format(", up to %d timed", it.iters_cap) or "") end
     end
     print(printable(string.format("%4d  %-48s %s", i, it.label, what)))
   end
   local est = e.to_run == 0 and "nothing to run" or
     (e.unestimated == e.to_run and "no estimate (no model description or peaks for these runs)" or
-      string.format("estimated %s%s", budget.duration_text(e.total_s), e.unestimated > 0 and
+      string.format("estimated %s%s", duration_text(e.total_s), e.unestimated > 0 and
         string.format(" (+%d runs without an estimate)", e.unestimated) or ""))
   if e.iters_max then
     local same = e.iters_min == e.iters_max
     est = est .. string.format(", at up to %s timed iterations per run%s to fit %s", same and tostring(e.iters_max) or
       string.format("%d-%d", e.iters_min, e.iters_max), same and "" or " (more for faster runs)",
-      budget.duration_text(o.budget_s))
+      duration_text(o.budget_s))
   end
   print(string.format("dry run: %d to run, %d skipped%s; %s", e.to_run, #items - e.to_run - #e.left_out,
     #e.left_out > 0 and string.format(", %d left out for the budget", #e.left_out) or "", est))
@@ -504,6 +477,20 @@ local function is_callable(v)
   return type(mt) == "table" and mt.__call ~= nil
 end
 
+-- Why a run was left out, after its label: what it needs against what is left, and when runs the
+-- plan ranks first (every configuration once, then the cheapest to its repeats) took some of it.
+local function left_out_text(it, o)
+  local need, left = duration_text(it.need_s or 0), math.max(0, it.left_s or 0)
+  local room = it.room_s and math.max(0, it.room_s)
+  if room and room < left - 0.5 then
+    return string.format("%s: left out, it needs ~%s and ~%s of the %s left remain after the runs the plan " ..
+      "puts first (every configuration once, then the cheapest to their repeats) (budget)", it.label, need,
+      duration_text(room), duration_text(left))
+  end
+  return string.format("%s: left out, it needs ~%s and %s is left beside the %s kept for reruns (budget)", it.label,
+    need, duration_text(left), duration_text(o.budget_s * fit.RERUN_RESERVE))
+end
+
 --- Runs the matrix (see docs/lua-api/study.md); returns {planned, ran, skipped, failed, ok, labels}.
 function Study:sweep(opts)
   local o = options.check("study:sweep", opts, SWEEP_SPEC)
@@ -517,6 +504,8 @@ function Study:sweep(opts)
     crashed = 0, labels = {}, not_retried = {}, left_out = {}}
   local cache = {}
   local deadline = o.budget_s and now_s() + o.budget_s
+  -- What each run's line after it says of the study (its start, the time left: rlx._study_slot).
+  stats.items, stats.deadline, stats.started_s = items, deadline, o.started or now_s()
   for i, it in ipairs(items) do
     if it.not_in_shard then
       stats.not_in_shard = stats.not_in_shard + 1
@@ -524,24 +513,25 @@ function Study:sweep(opts)
       stats.skipped = stats.skipped + 1
     else
       local fits = true
-      if deadline and targeted(o) then fits, it.caps = self:_caps(items, i, o, deadline, stats) end
+      if deadline and targeted(o) then
+        fits, it.caps = plan.of(self):slot(items, i, o, deadline, function(x) return self:_will_run(x, o) end)
+      end
       if fits then
         self:_sweep_slot(o, it, string.format("[%d/%d]", i, #items), trainer, stats, cache)
       else
         stats.left_out[#stats.left_out + 1] = it
-        if not o.quiet and it.after_round then
-          io.stderr:write(string.format("[%d/%d] %s: left out, breadth first: a run of repeat %d was left out " ..
-            "before it (budget)\n", i, #items, it.label, it.after_round))
-        elseif not o.quiet then
-          io.stderr:write(string.format("[%d/%d] %s: left out, it needs ~%s and %s is left beside the %s kept " ..
-            "for reruns (budget)\n", i, #items, it.label, budget.duration_text(it.need_s or 0),
-            budget.duration_text(math.max(0, it.left_s or 0)), budget.duration_text(o.budget_s * budget.RERUN_RESERVE)))
+        if not o.quiet then
+          io.stderr:write(string.format("[%d/%d] %s\n", i, #items, left_out_text(it, o)))
         end
       end
     end
   end
   self:_after_busy(o, items, trainer, stats, cache)
-  if deadline then self:_rerun_flagged(o, items, deadline, trainer, stats, cache) end
+  if deadline then
+    self:_rerun_flagged(o, items, deadline, trainer, stats, cache)
+    self:_fill_left_out(o, deadline, trainer, stats, cache)
+  end
+  stats.items, stats.deadline = nil, nil
   if stats.crashed > 0 then
     warn(string.format("%d slot(s) not retried after their process died: %s", stats.crashed,
       table.concat(stats.not_retried, "; ")))
@@ -675,7 +665,7 @@ function Study:ensure_peaks(kind, opts)
     return nil
   end
   self:store_peaks(peaks, {device = kind, source = "measured"})
-  if self._estimators then self._estimators[kind] = nil end  -- estimates use the measured peaks from now on
+  plan.of(self):forget(kind)  -- estimates use the measured peaks from now on
   if not o.quiet then
     local parts = {}
     for _, k in ipairs(PEAK_SUMMARY) do

@@ -6,15 +6,30 @@
 -- ok = false with `error`. Options, results and method: docs/lua-api/train.md, docs/training.md.
 local errors = require("rlx.errors")
 local core = rlx._core.train
+local layout_rule = require("rlx.plan.layout")
 local M = {}
 
 --- Trains `iters` measured iterations after `warmup` unmeasured ones; returns the result table.
+--- Without memory_format (or with "auto"), the layout is this machine's calibrated one when it has
+--- one (rlx.plan.layout: the one rule of every entry point); the result says which rule chose it.
+--- opts._layout (rlx.plan.layout.choose's, from `rlx train` and study sweeps, which decide the
+--- layout themselves) is used as it is.
 function M.run(opts)
   if type(opts) ~= "table" then
     errors.raise("rlx.train", "expected a table of options, got " .. type(opts) ..
       " (e.g. rlx.train{model = \"resnet18\", batch = 32})")
   end
-  return core.train(opts)
+  local choice, run = opts._layout, opts
+  if choice ~= nil or opts.memory_format == nil or opts.memory_format == "auto" then
+    run = {}
+    for k, v in pairs(opts) do run[k] = v end
+    run._layout = nil
+    if type(choice) ~= "table" then choice = layout_rule.choose(run) end
+    run.memory_format = choice.memory_format
+  else
+    choice = {rule = "given", memory_format = opts.memory_format}
+  end
+  return layout_rule.stamp(core.train(run), choice)
 end
 
 --- What a data source holds: {kind = "imagefolder" | "cifar10", root, classes, images}, opened

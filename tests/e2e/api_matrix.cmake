@@ -235,7 +235,7 @@ api_study(3)
 rlx_api_matrix_err("study:plan missing models" "${ST} s:plan{batch = 2}" "study:plan: option 'models' is required \\(a string or an array of strings\\)")
 api_study(4)
 rlx_api_matrix_err("study:plan unknown option" "${ST} s:plan{models = 'a', bacth = 2}"
-  "study:plan: unknown option 'bacth' \\(valid options: accept_ci, batch, budget_s, calibration, classes, .*, weight_decay, workers\\)")
+  "study:plan: unknown option 'bacth' \\(valid options: accept_ci, after_s, batch, budget_s, calibration, classes, .*, weight_decay, workers\\)")
 api_study(5)
 rlx_api_matrix_ok("study:sweep with rlx.train stores the run and its complexity"
   "${ST} local x = s:sweep{models = 'resnet18', batch = 2, iters = 1, warmup = 0, input = 32, classes = 10, threads = 1, quiet = true} local r = s:runs{}[1] print(x.ran, x.ok, x.failed, r.label, r.status, r.images_per_s > 0, r.params)"

@@ -67,3 +67,18 @@ rlx_e2e(NAME "reliability: where with an empty table is refused" EXIT 1
   STDERR "^\\(command line\\):1: rows:where: the value for 'config' is an empty table: give a value, a non-empty list of values, or a function of the cell")
 rlx_e2e(NAME "reliability: a --set error of rlx -e code is one line" EXIT 2
   ARGS -e "rlx.params.declare{x = {type = 'integer'}}" --set x=a STDERR "^rlx -e: --set x= must be an integer, got 'a'\n$")
+
+# Issue 48 items 6 and 9: sizes a user can type into a study are bounded before anything is planned,
+# with the limit and why; a repeated device is a usage error.
+rlx_e2e(NAME "reliability: --set repeats=1e6 is refused at once with the limit and why"
+  ARGS run experiments/all.lua --set scale=smoke --set repeats=1e6 --dry-run --set db=${RLX_TEST_TMP}/bounds.db
+  EXIT 2 STDERR "^experiments/all\\.lua: --set repeats=1e6: at most 50 \\(every repeat is one more run of each configuration, planned and stored one by one\\x3b seed 001 asks for 3\\)\n$")
+rlx_e2e(NAME "reliability: study:sweep refuses more than 50 repeats"
+  ARGS -e "rlx.study{name = 'b', db = os.getenv('RLX_TEST_TMP') .. '/bounds_sweep.db'}:plan{models = {'resnet18'}, repeats = 51}"
+  EXIT 1 STDERR "study:plan: option 'repeats' must be an integer from 1 to 50, got 51")
+rlx_e2e(NAME "reliability: --set batch=1e12 is refused as rlx models refuses it"
+  ARGS run experiments/all.lua --set batch=1e12 --dry-run --set db=${RLX_TEST_TMP}/bounds.db
+  EXIT 2 STDERR "^experiments/all\\.lua: --set batch=: batch 1000000000000 is too large: resnet50 at input 224 exceeds the int64 limit 9223372036854775807 FLOPs or bytes\\x3b the largest batch is 377413580\n$")
+rlx_e2e(NAME "reliability: --set devices=cpu,cpu is a usage error"
+  ARGS run experiments/all.lua --set devices=cpu,cpu --dry-run --set db=${RLX_TEST_TMP}/bounds.db
+  EXIT 2 STDERR "^experiments/all\\.lua: --set devices=: 'cpu' is listed twice\n$")

@@ -213,6 +213,12 @@ add_test(NAME "e2e: train: --memory-format auto probes once, at the run's input,
 set_tests_properties("e2e: train: --memory-format auto probes once, at the run's input, and --verbose says every setting"
   PROPERTIES ENVIRONMENT "RLX_TEST_TMP=${RLX_TEST_TMP};HOME=${RLX_TEST_TMP}" PASS_REGULAR_EXPRESSION "^ok\n$"
   TIMEOUT 300 RUN_SERIAL TRUE)
+# Issue 48 item 12: one layout rule for rlx.train{}, study:sweep{}, rlx train and the study; the
+# result says which rule chose the layout.
+add_test(NAME "e2e: train: one layout rule: given, else this machine's calibration, else the default; the result says which"
+  COMMAND bash ${T}/layout_rule.sh $<TARGET_FILE:rlx> WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+set_tests_properties("e2e: train: one layout rule: given, else this machine's calibration, else the default; the result says which"
+  PROPERTIES ENVIRONMENT "RLX_TEST_TMP=${RLX_TEST_TMP};HOME=${RLX_TEST_TMP}" PASS_REGULAR_EXPRESSION "^ok\n$")
 rlx_e2e(NAME "train: --threads below 0 is refused before any probe" EXIT 2 ARGS train --model resnet18 --threads -1
   STDERR "rlx train: --threads must be an integer >= 0, got '-1'")
 rlx_e2e(NAME "train: study script --set memory_format takes auto, channels_last or contiguous" EXIT 2

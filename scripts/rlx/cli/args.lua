@@ -94,7 +94,7 @@ function M.parse(cmd, argv)
     elseif a == "--" then
       for j = i + 1, #argv do positionals[#positionals + 1] = argv[j] end
       break
-    elseif a:sub(1, 1) == "-" and #a > 1 and not tonumber(a) then
+    elseif a:sub(1, 1) == "-" and #a > 1 and not rlx._core.host.parse_decimal(a) then  -- "-1" is a value
       local flag, value = a:match("^(%-%-[^=]+)=(.*)$")
       flag = flag or a
       local o = by_flag[flag]

@@ -16,7 +16,7 @@ function M.main(...)
   if not o then return 0 end
   local shard = require("rlx._slurm_shard")
   if o.action == "run" then
-    local task = o.task and tonumber(o.task)
+    local task = o.task and rlx.options._from_text({type = "integer", min = 0}, o.task)
     if o.task and not task then rlx.fail(2, "rlx shard run: TASK must be a number, got '" .. o.task .. "'") end
     return shard.run(o.manifest, task)
   elseif o.action == "collect" then

@@ -6,6 +6,7 @@
 -- memory) prints the reason and exits 1; a bad flag value exits 2.
 local args = require("rlx.cli.args")
 local startup_text = require("rlx._startup_text")
+local layout = require("rlx.plan.layout")
 local M = {summary = "train a model for N iterations and report images/s (run_train.py's flags)",
   synopsis = "train --model NAME [--batch-size N] [--iters N] [...]"}
 
@@ -39,7 +40,7 @@ local cmd = {name = "train",
     {"min_iters", "--min-iters", type = "integer", min = 2, help = "--target-ci: samples before judging (default 5)"},
     {"max_iters", "--max-iters", type = "integer", min = 1, help = "--target-ci: cap on measured iterations (default 100)"},
     {"max_seconds", "--max-seconds", type = "number", help = "--target-ci: cap on measured wall-clock seconds"},
-    {"precision", "--precision", one_of = {"fp32", "amp", "bf16"}, default = "fp32",
+    {"precision", "--precision", one_of = rlx.model.PRECISIONS, default = "fp32",
       help = "fp32; amp = fp16 autocast + grad scaling (CUDA); bf16 autocast"},
     {"device", "--device", alias = "--backend", default = "auto", help = "auto, cpu, cuda or cuda:N"},
     {"workers", "--workers", type = "integer", default = 0, help = "data loading threads"},
@@ -48,7 +49,7 @@ local cmd = {name = "train",
     {"synthetic", "--synthetic", type = "boolean", help = "synthetic input even when --data is given"},
     {"no_augment", "--no-augment", type = "boolean", help = "resize + center crop instead of random crops"},
     {"memory_format", "--memory-format", metavar = "auto|channels_last|contiguous",
-      one_of = {"auto", "channels_last", "contiguous"},
+      one_of = layout.CHOICES,
       help = "layout of images and conv weights (default auto: the faster of the two for this model on this " ..
         "machine, measured once and kept: rlx.calibrate; contiguous = run_train.py's default)"},
     {"verbose", "--verbose", type = "boolean",
@@ -102,7 +103,7 @@ local function store(o, opts, r)
     local st = rlx.study{name = o.study, db = o.db}
     local config = {}
     for k, v in pairs(opts) do config[k] = v end
-    config.model = r.model
+    config.model, config._layout = r.model, nil
     local points = rlx.roofline.for_run(r, {peaks = st:_roofline_peaks(r.device)})
     st:store_run(config, r, {label = r.label, roofline = points})
     st:close()
@@ -117,8 +118,8 @@ end
 local function protocol(o)
   local warmup = o.warmup
   if warmup ~= nil and warmup ~= "auto" then
-    warmup = tonumber(warmup)
-    if not warmup or warmup ~= math.floor(warmup) or warmup < 0 then
+    warmup = rlx.options._from_text({type = "integer", min = 0}, warmup)
+    if not warmup then
       args.usage_error("train", string.format("--warmup-iters must be a whole number >= 0 or auto, got '%s'", o.warmup))
     end
   end
@@ -166,27 +167,25 @@ local function calibrated(o, opts, input)
   if type(opts.model) ~= "string" then return nil end
   local path = o.db or rlx.calibrate.cache_db()
   local precision, device = opts.precision or "fp32", opts.device or "cpu"
-  local key = rlx.calibrate.key(opts.model, precision, input)
   local threads = (opts.threads or 0) > 0 and opts.threads or nil  -- --threads 0: rlx.train's default
-  local ok, cal = pcall(function()
-    local st = rlx.study{name = o.db and o.study or "calibrations", db = path}
-    if o.verbose then
-      local kind = rlx.calibrate.kind(device)
-      local stored = rlx.calibrate.stored(st, kind, threads)[key]
-      local kept = stored and rlx.calibrate.current(stored, kind, threads)
-      io.stderr:write(string.format(kept and "rlx train: %s's layout as calibrated on this machine before (%s)\n" or
-        "rlx train: calibrating %s on this machine (%s)\n", opts.model, path))
-    end
-    local cals = rlx.calibrate.ensure(st, device, {{model = opts.model, precision = precision, input = input,
-      batch = opts.batch}}, {classes = opts.classes, lr = opts.lr, quiet = true, threads = threads})
-    st:close()
-    return cals[key]
-  end)
+  local ok, st = pcall(rlx.study, {name = o.db and o.study or "calibrations", db = path})
   if not ok then
-    rlx.errors.pass_exits(cal)
-    return nil, nil, rlx.errors.message(cal)
+    rlx.errors.pass_exits(st)
+    return nil, nil, rlx.errors.message(st)
   end
-  return cal and cal.memory_format, cal
+  if o.verbose then
+    local kind, key = rlx.calibrate.kind(device), rlx.calibrate.key(opts.model, precision, input)
+    local stored = rlx.calibrate.stored(st, kind, threads)[key]
+    local kept = stored and rlx.calibrate.current(stored, kind, threads)
+    io.stderr:write(string.format(kept and "rlx train: %s's layout as calibrated on this machine before (%s)\n" or
+      "rlx train: calibrating %s on this machine (%s)\n", opts.model, path))
+  end
+  -- The one layout rule (rlx.plan.layout), probing what is missing into --db's study or the cache.
+  local choice = layout.choose({model = opts.model, precision = precision, device = device, input = input,
+    batch = opts.batch, threads = threads, classes = opts.classes, lr = opts.lr}, {study = st, probe = true})
+  st:close()
+  if choice.rule ~= "calibrated" then return nil, nil, choice.error end
+  return choice.memory_format, choice.calibration
 end
 
 -- The input size the run will train at: --input, else the dataset's own, else 224 (the rule of
@@ -267,6 +266,9 @@ function M.main(...)
   local cal, no_cal
   if opts.memory_format == nil or opts.memory_format == "auto" then
     opts.memory_format, cal, no_cal = calibrated(o, opts, run_input(opts, dataset))
+    -- The layout rule decided here (rlx.plan.layout): the result records which.
+    opts._layout = cal and {rule = "calibrated", memory_format = opts.memory_format, calibration = cal} or
+      {rule = "default", why = no_cal and ("no calibration: " .. no_cal) or "rlx.train's default"}
   end
   local ok, r = pcall(rlx.train, opts)
   -- An invalid value is a usage error (Ctrl-C passes through with its own exit code).

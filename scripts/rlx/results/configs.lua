@@ -7,6 +7,7 @@
 --   * the scale and protocol sentences every output states.
 -- Fields are read defensively: the runs column first, then the stored config or result (a database
 -- from an older rlx has neither the column nor the field; then rlx.train's default is stated).
+local stats = require("rlx.stats")
 local M = {}
 
 local function cfg(r) return type(r.config) == "table" and r.config or {} end
@@ -394,9 +395,7 @@ function M.kept_note(runs, kept)
     if v then all[#all + 1] = v end
   end
   if #all < 2 then return "" end
-  local sum = 0
-  for _, v in ipairs(all) do sum = sum + v end
-  local mean = sum / #all
+  local mean = stats.mean(all)
   local digits = math.max(0, 2 - math.floor(math.log10(math.abs(mean))))
   local out = string.format("; all %d runs: %." .. digits .. "f images/s", #all, mean)
   if kept == 1 then
@@ -538,9 +537,7 @@ function M.precision_reached(runs)
   if #xs == 0 then return nil end
   table.sort(xs)
   table.sort(targets)
-  local h = #xs / 2
-  local median = #xs % 2 == 1 and xs[math.ceil(h)] or (xs[h] + xs[h + 1]) / 2
-  return {n = #xs, lo = xs[1], hi = xs[#xs], median = median, targets = targets, missed = missed,
+  return {n = #xs, lo = xs[1], hi = xs[#xs], median = stats.median(xs), targets = targets, missed = missed,
     with_target = with_target}
 end
 

@@ -223,8 +223,12 @@ local plan0 = s:plan{models = {"resnet50"}, batch = 16, input = 32}
 local plan = s:plan{models = {"vgg16", "resnet50"}, batch = 16, input = 32, calibration = cals}
 check("sweep: calibrated layouts", plan[1].config.memory_format == "contiguous" and
   plan[2].config.memory_format == nil, plan[1].config.memory_format)
+-- Without a calibration given, a sweep takes the one stored for this machine (issue 48 item 12, the
+-- layout rule): vgg16's contiguous, the same configuration as with `calibration = cals`.
+local stored_plan = s:plan{models = {"vgg16"}, batch = 16, input = 32}
 check("sweep: channels_last calibrated, the resume key unchanged", plan[2].key == plan0[1].key and
-  plan[1].key ~= s:plan{models = {"vgg16"}, batch = 16, input = 32}[1].key, plan[2].key .. " " .. plan0[1].key)
+  plan[1].key == stored_plan[1].key and stored_plan[1].config.memory_format == "contiguous" and
+  stored_plan[1].layout.rule == "calibrated", plan[2].key .. " " .. plan0[1].key)
 plan = s:plan{models = {"vgg16"}, batch = 16, input = 32, calibration = cals, memory_format = "channels_last"}
 check("sweep: the user's choice wins", plan[1].config.memory_format == "channels_last")
 

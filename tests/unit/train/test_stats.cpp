@@ -182,3 +182,14 @@ TEST_CASE("stop_reason: ci when precise and steady, else the caps, never before 
   rule.max_seconds = 20;
   CHECK(stop_reason({3, 3.3, 3, 3.3}, 12.6, rule).empty());
 }
+
+TEST_CASE("iters_for_ci: the least n with t975(n - 1) cv / sqrt(n) <= ci, within [lo, hi]") {
+  using rlx::train::iters_for_ci;
+  // cv 5 %, ci 5 %: t975(6) / sqrt(7) = 2.447 / 2.646 = 0.925 <= 1, t975(5) / sqrt(6) = 1.050 > 1.
+  CHECK(iters_for_ci(0.05, 0.05, 2, 100) == 7);
+  // cv 5 %, ci 2 %: t975(26) / sqrt(27) = 2.056 / 5.196 = 0.396 <= 0.4, t975(25) / sqrt(26) = 0.404.
+  CHECK(iters_for_ci(0.05, 0.02, 2, 100) == 27);
+  CHECK(iters_for_ci(0.05, 0.02, 2, 20) == 20);  // none within the range: hi
+  CHECK(iters_for_ci(0.001, 0.05, 4, 50) == 4);  // a quiet machine: the least allowed
+  CHECK(iters_for_ci(0, 0.05, 0, 50) == 2);      // lo is at least 2: one sample has no CI
+}
