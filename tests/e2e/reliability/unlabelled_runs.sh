@@ -16,9 +16,10 @@ train=("$RLX" train --model resnet18 --batch-size 2 --input 32 --classes 10 --it
 q() { sqlite3 d.db "$1"; }
 "${train[@]}" >out1 2>err1 || fail "first run: $(cat err1)"
 "${train[@]}" >out2 2>err2 || fail "second run: $(cat err2)"
-[ "$(q "SELECT group_concat(repeat || ':' || label, ' ') FROM (SELECT repeat, label FROM runs ORDER BY repeat)")" = \
-  "1:cpu_resnet18_fp32_bs2_run1 2:cpu_resnet18_fp32_bs2_run2" ] ||
-  [ "$(q 'SELECT count(*) FROM runs')" = 2 ] || fail "two runs kept: $(q 'SELECT repeat, label FROM runs')"
+# Both kept: repeats 1 and 2, labelled {env}_resnet18_fp32_bs2_run1 and _run2 (env: this machine's).
+[[ "$(q "SELECT group_concat(repeat || ':' || label, ' ') FROM (SELECT repeat, label FROM runs ORDER BY repeat)")" =~ \
+  ^1:[^\ ]+_resnet18_fp32_bs2_run1\ 2:[^\ ]+_resnet18_fp32_bs2_run2$ ]] ||
+  fail "two runs kept: $(q 'SELECT repeat, label FROM runs')"
 grep -q "^rlx train: d.db already held 1 run(s) of this configuration; this one is run 2 (label .*_run2); --replace replaces run 1 instead$" err2 ||
   fail "the second run did not say where it went: $(cat err2)"
 # Two at once: both kept, as repeats 3 and 4.
