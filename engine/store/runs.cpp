@@ -70,10 +70,10 @@ void Store::put_study(const std::string& name) {
   exec("INSERT OR IGNORE INTO studies (name, created_at) VALUES (?, ?)", Json::array({name, utc_now()}));
 }
 
-std::string Store::put_run(RunRecord run) {
+std::string Store::put_run(RunRecord run, bool join) {
   prepare_run(run);
-  // Inside the caller's transaction (rlx import-kit stages its runs in one), the run joins it.
-  if (in_transaction()) {
+  // Asked to, the run joins the caller's transaction (rlx import-kit stages its runs in one).
+  if (join && in_transaction()) {
     insert_run(run);
     return run.id;
   }

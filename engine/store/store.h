@@ -197,10 +197,12 @@ class Store {
   // Records an environment (rlx.env.capture's table, keyed by its "id") and a study, once.
   void put_environment(const Json& env);
   void put_study(const std::string& name);
-  // Stores a run with its children, replacing whatever the slot (study, environment, config
-  // hash, repeat) held; fills finished_at and this process's columns (process_columns()) when
-  // absent. Returns the run's id.
-  std::string put_run(RunRecord run);
+  // Stores a run with its children, by its if_stored rule (by default replacing whatever the slot
+  // (study, environment, config hash, repeat) held); fills finished_at and this process's columns
+  // (process_columns()) when absent. Returns the run's id. In its own write transaction, refused
+  // inside an open one, unless join: then it joins the caller's (rlx import-kit stages all its
+  // runs in one).
+  std::string put_run(RunRecord run, bool join = false);
   // Stores roofline points of a stored run, replacing its points at the same levels (one point per
   // run and level), e.g. the measured point of counters imported later (rlx import-ncu) replaces
   // the sweep's estimate; returns the rows written.

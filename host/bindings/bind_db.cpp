@@ -212,14 +212,15 @@ void set_columns(lua::Options& o, store::RunRecord& r) {
 }
 
 // put_run{study=, environment_id=, label=, run= (the repeat), config=, result=, columns=, complexity=,
-// roofline=, id=, if_stored=} -> id. The record comes from store::run_record(config, result);
-// columns (any runs column by name) are set over it. if_stored: "replace" (default), "next" (the
-// next free repeat, label .. "_run<N>"), "refuse", "replace_label" (store::IfStored).
+// roofline=, id=, if_stored=, join=} -> id (join: inside the caller's open transaction). The record comes
+// from store::run_record(config, result); columns (any runs column by name) are set over it. if_stored:
+// "replace" (default), "next" (the next free repeat, label .. "_run<N>"), "refuse", "replace_label"
+// (store::IfStored).
 int put_run(lua_State* L) {
   auto& s = conn(L, "{...}");
   lua::Options o(L, 2,
                  {"study", "environment_id", "label", "run", "config", "result", "columns", "complexity",
-                  "roofline", "id", "status", "if_stored"});
+                  "roofline", "id", "status", "if_stored", "join"});
   store::RunRecord r = slot_record(o, o.json("result"));
   const std::string if_stored =
       o.choice("if_stored", "replace", {"next", "refuse", "replace", "replace_label"});
@@ -233,7 +234,7 @@ int put_run(lua_State* L) {
   r.complexity = o.json("complexity");
   nlohmann::json roof = o.json("roofline");
   if (roof.is_array()) r.roofline = roof;
-  std::string id = s.put_run(std::move(r));
+  std::string id = s.put_run(std::move(r), o.boolean("join", false));
   lua_pushlstring(L, id.data(), id.size());
   return 1;
 }

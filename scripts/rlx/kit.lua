@@ -464,7 +464,7 @@ local function put_row(db, env, r, o, cache, sheet)
     peaks = r.config.device == "cuda" and sheet or nil})
   local finished = iso(r.timestamp)
   db:put_run{study = o.study, environment_id = env.id, label = r.label, run = r.run, config = r.config,
-    result = r.result, complexity = complexity, roofline = points,
+    result = r.result, complexity = complexity, roofline = points, join = true,
     id = rlx.db.hash({env.id, r.label, r.config}):sub(1, 32),
     columns = {started_at = iso(r.timestamp and (r.timestamp - r.result.seconds)) or finished,
       finished_at = finished, host = r.host}}

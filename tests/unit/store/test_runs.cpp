@@ -237,9 +237,9 @@ TEST_CASE(
         Json({{"label", "e_m1_fp32_bs2_run1"}, {"repeat", 1}}));
   CHECK(s.query("SELECT label, repeat FROM runs WHERE id = ?", Json::array({b}))[0] ==
         Json({{"label", "e_m1_fp32_bs2_run2"}, {"repeat", 2}}));
-  // Inside the caller's transaction the runs join it (rlx import-kit's one transaction).
+  // Asked to, a run joins the caller's transaction (rlx import-kit's one transaction).
   s.begin();
-  s.put_run(stem(IfStored::next_repeat));
+  s.put_run(stem(IfStored::next_repeat), true);
   s.rollback();
   CHECK(count(s, "SELECT count(*) AS n FROM runs") == 2);
   // refuse: the label is held (by run 1 of this configuration), nothing is written.
