@@ -10,7 +10,8 @@
 # (devices=cpu,cpu) and 12 (the default layout rule) to the helper "plan": their cases run here
 # too, marked "theirs", and are counted apart.
 #
-# Each case runs under `timeout` (10 s where the issue's bar says so) in a fresh folder and is judged:
+# Each case runs under `timeout` (10 s where the issue's bar says so; PROBE4_SHORT_TIMEOUT=60 on a
+# loaded machine, where rlx's own start-up alone can take that long) in a fresh folder and is judged:
 #   hang    it ran into the timeout;
 #   signal  it died of a signal (exit > 128) other than the interrupts a case sends itself;
 #   loss    a check of the data after it failed (rows gone, an input changed);
@@ -30,6 +31,7 @@ OWNER=ours
 ESC=$'\033'
 BEL=$'\007'
 TIMEOUT=60
+SHORT=${PROBE4_SHORT_TIMEOUT:-10}
 
 # judge NAME WANT RC DIR [CHECK]: prints and counts the case's class. WANT: fail (a refusal is
 # expected), ok (exit 0 expected) or any. CHECK: a shell condition run in DIR that must hold.
@@ -70,8 +72,8 @@ kit() { cp -r "$SRC/tests/fixtures/kit/mac" "$1" && "$RLX" -e "rlx.db.open('k.db
 train=("$RLX" train --model resnet18 --batch-size 2 --input 32 --classes 10 --iters 1 --warmup-iters 0 --threads 1)
 nothing_made='[ -z "$(ls -A | grep -v "^out$\|^err$")" ]'
 
-echo "== 1. files that are not regular files (FIFOs, /dev/zero): refused within 10 s"
-TIMEOUT=10
+echo "== 1. files that are not regular files (FIFOs, /dev/zero): refused within $SHORT s"
+TIMEOUT=$SHORT
 SETUP='mkfifo f.lua f.db f.csv f.md && ln -s /dev/zero z.lua'
 probe "rlx run FIFO" fail -- "$RLX" run f.lua
 probe "rlx run a link to /dev/zero" fail -- "$RLX" run z.lua
@@ -156,7 +158,7 @@ probe "rlx.plot.line with 100,000 zig-zag points" ok '[ -s z.png ]' -- "$RLX" -e
 probe "rlx.plot.line with 100,000 random points" ok '[ -s r.png ]' -- "$RLX" -e \
   "math.randomseed(1) local x, y = {}, {} for i = 1, 100000 do x[i] = math.random() y[i] = math.random() end rlx.plot.line{series = {{x = x, y = y}}, out = 'r.png'}"
 OWNER=plan
-TIMEOUT=10
+TIMEOUT=$SHORT
 probe "all.lua --set repeats=1e6 --dry-run: within 10 s" any -- "$RLX" run "$SRC/experiments/all.lua" --set scale=smoke --set repeats=1e6 --dry-run
 probe "all.lua --set batch=1e12 --dry-run: refused as rlx models refuses it" fail -- "$RLX" run "$SRC/experiments/all.lua" --set batch=1e12 --dry-run
 TIMEOUT=60
@@ -175,8 +177,10 @@ probe "every JPEG cut to 300 bytes: no usable images, said why" fail -- "${train
 SETUP="$mkjpegs"' && for f in d/train/*/*.jpg; do truncate -s $(($(stat -c %s "$f") - 20)) "$f"; done'
 probe "every JPEG cut inside its scan data: no usable images, truncated" fail 'grep -q truncated err' -- "${train[@]}" --data d --memory-format contiguous
 SETUP="$mkjpegs"' && truncate -s $(($(stat -c %s d/train/a/1.jpg) - 20)) d/train/a/1.jpg'
+# A batch of 6 from 6 files reads every file once.
 probe "one JPEG of six cut: counted in skipped_files, named" ok 'grep -q "\"skipped_files\": 1" out && grep -q "skipped_first" out' -- \
-  "${train[@]}" --data d --memory-format contiguous --json
+  "$RLX" train --model resnet18 --batch-size 6 --input 32 --classes 10 --iters 1 --warmup-iters 0 --threads 1 \
+  --data d --memory-format contiguous --json
 SETUP=true
 
 echo "== 9. (plan) a repeated device"
