@@ -24,10 +24,15 @@ extern "C" {
 #include "bindings/registry.h"
 #include "embedded_scripts.h"
 #include "util/printable.h"
+#include "util/text_file.h"
 
 namespace rlx::host {
 
 namespace {
+
+// A script rlx runs is read whole: 64 MiB is far beyond any study script (a model table with a
+// layer per line is a few KB), and bounds a file that is not one.
+constexpr uint64_t kMaxScriptBytes = uint64_t{64} << 20;
 
 const char* scripts_dir() {
   const char* d = std::getenv("RLX_SCRIPTS_DIR");
@@ -349,7 +354,17 @@ int LuaHost::run_file(const std::string& path) {
               << "' is a directory, not a script: give the path of a Lua file (rlx run FILE.lua)\n";
     return kExitUsage;
   }
-  if (luaL_loadfile(L_, path.c_str()) != 0) {
+  // The one rule for a user's files (util/text_file.h): `rlx run FIFO` used to wait for a writer
+  // forever, and a link to /dev/zero to read until memory ran out.
+  std::string source;
+  try {
+    source = util::read_user_file(path, "the script", kMaxScriptBytes);
+  } catch (const util::UserFileError& e) {
+    std::cerr << "rlx: " << util::printable(e.what()) << "\n";
+    return kExitUsage;
+  }
+  const std::string chunkname = "@" + path;
+  if (luaL_loadbuffer(L_, source.data(), source.size(), chunkname.c_str()) != 0) {
     std::cerr << util::printable(lua_tostring(L_, -1), true) << "\n";
     lua_pop(L_, 1);
     return kExitScriptError;

@@ -1,5 +1,6 @@
 // chart.cpp: frame layout and drawing, series drawing and the generic line chart (see chart.h).
 #include "chart.h"
+#include "thin.h"
 
 #include <fmt/format.h>
 
@@ -329,16 +330,16 @@ void draw_series(Canvas& c, const Frame& f, const Series& s, const Color& color,
   cairo_t* cr = c.cr();
   auto X = [&](size_t i) { return f.px(s.x[i]) + dx_px; };
   const size_t n = s.x.size();
+  // The points in pixels, once: the line and the markers are thinned there (thin.h).
+  std::vector<double> xs(n), ys(n);
+  for (size_t i = 0; i < n; ++i) {
+    xs[i] = X(i);
+    ys[i] = std::isfinite(s.y[i]) ? f.py(s.y[i]) : s.y[i];
+  }
   if (s.line && n > 1) {
     c.set_line(1.8, s.dashed);
     c.set_color(color);
-    bool pen = false;
-    for (size_t i = 0; i < n; ++i) {
-      if (!std::isfinite(s.y[i])) { pen = false; continue; }
-      if (!pen) cairo_move_to(cr, X(i), f.py(s.y[i])); else cairo_line_to(cr, X(i), f.py(s.y[i]));
-      pen = true;
-    }
-    cairo_stroke(cr);
+    stroke_line(cr, xs, ys, s.label.empty() ? "the series" : "series '" + s.label + "'");
   }
   if (!s.sd.empty()) {
     // Error bars: mean ± SD with caps, in the series colour, under the markers.
@@ -355,9 +356,11 @@ void draw_series(Canvas& c, const Frame& f, const Series& s, const Color& color,
       c.line(x - cap, f.py(hi), x + cap, f.py(hi));
     }
   }
-  if (s.markers)
+  if (s.markers) {
+    const std::vector<char> first = first_on_pixel(xs, ys);
     for (size_t i = 0; i < n; ++i)
-      if (std::isfinite(s.y[i])) c.draw_marker(m, X(i), f.py(s.y[i]), 8, color, Color{1, 1, 1, 1});
+      if (first[i]) c.draw_marker(m, xs[i], ys[i], 8, color, Color{1, 1, 1, 1});
+  }
   // Point labels up and to the right, or to the left where the plot area ends.
   for (size_t i = 0; i < s.point_labels.size() && i < n; ++i) {
     if (s.point_labels[i].empty() || !std::isfinite(s.y[i])) continue;

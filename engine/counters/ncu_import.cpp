@@ -24,6 +24,7 @@
 
 #include "counters/metrics.h"
 #include "counters/ncu_csv.h"
+#include "util/text_file.h"
 
 namespace rlx::counters {
 namespace {
@@ -403,12 +404,10 @@ nlohmann::json parse_ncu_csv(const std::string& text, const std::string& path) {
 }
 
 nlohmann::json import_ncu_file(const std::string& path) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec))
-    throw NcuFormatError(fmt::format("cannot read {}: it is a directory", path));
-  std::ifstream f(path, std::ios::binary);
-  if (!f) throw NcuFormatError(fmt::format("cannot open {}: {}", path, std::strerror(errno)));
-  return parse_ncu_stream(f, path);
+  // The one rule for a user's file (util/text_file.h): a FIFO or a device is refused at once, not
+  // read forever; the CSV is streamed (its reader bounds what it keeps), so no byte cap.
+  util::UserFile f(path, "the ncu CSV");
+  return parse_ncu_stream(f.stream(), path);
 }
 
 }  // namespace rlx::counters

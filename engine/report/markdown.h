@@ -1,9 +1,14 @@
 // markdown.h: GitHub-flavoured Markdown to HTML with libcmark-gfm, and the self-contained page a
 // study report is published as (report.html: one file, figures embedded, opens anywhere).
 //
-// The Markdown is CommonMark plus GFM tables, strikethrough, autolinks and footnotes. Raw HTML in
-// the Markdown is passed through: report.md is the user's own document, and rlx escapes every
-// value it writes into it. No Lua here: host/bindings/bind_report.cpp exposes it as rlx.report.
+// The Markdown is CommonMark plus GFM tables, strikethrough, autolinks and footnotes. report.md is
+// a file anyone may edit and report.html opens in a browser, so the HTML is sanitized (issue 48
+// item 10): raw HTML passes only when it is plainly harmless (allowed structural tags with class,
+// id, title, align, colspan or rowspan attributes, and comments), else it is shown as text; a link
+// or image address with a scheme other than http, https or mailto (images: also data:image/) is
+// emptied, so <script>, onerror= and javascript: links never reach the page. rlx escapes every
+// value it writes into report.md. No Lua here: host/bindings/bind_report.cpp exposes it as
+// rlx.report.
 #pragma once
 
 #include <functional>

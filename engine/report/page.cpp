@@ -1,20 +1,13 @@
 // page.cpp: the self-contained report page (see markdown.h): images read from disk and embedded
 // as base64 data: URIs, an inline style sheet, and the HTML5 skeleton around cmark's body.
-#include <fcntl.h>
 #include <fmt/format.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <cctype>
-#include <cerrno>
-#include <cstring>
 #include <filesystem>
-#include <fstream>
-#include <iterator>
-#include <sstream>
 
 #include "report/markdown.h"
+#include "util/text_file.h"
 
 namespace rlx::report {
 namespace {
@@ -74,7 +67,7 @@ bool is_remote(const std::string& url) {
 
 // An embedded image is read whole into the page: a bound keeps a huge file (or /dev/zero behind a
 // .png link) from taking the memory. Figures rlx draws are well under 1 MB.
-constexpr off_t kMaxImageBytes = 50 << 20;
+constexpr uint64_t kMaxImageBytes = 50 << 20;
 
 // Why the bytes do not start as a file of this MIME type does, or "" when they do. SVG is text:
 // its root element must appear in the first 4 KB (after an XML declaration or comments).
@@ -87,52 +80,30 @@ std::string not_of_type(const std::string& bytes, const std::string& mime) {
   return bytes.substr(0, 4096).find("<svg") != std::string::npos ? "" : "an SVG image";
 }
 
-// What a file that is not a regular file is, for the message.
-std::string file_kind(mode_t mode) {
-  if (S_ISFIFO(mode)) return "a FIFO";
-  if (S_ISCHR(mode) || S_ISBLK(mode)) return "a device";
-  if (S_ISDIR(mode)) return "a directory";
-  if (S_ISSOCK(mode)) return "a socket";
-  return "not a regular file";
-}
-
 // The image's bytes: a regular file (a FIFO would block the report forever, a device never end)
 // of at most kMaxImageBytes whose first bytes are those of its type (issue 35 item 7: a .png link
-// to /etc/shadow was embedded as base64). Opened without blocking, then checked on the open file.
+// to /etc/shadow was embedded as base64). Read by the one rule for a user's files
+// (util/text_file.h); the messages say what to change in the Markdown.
 std::string read_image(const std::filesystem::path& path, const std::string& as_written,
                        const std::string& mime) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-  if (fd < 0) {
+  std::string bytes;
+  try {
+    bytes = util::read_user_file(path.string(), "the image", kMaxImageBytes);
+  } catch (const util::UserFileError& e) {
+    using P = util::UserFileProblem;
+    if (e.problem == P::not_regular)
+      throw Error(fmt::format("the image '{}' ({}) is {}, not an image file: fix the path in the Markdown",
+                              as_written, path.string(), e.detail));
+    if (e.problem == P::too_large)
+      throw Error(
+          fmt::format("the image '{}' is larger than the {} an embedded image may have: make it smaller "
+                      "or link it instead",
+                      as_written, e.detail));
     throw Error(
         fmt::format("cannot read the image '{}' ({}: {}): check that the file exists "
                     "(figures are drawn next to report.md) or fix the path in the Markdown",
-                    as_written, path.string(), std::strerror(errno)));
+                    as_written, path.string(), e.detail));
   }
-  struct Closer {
-    int fd;
-    ~Closer() { ::close(fd); }
-  } closer{fd};
-  struct stat st {};
-  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
-    throw Error(fmt::format("the image '{}' ({}) is {}, not an image file: fix the path in the Markdown",
-                            as_written, path.string(), file_kind(st.st_mode)));
-  if (st.st_size > kMaxImageBytes)
-    throw Error(
-        fmt::format("the image '{}' is {} MB, more than the {} MB an embedded image may have: "
-                    "make it smaller or link it instead",
-                    as_written, st.st_size >> 20, kMaxImageBytes >> 20));
-  std::string bytes(static_cast<size_t>(st.st_size), '\0');
-  size_t got = 0;
-  while (got < bytes.size()) {
-    const ssize_t n = ::read(fd, bytes.data() + got, bytes.size() - got);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0)
-      throw Error(fmt::format("error while reading the image '{}' for the report page: {}", path.string(),
-                              std::strerror(errno)));
-    if (n == 0) break;
-    got += static_cast<size_t>(n);
-  }
-  bytes.resize(got);
   const std::string want = not_of_type(bytes, mime);
   if (!want.empty())
     throw Error(

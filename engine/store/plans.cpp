@@ -4,6 +4,7 @@
 
 #include "store/store.h"
 #include "store/transaction.h"
+#include "util/printable.h"
 
 namespace rlx::store {
 namespace {
@@ -47,6 +48,42 @@ Json finite_or_null(const Json& v) {
   return v.is_number() && std::isfinite(v.get<double>()) ? v : Json();
 }
 
+// A value as a message shows it: text escaped (a database anyone could have written may hold an
+// escape sequence), anything else as JSON.
+std::string shown(const Json& v) {
+  return v.is_string() ? "'" + util::printable(v.get<std::string>()) + "'" : util::printable(v.dump());
+}
+
+bool name_like(const Json& v) {
+  return v.is_string() && !v.get<std::string>().empty() &&
+         !util::has_control_characters(v.get<std::string>());
+}
+
+bool positive_number(const Json& v) {
+  return v.is_number() && std::isfinite(v.get<double>()) && v.get<double>() > 0;
+}
+
+// What is wrong with a stored calibration row (as put_calibration would have refused it), or "".
+// Checked on read because the file is anyone's: a row edited by hand, or by another program.
+std::string calibration_problem(const Json& r) {
+  const Json none;
+  auto at = [&](const char* k) -> const Json& { return r.contains(k) ? r[k] : none; };
+  const std::string format = at("memory_format").is_string() ? at("memory_format").get<std::string>() : "";
+  if (format != "channels_last" && format != "contiguous")
+    return "memory_format " + shown(at("memory_format")) + " is not channels_last or contiguous";
+  if (!positive_number(at("per_image_s")))
+    return "per_image_s " + shown(at("per_image_s")) + " is not a number of seconds > 0";
+  if (!at("margin").is_null() && !positive_number(at("margin")))
+    return "margin " + shown(at("margin")) + " is not a ratio > 0";
+  if (!name_like(at("model"))) return "model " + shown(at("model")) + " is not a model name";
+  if (!name_like(at("precision"))) return "precision " + shown(at("precision")) + " is not a precision";
+  if (!at("input").is_number_integer() || at("input").get<int64_t>() < 1)
+    return "input " + shown(at("input")) + " is not an image side >= 1";
+  if (!at("threads").is_number_integer() || at("threads").get<int64_t>() < 0)
+    return "threads " + shown(at("threads")) + " is not a thread count >= 0";
+  return "";
+}
+
 }  // namespace
 
 void Store::put_calibration(const std::string& environment_id, const Json& c) {
@@ -65,7 +102,7 @@ void Store::put_calibration(const std::string& environment_id, const Json& c) {
   tx.commit();
 }
 
-Json Store::calibrations(const std::string& environment_id, const std::string& device) {
+Json Store::calibrations(const std::string& environment_id, const std::string& device, Json* problems) {
   // A file opened read-only is not migrated (`rlx env` reads rlx train's cache so): before version
   // 6 it has no calibrations, before 7 no threads column (each probe then serves any count).
   const int version = schema_version();
@@ -76,7 +113,26 @@ Json Store::calibrations(const std::string& environment_id, const std::string& d
                                 version >= 7 ? "threads" : "0"),
                     Json::array({environment_id, device}));
   decode(rows, "probe");
-  return rows;
+  // Every row is checked here, the one place calibrations are read (issue 48 item 7: a
+  // memory_format of 'bogus' + ESC[2J reached the terminal raw, and `rlx train` passed it to the
+  // trainer, which refused an option the user never gave). A bad row is left out, so the caller
+  // measures again and put_calibration replaces it; `problems` says what was wrong with it.
+  Json usable = Json::array();
+  for (auto& r : rows) {
+    const std::string why = calibration_problem(r);
+    if (why.empty()) {
+      usable.push_back(std::move(r));
+      continue;
+    }
+    if (problems)
+      problems->push_back(
+          fmt::format("database '{}': the {} calibration of {} ({}, input {}, threads {}) is unusable: "
+                      "{}; it is ignored, and measured again where needed",
+                      util::printable(path()), util::printable(device), shown(r.value("model", Json())),
+                      shown(r.value("precision", Json())), shown(r.value("input", Json())),
+                      shown(r.value("threads", Json())), why));
+  }
+  return usable;
 }
 
 std::string Store::put_plan(const Json& p) {

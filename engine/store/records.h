@@ -33,6 +33,19 @@ struct Counter {
   std::string source;  // perf, cupti, ncu, ...; "<source>:derived" for derived figures
 };
 
+// What put_run does when the study already holds the run's slot (study, environment,
+// configuration, repeat) or its label. A sweep replaces its own claim of the slot; `rlx train --db`
+// must never replace a stored run silently (issue 48 item 2: a second unlabelled run replaced the
+// first, and of two at once one was lost).
+enum class IfStored {
+  replace,        // the run replaces the slot's row (a sweep's claim, a rerun)
+  next_repeat,    // the run takes the next free repeat of its configuration (MAX + 1, read and
+                  // written in one write transaction, so two at once get two repeats); its label
+                  // is the label given with "_run<repeat>" appended
+  refuse,         // Error when a row holds the slot or the label in the study
+  replace_label,  // as replace, and every row of the study with the same label is deleted first
+};
+
 struct RunRecord {
   std::string id;  // empty: put_run draws a new one
   std::string study;
@@ -47,6 +60,7 @@ struct RunRecord {
   std::vector<Counter> counters;
   Json complexity;                // rlx.model.summary's table (per-layer list dropped), or null
   Json roofline = Json::array();  // roofline_points rows: level, precision, flops, ..., source
+  IfStored if_stored = IfStored::replace;
 };
 
 // A record from a training result (rlx.train's table as json) and the configuration it ran:

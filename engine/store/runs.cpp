@@ -71,13 +71,51 @@ void Store::put_study(const std::string& name) {
   exec("INSERT OR IGNORE INTO studies (name, created_at) VALUES (?, ?)", Json::array({name, utc_now()}));
 }
 
-std::string Store::put_run(RunRecord run) {
+std::string Store::put_run(RunRecord run, bool join) {
   prepare_run(run);
+  // Asked to, the run joins the caller's transaction (rlx import-kit stages its runs in one).
+  if (join && in_transaction()) {
+    insert_run(run);
+    return run.id;
+  }
   // A trained run is never thrown away because another process holds the lock: wait it out.
   Transaction tx(*this, "put_run", true);
   insert_run(run);
   tx.commit();
   return run.id;
+}
+
+void Store::place_run(RunRecord& run, const std::string& key) {
+  const Json slot_of = Json::array({run.study, run.environment_id, key});
+  switch (run.if_stored) {
+    case IfStored::replace:
+      return;
+    case IfStored::next_repeat: {
+      const Json max = query(
+          "SELECT COALESCE(MAX(repeat), 0) AS n FROM runs WHERE study = ? AND environment_id = ? "
+          "AND config_key = ?",
+          slot_of);
+      run.repeat = max.at(0).at("n").get<int>() + 1;
+      run.label += fmt::format("_run{}", run.repeat);
+      return;
+    }
+    case IfStored::refuse: {
+      const Json held = query(
+          "SELECT label, repeat FROM runs WHERE id != ? AND study = ? AND (label = ? OR "
+          "(environment_id = ? AND config_key = ? AND repeat = ?)) LIMIT 1",
+          Json::array({run.id, run.study, run.label, run.environment_id, key, run.repeat}));
+      if (!held.empty())
+        throw Error(
+            fmt::format("study '{}' already holds a run labelled '{}' (repeat {}): it is not replaced; give "
+                        "another label, or ask to replace it",
+                        run.study, held[0].value("label", ""), held[0].value("repeat", 0)));
+      return;
+    }
+    case IfStored::replace_label:
+      exec("DELETE FROM runs WHERE study = ? AND label = ? AND id != ?",
+           Json::array({run.study, run.label, run.id}));
+      return;
+  }
 }
 
 void Store::prepare_run(RunRecord& run) {
@@ -109,6 +147,7 @@ void Store::insert_run(const RunRecord& given) {
     for (const char* k : {"claimed_at", "attempt", "deaths"})
       if (!run.columns.contains(k) || run.columns[k].is_null()) run.columns[k] = claim[k];
   std::string key = content_hash(run.config);
+  place_run(run, key);
   std::string cols = "id, study, environment_id, label, config_key, config, repeat, status, result";
   std::string marks = "?, ?, ?, ?, ?, ?, ?, ?, ?";
   Json p = Json::array({run.id, run.study, run.environment_id, run.label, key,

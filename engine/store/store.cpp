@@ -21,6 +21,7 @@
 #include <thread>
 
 #include "store/open_paths.h"
+#include "util/text_file.h"
 
 namespace rlx::store {
 
@@ -68,6 +69,13 @@ Store::Store(const std::string& path, OpenOptions opts) : path_(path), readonly_
     throw Error(fmt::format("no database at '{}' (check the path)", path));
   if (exists && fs::is_directory(path, ec))
     throw Error(fmt::format("'{}' is a directory, not a database file", path));
+  // The one rule for a user's files (util/text_file.h): SQLite would wait forever on a FIFO (or
+  // read /dev/zero as pages); permissions are left to open_failure's messages below.
+  if (exists) try {
+      util::check_user_file(path, "the database");
+    } catch (const util::UserFileError& e) {
+      if (e.problem == util::UserFileProblem::not_regular) throw Error(e.what());
+    }
   if (!exists) prepare_parent(path, opts.create_directories);
   // Read-only opens go through a mode=ro URI (immutable on read-only media, see open_paths.h);
   // OPEN_URI on writable connections lets merge_from ATTACH its input the same way.

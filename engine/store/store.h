@@ -197,10 +197,12 @@ class Store {
   // Records an environment (rlx.env.capture's table, keyed by its "id") and a study, once.
   void put_environment(const Json& env);
   void put_study(const std::string& name);
-  // Stores a run with its children, replacing whatever the slot (study, environment, config
-  // hash, repeat) held; fills finished_at and this process's columns (process_columns()) when
-  // absent. Returns the run's id.
-  std::string put_run(RunRecord run);
+  // Stores a run with its children, by its if_stored rule (by default replacing whatever the slot
+  // (study, environment, config hash, repeat) held); fills finished_at and this process's columns
+  // (process_columns()) when absent. Returns the run's id. In its own write transaction, refused
+  // inside an open one, unless join: then it joins the caller's (rlx import-kit stages all its
+  // runs in one).
+  std::string put_run(RunRecord run, bool join = false);
   // Stores roofline points of a stored run, replacing its points at the same levels (one point per
   // run and level), e.g. the measured point of counters imported later (rlx import-ncu) replaces
   // the sweep's estimate; returns the rows written.
@@ -220,8 +222,11 @@ class Store {
   void put_calibration(const std::string& environment_id, const Json& calibration);
   // The environment's calibrations on a device, one object per (model, precision, input, threads:
   // the probe's intra-op threads on a CPU, 0 on a GPU or where not recorded), the probe decoded;
-  // an empty array when none.
-  Json calibrations(const std::string& environment_id, const std::string& device);
+  // an empty array when none. Each row is checked as put_calibration checks one: a row that could
+  // not have been stored so (a memory_format that is no layout, a per_image_s that is no positive
+  // number, a model name with control characters, ...) is left out, and when `problems` is given a
+  // line saying which row and what was wrong is added to it (values escaped).
+  Json calibrations(const std::string& environment_id, const std::string& device, Json* problems = nullptr);
   // Records a plan: {study, environment_id, budget_s (or null), estimate_s, planned, left_out,
   // detail}; returns its id.
   std::string put_plan(const Json& plan);
@@ -293,6 +298,9 @@ class Store {
   void open_snapshot(const OpenOptions& opts);  // OpenOptions::snapshot
   void prepare_run(RunRecord& run);       // checks and fills a record (id, finished_at, process)
   void insert_run(const RunRecord& run);  // writes it, replacing its slot; inside a transaction
+  // The run's place by its if_stored rule (its repeat and label for next_repeat; Error for
+  // refuse; the same label's rows deleted for replace_label); inside the write transaction.
+  void place_run(RunRecord& run, const std::string& config_key);
   // merge_from's handling of input runs whose slot is held (merge_slots.cpp); inside its
   // transaction, before the runs are copied.
   void resolve_slot_conflicts(const MergeOptions& options, MergeStats& stats);

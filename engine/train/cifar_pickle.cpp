@@ -3,10 +3,10 @@
 
 #include <fmt/format.h>
 
-#include <fstream>
 #include <stdexcept>
 
 #include "train/pickle.h"
+#include "util/text_file.h"
 
 namespace rlx::train {
 
@@ -110,17 +110,15 @@ CifarBatch parse_cifar_pickle(std::string_view bytes, const std::string& name) {
 }
 
 CifarBatch read_cifar_pickle(const std::string& path) {
-  std::ifstream in(path, std::ios::binary | std::ios::ate);
-  if (!in) throw std::runtime_error(fmt::format("cannot read '{}'", path));
-  const std::streamoff size = in.tellg();
-  if (size < 0) throw std::runtime_error(fmt::format("cannot read '{}'", path));
-  if (static_cast<std::uintmax_t>(size) > kMaxFileBytes)
-    throw std::runtime_error(
-        fmt::format("'{}' is not a CIFAR-10 Python batch: {} bytes (a batch is about 31 MB)", path, size));
-  std::string bytes(static_cast<size_t>(size), '\0');
-  in.seekg(0);
-  in.read(bytes.data(), size);
-  if (in.gcount() != size) throw std::runtime_error(fmt::format("cannot read '{}'", path));
+  // The one rule for a user's files (util/text_file.h): regular, not blocking, at most 1 GiB.
+  std::string bytes;
+  try {
+    bytes = util::read_user_file(path, "the CIFAR-10 batch", kMaxFileBytes);
+  } catch (const util::UserFileError& e) {
+    if (e.problem != util::UserFileProblem::too_large) throw;
+    throw std::runtime_error(fmt::format(
+        "'{}' is not a CIFAR-10 Python batch: larger than {} (a batch is about 31 MB)", path, e.detail));
+  }
   return parse_cifar_pickle(bytes, path);
 }
 

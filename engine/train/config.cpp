@@ -185,6 +185,7 @@ nlohmann::json to_json(const TrainConfig& c, const TrainResult& r) {
   if (r.cpu_quota > 0) j["cpu_quota"] = r.cpu_quota;
   j["data_kind"] = r.data_kind;
   if (r.skipped_files >= 0) j["skipped_files"] = r.skipped_files;
+  if (!r.skipped_first.empty()) j["skipped_first"] = r.skipped_first;
   if (r.dataset_size >= 0) j["dataset_size"] = r.dataset_size;
   if (r.dataset_classes >= 0) j["dataset_classes"] = r.dataset_classes;
   if (!r.note.empty()) j["note"] = r.note;

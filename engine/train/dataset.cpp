@@ -6,11 +6,11 @@
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
-#include <fstream>
 #include <numeric>
 #include <stdexcept>
 
 #include "train/cifar_pickle.h"
+#include "util/text_file.h"
 
 namespace fs = std::filesystem;
 
@@ -109,19 +109,20 @@ CifarFiles find_cifar(const std::string& dir) {
   return {};
 }
 
+// A binary batch is 30,730,000 bytes; a file over this is no batch, and is not read whole.
+constexpr uint64_t kMaxCifarBinaryBytes = uint64_t{1} << 30;
+
 void append_binary(const fs::path& f, std::vector<uint8_t>& records) {
-  std::ifstream in(f, std::ios::binary);
-  std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (!in.good() && !in.eof()) throw std::runtime_error(fmt::format("cannot read '{}'", f.string()));
+  const std::string bytes = util::read_user_file(f.string(), "the CIFAR-10 batch", kMaxCifarBinaryBytes);
   if (bytes.empty() || bytes.size() % kCifarRecord != 0)
     throw std::runtime_error(
         fmt::format("'{}' is not CIFAR-10 binary: {} bytes is not a whole number of "
                     "{}-byte records",
                     f.string(), bytes.size(), kCifarRecord));
   for (size_t r = 0; r < bytes.size(); r += kCifarRecord)
-    if (bytes[r] > 9)
+    if (const auto label = static_cast<uint8_t>(bytes[r]); label > 9)
       throw std::runtime_error(fmt::format("'{}' record {} has label {} (CIFAR-10 labels are 0..9)",
-                                           f.string(), r / kCifarRecord, bytes[r]));
+                                           f.string(), r / kCifarRecord, label));
   records.insert(records.end(), bytes.begin(), bytes.end());
 }
 
@@ -170,7 +171,11 @@ std::unique_ptr<SampleSource> open_image_folder(const std::string& root) {
     std::vector<std::string> in_class;
     for (const auto& e : listing(base / class_dirs[c])) {
       const std::string ext = lower(e.path().extension().string());
-      if (e.is_regular_file() && (ext == ".jpg" || ext == ".jpeg")) in_class.push_back(e.path().string());
+      // Every entry but a folder: a FIFO or a link to a device named .jpg is then refused by the
+      // reader (util/text_file.h) and counted as unreadable, not skipped without a word.
+      std::error_code kind_ec;
+      if (!e.is_directory(kind_ec) && (ext == ".jpg" || ext == ".jpeg"))
+        in_class.push_back(e.path().string());
     }
     std::sort(in_class.begin(), in_class.end());
     for (auto& f : in_class) {
@@ -270,6 +275,7 @@ void Loader::load_sample(uint64_t position, float* dst, int64_t* label) {
         ++skipped_;
         auto& [count, example] = why_bad_[why.kind];
         if (count++ == 0) example = why.detail;
+        if (first_skipped_.empty()) first_skipped_ = why.detail;
       }
       continue;
     }
@@ -281,6 +287,11 @@ void Loader::load_sample(uint64_t position, float* dst, int64_t* label) {
     return;
   }
   throw std::runtime_error(no_usable_images());
+}
+
+std::string Loader::first_skipped() {
+  std::lock_guard<std::mutex> lock(bad_mutex_);
+  return first_skipped_;
 }
 
 std::string Loader::no_usable_images() {

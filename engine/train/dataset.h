@@ -72,6 +72,9 @@ class Loader {
   HostBatch next();
   // Distinct samples found unreadable so far.
   int64_t skipped() const { return skipped_.load(); }
+  // The first of them, with why ("'a/b.jpg': the file (300 bytes) ends before its end-of-image
+  // marker"); "" while none was skipped.
+  std::string first_skipped();
 
  private:
   HostBatch build(uint64_t batch_index);
@@ -87,6 +90,7 @@ class Loader {
   std::mutex bad_mutex_;
   std::vector<char> bad_;
   std::map<DecodeFailure::Kind, std::pair<int64_t, std::string>> why_bad_;  // count, first example
+  std::string first_skipped_;
   std::atomic<int64_t> skipped_{0};
 
   // Prefetch: workers claim batch indices in order and park results in `ready_`; next() takes

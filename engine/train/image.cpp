@@ -8,9 +8,10 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
 #include <memory>
 #include <stdexcept>
+
+#include "util/text_file.h"
 
 namespace rlx::train {
 namespace {
@@ -65,6 +66,8 @@ const char* failure_text(DecodeFailure::Kind kind) {
       return "could not be read";
     case DecodeFailure::Kind::too_large:
       return "declare more pixels than the cap (RLX_MAX_IMAGE_PIXELS)";
+    case DecodeFailure::Kind::truncated:
+      return "are truncated (they end before their end-of-image marker)";
     case DecodeFailure::Kind::undecodable:
       break;
   }
@@ -76,17 +79,48 @@ std::nullopt_t failed(DecodeFailure* f, DecodeFailure::Kind kind, std::string de
   if (f != nullptr) *f = {kind, std::move(detail)};
   return std::nullopt;
 }
-}  // namespace
 
-std::optional<Image> decode_jpeg(const std::vector<uint8_t>& bytes, int min_side, int64_t max_pixels,
-                                 DecodeFailure* failure) {
+// Where a JPEG's data stops: the offset just past its end-of-image marker (EOI, FF D9), or 0
+// when the file ends first (it was cut). The markers are walked as the decoder reads them:
+// segments by their lengths, and after each start-of-scan the entropy-coded data up to the next
+// marker (FF 00 is a stuffed FF byte, FF D0..D7 restart markers, FF FF fill), so an FF D9 inside an
+// EXIF thumbnail or a table does not count.
+size_t jpeg_end(const unsigned char* d, size_t n) {
+  if (n < 2 || d[0] != 0xFF || d[1] != 0xD8) return 0;
+  size_t i = 2;
+  while (i < n) {
+    if (d[i] != 0xFF) {  // stray bytes between segments (libjpeg warns and skips them)
+      ++i;
+      continue;
+    }
+    while (i < n && d[i] == 0xFF) ++i;  // fill bytes before a marker
+    if (i >= n) return 0;
+    const unsigned char m = d[i++];
+    if (m == 0xD9) return i;
+    if (m == 0x00 || m == 0x01 || (m >= 0xD0 && m <= 0xD7)) continue;  // no length follows
+    if (i + 2 > n) return 0;
+    const size_t length = (size_t{d[i]} << 8) | d[i + 1];
+    if (length < 2 || i + length > n) return 0;
+    i += length;
+    if (m != 0xDA) continue;
+    // Entropy-coded data after a start-of-scan, up to the next real marker.
+    while (i + 1 < n &&
+           !(d[i] == 0xFF && d[i + 1] != 0x00 && d[i + 1] != 0xFF && (d[i + 1] < 0xD0 || d[i + 1] > 0xD7)))
+      ++i;
+    if (i + 1 >= n) return 0;
+  }
+  return 0;
+}
+
+std::optional<Image> decode_bytes(const unsigned char* data_in, size_t n, int min_side, int64_t max_pixels,
+                                  DecodeFailure* failure) {
   using K = DecodeFailure::Kind;
-  if (bytes.empty()) return failed(failure, K::undecodable, "an empty file");
+  if (n == 0) return failed(failure, K::undecodable, "an empty file");
   TjHandle tj(false);
   if (!tj.h) return failed(failure, K::undecodable, "libjpeg-turbo could not start");
   int width = 0, height = 0, subsamp = 0, colorspace = 0;
-  auto* data = const_cast<unsigned char*>(bytes.data());
-  const auto size = static_cast<unsigned long>(bytes.size());
+  auto* data = const_cast<unsigned char*>(data_in);
+  const auto size = static_cast<unsigned long>(n);
   if (tjDecompressHeader3(tj.h, data, size, &width, &height, &subsamp, &colorspace) != 0)
     return failed(failure, K::undecodable, tjGetErrorStr2(tj.h));
   if (width <= 0 || height <= 0)
@@ -108,26 +142,39 @@ std::optional<Image> decode_jpeg(const std::vector<uint8_t>& bytes, int min_side
   if (tjDecompress2(tj.h, data, size, img.rgb.data(), out_w, 0, out_h, TJPF_RGB, TJFLAG_FASTDCT) != 0) {
     // Warnings (e.g. a few extraneous bytes) still give a complete image; errors do not.
     if (tjGetErrorCode(tj.h) != TJERR_WARNING) return failed(failure, K::undecodable, tjGetErrorStr2(tj.h));
+    // A cut file is only a warning to libjpeg, which fills the missing rows with grey: a
+    // truncated image would train as a grey one (PIL refuses it unless told otherwise). The
+    // markers say whether the data reached its end.
+    if (jpeg_end(data_in, n) == 0)
+      return failed(failure, K::truncated,
+                    "the file (" + std::to_string(n) + " bytes) ends before its end-of-image marker");
   }
   return img;
+}
+
+}  // namespace
+
+std::optional<Image> decode_jpeg(const std::vector<uint8_t>& bytes, int min_side, int64_t max_pixels,
+                                 DecodeFailure* failure) {
+  return decode_bytes(bytes.data(), bytes.size(), min_side, max_pixels, failure);
 }
 
 std::optional<Image> decode_jpeg_file(const std::string& path, int min_side, int64_t max_pixels,
                                       DecodeFailure* failure) {
   using K = DecodeFailure::Kind;
-  // One read of the whole file (a stream iterator copies byte by byte: 4 % of the loader's time).
-  errno = 0;
-  std::ifstream in(path, std::ios::binary | std::ios::ate);
-  if (!in) return failed(failure, K::unreadable, errno != 0 ? std::strerror(errno) : "cannot open it");
-  const std::streamoff size = in.tellg();
-  if (size < 0) return failed(failure, K::unreadable, "cannot tell its size");
-  if (size == 0) return failed(failure, K::undecodable, "an empty file");
-  std::vector<uint8_t> bytes(static_cast<size_t>(size));
-  in.seekg(0);
-  errno = 0;
-  if (!in.read(reinterpret_cast<char*>(bytes.data()), size))
-    return failed(failure, K::unreadable, errno != 0 ? std::strerror(errno) : "a short read");
-  return decode_jpeg(bytes, min_side, max_pixels, failure);
+  // One read of the whole file, by the one rule for a user's files (util/text_file.h): a FIFO or
+  // a device among the JPEGs is counted as unreadable, never waited on or read forever.
+  std::string text;
+  try {
+    text = util::read_user_file(path, "", kMaxJpegFileBytes);
+  } catch (const util::UserFileError& e) {
+    return failed(failure, K::unreadable,
+                  e.problem == util::UserFileProblem::too_large
+                      ? "larger than the " + e.detail + " a JPEG may have"
+                      : e.detail);
+  }
+  return decode_bytes(reinterpret_cast<const unsigned char*>(text.data()), text.size(), min_side, max_pixels,
+                      failure);
 }
 
 std::vector<uint8_t> encode_jpeg(const Image& image, int quality) {

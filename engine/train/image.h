@@ -41,18 +41,26 @@ int64_t max_image_pixels();
 // Computed in 64 bits: 60000 x 60000 overflows an int.
 std::pair<int, int> decode_size(int width, int height, int min_side);
 
-// Why a file gave no image (issue 25 finding 8: all three were called "failed to decode").
+// Why a file gave no image (issue 25 finding 8: all three were called "failed to decode"; issue
+// 48 item 8: a cut file decoded, grey below the cut, and trained as an image).
 struct DecodeFailure {
-  enum class Kind { unreadable, too_large, undecodable };
+  enum class Kind { unreadable, too_large, undecodable, truncated };
   Kind kind = Kind::undecodable;
   std::string detail;  // "Permission denied", "60000 x 60000 = 3600000000 pixels", libjpeg's message
 };
-// "could not be read", "declare more pixels than the cap", "failed to decode" (plural: counted).
+// "could not be read", "declare more pixels than the cap", "failed to decode", "are truncated"
+// (plural: counted).
 const char* failure_text(DecodeFailure::Kind kind);
 
-// Decodes a JPEG file at decode_size(). Returns nullopt when the file cannot be read, is not a
-// decodable JPEG, or declares more than max_pixels pixels (the caller counts it as skipped);
-// `failure` (when given) then says which and why.
+// The most bytes a JPEG file may have (a 100-megapixel JPEG at the highest quality is well under
+// it): a bigger file is no image of a dataset, and is not read whole into memory.
+inline constexpr uint64_t kMaxJpegFileBytes = uint64_t{256} << 20;
+
+// Decodes a JPEG file at decode_size(). Returns nullopt when the file cannot be read (a FIFO or a
+// device is not read: the one rule of util/text_file.h), is not a decodable JPEG, ends before its
+// end-of-image marker (truncated: libjpeg would fill the missing rows with grey), or declares more
+// than max_pixels pixels (the caller counts it as skipped); `failure` (when given) then says which
+// and why.
 std::optional<Image> decode_jpeg_file(const std::string& path, int min_side,
                                       int64_t max_pixels = max_image_pixels(),
                                       DecodeFailure* failure = nullptr);

@@ -380,6 +380,9 @@ class Stepper {
   int64_t skipped() const {
     return loader_ ? loader_->skipped() : -1;
   }
+  std::string first_skipped() const {
+    return loader_ ? loader_->first_skipped() : "";
+  }
 
  private:
   void copy_to_device(Batch& b) {
@@ -686,6 +689,7 @@ void run(const TrainConfig& c, IterationObserver* observer, TrainResult& r) {
   counted_section(stepper, counted_iterations(c, observer), observer, bar, r);
   bar.finish();
   r.skipped_files = r.data_kind == "imagefolder" ? stepper.skipped() : -1;
+  r.skipped_first = stepper.first_skipped();
   if (!std::isfinite(r.loss_last))
     throw RunFailure(
         fmt::format("the loss became {} (training diverged); lower lr (now {})", r.loss_last, c.lr));

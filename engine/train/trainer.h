@@ -101,6 +101,7 @@ struct TrainResult {
   std::string precision;
   std::string memory_format;       // the layout used ("channels_last" or "contiguous")
   int64_t skipped_files = -1;      // ImageFolder: unreadable files met; -1 = not a folder
+  std::string skipped_first;       // the first of them and why ("'a/b.jpg': ..."); "" when none
   int64_t dataset_size = -1;       // samples available in the data source; -1 = synthetic
   int64_t dataset_classes = -1;    // classes the data source has; -1 = synthetic
   std::string data_kind;           // "synthetic", "imagefolder", "cifar10"

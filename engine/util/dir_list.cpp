@@ -8,7 +8,8 @@
 
 namespace rlx::util {
 
-std::vector<std::string> list_files(const std::string& dir, const std::string& suffix, bool missing_ok) {
+std::vector<std::string> list_files(const std::string& dir, const std::string& suffix, bool missing_ok,
+                                    bool not_only_regular) {
   namespace fs = std::filesystem;
   std::error_code ec;
   const fs::file_status st = fs::status(dir, ec);
@@ -20,7 +21,7 @@ std::vector<std::string> list_files(const std::string& dir, const std::string& s
   std::vector<std::string> out;
   for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
     const std::string name = it->path().filename().string();
-    if (!it->is_regular_file(ec)) continue;
+    if (not_only_regular ? it->is_directory(ec) : !it->is_regular_file(ec)) continue;
     if (name.size() >= suffix.size() && name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0)
       out.push_back(name);
   }

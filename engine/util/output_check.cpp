@@ -10,12 +10,12 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <stdexcept>
 
 #include <fmt/format.h>
 
 #include "util/make_dirs.h"
+#include "util/text_file.h"
 
 namespace rlx::util {
 namespace {
@@ -84,12 +84,18 @@ void check_directory(const std::string& dir, bool create, const char* missing_ad
   probe_writable(base);
 }
 
+// The first n bytes of a regular file ("" for anything else: a FIFO is not waited on).
 std::string head_of(const std::string& path, size_t n) {
-  std::ifstream f(path, std::ios::binary);
-  std::string s(n, '\0');
-  f.read(s.data(), static_cast<std::streamsize>(n));
-  s.resize(static_cast<size_t>(f.gcount()));
-  return s;
+  try {
+    UserFile f(path, "");
+    std::string s(n, '\0');
+    size_t got = 0;
+    for (size_t k; got < n && (k = f.read(s.data() + got, n - got)) > 0;) got += k;
+    s.resize(got);
+    return s;
+  } catch (const UserFileError&) {
+    return "";
+  }
 }
 
 // Where an existing file really is (the directory of a symlink's target holds the new file).
@@ -131,6 +137,8 @@ void check_database(const std::string& path) {
     return;
   }
   if (S_ISDIR(st.st_mode)) fail(fmt::format("'{}' is a directory: give a database file name", path));
+  // A FIFO or a device is no database (SQLite would wait on it, or read it forever).
+  if (!S_ISREG(st.st_mode)) check_user_file(path, "the database");
   if (st.st_size > 0 && !is_sqlite_file(path))
     fail(fmt::format("'{}' is not an SQLite database: give the path of a study database, or a new file name",
                      path));

@@ -212,21 +212,29 @@ void set_columns(lua::Options& o, store::RunRecord& r) {
 }
 
 // put_run{study=, environment_id=, label=, run= (the repeat), config=, result=, columns=, complexity=,
-// roofline=, id=} -> id. The record comes from store::run_record(config, result); columns
-// (any runs column by name) are set over it.
+// roofline=, id=, if_stored=, join=} -> id (join: inside the caller's open transaction). The record comes
+// from store::run_record(config, result); columns (any runs column by name) are set over it. if_stored:
+// "replace" (default), "next" (the next free repeat, label .. "_run<N>"), "refuse", "replace_label"
+// (store::IfStored).
 int put_run(lua_State* L) {
   auto& s = conn(L, "{...}");
   lua::Options o(L, 2,
                  {"study", "environment_id", "label", "run", "config", "result", "columns", "complexity",
-                  "roofline", "id", "status"});
+                  "roofline", "id", "status", "if_stored", "join"});
   store::RunRecord r = slot_record(o, o.json("result"));
+  const std::string if_stored =
+      o.choice("if_stored", "replace", {"next", "refuse", "replace", "replace_label"});
+  r.if_stored = if_stored == "next"            ? store::IfStored::next_repeat
+                : if_stored == "refuse"        ? store::IfStored::refuse
+                : if_stored == "replace_label" ? store::IfStored::replace_label
+                                               : store::IfStored::replace;
   r.id = o.str("id", "");
   r.status = o.str("status", r.status);
   set_columns(o, r);
   r.complexity = o.json("complexity");
   nlohmann::json roof = o.json("roofline");
   if (roof.is_array()) r.roofline = roof;
-  std::string id = s.put_run(std::move(r));
+  std::string id = s.put_run(std::move(r), o.boolean("join", false));
   lua_pushlstring(L, id.data(), id.size());
   return 1;
 }
@@ -334,10 +342,14 @@ int put_calibration(lua_State* L) {
   return 0;
 }
 
+// calibrations(environment_id, device) -> rows, problems: the usable rows, and a line for each row
+// left out as unusable (store.h).
 int calibrations(lua_State* L) {
   auto& s = conn(L, "environment_id, device");
-  lua::push_json(L, s.calibrations(str_arg(L, 2, "environment id"), str_arg(L, 3, "device")));
-  return 1;
+  nlohmann::json problems = nlohmann::json::array();
+  lua::push_json(L, s.calibrations(str_arg(L, 2, "environment id"), str_arg(L, 3, "device"), &problems));
+  lua::push_json(L, problems);
+  return 2;
 }
 
 // put_plan{study, environment_id, budget_s, estimate_s, planned, left_out, detail} -> id;

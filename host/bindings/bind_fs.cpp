@@ -1,6 +1,7 @@
 // bind_fs.cpp: rlx._core.fs, file outputs that are never lost or half-written
 // (engine/util/atomic_file.h). scripts/rlx/fs.lua publishes it as rlx.fs.
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -10,6 +11,7 @@
 #include "util/atomic_file.h"
 #include "util/dir_list.h"
 #include "util/output_check.h"
+#include "util/text_file.h"
 
 namespace rlx::bindings {
 namespace {
@@ -105,16 +107,54 @@ int is_sqlite(lua_State* L) {
   return 1;
 }
 
-// list(dir [, {suffix = ".csv", missing_ok = bool}]) -> sorted names of the regular files in dir
+// list(dir [, {suffix = ".csv", missing_ok = bool, not_only_regular = bool}]) -> sorted names of
+// the regular files in dir (with not_only_regular: of every entry that is not a folder)
 int list(lua_State* L) {
   const std::string dir = lua::check_string(L, 1);
-  const auto o = lua::Options::optional(L, 2, {"suffix", "missing_ok"});
-  const auto names = util::list_files(dir, o.str("suffix", ""), o.boolean("missing_ok", false));
+  const auto o = lua::Options::optional(L, 2, {"suffix", "missing_ok", "not_only_regular"});
+  const auto names = util::list_files(dir, o.str("suffix", ""), o.boolean("missing_ok", false),
+                                      o.boolean("not_only_regular", false));
   lua_createtable(L, static_cast<int>(names.size()), 0);
   for (size_t i = 0; i < names.size(); ++i) {
     lua_pushlstring(L, names[i].data(), names[i].size());
     lua_rawseti(L, -2, static_cast<int>(i + 1));
   }
+  return 1;
+}
+
+// A user's file's size when it may be read (util/text_file.h's rule); nil for a missing one with
+// missing_ok. Shared by read and check_file.
+std::optional<uint64_t> checked(const std::string& path, const std::string& what, bool missing_ok) {
+  if (path.empty()) throw lua::Error("argument 1 (the path) is empty: give a file name");
+  return util::check_user_file(path, what, missing_ok);
+}
+
+// read(path [, {what = "the CSV", max_bytes = N, missing_ok = bool}]) -> text, or nil for a missing
+// file with missing_ok. max_bytes defaults to kDefaultReadBytes.
+constexpr long long kDefaultReadBytes = 64LL << 20;
+int read(lua_State* L) {
+  const std::string path = lua::check_string(L, 1);
+  const auto o = lua::Options::optional(L, 2, {"what", "max_bytes", "missing_ok"});
+  const std::string what = o.str("what", "");
+  const auto max_bytes = static_cast<uint64_t>(o.integer("max_bytes", kDefaultReadBytes, 1));
+  if (!checked(path, what, o.boolean("missing_ok", false))) {
+    lua_pushnil(L);
+    return 1;
+  }
+  const std::string text = util::read_user_file(path, what, max_bytes);
+  lua_pushlstring(L, text.data(), text.size());
+  return 1;
+}
+
+// check_file(path [, {what =, missing_ok =}]) -> size in bytes (nil: missing, with missing_ok).
+int check_file(lua_State* L) {
+  const std::string path = lua::check_string(L, 1);
+  const auto o = lua::Options::optional(L, 2, {"what", "missing_ok"});
+  const auto size = checked(path, o.str("what", ""), o.boolean("missing_ok", false));
+  if (size)
+    lua_pushnumber(L, static_cast<double>(*size));
+  else
+    lua_pushnil(L);
   return 1;
 }
 
@@ -127,7 +167,9 @@ void open_fs(lua_State* L) {
                         {"same_file", lua::guarded<same_file>},
                         {"check_output", lua::guarded<check_output>},
                         {"is_sqlite", lua::guarded<is_sqlite>},
-                        {"list", lua::guarded<list>}});
+                        {"list", lua::guarded<list>},
+                        {"read", lua::guarded<read>},
+                        {"check_file", lua::guarded<check_file>}});
 }
 
 }  // namespace rlx::bindings

@@ -16,5 +16,6 @@ void open_all(lua_State* L) {
   open_report(L);
   open_term(L);
   open_stats(L);
+  open_csv(L);
 }
 }  // namespace rlx::bindings

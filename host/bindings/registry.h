@@ -19,6 +19,7 @@ void open_fs(lua_State* L);        // bind_fs.cpp: atomic, checked file outputs
 void open_report(lua_State* L);    // bind_report.cpp: Markdown -> self-contained HTML
 void open_term(lua_State* L);      // bind_term.cpp: the terminal's width, terminal queries
 void open_stats(lua_State* L);     // bind_stats.cpp: Student's t, CIs, percentiles
+void open_csv(lua_State* L);       // bind_csv.cpp: a user's CSV read a record at a time
 
 void open_all(lua_State* L);
 }  // namespace rlx::bindings

@@ -37,9 +37,21 @@ function M._plan_child(script, out, ...)
   rlx.flags.dry_run = true
   local args = {[0] = script, ...}
   _G.arg, rlx.args = args, args
-  local chunk, err = loadfile(script)
-  if not chunk then rlx.fail(1, "rlx submit: " .. tostring(err)) end
-  chunk(...)
+  -- The script's failure goes back to rlx submit as data (the plan file's `error`), said there in
+  -- one line: rlx's own planning frames are no part of the user's problem (issue 48 item 10).
+  local function failed(message)
+    S.write_file(out, rlx.json.encode({error = message}))
+    rlx.fail(1, "")
+  end
+  local read, text = pcall(rlx.fs.read, script, {what = "the script"})
+  if not read then failed(rlx.errors.message(rlx.errors.pass_exits(text))) end
+  local chunk, err = load(text, "@" .. script)
+  if not chunk then failed(tostring(err)) end
+  local ran, raised = pcall(chunk, ...)
+  if not ran then
+    rlx.errors.pass_exits(raised)
+    failed(tostring(raised))
+  end
   study_mod.open = open
   local params = {}
   for k, v in pairs(rlx.params or {}) do
@@ -81,6 +93,11 @@ local function plan(o, exe)
   local text = S.read_file(out)
   os.remove(out)
   if not ran then error(status, 0) end
+  local got, planned = pcall(rlx.json.decode, text or "")
+  if got and type(planned) == "table" and planned.error then
+    rlx.fail(1, string.format("rlx submit: planning %s failed: %s; check it with: rlx run %s --dry-run", o.script,
+      require("rlx.show").printable(planned.error), o.script))
+  end
   if status ~= 0 or not text or text == "" then
     rlx.fail(1, string.format("rlx submit: planning %s failed (see above); check it with: rlx run %s --dry-run%s",
       o.script, o.script, o.plan_on_node and " (inside srun on the partition)" or ""))

@@ -11,6 +11,13 @@
 local errors = require("rlx.errors")
 local M = {}
 
+--- A user's CSV file read one record at a time (RFC 4180; engine/util/csv_reader.h), by rlx's rule
+--- for reading a user's files (a FIFO or a device is refused at once; at most max_bytes bytes):
+--- rlx.csv.reader(path, {what = "the kit's metrics.csv", max_bytes = N}) -> reader; reader:next()
+--- -> {fields = {...}, cols = {column of each field}, line = first line} or nil at the end;
+--- reader:close(). A malformed file raises "PATH:LINE:COL: what is wrong; the fix".
+M.reader = rlx._core.csv.open
+
 -- A decimal number as a spreadsheet reads one: an optional sign, digits with at most one point,
 -- an optional exponent ("-5", "+2.5", "-.5", "1e-3"). Not Lua's tonumber, which also takes
 -- leading and trailing white space ("\t1", "\r-2") and hex ("-0x10").

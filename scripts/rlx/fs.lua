@@ -19,7 +19,9 @@ M.write_atomic_all = core.write_atomic_all
 M.same_file = core.same_file
 
 --- The names of the regular files in folder `dir`, sorted: rlx.fs.list(dir [, {suffix = ".csv",
---- missing_ok = true}]) (a missing folder is an error unless missing_ok, then an empty list).
+--- missing_ok = true, not_only_regular = true}]) (a missing folder is an error unless missing_ok,
+--- then an empty list; not_only_regular lists every entry that is not a folder, FIFOs and links to
+--- devices too, so a reader can refuse them by name instead of skipping them).
 M.list = core.list
 
 --- Checks, before the work that produces it, that `path` can be written as `kind`:
@@ -60,6 +62,17 @@ end
 
 --- True when the file at path is an SQLite database (starts with SQLite's header).
 M.is_sqlite = core.is_sqlite
+
+--- The text of a file a user named, by rlx's one rule for reading such files
+--- (engine/util/text_file.h): opened without blocking, a regular file only (a FIFO, a device, a
+--- socket or a folder is refused at once), at most opts.max_bytes bytes (default 64 MiB).
+--- rlx.fs.read(path [, {what = "the kit's env_info.md", max_bytes = N, missing_ok = true}]) ->
+--- text, or nil for a missing file with missing_ok. Errors are one line naming the file and the fix.
+M.read = core.read
+
+--- Checks a file a user named by the same rule without reading it: its size in bytes, or nil for a
+--- missing file with missing_ok. rlx.fs.check_file(path [, {what =, missing_ok =}]).
+M.check_file = core.check_file
 
 --- rlx.fs.write_atomic for the CLI: "-" is stdout (checked on flush), and an error ends the
 --- program with status 1 and "<cmd>: <message>", without the Lua position.

@@ -298,10 +298,9 @@ end
 function M.render(opts)
   local o = options.check("rlx.report.render", opts, {markdown = {type = "string", required = true},
     out = {type = "string"}, title = {type = "string"}})
-  local f, err = io.open(o.markdown, "rb")
-  if not f then errors.raise("rlx.report.render", "cannot read '" .. o.markdown .. "': " .. tostring(err)) end
-  local text = f:read("*a")
-  f:close()
+  -- Read by the one rule for a user's files: a FIFO named .md used to block the report.
+  local read, text = pcall(rlx.fs.read, o.markdown, {what = "the Markdown file"})
+  if not read then errors.raise("rlx.report.render", errors.message(errors.pass_exits(text))) end
   local dir = o.markdown:match("^(.*)/[^/]*$") or "."
   local out = o.out or (o.markdown:gsub("%.[^./]*$", "") .. ".html")
   local title = o.title or text:match("^#%s+([^\n]+)") or "rlx report"

@@ -271,8 +271,6 @@ function M.files(D)
   return out
 end
 
-local SQLITE_MAGIC = "SQLite format 3\0"
-
 -- Refuses (before anything is written) an output that is a SQLite database, or the input.
 -- Each file's folder checked (create = false: nothing made) or, with create, made.
 local function check_folders(out, files, create)
@@ -291,10 +289,7 @@ local function check_targets(out, files, inputs)
   check_folders(out, files, false)
   for _, f in ipairs(files) do
     local path = out .. "/" .. f.path
-    local h = io.open(path, "rb")
-    local head = h and h:read(#SQLITE_MAGIC)
-    if h then h:close() end
-    if head == SQLITE_MAGIC then
+    if rlx.fs.is_sqlite(path) then  -- reads only a regular file (a FIFO there is not waited on)
       rlx.errors.raise("rlx.seed_layout.write", string.format("'%s' is a SQLite database; refusing to overwrite it " ..
         "(choose another output folder)", path))
     end

@@ -551,6 +551,7 @@ function Study:store_run(config, result, opts)
     total_s = {type = "number"}, complexity = {type = "table"}, roofline = {type = "table"},
     sweep_order = {type = "string"}, sweep_seed = {type = "integer"}, position = {type = "integer", min = 1},
     id = {type = "string"}, attempt = {type = "integer", min = 1},
+    if_stored = {type = "string", one_of = {"next", "refuse", "replace", "replace_label"}, default = "replace"},
   })
   if type(config.model) ~= "string" then
     errors.raise("study:store_run", "config.model must be a model name (string), got " .. type(config.model))
@@ -563,13 +564,16 @@ function Study:store_run(config, result, opts)
     c.precision = "fp32"
     config = c
   end
-  local label = o.label or make_label(self.env.label, config.model, config.precision, config.batch or "?", o.run)
+  -- if_stored = "next": the store picks the repeat and appends "_run<N>" to the label it is given.
+  local label = o.label or (o.if_stored == "next" and
+    make_label(self.env.label, config.model, config.precision, config.batch or "?", 1):gsub("_run1$", "") or
+    make_label(self.env.label, config.model, config.precision, config.batch or "?", o.run))
   local stored = plain_data(result, 0)
   if self.price_per_hour and stored.price_per_hour == nil then stored.price_per_hour = self.price_per_hour end
   return self.db:put_run{study = self.name, environment_id = self.env_id, label = label, run = o.run,
     config = plain_data(config, 0), result = stored, complexity = plain_data(o.complexity, 0),
     roofline = plain_data(o.roofline, 0),
-    id = o.id,
+    id = o.id, if_stored = o.if_stored,
     columns = {started_at = o.started_at or rlx.db.now(), total_s = o.total_s, sweep_order = o.sweep_order,
       sweep_seed = o.sweep_seed, position = o.position, attempt = o.attempt}}
 end

@@ -69,7 +69,8 @@ function M.summary_line(r)
       tostring(r.precision), r.batch or 0, tostring(r.error)))
   end
   local skipped = r.skipped_files and r.skipped_files > 0 and
-    string.format(", %d file(s) skipped", r.skipped_files) or ""
+    string.format(", %d file(s) skipped%s", r.skipped_files, r.skipped_first and (", the first " .. r.skipped_first)
+      or "") or ""
   local layout = type(r.memory_format) == "string" and (r.memory_format .. ", ") or ""
   return printable(string.format(
     "%s %s %s batch %d: %.1f img/s (median %.4f s/iter, data wait %.3f s, %d threads, %sloss %.3f -> %.3f%s)%s%s",

@@ -14,7 +14,7 @@ rlx_e2e(NAME "counters: import_ncu malformed file names file and line" ARGS -e
   "rlx.counters.import_ncu('${F}/malformed/non_numeric.csv')" EXIT 1
   STDERR "^\\(command line\\):1: rlx\\.counters\\.import_ncu: .*non_numeric\\.csv:4: column \"gpu__time_duration\\.sum\": value \"12\\.5us\" is not a number as ncu writes it")
 rlx_e2e(NAME "counters: import_ncu missing file" ARGS -e "rlx.counters.import_ncu('/nonexistent/x.csv')" EXIT 1
-  STDERR "rlx\\.counters\\.import_ncu: cannot open /nonexistent/x\\.csv: No such file or directory")
+  STDERR "rlx\\.counters\\.import_ncu: the ncu CSV '/nonexistent/x\\.csv' does not exist \\(check the path\\)")
 
 # rlx.counters.list / available / measure
 rlx_e2e(NAME "counters: list cpu has task_clock" ARGS -e
@@ -37,7 +37,7 @@ rlx_e2e(NAME "counters: measure cpu counts software events" ARGS -e
 rlx_e2e(NAME "counters: measure wrong type" ARGS -e "rlx.counters.measure(5)" EXIT 1
   STDERR "^\\(command line\\):1: rlx\\.counters\\.measure: argument 1 must be the function to measure, got number")
 rlx_e2e(NAME "counters: import_ncu of a directory" ARGS -e "rlx.counters.import_ncu('${F}')" EXIT 1
-  STDERR "rlx\\.counters\\.import_ncu: cannot read .*/tests/fixtures/ncu: it is a directory")
+  STDERR "rlx\\.counters\\.import_ncu: the ncu CSV '.*/tests/fixtures/ncu' is a directory, not a regular file: give the path of a file in it")
 rlx_e2e(NAME "counters: measure unknown option" ARGS -e "rlx.counters.measure(function() end, {iter = 2})" EXIT 1
   STDERR "rlx\\.counters\\.measure: unknown option 'iter' \\(valid options: device, groups, iters\\)")
 rlx_e2e(NAME "counters: measure unknown group" ARGS -e "rlx.counters.measure(function() end, {groups = {'cycels'}})" EXIT 1

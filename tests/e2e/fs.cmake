@@ -52,3 +52,17 @@ rlx_e2e(NAME "fs: list of a missing folder" EXIT 1 ARGS -e "${FS_TMP}rlx.fs.list
   STDERR "^\\(command line\\):1: rlx\\.fs\\.list: no folder '.*/none' \\(check the path\\)\n")
 rlx_e2e(NAME "fs: list of a file" EXIT 1 ARGS -e "${FS_TMP}rlx.fs.write_atomic(d .. '/f', '') rlx.fs.list(d .. '/f')"
   STDERR "^\\(command line\\):1: rlx\\.fs\\.list: '.*/f' is not a folder\n")
+# rlx.fs.read / check_file and list's not_only_regular (issue 48 item 1): the one rule for a user's
+# files. A FIFO is refused at once (it would block), a missing file is nil with missing_ok, the cap
+# counts the bytes read; list sees the FIFO only when asked, so a reader can refuse it by name.
+rlx_fs_ok("read and check_file of a regular file; missing_ok; list with not_only_regular"
+  "rlx.fs.write_atomic(d .. '/a.csv', 'x,y') os.execute('mkfifo ' .. d .. '/f.csv') print(rlx.fs.read(d .. '/a.csv'), rlx.fs.check_file(d .. '/a.csv'), rlx.fs.read(d .. '/none', {missing_ok = true}), table.concat(rlx.fs.list(d), ','), table.concat(rlx.fs.list(d, {not_only_regular = true}), ','))"
+  "x,y\t3\tnil\ta\\.csv\ta\\.csv,f\\.csv")
+fs_tmp("read of a FIFO" FS_TMP)
+rlx_e2e(NAME "fs: read of a FIFO is refused at once" EXIT 1
+  ARGS -e "${FS_TMP}os.execute('mkfifo ' .. d .. '/f.csv') rlx.fs.read(d .. '/f.csv', {what = 'the CSV'})"
+  STDERR "^\\(command line\\):1: rlx\\.fs\\.read: the CSV '.*/f\\.csv' is a FIFO, not a regular file: rlx reads only regular files \\(this one would block or never end\\)\\x3b put the file itself there\n")
+fs_tmp("read past max_bytes" FS_TMP)
+rlx_e2e(NAME "fs: read past max_bytes is refused" EXIT 1
+  ARGS -e "${FS_TMP}rlx.fs.write_atomic(d .. '/big', '12345') rlx.fs.read(d .. '/big', {max_bytes = 4})"
+  STDERR "^\\(command line\\):1: rlx\\.fs\\.read: '.*/big' is larger than the 4 bytes rlx reads of such a file: is it the right file\\?\n")

@@ -3,8 +3,11 @@
 # docs/reliability.md has a section per item naming its test.
 # Issue 35 (the third probe): resume_zombie (item 1), study_params (2, 3, 5), escapes (4),
 # interrupted_retry (6), report_images (7), checked_first (8), merge_running (9), messages3 (11).
+# Issue 48 (the fourth probe): user_files (item 1), unlabelled_runs (2), calibration_corrupt (7),
+# truncated_jpegs (8), messages4 (10).
 foreach(scenario outputs figures store_open overwrite_db typos submit resume_zombie study_params escapes
-        interrupted_retry report_images checked_first merge_running messages3)
+        interrupted_retry report_images checked_first merge_running messages3 user_files unlabelled_runs
+        calibration_corrupt truncated_jpegs messages4)
   add_test(NAME "e2e: reliability: ${scenario}"
     COMMAND bash ${CMAKE_SOURCE_DIR}/tests/e2e/reliability/${scenario}.sh $<TARGET_FILE:rlx>
     WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})

@@ -44,22 +44,23 @@ endfunction()
 
 rlx_fuzz_target(NAME ncu_csv
   SOURCES tests/fuzz/ncu_csv_fuzz.cpp engine/counters/ncu_import.cpp engine/counters/ncu_csv.cpp
-    engine/counters/metrics.cpp
+    engine/counters/metrics.cpp engine/util/text_file.cpp
   LIBS -lfmt)
 rlx_fuzz_target(NAME model_spec
   SOURCES tests/fuzz/model_spec_fuzz.cpp engine/models/model_spec.cpp engine/models/spec_json.cpp
     engine/models/builtins.cpp engine/util/printable.cpp
   LIBS -lfmt)
 rlx_fuzz_target(NAME jpeg
-  SOURCES tests/fuzz/jpeg_fuzz.cpp engine/train/image.cpp
-  LIBS -lturbojpeg)
+  SOURCES tests/fuzz/jpeg_fuzz.cpp engine/train/image.cpp engine/util/text_file.cpp
+  LIBS -lturbojpeg -lfmt)
 rlx_fuzz_target(NAME cifar
   SOURCES tests/fuzz/cifar_fuzz.cpp engine/train/dataset.cpp engine/train/image.cpp engine/train/cifar_pickle.cpp
-    engine/train/pickle.cpp
+    engine/train/pickle.cpp engine/util/text_file.cpp
   LIBS -lturbojpeg -lfmt -lpthread)
 # CIFAR-10's Python batches: the restricted pickle reader (never calls anything) and the layout.
 rlx_fuzz_target(NAME cifar_pickle
   SOURCES tests/fuzz/cifar_pickle_fuzz.cpp engine/train/cifar_pickle.cpp engine/train/pickle.cpp
+    engine/util/text_file.cpp
   LIBS -lfmt)
 list(TRANSFORM LUAJIT_INCLUDE_DIRS PREPEND -I OUTPUT_VARIABLE RLX_FUZZ_LUAJIT_INCLUDES)
 # --set: the host's argument parsing and typing and the option checker of the bindings (no other

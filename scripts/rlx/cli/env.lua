@@ -28,9 +28,7 @@ local function open_databases(db_path)
   local dbs = {}
   if db_path then dbs[1] = {path = db_path, db = require("rlx.cli.runs").open_readonly("env", db_path)} end
   local cache = rlx.calibrate.cache_db()
-  local f = io.open(cache, "r")
-  if f then
-    f:close()
+  if pcall(rlx.fs.check_file, cache) then  -- a regular file (a FIFO there is not waited on)
     local ok, db = pcall(rlx.db.open, cache, {readonly = true})
     if ok then dbs[#dbs + 1] = {path = cache, db = db} end
   end
@@ -46,7 +44,9 @@ local function calibrations(env, dbs)
     local db, path = d.db, d.path
     for _, kind in ipairs({"cpu", "cuda"}) do
       -- A database from before calibrations were stored has no such table: no rows, not an error.
-      local got, cals = pcall(db.calibrations, db, env.id, kind)
+      local got, cals, problems = pcall(db.calibrations, db, env.id, kind)
+      -- Rows the store found unusable are left out and named once, escaped (issue 48 item 7).
+      for _, p in ipairs(got and problems or {}) do io.stderr:write("rlx env: warning: ", p, "\n") end
       for _, c in ipairs(got and cals or {}) do
         rows[#rows + 1] = {model = c.model, precision = c.precision, device = kind, input = c.input,
           threads = c.threads, memory_format = c.memory_format, margin = rlx.calibrate.margin_text(c),

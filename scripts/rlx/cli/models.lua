@@ -63,7 +63,10 @@ end
 
 local function load_model(name)
   if name:match("%.lua$") then
-    local chunk, err = loadfile(name)
+    -- Read by the one rule for a user's files (a FIFO or a device is refused at once).
+    local read, text = pcall(rlx.fs.read, name, {what = "the model file"})
+    if not read then rlx.fail(2, "rlx models: " .. rlx.errors.message(rlx.errors.pass_exits(text))) end
+    local chunk, err = load(text, "@" .. name)
     if not chunk then rlx.fail(2, "rlx models: cannot load " .. name .. ": " .. err) end
     local ok, model = pcall(chunk)
     if not ok then

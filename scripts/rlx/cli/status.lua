@@ -59,9 +59,10 @@ function M.main(...)
   if not o then return 0 end
   local S = require("rlx._slurm")
   local db = S.abspath(o.db)
-  local f = io.open(db, "rb")
-  local have_db = f ~= nil
-  if f then f:close() end
+  -- Looked at without opening it for reading: a FIFO is refused at once, not waited on.
+  local present, size = pcall(rlx.fs.check_file, db, {what = "the database", missing_ok = true})
+  if not present then rlx.fail(1, "rlx status: " .. rlx.errors.message(rlx.errors.pass_exits(size))) end
+  local have_db = size ~= nil
   if not have_db and #S.manifests(S.shards_root(db)) == 0 then
     rlx.fail(1, string.format("rlx status: no database at '%s' and no submissions under %s (check the path)", o.db,
       S.shards_root(db)))

@@ -65,7 +65,10 @@ function M.main(...)
     if why then args.usage_error("submit", why) end
   end
   M.check_sbatch_values(o)
-  if not io.open(o.script, "r") then rlx.fail(2, "rlx submit: no script '" .. o.script .. "'") end
+  -- Checked without opening it for reading (a FIFO would block): the one rule for a user's files.
+  local present, why = pcall(rlx.fs.check_file, o.script, {what = "the script", missing_ok = true})
+  if not present then rlx.fail(2, "rlx submit: " .. rlx.errors.message(rlx.errors.pass_exits(why))) end
+  if why == nil then rlx.fail(2, "rlx submit: no script '" .. o.script .. "'") end
   local words = {"rlx", "submit"}
   for _, a in ipairs(argv) do words[#words + 1] = require("rlx._slurm").quote(a) end
   o.command = table.concat(words, " ")

@@ -82,6 +82,9 @@ local cmd = {name = "train",
       help = "append the run to DIR/metrics.csv (seed 000's columns; DIR is made when missing)"},
     {"db", "--db", metavar = "PATH", help = "store the run in this study database (rlx import-ncu --run LABEL attaches to it)"},
     {"study", "--study", metavar = "NAME", default = "train", help = "the study the run is stored in (with --db)"},
+    {"replace", "--replace", type = "boolean", help = "with --db: replace the stored run with the same --label (or, " ..
+      "without --label, run 1 of this configuration); by default a run with a stored label is refused and an " ..
+      "unlabelled run is kept as the next repeat"},
     {"json", "--json", type = "boolean", help = "print the whole result as one JSON object"},
   },
   epilog = "Examples: rlx train --arch resnet18 --batch-size 16 --warmup-iters 2 --iters 10 --input 64\n" ..
@@ -89,11 +92,22 @@ local cmd = {name = "train",
 
 local function model_option(name)
   if name:match("%.lua$") then
-    local chunk, err = loadfile(name)
+    -- Read by the one rule for a user's files (a FIFO or a device is refused at once).
+    local read, text = pcall(rlx.fs.read, name, {what = "the model file"})
+    if not read then rlx.fail(2, "rlx train: " .. rlx.errors.message(rlx.errors.pass_exits(text))) end
+    local chunk, err = load(text, "@" .. name)
     if not chunk then rlx.fail(2, "rlx train: cannot load model file: " .. tostring(err)) end
     return chunk()
   end
   return name
+end
+
+-- What store_run does when the study already holds the run: a label names one run, so a second
+-- run with it is refused unless --replace; an unlabelled run is the next repeat of its
+-- configuration (a second `rlx train --db` silently replaced the first: issue 48 item 2).
+local function if_stored(o)
+  if o.label then return o.replace and "replace_label" or "refuse" end
+  return o.replace and "replace" or "next"
 end
 
 -- Stores the run (with its roofline points, measured when it has counters) in study o.study of
@@ -105,8 +119,14 @@ local function store(o, opts, r)
     for k, v in pairs(opts) do config[k] = v end
     config.model, config._layout = r.model, nil
     local points = rlx.roofline.for_run(r, {peaks = st:_roofline_peaks(r.device)})
-    st:store_run(config, r, {label = r.label, roofline = points})
+    local id = st:store_run(config, r, {label = r.label, roofline = points, if_stored = if_stored(o)})
+    local held = st.db:first("SELECT repeat, label FROM runs WHERE id = ?", id)
     st:close()
+    if held and held["repeat"] > 1 and not o.label then
+      io.stderr:write(string.format("rlx train: %s already held %d run(s) of this configuration; this one is run %d " ..
+        "(label %s); --replace replaces run 1 instead\n", o.db, held["repeat"] - 1, held["repeat"],
+        require("rlx.show").printable(held.label)))
+    end
   end)
   if not ok then
     rlx.errors.pass_exits(err)  -- Ctrl-C while storing still exits 130
@@ -142,13 +162,22 @@ end
 -- must be an rlx database this rlx can write (not a newer schema), an existing metrics.csv in
 -- --log-dir must have seed 000's columns. Both are only read here.
 local function check_contents(o)
+  local held
   local ok, err = pcall(function()
-    local f = o.db and io.open(o.db, "rb")
-    local size = f and f:seek("end")
-    if f then f:close() end
-    if size and size > 0 then rlx.db.open(o.db, {readonly = true}):close() end
+    local size = o.db and rlx.fs.check_file(o.db, {what = "the database", missing_ok = true})
+    if not size or size == 0 then return end
+    local db = rlx.db.open(o.db, {readonly = true})
+    -- A label already stored in the study is refused now, not after the training (unless --replace).
+    if o.label and not o.replace then
+      held = db:first("SELECT repeat FROM runs WHERE study = ? AND label = ?", o.study, o.label)
+    end
+    db:close()
   end)
   if not ok then args.fail("train", rlx.errors.pass_exits(err) and ("--db: " .. rlx.errors.message(err))) end
+  if held then
+    rlx.fail(1, string.format("rlx train: study '%s' in %s already holds a run labelled '%s' (repeat %d); give another " ..
+      "--label, or add --replace to replace it", o.study, o.db, require("rlx.show").printable(o.label), held["repeat"]))
+  end
   if o.log_dir then
     local logged, lerr = pcall(rlx.train.check_metrics_csv, o.log_dir)
     if not logged then args.fail("train", lerr) end
@@ -173,6 +202,9 @@ local function calibrated(o, opts, input)
     rlx.errors.pass_exits(st)
     return nil, nil, rlx.errors.message(st)
   end
+  -- A stored row the store found unusable is named (escaped) and measured again by the layout rule.
+  local _, problems = st.db:calibrations(st.env_id, rlx.calibrate.kind(device))
+  for _, p in ipairs(problems or {}) do io.stderr:write("rlx train: warning: ", p, "\n") end
   if o.verbose then
     local kind, key = rlx.calibrate.kind(device), rlx.calibrate.key(opts.model, precision, input)
     local stored = rlx.calibrate.stored(st, kind, threads)[key]

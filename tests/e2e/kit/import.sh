@@ -13,7 +13,14 @@ q() { sqlite3 "$1" "$2"; }
 
 # The import: 6 rows, one host, labels mac_resnet50_..., so the environment is 'mac'.
 cp -r tests/fixtures/kit/mac "$T/mac"
-"$RLX" import-kit "$T/mac" --db "$T/k.db" --synthetic >"$T/import.out"
+# A --db that does not exist is refused (a typo must not make a database); --create makes it.
+set +e
+"$RLX" import-kit "$T/mac" --db "$T/typo.db" --synthetic >"$T/typo.out" 2>"$T/typo.err"; rc=$?
+set -e
+[ $rc -eq 1 ] && [ ! -e "$T/typo.db" ] || fail "--db typo.db: exit $rc, $(ls "$T")"
+[ "$(cat "$T/typo.err")" = "rlx import-kit: no database at '$T/typo.db' (check the path; to start a new one there, add --create, or create = true)" ] ||
+  fail "--db typo.db said: $(cat "$T/typo.err")"
+"$RLX" import-kit "$T/mac" --db "$T/k.db" --synthetic --create >"$T/import.out"
 has "environment 'mac' (imported, id " "$T/import.out"
 has "6 runs read, +6 stored in $T/k.db (study p1-roofline)" "$T/import.out"
 # The staging database is gone, with its WAL files.
@@ -44,7 +51,7 @@ has "6 runs read, +0 stored" "$T/again.out"
 cp -r tests/fixtures/kit/mac "$T/ncu"
 mkdir -p "$T/ncu/logs/ncu"
 cp tests/fixtures/ncu/two_processes.csv "$T/ncu/logs/ncu/mac_resnet50_fp32_bs64_run2.csv"
-"$RLX" import-kit "$T/ncu" --db "$T/n.db" --env macn >"$T/ncu.out"
+"$RLX" import-kit "$T/ncu" --db "$T/n.db" --env macn --create >"$T/ncu.out"
 has "ncu counters from 1 CSV" "$T/ncu.out"
 [ "$(q "$T/n.db" "SELECT count(*) FROM counters c JOIN runs r ON r.id = c.run_id WHERE r.label =
   'mac_resnet50_fp32_bs64_run2' AND c.source = 'ncu:derived' AND c.name = 'dram_bytes'")" = 1 ] || fail "ncu counters"
@@ -54,7 +61,7 @@ has "ncu counters from 1 CSV" "$T/ncu.out"
 before=$(sha256sum "$T/k.db" | cut -d' ' -f1)
 bad() {  # bad NAME EXPECTED-LINE: runs import-kit on $T/NAME into k.db
   set +e
-  "$RLX" import-kit "$T/$1" --db "$T/k.db" >"$T/$1.out" 2>"$T/$1.err"
+  timeout -k 5 60 "$RLX" import-kit "$T/$1" --db "$T/k.db" >"$T/$1.out" 2>"$T/$1.err"
   local rc=$?
   set -e
   [ $rc -eq 1 ] || fail "$1: exit $rc"
@@ -89,6 +96,30 @@ bad orphan "$T/orphan/logs/ncu/mac_x_prof.csv: no row of logs/metrics.csv has th
 mk ncubad
 mkdir -p "$T/ncubad/logs/ncu" && cp tests/fixtures/ncu/malformed/ragged.csv "$T/ncubad/logs/ncu/mac_resnet50_fp32_bs16_run1.csv"
 bad ncubad "$T/ncubad/logs/ncu/mac_resnet50_fp32_bs16_run1.csv:"
+# Values out of bounds, or that disagree: batch_size 10^12; images_per_sec 1e308 with elapsed_sec
+# 1e308 (batch x iters / elapsed is 1.6e-306, not 1e308); elapsed_sec beyond a year.
+mk batch
+sed -i '3s/,resnet50,cpu,CPU,16,/,resnet50,cpu,CPU,1000000000000,/' "$T/batch/logs/metrics.csv"
+bad batch "$T/batch/logs/metrics.csv:3:39: batch_size '1000000000000' is more than 1048576, the most rlx imports"
+mk huge
+sed -i '3s/,16\.0,10\.0,160,/,1e308,1e308,160,/' "$T/huge/logs/metrics.csv"
+bad huge "elapsed_sec '1e308' is more than 31536000 seconds (a year): no timed loop of a kit runs that long"
+mk ips
+sed -i '3s/,16\.0,10\.0,160,/,16.0,999.0,160,/' "$T/ips/logs/metrics.csv"
+bad ips "images_per_sec 999.0 does not agree with batch_size x measured_iters / elapsed_sec = 16 x 10 / 16.0 = 10 (more than 1 % apart); run_train.py writes that quotient: correct the row or delete it"
+mk slow
+sed -i '3s/,16\.0,10\.0,160,/,40000000,0.000004,160,/' "$T/slow/logs/metrics.csv"
+bad slow "elapsed_sec '40000000' is more than 31536000 seconds (a year)"
+# Files that are not regular files are refused at once, by name, never read: a FIFO as
+# metrics.csv, as env_info.md and as an ncu CSV; a link to /dev/zero as env_info.md.
+mk fifo && rm "$T/fifo/logs/metrics.csv" && mkfifo "$T/fifo/logs/metrics.csv"
+bad fifo "the kit's metrics.csv '$T/fifo/logs/metrics.csv' is a FIFO, not a regular file: rlx reads only regular files"
+mk envfifo && rm -f "$T/envfifo/logs/env_info.md" && mkfifo "$T/envfifo/logs/env_info.md"
+bad envfifo "the kit's env_info.md '$T/envfifo/logs/env_info.md' is a FIFO, not a regular file"
+mk envzero && rm -f "$T/envzero/logs/env_info.md" && ln -s /dev/zero "$T/envzero/logs/env_info.md"
+bad envzero "the kit's env_info.md '$T/envzero/logs/env_info.md' is a device, not a regular file"
+mk ncufifo && mkdir -p "$T/ncufifo/logs/ncu" && mkfifo "$T/ncufifo/logs/ncu/mac_resnet50_fp32_bs16_run1.csv"
+bad ncufifo "the ncu CSV '$T/ncufifo/logs/ncu/mac_resnet50_fp32_bs16_run1.csv' is a FIFO, not a regular file"
 # No metrics.csv at all; and a missing --db is a usage error.
 mkdir -p "$T/empty"
 bad empty "cannot read $T/empty/logs/metrics.csv"

@@ -74,7 +74,7 @@ n=$(grep -o '<img src="data:image/png;base64,iVBORw0KGgo' "$html" | wc -l)
 
 # --- The EPYC study with a machine measured by the seed's kit ---------------------------------
 cp "$T/epyc-2c-study.db" "$T/k.db"
-"$RLX" import-kit tests/fixtures/kit/mac --db "$T/k.db" --synthetic >/dev/null
+"$RLX" import-kit tests/fixtures/kit/mac --db "$T/k.db" --synthetic --create >/dev/null
 "$RLX" report "$T/k.db" --out "$T/k" --quiet 2>/dev/null
 md=$T/k/report.md
 has '**Environment mac is imported** from the seed' "$md"

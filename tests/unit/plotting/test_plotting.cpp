@@ -11,6 +11,7 @@
 #include <string>
 
 #include "charts.h"
+#include "thin.h"
 
 using namespace rlx::plot;
 
@@ -553,4 +554,61 @@ TEST_CASE("haloed text clears a line where it crosses the glyphs, and only there
   };
   CHECK(whites_on_line(false) == 0);
   CHECK(whites_on_line(true) > 8);
+}
+
+TEST_CASE("a long line is thinned to four points per pixel column, its breaks kept; one marker per pixel") {
+  // Issue 48 item 6: 100,000 zig-zag points took more than a minute to draw.
+  std::vector<double> x, y;
+  for (int i = 0; i < 1000; ++i) {
+    x.push_back(i / 100.0);  // ten pixel columns, 100 points each
+    y.push_back(i % 2 ? 10.0 + i % 7 : 0.0 - i % 5);
+  }
+  const auto keep = rlx::plot::thin_line(x, y);
+  CHECK(keep.size() <= 40);
+  CHECK(keep.front() == 0);
+  CHECK(keep.back() == 999);
+  for (size_t k = 1; k < keep.size(); ++k) CHECK(keep[k - 1] < keep[k]);
+  // Every column's extremes survive: the drawn line covers the same pixels.
+  double lo = 1e9, hi = -1e9;
+  for (size_t i : keep) lo = std::min(lo, y[i]), hi = std::max(hi, y[i]);
+  CHECK(lo == -4.0);
+  CHECK(hi == 16.0);
+  // A point per column keeps every point; a break (NaN) is kept and splits the column's run.
+  CHECK(rlx::plot::thin_line({0.5, 1.5, 2.5}, {1, 2, 3}) == std::vector<size_t>{0, 1, 2});
+  const double nan = std::nan("");
+  CHECK(rlx::plot::thin_line({0.1, 0.2, 0.3, 0.4, 0.5}, {1, 5, nan, 2, 3}) ==
+        std::vector<size_t>{0, 1, 2, 3, 4});
+  CHECK(rlx::plot::first_on_pixel({1.1, 0.9, 5.0, 1.2}, {2.0, 2.2, 2.0, nan}) ==
+        std::vector<char>{1, 0, 1, 0});
+}
+
+TEST_CASE("a line chart of 100,000 zig-zag points draws") {
+  std::vector<double> x(100000), y(100000);
+  for (size_t i = 0; i < x.size(); ++i) {
+    x[i] = static_cast<double>(i);
+    y[i] = i % 2 ? 1.0 : -1.0;
+  }
+  rlx::plot::Series s;
+  s.x = x;
+  s.y = y;
+  rlx::plot::ChartSpec spec;
+  const std::string path = tmp("zigzag_100k.png");
+  rlx::plot::line_chart(spec, {s}, path);
+  CHECK(std::filesystem::file_size(path) > 0);
+  // Out of x order nothing thins: beyond kMaxLinePoints the line is refused before drawing, and no
+  // file is written.
+  rlx::plot::Series back;
+  for (size_t i = 0; i <= rlx::plot::kMaxLinePoints; ++i) {
+    back.x.push_back(static_cast<double>((i * 7919) % 1000));
+    back.y.push_back(static_cast<double>(i % 13));
+  }
+  back.label = "b";
+  const std::string refused = tmp("unordered_line.png");
+  std::filesystem::remove(refused);
+  CHECK_THROWS_WITH(rlx::plot::line_chart(spec, {back}, refused),
+                    Catch::StartsWith("series 'b': its line keeps ") &&
+                        Catch::Contains("after thinning to the plot's pixel columns (its x values are not in order), "
+                                        "more than the 100000 rlx draws as one line; sort the points by x, or draw "
+                                        "them as points (line = false)"));
+  CHECK_FALSE(std::filesystem::exists(refused));
 }

@@ -103,7 +103,38 @@ TEST_CASE("a page embeds only regular image files of their type, with a size cap
       "the path in the Markdown, or rename the file to its real type");
   std::ofstream(dir / "huge.png") << "\x89PNG\r\n\x1a\n";
   std::filesystem::resize_file(dir / "huge.png", (50 << 20) + 1);  // sparse: no disk used
-  CHECK_THROWS_WITH(render_page("![h](huge.png)\n", opts), Catch::Contains("more than the 50 MB"));
+  CHECK_THROWS_WITH(render_page("![h](huge.png)\n", opts),
+                    Catch::Contains("larger than the 50 MiB an embedded image may have"));
   std::ofstream(dir / "f.svg") << "<?xml version=\"1.0\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\"/>\n";
   CHECK(render_page("![v](f.svg)\n", opts).images == std::vector<std::string>{"f.svg"});
+}
+
+TEST_CASE("raw HTML that could run or load anything is shown as text; unsafe link schemes are emptied") {
+  // Issue 48 item 10: a hand-edited report.md put <script>, onerror= and javascript: links into
+  // report.html.
+  const std::string html = markdown_to_html(
+      "<script>alert(1)</script>\n\n"
+      "x <img src=x onerror=\"alert(2)\"> y\n\n"
+      "[click](javascript:alert(3)) [tab](java\tscript:alert(4)) [ok](https://example.org/a) "
+      "[rel](figures/a.png)\n\n"
+      "![i](javascript:alert(5)) <JAVASCRIPT:alert(6)> [data](data:text/html;base64,PHNjcmlwdD4=)\n\n"
+      "<div class=\"rlx-footnotes-here\"></div>\n\n"
+      "a <sup>2</sup> <span title=\"t\">b</span> <b onclick=\"x()\">c</b> <!-- note -->\n");
+  CHECK(html.find("<script") == std::string::npos);
+  CHECK(html.find("&lt;script&gt;alert(1)&lt;/script&gt;") != std::string::npos);
+  CHECK(html.find("<img src=x") == std::string::npos);
+  CHECK(html.find("&lt;img src=x onerror=&quot;alert(2)&quot;&gt;") != std::string::npos);
+  CHECK(html.find("javascript:") == std::string::npos);
+  CHECK(html.find("JAVASCRIPT:alert(6)\"") == std::string::npos);
+  CHECK(html.find("href=\"data:") == std::string::npos);
+  CHECK(html.find("<a href=\"\">click</a>") != std::string::npos);
+  CHECK(html.find("<a href=\"https://example.org/a\">ok</a>") != std::string::npos);
+  CHECK(html.find("<a href=\"figures/a.png\">rel</a>") != std::string::npos);
+  CHECK(html.find("<img src=\"\" alt=\"i\" />") != std::string::npos);
+  // The report's own HTML and plainly harmless tags pass; an event handler does not.
+  CHECK(html.find("<div class=\"rlx-footnotes-here\"></div>") != std::string::npos);
+  CHECK(html.find("<sup>2</sup>") != std::string::npos);
+  CHECK(html.find("<span title=\"t\">b</span>") != std::string::npos);
+  CHECK(html.find("<b onclick") == std::string::npos);
+  CHECK(html.find("<!-- note -->") != std::string::npos);
 }

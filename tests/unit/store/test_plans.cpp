@@ -128,6 +128,42 @@ TEST_CASE("calibrations: a bad layout or time is refused, naming the field") {
   CHECK(s.calibrations("e1", "cpu").empty());
 }
 
+TEST_CASE("calibrations: a row edited by hand is left out on read, and what was wrong is said, escaped") {
+  // Issue 48 item 7: memory_format = 'bogus' || char(27) || '[2J' reached the terminal raw and the
+  // trainer as an option the user never gave.
+  Store s(fresh_db("calib_corrupt"));
+  with_env(s, "e1");
+  s.put_calibration("e1", vgg("contiguous", 0.75, 1.46));
+  Json resnet = vgg("channels_last", 0.5, 1.2);
+  resnet["model"] = "resnet18";
+  s.put_calibration("e1", resnet);
+  s.exec("UPDATE calibrations SET memory_format = 'bogus' || char(27) || '[2J' WHERE model = 'vgg16'");
+  Json problems = Json::array();
+  Json rows = s.calibrations("e1", "cpu", &problems);
+  REQUIRE(rows.size() == 1);
+  CHECK(rows[0]["model"] == "resnet18");
+  REQUIRE(problems.size() == 1);
+  CHECK(problems[0] ==
+        "database '" + s.path() +
+            "': the cpu calibration of 'vgg16' ('fp32', input 224, threads 0) is unusable: "
+            "memory_format 'bogus\\027[2J' is not channels_last or contiguous; it is ignored, and "
+            "measured again where needed");
+  s.exec("UPDATE calibrations SET memory_format = 'contiguous', per_image_s = -1 WHERE model = 'vgg16'");
+  problems = Json::array();
+  CHECK(s.calibrations("e1", "cpu", &problems).size() == 1);
+  CHECK_THAT(problems[0].get<std::string>(),
+             Catch::Contains("per_image_s -1.0 is not a number of seconds > 0"));
+  s.exec("UPDATE calibrations SET per_image_s = 0.75, margin = 'x' WHERE model = 'vgg16'");
+  problems = Json::array();
+  CHECK(s.calibrations("e1", "cpu", &problems).size() == 1);
+  CHECK_THAT(problems[0].get<std::string>(), Catch::Contains("margin 'x' is not a ratio > 0"));
+  // A new probe replaces the bad row: both are usable again.
+  s.put_calibration("e1", vgg("contiguous", 0.75, 1.46));
+  problems = Json::array();
+  CHECK(s.calibrations("e1", "cpu", &problems).size() == 2);
+  CHECK(problems.empty());
+}
+
 TEST_CASE("plans: recorded before the runs, finished with the wall time, read back oldest first") {
   Store s(fresh_db("plans"));
   with_env(s, "e1");

@@ -219,6 +219,45 @@ TEST_CASE("a slot holds one run: put_run replaces it with its children") {
   CHECK(s.integrity_check() == "ok");
 }
 
+TEST_CASE(
+    "if_stored: next takes the next repeat, refuse names the held run, replace_label clears the label") {
+  // Issue 48 item 2: a second unlabelled `rlx train --db` replaced the first.
+  using rlx::store::IfStored;
+  Store s(tmp_db("if_stored.db"));
+  add_env(s);
+  auto stem = [&](IfStored rule) {
+    RunRecord r = record("m1", 2, 1);
+    r.label = "e_m1_fp32_bs2";
+    r.if_stored = rule;
+    return r;
+  };
+  const std::string a = s.put_run(stem(IfStored::next_repeat));
+  const std::string b = s.put_run(stem(IfStored::next_repeat));
+  CHECK(s.query("SELECT label, repeat FROM runs WHERE id = ?", Json::array({a}))[0] ==
+        Json({{"label", "e_m1_fp32_bs2_run1"}, {"repeat", 1}}));
+  CHECK(s.query("SELECT label, repeat FROM runs WHERE id = ?", Json::array({b}))[0] ==
+        Json({{"label", "e_m1_fp32_bs2_run2"}, {"repeat", 2}}));
+  // Asked to, a run joins the caller's transaction (rlx import-kit's one transaction).
+  s.begin();
+  s.put_run(stem(IfStored::next_repeat), true);
+  s.rollback();
+  CHECK(count(s, "SELECT count(*) AS n FROM runs") == 2);
+  // refuse: the label is held (by run 1 of this configuration), nothing is written.
+  RunRecord held = record("m1", 4, 1);
+  held.label = "e_m1_fp32_bs2_run1";
+  held.if_stored = IfStored::refuse;
+  CHECK_THROWS_WITH(s.put_run(held),
+                    "study 's' already holds a run labelled 'e_m1_fp32_bs2_run1' (repeat 1): it is "
+                    "not replaced; give another label, or ask to replace it");
+  CHECK(count(s, "SELECT count(*) AS n FROM runs") == 2);
+  // replace_label: the run labelled so goes, whatever its configuration; the other stays.
+  held.if_stored = IfStored::replace_label;
+  const std::string c = s.put_run(held);
+  CHECK(count(s, "SELECT count(*) AS n FROM runs") == 2);
+  CHECK(s.query("SELECT id FROM runs WHERE label = 'e_m1_fp32_bs2_run1'")[0]["id"] == c);
+  CHECK(s.integrity_check() == "ok");
+}
+
 TEST_CASE("put_run refuses bad columns and writes nothing") {
   Store s(tmp_db("bad.db"));
   add_env(s);

@@ -1,5 +1,7 @@
 // test_dataset.cpp: the ImageFolder and CIFAR-10 sources and the prefetching loader, on datasets
 // the test writes itself (one corrupt JPEG among generated ones).
+#include <sys/stat.h>
+
 #include <catch2/catch.hpp>
 
 #include "dataset_fixtures.h"
@@ -152,6 +154,44 @@ TEST_CASE("files no image came from are counted by why: unreadable, over the pix
       loader.next(),
       Catch::Contains("all 3 files were skipped: 1 could not be read (e.g. '" + (dir / "gone.jpg").string() +
                       "': No such file or directory); " + "2 failed to decode (e.g. '"));
+}
+
+TEST_CASE("truncated JPEGs in a folder are skipped and counted, the first named") {
+  // Issue 48 item 8: a folder of JPEGs cut short trained with skipped_files 0.
+  const auto root = rlx::test::fresh_dir("train_folder_truncated");
+  rlx::test::write_image_folder(root, 1, 3, 0);
+  const auto dir = root / "train" / "class_0";
+  for (const char* name : {"img_0.jpg", "img_1.jpg"}) {
+    // Cut before the end-of-image marker (the last two bytes): the header and scan are whole,
+    // libjpeg decodes it with a warning.
+    const auto size = std::filesystem::file_size(dir / name);
+    std::filesystem::resize_file(dir / name, size - 2);
+  }
+  std::shared_ptr<const SampleSource> src = open_dataset(root.string());
+  REQUIRE(src->size() == 3);
+  LoaderOptions o;
+  o.batch = 3;
+  o.side = 8;
+  {
+    Loader loader(src, o);
+    loader.next();
+    CHECK(loader.skipped() == 2);
+    CHECK_THAT(loader.first_skipped(),
+               Catch::Matches("'.*/img_[01]\\.jpg': the file \\([0-9]+ bytes\\) ends before "
+                              "its end-of-image marker"));
+  }
+  // A FIFO named .jpg is listed, never waited on, and counted as unreadable.
+  REQUIRE(mkfifo((dir / "fifo.jpg").c_str(), 0600) == 0);
+  std::shared_ptr<const SampleSource> with_fifo = open_dataset(root.string());
+  REQUIRE(with_fifo->size() == 4);
+  o.batch = 4;  // a batch of every file's position visits every file
+  Loader loader(with_fifo, o);
+  loader.next();
+  CHECK(loader.skipped() == 3);
+  DecodeFailure why;
+  CHECK_FALSE(decode_jpeg_file((dir / "fifo.jpg").string(), 0, max_image_pixels(), &why));
+  CHECK(why.kind == DecodeFailure::Kind::unreadable);
+  CHECK(why.detail == "a FIFO");
 }
 
 TEST_CASE("missing and empty datasets are errors naming the path") {

@@ -132,3 +132,32 @@ TEST_CASE("decode size: the smallest libjpeg-turbo scale that still covers the t
   // 60000 x 60000 = 3.6e9 overflowed an int, so no scale was ever chosen (full-size decode).
   CHECK(decode_size(60000, 60000, 224) == std::pair<int, int>{7500, 7500});
 }
+
+TEST_CASE("a JPEG cut short is refused as truncated, not decoded with grey rows") {
+  // Issue 48 item 8: JPEGs cut to 300 of 6,525 bytes trained as images (libjpeg only warns).
+  Image gradient = solid(96, 64, 0, 0, 0);
+  for (size_t i = 0; i < gradient.rgb.size(); ++i) gradient.rgb[i] = static_cast<uint8_t>(i * 7);
+  const auto whole = encode_jpeg(gradient, 90);
+  REQUIRE(decode_jpeg(whole, 0));
+  for (size_t keep : {whole.size() - 2, whole.size() / 2, size_t{700}}) {
+    if (keep >= whole.size()) continue;
+    const std::vector<uint8_t> cut(whole.begin(), whole.begin() + static_cast<std::ptrdiff_t>(keep));
+    DecodeFailure why;
+    CHECK_FALSE(decode_jpeg(cut, 0, max_image_pixels(), &why));
+    CHECK((why.kind == DecodeFailure::Kind::truncated || why.kind == DecodeFailure::Kind::undecodable));
+    if (why.kind == DecodeFailure::Kind::truncated)
+      CHECK(why.detail ==
+            "the file (" + std::to_string(keep) + " bytes) ends before its end-of-image marker");
+  }
+  // Cut in the middle of the scan data, the header is whole: truncated, by the markers.
+  const std::vector<uint8_t> half(whole.begin(),
+                                  whole.begin() + static_cast<std::ptrdiff_t>(whole.size() / 2));
+  DecodeFailure why;
+  CHECK_FALSE(decode_jpeg(half, 0, max_image_pixels(), &why));
+  CHECK(why.kind == DecodeFailure::Kind::truncated);
+  CHECK(std::string(failure_text(why.kind)) == "are truncated (they end before their end-of-image marker)");
+  // Bytes after the end-of-image marker are not a cut: the image decodes.
+  std::vector<uint8_t> trailing = whole;
+  trailing.insert(trailing.end(), {0, 0, 0, 0});
+  CHECK(decode_jpeg(trailing, 0));
+}
