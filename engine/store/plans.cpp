@@ -51,7 +51,12 @@ Json finite_or_null(const Json& v) {
 // A value as a message shows it: text escaped (a database anyone could have written may hold an
 // escape sequence), anything else as JSON.
 std::string shown(const Json& v) {
-  return v.is_string() ? "'" + util::printable(v.get<std::string>()) + "'" : util::printable(v.dump());
+  if (!v.is_string()) return util::printable(v.dump());
+  // Appended, not "'" + text: GCC 12 warns falsely (-Wrestrict) on operator+(const char*, string&&).
+  std::string quoted = "'";
+  quoted += util::printable(v.get<std::string>());
+  quoted += "'";
+  return quoted;
 }
 
 bool name_like(const Json& v) {
