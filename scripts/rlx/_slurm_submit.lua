@@ -20,8 +20,12 @@ function M._plan_child(script, out, ...)
   local study_mod = require("rlx.study")
   local open = study_mod.open
   local studies = {}
+  local cache = S.abspath(rlx.calibrate.cache_db())
   study_mod.open = function(opts)
     local s = open(opts)
+    -- rlx's own cache of this machine's calibrations (read by the layout rule, rlx.plan.layout) is
+    -- no study of the script's: it is not submitted.
+    if S.abspath(s.path) == cache then return s end
     local entry = {name = s.name, path = S.abspath(s.path), label = s.env.label, items = {}}
     studies[#studies + 1] = entry
     -- The instance's own sweep shadows the class method: it records the plan, then prints the

@@ -38,7 +38,7 @@ check "figures drawn by the collect job" 'ls figures/*.png >/dev/null 2>&1 && gr
 check "report written by the collect job (report.md, report.html, its figures)" \
   '[ -s report/report.md ] && [ -s report/report.html ] && ls report/figures/*.png >/dev/null 2>&1 &&
    grep -q "collect: report of slurm-test: .*/report/report.html" "$(dirname "$M")/logs/collect.out"'
-check "the report counts the 8 runs" 'grep -q "(study slurm-test, 8 runs: 8 ok, 0 failed)" report/report.md'
+check "the report counts the 8 runs" 'grep -q "(study slurm-test; 8 runs: 8 ok, 0 failed)" report/report.md'
 "$RLX" status "$DB" >status.txt
 check "rlx status: 8 slots, 8 done" 'grep -q "8 slots submitted: 8 done, 0 running, 0 pending, 0 failed, 0 missing" status.txt'
 "$RLX" submit "$SRC/tests/slurm/study.lua" --set db=results/study.db --tasks 4 --partition debug >submit2.txt 2>&1

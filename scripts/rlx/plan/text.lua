@@ -107,8 +107,8 @@ function M.raised(r)
     "precision (%s of runs at the least protocol here, %s with the rest of the study and the rerun reserve%s); " ..
     "--set budget= keeps it as given", duration_text(r.from_s), duration_text(r.to_s), r.min_repeats,
     duration_text(r.need_s), duration_text(r.want_s),
-    r.want_s > r.ceiling_s and string.format(", more than the ceiling of %s: runs get fewer timed iterations, or are left out, to fit",
-      duration_text(r.ceiling_s)) or "")
+    r.want_s > r.ceiling_s and string.format(", more than the ceiling of %s: runs get fewer timed iterations, " ..
+      "or are left out, to fit", duration_text(r.ceiling_s)) or "")
 end
 
 --- The note of a CPU device whose precisions beyond its first were left out for the budget.
