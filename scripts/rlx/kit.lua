@@ -500,9 +500,12 @@ end
 -- and plainly when it is SQLite's words for a full or failing disk (as rlx merge says it).
 local function storage_failure(db, err)
   local message = errors.message(err)
-  local full = message:find("database or disk is full", 1, true) or message:find("disk I/O error", 1, true)
+  -- SQLite's own words (its result codes' texts), not the store step that met them: the user's
+  -- problem is the disk, not a schema or a file name of the import's.
+  local full = message:find("database or disk is full", 1, true) and "database or disk is full" or
+    message:find("disk I/O error", 1, true) and "disk I/O error"
   return string.format("%s: nothing was changed in '%s'%s", full and string.format("the disk that holds '%s' " ..
-    "is full (or failing): the import writes a temporary copy of the kit's runs beside it (%s)", db, message) or
+    "is full (or failing): the import writes a temporary copy of the kit's runs beside it (SQLite: %s)", db, full) or
     string.format("cannot write the import's temporary database beside '%s' (%s)", db, message), db,
     full and "; free some space on it and import again" or "")
 end

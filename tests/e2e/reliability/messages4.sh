@@ -45,7 +45,7 @@ run() {
 mkdir -p disk
 if { run -m || run -rm; } && [ -f rc.full ]; then
   [ "$(cat rc.full)" = rc=1 ] || fail "full disk: $(cat rc.full)"
-  grep -q "^rlx import-kit: the disk that holds '$T/disk/k.db' is full (or failing): the import writes a temporary copy of the kit's runs beside it (.*): nothing was changed in '$T/disk/k.db'; free some space on it and import again$" err.full ||
+  grep -q "^rlx import-kit: the disk that holds '$T/disk/k.db' is full (or failing): the import writes a temporary copy of the kit's runs beside it (SQLite: database or disk is full): nothing was changed in '$T/disk/k.db'; free some space on it and import again$" err.full ||
     fail "full disk said: $(cat err.full)"
   [ "$(wc -l <err.full)" = 1 ] || fail "full disk: not one line"
   [ -f same.full ] || fail "full disk: the database changed"
