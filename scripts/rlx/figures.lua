@@ -315,7 +315,8 @@ local function variance_figure(runs, dir, out, opts, warnings, not_drawn)
   if best.n < 2 then
     local envs = ordered(runs, function(r) return r.env_key end)
     variance_not_drawn(warnings, not_drawn, string.format("%s; Figure B compares one workload across " ..
-      "environments (seed 001), so merge another environment's database that ran it (rlx merge OUT.db A.db B.db)",
+      "environments (seed 001): report with another environment's database that ran it (rlx report A.db B.db, " ..
+      "or --set with=B.db)",
       #envs == 1 and ("one environment (" .. envs[1] .. ")") or ("no workload was run in two environments (" ..
         table.concat(envs, ", ") .. ")")))
     return

@@ -278,7 +278,7 @@ rlx_api_matrix_err("study:store_peaks device of the wrong type" "${ST} s:store_p
 api_study(17)
 rlx_api_matrix_ok("study:figures draws what a study has"
   "${ST} s:store_run({model = 'm', batch = 2, precision = 'fp32'}, {ok = true, images_per_s = 10, iter_s = {mean = 0.2}}) os.execute('rm -rf ' .. t .. '/api_figs') local f = s:figures{dir = t .. '/api_figs', quiet = true} print(#f.files, f.files[1].figure, f.files[1].path:match('[^/]+$'), f.warnings[1])"
-  "1\tA\tthroughput_env-api\\.png\tvariance_fixed_config: one environment \\(api\\); Figure B compares one workload across environments \\(seed 001\\), so merge another environment's database that ran it \\(rlx merge OUT\\.db A\\.db B\\.db\\)")
+  "1\tA\tthroughput_env-api\\.png\tvariance_fixed_config: one environment \\(api\\); Figure B compares one workload across environments \\(seed 001\\): report with another environment's database that ran it \\(rlx report A\\.db B\\.db, or --set with=B\\.db\\)")
 api_study(18)
 rlx_api_matrix_err("study:figures unknown option" "${ST} s:figures{dri = 'x'}"
   "rlx\\.figures\\.draw: unknown option 'dri' \\(valid options: dir, fixed, format, height, level, note, quiet, width\\)")
