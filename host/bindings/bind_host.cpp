@@ -25,6 +25,7 @@ extern "C" {
 #endif
 
 #include "env/blas_kernel.h"
+#include "platform/platform.h"
 #include "set_args.h"
 #include "train/devices.h"
 #include "train/trainer.h"
@@ -50,6 +51,11 @@ int versions(lua_State* L) {
       {"compiler", RLX_COMPILER},
       {"build_type", RLX_BUILD_TYPE},
       {"torch_cuda", RLX_TORCH_CUDA != 0},
+      // The architecture, the vector ISA the kernels use and an emulator (engine/platform).
+      {"arch", platform::arch_name()},
+      {"isa", platform::isa_text(platform::cpu_features())},
+      {"emulation", platform::emulation().kind.empty() ? nlohmann::json(nullptr)
+                                                       : nlohmann::json(platform::emulation().kind)},
       {"tuning", tuning},
       // Chosen from the load when this process started, so not part of the environment's id
       // (each run's result records it: "openmp_wait").
