@@ -452,8 +452,11 @@ void cuda_versions(const std::string& root, Json& out) {
     }
   }
   out["cudnn"] = nullptr;
-  for (const char* h : {"/usr/include/cudnn_version.h", "/usr/local/cuda/include/cudnn_version.h",
-                        "/usr/include/x86_64-linux-gnu/cudnn_version.h"}) {
+  // Debian's libcudnn packages put the header in the multiarch folder of this build's architecture.
+  const std::string multiarch_header = std::string("/usr/include/") + platform::multiarch() + "/cudnn_version.h";
+  for (const std::string& h :
+       {std::string("/usr/include/cudnn_version.h"), std::string("/usr/local/cuda/include/cudnn_version.h"),
+        multiarch_header}) {
     auto text = util::read_text_file(root + h);
     if (!text) continue;
     int major = -1, minor = -1, patch = -1;

@@ -54,6 +54,8 @@ say "$(aarch64-linux-gnu-g++ --version | head -1); $(qemu-aarch64-static --versi
 t=$(date +%s)
 SYSROOT=$(nice -n 10 bash scripts/arm64/sysroot.sh "$CACHE" | tail -1)
 export RLX_SYSROOT=$SYSROOT QEMU_LD_PREFIX=$SYSROOT RLX_EMULATOR=${RLX_EMULATOR:-}
+# An OPENBLAS_CORETYPE of this x86-64 host names no arm64 core: the arm64 OpenBLAS chooses its own.
+unset OPENBLAS_CORETYPE
 say "sysroot $SYSROOT ($(elapsed "$t") s)"
 
 # ---- 3. binfmt: arm64 programs run by the kernel through qemu (rlx's restarts, its children) ----
@@ -103,7 +105,9 @@ run() {
   t=$(date +%s)
   timeout "$limit" "$@" >"$OUT/$name.log" 2>&1 || rc=$?
   if [ $rc -ne 0 ]; then
-    failures+=("$name (exit $rc$([ $rc -eq 124 ] && echo ": over ${limit} s"))")
+    local why="exit $rc"
+    [ $rc -eq 124 ] && why="over its ${limit} s limit"
+    failures+=("$name: $why")
     say "FAILED $name (exit $rc, $(elapsed "$t") s): last lines of $OUT/$name.log:"
     tail -15 "$OUT/$name.log" | sed 's/^/    /'
   fi
