@@ -1,7 +1,10 @@
 -- experiments/mac_cpu.lua: seed 001's "Mac CPU" row on an Apple-silicon Mac, run in rlx's arm64
 -- Linux image (containers/cpu.Containerfile) under Docker Desktop or OrbStack: fp32 at the seed's
--- batch 16/32/64, and bf16 where the Linux VM shows the CPU's bf16 (M2 and later; the M1 has none,
--- and rlx.experiment leaves bf16 out there with the reason). Picked by the label:
+-- batch 16/32/64, and bf16 where it can be measured: the plan leaves it out, with the reason, on a
+-- CPU without bf16 (M1: LibTorch would emulate it) and on one whose bf16 this LibTorch cannot train
+-- (Debian 12's LibTorch 1.13 on an arm64 CPU with the bf16 feature, which the M2 and later have
+-- where the VM passes it on: rlx.devices()'s refused_precisions, docs/platforms.md). Picked by the
+-- label:
 --
 --   docker run --rm -v "$PWD/out:/work" rlx-cpu run /rlx/experiments/all.lua --set label=mac-cpu
 --

@@ -56,6 +56,9 @@ SYSROOT=$(nice -n 10 bash scripts/arm64/sysroot.sh "$CACHE" | tail -1)
 export RLX_SYSROOT=$SYSROOT QEMU_LD_PREFIX=$SYSROOT RLX_EMULATOR=${RLX_EMULATOR:-}
 # An OPENBLAS_CORETYPE of this x86-64 host names no arm64 core: the arm64 OpenBLAS chooses its own.
 unset OPENBLAS_CORETYPE
+# The emulated arm64 rlx keeps its calibrations apart from this host's own rlx (another machine's
+# figures, and perhaps another schema): ${XDG_CACHE_HOME}/rlx/calibrations.db under the cache.
+export XDG_CACHE_HOME=$CACHE/xdg-cache
 say "sysroot $SYSROOT ($(elapsed "$t") s)"
 
 # ---- 3. binfmt: arm64 programs run by the kernel through qemu (rlx's restarts, its children) ----
