@@ -2,9 +2,10 @@
 # (host/bindings/lua_bind.h) call the Lua API while C++ objects with destructors are alive; a Lua
 # error raised there must run those destructors, which LuaJIT does only with external unwinding
 # (its default on x86-64 and arm64 Linux, Debian's build included). See docs/architecture.md,
-# "Errors across the boundary". Cross-compiling skips the check (nothing can run).
-if(CMAKE_CROSSCOMPILING)
-  message(STATUS "rlx: cross-compiling, LuaJIT unwinding not checked")
+# "Errors across the boundary". Cross-compiling runs it under the toolchain's emulator (qemu for
+# arm64: cmake/toolchains/aarch64-linux-gnu.cmake) and skips it without one (nothing can run).
+if(CMAKE_CROSSCOMPILING AND NOT CMAKE_CROSSCOMPILING_EMULATOR)
+  message(STATUS "rlx: cross-compiling without an emulator, LuaJIT unwinding not checked")
   return()
 endif()
 try_run(RLX_LUAJIT_UNWIND_RUN RLX_LUAJIT_UNWIND_COMPILE

@@ -7,7 +7,8 @@
 #   bash scripts/detect-torch.sh                       # prints "KIND<TAB>PREFIX<TAB>WHY"
 #
 # Exit status / RLX_TORCH_KIND:
-#   0 cpu    no NVIDIA GPU (or RLX_CPU_ONLY=1): build against Debian's LibTorch (PREFIX empty)
+#   0 cpu    no NVIDIA GPU (or RLX_CPU_ONLY=1): build against Debian's LibTorch (PREFIX empty);
+#            RLX_GPU=1 counts as a GPU (an image built for GPU nodes on a machine without one)
 #   0 cuda   a GPU and a CUDA LibTorch at PREFIX (pass it in CMAKE_PREFIX_PATH); its
 #            TorchConfig.cmake directory is RLX_TORCH_CMAKE_DIR (pass it as Torch_DIR, which
 #            overrides a Torch_DIR cached by an earlier CPU build)
@@ -22,6 +23,9 @@
 # directory names one (containers often lack nvidia-smi but have the driver files).
 rlx_nvidia_gpu_present() {
   local smi=${RLX_NVIDIA_SMI:-nvidia-smi} proc=${RLX_PROC_NVIDIA:-/proc/driver/nvidia}
+  # RLX_GPU=1: build for a GPU this machine cannot see now (a container image is built without
+  # one: containers/cuda.Containerfile); rlx checks at run time that it sees it (gpu_unusable).
+  [ "${RLX_GPU:-0}" = 1 ] && return 0
   if command -v "$smi" >/dev/null 2>&1 && "$smi" -L 2>/dev/null | grep -q '^GPU [0-9]'; then
     return 0
   fi
@@ -83,7 +87,9 @@ print(int(torch.compiled_with_cxx11_abi()))' 2>/dev/null); then
   local joined="" n
   for n in "${notes[@]}"; do joined+="${joined:+; }$n"; done
   RLX_TORCH_KIND=none
-  RLX_TORCH_WHY="this machine has an NVIDIA GPU but no CUDA-enabled LibTorch was found ($joined). Get one: unpack the cxx11-ABI LibTorch zip for your CUDA version from pytorch.org and set RLX_TORCH_DIR=/path/to/libtorch, or 'pip install torch' (a CUDA wheel) so that python3 -c 'import torch' finds it; then run scripts/setup.sh again. RLX_CPU_ONLY=1 builds the CPU-only rlx anyway. See docs/gpu.md."
+  local who="this machine has an NVIDIA GPU"
+  [ "${RLX_GPU:-0}" = 1 ] && who="RLX_GPU=1 asks for a GPU build"
+  RLX_TORCH_WHY="$who but no CUDA-enabled LibTorch was found ($joined). Get one: unpack the cxx11-ABI LibTorch zip for your CUDA version from pytorch.org and set RLX_TORCH_DIR=/path/to/libtorch, or 'pip install torch' (a CUDA wheel) so that python3 -c 'import torch' finds it; then run scripts/setup.sh again. RLX_CPU_ONLY=1 builds the CPU-only rlx anyway. See docs/gpu.md."
   return 1
 }
 

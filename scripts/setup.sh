@@ -6,6 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 PACKAGES=(
+  # dpkg-dev (dpkg-architecture) comes with build-essential; setup works on amd64 and arm64 alike.
   build-essential cmake ninja-build pkg-config ccache
   libtorch-dev libluajit-5.1-dev luajit
   # The Lua lint in ctest (.luacheckrc, "lint: luacheck").
@@ -44,10 +45,12 @@ fi
 # layers) reach the BLAS through libblas.so.3 and libopenblas.so.0. The OpenMP build of OpenBLAS
 # runs on the same OpenMP threads as LibTorch (libgomp), so Linear layers use every training
 # thread without a second thread pool competing for the cores (docs/benchmarks.md, "BLAS").
-openblas=/usr/lib/x86_64-linux-gnu/openblas-openmp
-if [ -e $openblas/libblas.so.3 ]; then
+# The library directory is Debian's multiarch one: x86_64-linux-gnu, aarch64-linux-gnu (arm64).
+multiarch=$(dpkg-architecture -qDEB_HOST_MULTIARCH 2>/dev/null || gcc -print-multiarch)
+openblas=/usr/lib/$multiarch/openblas-openmp
+if [ -e "$openblas/libblas.so.3" ]; then
   for lib in libblas.so.3 liblapack.so.3 libopenblas.so.0; do
-    $SUDO update-alternatives --set "$lib-x86_64-linux-gnu" "$openblas/$lib" >/dev/null || true
+    $SUDO update-alternatives --set "$lib-$multiarch" "$openblas/$lib" >/dev/null || true
   done
 fi
 

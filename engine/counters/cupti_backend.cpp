@@ -42,7 +42,8 @@ std::vector<std::string> cuda_metrics_for(const std::vector<std::string>& groups
 }
 
 namespace {
-std::string group_of(const std::string& metric) {
+// Used only by the CUPTI backend: a build without CUPTI (no CUDA toolkit) keeps it unused.
+[[maybe_unused]] std::string group_of(const std::string& metric) {
   for (const auto& m : cuda_metrics()) {
     if (m.name == metric) return m.group;
   }

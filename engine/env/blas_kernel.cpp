@@ -9,6 +9,8 @@
 
 #include <fmt/format.h>
 
+#include "platform/platform.h"
+
 namespace rlx::env {
 namespace {
 
@@ -98,7 +100,9 @@ BlasPlan plan_blas_kernel(const BlasInputs& in) {
   }
   const int tier = core_tier(core);
   const std::string best = best_coretype_for_flags(in.cpu_flags);
-  if (tier < 0) {
+  if (tier < 0 && !platform::blas_override_supported()) {
+    p.reason = fmt::format("{} (OpenBLAS's own choice; rlx sets OPENBLAS_CORETYPE on x86-64 only)", core);
+  } else if (tier < 0) {
     p.reason = fmt::format("{} (OpenBLAS's own choice; a core name rlx does not know, left alone)", core);
   } else if (best.empty() || tier >= core_tier(best)) {
     p.reason = fmt::format("{} (OpenBLAS's own choice for this CPU)", core);

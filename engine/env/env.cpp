@@ -22,6 +22,7 @@
 #include <sstream>
 #include <vector>
 
+#include "platform/platform.h"
 #include "util/sysconf_caches.h"
 #include "util/text_file.h"
 
@@ -58,6 +59,12 @@ std::string field(const std::string& line, char sep, std::string* key) {
   if (p == std::string::npos) return "";
   *key = trim(line.substr(0, p));
   return trim(line.substr(p + 1));
+}
+
+std::string join_words(const std::vector<std::string>& words) {
+  std::string s;
+  for (const auto& w : words) s += (s.empty() ? "" : " ") + w;
+  return s;
 }
 
 std::string unquote(std::string s) {
@@ -123,7 +130,7 @@ void cpu_info(const std::string& root, Json& out) {
   long threads = 0;
   std::set<std::pair<std::string, std::string>> cores;
   std::set<std::string> sockets;
-  std::string model, flags, phys;
+  std::string model, flags, phys, hwcap_flags;
   if (text) {
     std::istringstream in(*text);
     std::string line;
@@ -144,19 +151,31 @@ void cpu_info(const std::string& root, Json& out) {
   if (root.empty()) {
     long online = sysconf(_SC_NPROCESSORS_ONLN);
     if (online > 0) threads = online;
+    // On arm64 the kernel's hwcaps are the flags (the same words as "Features", and right under
+    // qemu-user, whose /proc/cpuinfo is the host's).
+    const auto& f = platform::cpu_features();
+    if (!f.words.empty()) hwcap_flags = join_words(f.words);
   }
   if (text) model = cpu_model_from_cpuinfo(*text);
+  if (root.empty() && platform::emulation().host_cpuinfo) {
+    // The CPU this process sees is the emulator's; the cpuinfo's model is the host's.
+    if (out["emulation"].is_object() && !model.empty()) out["emulation"]["host_cpu"] = model;
+    model = std::string("emulated ") + platform::arch_name() + " CPU (" + platform::emulation().kind + ")";
+  }
   out["cpu_model"] = model.empty() ? Json(nullptr) : Json(model);
   out["cpu_threads"] = threads > 0 ? Json(threads) : Json(nullptr);
   // Without topology lines (some VMs, ARM) each thread counts as a core: the best local answer.
   out["cpu_cores"] = !cores.empty() ? Json(static_cast<long>(cores.size())) : out["cpu_threads"];
   out["cpu_sockets"] = !sockets.empty() ? Json(static_cast<long>(sockets.size())) : Json(nullptr);
-  out["cpu_flags"] = flags.empty() ? Json(nullptr) : Json(flags);
+  // x86's hypervisor flag (CPUID) from the cpuinfo itself: under qemu-user that is the host's,
+  // whose virtualization the environment records.
   out["hypervisor"] = (" " + flags + " ").find(" hypervisor ") != std::string::npos;
+  if (!hwcap_flags.empty()) flags = hwcap_flags;
+  out["cpu_flags"] = flags.empty() ? Json(nullptr) : Json(flags);
   // The vector extensions that decide peak FLOP/s, in a fixed order.
-  static const char* kSimd[] = {"sse4_2",   "avx",         "avx2",        "fma",      "avx512f",
-                                "avx512bw", "avx512_vnni", "avx512_bf16", "amx_bf16", "amx_tile",
-                                "neon",     "asimd",       "sve"};
+  static const char* kSimd[] = {"sse4_2",      "avx",         "avx2",     "fma",      "avx512f", "avx512bw",
+                                "avx512_vnni", "avx512_bf16", "amx_bf16", "amx_tile", "neon",    "asimd",
+                                "asimddp",     "sve",         "sve2",     "bf16",     "svebf16", "i8mm"};
   Json simd = Json::array();
   std::string padded = " " + flags + " ";
   for (const char* f : kSimd)
@@ -221,6 +240,23 @@ void os_info(const std::string& root, Json& out) {
       (root.empty() && uname(&u) == 0) ? Json(u.machine) : opt(read_line(root + "/proc/sys/kernel/arch"));
 }
 
+// The architecture and vector ISA rlx was built for and runs with (platform.h), and an emulator
+// behind it: facts of this binary on this machine, so only on the real machine (no fixture root).
+void platform_info(const std::string& root, Json& out) {
+  if (!root.empty()) return;
+  const auto& f = platform::cpu_features();
+  out["arch_name"] = platform::arch_name();
+  out["isa"] = platform::isa_text(f);
+  if (f.sve_vector_bits > 0) out["sve_vector_bits"] = f.sve_vector_bits;
+  const auto& e = platform::emulation();
+  out["emulation"] = e.kind.empty() ? Json(nullptr) : Json({{"kind", e.kind}, {"evidence", e.evidence}});
+}
+
+bool cpuinfo_is_arm64(const std::string& root) {
+  const auto text = util::read_text_file(root + "/proc/cpuinfo");
+  return text && platform::cpuinfo_arch(*text) == "arm64";
+}
+
 // DMI names the hypervisor or cloud (without asking a metadata server, which needs the network).
 void virtualization(const std::string& root, Json& out) {
   Json dmi = Json::object();
@@ -268,6 +304,13 @@ void virtualization(const std::string& root, Json& out) {
     }
   }
   if (virt.empty() && out["hypervisor"].get<bool>()) virt = "hypervisor (unnamed)";
+  // arm64 CPUs have no hypervisor flag: unless DMI names a hypervisor nothing local tells a VM
+  // (Docker Desktop's on a Mac, a cloud's) from bare metal, so rlx claims neither.
+  if (virt.empty() && cpuinfo_is_arm64(root)) {
+    virt = dmi.empty()
+               ? "unknown (arm64: no hypervisor flag, no DMI)"
+               : fmt::format("none detected (arm64: no hypervisor flag; DMI names {} {})", vendor, product);
+  }
   if (virt.empty()) virt = "none (bare metal)";
   out["virtualization"] = virt;
 }
@@ -279,6 +322,8 @@ void container(const std::string& root, Json& out) {
     kind = "docker";
   else if (fs::exists(root + "/run/.containerenv", ec))
     kind = "podman";
+  else if (fs::exists(root + "/.singularity.d", ec))
+    kind = "apptainer";  // Apptainer and Singularity images carry this folder (Slurm clusters)
   if (kind.empty()) {
     if (auto cg = util::read_text_file(root + "/proc/1/cgroup")) {
       if (cg->find("kubepods") != std::string::npos)
@@ -407,8 +452,11 @@ void cuda_versions(const std::string& root, Json& out) {
     }
   }
   out["cudnn"] = nullptr;
-  for (const char* h : {"/usr/include/cudnn_version.h", "/usr/local/cuda/include/cudnn_version.h",
-                        "/usr/include/x86_64-linux-gnu/cudnn_version.h"}) {
+  // Debian's libcudnn packages put the header in the multiarch folder of this build's architecture.
+  const std::string multiarch_header = std::string("/usr/include/") + platform::multiarch() + "/cudnn_version.h";
+  for (const std::string& h :
+       {std::string("/usr/include/cudnn_version.h"), std::string("/usr/local/cuda/include/cudnn_version.h"),
+        multiarch_header}) {
     auto text = util::read_text_file(root + h);
     if (!text) continue;
     int major = -1, minor = -1, patch = -1;
@@ -473,6 +521,7 @@ Json capture(const std::string& label, const Sources& src) {
   Json out = Json::object();
   out["label"] = label;
   os_info(src.root, out);
+  platform_info(src.root, out);
   cpu_info(src.root, out);
   caches(src.root, out);
   memory(src.root, out);
@@ -507,6 +556,8 @@ std::set<std::string> cpu_flags_from_cpuinfo(const std::string& cpuinfo_text) {
 }
 
 std::set<std::string> cpu_flags(const Sources& src) {
+  const auto& f = platform::cpu_features();
+  if (src.root.empty() && !f.words.empty()) return {f.words.begin(), f.words.end()};
   auto text = util::read_text_file(src.root + "/proc/cpuinfo");
   return text ? cpu_flags_from_cpuinfo(*text) : std::set<std::string>{};
 }

@@ -21,7 +21,10 @@ struct Sources {
   bool run_nvidia_smi = true;
 };
 
-// The environment as a json object with fields: host, os, kernel, arch, cpu_model, cpu_sockets,
+// The environment as a json object with fields: host, os, kernel, arch (uname's: "x86_64",
+// "aarch64"), arch_name ("x86-64", "arm64": the build's, platform.h), isa (the vector ISA rlx's
+// kernels use, in words), sve_vector_bits (arm64 with SVE), emulation ({kind, evidence, host_cpu}
+// under qemu-user, else null; cpu_model then names the emulated CPU), cpu_model, cpu_sockets,
 // cpu_cores, cpu_threads, cpu_flags, simd (the vector extensions among the flags), cpu_caches
 // [{level, type, size_bytes, shared_cpus}], memory_bytes, virtualization, hypervisor (bool),
 // dmi {sys_vendor, product_name, ...}, cloud_provider, instance_type, cloud_zone, container,
@@ -34,7 +37,9 @@ nlohmann::json capture(const std::string& label, const Sources& src = {});
 std::string cpu_model(const Sources& src = {});
 
 // The words of the first "flags" (x86) or "Features" (ARM) line of /proc/cpuinfo: what the kernel
-// lets this process use (a VM may hide features the CPU model has). Empty when there is none.
+// lets this process use (a VM may hide features the CPU model has). Empty when there is none. On
+// arm64 (no fixture root) the same words from the kernel's hwcaps (platform::cpu_features), which
+// stay right under qemu-user.
 std::set<std::string> cpu_flags(const Sources& src = {});
 std::set<std::string> cpu_flags_from_cpuinfo(const std::string& cpuinfo_text);
 

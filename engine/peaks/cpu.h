@@ -5,6 +5,11 @@
 // everywhere), a STREAM-style triad for DRAM bandwidth, and a read kernel for cache bandwidth.
 // Each kernel returns the work it did in exact counts (FLOP or byte) so callers never re-derive
 // them; a team of threads pinned one per physical core runs them between two barriers.
+//
+// The vector versions live in the kernel files of their architecture (cpu_kernels_x86.cpp:
+// AVX-512, AVX2+FMA, VDPBF16PS, AMX; cpu_kernels_arm64.cpp: NEON, SVE; cpu_kernels_bf16_arm64.cpp:
+// BFDOT, BFMMLA), each compiled only for its architecture; cpu_kernels.cpp dispatches and holds the
+// scalar versions every build has (engine/platform/platform.h).
 #pragma once
 
 #include <cstddef>
@@ -16,13 +21,22 @@
 
 namespace rlx::peaks {
 
-enum class Isa { scalar, avx2_fma, avx512 };
-Isa detect_isa();  // __builtin_cpu_supports at run time
-std::string isa_name(Isa isa);  // "scalar", "avx2+fma", "avx512"
-// Parses "scalar" / "avx2+fma" / "avx512"; throws std::invalid_argument for anything else.
+// x86-64: avx2_fma, avx512; arm64: neon (every arm64 Linux machine), sve; both: scalar.
+enum class Isa { scalar, avx2_fma, avx512, neon, sve };
+Isa detect_isa();               // the widest this CPU has, from platform::cpu_features (CPUID / hwcaps)
+std::string isa_name(Isa isa);  // "scalar", "avx2+fma", "avx512", "neon", "sve"
+// Parses the names isa_name gives; throws std::invalid_argument for anything else.
 Isa parse_isa(const std::string& name);
-// Vector width in lanes of one register for fp64 (fp32 has twice as many).
+// Whether this build and CPU run `isa`'s kernels: scalar always; a narrower ISA of the same
+// architecture than the detected one too (avx2+fma on an AVX-512 CPU, neon on an SVE one).
+bool isa_available(Isa isa);
+// Vector width in lanes of one register for fp64 (fp32 has twice as many). SVE's is the vector
+// length this process runs with (run time); 0 on a CPU without SVE.
 int fp64_lanes(Isa isa);
+// Whether the triad has a streaming-store version in `isa` (stores that bypass the caches):
+// MOVNTPD in AVX2 and AVX-512, STNT1D in SVE; NEON and scalar have none (STNP stores pairs of
+// registers only, and rlx does not use it).
+bool has_streaming_stores(Isa isa);
 
 struct CacheLevel {
   int level = 0;            // 1, 2, 3
@@ -52,7 +66,7 @@ double fma_flops(Isa isa, bool fp64, std::int64_t iters);
 constexpr int kFmaChains = 12;
 
 // a[i] = b[i] + scalar * c[i] for i in [0, n). nontemporal: streaming stores that bypass the
-// caches (no write-allocate read), available with avx512 and avx2. Bytes counted per element as
+// caches (no write-allocate read), where has_streaming_stores(isa). Bytes counted per element as
 // STREAM does: 3 x 8 (two reads, one write), whatever the hardware moves for write-allocate.
 void triad_kernel(Isa isa, double* a, const double* b, const double* c, std::size_t n, double scalar,
                   bool nontemporal);
@@ -64,36 +78,50 @@ double read_kernel(Isa isa, const double* data, std::size_t n, std::int64_t pass
 
 // ---- bf16 compute roofs ----
 
-// How this CPU runs bf16 arithmetic, decided from its flags (the words of /proc/cpuinfo's "flags"
-// line: what the kernel lets the process use, which a VM may trim):
+// How this CPU runs bf16 arithmetic, decided from its flags (x86: the words of /proc/cpuinfo's
+// "flags" line, what the kernel lets the process use, which a VM may trim; arm64: the hwcaps):
 //   vector "avx512_bf16": VDPBF16PS (avx512_bf16 and avx512f listed): per 512-bit instruction, 16
 //     fp32 lanes each accumulate two bf16 products, 4 FLOP per lane;
+//   vector "bfdot": arm64 BFDOT (hwcap bf16): per 128-bit instruction, 4 fp32 lanes each
+//     accumulate two bf16 products, 4 FLOP per lane;
 //   vector "emulated": no bf16 arithmetic instruction. Libraries convert bf16 to fp32 and compute
 //     on the FP32 FMA units, so the FP32 FMA peak is bf16's roof (conversions only lower it);
-//   matrix "amx": AMX tiles (amx_tile and amx_bf16 listed), TDPBF16PS; "" without them.
+//   matrix "amx": AMX tiles (amx_tile and amx_bf16 listed), TDPBF16PS; "bfmmla": arm64 BFMMLA
+//     (hwcap bf16), a 2x4 by 4x2 bf16 product into 2x2 fp32 per 128-bit instruction, 32 FLOP;
+//     "" without either.
 struct Bf16Support {
-  std::string vector;  // "avx512_bf16" or "emulated"
-  std::string matrix;  // "amx" or ""
+  std::string vector;  // "avx512_bf16", "bfdot" or "emulated"
+  std::string matrix;  // "amx", "bfmmla" or ""
 };
 Bf16Support bf16_support(const std::set<std::string>& cpu_flags);
-// This process's, from /proc/cpuinfo.
+// This process's, from env::cpu_flags (/proc/cpuinfo on x86, the hwcaps on arm64).
 Bf16Support detect_bf16_support();
 
-// VDPBF16PS-bound loop: kBf16Chains independent 512-bit accumulators, each step adds the dot
-// product of two bf16 pairs to every fp32 lane. Needs avx512_bf16 (the caller checks). Returns
-// the sum of all lanes. FLOP done = bf16_dot_flops(iters) = 4 x 16 lanes x chains x iters.
+// The vector bf16 loop of this build's architecture (VDPBF16PS on x86-64, BFDOT on arm64):
+// kBf16Chains independent accumulators, each step adds the dot product of two bf16 pairs to every
+// fp32 lane. Needs the support above (the caller checks). Returns the sum of all lanes. FLOP done
+// = bf16_dot_flops(iters) = 4 x bf16_dot_lanes() x chains x iters.
 constexpr int kBf16Chains = 12;
 double bf16_dot_kernel(std::int64_t iters, double start);
+int bf16_dot_lanes();  // fp32 lanes of one instruction: 16 (x86-64), 4 (arm64)
 double bf16_dot_flops(std::int64_t iters);
+std::string bf16_dot_instruction();  // "VDPBF16PS", "BFDOT"
+// Whether the vector bf16 loop runs in `isa`: VDPBF16PS needs avx512 in use, BFDOT any arm64
+// vector ISA (neon, sve); scalar never.
+bool bf16_dot_runs_in(const Bf16Support& sup, Isa isa);
 
+// The matrix bf16 loop: AMX tiles on x86-64 (TDPBF16PS on four 16x16 fp32 accumulator tiles fed
+// by two A and two B tiles of 16 rows x 32 bf16, loaded once: 4 x 2 x 16 x 16 x 32 FLOP a step),
+// BFMMLA on arm64 (kBf16Chains 2x2 fp32 accumulators, 32 FLOP each a step). Returns a sum of
+// accumulator elements (so the work cannot be elided). FLOP done = bf16_matrix_flops(iters).
+double bf16_matrix_kernel(std::int64_t iters);
+double bf16_matrix_flops(std::int64_t iters);
+// How one step is made up, for the figure's method text.
+std::string bf16_matrix_method();
 // AMX: Linux hands out the tile data state only on request (arch_prctl ARCH_REQ_XCOMP_PERM),
-// once per process. Returns false and says why when the kernel refuses or the build lacks it.
-bool amx_enable(std::string* why);
-// TDPBF16PS-bound loop on four 16x16 fp32 accumulator tiles fed by two A and two B tiles
-// (16 rows x 32 bf16), loaded once. Needs amx_enable() first. FLOP done = amx_bf16_flops(iters) =
-// 4 tiles x 2 x 16 x 16 x 32 x iters. Returns the sum of the first accumulator tile.
-double amx_bf16_kernel(std::int64_t iters);
-double amx_bf16_flops(std::int64_t iters);
+// once per process. Returns false and says why when the kernel refuses. Always true on arm64
+// (BFMMLA works on the NEON registers every process has).
+bool bf16_matrix_enable(std::string* why);
 
 // ---- thread team ----
 

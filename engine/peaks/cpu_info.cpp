@@ -1,5 +1,5 @@
-// cpu_info.cpp: ISA detection, cache sizes and core topology from /sys (sysconf when /sys lacks
-// them), and the pinned thread team that runs the kernels of cpu_kernels.cpp (see cpu.h).
+// cpu_info.cpp: cache sizes and core topology from /sys (sysconf when /sys lacks them), and the
+// pinned thread team that runs the kernels of cpu_kernels.cpp (see cpu.h).
 #include <pthread.h>
 #include <sched.h>
 #include <time.h>
@@ -43,38 +43,6 @@ void pin_to(int cpu) {
 }
 
 }  // namespace
-
-Isa detect_isa() {
-  __builtin_cpu_init();
-  if (__builtin_cpu_supports("avx512f")) return Isa::avx512;
-  if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) return Isa::avx2_fma;
-  return Isa::scalar;
-}
-
-std::string isa_name(Isa isa) {
-  switch (isa) {
-    case Isa::avx512: return "avx512";
-    case Isa::avx2_fma: return "avx2+fma";
-    case Isa::scalar: return "scalar";
-  }
-  return "scalar";
-}
-
-Isa parse_isa(const std::string& name) {
-  if (name == "avx512") return Isa::avx512;
-  if (name == "avx2+fma") return Isa::avx2_fma;
-  if (name == "scalar") return Isa::scalar;
-  throw std::invalid_argument("unknown ISA '" + name + "' (valid: avx512, avx2+fma, scalar)");
-}
-
-int fp64_lanes(Isa isa) {
-  switch (isa) {
-    case Isa::avx512: return 8;
-    case Isa::avx2_fma: return 4;
-    case Isa::scalar: return 1;
-  }
-  return 1;
-}
 
 std::size_t parse_cache_size(const std::string& text) {
   std::size_t pos = 0;

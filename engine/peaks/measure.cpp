@@ -16,6 +16,7 @@
 #include "peaks/measure.h"
 #include "peaks/measure_parts.h"
 #include "startup/tensor_library.h"
+#include "platform/platform.h"
 #include "util/cpu_stat.h"
 #include "util/thread_cpu.h"
 
@@ -209,7 +210,7 @@ Stat measure_dram(nlohmann::json& out, const ComputeContext& c, const std::vecto
     double best_rate = 0;
     std::string best_store;
     for (bool nt_store : {false, true}) {
-      if (nt_store && c.isa == Isa::scalar) continue;
+      if (nt_store && !has_streaming_stores(c.isa)) continue;
       auto body = [&](int t) {
         const std::size_t lo = std::size_t(t) * per_thread;
         triad_kernel(c.isa, a.data() + lo, b.data() + lo, cc.data() + lo, per_thread, 3.0, nt_store);
@@ -221,9 +222,12 @@ Stat measure_dram(nlohmann::json& out, const ComputeContext& c, const std::vecto
       const double top = *std::max_element(r.begin(), r.end());
       if (top > best_rate) best_rate = top, best.rates = r, best.details = details, best_store = nt_store ? "streaming" : "regular";
     }
-    best.method = fmt::format("STREAM triad a = b + s*c, 24 bytes per element, 3 arrays of {:.0f} MiB, {} stores "
-                              "(best of regular and streaming), {}, {} threads, {} clock",
-                              double(n) * 8 / (1 << 20), best_store, isa_name(c.isa), nt, o.clock);
+    best.method = fmt::format(
+        "STREAM triad a = b + s*c, 24 bytes per element, 3 arrays of {:.0f} MiB, {} stores "
+        "({}), {}, {} threads, {} clock",
+        double(n) * 8 / (1 << 20), best_store,
+        has_streaming_stores(c.isa) ? "best of regular and streaming" : "this ISA has no streaming store",
+        isa_name(c.isa), nt, o.clock);
     return best;
   });
 }
@@ -312,7 +316,7 @@ nlohmann::json measure_cpu(const MeasureOptions& o) {
   validate_only(o.only, cpu_figures(), "cpu");
   const auto start = Clock::now();
   const Isa isa = o.isa.empty() ? detect_isa() : parse_isa(o.isa);
-  if (isa != Isa::scalar && detect_isa() != Isa::avx512 && isa != detect_isa()) {
+  if (!isa_available(isa)) {
     throw std::invalid_argument("this CPU does not support ISA '" + o.isa +
                                 "' (detected: " + isa_name(detect_isa()) + ")");
   }
@@ -341,6 +345,12 @@ nlohmann::json measure_cpu(const MeasureOptions& o) {
   out["device"] = "cpu";
   out["name"] = cpu_model_name();
   out["isa"] = isa_name(isa);
+  // A number, so the store keeps it with the figures: an arm64 build's bf16 roofs are BFDOT and
+  // BFMMLA, not VDPBF16PS and AMX (rlx._roof_labels names them by it).
+  if (std::string(platform::arch_name()) == "arm64") out["isa_arm64"] = 1;
+  // Under an emulator the figures are the emulator's on its host (not kept by the store: the
+  // environment records it).
+  if (!platform::emulation().kind.empty()) out["emulation"] = platform::emulation().kind;
   out["threads"] = nt;
   out["cpus"] = cpus;
   if (quota) out["cpu_quota"] = quota->cpus;
@@ -372,8 +382,8 @@ nlohmann::json measure_cpu(const MeasureOptions& o) {
     const bool emulated = sup.vector == "emulated" && sup.matrix.empty();
     out["bf16_emulated"] = emulated ? 1 : 0;
     if (emulated && out.contains("gemm_bf16_gflops")) {
-      out["method"]["gemm_bf16_gflops"] =
-          out["method"]["gemm_bf16_gflops"].get<std::string>() + "; emulated: no avx512_bf16 or AMX on this CPU";
+      out["method"]["gemm_bf16_gflops"] = out["method"]["gemm_bf16_gflops"].get<std::string>() +
+                                          "; emulated: no bf16 instructions on this CPU";
     }
   }
   out["seconds"] = std::chrono::duration<double>(Clock::now() - start).count();

@@ -2,8 +2,9 @@
 //
 // CPU: DRAM bandwidth (STREAM triad, all cores, working set far beyond the last-level cache), one
 // compute roof per precision of one kind (the peak of that precision's arithmetic: FP32 and FP64
-// FMA chains in the widest ISA, bf16 VDPBF16PS chains where the CPU has avx512_bf16, else the FP32
-// FMA peak labelled emulated, AMX tiles where it has AMX), L1/L2/L3 read bandwidth with buffers
+// FMA chains in the widest ISA, bf16 VDPBF16PS chains where the CPU has avx512_bf16 or BFDOT
+// chains on arm64 with bf16, else the FP32 FMA peak labelled emulated, AMX tiles where it has AMX
+// or BFMMLA on arm64), L1/L2/L3 read bandwidth with buffers
 // sized from /sys, and GEMM through LibTorch (fp32, bf16) as the framework's achievable, second
 // ceiling. CUDA: device-to-device copy bandwidth, L2 read bandwidth (cuda_l2.h) and GEMM per
 // precision through LibTorch, timed with CUDA events (only in a build against a CUDA LibTorch).
@@ -37,7 +38,7 @@ struct MeasureOptions {
   bool quick = false;             // smaller sizes and shorter runs (tests, smoke checks); noisier figures
   int threads = 0;                // 0: one per physical core the process may use
   std::vector<std::string> only;  // subset of the figures (names below); empty: all
-  std::string isa;                // "" = detected; or "avx512", "avx2+fma", "scalar" (to compare ISAs)
+  std::string isa;        // "" = detected; or "avx512", "avx2+fma", "sve", "neon", "scalar"
   // CPU kernels: "wall" divides the work by the wall time between the team's barriers, as STREAM
   // and likwid-bench do; "cpu" by the threads' CPU time (the slowest thread's), so time slices
   // other processes take on a shared machine do not lower the peak, at the price of overstating
@@ -70,8 +71,10 @@ const std::vector<std::string>& cuda_figures();  // dram l2 gemm_fp32 gemm_tf32 
 // stats = {<field> = {best, median, worst, spread_pct, repeats, attempts, attempt_spreads_pct}},
 // method = {<field> = text}, details, warnings = {<field> = text} (spread still above the limit),
 // missing = {<field> = why}, copied_from = {<field> = the field it copies} (an emulated roof),
-// caches = [{level, bytes, shared_by_cpus}], seconds}. Only the figures
-// asked for are present.
+// caches = [{level, bytes, shared_by_cpus}], seconds, isa_arm64 (1 in an arm64 build: its bf16
+// figures are BFDOT and BFMMLA; a number, so the store keeps it), emulation (qemu-user, ... when an
+// emulator runs rlx: platform::emulation)}. Only the figures asked for are present. Figure bf16_amx
+// is the CPU's bf16 matrix instruction: AMX on x86-64, BFMMLA on arm64.
 nlohmann::json measure_cpu(const MeasureOptions& opts);
 
 // A cache level whose read bandwidth is not above the DRAM triad's was not measured in that cache:

@@ -1,11 +1,14 @@
 // measure_compute.cpp: the compute roofs of measure_cpu, one per precision and of one kind (the
 // peak of the precision's own arithmetic on all cores): FP32 and FP64 FMA chains in the widest
-// ISA, bf16 through VDPBF16PS where the CPU lists avx512_bf16 (else labelled emulated: the FP32 FMA
-// peak, which is what bf16 work converted to fp32 can reach at best), and AMX tiles where the CPU
-// lists amx_tile and amx_bf16. LibTorch's GEMM (measure.cpp) is the second, practical ceiling.
+// ISA; bf16 through the CPU's bf16 dot instruction (VDPBF16PS where an x86-64 CPU lists
+// avx512_bf16, BFDOT where an arm64 one lists bf16; else labelled emulated: the FP32 FMA peak,
+// which is what bf16 work converted to fp32 can reach at best); and its bf16 matrix instruction
+// (AMX tiles where the CPU lists amx_tile and amx_bf16, BFMMLA on arm64 with bf16). LibTorch's
+// GEMM (measure.cpp) is the second, practical ceiling.
 #include <fmt/format.h>
 
 #include "peaks/measure_parts.h"
+#include "platform/platform.h"
 
 namespace rlx::peaks::detail {
 namespace {
@@ -36,30 +39,29 @@ Attempt bf16_dot_attempt(const ComputeContext& c) {
   a.rates = team_rates(a.details, timing, bf16_dot_flops(iters) * c.threads, c.cpu_clock);
   a.wall_clock = !c.cpu_clock;
   a.method = fmt::format(
-      "{} VDPBF16PS chains of 16 fp32 lanes (2 bf16 products each, 4 FLOP per lane) x {} steps "
-      "per thread, avx512_bf16, {} threads, {} clock",
-      kBf16Chains, iters, c.threads, c.opts.clock);
+      "{} {} chains of {} fp32 lanes (2 bf16 products each, 4 FLOP per lane) x {} steps "
+      "per thread, {}, {} threads, {} clock",
+      kBf16Chains, bf16_dot_instruction(), bf16_dot_lanes(), iters, isa_name(c.isa), c.threads, c.opts.clock);
   return a;
 }
 
-Attempt amx_attempt(const ComputeContext& c) {
+Attempt matrix_attempt(const ComputeContext& c) {
   std::vector<double> sink(c.threads);
   const std::int64_t iters =
-      calibrate(2000, c.target_s, [&](std::int64_t n) { sink[0] = amx_bf16_kernel(n); });
-  const auto timing = run_team(c.cpus, c.runs, nullptr, [&](int t) { sink[t] += amx_bf16_kernel(iters); });
+      calibrate(2000, c.target_s, [&](std::int64_t n) { sink[0] = bf16_matrix_kernel(n); });
+  const auto timing = run_team(c.cpus, c.runs, nullptr, [&](int t) { sink[t] += bf16_matrix_kernel(iters); });
   Attempt a;
-  a.rates = team_rates(a.details, timing, amx_bf16_flops(iters) * c.threads, c.cpu_clock);
+  a.rates = team_rates(a.details, timing, bf16_matrix_flops(iters) * c.threads, c.cpu_clock);
   a.wall_clock = !c.cpu_clock;
-  a.method = fmt::format(
-      "AMX TDPBF16PS on 4 accumulator tiles (16x16 fp32 += 16x32 by 32x16 bf16, 16384 FLOP "
-      "each) x {} steps per thread, {} threads, {} clock",
-      iters, c.threads, c.opts.clock);
+  a.method = fmt::format("{} x {} steps per thread, {} threads, {} clock", bf16_matrix_method(), iters,
+                         c.threads, c.opts.clock);
   return a;
 }
 
-// bf16's vector roof: VDPBF16PS when the CPU has it and the ISA in use is AVX-512, else emulated.
+// bf16's vector roof: the CPU's bf16 dot instruction when it has one and the ISA in use carries it
+// (VDPBF16PS: AVX-512; BFDOT: NEON or SVE), else emulated.
 void bf16_vector(nlohmann::json& out, const ComputeContext& c, const Bf16Support& sup) {
-  if (sup.vector == "avx512_bf16" && c.isa == Isa::avx512) {
+  if (bf16_dot_runs_in(sup, c.isa)) {
     measure_figure(out, c.opts, "bf16_gflops", [&] { return bf16_dot_attempt(c); });
     return;
   }
@@ -70,9 +72,9 @@ void bf16_vector(nlohmann::json& out, const ComputeContext& c, const Bf16Support
     measure_figure(scratch, c.opts, "fp32_gflops", [&] { return fma_attempt(c, false); });
     src = &scratch;
   }
-  const std::string why = sup.vector == "avx512_bf16"
-                              ? "the ISA in use (" + isa_name(c.isa) + ") has no VDPBF16PS"
-                              : "this CPU's flags list no avx512_bf16";
+  const std::string why = sup.vector != "emulated"
+                              ? "the ISA in use (" + isa_name(c.isa) + ") has no " + bf16_dot_instruction()
+                              : "this CPU's flags list no avx512_bf16 (x86-64) or bf16 (arm64)";
   record_copy(
       out, *src, "fp32_gflops", "bf16_gflops",
       fmt::format("emulated: {}, so bf16 work is converted and runs on the FP32 FMA units; its roof is "
@@ -82,12 +84,14 @@ void bf16_vector(nlohmann::json& out, const ComputeContext& c, const Bf16Support
 
 void bf16_matrix(nlohmann::json& out, const ComputeContext& c, const Bf16Support& sup) {
   std::string why;
-  if (sup.matrix != "amx") {
-    out["missing"]["bf16_tensor_gflops"] = "no AMX: this CPU's flags list no amx_tile and amx_bf16";
-  } else if (!amx_enable(&why)) {
+  if (sup.matrix.empty()) {
+    out["missing"]["bf16_tensor_gflops"] = std::string(platform::arch_name()) == "arm64"
+                                               ? "no BFMMLA: this CPU's hwcaps list no bf16"
+                                               : "no AMX: this CPU's flags list no amx_tile and amx_bf16";
+  } else if (!bf16_matrix_enable(&why)) {
     out["missing"]["bf16_tensor_gflops"] = why;
   } else {
-    measure_figure(out, c.opts, "bf16_tensor_gflops", [&] { return amx_attempt(c); });
+    measure_figure(out, c.opts, "bf16_tensor_gflops", [&] { return matrix_attempt(c); });
   }
 }
 

@@ -14,6 +14,7 @@
 #endif
 
 #include "env/env.h"
+#include "train/precisions.h"
 
 namespace rlx::train {
 namespace {
@@ -25,6 +26,7 @@ nlohmann::json cpu_device() {
   const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
   if (pages > 0 && page > 0) cpu["memory_bytes"] = static_cast<int64_t>(pages) * page;
   cpu["threads"] = std::thread::hardware_concurrency();
+  cpu["refused_precisions"] = refused_precisions("cpu");
   return cpu;
 }
 
@@ -42,7 +44,8 @@ nlohmann::json devices() {
                    {"name", p->name},
                    {"memory_bytes", static_cast<int64_t>(p->totalGlobalMem)},
                    {"multiprocessors", p->multiProcessorCount},
-                   {"capability", fmt::format("{}.{}", p->major, p->minor)}});
+                   {"capability", fmt::format("{}.{}", p->major, p->minor)},
+                   {"refused_precisions", refused_precisions(fmt::format("cuda:{}", i))}});
   }
 #endif
   return out;

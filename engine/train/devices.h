@@ -8,8 +8,9 @@
 
 namespace rlx::train {
 
-// [{kind = "cpu", id = "cpu", name, memory_bytes, threads},
-//  {kind = "cuda", id = "cuda:N", name, memory_bytes, multiprocessors, capability}, ...].
+// [{kind = "cpu", id = "cpu", name, memory_bytes, threads, refused_precisions},
+//  {kind = "cuda", id = "cuda:N", name, memory_bytes, multiprocessors, capability, refused_precisions},
+//  ...]; refused_precisions: {precision = the one-line refusal} (train/precisions.h), {} for none.
 nlohmann::json devices();
 
 // The cuDNN LibTorch runs with, "9.19.0"; "" in a CPU build or a LibTorch without cuDNN. It can

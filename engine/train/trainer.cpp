@@ -29,6 +29,7 @@
 #include "train/cuda_graph.h"
 #include "train/dataset.h"
 #include "train/memory_format.h"
+#include "train/precisions.h"
 #include "train/process_usage.h"
 #include "train/progress.h"
 #include "train/sgd.h"
@@ -109,20 +110,10 @@ void synchronize(const ResolvedDevice& d) {
 #endif
 }
 
+// The precision's refusal on this device (train/precisions.h, their one owner), before anything is built.
 void check_precision(const TrainConfig& c, const ResolvedDevice& dev) {
-  if (c.precision == "amp" && !dev.cuda)
-    throw RunFailure(
-        fmt::format("precision 'amp' (fp16 autocast with gradient scaling) needs a CUDA device, "
-                    "and the run is on '{}'; use precision=\"bf16\" on the CPU",
-                    dev.id));
-#ifdef RLX_HAVE_TORCH_CUDA
-  if (!dev.cuda || c.precision != "bf16") return;
-  const auto* p = at::cuda::getDeviceProperties(dev.device.index());
-  if (p->major < 8)
-    throw RunFailure(
-        fmt::format("precision 'bf16' needs a GPU of compute capability 8.0 or newer; '{}' is {}.{}", dev.id,
-                    p->major, p->minor));
-#endif
+  std::string why = precision_refusal(c.precision, dev.id);
+  if (!why.empty()) throw RunFailure(std::move(why));
 }
 
 // What cuda_graphs needs that only the resolved device and this build can say (the options

@@ -22,7 +22,7 @@ namespace rlx::util {
 // gives PAUSE about 10 cycles before Skylake and up to 140 from Skylake on. So the count is worked
 // out on each machine from a spin timed there.
 inline constexpr double kSharedSpinWaitNs = 270'000;
-// The count used where a spin cannot be measured (not x86): the EPYC's.
+// The count used where a spin cannot be measured (neither x86-64 nor arm64): the EPYC's.
 inline constexpr long kFallbackSpinCount = 10'000;
 // Other processes' CPU use, in cores, from which the machine counts as shared.
 inline constexpr double kSharedCores = 0.5;
@@ -32,9 +32,10 @@ inline constexpr double kSharedCores = 0.5;
 // cannot be read.
 double other_cores(int sample_ms) noexcept;
 
-// Nanoseconds one spin of libgomp's wait loop takes on this core (it is a PAUSE instruction and a
-// load): the fastest of several short bursts, so a burst the scheduler interrupted does not count;
-// takes about half a millisecond. 0 where it cannot be measured (not x86).
+// Nanoseconds one spin of libgomp's wait loop takes on this core (a load and libgomp's cpu_relax:
+// PAUSE on x86-64, YIELD on arm64, platform::relax): the fastest of several short bursts, so a
+// burst the scheduler interrupted does not count; takes about half a millisecond. 0 where it
+// cannot be measured (neither architecture).
 double spin_ns() noexcept;
 
 // GOMP_SPINCOUNT for a wait of `wait_ns` at `spin_ns` a spin, rounded, within 100 and libgomp's

@@ -23,6 +23,7 @@ extern "C" {
 #include <cupti_version.h>
 #endif
 
+#include "platform/platform.h"
 #include "set_args.h"
 #include "startup/startup.h"
 #include "startup/tensor_library.h"
@@ -47,6 +48,11 @@ int versions(lua_State* L) {
       {"compiler", RLX_COMPILER},
       {"build_type", RLX_BUILD_TYPE},
       {"torch_cuda", RLX_TORCH_CUDA != 0},
+      // The architecture, the vector ISA the kernels use and an emulator (engine/platform).
+      {"arch", platform::arch_name()},
+      {"isa", platform::isa_text(platform::cpu_features())},
+      {"emulation", platform::emulation().kind.empty() ? nlohmann::json(nullptr)
+                                                       : nlohmann::json(platform::emulation().kind)},
   };
 #ifdef RLX_HAVE_CUPTI
   v["cuda"] = fmt::format("{}.{}", CUDA_VERSION / 1000, CUDA_VERSION % 1000 / 10);

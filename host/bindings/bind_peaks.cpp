@@ -33,7 +33,7 @@ int measure(lua_State* L) {
       o.fail("only", "names unknown figure '" + f + "' for device " + device + " (valid: " + list + ")");
     }
   }
-  m.isa = o.has("isa") ? o.choice("isa", "", {"avx512", "avx2+fma", "scalar"}) : "";
+  m.isa = o.has("isa") ? o.choice("isa", "", {"avx512", "avx2+fma", "sve", "neon", "scalar"}) : "";
   if (device == "cuda" && o.has("isa")) o.fail("isa", "applies to device 'cpu' only");
   m.clock = o.choice("clock", "wall", {"cpu", "wall"});
   m.remeasure = int(o.integer("remeasure", 2, 0));

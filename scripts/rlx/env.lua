@@ -25,7 +25,8 @@ end
 
 -- A short name for the hardware: the GPU model when there is one ("NVIDIA GeForce RTX 4090" ->
 -- "rtx4090", "NVIDIA H100 80GB HBM3" -> "h100", "Tesla T4" -> "t4"), else the CPU family and core
--- count ("AMD EPYC 7B13" with 2 cores -> "epyc-2c", "Intel(R) Xeon(R) CPU @ 2.20GHz" -> "xeon-2c").
+-- count ("AMD EPYC 7B13" with 2 cores -> "epyc-2c", "Intel(R) Xeon(R) CPU @ 2.20GHz" -> "xeon-2c"),
+-- or under an emulator its kind and the architecture (qemu-user arm64 on 2 cores -> "qemu-arm64-2c").
 -- Never the container or virtualization kind: that names no machine.
 function M.hardware_label(env)
   local gpu = type(env.gpu_name) == "string" and env.gpu_name:lower() or nil
@@ -42,6 +43,10 @@ function M.hardware_label(env)
     if cpu:find(f, 1, true) then family = f break end
   end
   family = family or (cpu:match("%a+") or (env.arch or "cpu"))
+  -- Under an emulator the CPU is the emulator's: "qemu-arm64-2c", never the host's family.
+  if type(env.emulation) == "table" then
+    family = (tostring(env.emulation.kind):match("^%a+") or "emulated") .. "-" .. tostring(env.arch_name or env.arch)
+  end
   local cores = tonumber(env.cpu_cores) or tonumber(env.cpu_threads)
   return family .. (cores and ("-" .. math.floor(cores) .. "c") or "")
 end
@@ -192,7 +197,12 @@ function M.markdown(env)
   row("Host", env.host)
   row("OS", env.os)
   row("Kernel", env.kernel)
-  row("Architecture", env.arch)
+  row("Architecture", env.arch and (env.arch_name and env.arch_name ~= env.arch) and
+    string.format("%s (%s)", env.arch, env.arch_name) or env.arch)
+  if env.emulation then
+    row("Emulation", string.format("%s: %s%s; every figure is the emulator's, not a CPU's", or_unknown(env.emulation.kind),
+      or_unknown(env.emulation.evidence), env.emulation.host_cpu and (" (host CPU: " .. env.emulation.host_cpu .. ")") or ""))
+  end
   row("Virtualization", env.virtualization)
   row("Container", env.container)
   row("Cloud provider", env.cloud_provider or "none detected")
@@ -210,6 +220,7 @@ function M.markdown(env)
   row("CPU model", env.cpu_model)
   row("Sockets / cores / threads", string.format("%s / %s / %s", or_unknown(env.cpu_sockets),
     or_unknown(env.cpu_cores), or_unknown(env.cpu_threads)))
+  row("Vector ISA (rlx's kernels)", env.isa)
   row("Vector extensions", env.simd and #env.simd > 0 and table.concat(env.simd, ", ") or nil)
   local caches = {}
   for _, c in ipairs(env.cpu_caches or {}) do

@@ -280,7 +280,7 @@ function M.native_bf16(env)
 end
 
 -- The precisions a device sweeps and why any of its script's were left out.
-local function precisions(study, kind, env, S)
+local function wanted_precisions(study, kind, env, S)
   if S.precision then return S.precision, nil end
   if kind ~= "cpu" or M.native_bf16(study.env) then return env.precision, nil end
   local out = {}
@@ -288,6 +288,21 @@ local function precisions(study, kind, env, S)
   if #out == #env.precision then return out, nil end
   return out, "bf16 left out: this CPU has no native bf16 (no avx512_bf16 or AMX), so LibTorch emulates it, about " ..
     "2x slower than fp32; --set precision=fp32,bf16 measures it anyway"
+end
+
+-- Those of them the device trains in: a precision this build refuses on it (dev.refused_precisions,
+-- rlx.devices(): the trainer would refuse every such run) is left out, with the refusal as its note.
+local function precisions(study, dev, kind, env, S)
+  local wanted, note = wanted_precisions(study, kind, env, S)
+  local refused, out, notes = dev.refused_precisions or {}, {}, {note}
+  for _, p in ipairs(wanted) do
+    if refused[p] then
+      notes[#notes + 1] = string.format("%s left out: %s", p, refused[p])
+    else
+      out[#out + 1] = p
+    end
+  end
+  return out, notes
 end
 
 -- The sweep options of one device (study:sweep's).
@@ -312,9 +327,14 @@ local function devices_plan(study, o)
       if not path then
         print(string.format("%s (%s): no experiments/%s.lua, skipped", id, dev.name or "", kind))
       else
-        local precision, note = precisions(study, kind, env, o.scale)
-        out[#out + 1] = {id = id, kind = kind, name = dev.name or kind, script = name, path = path, notes = {note},
-          sweep = sweep_options(id, env, precision, o.scale, o.matrix, o)}
+        local precision, notes = precisions(study, dev, kind, env, o.scale)
+        if #precision == 0 then
+          print(string.format("%s (%s): skipped, it trains in none of the precisions asked for: %s", id, dev.name or "",
+            table.concat(notes, "; ")))
+        else
+          out[#out + 1] = {id = id, kind = kind, name = dev.name or kind, script = name, path = path, notes = notes,
+            sweep = sweep_options(id, env, precision, o.scale, o.matrix, o)}
+        end
       end
     end
   end

@@ -102,7 +102,7 @@ rlx_e2e(NAME "peaks: measure in a chosen ISA"
   STDOUT "^scalar	true	true
 $")
 rlx_e2e(NAME "peaks: measure unknown ISA" EXIT 1 ARGS -e "rlx.peaks.measure{isa = 'sse'}"
-  STDERR "rlx\\.peaks\\.measure: option 'isa' must be one of avx2\\+fma, avx512, scalar, got \"sse\"")
+  STDERR "rlx\\.peaks\\.measure: option 'isa' must be one of avx2\\+fma, avx512, neon, scalar, sve, got \"sse\"")
 rlx_e2e(NAME "peaks: cpu_info"
   ARGS -e "local c = rlx.peaks.cpu_info() print(type(c.name), #c.cores >= 1, c.caches[1].level, c.cuda_available)"
   STDOUT "^string	true	1	false
@@ -114,7 +114,7 @@ rlx_e2e(NAME "peaks: summarize wrong type" EXIT 1 ARGS -e "rlx.peaks.summarize{'
 
 rlx_e2e(NAME "peaks: cli --help" ARGS peaks --help STDOUT "usage: rlx peaks \\[--device cpu\\|cuda\\] \\[--json\\] \\[--db PATH\\]")
 rlx_e2e(NAME "peaks: cli quick measurement" ARGS peaks --quick --repeats 1 --only fp32,l1
-  STDOUT "\\((avx512|avx2\\+fma|scalar), [0-9]+ threads, wall clock, quick measurement, below a full one\\)\n  L1 bandwidth +[0-9.]+ GB/s +median.*\n  FP32 FMA peak +[0-9.]+ GFLOP/s")
+  STDOUT "\\((avx512|avx2\\+fma|sve|neon|scalar), [0-9]+ threads, wall clock, quick measurement, below a full one\\)\n  L1 bandwidth +[0-9.]+ GB/s +median.*\n  FP32 FMA peak +[0-9.]+ GFLOP/s")
 rlx_e2e(NAME "peaks: cli --json" ARGS peaks --quick --repeats 1 --only fp64 --json STDOUT "^\\{.*\"fp64_gflops\":[0-9.e+]+.*\\}\n$")
 rlx_e2e(NAME "peaks: cli --datasheet" ARGS peaks --datasheet "NVIDIA H100 80GB HBM3"
   STDOUT "^NVIDIA H100 SXM5 80GB .*dram_gbps +3350\\.0 GB/s.*source: +https://")

@@ -25,7 +25,7 @@ fake_libtorch() {  # NAME cuda|cpu
 check() {
   local name=$1 want_rc=$2 want_kind=$3 want_prefix=$4 why_re=$5; shift 5
   local out rc
-  out=$(env -u RLX_TORCH_DIR -u RLX_CPU_ONLY RLX_NVIDIA_SMI="$T/none" RLX_PROC_NVIDIA="$T/noproc" \
+  out=$(env -u RLX_TORCH_DIR -u RLX_CPU_ONLY -u RLX_GPU RLX_NVIDIA_SMI="$T/none" RLX_PROC_NVIDIA="$T/noproc" \
         RLX_PYTHON="$T/nopython" "$@" bash scripts/detect-torch.sh)
   rc=$?
   local kind prefix why
@@ -77,6 +77,10 @@ check "GPU + python3 torch naming a missing prefix" 1 none "" "without Torch/Tor
 check "GPU + python3 torch with CUDA but the pre-C++11 ABI: stop" 1 none "" \
   "torch 2.5.1 has CUDA but was built with the old \\(pre-C\\+\\+11\\) ABI" \
   RLX_NVIDIA_SMI="$T/smi_gpu" RLX_PYTHON="$T/py_oldabi"
+check "no GPU visible + RLX_GPU=1 (an image built for GPU nodes) uses RLX_TORCH_DIR's CUDA LibTorch" 0 cuda \
+  "$T/libtorch_cuda" "from RLX_TORCH_DIR" RLX_GPU=1 RLX_TORCH_DIR="$T/libtorch_cuda"
+check "no GPU visible + RLX_GPU=1 without a CUDA LibTorch: stop" 1 none "" "no CUDA-enabled LibTorch" \
+  RLX_GPU=1 RLX_PYTHON="$T/py_cpu"
 check "GPU + RLX_CPU_ONLY=1 builds the CPU rlx" 0 cpu "" "RLX_CPU_ONLY=1" \
   RLX_NVIDIA_SMI="$T/smi_gpu" RLX_PYTHON="$T/py_cpu" RLX_CPU_ONLY=1
 

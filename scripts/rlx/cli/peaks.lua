@@ -5,13 +5,15 @@ local M = {summary = "measure CPU/GPU peaks (bandwidth, FLOP/s) for rooflines; d
 
 local cmd = {name = "peaks", usage = "rlx peaks [--device cpu|cuda] [--json] [--db PATH] [options]",
   description = "Measures the peaks of this machine: on the CPU, DRAM bandwidth (STREAM triad on all\n" ..
-    "cores), the compute roof of each precision (FP32/FP64 FMA chains in the widest vector ISA; bf16\n" ..
-    "VDPBF16PS chains where the CPU has avx512_bf16, else the FP32 FMA peak labelled emulated; AMX\n" ..
-    "tiles where it has AMX), L1/L2/L3 read bandwidth and LibTorch GEMM (fp32, bf16: the second\n" ..
-    "ceiling); on CUDA, device-to-device copy bandwidth, L2 read bandwidth and GEMM per precision.\n" ..
-    "Each figure is the best of --repeats runs, with median and spread, measured again (at most\n" ..
-    "--remeasure more times) while the spread is above 10 %. Units: decimal GB/s and GFLOP/s. The\n" ..
-    "first line says whether the measurement was quick (--quick) or full.\n" ..
+    "cores), the compute roof of each precision (FP32/FP64 FMA chains in the widest vector ISA:\n" ..
+    "AVX-512 or AVX2 on x86-64, SVE or NEON on arm64; bf16 VDPBF16PS chains where the CPU has\n" ..
+    "avx512_bf16, BFDOT chains on arm64 with bf16, else the FP32 FMA peak labelled emulated; AMX\n" ..
+    "tiles where it has AMX, BFMMLA on arm64 with bf16: figure bf16_amx), L1/L2/L3 read bandwidth\n" ..
+    "and LibTorch GEMM (fp32, bf16: the second ceiling); under an emulator (qemu) rlx says so and\n" ..
+    "the figures are the emulator's. On CUDA: device-to-device copy bandwidth, L2 read bandwidth and\n" ..
+    "GEMM per precision. Each figure is the best of --repeats runs, with median and spread, measured\n" ..
+    "again (at most --remeasure more times) while the spread is above 10 %. Units: decimal GB/s and\n" ..
+    "GFLOP/s. The first line says whether the measurement was quick (--quick) or full.\n" ..
     "--datasheet NAME and --list print published GPU figures instead of measuring.",
   options = {
     {"device", "--device", one_of = {"cpu", "cuda"}, default = "cpu", help = "what to measure"},
@@ -113,6 +115,9 @@ function M.main(...)
   print(string.format("%s (%s, %s threads%s%s)", p.name or p.device, p.isa or p.device,
     tostring(p.threads or 1), p.clock and (", " .. p.clock .. " clock") or "",
     p.quick and ", quick measurement, below a full one" or ", full measurement"))
+  if p.emulation then
+    print(string.format("  emulated (%s): these are the emulator's figures on this host, not an arm64 CPU's", p.emulation))
+  end
   for _, f in ipairs(ORDER) do
     local st = p.stats[f[1]]
     if st then
@@ -120,8 +125,9 @@ function M.main(...)
       local gt = p.gemm_threads and p.gemm_threads[f[1]]
       local name = f[2]
       if f[1] == "bf16_gflops" then
-        name = (p.copied_from or {}).bf16_gflops and "BF16 emulated" or "BF16 VDPBF16PS"
+        name = (p.copied_from or {}).bf16_gflops and "BF16 emulated" or rlx.roofline.roof_label(p, f[1])
       end
+      if f[1] == "bf16_tensor_gflops" then name = rlx.roofline.roof_label(p, f[1]) .. " peak" end
       if f[1] == "gemm_bf16_gflops" and p.bf16_emulated == 1 then name = "GEMM bf16 (emul.)" end
       local attempts = (st.attempts or 1) > 1 and string.format(", %d attempts", st.attempts) or ""
       local clocks = ""
@@ -141,7 +147,8 @@ function M.main(...)
     if p.missing and p.missing[f[1]] then print(string.format("  not measured: %s: %s", f[1], p.missing[f[1]])) end
   end
   if p.bf16_emulated == 1 then
-    print("  bf16: emulated on this CPU (no avx512_bf16, no AMX): its roof is the FP32 FMA peak")
+    print("  bf16: emulated on this CPU (no bf16 instructions: avx512_bf16 or AMX on x86-64, bf16 on arm64): " ..
+      "its roof is the FP32 FMA peak")
   end
   if p.datasheet then
     print(string.format("  datasheet: %s, fp32 %.0f GFLOP/s, DRAM %.0f GB/s (%s)", p.datasheet.name,

@@ -1,11 +1,12 @@
 -- rlx version: prints what this binary is and what it can use on this machine.
 local args = require("rlx.cli.args")
 local startup_text = require("rlx._startup_text")
-local M = {summary = "versions of rlx, LibTorch, LuaJIT, SQLite, Cairo, fmt; CUDA/CUPTI support; GPUs; BLAS kernel",
+local M = {summary = "versions of rlx, LibTorch, LuaJIT, SQLite, Cairo, fmt; architecture and ISA; CUDA/CUPTI; GPUs; BLAS kernel",
   synopsis = "version [--json]"}
 
 local cmd = {name = "version", usage = "rlx version [--json]",
-  description = "Prints the versions of rlx and the libraries it was built with, whether CUDA and\n" ..
+  description = "Prints the versions of rlx and the libraries it was built with, the architecture and\n" ..
+    "vector ISA its kernels use (and an emulator it runs under), whether CUDA and\n" ..
     "CUPTI support are compiled in, which GPUs are visible, and which OpenBLAS kernel set fp32\n" ..
     "products run on and why (rlx may have chosen a better one than OpenBLAS did: docs/cli.md).",
   options = {{"json", "--json", type = "boolean", help = "print one JSON object"}}}
@@ -30,6 +31,8 @@ function M.main(...)
   end
   local function line(k, val) print(string.format("%-10s %s", k, val)) end
   line("rlx", v.rlx .. " (" .. v.build_type .. ", " .. v.compiler .. ")")
+  line("CPU", tostring(v.isa) .. (v.emulation and (" (emulated: " .. v.emulation .. "; its figures are the " ..
+    "emulator's, not a CPU's)") or ""))
   line("LibTorch", v.torch .. (v.torch_cuda and " (CUDA)" or " (CPU only)"))
   line("LuaJIT", v.luajit)
   line("SQLite", v.sqlite)

@@ -26,12 +26,27 @@ local function storage(info)
   return join({s.root_fs, s.root_device, s.type, gib(s.root_bytes or s.size_bytes)}, ", ")
 end
 
+-- The CPU's architecture and the vector ISA rlx's kernels used (issue 44, owned with engine/platform):
+-- "arm64 SVE (512-bit) + NEON, bf16 (BFDOT, BFMMLA), emulated by qemu-user". An environment
+-- captured before rlx recorded the ISA gives its architecture alone ("x86-64"); an imported one,
+-- nothing it did not say.
+local ARCH_NAMES = {x86_64 = "x86-64", amd64 = "x86-64", aarch64 = "arm64", arm64 = "arm64"}
+local function isa_text(e)
+  local info = e.info or {}
+  local isa = info.isa or ARCH_NAMES[tostring(e.arch or info.arch)]
+  if not isa then return nil end
+  if type(info.emulation) == "table" then isa = isa .. ", emulated by " .. tostring(info.emulation.kind) end
+  return isa
+end
+
 local function device(e)
+  local isa = isa_text(e)
   if (e.kinds.cuda or e.kinds.mps) and e.gpu_name then
-    return join({e.gpu_name, gib(e.gpu_memory_bytes)}, ", ") .. (e.kinds.cpu and ("; " .. tostring(e.cpu_model)) or "")
+    return join({e.gpu_name, gib(e.gpu_memory_bytes)}, ", ") .. (e.kinds.cpu and ("; " .. tostring(e.cpu_model)) or "") ..
+      (isa and ("; " .. isa) or "")
   end
   return join({e.cpu_model, e.cpu_cores and (e.cpu_cores .. " cores"), e.cpu_threads and (e.cpu_threads .. " threads"),
-    gib(e.memory_bytes)}, ", ")
+    gib(e.memory_bytes), isa}, ", ")
 end
 
 -- The Driver/CUDA/cuDNN cell: the versions a GPU ran with; on a machine without a GPU the toolkit

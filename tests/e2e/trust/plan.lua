@@ -36,6 +36,18 @@ check("the note", d.notes[1] == NOTE, d.notes[1])
 local S2 = E.scale(matrix, {scale = "smoke", precision = "fp32,bf16"})
 local p2 = E.plan(study, {dir = "experiments", matrix = matrix, scale = S2, list = {{kind = "cpu", id = "cpu"}}})
 check("precision override", #p2.devices[1].sweep.precision == 2 and #p2.devices[1].notes == 0)
+-- A precision the device refuses with this build (rlx.devices()'s refused_precisions: LibTorch 1.13
+-- on an arm64 CPU with bf16) is left out with its refusal, even when asked for or native.
+local WHY = "precision 'bf16' cannot train on this CPU with LibTorch 1.13.0: ...; use precision=\"fp32\" on this CPU"
+local refusing = {{kind = "cpu", id = "cpu", refused_precisions = {bf16 = WHY}}}
+local p3 = E.plan(study, {dir = "experiments", matrix = matrix, scale = S2, list = refusing})
+check("refused: fp32 only", #p3.devices[1].sweep.precision == 1 and p3.devices[1].sweep.precision[1] == "fp32",
+  table.concat(p3.devices[1].sweep.precision, ","))
+check("refused: the note", p3.devices[1].notes[1] == "bf16 left out: " .. WHY, p3.devices[1].notes[1])
+-- Every precision asked for refused: the device is skipped, and the plan has none.
+local S3 = E.scale(matrix, {scale = "smoke", precision = "bf16"})
+local p4 = E.plan(study, {dir = "experiments", matrix = matrix, scale = S3, list = refusing})
+check("refused: every precision, device skipped", #p4.devices == 0, #p4.devices)
 
 -- The note reaches the report through the runs.
 local sw = {}

@@ -8,6 +8,7 @@
 
 #include "env/blas_kernel.h"
 #include "env/env.h"
+#include "platform/platform.h"
 
 using rlx::env::BlasInputs;
 using rlx::env::BlasPlan;
@@ -126,7 +127,15 @@ TEST_CASE("OpenBLAS's own good choice is kept", "[blas]") {
   // A name rlx does not know (a newer OpenBLAS) is left alone whatever the flags.
   const BlasPlan u = plan_blas_kernel(inputs("GraniteRapids", kAvx512));
   CHECK(u.action == BlasPlan::Action::keep);
-  CHECK(u.reason == "GraniteRapids (OpenBLAS's own choice; a core name rlx does not know, left alone)");
+  // An arm64 rlx overrides no core at all, and says so (engine/platform).
+  CHECK(u.reason == (rlx::platform::blas_override_supported()
+                         ? "GraniteRapids (OpenBLAS's own choice; a core name rlx does not know, left alone)"
+                         : "GraniteRapids (OpenBLAS's own choice; rlx sets OPENBLAS_CORETYPE on x86-64 only)"));
+  // Every arm64 core name (NEOVERSEN1, ARMV8, ...) is one rlx does not know.
+  if (!rlx::platform::blas_override_supported()) {
+    CHECK(plan_blas_kernel(inputs("NEOVERSEN1", {"asimd", "sve"})).reason ==
+          "NEOVERSEN1 (OpenBLAS's own choice; rlx sets OPENBLAS_CORETYPE on x86-64 only)");
+  }
 }
 
 TEST_CASE("a user's OPENBLAS_CORETYPE always wins", "[blas]") {

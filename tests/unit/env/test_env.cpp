@@ -5,6 +5,7 @@
 #include <fstream>
 
 #include "env/env.h"
+#include "platform/platform.h"
 
 namespace fs = std::filesystem;
 
@@ -123,6 +124,34 @@ TEST_CASE("capture on this machine finds the basics") {
   CHECK(e["kernel"].is_string());
 }
 
+TEST_CASE("capture on this machine names the architecture, the ISA and an emulator") {
+  auto e = rlx::env::capture("here");
+  const std::string arch = rlx::platform::arch_name();
+  CHECK(e["arch_name"] == arch);
+  CHECK(e["isa"] == rlx::platform::isa_text(rlx::platform::cpu_features()));
+  CHECK(e["arch"] == (arch == "arm64" ? "aarch64" : "x86_64"));
+  const auto& emu = rlx::platform::emulation();
+  if (emu.kind.empty()) {
+    CHECK(e["emulation"].is_null());
+  } else {
+    CHECK(e["emulation"]["kind"] == emu.kind);
+    CHECK(e["emulation"]["evidence"] == emu.evidence);
+  }
+  if (emu.host_cpuinfo) {
+    // Under qemu-user the cpuinfo is the host's: the model is named as emulated, the host's
+    // kept apart, and the flags are this process's hwcaps, not the host's.
+    CHECK(e["cpu_model"] == "emulated " + arch + " CPU (" + emu.kind + ")");
+    CHECK(e["emulation"]["host_cpu"].is_string());
+  }
+  if (arch == "arm64") {
+    const auto flags = rlx::env::cpu_flags();
+    CHECK(flags.count("asimd") == 1);
+    CHECK(flags.count("avx2") == 0);
+    // arm64 has no hypervisor flag; under qemu-user the cpuinfo's, and so this, is the host's.
+    if (!emu.host_cpuinfo) CHECK(e["hypervisor"] == false);
+  }
+}
+
 // The one /proc/cpuinfo parser (issue 16): x86 names its CPU in "model name"; aarch64 kernels
 // give only MIDR ids (implementer 0x41 = Arm, part 0xd0c = Neoverse-N1, as on AWS Graviton2);
 // older 32-bit ARM kernels a "Processor" line; some boards only "Hardware".
@@ -161,4 +190,14 @@ TEST_CASE("capture reads an ARM machine's CPU name through the same parser") {
   src.run_nvidia_smi = false;
   CHECK(rlx::env::cpu_model(src) == "ARM Neoverse-V2");
   CHECK(rlx::env::capture("arm", src)["cpu_model"] == "ARM Neoverse-V2");
+}
+
+TEST_CASE("capture names an Apptainer (Singularity) container by its image folder") {
+  fs::path r = fs::path(RLX_TEST_TMP) / "env-fake-apptainer";
+  fs::remove_all(r);
+  fs::create_directories(r / ".singularity.d");
+  rlx::env::Sources src;
+  src.root = r.string();
+  src.run_nvidia_smi = false;
+  CHECK(rlx::env::capture("a", src)["container"] == "apptainer");
 }

@@ -8,6 +8,7 @@
 #include "peaks/cpu.h"
 #include "peaks/measure.h"
 #include "peaks/measure_parts.h"
+#include "platform/platform.h"
 
 using namespace rlx::peaks;
 
@@ -23,11 +24,42 @@ TEST_CASE("/sys cache sizes and cpu lists parse") {
 }
 
 TEST_CASE("ISA names round-trip and lanes per register") {
-  for (Isa i : {Isa::scalar, Isa::avx2_fma, Isa::avx512}) CHECK(parse_isa(isa_name(i)) == i);
-  CHECK_THROWS_WITH(parse_isa("sse"), "unknown ISA 'sse' (valid: avx512, avx2+fma, scalar)");
+  for (Isa i : {Isa::scalar, Isa::avx2_fma, Isa::avx512, Isa::neon, Isa::sve})
+    CHECK(parse_isa(isa_name(i)) == i);
+  CHECK_THROWS_WITH(parse_isa("sse"), "unknown ISA 'sse' (valid: avx512, avx2+fma, sve, neon, scalar)");
   CHECK(fp64_lanes(Isa::avx512) == 8);
   CHECK(fp64_lanes(Isa::avx2_fma) == 4);
+  CHECK(fp64_lanes(Isa::neon) == 2);
   CHECK(fp64_lanes(Isa::scalar) == 1);
+  // SVE's lanes are the vector length this process runs with: 0 without SVE.
+  const auto& f = rlx::platform::cpu_features();
+  CHECK(fp64_lanes(Isa::sve) == f.sve_vector_bits / 64);
+  CHECK(has_streaming_stores(Isa::avx512));
+  CHECK(has_streaming_stores(Isa::sve));
+  CHECK_FALSE(has_streaming_stores(Isa::neon));
+  CHECK_FALSE(has_streaming_stores(Isa::scalar));
+}
+
+TEST_CASE("the detected ISA is this build's architecture's, and runs") {
+  const Isa isa = detect_isa();
+  CHECK(isa_available(isa));
+  CHECK(isa_available(Isa::scalar));
+  const std::string arch = rlx::platform::arch_name();
+  if (arch == "x86-64") {
+    CHECK((isa == Isa::avx512 || isa == Isa::avx2_fma || isa == Isa::scalar));
+    CHECK_FALSE(isa_available(Isa::neon));
+    CHECK_FALSE(isa_available(Isa::sve));
+  } else if (arch == "arm64") {
+    CHECK((isa == Isa::sve || isa == Isa::neon));
+    CHECK(isa_available(Isa::neon));  // NEON is part of every arm64 Linux machine
+    CHECK_FALSE(isa_available(Isa::avx2_fma));
+    CHECK_FALSE(isa_available(Isa::avx512));
+  }
+  // Another architecture's ISA is refused with the fix, not run.
+  const Isa foreign = arch == "arm64" ? Isa::avx2_fma : Isa::neon;
+  CHECK_THROWS_WITH(
+      fma_kernel(foreign, true, 1, 1, 1, 0),
+      "ISA '" + isa_name(foreign) + "' does not run on this CPU (detected: " + isa_name(isa) + ")");
 }
 
 TEST_CASE("FMA work is 2 FLOP x lanes x chains x steps") {
@@ -36,6 +68,9 @@ TEST_CASE("FMA work is 2 FLOP x lanes x chains x steps") {
   CHECK(fma_flops(Isa::avx512, false, 10) == 3840);
   CHECK(fma_flops(Isa::avx2_fma, true, 10) == 960);
   CHECK(fma_flops(Isa::scalar, false, 10) == 240);
+  // neon fp64: 2 * 2 lanes * 12 chains * 10 steps = 480; fp32 has 4 lanes.
+  CHECK(fma_flops(Isa::neon, true, 10) == 480);
+  CHECK(fma_flops(Isa::neon, false, 10) == 960);
 }
 
 // x_{n} = m^n x_0 + a (1 - m^n) / (1 - m), summed over chains started at 0..11 and over lanes.
@@ -47,9 +82,9 @@ static double fma_closed_form(int lanes, std::int64_t n, double m, double a) {
 }
 
 TEST_CASE("FMA kernels compute the recurrence in every ISA this CPU has") {
-  std::vector<Isa> isas = {Isa::scalar};
-  if (detect_isa() != Isa::scalar) isas.push_back(Isa::avx2_fma);
-  if (detect_isa() == Isa::avx512) isas.push_back(Isa::avx512);
+  std::vector<Isa> isas;
+  for (Isa i : {Isa::scalar, Isa::avx2_fma, Isa::avx512, Isa::neon, Isa::sve})
+    if (isa_available(i)) isas.push_back(i);
   for (Isa isa : isas) {
     CAPTURE(isa_name(isa));
     CHECK(fma_kernel(isa, true, 1000, 0.999, 1.0, 0) == Approx(fma_closed_form(fp64_lanes(isa), 1000, 0.999, 1.0)));
@@ -62,7 +97,9 @@ TEST_CASE("triad and read kernels: exact results, tails included") {
   const std::size_t n = 1003;  // not a multiple of any vector width: exercises the scalar tail
   AlignedDoubles a(n), b(n), c(n);
   for (std::size_t i = 0; i < n; ++i) a.data()[i] = -1, b.data()[i] = double(i), c.data()[i] = 2;
-  for (Isa isa : {Isa::scalar, detect_isa()}) {
+  for (Isa isa : {Isa::scalar, Isa::avx2_fma, Isa::avx512, Isa::neon, Isa::sve}) {
+    if (!isa_available(isa)) continue;
+    CAPTURE(isa_name(isa));
     for (bool nt : {false, true}) {
       triad_kernel(isa, a.data(), b.data(), c.data(), n, 3.0, nt);
       bool all = true;
@@ -154,6 +191,22 @@ TEST_CASE("cache levels not faster than DRAM move to missing") {
 
 // ---- issue 22: one roof policy (bf16 roofs from the flags) and peaks with their quality ----
 
+TEST_CASE("bf16 support on arm64: the bf16 hwcap brings BFDOT and BFMMLA") {
+  // Neoverse V1 / Graviton3: "... sve ... bf16 ...".
+  Bf16Support s = bf16_support({"fp", "asimd", "sve", "svebf16", "i8mm", "bf16"});
+  CHECK(s.vector == "bfdot");
+  CHECK(s.matrix == "bfmmla");
+  // Neoverse N1 / Graviton2: no bf16.
+  s = bf16_support({"fp", "asimd", "asimddp", "atomics"});
+  CHECK(s.vector == "emulated");
+  CHECK(s.matrix == "");
+  CHECK(bf16_dot_runs_in(bf16_support({"asimd", "bf16"}), Isa::neon));
+  CHECK(bf16_dot_runs_in(bf16_support({"asimd", "bf16"}), Isa::sve));
+  CHECK_FALSE(bf16_dot_runs_in(bf16_support({"asimd", "bf16"}), Isa::scalar));
+  CHECK(bf16_dot_runs_in(bf16_support({"avx512f", "avx512_bf16"}), Isa::avx512));
+  CHECK_FALSE(bf16_dot_runs_in(bf16_support({"avx512f", "avx512_bf16"}), Isa::avx2_fma));
+}
+
 TEST_CASE("bf16 support follows the CPU flags, never the model") {
   // The issue's VM: AVX-512 without avx512_bf16 or AMX exposed: emulated.
   Bf16Support s = bf16_support({"fma", "avx2", "avx512f", "avx512bw", "avx512vl", "avx512dq"});
@@ -170,15 +223,33 @@ TEST_CASE("bf16 support follows the CPU flags, never the model") {
   CHECK(bf16_support({}).vector == "emulated");
 }
 
-TEST_CASE("bf16 kernels: exact work counts, VDPBF16PS result against its closed form") {
-  // VDPBF16PS: 16 fp32 lanes x (2 products + 2 adds) = 64 FLOP per instruction, 12 chains x 10
-  // steps = 7680. TDPBF16PS: 2 x 16 x 16 x 32 = 16384 FLOP, four tiles per step = 65536.
-  CHECK(bf16_dot_flops(10) == 7680);
-  CHECK(amx_bf16_flops(1) == 65536);
-  if (detect_bf16_support().vector == "avx512_bf16") {
+TEST_CASE("bf16 kernels: exact work counts, results against their closed forms") {
+  const Bf16Support sup = detect_bf16_support();
+  if (std::string(rlx::platform::arch_name()) == "x86-64") {
+    // VDPBF16PS: 16 fp32 lanes x (2 products + 2 adds) = 64 FLOP per instruction, 12 chains x 10
+    // steps = 7680. TDPBF16PS: 2 x 16 x 16 x 32 = 16384 FLOP, four tiles per step = 65536.
+    CHECK(bf16_dot_lanes() == 16);
+    CHECK(bf16_dot_flops(10) == 7680);
+    CHECK(bf16_matrix_flops(1) == 65536);
+    CHECK(bf16_dot_instruction() == "VDPBF16PS");
+  } else if (std::string(rlx::platform::arch_name()) == "arm64") {
+    // BFDOT: 4 fp32 lanes x 4 FLOP = 16 per instruction, x 12 chains x 10 steps = 1920. BFMMLA:
+    // 2 x 2 outputs x 4 pairs x 2 = 32 FLOP per instruction, 12 chains = 384 a step.
+    CHECK(bf16_dot_lanes() == 4);
+    CHECK(bf16_dot_flops(10) == 1920);
+    CHECK(bf16_matrix_flops(1) == 384);
+    CHECK(bf16_dot_instruction() == "BFDOT");
+    if (sup.matrix == "bfmmla") {
+      // Every step adds 4 x (1.0 x 2^-10) = 2^-8 to each of 4 elements of 12 chains started at
+      // 0: after 1000 steps 12 x 4 x 1000 / 256 = 187.5.
+      CHECK(bf16_matrix_kernel(1000) == 187.5);
+    }
+  }
+  if (sup.vector == "avx512_bf16" || sup.vector == "bfdot") {
     // Every step adds 1.0 x 0.5 + 1.0 x 0.5 = 1 per lane: chains start at 0.5 + k, k = 0..11, so
-    // after 100 steps the lanes sum to 16 x (12 x 0.5 + 66 + 12 x 100) = 16 x 1272 = 20352.
-    CHECK(bf16_dot_kernel(100, 0.5) == 20352.0);
+    // after 100 steps the lanes sum to lanes x (12 x 0.5 + 66 + 12 x 100) = lanes x 1272
+    // (20352 with 16 lanes, 5088 with 4).
+    CHECK(bf16_dot_kernel(100, 0.5) == bf16_dot_lanes() * 1272.0);
   }
 }
 
@@ -284,17 +355,23 @@ TEST_CASE("measure_cpu's bf16 roof: VDPBF16PS where the flags have it, else the 
   CHECK(j["bf16_support"]["vector"] == sup.vector);
   CHECK(j["bf16_emulated"] == (sup.vector == "emulated" && sup.matrix.empty() ? 1 : 0));
   const std::string method = j["method"]["bf16_gflops"];
-  if (sup.vector == "avx512_bf16" && detect_isa() == Isa::avx512) {
-    CHECK(method.find("VDPBF16PS chains") != std::string::npos);
+  if (bf16_dot_runs_in(sup, detect_isa())) {
+    CHECK(method.find(bf16_dot_instruction() + " chains") != std::string::npos);
   } else {
     CHECK(method.rfind("emulated: ", 0) == 0);
   }
-  if (sup.matrix != "amx") {
-    CHECK(j["missing"]["bf16_tensor_gflops"] == "no AMX: this CPU's flags list no amx_tile and amx_bf16");
+  if (sup.matrix.empty()) {
+    CHECK(j["missing"]["bf16_tensor_gflops"] ==
+          (std::string(rlx::platform::arch_name()) == "arm64"
+               ? "no BFMMLA: this CPU's hwcaps list no bf16"
+               : "no AMX: this CPU's flags list no amx_tile and amx_bf16"));
+  } else if (sup.matrix == "bfmmla") {
+    CHECK(j["bf16_tensor_gflops"].get<double>() > 0);
+    CHECK(j["method"]["bf16_tensor_gflops"].get<std::string>().rfind("BFMMLA chains", 0) == 0);
   }
-  // The ISA asked for decides too: in AVX2 there is no VDPBF16PS.
-  if (detect_isa() == Isa::avx512) {
-    o.isa = "avx2+fma";
+  // The ISA asked for decides too: in AVX2 there is no VDPBF16PS, in scalar code no BFDOT.
+  if (detect_isa() == Isa::avx512 || sup.vector == "bfdot") {
+    o.isa = detect_isa() == Isa::avx512 ? "avx2+fma" : "scalar";
     o.only = {"bf16"};
     const auto k = measure_cpu(o);
     CHECK(k["method"]["bf16_gflops"].get<std::string>().rfind("emulated: ", 0) == 0);

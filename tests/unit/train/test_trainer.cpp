@@ -7,7 +7,9 @@
 
 #include "counters/collector.h"
 #include "dataset_fixtures.h"
+#include "platform/platform.h"
 #include "train/devices.h"
+#include "train/precisions.h"
 #include "train/trainer.h"
 #include "util/interrupt.h"
 
@@ -95,11 +97,47 @@ TEST_CASE("bf16 autocast, contiguous layout and gradient accumulation train on t
   c.memory_format = "contiguous";
   c.grad_accum = 2;
   const TrainResult r = train(c);
+  // Where this LibTorch cannot run bf16 on this CPU (train/precisions.h's probe), the run is refused
+  // up front with the refusal rlx.devices() lists, and the fix names fp32. Every x86-64 host rlx
+  // ran on trains it; Debian 12's LibTorch 1.13.1 on an arm64 CPU with bf16 (qemu's max CPU)
+  // does not (a LibTorch that does makes this CHECK fail: then drop it).
+  const std::string refusal = precision_refusal("bf16", "cpu");
+  const rlx::platform::CpuFeatures& f = rlx::platform::cpu_features();
+  if (f.arch == "x86-64") CHECK(refusal.empty());
+  if (f.arch == "arm64" && f.bf16) CHECK_FALSE(refusal.empty());
+  CHECK(refused_precisions("cpu").value("bf16", "") == refusal);
+  if (!refusal.empty()) {
+    CHECK_FALSE(r.ok);
+    CHECK(r.error == refusal);
+    CHECK_THAT(r.error, Catch::Contains("use precision=\"fp32\""));
+    CHECK(r.samples.empty());
+    return;
+  }
   REQUIRE(r.ok);
   CHECK(r.precision == "bf16");
   CHECK(r.memory_format == "contiguous");
   CHECK(to_json(c, r)["memory_format"] == "contiguous");
   CHECK(std::isfinite(r.loss_last));
+}
+
+TEST_CASE("the CPU's bf16 refusal names LibTorch, the cause and fp32, and is empty when the probe ran") {
+  CHECK(cpu_bf16_refusal("", "1.13.0", true).empty());
+  CHECK(cpu_bf16_refusal("could not create a primitive descriptor iterator", "1.13.0", true) ==
+        "precision 'bf16' cannot train on this CPU with LibTorch 1.13.0: on an arm64 CPU with the bf16 "
+        "feature it "
+        "hands bf16 convolutions to oneDNN, which fails (\"could not create a primitive descriptor "
+        "iterator\"); use "
+        "precision=\"fp32\" on this CPU");
+  CHECK(cpu_bf16_refusal("boom", "2.1.0", false) ==
+        "precision 'bf16' cannot train on this CPU with LibTorch 2.1.0: a bf16 convolution fails (\"boom\"); "
+        "use "
+        "precision=\"fp32\" on this CPU");
+  // fp32 is refused nowhere; amp on the CPU names the precision the CPU does train in.
+  CHECK(precision_refusal("fp32", "cpu").empty());
+  const std::string amp = precision_refusal("amp", "cpu");
+  CHECK_THAT(amp,
+             Catch::Contains(precision_refusal("bf16", "cpu").empty() ? "use precision=\"bf16\" on the CPU"
+                                                                      : "use precision=\"fp32\" on the CPU"));
 }
 
 TEST_CASE("the memory format defaults to channels_last for a convolutional model, contiguous for an MLP") {
@@ -263,8 +301,9 @@ TEST_CASE("every run carries a steady-state verdict; min_stable keeps iters samp
   CHECK(r.stability.cv >= 0);
   const auto j = to_json(c, r);
   CHECK(j["stability"]["max_drift"] == 0.05);
-  CHECK(j["stability"]["max_cv"] == 0.25);  // issue 30: the drift test judges steadiness; cv only bounds the spread
-  CHECK(j["stability"]["judged"] == true);   // 4 samples: two per half
+  CHECK(j["stability"]["max_cv"] ==
+        0.25);  // issue 30: the drift test judges steadiness; cv only bounds the spread
+  CHECK(j["stability"]["judged"] == true);  // 4 samples: two per half
   c.min_stable = true;
   c.max_extra_iters = 3;
   c.stability.max_cv = 1e-12;  // unreachable: the run extends to the cap and stays unstable

@@ -1,0 +1,16 @@
+-- experiments/mac_cpu.lua: seed 001's "Mac CPU" row on an Apple-silicon Mac, run in rlx's arm64
+-- Linux image (containers/cpu.Containerfile) under Docker Desktop or OrbStack: fp32 at the seed's
+-- batch 16/32/64, and bf16 where it can be measured: the plan leaves it out, with the reason, on a
+-- CPU without bf16 (M1: LibTorch would emulate it) and on one whose bf16 this LibTorch cannot train
+-- (Debian 12's LibTorch 1.13 on an arm64 CPU with the bf16 feature, which the M2 and later have
+-- where the VM passes it on: rlx.devices()'s refused_precisions, docs/platforms.md). Picked by the
+-- label:
+--
+--   docker run --rm -v "$PWD/out:/work" rlx-cpu run /rlx/experiments/all.lua --set label=mac-cpu
+--
+-- These are the Mac's cores as a Linux VM sees them (docs/platforms.md, "Apple silicon"): the VM's
+-- vCPUs, its memory, Linux's scheduler and LibTorch's arm64 kernels, not macOS's. The report's
+-- environment table names the container and the architecture; the seed's virtualization question
+-- is answered by comparing this row with the same Mac's MPS or native runs imported from the seed's
+-- kit (`rlx import-kit`). Native macOS is not supported by rlx.
+return {kind = "cpu", batch = {16, 32, 64}, precision = {"fp32", "bf16"}}
