@@ -18,6 +18,7 @@
 #include "startup/tensor_library.h"
 #include "platform/platform.h"
 #include "util/cpu_stat.h"
+#include "util/interrupt.h"
 #include "util/thread_cpu.h"
 
 namespace rlx::peaks {
@@ -280,8 +281,8 @@ double process_cpu_s() {
 // timing: below ~1024 LibTorch 1.13's bf16 mm leaves oneDNN's AMX/AVX512-BF16 kernels (n=256
 // measured 5 GFLOP/s against 268 at n=1024 on a Sapphire Rapids VM), and fp32 at n=512 read 37
 // against 102 GFLOP/s at n=2048, so a quick roof sat far below the points drawn under it.
-void measure_gemm(nlohmann::json& out, const ComputeContext& c, const std::string& dtype) {
-  const std::string field = "gemm_" + dtype + "_gflops";
+void measure_gemm_figure(nlohmann::json& out, const ComputeContext& c, const std::string& dtype,
+                         const std::string& field) {
   const int n = dtype == "bf16" ? 1024 : 2048;
   int threads_used = 0;
   measure_figure(out, c.opts, field, [&] {
@@ -305,6 +306,22 @@ void measure_gemm(nlohmann::json& out, const ComputeContext& c, const std::strin
     return a;
   });
   out["gemm_threads"][field] = threads_used;
+}
+
+// LibTorch refusing the GEMM (its first error line) leaves the figure missing with the reason, the
+// other figures kept: LibTorch 1.13 on an arm64 CPU with bf16 hands a bf16 mm to oneDNN, which
+// has no kernel for it ("could not create a primitive descriptor iterator", under qemu's max CPU).
+void measure_gemm(nlohmann::json& out, const ComputeContext& c, const std::string& dtype) {
+  const std::string field = "gemm_" + dtype + "_gflops";
+  try {
+    measure_gemm_figure(out, c, dtype, field);
+  } catch (const util::Interrupted&) {
+    throw;
+  } catch (const std::exception& e) {
+    const std::string what = e.what();
+    out["missing"][field] =
+        fmt::format("LibTorch's {} GEMM failed on this CPU: {}", dtype, what.substr(0, what.find('\n')));
+  }
 }
 
 }  // namespace
