@@ -9,7 +9,7 @@
 #    bookworm` and imported with `podman import` (localhost/debian-bookworm-minbase), reused;
 # 2. the image: `buildah bud --isolation chroot` of containers/cpu.Containerfile on that base
 #    (localhost/rlx-cpu): scripts/setup.sh inside, as in the README;
-# 3. `buildah run --isolation chroot` in a container of the image, with $OUT mounted at /work:
+# 3. `buildah run --isolation chroot` in a container of the image, with $OUT mounted at /out:
 #    `rlx version`, `rlx env` (compared with `rlx env` here, outside: env-diff.txt), a tiny
 #    `rlx train` and the smoke study (`rlx run /rlx/experiments/all.lua --set scale=smoke`, plus
 #    $RLX_CONTAINER_STUDY), whose results, figures and report land in $OUT.
@@ -73,7 +73,11 @@ fi
 if wants run; then
   ctr=$(buildah from "$IMAGE")
   trap 'buildah rm "$ctr" >/dev/null 2>&1 || true' EXIT
-  inside() { nice -n 10 buildah run --isolation chroot -v "$OUT:/work" --workingdir /work "$ctr" -- "$@"; }
+  # The host folder goes to /out, not /work: buildah run mounts a fresh volume for the image's
+  # VOLUME /work over a -v at the same path (files written there were lost, 2026-11-29);
+  # In docker run and podman run a -v at a VOLUME's path replaces the volume (the Containerfile's
+  # -v "$PWD/out:/work"); podman run cannot start containers in this sandbox to show it.
+  inside() { nice -n 10 buildah run --isolation chroot -v "$OUT:/out" --workingdir /out "$ctr" -- "$@"; }
   inside rlx version | tee "$OUT/version-inside.txt"
   inside rlx env >"$OUT/env-inside.md"
   if [ -x build/rlx ]; then
