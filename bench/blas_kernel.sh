@@ -15,6 +15,7 @@ set -euo pipefail
 rlx=${1:?usage: blas_kernel.sh RLX [ROUNDS] [THREADS] [ITERS] [WARMUP]}
 rounds=${2:-3}; threads=${3:-2}; iters=${4:-5}; warmup=${5:-2}
 here=$(cd "$(dirname "$0")" && pwd)
+source "$here/python.sh"
 NICE=${NICE:-}
 field() { tr -d '\n' | sed -n "s/.*\"$1\": *\([0-9.eE+-]*\).*/\1/p" | head -1; }
 max() { awk -v x="$1" -v y="$2" 'BEGIN{print (x > y) ? x : y}'; }
@@ -31,7 +32,7 @@ echo "-- after (rlx's choice):"
 OPENBLAS_VERBOSE=2 "$rlx" version 2>&1 | grep -E '^(Core:|BLAS)'
 for ct in "${coretypes[@]}"; do
   echo "-- torch.mm with OPENBLAS_CORETYPE=${ct:-<unset>}:"
-  env ${ct:+OPENBLAS_CORETYPE=$ct} OPENBLAS_VERBOSE=2 /usr/bin/python3 "$here/torch_mm.py" "$threads" 256 1 2>&1 |
+  env ${ct:+OPENBLAS_CORETYPE=$ct} OPENBLAS_VERBOSE=2 "$PY" "$here/torch_mm.py" "$threads" 256 1 2>&1 |
     grep '^Core:' || echo "(no Core: line)"
 done
 
@@ -48,7 +49,7 @@ for r in $(seq 1 "$rounds"); do
   best_before=$(max "$b" "$best_before"); best_after=$(max "$a" "$best_after")
   line=$(printf "round %d: rlx before %.1f, after %.1f" "$r" "$b" "$a")
   for ct in "${coretypes[@]}"; do
-    t=$(env ${ct:+OPENBLAS_CORETYPE=$ct} $NICE /usr/bin/python3 "$here/torch_mm.py" "$threads" 2048 5 | field gflops)
+    t=$(env ${ct:+OPENBLAS_CORETYPE=$ct} $NICE "$PY" "$here/torch_mm.py" "$threads" 2048 5 | field gflops)
     best_torch[${ct:-unset}]=$(max "$t" "${best_torch[${ct:-unset}]}")
     line+=$(printf " | torch.mm %s %.1f" "${ct:-unset}" "$t")
   done

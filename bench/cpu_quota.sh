@@ -19,6 +19,7 @@ rlx=${1:?usage: cpu_quota.sh RLX [ROUNDS] [ITERS] [WARMUP] [BATCH]}
 rounds=${2:-3}; iters=${3:-4}; warmup=${4:-2}; batch=${5:-16}
 quota=${QUOTA:-1}; input=${INPUT:-224}; layout=${LAYOUT:-channels_last}
 here=$(cd "$(dirname "$0")" && pwd)
+source "$here/python.sh"
 mask=$(env -u OMP_NUM_THREADS nproc)
 period=100000
 v1=/sys/fs/cgroup/cpu$(awk -F: '$2 ~ /(^|,)cpu(,|$)/ { print $3 }' /proc/self/cgroup)
@@ -46,7 +47,7 @@ one() {  # MODEL TOOL -> images/s
       --warmup-iters "$warmup" --memory-format "$layout" --lr 0.01 --device cpu --json 2>/dev/null) ;;
     rlx-all) out=$("$rlx" train --model "$1" --batch-size "$batch" --input "$input" --iters "$iters" \
       --warmup-iters "$warmup" --memory-format "$layout" --lr 0.01 --device cpu --threads "$mask" --json 2>/dev/null) ;;
-    py | py-q) out=$(/usr/bin/python3 "$here/train_loop.py" --model "$1" --batch "$batch" --input "$input" \
+    py | py-q) out=$("$PY" "$here/train_loop.py" --model "$1" --batch "$batch" --input "$input" \
       --iters "$iters" --warmup "$warmup" --memory-format "$layout" --lr 0.01 \
       --threads "$([ "$2" = py ] && echo "$mask" || echo "$capped")") ;;
   esac

@@ -16,9 +16,10 @@ set -euo pipefail
 rlx=${1:?usage: data_pipeline.sh RLX [ROOT] [ROUNDS] [BATCHES] [WORKERS]}
 root=${2:-/tmp/rlx-jpeg-bench}; rounds=${3:-2}; batches=${4:-40}; workers_list=${5:-0 2}
 here=$(cd "$(dirname "$0")" && pwd)
+source "$here/python.sh"
 NICE=${NICE:-}
 field() { tr -d '\n' | sed -n "s/.*\"$1\": *\([0-9.eE+-]*\).*/\1/p" | head -1; }
-[ -d "$root/train" ] || /usr/bin/python3 "$here/make_jpegs.py" "$root" 2000 10
+[ -d "$root/train" ] || "$PY" "$here/make_jpegs.py" "$root" 2000 10
 
 printf "%-8s %7s %5s %14s %16s %s\n" tool workers round "images/s" "per worker" "load"
 for w in $workers_list; do
@@ -28,7 +29,7 @@ for w in $workers_list; do
     a=$($NICE "$rlx" train --model "$here/data_probe_model.lua" --data "$root" --workers "$w" --batch-size 16 \
           --iters "$batches" --warmup-iters 2 --threads 1 --device cpu --json)
     ai=$(field images_per_s <<<"$a")
-    b=$($NICE /usr/bin/python3 "$here/torchvision_loader.py" "$root" --workers "$w" --batch 16 --batches "$batches")
+    b=$($NICE "$PY" "$here/torchvision_loader.py" "$root" --workers "$w" --batch 16 --batches "$batches")
     bi=$(field images_per_s <<<"$b")
     n=$(( w > 0 ? w : 1 ))
     printf "%-8s %7d %5d %14.1f %16.1f %s\n" rlx "$w" "$r" "$ai" "$(awk -v x="$ai" -v n="$n" 'BEGIN{print x / n}')" "$load"

@@ -8,6 +8,7 @@ set -euo pipefail
 rlx=${1:?usage: gemm_vs_torch.sh RLX [ROUNDS] [THREADS]}
 rounds=${2:-3}; threads=${3:-2}
 here=$(cd "$(dirname "$0")" && pwd)
+source "$here/python.sh"
 NICE=${NICE:-}
 field() { tr -d '\n' | sed -n "s/.*\"$1\": *\([0-9.eE+-]*\).*/\1/p" | head -1; }
 best_r=0; best_p=0
@@ -15,7 +16,7 @@ for r in $(seq 1 "$rounds"); do
   load=$(cut -d' ' -f1 /proc/loadavg)
   read -r ar at < <($NICE "$rlx" -e "local p = rlx.peaks.measure{only = 'gemm_fp32', threads = $threads}
     print(p.gemm_fp32_gflops, p.gemm_threads.gemm_fp32_gflops)")
-  b=$($NICE /usr/bin/python3 "$here/torch_mm.py" "$threads" 2048 5)
+  b=$($NICE "$PY" "$here/torch_mm.py" "$threads" 2048 5)
   br=$(field gflops <<<"$b")
   printf "round %d: rlx %.1f GFLOP/s on %s threads | torch.mm %.1f GFLOP/s on %s BLAS threads | load %s\n" \
     "$r" "$ar" "$at" "$br" "$(field blas_threads <<<"$b")" "$load"

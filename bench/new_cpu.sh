@@ -17,6 +17,7 @@ set -euo pipefail
 rlx=${1:?usage: new_cpu.sh RLX [LOG]}
 log=${2:-new-cpu-$(uname -n)-$(date +%Y-%m-%d).log}
 here=$(cd "$(dirname "$0")" && pwd)
+source "$here/python.sh"
 steps=" ${STEPS:-1 2 3 4 5 6} "
 wants() { [[ "$steps" == *" $1 "* ]]; }
 busy=()
@@ -41,7 +42,7 @@ step() { echo; echo "## $* ($(date -u +%H:%M:%S) UTC, load $(cut -d' ' -f1-3 /pr
     step "5. VGG-16, oneDNN or im2col + BLAS (images/s)"
     for r in 1 2; do
       for m in $( ((r % 2)) && echo "on off" || echo "off on"); do
-        echo "round $r mkldnn $m: $(/usr/bin/python3 "$here/train_loop.py" --model vgg16 --input 224 --iters 3 \
+        echo "round $r mkldnn $m: $("$PY" "$here/train_loop.py" --model vgg16 --input 224 --iters 3 \
           --lr 0.01 --mkldnn "$m" --malloc rlx --memory-format contiguous)"
       done
     done

@@ -40,6 +40,7 @@ wants() { [[ "$tools" == *" $1 "* ]]; }
 # does not change the work of a step.
 lr=${LR:-0.01}
 here=$(cd "$(dirname "$0")" && pwd)
+source "$here/python.sh"
 NICE=${NICE:-}
 # field NAME < json: the first number of "NAME": in a JSON text.
 field() { tr -d '\n' | sed -n "s/.*\"$1\": *\([0-9.eE+-]*\).*/\1/p" | head -1; }
@@ -50,7 +51,7 @@ run_rlx() {  # MODEL PRECISION
     --iters "$iters" --warmup-iters "$warmup" --threads "$threads" --lr "$lr" --device cpu --json 2>/dev/null
 }
 run_py() {  # MODEL PRECISION MEMORY_FORMAT MALLOC
-  env -u GLIBC_TUNABLES $NICE /usr/bin/python3 "$here/train_loop.py" --model "$1" \
+  env -u GLIBC_TUNABLES $NICE "$PY" "$here/train_loop.py" --model "$1" \
     --precision "$2" --memory-format "$3" --malloc "$4" --batch "$batch" --input 224 --iters "$iters" --warmup "$warmup" \
     --threads "$threads" --lr "$lr"
 }

@@ -1,4 +1,4 @@
-#!/usr/bin/python3
+#!/usr/bin/env python3
 """train_loop.py: the plain PyTorch training loop rlx is compared with (bench/train_vs_pytorch.sh).
 
 Same work as rlx.train with synthetic data: a torchvision model in train mode, SGD with momentum
@@ -8,9 +8,13 @@ images_per_s = batch * iters / (sum of the measured iteration times), CPU second
 of the measured section. --memory-format channels_last converts the model and the input as
 PyTorch's tuning guide shows (model.to(memory_format=...)); the default is PyTorch's (contiguous).
 --malloc rlx applies rlx's glibc settings with the same mallopt calls (the comparison with
-identical settings). --precision bf16 runs the forward pass under torch.autocast("cpu", torch.bfloat16), as rlx does,
-and, as rlx does, computes ReLU6 with clamp in bf16: PyTorch 1.13 has no bf16 hardtanh backward on
-the CPU (MobileNetV2 fails with "hardshrink_backward_cpu not implemented for 'BFloat16'").
+identical settings). --precision bf16 runs the forward pass under torch.autocast("cpu", torch.bfloat16), as rlx does;
+with PyTorch 1.13 (Debian's, RLX_PYTHON=/usr/bin/python3) it computes ReLU6 with clamp in bf16, as
+rlx built against 1.13 does: 1.13 has no bf16 hardtanh backward on the CPU (MobileNetV2 fails with
+"hardshrink_backward_cpu not implemented for 'BFloat16'"); 2.x has it and runs torchvision's ReLU6.
+--compile wraps the model in torch.compile (what a user of 2026 tries for speed; inductor's C++ code
+for the CPU): the warm-up steps include the compilation, reported as compile_s (the wall time of the
+warm-up steps), and the measured steps run the compiled model.
 """
 import argparse
 import ctypes
@@ -62,6 +66,7 @@ def main():
     p.add_argument("--precision", choices=["fp32", "bf16"], default="fp32")
     p.add_argument("--malloc", choices=["default", "rlx"], default="default",
                    help="rlx: glibc without mmap'd chunks or trimming, as rlx sets it")
+    p.add_argument("--compile", action="store_true", help="torch.compile the model (inductor)")
     p.add_argument("--mkldnn", choices=["on", "off"], default="on",
                    help="off: convolutions without oneDNN (im2col and the BLAS), to measure that path")
     a = p.parse_args()
@@ -72,23 +77,27 @@ def main():
     torch.backends.mkldnn.enabled = a.mkldnn == "on"
     torch.manual_seed(a.seed)
     model = getattr(torchvision.models, a.model)(num_classes=a.classes)
-    if a.precision == "bf16":
+    if a.precision == "bf16" and int(torch.__version__.split(".")[0]) < 2:
         replace_relu6(model)
     fmt = torch.channels_last if a.memory_format == "channels_last" else torch.contiguous_format
     model = model.to(memory_format=fmt)
     model.train()
     opt = torch.optim.SGD(model.parameters(), lr=a.lr, momentum=0.9, weight_decay=1e-4)
+    step_model = torch.compile(model) if a.compile else model
     x = torch.randn(a.batch, 3, a.input, a.input).contiguous(memory_format=fmt)
     y = torch.randint(0, a.classes, (a.batch,))
     samples = []
     loss = None
     ru0 = None
+    warmup_start = time.perf_counter()
+    compile_s = None
     for i in range(a.warmup + a.iters):
         if i == a.warmup:
             ru0 = resource.getrusage(resource.RUSAGE_SELF)
+            compile_s = time.perf_counter() - warmup_start if a.compile else None
         t0 = time.perf_counter()
         with torch.autocast("cpu", dtype=torch.bfloat16, enabled=a.precision == "bf16"):
-            out = model(x)
+            out = step_model(x)
             loss = torch.nn.functional.cross_entropy(out, y)
         loss.backward()
         opt.step()
@@ -103,6 +112,7 @@ def main():
                       "page_faults": (ru1.ru_minflt + ru1.ru_majflt) - (ru0.ru_minflt + ru0.ru_majflt),
                       "threads": torch.get_num_threads(), "memory_format": a.memory_format,
                       "precision": a.precision, "malloc": a.malloc, "mkldnn": a.mkldnn, "loss_last": float(loss),
+                      "compiled": a.compile, "compile_s": compile_s, "torch": torch.__version__,
                       "samples": samples}))
 
 

@@ -16,6 +16,7 @@ rlx=${1:?usage: train_vs_pytorch.sh RLX MODEL BATCH [INPUT] [ITERS] [WARMUP] [TH
 model=${2:?model}; batch=${3:?batch}; input=${4:-64}; iters=${5:-10}; warmup=${6:-2}
 threads=${7:-2}; rounds=${8:-3}
 here=$(cd "$(dirname "$0")" && pwd)
+source "$here/python.sh"
 # field NAME < json: the first number of "NAME": in a JSON text.
 field() { tr -d '\n' | sed -n "s/.*\"$1\": *\([0-9.eE+-]*\).*/\1/p" | head -1; }
 cpu_per_image() { awk -v u="$1" -v s="$2" -v n="$((batch * iters))" 'BEGIN{printf "%.5f", (u + s) / n}'; }
@@ -26,7 +27,7 @@ printf "%-6s %12s %12s %16s %16s\n" round "rlx img/s" "python img/s" "rlx cpu-s/
 for r in $(seq 1 "$rounds"); do
   a=$("$rlx" train --model "$model" --batch-size "$batch" --input "$input" --iters "$iters" \
         --warmup-iters "$warmup" --threads "$threads" --device cpu --json)
-  b=$(/usr/bin/python3 "$here/train_loop.py" --model "$model" --batch "$batch" --input "$input" \
+  b=$("$PY" "$here/train_loop.py" --model "$model" --batch "$batch" --input "$input" \
         --iters "$iters" --warmup "$warmup" --threads "$threads" ${PY_ARGS:-})
   ai=$(field images_per_s <<<"$a"); bi=$(field images_per_s <<<"$b")
   ac=$(cpu_per_image "$(field user_s <<<"$a")" "$(field sys_s <<<"$a")")

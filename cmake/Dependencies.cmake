@@ -36,13 +36,51 @@ find_package(fmt REQUIRED)
 find_package(Catch2 REQUIRED)
 find_package(nlohmann_json REQUIRED)
 find_package(Threads REQUIRED)
+# LibTorch: the pinned PyPI wheel's (scripts/setup.sh passes its CMake prefix), or RLX_TORCH_DIR's.
+# TorchConfig.cmake looks for its libraries on the default paths before its own folder, so a second
+# LibTorch on the system (Debian's libtorch-dev in /usr/lib) would win for some of them and rlx would
+# link two versions: the folder beside the CMake package goes first, and the result is checked.
+# A build folder configured against another LibTorch before keeps that one's library paths in its
+# cache (TORCH_LIBRARY, c10_LIBRARY, ...): a new Torch_DIR clears them, so the new one is linked whole.
+if(DEFINED RLX_TORCH_CONFIGURED_WITH AND NOT "${Torch_DIR}" STREQUAL "${RLX_TORCH_CONFIGURED_WITH}")
+  foreach(v RLX_TORCH_CMAKE_DIR TORCH_LIBRARY c10_LIBRARY C10_CUDA_LIBRARY Caffe2_DIR kineto_LIBRARY)
+    unset(${v} CACHE)
+  endforeach()
+  message(STATUS "rlx: LibTorch changed (${RLX_TORCH_CONFIGURED_WITH} -> ${Torch_DIR}): its cached paths cleared")
+endif()
+find_path(RLX_TORCH_CMAKE_DIR TorchConfig.cmake PATH_SUFFIXES Torch share/cmake/Torch HINTS ${Torch_DIR})
+if(RLX_TORCH_CMAKE_DIR)
+  get_filename_component(RLX_TORCH_ROOT "${RLX_TORCH_CMAKE_DIR}/../../.." ABSOLUTE)
+  list(PREPEND CMAKE_PREFIX_PATH "${RLX_TORCH_ROOT}")
+endif()
+# The wheel's CMake files compile a CUDA probe to pick GPU architectures unless told them; rlx
+# compiles no CUDA kernels of its own (only LibTorch's and PTX through the driver), so any list does.
+if(NOT DEFINED ENV{TORCH_CUDA_ARCH_LIST})
+  set(ENV{TORCH_CUDA_ARCH_LIST} "8.0;9.0")
+endif()
 find_package(Torch REQUIRED)
+get_filename_component(RLX_TORCH_LIBRARY_DIR "${TORCH_LIBRARY}" DIRECTORY)
+set(RLX_TORCH_CONFIGURED_WITH "${Torch_DIR}" CACHE INTERNAL "the Torch_DIR this build folder was configured with")
+# A wheel's libtorch_cuda.so finds CUDA, cuDNN and NCCL in NVIDIA's wheels beside it (its RPATH
+# names $ORIGIN/../../nvidia/*/lib). The linker must look there first too: another NCCL or cuBLAS on
+# the default paths (the toolkit's, in /usr/local/cuda/lib64) is older and lacks symbols LibTorch needs.
+file(GLOB RLX_TORCH_NVIDIA_LIB_DIRS LIST_DIRECTORIES true "${RLX_TORCH_LIBRARY_DIR}/../../nvidia/*/lib")
+foreach(lib ${TORCH_LIBRARIES})
+  if(lib MATCHES "/lib(torch|c10)[^/]*\\.so" AND NOT lib MATCHES "^${RLX_TORCH_LIBRARY_DIR}/")
+    message(FATAL_ERROR "rlx: two LibTorch builds met: ${TORCH_LIBRARY} and ${lib}. "
+      "Build against one: remove the other from the search paths (Debian's libtorch-dev: "
+      "apt-get remove libtorch-dev) or set RLX_TORCH_DIR to the one you want, then run scripts/setup.sh")
+  endif()
+endforeach()
 
 # Torch's exported flags carry include paths and the ABI define; an INTERFACE target keeps them in
 # one place so only the libraries that really include LibTorch headers pay for them.
 add_library(rlx_torch_deps INTERFACE)
 target_link_libraries(rlx_torch_deps INTERFACE ${TORCH_LIBRARIES})
 target_compile_options(rlx_torch_deps INTERFACE -Wno-unused-parameter)
+foreach(dir ${RLX_TORCH_NVIDIA_LIB_DIRS})
+  target_link_options(rlx_torch_deps INTERFACE "LINKER:-rpath-link,${dir}")
+endforeach()
 # PyTorch's wheels ship their own, newer fmt headers inside LibTorch's include directory, so a
 # translation unit that includes LibTorch sees that fmt, whose out-of-line functions are in no
 # library rlx links (Debian's libfmt is an older major version). Those units use fmt header-only;
@@ -60,12 +98,14 @@ endforeach()
 # LibTorch (host/rlx_build_info.h.in; the library itself is loaded on first use).
 set(RLX_TORCH_VERSION "${Torch_VERSION}")
 foreach(dir ${TORCH_INCLUDE_DIRS})
-  foreach(rel torch/version.h torch/csrc/api/include/torch/version.h)
+  # 1.13 defines the numbers in torch/version.h; 2.10 and newer in torch/headeronly/version.h.
+  foreach(rel torch/version.h torch/csrc/api/include/torch/version.h torch/headeronly/version.h)
     if(EXISTS "${dir}/${rel}" AND NOT RLX_TORCH_VERSION_FROM_HEADER)
       file(STRINGS "${dir}/${rel}" _rlx_torch_version REGEX "^#define TORCH_VERSION_(MAJOR|MINOR|PATCH) ")
-      string(REGEX REPLACE ".*MAJOR ([0-9]+).*MINOR ([0-9]+).*PATCH ([0-9]+).*" "\\1.\\2.\\3"
-        RLX_TORCH_VERSION "${_rlx_torch_version}")
-      set(RLX_TORCH_VERSION_FROM_HEADER ON)
+      if(_rlx_torch_version MATCHES ".*MAJOR ([0-9]+).*MINOR ([0-9]+).*PATCH ([0-9]+).*")
+        set(RLX_TORCH_VERSION "${CMAKE_MATCH_1}.${CMAKE_MATCH_2}.${CMAKE_MATCH_3}")
+        set(RLX_TORCH_VERSION_FROM_HEADER ON)
+      endif()
     endif()
   endforeach()
 endforeach()

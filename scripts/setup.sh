@@ -1,14 +1,20 @@
 #!/usr/bin/env bash
-# setup.sh: installs every Debian package rlx needs (idempotent, non-interactive) and builds a
-# Release build in build/. Run as root or with sudo available. Re-running is cheap: apt skips
-# installed packages and CMake rebuilds only what changed.
+# setup.sh: installs every Debian package rlx needs (idempotent, non-interactive), the pinned torch
+# from PyPI into its virtual environment (scripts/torch-requirements.txt, scripts/torch-venv.sh), and
+# builds a Release build in build/ against that torch's LibTorch (or RLX_TORCH_DIR's). Run as root or
+# with sudo available. Re-running is cheap: apt skips installed packages, the environment is reused
+# from its cache folder, and CMake rebuilds only what changed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 PACKAGES=(
   # dpkg-dev (dpkg-architecture) comes with build-essential; setup works on amd64 and arm64 alike.
   build-essential cmake ninja-build pkg-config ccache
-  libtorch-dev libluajit-5.1-dev luajit
+  # The pinned torch's virtual environment (scripts/torch-venv.sh); flock guards its cache.
+  python3-venv util-linux
+  # bench/train_loop.py --compile: torch.compile's inductor builds C++ against Python's headers.
+  python3-dev
+  libluajit-5.1-dev luajit
   # The Lua lint in ctest (.luacheckrc, "lint: luacheck").
   lua-check
   libsqlitecpp-dev libsqlite3-dev sqlite3
@@ -19,7 +25,7 @@ PACKAGES=(
   tmux
   libcmark-gfm-dev libcmark-gfm-extensions-dev
   libopenblas0-openmp
-  python3-torch python3-torchvision likwid linux-perf poppler-utils
+  likwid linux-perf poppler-utils
   # The report's browser test (headless Chromium), the libFuzzer targets (tests/fuzz), and the
   # allocators bench/allocators.sh compares.
   chromium clang libclang-rt-14-dev libjemalloc2 libtcmalloc-minimal4
@@ -54,26 +60,34 @@ if [ -e "$openblas/libblas.so.3" ]; then
   done
 fi
 
-# Which LibTorch: Debian's is CPU-only, so a machine with an NVIDIA GPU needs a CUDA LibTorch
-# (RLX_TORCH_DIR, or python3's torch when it was built with CUDA); scripts/detect-torch.sh decides
-# and stops here, saying how to get one, rather than quietly building a CPU-only rlx (docs/gpu.md).
+# Which LibTorch: the pinned PyPI torch (CUDA-enabled on every machine) in its virtual environment,
+# installed once per pin into a cache folder and linked as .venv, or RLX_TORCH_DIR's LibTorch.
+# scripts/detect-torch.sh decides and stops here with one line naming the fix (docs/getting-started.md).
+if [ -z "${RLX_TORCH_DIR:-}" ]; then
+  source scripts/torch-venv.sh
+  if ! rlx_venv_ensure; then
+    echo "setup: $RLX_VENV_WHY" >&2
+    exit 1
+  fi
+  ln -sfn "$RLX_VENV" .venv
+fi
 source scripts/detect-torch.sh
 if ! rlx_detect_torch; then
   echo "setup: $RLX_TORCH_WHY" >&2
   exit 1
 fi
 echo "setup: LibTorch: $RLX_TORCH_WHY${RLX_TORCH_PREFIX:+ ($RLX_TORCH_PREFIX)}"
-TORCH_ARGS=()
+TORCH_ARGS=(-DCMAKE_PREFIX_PATH="$RLX_TORCH_PREFIX" -DTorch_DIR="$RLX_TORCH_CMAKE_DIR")
 if [ "$RLX_TORCH_KIND" = cuda ]; then
   # A CUDA LibTorch's CMake files need the CUDA toolkit (nvcc) to configure.
   NVCC=$(command -v nvcc || true)
   [ -z "$NVCC" ] && [ -x /usr/local/cuda/bin/nvcc ] && NVCC=/usr/local/cuda/bin/nvcc
   if [ -z "$NVCC" ]; then
-    echo "setup: a CUDA LibTorch needs the CUDA toolkit to build against (no nvcc on PATH or in" \
-      "/usr/local/cuda/bin): install NVIDIA's cuda-toolkit for the CUDA version of that LibTorch" >&2
+    echo "setup: the CUDA-enabled LibTorch needs the CUDA toolkit to build against (no nvcc on PATH or in" \
+      "/usr/local/cuda/bin): install NVIDIA's cuda-toolkit (CUDA 13, with CUPTI), or set RLX_TORCH_DIR to a CPU-only LibTorch" >&2
     exit 1
   fi
-  TORCH_ARGS=(-DCMAKE_PREFIX_PATH="$RLX_TORCH_PREFIX" -DTorch_DIR="$RLX_TORCH_CMAKE_DIR" -DCMAKE_CUDA_COMPILER="$NVCC")
+  TORCH_ARGS+=(-DCMAKE_CUDA_COMPILER="$NVCC")
 fi
 
 BUILD_DIR=${RLX_BUILD_DIR:-build}

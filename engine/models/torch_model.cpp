@@ -17,12 +17,14 @@ class SeqBlock : public torch::nn::Module {
   }
 };
 
-// ReLU6 is hardtanh(0, 6), as in torchvision. LibTorch 1.13 has no bf16 hardtanh backward on CPU
-// (the error names "hardshrink_backward_cpu"), so CPU bf16 uses clamp: the same forward values, a
-// gradient that differs only at exactly 0 and 6, and out of place because clamp's backward reads its
-// input.
+// ReLU6 is hardtanh(0, 6), as in torchvision. LibTorch 1.13 (Debian's, through RLX_TORCH_DIR) has
+// no bf16 hardtanh backward on CPU (the error names "hardshrink_backward_cpu"), so there CPU bf16
+// uses clamp: the same forward values, a gradient that differs only at exactly 0 and 6, and out of
+// place because clamp's backward reads its input. LibTorch 2.x has the kernel (checked on 2.15.0).
 torch::Tensor relu6(torch::Tensor x, bool in_place) {
+#if TORCH_VERSION_MAJOR < 2
   if (x.scalar_type() == torch::kBFloat16 && x.device().is_cpu()) return torch::clamp(x, 0.0, 6.0);
+#endif
   return in_place ? torch::hardtanh_(x, 0.0, 6.0) : torch::hardtanh(x, 0.0, 6.0);
 }
 

@@ -9,6 +9,7 @@ extern "C" const rlx::startup::TensorLibrary* rlx_tensor_library() {
     l.train = &rlx::train::train;
     l.devices = &rlx::train::devices;
     l.cudnn_version = &rlx::train::cudnn_version;
+    l.framework = &rlx::train::framework;
     l.optimizer_note = &rlx::train::optimizer_note;
     l.cpu_gemm = &rlx::peaks::torch_cpu_gemm;
     l.cuda_available = &rlx::peaks::torch_cuda_available;

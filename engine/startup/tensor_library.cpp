@@ -23,6 +23,21 @@ constexpr const char* kLibraryName = "librlx_torch.so";
 constexpr const char* kEntry = "rlx_tensor_library";
 const TensorLibrary* g_loaded = nullptr;
 
+// Why loading failed, with the fix: the library missing or from another build (copy it beside the
+// binary, or rebuild), or present but unable to load LibTorch itself (the folder the build was
+// configured against, RLX_TORCH_LIBRARY_DIR: gone, or unreadable by this user).
+std::string load_failure(const std::string& path, const std::string& error) {
+  const std::string head = "cannot load rlx's LibTorch part " + path + ": " + error;
+  if (access(path.c_str(), R_OK) == 0 && error.find(kLibraryName) == std::string::npos &&
+      error.find("not the library of this build") == std::string::npos) {
+    return head + " (LibTorch itself did not load: this build links the one in " RLX_TORCH_LIBRARY_DIR
+                  ", which must exist and be readable by this user; run scripts/setup.sh again as the user "
+                  "who runs rlx, or rebuild against a LibTorch every user can read: docs/getting-started.md)";
+  }
+  return head + " (it is built beside the rlx binary: copy it next to the binary you run, or rebuild with "
+                "cmake --build build)";
+}
+
 const TensorLibrary* load() {
   if (rlx_tensor_library != nullptr) {
     load_tensor_libraries(nullptr);
@@ -47,10 +62,7 @@ const TensorLibrary* load() {
     }
     lib = entry();
   });
-  if (lib == nullptr)
-    throw std::runtime_error("cannot load rlx's LibTorch part " + path + ": " + error +
-                             " (it is built beside the rlx binary: copy it next to the binary you run, or "
-                             "rebuild with cmake --build build)");
+  if (lib == nullptr) throw std::runtime_error(load_failure(path, error));
   return lib;
 }
 

@@ -27,12 +27,14 @@ namespace rlx::startup {
 
 // What librlx_torch.so offers the rest of rlx. kTensorLibraryAbi changes whenever this struct
 // does, so a library from another build is refused rather than called wrongly.
-inline constexpr int kTensorLibraryAbi = 2;
+inline constexpr int kTensorLibraryAbi = 3;
 struct TensorLibrary {
   int abi = kTensorLibraryAbi;
   train::TrainResult (*train)(const train::TrainConfig&, train::IterationObserver*) = nullptr;
   nlohmann::json (*devices)() = nullptr;
   std::string (*cudnn_version)() = nullptr;
+  // The framework as data (train/devices.h framework()): LibTorch, CUDA, cuDNN, NCCL, oneDNN, BLAS.
+  nlohmann::json (*framework)() = nullptr;
   // The optimizer line of `rlx version`/`rlx env` (train/sgd.h): which CUDA SGD kernel this
   // LibTorch has is known only where its headers are.
   std::string (*optimizer_note)() = nullptr;

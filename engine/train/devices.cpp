@@ -2,7 +2,10 @@
 // LibTorch's CUDA context in CUDA builds; the CPU's name from engine/env's cpuinfo reader.
 #include "train/devices.h"
 
+#include <ATen/Version.h>
+#include <dlfcn.h>
 #include <fmt/format.h>
+#include <link.h>
 #include <torch/torch.h>
 #include <unistd.h>
 
@@ -14,6 +17,7 @@
 #endif
 
 #include "env/env.h"
+#include "env/framework.h"
 #include "train/precisions.h"
 
 namespace rlx::train {
@@ -63,6 +67,90 @@ std::string cudnn_version() {
   if (hooks.hasCuDNN()) return cudnn_version_text(hooks.versionCuDNN());
 #endif
   return "";
+}
+
+namespace {
+
+// A function of a library this process has already loaded (RTLD_NOLOAD: nothing new is loaded),
+// found by the library's file name; nullptr when it is not loaded or lacks the symbol.
+void* loaded_symbol(const char* library, const char* symbol) {
+  void* lib = dlopen(library, RTLD_LAZY | RTLD_NOLOAD);
+  if (lib == nullptr) return nullptr;
+  void* f = dlsym(lib, symbol);
+  dlclose(lib);
+  return f;
+}
+
+// The file of the first loaded library whose name starts with `prefix` ("libgomp"): which OpenMP
+// runtime really runs when several could (PyPI's wheel bundles its own libgomp beside the system's).
+std::string loaded_library(const std::string& prefix) {
+  struct Search { std::string prefix, path; } search{prefix, ""};
+  dl_iterate_phdr(
+      [](dl_phdr_info* info, size_t, void* data) {
+        auto* s = static_cast<Search*>(data);
+        const std::string path = info->dlpi_name ? info->dlpi_name : "";
+        const size_t slash = path.rfind('/');
+        const std::string base = slash == std::string::npos ? path : path.substr(slash + 1);
+        if (base.rfind(s->prefix, 0) == 0) {
+          s->path = path;
+          return 1;
+        }
+        return 0;
+      },
+      &search);
+  return search.path;
+}
+
+void add_blas_runtime(nlohmann::json& fw) {
+  nlohmann::json& blas = fw["blas"];
+  if (!blas.is_object()) blas = nlohmann::json::object();
+  // MKL is linked into libtorch_cpu.so in PyPI's x86-64 wheels.
+  if (auto* version = reinterpret_cast<void (*)(char*, int)>(loaded_symbol("libtorch_cpu.so", "MKL_Get_Version_String"))) {
+    char text[256] = {0};
+    version(text, sizeof text - 1);
+    blas["name"] = "MKL";
+    if (const std::string v = env::mkl_version_from_text(text); !v.empty()) blas["version"] = v;
+    auto* branch = reinterpret_cast<int (*)()>(loaded_symbol("libtorch_cpu.so", "mkl_serv_cbwr_get_auto_branch"));
+    if (branch != nullptr) {
+      if (const std::string isa = env::mkl_branch_isa(branch()); !isa.empty()) blas["isa"] = isa;
+    }
+    return;
+  }
+  // OpenBLAS: Debian's LibTorch reaches it through libblas.so.3; aarch64 wheels bundle their own.
+  auto* corename = reinterpret_cast<char* (*)()>(dlsym(RTLD_DEFAULT, "openblas_get_corename"));
+  auto* config = reinterpret_cast<char* (*)()>(dlsym(RTLD_DEFAULT, "openblas_get_config"));
+  for (const char* so : {"libopenblas.so.0", "libblas.so.3"}) {  // Debian's libblas.so.3 may be OpenBLAS itself
+    if (corename == nullptr) corename = reinterpret_cast<char* (*)()>(loaded_symbol(so, "openblas_get_corename"));
+    if (config == nullptr) config = reinterpret_cast<char* (*)()>(loaded_symbol(so, "openblas_get_config"));
+  }
+  if (corename != nullptr) {
+    blas["name"] = "OpenBLAS";
+    blas["isa"] = std::string(corename());
+    if (config != nullptr) {
+      const std::string c = config();  // "OpenBLAS 0.3.21 DYNAMIC_ARCH NO_AFFINITY Haswell MAX_THREADS=64"
+      if (c.rfind("OpenBLAS ", 0) == 0) blas["version"] = c.substr(9, c.find(' ', 9) - 9);
+    }
+  }
+}
+
+}  // namespace
+
+nlohmann::json framework() {
+  nlohmann::json fw = env::framework_from_config(at::show_config());
+  if (!fw.contains("torch")) fw["torch"] = fmt::format("{}.{}.{}", TORCH_VERSION_MAJOR, TORCH_VERSION_MINOR, TORCH_VERSION_PATCH);
+#ifdef RLX_HAVE_TORCH_CUDA
+  const auto& hooks = at::detail::getCUDAHooks();
+  if (const long rt = hooks.versionCUDART(); rt > 0) fw["cuda_runtime"] = fmt::format("{}.{}", rt / 1000, rt % 1000 / 10);
+  if (const std::string c = cudnn_version(); !c.empty()) fw["cudnn"] = c;
+  if (auto* nccl = reinterpret_cast<int (*)(int*)>(loaded_symbol("libnccl.so.2", "ncclGetVersion"))) {
+    int v = 0;
+    // NCCL 2.9+: major x 10000 + minor x 100 + patch.
+    if (nccl(&v) == 0 && v > 0) fw["nccl"] = fmt::format("{}.{}.{}", v / 10000, v % 10000 / 100, v % 100);
+  }
+#endif
+  add_blas_runtime(fw);
+  if (const std::string gomp = loaded_library("libgomp"); !gomp.empty()) fw["openmp_library"] = gomp;
+  return fw;
 }
 
 }  // namespace rlx::train

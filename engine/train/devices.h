@@ -22,4 +22,11 @@ std::string cudnn_version();
 // 9.19.0), cuDNN 8 and older major x 1000 + minor x 100 + patch (8902 = 8.9.2); "" for <= 0.
 std::string cudnn_version_text(long version);
 
+// The framework this process trains with, as data (env/framework.h): the fields of
+// at::show_config(), plus what only the loaded libraries know: cuda_runtime (the CUDA runtime
+// LibTorch loaded, "13.2"), cudnn (the one it runs with), nccl ("2.30.7"), the BLAS's version and
+// dispatch ISA (blas {name, version, isa}: MKL's auto branch, OpenBLAS's core) and the OpenMP
+// runtime's file (openmp_library). Needs no GPU.
+nlohmann::json framework();
+
 }  // namespace rlx::train

@@ -1,8 +1,11 @@
-// torch_errors.cpp: see torch_errors.h. The patterns are LibTorch 1.13's messages:
+// torch_errors.cpp: see torch_errors.h. The patterns are LibTorch's messages, 1.13's and 2.15's:
 //   host: "[enforce fail at alloc_cpu.cpp:75] err == 0. DefaultCPUAllocator: can't allocate memory:
 //          you tried to allocate 602112000000000000 bytes. Error code 12 (Cannot allocate memory)"
-//   CUDA: "CUDA out of memory. Tried to allocate 20.00 MiB (GPU 0; 7.79 GiB total capacity; ...)"
+//          (2.15: the same from alloc_cpu.cpp:127)
+//   CUDA: 1.13 "CUDA out of memory. Tried to allocate 20.00 MiB (GPU 0; 7.79 GiB total capacity; ...)",
+//         2.x  "CUDA out of memory. Tried to allocate 20.00 MiB. GPU 0 has a total capacity of ..."
 //   BatchNorm: "Expected more than 1 value per channel when training, got input size [1, 1280]"
+//              (Python's torch prints the size as torch.Size([1, 1280]))
 #include "train/torch_errors.h"
 
 #include <fmt/format.h>
@@ -33,18 +36,18 @@ std::string host_oom(const std::string& line) {
 }
 
 std::string cuda_oom(const std::string& line) {
-  static const std::regex asked("Tried to allocate ([^(]+?) ?(\\(GPU [0-9]+)");
+  static const std::regex asked("Tried to allocate ([0-9.]+ [KMGT]?i?B)\\.? ?\\(?(GPU [0-9]+)");
   std::smatch m;
   if (std::regex_search(line, m, asked))
     return fmt::format("out of memory: the GPU could not allocate {} ({}) (lower batch or input)", m[1].str(),
-                       m[2].str().substr(1));
+                       m[2].str());
   return "out of memory: " + line + " (lower batch or input)";
 }
 
 // A BatchNorm layer met one value per channel: batch 1 and a 1x1 feature map (a small input at
 // the end of a deep network), so there is no variance to normalize by.
 std::string batch_norm_of_one(const std::string& line) {
-  static const std::regex size("got input size \\[([0-9, ]+)\\]");
+  static const std::regex size("got input size [^\\[]*\\[([0-9, ]+)\\]");
   std::smatch m;
   const std::string shape = std::regex_search(line, m, size) ? " [" + m[1].str() + "]" : "";
   return "training with batch norm needs batch >= 2: a batch norm layer got one value per channel (input" +

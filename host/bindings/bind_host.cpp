@@ -62,7 +62,7 @@ int versions(lua_State* L) {
   return 1;
 }
 
-// runtime() -> {startup, tuning, blas, cudnn}: what the training libraries run with in this
+// runtime() -> {startup, tuning, blas, cudnn, framework}: what the training libraries run with in this
 // process. Loads them first (engine/startup/tensor_library.h), so the start-up's choices for them
 // are made and the BLAS is there to describe.
 int runtime(lua_State* L) {
@@ -82,6 +82,8 @@ int runtime(lua_State* L) {
   for (const char* k : {"threads_choice", "threads_environment"}) v["blas"].erase(k);
   // The cuDNN the training uses (LibTorch's own), only in a CUDA build: rlx.env.capture records it.
   if (const std::string cudnn = lib.cudnn_version(); !cudnn.empty()) v["cudnn"] = cudnn;
+  // The framework as data (issue 51): part of every environment and its id.
+  v["framework"] = lib.framework();
   lua::push_json(L, v);
   return 1;
 }

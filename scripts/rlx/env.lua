@@ -97,6 +97,28 @@ function M.gpu_unusable(env, devices, version, visible)
     "(is the driver older than LibTorch's CUDA?)", name)
 end
 
+--- The framework as one line (rlx.version().framework, an environment's `framework`): "LibTorch
+--- 2.15.0 (d0f2af8b66b2), CUDA 13.2, cuDNN 9.26.0, NCCL 2.30.7, oneDNN 3.13.3, MKL 2024.2 (AVX2),
+--- ATen CPU kernels AVX512". nil for an environment captured before rlx recorded it.
+function M.framework_text(fw)
+  if type(fw) ~= "table" or type(fw.torch) ~= "string" then return nil end
+  local parts = {"LibTorch " .. fw.torch .. (type(fw.torch_git) == "string" and (" (" .. fw.torch_git:sub(1, 12) .. ")") or "")}
+  local function add(name, value)
+    if type(value) == "string" and value ~= "" then parts[#parts + 1] = name .. " " .. value end
+  end
+  add("CUDA", fw.cuda_runtime or fw.cuda_build)
+  add("cuDNN", fw.cudnn or fw.cudnn_build)
+  add("NCCL", fw.nccl)
+  add("oneDNN", fw.onednn)
+  local b = type(fw.blas) == "table" and fw.blas or {}
+  if type(b.name) == "string" then
+    local version, isa = b.version and (" " .. tostring(b.version)) or "", b.isa and (" (" .. tostring(b.isa) .. ")") or ""
+    parts[#parts + 1] = b.name .. version .. isa
+  end
+  add("ATen CPU kernels", fw.cpu_capability)
+  return table.concat(parts, ", ")
+end
+
 --- Captures the environment: {label=, zone=, instance_type=} (zone and instance type override
 --- what the machine exposes; neither is knowable offline on every cloud).
 function M.capture(opts)
@@ -119,6 +141,9 @@ function M.capture(opts)
   -- Allocator and BLAS-thread settings change throughput (docs/benchmarks.md), so they are part of
   -- the environment and of its id.
   env.process_tuning = v.tuning
+  -- The framework as data (LibTorch and its commit, CUDA runtime, cuDNN, NCCL, oneDNN, the BLAS and
+  -- the ISA it dispatches to): two builds of rlx on one machine are two environments (issue 51).
+  env.framework = v.framework
   -- The OpenBLAS kernel set decides the fp32 GEMM rate (5x between Prescott and SkylakeX on one
   -- CPU): part of the environment and its id. The check's error figure is left out (not an identity).
   if type(v.blas) == "table" then
@@ -258,6 +283,10 @@ function M.markdown(env)
   add("| --- | --- |")
   row("rlx", string.format("%s (%s)", or_unknown(env.rlx), or_unknown(env.build_type)))
   row("LibTorch", string.format("%s (%s)", or_unknown(env.torch), env.torch_cuda and "CUDA" or "CPU only"))
+  row("Framework", M.framework_text(env.framework))
+  if type(env.framework) == "table" and env.framework.openmp_library then
+    row("OpenMP runtime", env.framework.openmp_library)
+  end
   row("LuaJIT", env.luajit)
   row("SQLite", env.sqlite)
   row("Compiler", env.compiler)

@@ -34,6 +34,8 @@ function M.main(...)
   line("CPU", tostring(v.isa) .. (v.emulation and (" (emulated: " .. v.emulation .. "; its figures are the " ..
     "emulator's, not a CPU's)") or ""))
   line("LibTorch", v.torch .. (v.torch_cuda and " (CUDA)" or " (CPU only)"))
+  line("Framework", rlx.env.framework_text(v.framework) or "unknown")
+  if type(v.framework) == "table" and v.framework.openmp_library then line("OpenMP", v.framework.openmp_library) end
   line("LuaJIT", v.luajit)
   line("SQLite", v.sqlite)
   line("Cairo", v.cairo)

@@ -65,8 +65,10 @@ function M.environment_table(ctx)
   for _, e in ipairs(ctx.D.envs) do
     -- A machine imported from the seed's kit ran Python and PyTorch (rlx import-kit).
     local imported = type(e.info.imported) == "table"
+    -- rlx records its framework as data (issue 51); older databases name LibTorch's version alone.
+    local framework = rlx.env.framework_text(e.info.framework)
     local software = imported and ("Python " .. tostring(e.info.python or "?") .. " / PyTorch " ..
-      tostring(e.torch or "?")) or ("no Python; LibTorch " .. tostring(e.torch or "?"))
+      tostring(e.torch or "?")) or ("no Python; " .. (framework or ("LibTorch " .. tostring(e.torch or "?"))))
     -- The keys the tables use when the environment ran several device kinds (mac_cpu, mac_mps).
     local keys = {}
     for kind in pairs(e.kinds or {}) do keys[#keys + 1] = e.label .. "_" .. kind end

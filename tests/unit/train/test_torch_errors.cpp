@@ -1,4 +1,4 @@
-// test_torch_errors.cpp: LibTorch 1.13's error texts (copied from real failures) become one line
+// test_torch_errors.cpp: LibTorch 1.13's and 2.x's error texts (copied from real failures) become one line
 // naming the cause: out of memory with the size asked for (issue 17 item 13), a batch norm layer
 // that got one value per channel (item 18).
 #include <catch2/catch.hpp>
@@ -27,6 +27,24 @@ TEST_CASE("CUDA out of memory: the size and the GPU") {
   CHECK(is_out_of_memory(torch));
   CHECK(describe_torch_error(torch) ==
         "out of memory: the GPU could not allocate 20.00 MiB (GPU 0) (lower batch or input)");
+}
+
+TEST_CASE("CUDA out of memory in LibTorch 2.x's words: the size and the GPU") {
+  // c10/cuda/CUDACachingAllocator.cpp's text since PyTorch 2.1.
+  const std::string torch =
+      "CUDA out of memory. Tried to allocate 20.00 MiB. GPU 0 has a total capacity of 79.11 GiB of which 3.19 "
+      "MiB is free. Including non-PyTorch memory, this process has 79.10 GiB memory in use.";
+  CHECK(is_out_of_memory(torch));
+  CHECK(describe_torch_error(torch) ==
+        "out of memory: the GPU could not allocate 20.00 MiB (GPU 0) (lower batch or input)");
+}
+
+TEST_CASE("a batch norm layer with one value per channel, as Python's torch prints the size") {
+  CHECK(describe_torch_error(
+            "Expected more than 1 value per channel when training, got input size torch.Size([1, 1280])") ==
+        "training with batch norm needs batch >= 2: a batch norm layer got one value per channel (input [1, "
+        "1280]), which has no variance to normalize by; use batch >= 2, or a larger input so the feature map is "
+        "more than 1x1");
 }
 
 TEST_CASE("a batch norm layer with one value per channel names batch >= 2") {
