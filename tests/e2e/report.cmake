@@ -31,6 +31,11 @@ rlx_e2e(NAME "report: --all-studies and --study exclude each other"
 # stored and reported bounds agreeing, a CPU AI range), and TRAIN_FACTOR by the kit's own formula.
 add_test(NAME "e2e: report: several databases, one report (the EPYC and H200 studies)"
   COMMAND bash ${R}/several_dbs.sh $<TARGET_FILE:rlx> ${RLX_TEST_TMP} WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+# Issue 55 and issue 56 item 2: two machines with one label stay two environments (the old and the
+# fresh EPYC), emulation marked (the qemu fixture), effects over every run, point 9's report items,
+# `rlx report A.db B.db` as their merge's report slot for slot in either order, no side files left.
+add_test(NAME "e2e: report: environments by identity, emulation marked, effects over every run, merge's slot rule"
+  COMMAND bash ${R}/identity.sh $<TARGET_FILE:rlx> ${RLX_TEST_TMP} WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
 add_test(NAME "e2e: report: TRAIN_FACTOR as the seed kit computes it from rlx's export"
   COMMAND bash ${R}/train_factor.sh $<TARGET_FILE:rlx> ${RLX_TEST_TMP} WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
 # Issue 46: the knobs section of a CUDA study, from the H200 study (precision) and a synthetic one
