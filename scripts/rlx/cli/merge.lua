@@ -99,6 +99,15 @@ local function merge_all(o, target, fail_open)
     end
   end
   local n = out:count_runs().n
+  -- Two machines with one label stay two environments (issue 55): said, with how reports tell them apart.
+  if not o.quiet then
+    for _, row in ipairs(out:query("SELECT label, count(*) AS n, group_concat(substr(id, 1, 8), ', ') AS ids " ..
+        "FROM environments GROUP BY label HAVING count(*) > 1 ORDER BY label")) do
+      print(string.format("%s: %d environments share the label %s (ids %s): they stay apart, and reports name " ..
+        "each with what tells it apart (docs/report.md, \"Environments are identities, not labels\")", o.out, row.n,
+        row.label, row.ids))
+    end
+  end
   if target ~= o.out then
     -- The new file must hold everything by itself before it is renamed: its write-ahead log is
     -- copied in now (where a full disk still fails loudly), not at close (where it cannot).

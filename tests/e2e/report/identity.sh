@@ -53,8 +53,10 @@ no_side_files "rlx report (reversed)"
 strip() { grep -vF -e "$d/" "$1"; }
 diff <(strip "$md") <(strip "$d/pair2/report.md") > "$d/order.diff" || { cat "$d/order.diff"; fail "the order of the databases changed the report"; }
 # ... and it is the report of their merge: Table 2 line for line, the same two environments.
-"$rlx" merge --quiet "$d/merged.db" "$d/old.db" "$d/zen5.db"
+"$rlx" merge "$d/merged.db" "$d/old.db" "$d/zen5.db" > "$d/merge.out"
 no_side_files "rlx merge"
+has "$d/merged.db: 2 environments share the label epyc-2c (ids " "$d/merge.out"
+has "$d/merged.db: 54 runs in all (54 new)" "$d/merge.out"
 "$rlx" report "$d/merged.db" --out "$d/merged" --quiet
 table2() { sed -n '/^\*\*Table 2 /,/^n: runs averaged/p' "$1"; }
 diff <(table2 "$md") <(table2 "$d/merged/report.md") > "$d/t2.diff" || { cat "$d/t2.diff"; fail "Table 2 differs from the merge's"; }
