@@ -124,6 +124,8 @@ local IDENTITY = {
   function(e) return "container " .. tostring(e.container or "none") end,
   caches_of,
   function(e) return e.host and ("host " .. tostring(e.host)) or nil end,
+  function(e) return e.kernel and ("kernel " .. tostring(e.kernel):match("^%S+")) or nil end,
+  function(e) return e.rlx and ("rlx " .. tostring(e.rlx)) or nil end,
 }
 
 --- Whether an environment ran under an emulator (rlx env's info.emulation, e.g. qemu-user): its
