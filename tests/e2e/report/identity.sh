@@ -62,6 +62,11 @@ table2() { sed -n '/^\*\*Table 2 /,/^n: runs averaged/p' "$1"; }
 diff <(table2 "$md") <(table2 "$d/merged/report.md") > "$d/t2.diff" || { cat "$d/t2.diff"; fail "Table 2 differs from the merge's"; }
 has 'Environments: epyc-2c \[AMD EPYC AVX-512\], epyc-2c \[AMD EPYC AVX2\]' "$d/merged/report.md"
 
+# The same through the library's `with` (study:report{with =}, --set with= on experiments/all.lua).
+"$rlx" -e "local db = rlx.db.open('$d/old.db', {readonly = true}) rlx.report.write(db, {dir = '$d/with', study = 'p1-roofline', with = {'$d/zen5.db'}, quiet = true, html = false}) db:close()"
+no_side_files "rlx.report.write{with =}"
+diff <(table2 "$md") <(table2 "$d/with/report.md") > "$d/with.diff" || { cat "$d/with.diff"; fail "with= differs"; }
+
 # --- 3. Effects over every run (the Zen 5 alone) ----------------------------------------------------
 "$rlx" report "$d/zen5.db" --out "$d/zen5" --quiet
 md=$d/zen5/report.md
