@@ -56,4 +56,30 @@ M.hash = core.hash              -- content hash of a value (16 hex digits; objec
 M.now = core.now                -- UTC time "YYYY-MM-DDTHH:MM:SSZ"
 M.schema_version = core.schema_version()
 
+--- The SQLite side files beside a database a command only reads (`-wal`, `-shm`) that exist now:
+--- {["-wal"] = true, ...}. A read-only connection to a database in WAL mode makes both in a folder it
+--- can write, and cannot remove them when it closes (issue 55: `rlx report` left them beside its
+--- input; `rlx merge` did too); M._tidy_side_files removes the ones it made.
+function M._side_files(path)
+  local out = {}
+  for _, suffix in ipairs({"-wal", "-shm"}) do
+    local ok, size = pcall(rlx.fs.check_file, path .. suffix, {missing_ok = true})
+    if ok and size then out[suffix] = true end
+  end
+  return out
+end
+
+--- Removes, once every connection to `path` is closed, the side files M._side_files did not see
+--- before it was opened: the write-ahead log only when it is empty (nothing was written through it,
+--- so no other process's changes are in it), then the shared-memory index that went with it.
+function M._tidy_side_files(path, before)
+  local wal = path .. "-wal"
+  if not before["-wal"] then
+    local ok, size = pcall(rlx.fs.check_file, wal, {missing_ok = true})
+    if not (ok and (size == nil or size == 0)) then return end
+    if size == 0 then os.remove(wal) end
+  end
+  if not before["-shm"] and not before["-wal"] then os.remove(path .. "-shm") end
+end
+
 return M

@@ -566,7 +566,8 @@ local function roofline_figures(D, points, dir, out, opts, warnings, varying)
           label = "bs" .. a.batch .. (extra ~= "" and (" " .. extra) or "") .. mark}
         if v.ai_lo then ranges[a.source or "?"] = true end
         pt.n = compute.throughput(row_of[a.pts[1].r]).n
-        if roof then
+        -- An emulated environment's points are the emulator's: drawn, never suspected (issue 55).
+        if roof and not first.r.emulated then
           local s = rlx.roofline.suspect({ai = ai, gflops = gflops, peak_gflops = roof.gflops, peak_gbps = level_bw / 1e9,
             compute_field = roof.field, memory_field = opts.level .. "_gbps", source = a.pts[1].source,
             roof_label = roof.label, roof_origin = roof.origin}, pk)
@@ -608,7 +609,8 @@ local function roofline_figures(D, points, dir, out, opts, warnings, varying)
       local plot = {points = pts, roofs = mem, ceilings = ceilings, arrows = config_arrows(pts), out = path,
         color_by = "model_legend", color_title = "model",
         title = "Roofline: " .. env .. " (" .. kind_of(first.device) .. ")",
-        subtitle = subtitle(roofs_words ..
+        subtitle = subtitle((first.r.emulated and "emulated: the emulator's figures, not comparable; " or "") ..
+          roofs_words ..
           "; points: " .. (opts.level ~= "dram" and ("AI from " .. opts.level:upper() .. " traffic, ") or "") ..
           table.concat(src, "+") .. ", mean over repeats" .. n_note ..
           (ranges.estimated and "; bar: AI from rlx's upper to its minimum traffic model" or "") ..

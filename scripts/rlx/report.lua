@@ -80,9 +80,13 @@ local function make_ref(ctx)
       -- Every value shell-quoted (issue 25 finding 4: a hostile study or model name ran when pasted).
       -- The database and study holding the row's runs (a report over several databases names each).
       local src = require("rlx.results.data").source_of(ctx.D, g.runs[1])
-      local words = {"rlx", "runs", src.path or "DB", {"--env", g.env}, {"--model", g.model},
+      local words = {"rlx", "runs", src.path or "DB", {"--env", g.env_label or g.env}, {"--model", g.model},
         {"--precision", tostring(g.precision)}, {"--batch", tostring(g.batch)}}
       if g.env_key ~= g.env then words[#words + 1] = {"--device", tostring(g.device)} end
+      -- A label two environments share: the environment's id tells its runs apart.
+      if g.runs[1].env_shared then
+        words[#words + 1] = {"--env-id", tostring(g.runs[1].environment_id):sub(1, 8)}
+      end
       -- Two input sizes of one configuration: the command lists this row's only.
       for _, f in ipairs(ctx.D.varying or {}) do
         if f.name == "input" then words[#words + 1] = {"--input", tostring(g.config.input)} end
@@ -212,9 +216,11 @@ local function with_sources(paths, name)
     errors.raise("rlx.report.write", "option 'with': " .. message)
   end
   for _, p in ipairs(paths or {}) do
+    local before = rlx.db._side_files(p)
     local ok, conn = pcall(rlx.db.open, p, {readonly = true})
     if not ok then fail(errors.message(errors.pass_exits(conn))) end
     conns[#conns + 1] = conn
+    conns[conn] = {path = p, before = before}
     sources[#sources + 1] = {db = conn, path = p, study = M._pick_study(conn, p, name or false, fail)}
   end
   return sources, conns
@@ -262,14 +268,21 @@ function M.write(source, opts)
   -- The hypotheses to judge: the study's declared ones (study:hypothesis), then opts.hypotheses.
   local H = require("rlx.report.hypotheses")
   local hyps = type(source) == "table" and H.of(source) or {}
-  for i, h in ipairs(o.hypotheses or {}) do hyps[#hyps + 1] = H.check("rlx.report.write: hypotheses[" .. i .. "]", h) end
+  for i, h in ipairs(o.hypotheses or {}) do
+    local checked = H.check("rlx.report.write: hypotheses[" .. i .. "]", h)
+    checked.given_after_runs = type(source) ~= "table"  -- a database's runs are done; a study's are to come
+    hyps[#hyps + 1] = checked
+  end
   local others, conns = with_sources(o.with, name)
   local loaded, D = pcall(function()
     local list = {{db = db, study = name, path = path}}
     for _, x in ipairs(others) do list[#list + 1] = x end
     return require("rlx.results.data").load_many(list)
   end)
-  for _, c in ipairs(conns) do pcall(c.close, c) end
+  for _, c in ipairs(conns) do
+    pcall(c.close, c)
+    rlx.db._tidy_side_files(conns[c].path, conns[c].before)
+  end
   if not loaded then error(D, 0) end
   local figures, warnings, not_drawn = draw_figures(D, o.dir, o.figures, o.quiet)
   local text, ctx = M._markdown(D, {figures = figures, figure_warnings = warnings, figures_not_drawn = not_drawn,

@@ -31,6 +31,14 @@ rlx_e2e(NAME "report: --all-studies and --study exclude each other"
 # stored and reported bounds agreeing, a CPU AI range), and TRAIN_FACTOR by the kit's own formula.
 add_test(NAME "e2e: report: several databases, one report (the EPYC and H200 studies)"
   COMMAND bash ${R}/several_dbs.sh $<TARGET_FILE:rlx> ${RLX_TEST_TMP} WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+# Issue 55 and issue 56 item 2: two machines with one label stay two environments (the old and the
+# fresh EPYC), emulation marked (the qemu fixture), effects over every run, point 9's report items,
+# `rlx report A.db B.db` as their merge's report slot for slot in either order, no side files left.
+add_test(NAME "e2e: report: environments by identity, emulation marked, effects over every run, merge's slot rule"
+  COMMAND bash ${R}/identity.sh $<TARGET_FILE:rlx> ${RLX_TEST_TMP} WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+rlx_e2e(NAME "report: environments named by what tells them apart (CPU, torch, id), emulated marked"
+  ARGS run ${R}/env_names.lua
+  STDOUT "^cpu\tepyc-2c \\[AMD EPYC AVX2\\] \\| epyc-2c \\[AMD EPYC AVX-512\\]\ntorch\tepyc-2c \\[torch 1\\.13\\.0\\] \\| epyc-2c \\[torch 2\\.15\\.0\\]\nid\tepyc-2c \\[env 01234567\\] \\| epyc-2c \\[env abcdef01\\]\nalone\tepyc-2c \\| qemu-arm64-2c \\[emulated\\]\nagain\tepyc-2c \\[AMD EPYC AVX2\\] \\| epyc-2c \\[AMD EPYC AVX-512\\]\n$")
 add_test(NAME "e2e: report: TRAIN_FACTOR as the seed kit computes it from rlx's export"
   COMMAND bash ${R}/train_factor.sh $<TARGET_FILE:rlx> ${RLX_TEST_TMP} WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
 # Issue 46: the knobs section of a CUDA study, from the H200 study (precision) and a synthetic one

@@ -99,6 +99,15 @@ local function merge_all(o, target, fail_open)
     end
   end
   local n = out:count_runs().n
+  -- Two machines with one label stay two environments (issue 55): said, with how reports tell them apart.
+  if not o.quiet then
+    for _, row in ipairs(out:query("SELECT label, count(*) AS n, group_concat(substr(id, 1, 8), ', ') AS ids " ..
+        "FROM environments GROUP BY label HAVING count(*) > 1 ORDER BY label")) do
+      print(string.format("%s: %d environments share the label %s (ids %s): they stay apart, and reports name " ..
+        "each with what tells it apart (docs/report.md, \"Environments are identities, not labels\")", o.out, row.n,
+        row.label, row.ids))
+    end
+  end
   if target ~= o.out then
     -- The new file must hold everything by itself before it is renamed: its write-ahead log is
     -- copied in now (where a full disk still fails loudly), not at close (where it cannot).
@@ -117,6 +126,12 @@ function M.main(...)
   if #o.rest == 0 then args.usage_error("merge", "missing IN.db (rlx merge OUT.db IN.db...)") end
   -- Every input is read, and OUT checked, before OUT is created or changed (issue 25 finding 11: a
   -- missing input left an empty OUT).
+  -- Each input is only read: the side files a read-only open makes beside one are removed again.
+  local side = {}
+  for _, path in ipairs(o.rest) do side[path] = side[path] or rlx.db._side_files(path) end
+  local function tidy_inputs()
+    for _, path in ipairs(o.rest) do if path ~= o.out then rlx.db._tidy_side_files(path, side[path]) end end
+  end
   for _, path in ipairs(o.rest) do
     local readable, db = pcall(rlx.db.open, path, {readonly = true})
     if not readable then args.fail("merge", db) end
@@ -135,6 +150,7 @@ function M.main(...)
     rlx.fail(1, "rlx merge: " .. message)
   end
   local ok, n, total, skipped = pcall(merge_all, o, target, fail)
+  tidy_inputs()
   if ok and target ~= o.out then
     local renamed, why = os.rename(target, o.out)
     if not renamed then

@@ -39,17 +39,39 @@ local function render(o)
 end
 
 -- The study to report from the first database: --study, else its only one. With one database a
--- --study it lacks is an error; with several, the databases that lack it give their only study.
-local function pick_study(db, path, o, several)
+-- --study it lacks is an error. With several, each database gives --study where it holds it, else
+-- its only study; one that holds several (and not --study) gives the one study the single-study
+-- databases name, when exactly one of those is among its studies. The rule looks at every
+-- database alike, so the studies picked do not depend on the order of the arguments (issue 56).
+local function pick_study(db, path, o, others)
   local names = db:study_names()
-  if o.study and not several then
+  if o.study and #others == 0 then
     for _, n in ipairs(names) do if n == o.study then return n end end
     rlx.fail(1, string.format("rlx report: no study '%s' in %s (studies: %s)", o.study, path,
       #names > 0 and table.concat(names, ", ") or "none"))
   end
-  return rlx.report._pick_study(db, path, o.study, function(message)
-    rlx.fail(message:find("holds no study") and 1 or 2, "rlx report: " .. message)
-  end)
+  local function fail(message) rlx.fail(message:find("holds no study") and 1 or 2, "rlx report: " .. message) end
+  if o.study or #others == 0 then return rlx.report._pick_study(db, path, o.study, fail) end
+  -- The names the single-study databases give, then each database's pick by them.
+  local all = {{names = names, path = path}}
+  for _, x in ipairs(others) do all[#all + 1] = x end
+  local single = {}
+  for _, x in ipairs(all) do if #x.names == 1 then single[x.names[1]] = true end end
+  local picks = {}
+  for i, x in ipairs(all) do
+    if #x.names == 0 then fail(x.path .. " holds no study: run one first (docs/study.md)") end
+    if #x.names == 1 then picks[i] = x.names[1] else
+      local found = {}
+      for _, n in ipairs(x.names) do if single[n] then found[#found + 1] = n end end
+      if #found ~= 1 then
+        fail(string.format("%s holds several studies (%s)%s: name one (--study NAME), or report them all " ..
+          "(--all-studies)", x.path, table.concat(x.names, ", "), #found > 1 and
+          (" and the other databases name " .. #found .. " of them") or ""))
+      end
+      picks[i] = found[1]
+    end
+  end
+  return picks[1]
 end
 
 function M.main(...)
@@ -65,10 +87,22 @@ function M.main(...)
   end
   -- Every database is read before anything is written (the library opens the others read-only).
   local dbs = require("rlx.cli.runs")
+  -- Each input is only read: the side files a read-only open makes beside one are removed again.
+  local side = {}
+  for _, p in ipairs(o.rest) do side[p] = side[p] or rlx.db._side_files(p) end
   local db = dbs.open_readonly("report", o.db)
-  for i = 2, #o.rest do dbs.open_readonly("report", o.rest[i]):close() end
+  local function close_inputs()
+    pcall(db.close, db)
+    for _, p in ipairs(o.rest) do rlx.db._tidy_side_files(p, side[p]) end
+  end
+  local others = {}
+  for i = 2, #o.rest do
+    local other = dbs.open_readonly("report", o.rest[i])
+    others[#others + 1] = {names = other:study_names(), path = o.rest[i]}
+    other:close()
+  end
   if o.all_studies and o.study then args.usage_error("report", "--all-studies and --study NAME exclude each other") end
-  local name = not o.all_studies and pick_study(db, o.db, o, #o.rest > 1) or nil
+  local name = not o.all_studies and pick_study(db, o.db, o, others) or nil
   local with = #o.rest > 1 and {unpack(o.rest, 2)} or nil
   local hypotheses
   if o.hypotheses then
@@ -84,6 +118,7 @@ function M.main(...)
   end
   local ok, r = pcall(rlx.report.write, db, {dir = o.out or "report", study = name, title = o.title,
     html = not o.no_html, quiet = o.quiet, with = with, hypotheses = hypotheses})
+  close_inputs()
   if not ok then args.fail("report", r) end
   if not o.quiet then
     print(string.format("wrote %s%s and %d figures (%s%s)", r.markdown, r.html and (", " .. r.html) or "",

@@ -18,6 +18,8 @@ local cmd = {name = "runs", usage = "rlx runs DB [options]",
     {"status", "--status", one_of = {"ok", "failed", "running", "crashed"},
       help = "ok, failed, running (claimed, training now) or crashed (its process died)"},
     {"env", "--env", help = "only this environment label"},
+    {"env_id", "--env-id", metavar = "ID",
+      help = "only the environment whose id starts with ID (two machines can share a label)"},
     {"input", "--input", type = "integer", help = "only runs at this input size (image side in pixels)"},
     {"summary", "--summary", type = "boolean",
       help = "print seed 001's Table 2 as the report prints it (mean ± SD, 95 % CI of the mean, a row per " ..
@@ -87,6 +89,13 @@ function M.main(...)
   M.require_study("runs", db, o.db, o.study)
   local ok, rows = pcall(require("rlx.study")._query_runs, db, o, o.study)
   if not ok then args.fail("runs", rows) end
+  if o.env_id then
+    local kept = {}
+    for _, r in ipairs(rows) do
+      if tostring(r.environment_id or ""):sub(1, #o.env_id) == o.env_id then kept[#kept + 1] = r end
+    end
+    rows = kept
+  end
   if o.input then
     -- The input size a run used (rlx.results.configs: column, result, config, else 224).
     local kept = {}

@@ -345,7 +345,7 @@ function M.hypotheses(ctx)
   if #hs == 0 then return end
   local H = require("rlx.report.hypotheses")
   ctx.doc:para("### 6.6 Hypotheses")
-  ctx.doc:para("Each hypothesis declared in the study script (§2), judged against the rows it names: a ratio " ..
+  ctx.doc:para("Each hypothesis of §2, judged against the rows it names: a ratio " ..
     "is **supported** when every pair's 95 % CI lies on the claimed side of its threshold, **rejected** when a " ..
     "pair's CI lies wholly on the other side, **undecided** otherwise (a CI across the threshold, or a side " ..
     "with one run and so no CI); a bound is supported when every point has it, rejected when one has the " ..
@@ -366,9 +366,13 @@ function M.hypotheses(ctx)
           md.esc(require("rlx.report.compute").bound_text(p.placed)), p.verdict, ctx.ref(p.g))
       end
     end
-    lines[#lines + 1] = string.format("- **H%d. %s** — **%s** (%s). %s", i, md.esc(x.h.text), x.result.verdict,
+    local missing = x.result.missing_envs or {}
+    local subset = #missing > 0 and string.format(" Judged without %s: %s no row it names, so the verdict holds " ..
+      "for the environments above only.", md.esc(table.concat(missing, ", ")), #missing == 1 and "it has" or "they have")
+      or ""
+    lines[#lines + 1] = string.format("- **H%d. %s** — **%s** (%s). %s%s", i, md.esc(x.h.text), x.result.verdict,
       md.esc(H.test_text(x.h)), #parts > 0 and (table.concat(parts, "; ") .. ".") or
-      "No rows of this study match it: run the configurations it names.")
+      "No rows of this study match it: run the configurations it names.", subset)
   end
   ctx.doc:para(lines)
 end

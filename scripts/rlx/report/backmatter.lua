@@ -269,8 +269,13 @@ function M.scale_lines(D)
     local what = {}
     for d in pairs(data) do what[#what + 1] = d == "synthetic" and "synthetic images" or ("images from " .. md.code(d)) end
     table.sort(what)
-    local head = string.format("- Scale: %dx%d %s (%d run%s).", input, input, table.concat(what, " and "), #these,
-      #these == 1 and "" or "s")
+    local emulated = {}
+    for _, r in ipairs(these) do
+      if r.emulated and not emulated[r.env_key] then emulated[r.env_key] = true; emulated[#emulated + 1] = r.env_key end
+    end
+    local head = string.format("- Scale: %dx%d %s (%d run%s%s).", input, input, table.concat(what, " and "), #these,
+      #these == 1 and "" or "s", #emulated > 0 and (", on " .. md.esc(table.concat(emulated, ", ")) .. ": emulated, " ..
+      "the emulator's figures, not comparable") or "")
     if input < M.SEED_INPUT then
       local ratio = (M.SEED_INPUT / input) ^ 2
       local frac = math.abs(ratio - math.floor(ratio + 0.5)) < 1e-9 and string.format("1/%d", math.floor(ratio + 0.5))
@@ -295,11 +300,11 @@ function M.scale_lines(D)
   for _, n in ipairs(sections.plan_notes(D)) do lines[#lines + 1] = "- " .. md.esc(n) .. "." end
   local plans = sections.plan_texts(D)
   for _, plan in ipairs(plans) do
-    local of = #plans > 1 and plan.study and (plan.study .. ": ") or ""
+    local of = #plans > 1 and plan.name and (plan.name .. ": ") or ""
     if plan.left_out then
       lines[#lines + 1] = "- " .. md.esc(of .. plan.left_out) .. ": " .. md.code(tostring(plan.add)) .. "."
     end
-    if plan.text ~= "" then lines[#lines + 1] = "- Plan" .. (of ~= "" and (" of " .. md.esc(plan.study)) or "") .. ": " ..
+    if plan.text ~= "" then lines[#lines + 1] = "- Plan" .. (of ~= "" and (" of " .. md.esc(plan.name)) or "") .. ": " ..
       md.esc(plan.text) .. "." end
   end
   local flagged = M.flag_text(D.ok)

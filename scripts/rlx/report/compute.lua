@@ -99,6 +99,7 @@ end
 --- ridge's range (M.ridge_band): "near the ridge (memory by 1.8 %)" for a point known to one AI,
 --- "near the ridge (AI 3.73-4.75, ridge 4.69-5.30)" for a range.
 function M.bound_text(r)
+  if r and r.emulator then return "none (emulated)" end
   if not r or not r.bound then return "-" end
   if not r.near_ridge then return r.bound end
   if r.ai_lo and r.ai_hi and r.ai_hi > r.ai_lo then
@@ -218,6 +219,12 @@ function M.roofline(D, g)
         peak_gbps = r.peak_gbps, compute_field = r.compute_field, memory_field = mfield, source = r.source,
         roof_label = r.roof_label, roof_origin = r.roof_origin}, peaks)
       r.above_roof, r.suspect = s ~= nil, s
+      -- An emulated environment's numbers are the emulator's (issue 55): its point is drawn and
+      -- tabled, but never a finding: no bound class, no efficiency, nothing to suspect.
+      if g.emulated or g.runs[1].emulated then
+        r.emulator, r.bound, r.near_ridge, r.eff_roof, r.eff_peak = true, nil, nil, nil, nil
+        r.above_roof, r.suspect = false, nil
+      end
     else
       r.missing_roof = not roof and R.compute_field or mfield
     end

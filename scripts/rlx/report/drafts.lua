@@ -178,11 +178,37 @@ function M.roofline(ctx)
 end
 
 -- "from 838 images/s at batch 64 to 972 at batch 256: 1.16× (one run per side: no CI)".
+-- The ratio of two rows' mean images/s over every ok run of each (issue 55: the headline used the one
+-- unflagged run of three; runs Table 2's means leave out count here), with the runs left out of the
+-- table's means: r (pairing.ratio), left (runs of both rows left out).
+local function over_all_runs(a, b)
+  local r = pairing.ratio(compute.values(a.runs, "images_per_s"), compute.values(b.runs, "images_per_s"))
+  local ta, tb = compute.throughput(a), compute.throughput(b)
+  local left = (ta.all_flagged and 0 or #ta.flagged) + (tb.all_flagged and 0 or #tb.flagged)
+  return r, left
+end
+
+-- "over all 3 and 3 runs, 2 of them left out of Table 2's means" (what a finding's ratio rests on).
+local function runs_words(r, left)
+  local n = r.n_a == r.n_b and string.format("over all %d runs of each row", r.n_a) or
+    string.format("over all %d and %d runs of the rows", r.n_a, r.n_b)
+  if left > 0 then n = n .. string.format(", %d of them left out of Table 2's means", left) end
+  return n
+end
+
 local function trend_words(ctx, s)
   local words = string.format("from %s images/s at batch %d to %s at batch %d: %s", md.sig(s.ta.mean, 3),
     s.first.batch, md.sig(s.tb.mean, 3), s.last.batch, pairing.ratio_words(s.r))
   local sig = pairing.significant(s.r)
   if sig == false then words = words .. ", a change the repeats do not tell from none" end
+  -- Runs left out of a side's mean: how many, and the ratio over every run (issue 55: a trend of
+  -- 1.14x rested on the one kept run of three; over all of them it was +0.7 %).
+  if s.ta.n < s.ta.n_all or s.tb.n < s.tb.n_all then
+    local r = over_all_runs(s.last, s.first)
+    words = words .. string.format(" on the runs Table 2 keeps (%d of %d at batch %d, %d of %d at batch %d)",
+      s.ta.n, s.ta.n_all, s.first.batch, s.tb.n, s.tb.n_all, s.last.batch)
+    if r then words = words .. "; over all of them " .. pairing.ratio_words(r) end
+  end
   return words .. " " .. ctx.ref(s.first) .. " " .. ctx.ref(s.last)
 end
 
@@ -320,7 +346,9 @@ function M.models(ctx)
     end
     local far
     for _, p in ipairs(across) do
-      if p.x.model == model and (not far or effect(p.r) > effect(far.r)) then far = p end
+      if p.x.model == model and not (p.x.emulated or p.y.emulated) and (not far or effect(p.r) > effect(far.r)) then
+        far = p
+      end
     end
     if far then
       local x, q = pairing.ratio_parts(far.r)
@@ -353,29 +381,49 @@ function M.models(ctx)
 end
 
 --- The findings ranked by effect size (|log| of the ratio): every precision speedup, ratio across
---- environments and batch trend, the largest first; one per kind and model. Returns {{size, text}}.
+--- environments and batch trend, the largest first; one per kind and model. Each ratio is over every
+--- ok run of its two rows (over_all_runs), and a finding is a headline (`headline`, the abstract's
+--- and the Takeaways' only) when that ratio's 95 % CI excludes 1: a ratio with no CI (a row of one
+--- run) or one the repeats cannot tell from 1 is not. Rows of an emulated environment are never
+--- findings. Returns {{size, text, headline, key}}.
 function M.findings(ctx)
   local envs = lead.env_keys(ctx.D)
   local cands = {}
+  local function add(key, r, left, text, a, b)
+    cands[#cands + 1] = {size = effect(r), key = key, headline = pairing.significant(r) == true,
+      text = text .. " (" .. runs_words(r, left) .. ") " .. ctx.ref(a) .. " " .. ctx.ref(b) .. "."}
+  end
   for _, p in ipairs(pairing.precision(ctx.D)) do
-    cands[#cands + 1] = {size = effect(p.r), key = "prec|" .. p.base.model, text = string.format("%s over fp32 " ..
-      "speeds %s up %s on %s at batch %d %s.", esc(p.precision), esc(p.base.model), pairing.ratio_words(p.r),
-      esc(p.base.env_key), p.base.batch, ctx.ref(p.base) .. " " .. ctx.ref(p.other))}
-  end
-  for _, p in ipairs(pairing.environments(ctx.D, envs)) do
-    local x, q = pairing.ratio_parts(p.r)
-    cands[#cands + 1] = {size = effect(p.r), key = "env|" .. p.x.model, text = string.format("%s trains %s at %s " ..
-      "the images/s of %s (%s, batch %d; %s) %s.", esc(p.x.env_key), esc(p.x.model), x, esc(p.y.env_key),
-      esc(p.x.precision), p.x.batch, q, ctx.ref(p.x) .. " " .. ctx.ref(p.y))}
-  end
-  for _, s in ipairs(pairing.batch_series(ctx.D)) do
-    if s.r and pairing.significant(s.r) ~= false then
-      cands[#cands + 1] = {size = effect(s.r), key = "batch|" .. s.first.model .. "|" .. s.first.env_key,
-        text = string.format("A larger batch moves %s on %s in %s %s.", esc(s.first.model), esc(s.first.env_key),
-          esc(s.first.precision), trend_words(ctx, s))}
+    local r, left = over_all_runs(p.other, p.base)
+    if r and not p.base.emulated then
+      add("prec|" .. p.base.model, r, left, string.format("%s over fp32 speeds %s up %s on %s at batch %d",
+        esc(p.precision), esc(p.base.model), pairing.ratio_words(r), esc(p.base.env_key), p.base.batch),
+        p.base, p.other)
     end
   end
-  table.sort(cands, function(a, b) return a.size > b.size end)
+  for _, p in ipairs(pairing.environments(ctx.D, envs)) do
+    local x, y = p.x, p.y
+    local r, left = over_all_runs(x, y)
+    if r and r.ratio < 1 then x, y = y, x; r, left = over_all_runs(x, y) end
+    if r and not (x.emulated or y.emulated) then
+      local rx, q = pairing.ratio_parts(r)
+      add("env|" .. x.model, r, left, string.format("%s trains %s at %s the images/s of %s (%s, batch %d; %s)",
+        esc(x.env_key), esc(x.model), rx, esc(y.env_key), esc(x.precision), x.batch, q), x, y)
+    end
+  end
+  for _, s in ipairs(pairing.batch_series(ctx.D)) do
+    local r, left = over_all_runs(s.last, s.first)
+    if r and not s.first.emulated then
+      add("batch|" .. s.first.model .. "|" .. s.first.env_key, r, left, string.format("a larger batch moves %s on %s " ..
+        "in %s from %s images/s at batch %d to %s at batch %d: %s", esc(s.first.model), esc(s.first.env_key),
+        esc(s.first.precision), md.sig(r.mean_b, 3), s.first.batch, md.sig(r.mean_a, 3), s.last.batch,
+        pairing.ratio_words(r)), s.first, s.last)
+    end
+  end
+  table.sort(cands, function(a, b)
+    if a.headline ~= b.headline then return a.headline end
+    return a.size > b.size
+  end)
   local seen, out = {}, {}
   for _, c in ipairs(cands) do
     if not seen[c.key] then seen[c.key] = true; out[#out + 1] = c end
@@ -383,12 +431,23 @@ function M.findings(ctx)
   return out
 end
 
---- The takeaways: the three largest findings, ranked.
+-- A sentence's first letter in upper case (a finding starts lower case: it follows a colon).
+local function capital(text) return (text:gsub("^%l", string.upper)) end
+
+--- The takeaways: the three largest findings whose 95 % CI excludes 1, ranked.
 function M.takeaways(ctx)
   local f = M.findings(ctx)
   if #f == 0 then return nil end
-  local lines = {string.format("> %s Ranked by effect size (|ln ratio|), largest first:", md.DRAFT), ">"}
-  for i = 1, math.min(3, #f) do lines[#lines + 1] = string.format("> %d. %s", i, f[i].text) end
+  local lines = {string.format("> %s Ranked by effect size (|ln ratio|), largest first, over every run of each " ..
+    "row; only ratios whose 95 %% CI excludes 1:", md.DRAFT), ">"}
+  local n = 0
+  for i = 1, math.min(3, #f) do
+    if f[i].headline then n = n + 1; lines[#lines + 1] = string.format("> %d. %s", n, capital(f[i].text)) end
+  end
+  if n == 0 then
+    lines[#lines + 1] = "> No ratio's 95 % CI excludes 1 over every run of its rows (a row of one run has no CI): " ..
+      "no finding is established; the largest ratio, not a finding: " .. f[1].text
+  end
   return table.concat(lines, "\n")
 end
 
@@ -424,10 +483,17 @@ function M.abstract(ctx, facts)
   local esc_list = function(t) local o = {} for i, x in ipairs(t) do o[i] = esc(x) end return join(o) end
   local sentences = {string.format("We trained %s on %s at batch sizes %s in %s, timing every step, and placed " ..
     "each configuration on its machine's roofline.", esc_list(models), esc_list(envs), join(bl), esc_list(pl))}
+  local emulated = {}
+  for _, e in ipairs(D.envs or {}) do if e.emulated then emulated[#emulated + 1] = esc(e.label) end end
+  if #emulated > 0 then
+    sentences[#sentences + 1] = string.format("%s ran under an emulator: %s numbers are the emulator's figures, " ..
+      "not comparable, and none of them counts among the findings below.", join(emulated),
+      #emulated == 1 and "its" or "their")
+  end
   local lo, hi
   for _, g in ipairs(D.groups) do
     local t = compute.throughput(g)
-    if t.mean then
+    if t.mean and not g.emulated then
       if not lo or t.mean < compute.throughput(lo).mean then lo = g end
       if not hi or t.mean > compute.throughput(hi).mean then hi = g end
     end
@@ -440,7 +506,11 @@ function M.abstract(ctx, facts)
   if facts[1] then sentences[#sentences + 1] = facts[1]
   elseif counts then sentences[#sentences + 1] = "Roofline points: " .. counts .. " (§5)." end
   local f = M.findings(ctx)
-  if f[1] then sentences[#sentences + 1] = "The largest effect: " .. f[1].text end
+  if f[1] and f[1].headline then sentences[#sentences + 1] = "The largest effect: " .. f[1].text
+  elseif f[1] then
+    sentences[#sentences + 1] = "No ratio's 95 % CI excludes 1 over every run of its rows, so no effect is " ..
+      "established (the largest, not a finding: " .. f[1].text:gsub("%.$", "") .. ")."
+  end
   for i = 2, #facts do sentences[#sentences + 1] = facts[i] end
   return md.draft(sentences)
 end
@@ -463,9 +533,13 @@ function M.conclusion(ctx, verdicts)
       pairing.ratio_words(lo.r), pairing.ratio_words(hi.r), ctx.ref(lo.other) .. " " .. ctx.ref(hi.other))
   end
   local across = pairing.environments(ctx.D, lead.env_keys(ctx.D))
+  local far
   if #across > 0 then
-    local far
-    for _, p in ipairs(across) do if not far or effect(p.r) > effect(far.r) then far = p end end
+    for _, p in ipairs(across) do
+      if not (p.x.emulated or p.y.emulated) and (not far or effect(p.r) > effect(far.r)) then far = p end
+    end
+  end
+  if far then
     local x, q = pairing.ratio_parts(far.r)
     sentences[#sentences + 1] = string.format("Question 3: the environments differ by up to %s (%s over %s, %s, " ..
       "batch %d; %s; §6.2) %s.", x, esc(far.x.env_key), esc(far.y.env_key), esc(far.x.model), far.x.batch, q,

@@ -112,13 +112,15 @@ local function matches(g, t, skip)
   if t.model and skip ~= "model" and g.model ~= t.model then return false end
   if t.precision and skip ~= "precision" and g.precision ~= t.precision then return false end
   if t.batch and skip ~= "batch" and g.batch ~= t.batch then return false end
-  if t.env and skip ~= "env" and g.env_key ~= t.env and g.env ~= t.env and g.kind ~= t.env then return false end
+  if t.env and skip ~= "env" and not (g.env_key == t.env or g.env == t.env or g.env_label == t.env or g.kind == t.env) then
+    return false
+  end
   if t.device and g.kind ~= t.device then return false end
   return true
 end
 
 -- Whether a row is on a side of an env comparison: its environment label (key) or device kind.
-local function env_is(g, name) return g.env_key == name or g.env == name or g.kind == name end
+local function env_is(g, name) return g.env_key == name or g.env == name or g.env_label == name or g.kind == name end
 
 -- The pairs of rows a ratio test compares: {a, b} with a the test's side, b the `over` side, equal in
 -- every other configuration field (the workload across environments, as §6.2 pairs them).
@@ -184,7 +186,21 @@ function M.judge(D, h)
       if r then parts[#parts + 1] = {a = p.a, b = p.b, ratio = r, verdict = ratio_verdict(r, h)} end
     end
   end
-  return {verdict = overall(parts), parts = parts}
+  -- The environments a hypothesis that names none is about (every one whose rows pass its other
+  -- filters) and those it could not be judged on: "every machine" judged on a subset names the
+  -- ones left (issue 55).
+  local all, judged, missing = {}, {}, {}
+  if not h.test.env and h.kind ~= "env" then
+    for _, p in ipairs(parts) do judged[(p.g or p.a).env_key] = true end
+    for _, g in ipairs(D.groups) do
+      if not all[g.env_key] and (not h.test.device or g.kind == h.test.device) then
+        all[g.env_key] = true
+        if not judged[g.env_key] and #parts > 0 then missing[#missing + 1] = g.env_key end
+      end
+    end
+    table.sort(missing)
+  end
+  return {verdict = overall(parts), parts = parts, missing_envs = missing}
 end
 
 --- "at least 2" / "at most 1.5" / "between 1.2 and 2": a ratio test's threshold in words.

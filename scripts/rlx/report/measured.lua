@@ -145,9 +145,11 @@ function M.bandwidth(ctx)
       local roof = compute.roofline(D, g)
       local peak = roof and roof.peak_gbps
       local m = stats.mean(gbps)
+      -- An emulated environment's share of its roof is no efficiency (issue 55).
+      local emulated = roof and roof.emulator
       rows[#rows + 1] = row(g, {md.sig(stats.mean(gb), 4), md.mean_sd_sig(m, stats.sd(gbps), 3), source,
-        md.sig(peak, 4), (peak and peak > 0) and md.pct(m / peak, 1) or "-"}, ctx)
-      local share = (peak and peak > 0) and m / peak or nil
+        md.sig(peak, 4), emulated and "- (emulated)" or (peak and peak > 0) and md.pct(m / peak, 1) or "-"}, ctx)
+      local share = (peak and peak > 0 and not emulated) and m / peak or nil
       if share and (not best or share > best.share) then best = {share = share, g = g, gbps = m, source = source} end
       sources[source] = true
     end

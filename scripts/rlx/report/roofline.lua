@@ -111,10 +111,13 @@ local function peaks_table(ctx)
             if q.attempts and q.attempts > 1 then what[#what + 1] = string.format("%d attempts", q.attempts) end
             if q.quick then what[#what + 1] = "quick" end
             noisy[#noisy + 1] = string.format("%s (%s) `%s`: %s", md.esc(e.label), kind, n, table.concat(what, ", "))
+            noisy.dbs = noisy.dbs or {}
+            noisy.dbs[require("rlx.results.data").env_source(D, e.id).path or "DB.db"] = true
           end
           -- Without bf16 arithmetic the stored bf16 peak is the FP32 FMA figure itself, not a run of
           -- its own (engine/peaks/measure.cpp), and the bf16 GEMM converts to fp32: say so in the row.
           local shown = n
+          if e.emulated then shown = n .. " (emulator's figure, not comparable)" end
           if kind == "cpu" and rlx.roofline.bf16_emulated(stored) then
             if n == "bf16_gflops" then shown = n .. " (emulated: the fp32_gflops figure, not measured apart)"
             elseif n == "gemm_bf16_gflops" then shown = n .. " (emulated: bf16 converted to fp32)" end
@@ -124,7 +127,7 @@ local function peaks_table(ctx)
             (m and s and s > 0) and md.pct(m / s, 1) or "-"}
           -- The body's table: the roofs this study's points are judged against, with their spread.
           if roles[n] then
-            used[#used + 1] = {md.esc(e.label), kind, md.esc(n), md.esc(table.concat(roles[n], ", ")),
+            used[#used + 1] = {md.esc(e.label), kind, md.esc(shown), md.esc(table.concat(roles[n], ", ")),
               md.sig(m or s, 4) .. " " .. unit_of(n), m and "measured (best)" or "datasheet", cells[2]}
           end
         end
@@ -185,7 +188,8 @@ local function policy(ctx, emulated)
     doc:para("⚠ Judged against a GEMM peak because the CPU's stored peaks have no peak of the precision's " ..
       "arithmetic (peaks measured by an older rlx): " .. table.concat(fallback, ", ") ..
       ". Their bounds and efficiencies are not comparable with the other precisions'; re-measure with " ..
-      md.code("rlx peaks --db " .. (D.path or "DB.db")) .. " on each machine.")
+      md.code("rlx peaks --db " .. (D.sources and #D.sources > 1 and "DB.db" or D.path or "DB.db")) ..
+      " on each machine (DB.db: the database that machine's study wrote).")
   end
 end
 
@@ -210,11 +214,23 @@ function M.section(ctx)
   else
     doc:para("No roof is used: no point has peaks to be judged against.")
   end
+  for _, e in ipairs(ctx.D.envs) do
+    if e.emulated then
+      doc:para(string.format("**%s: the emulator's figures, not comparable.** Its peaks and every rate measured " ..
+        "there are those of %s running on %s, not of the CPU it emulates: its points are drawn and tabled, but " ..
+        "get no bound class, no efficiency and no recommendation, and no comparison with another environment " ..
+        "is a finding.", md.esc(e.label), md.esc(tostring(e.info.emulation.kind or "an emulator")),
+        md.esc(tostring(e.info.emulation.host_cpu or "its host's CPU"))))
+    end
+  end
   if #noisy > 0 then
+    local cmds = {}
+    for path in pairs(noisy.dbs or {}) do cmds[#cmds + 1] = md.code("rlx peaks --db " .. path) end
+    table.sort(cmds)
     doc:para("⚠ **Noisy or contended peaks**: " .. table.concat(noisy, "; ") .. ". The machine was busy or its " ..
       "clocks moved while these peaks were measured: points judged against them may sit above their roof or far " ..
-      "below it. Re-measure on an idle machine with " .. md.code("rlx peaks --db " .. (ctx.D.path or "DB.db")) ..
-      " (without --quick).")
+      "below it. Re-measure on an idle machine with " .. table.concat(cmds, " or ") ..
+      " (without --quick), on the machine that measured them.")
   end
   M.blas_kernels(ctx)
   local src = {}

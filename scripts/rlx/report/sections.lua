@@ -89,7 +89,34 @@ function M.title(ctx)
     "to write: the data cannot support them._",
     md.esc(ctx.rlx_version or "?"), from, several and "those databases, read as if merged" or "that database",
     md.DRAFT, md.PLACEHOLDER))
+  if several then doc:para(M.merge_rule_text(D)) end
   doc:para("---")
+end
+
+--- The rule a report over several databases joins them by (issue 56): rlx merge's, so the report
+--- equals that of the merged file. Names the runs it skipped or replaced, and those left out as
+--- still running.
+function M.merge_rule_text(D)
+  local skipped, replaced = {}, {}
+  for _, c in ipairs(D.conflicts or {}) do
+    local text = string.format("%s from %s (its slot held by %s from %s)", md.code(c.run.label),
+      md.code(c.source.path or "?"), md.code(c.held.label), md.code(c.held_source and c.held_source.path or "?"))
+    if c.action == "skipped" then skipped[#skipped + 1] = text else replaced[#replaced + 1] = text end
+  end
+  local out = "**How the databases are joined.** As `rlx merge` joins them, in the order given: environments by " ..
+    "identity (two machines that share a label stay two, told apart by a suffix), a run once by its id, and a " ..
+    "run whose slot (study, environment, configuration, repeat) an earlier database holds with another run is " ..
+    "skipped, unless it is ok and the held one failed (then it replaces it); `rlx merge --as-repeats` would keep " ..
+    "both as repeats."
+  out = out .. (#skipped > 0 and string.format(" Skipped (%d): %s.", #skipped, table.concat(skipped, ", ")) or
+    " No run was skipped.")
+  if #replaced > 0 then out = out .. string.format(" Replaced (%d): %s.", #replaced, table.concat(replaced, ", ")) end
+  if #(D.running_skipped or {}) > 0 then
+    local names = {}
+    for _, x in ipairs(D.running_skipped) do names[#names + 1] = md.code(x.run.label) end
+    out = out .. string.format(" Still marked running, left out (%d): %s.", #names, table.concat(names, ", "))
+  end
+  return out
 end
 
 -- Lines of ctx.missing that say the same thing twice merged into one (issue 34: "no CPU hardware
@@ -220,7 +247,19 @@ function M.hypotheses(ctx)
     lines[#lines + 1] = string.format("%d. **H%d.** %s (tested: %s; verdict in §6.6: %s).", i, i, md.esc(x.h.text),
       md.esc(H.test_text(x.h)), x.result.verdict)
   end
-  ctx.doc:para("**Hypotheses** (declared in the study script before the runs; each is judged against the 95 % " ..
+  -- Only a study's own hypotheses (study:hypothesis) were declared before its runs; those given to
+  -- the report (--hypotheses, opts.hypotheses) came after them (issue 55).
+  local before, after = 0, 0
+  for i, x in ipairs(hs) do
+    if x.h.given_after_runs then
+      after = after + 1
+      lines[i] = lines[i]:gsub("%)%.$", "; given to the report after the runs).")
+    else before = before + 1 end
+  end
+  local when = after == 0 and "declared in the study script before the runs" or before == 0 and
+    "given to the report after the runs (rlx report --hypotheses), not declared before them" or
+    string.format("%d declared in the study script before the runs, %d given to the report after them", before, after)
+  ctx.doc:para("**Hypotheses** (" .. when .. "; each is judged against the 95 % " ..
     "CIs of the rows it names, §6.6):"):para(lines)
 end
 
@@ -345,17 +384,35 @@ end
 --- left_out, add}, study order); empty without one.
 function M.plan_texts(D)
   local last, order = {}, {}
+  -- One plan per study and environment (two machines' plans of one study name used to overwrite
+  -- each other, and a plan was named by its study alone: "Plan of p1-roofline").
   for _, p in ipairs(D.plans or {}) do
-    if not last[p.study or ""] then order[#order + 1] = p.study or "" end
-    last[p.study or ""] = p
+    local k = tostring(p.study or "") .. "|" .. tostring(p.environment_id or "")
+    if not last[k] then order[#order + 1] = k end
+    last[k] = p
   end
+  local names = {}
+  for _, e in ipairs(D.envs or {}) do names[e.id] = e.label end
   local out = {}
-  for _, s in ipairs(order) do
-    local t = M.plan_text(D, last[s])
-    t.study = s ~= "" and s or nil
+  for _, k in ipairs(order) do
+    local p = last[k]
+    local t = M.plan_text(D, p)
+    t.study = p.study
+    local env = names[p.environment_id]
+    t.name = env and (env .. (p.study and (" (study " .. p.study .. ")") or "")) or p.study
     out[#out + 1] = t
   end
   return out
+end
+
+-- The runs of a plan's study on its environment that were stored (any status but running).
+local function runs_of_plan(D, p)
+  local n = 0
+  for _, r in ipairs(D.runs or {}) do
+    if (not p.study or r.study == p.study) and (not p.environment_id or r.environment_id == p.environment_id) and
+      r.status ~= "running" then n = n + 1 end
+  end
+  return n
 end
 
 --- One plan in words (M.plan_texts); without `p`, the last plan of D. nil without one.
@@ -368,9 +425,16 @@ function M.plan_text(D, p)
   if type(p.budget_s) == "number" then parts[#parts + 1] = "budget " .. dur(p.budget_s) end
   if detail.budget_note then parts[#parts + 1] = detail.budget_note end
   if type(p.estimate_s) == "number" then
+    -- The estimate and the wall time are compared only over the same runs (issue 55: an estimate for
+    -- 19 runs against the 9 that ran read as "-10 %").
+    local planned, ran = tonumber(p.planned), runs_of_plan(D, p)
+    local same = not planned or planned == ran
     parts[#parts + 1] = "estimated " .. dur(p.estimate_s) .. " before the first run" ..
-      (type(p.wall_s) == "number" and string.format(", took %s (%+.0f %%) until the report", dur(p.wall_s),
-        (p.wall_s / p.estimate_s - 1) * 100) or "")
+      (planned and string.format(" for %d run%s", planned, planned == 1 and "" or "s") or "") ..
+      (type(p.wall_s) == "number" and (same and string.format(", took %s (%+.0f %%) until the report",
+        dur(p.wall_s), (p.wall_s / p.estimate_s - 1) * 100) or string.format(", took %s until the report for the " ..
+        "%d run%s stored: not comparable with the estimate, which counted %d", dur(p.wall_s), ran,
+        ran == 1 and "" or "s", planned)) or "")
   end
   local out = {text = table.concat(parts, "; ")}
   local left = type(detail.left_out) == "table" and detail.left_out or {}
@@ -423,18 +487,27 @@ function M.design(ctx)
   doc:para("Order: interleaved = repeat 1 of every configuration, then repeat 2, ...; grouped = the repeats of " ..
     "a configuration back to back; random = shuffled with a stored seed (docs/study.md).")
   M.precision_paragraph(ctx)
-  local knobs, layouts = {}, {}
-  for _, r in ipairs(D.runs) do
-    if r.memory_format then
-      layouts[r.memory_format] = layouts[r.memory_format] or {}
-      layouts[r.memory_format][tostring(r.model)] = true
+  -- Per environment (issue 55: one list mixed the environments' settings).
+  local settings = {}
+  for _, key in ipairs(env_keys(D)) do
+    local knobs, layouts = {}, {}
+    for _, r in ipairs(D.runs) do
+      if r.env_key == key then
+        if r.memory_format then
+          layouts[r.memory_format] = layouts[r.memory_format] or {}
+          layouts[r.memory_format][tostring(r.model)] = true
+        end
+        if r.pin_memory == 1 then knobs["pinned host memory"] = true end
+      end
     end
-    if r.pin_memory == 1 then knobs["pinned host memory"] = true end
+    for layout, models in pairs(layouts) do
+      knobs[string.format("memory format %s (%s)", layout, list_join(sorted_keys(models)))] = true
+    end
+    if next(knobs) then
+      settings[#settings + 1] = (#env_keys(D) > 1 and (key .. ": ") or "") .. list_join(sorted_keys(knobs))
+    end
   end
-  for layout, models in pairs(layouts) do
-    knobs[string.format("memory format %s (%s)", layout, list_join(sorted_keys(models)))] = true
-  end
-  if next(knobs) then doc:para("**Framework settings recorded:** " .. md.esc(list_join(sorted_keys(knobs))) .. ".") end
+  if #settings > 0 then doc:para("**Framework settings recorded:** " .. md.esc(table.concat(settings, "; ")) .. ".") end
   local chosen_at_start = M.process_settings_text(D)
   if chosen_at_start then
     doc:para("**Chosen by each run's process when it started** (recorded with every run): " ..
@@ -448,15 +521,18 @@ function M.design(ctx)
   end
   local notes = M.plan_notes(D)
   local plans = M.plan_texts(D)
-  local function of(plan) return #plans > 1 and plan.study and (plan.study .. ": ") or "" end
+  local function of(plan) return #plans > 1 and plan.name and (plan.name .. ": ") or "" end
   for _, plan in ipairs(plans) do if plan.left_out then notes[#notes + 1] = of(plan) .. plan.left_out end end
   if #notes > 0 then doc:para("**Left out by the plan:** " .. md.esc(table.concat(notes, "; ")) .. ".") end
   for _, plan in ipairs(plans) do if plan.add then doc:para(md.code(plan.add)) end end
   for _, plan in ipairs(plans) do
-    if plan.text ~= "" then doc:para("**Plan" .. (of(plan) ~= "" and (" of " .. md.esc(plan.study)) or "") .. ":** " ..
+    if plan.text ~= "" then doc:para("**Plan" .. (of(plan) ~= "" and (" of " .. md.esc(plan.name)) or "") .. ":** " ..
       md.esc(plan.text) .. ".") end
   end
-  local data = {}
+  -- One entry per dataset, its inputs listed once (issue 55: "synthetic images ..., input 224x224,
+  -- 1000 classes, synthetic images ..., input 32x32, 1000 classes"), each input naming its
+  -- environments when the report has several.
+  local data, inputs, envs_at = {}, {}, {}
   for _, r in ipairs(#D.ok > 0 and D.ok or D.runs) do
     local c = type(r.config) == "table" and r.config or {}
     local rc = configs.of(r)
@@ -464,10 +540,25 @@ function M.design(ctx)
     local what = rc.data ~= "synthetic" and ("images from " .. md.code(rc.data) .. (res.dataset_size and
       string.format(" (%s, %d images in %d classes)", tostring(res.data_kind), res.dataset_size,
         res.dataset_classes or 0) or "")) or "synthetic images (rlx's generator, no dataset)"
-    local k = string.format("%s, input %sx%s, %s classes", what, rc.input, rc.input, tostring(c.classes or "default"))
-    data[k] = true
+    local k = string.format("%s, %s classes", what, tostring(c.classes or "default"))
+    local input = string.format("%sx%s", rc.input, rc.input)
+    if not data[k] then data[k] = true; inputs[k] = {} end
+    inputs[k][input] = true
+    envs_at[k .. input] = envs_at[k .. input] or {}
+    envs_at[k .. input][r.env_key] = true
   end
-  doc:para("**Dataset.** " .. (next(data) and list_join(sorted_keys(data)) or "no runs") .. ".")
+  local several_envs = #env_keys(D) > 1
+  local entries = {}
+  for _, k in ipairs(sorted_keys(data)) do
+    local list = sorted_keys(inputs[k], function(a, b) return (tonumber(a:match("^%d+")) or 0) >
+      (tonumber(b:match("^%d+")) or 0) end)
+    for i, input in ipairs(list) do
+      list[i] = input .. ((several_envs and #list > 1) and (" (" .. md.esc(list_join(sorted_keys(envs_at[k .. input]))) .. ")")
+        or "")
+    end
+    entries[#entries + 1] = string.format("%s, input %s", k, list_join(list))
+  end
+  doc:para("**Dataset.** " .. (#entries > 0 and table.concat(entries, "; ") or "no runs") .. ".")
   doc:para("**Timing & profiling.** rlx times every measured iteration on a monotonic clock (CUDA: synchronized " ..
     "events), after the warm-up iterations; images/s = batch / mean iteration time (docs/training.md). " ..
     "Protocol: " .. md.esc(#D.runs > 0 and configs.protocol_text(D.runs) or "no runs") .. ". " ..

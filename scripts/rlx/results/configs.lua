@@ -491,6 +491,19 @@ function M.protocol_text(runs)
     local reached = M.precision_text(e.runs)
     if reached then out[#out] = out[#out] .. ", " .. reached end
   end
+  -- Several protocols: each names the environments whose runs it was (issue 55: "; 0 warm-up + 1
+  -- timed" named none).
+  local groups = by_protocol(runs)
+  if #groups > 1 then
+    for i, e in ipairs(groups) do
+      local seen, names = {}, {}
+      for _, r in ipairs(e.runs) do
+        local k = r.env_key or r.env
+        if k and not seen[k] then seen[k] = true; names[#names + 1] = tostring(k) end
+      end
+      if #names > 0 then out[i] = table.concat(names, ", ") .. ": " .. out[i] end
+    end
+  end
   return table.concat(out, "; ")
 end
 

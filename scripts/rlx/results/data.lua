@@ -55,8 +55,9 @@ function M.sort_rows(rows)
 end
 
 -- The environment key a report and the figures group by (figure file names use it, so the report's
--- links match): the env label, suffixed with the device kind when one environment ran both CPU and
--- CUDA sweeps. Sets r.kind and r.env_key on every row.
+-- links match): the env's name (M.name_environments: the label, with a suffix where two
+-- environments share it or one is emulated), suffixed with the device kind when one environment
+-- ran both CPU and CUDA sweeps. Sets r.kind and r.env_key on every row.
 local function assign_env_keys(runs)
   local kinds = {}
   for _, r in ipairs(runs) do
@@ -71,6 +72,129 @@ local function assign_env_keys(runs)
   end
 end
 M.assign_env_keys = assign_env_keys
+
+-- The ISA class of an x86-64 CPU from its flags ("AVX-512", "AVX2"), else the ISA rlx recorded
+-- (info.isa: "arm64 SVE2 (512-bit) + NEON, ..."); nil when neither is known.
+local function isa_class(e)
+  local flags = " " .. tostring(e.cpu_flags or (e.info or {}).cpu_flags or "") .. " "
+  if flags:find(" amx_tile ", 1, true) then return "AMX" end
+  if flags:find(" avx512f ", 1, true) then return "AVX-512" end
+  if flags:find(" avx2 ", 1, true) then return "AVX2" end
+  local isa = (e.info or {}).isa
+  return type(isa) == "string" and isa ~= "" and isa or nil
+end
+
+-- The torch version of an environment: its framework record's (info.framework.torch, rlx from issue
+-- 51 on), else the environments table's `torch` column.
+local function torch_of(e)
+  local fw = (e.info or {}).framework
+  local v = type(fw) == "table" and fw.torch or e.torch
+  return v ~= nil and v ~= "" and tostring(v) or nil
+end
+
+-- The size of the largest cache level of a CPU (an L2 or L3 that differs between two CPUs of one
+-- model name, as Zen 3 and Zen 5 EPYCs): "L2 1 MiB".
+local function caches_of(e)
+  local list = (e.info or {}).cpu_caches
+  if type(list) ~= "table" then return nil end
+  local parts = {}
+  for _, c in ipairs(list) do
+    if type(c) == "table" and c.type ~= "Instruction" and tonumber(c.size_bytes) then
+      parts[#parts + 1] = string.format("L%s %d KiB", tostring(c.level), math.floor(c.size_bytes / 1024))
+    end
+  end
+  return #parts > 0 and table.concat(parts, " ") or nil
+end
+
+-- What an environment is (issue 55: environments are identities, not labels), in the order a
+-- suffix names them: each field's text, or nil when unknown. The first fields that tell a label's
+-- environments apart become its suffix.
+local IDENTITY = {
+  function(e) local isa = isa_class(e); return e.cpu_model and (tostring(e.cpu_model) .. (isa and (" " .. isa) or "")) or isa end,
+  function(e) return e.gpu_name and e.gpu_name ~= "" and tostring(e.gpu_name) or nil end,
+  function(e) return e.cpu_cores and (tostring(e.cpu_cores) .. " cores") or nil end,
+  function(e) return tonumber(e.memory_bytes) and string.format("%.0f GB", e.memory_bytes / 1e9) or nil end,
+  function(e) return e.gpu_driver and e.gpu_driver ~= "" and ("driver " .. tostring(e.gpu_driver)) or nil end,
+  function(e) local t = torch_of(e); return t and ("torch " .. t) or nil end,
+  function(e)
+    local fw = (e.info or {}).framework
+    return type(fw) == "table" and fw.torch_git and ("torch git " .. tostring(fw.torch_git):sub(1, 7)) or nil
+  end,
+  function(e) return e.cuda and e.cuda ~= "" and ("CUDA " .. tostring(e.cuda)) or nil end,
+  function(e) return "container " .. tostring(e.container or "none") end,
+  caches_of,
+  function(e) return e.host and ("host " .. tostring(e.host)) or nil end,
+  function(e) return e.kernel and ("kernel " .. tostring(e.kernel):match("^%S+")) or nil end,
+  function(e) return e.rlx and ("rlx " .. tostring(e.rlx)) or nil end,
+}
+
+--- Whether an environment ran under an emulator (rlx env's info.emulation, e.g. qemu-user): its
+--- numbers are the emulator's, not the CPU's.
+function M.emulated(e)
+  local info = type(e) == "table" and e.info or nil
+  return type(info) == "table" and type(info.emulation) == "table"
+end
+
+--- Names the environments (issue 55): each keeps its stored label in e.label_stored, and e.label
+--- becomes the label alone, or the label plus a suffix in brackets that names what tells it apart
+--- from the other environments (different ids) with that label ("epyc-2c [AMD EPYC AVX2]",
+--- "epyc-2c [torch 2.11.0]"), and that it was emulated ("qemu-arm64-2c [emulated]"). Every run
+--- takes its environment's name in r.env (r.env_label: the stored label), r.emulated and
+--- r.env_shared (another environment has its label: `rlx runs --env-id` tells them apart); calls
+--- assign_env_keys. Idempotent (a combined D names again from the stored labels).
+function M.name_environments(envs, runs, calibrations)
+  local by_label, order = {}, {}
+  for _, e in ipairs(envs) do
+    e.label_stored = e.label_stored or e.label
+    local l = tostring(e.label_stored)
+    if not by_label[l] then by_label[l] = {}; order[#order + 1] = l end
+    table.insert(by_label[l], e)
+  end
+  local name_of = {}
+  for _, l in ipairs(order) do
+    local list = by_label[l]
+    local parts = {}
+    for i = 1, #list do parts[i] = {} end
+    if #list > 1 then
+      local distinct = false
+      for _, field in ipairs(IDENTITY) do
+        local vals, differ = {}, false
+        for i, e in ipairs(list) do vals[i] = field(e) or "?"; differ = differ or vals[i] ~= vals[1] end
+        if differ then
+          local seen = {}
+          distinct = true
+          for i in ipairs(list) do
+            parts[i][#parts[i] + 1] = vals[i]
+            local k = table.concat(parts[i], ", ")
+            if seen[k] then distinct = false end
+            seen[k] = true
+          end
+          if distinct then break end
+        end
+      end
+      if not distinct then
+        for i, e in ipairs(list) do parts[i][#parts[i] + 1] = "env " .. tostring(e.id):sub(1, 8) end
+      end
+    end
+    for i, e in ipairs(list) do
+      if M.emulated(e) then parts[i][#parts[i] + 1] = "emulated" end
+      e.emulated, e.shared = M.emulated(e), #list > 1
+      e.label = #parts[i] > 0 and string.format("%s [%s]", l, table.concat(parts[i], ", ")) or l
+      e.suffix = #parts[i] > 0 and table.concat(parts[i], ", ") or nil
+      name_of[e.id] = e
+    end
+  end
+  for _, r in ipairs(runs) do
+    local e = name_of[r.environment_id]
+    r.env_label = r.env_label or r.env
+    if e then r.env, r.emulated, r.env_shared = e.label, e.emulated or nil, e.shared or nil end
+  end
+  for _, c in ipairs(calibrations or {}) do
+    local e = name_of[c.environment_id]
+    if e then c.env = e.label end
+  end
+  assign_env_keys(runs)
+end
 
 -- The environments of the runs, with the device kinds each ran.
 local function environments(db, name, runs)
@@ -143,13 +267,7 @@ function M.load(db, name, path)
   local runs = db:runs{study = name}
   rejudge_old_verdicts(db, name, runs)
   assign_env_keys(runs)
-  M.sort_rows(runs)
   local D = {study = name, path = path, runs = runs, ok = {}, failed = {}, running = {}}
-  for _, r in ipairs(runs) do
-    if r.status == "ok" then D.ok[#D.ok + 1] = r
-    elseif r.status == "failed" then D.failed[#D.failed + 1] = r
-    else D.running[#D.running + 1] = r end  -- running (unfinished) or crashed
-  end
   D.envs = environments(db, name, runs)
   D.peaks = peaks(db, D.envs)
   -- What the study measured before training (calibrations: each model's layout, per environment
@@ -160,12 +278,20 @@ function M.load(db, name, path)
     for _, e in ipairs(D.envs) do
       for kind in pairs(e.kinds or {}) do
         for _, c in ipairs(db:calibrations(e.id, kind)) do
-          c.env = e.label
+          c.env, c.environment_id = e.label, c.environment_id or e.id
           D.calibrations[#D.calibrations + 1] = c
         end
       end
     end
     D.plans = name and db:plans(name) or {}
+  end
+  M.name_environments(D.envs, runs, D.calibrations)
+  table.sort(D.envs, function(a, b) return tostring(a.label) < tostring(b.label) end)
+  M.sort_rows(runs)
+  for _, r in ipairs(runs) do
+    if r.status == "ok" then D.ok[#D.ok + 1] = r
+    elseif r.status == "failed" then D.failed[#D.failed + 1] = r
+    else D.running[#D.running + 1] = r end  -- running (unfinished) or crashed
   end
   D.points = by_run(db:points{study = name})
   D.counters = by_run(db:study_counters(name))
@@ -183,8 +309,11 @@ end
 --- Reads several studies (each {db =, study =, path =}: an open database, the study to read, nil for
 --- every study of it, and its path) into one D, as if they had been merged (`rlx merge`) and the
 --- merged file read, without writing anything: runs are taken once by id (the first source's copy
---- of a run two inputs hold), environments once by id (content hashes, so one machine in two
---- databases is one environment), each environment's latest peaks. D.sources lists the sources
+--- of a run two inputs hold) and by rlx merge's slot rule (D.conflicts: a later input's run whose
+--- slot an earlier one holds is skipped, or replaces a failed attempt; D.running_skipped: runs
+--- still marked running are left out), environments once by id (content hashes, so one machine in
+--- two databases is one environment, and two machines with one label stay two:
+--- M.name_environments), each environment's latest peaks. D.sources lists the sources
 --- ({path, study, runs}) in order; M.source_of(D, run) says which one holds a run. With one source
 --- it is M.load's D, with sources added.
 function M.load_many(list)
@@ -208,13 +337,36 @@ end
 function M.combine(Ds)
   local D = {runs = {}, ok = {}, failed = {}, running = {}, envs = {}, peaks = {}, calibrations = {}, plans = {},
     points = {}, counters = {}, complexity = {}, sources = {}, source_by_run = {}, source_by_env = {}}
-  local seen_run, env_at, seen_cal = {}, {}, {}
+  local seen_run, env_at, seen_cal, slot_of, dropped = {}, {}, {}, {}, {}
+  D.conflicts, D.running_skipped = {}, {}
   for _, d in ipairs(Ds) do
     local src = {path = d.path, study = d.study, runs = 0}
     D.sources[#D.sources + 1] = src
     for _, r in ipairs(d.runs) do
-      if not seen_run[r.id] then
+      -- rlx merge's rule for a run whose slot (study, environment id, configuration, repeat) an
+      -- earlier input holds with another run (engine/store/merge_slots.cpp, without --as-repeats):
+      -- an ok run replaces a failed or crashed attempt, anything else is skipped; a run still marked
+      -- running is not copied at all. So `rlx report A.db B.db` is the report of `rlx merge`'s file.
+      local slot = table.concat({tostring(r.study), tostring(r.environment_id), tostring(r.config_key),
+        tostring(r.run)}, "|")
+      local held = slot_of[slot]
+      local fresh = not seen_run[r.id]  -- the same run in two inputs: taken once, from the first
+      if not fresh then
+        src.duplicates = (src.duplicates or 0) + 1
+      elseif r.status == "running" then
+        D.running_skipped[#D.running_skipped + 1] = {run = r, source = src}
+      elseif held and held.id ~= r.id and not (r.status == "ok" and held.status ~= "ok") then
+        D.conflicts[#D.conflicts + 1] = {action = "skipped", run = r, source = src, held = held,
+          held_source = D.source_by_run[held.id]}
+      else
+        if held and held.id ~= r.id then
+          dropped[held.id] = true
+          D.source_by_run[held.id].runs = D.source_by_run[held.id].runs - 1
+          D.conflicts[#D.conflicts + 1] = {action = "replaced", run = r, source = src, held = held,
+            held_source = D.source_by_run[held.id]}
+        end
         seen_run[r.id] = true
+        slot_of[slot] = r
         src.runs = src.runs + 1
         D.runs[#D.runs + 1] = r
         D.source_by_run[r.id] = src
@@ -242,8 +394,13 @@ function M.combine(Ds)
     end
     for _, p in ipairs(d.plans or {}) do D.plans[#D.plans + 1] = p end
   end
+  if next(dropped) then
+    local kept = {}
+    for _, r in ipairs(D.runs) do if not dropped[r.id] then kept[#kept + 1] = r end end
+    D.runs = kept
+  end
+  M.name_environments(D.envs, D.runs, D.calibrations)
   table.sort(D.envs, function(a, b) return tostring(a.label) < tostring(b.label) end)
-  assign_env_keys(D.runs)
   M.sort_rows(D.runs)
   for _, r in ipairs(D.runs) do
     if r.status == "ok" then D.ok[#D.ok + 1] = r
@@ -280,7 +437,8 @@ function M.group(rows)
     local key = configs.key(r)
     local g = index[key]
     if not g then
-      g = {key = key, env_key = r.env_key, env = r.env, kind = r.kind, model = r.model, precision = r.precision,
+      g = {key = key, env_key = r.env_key, env = r.env, env_label = r.env_label or r.env, emulated = r.emulated,
+        kind = r.kind, model = r.model, precision = r.precision,
         batch = r.batch, device = r.device, config = configs.of(r), runs = {}, labels = {}}
       index[key] = g
       groups[#groups + 1] = g
