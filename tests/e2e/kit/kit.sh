@@ -38,7 +38,7 @@ set -e
   || fail "$(tail -5 "$T/run.err")"
 md="$T/out/report.md"
 has "| us-central1-a, g2-standard-8 |" "$md"
-has "images from \`$T/imagenette\` (imagefolder, 12 images in 3 classes), input 32x32" "$md"
+has "images from \`$T/imagenette\` (imagefolder, 12 images in 3 classes), 1000 classes, input 32x32" "$md"
 # resnet50 fp32 batch 16: iteration 16/100 = 160 ms, data wait a quarter = 40 ms (25.0 %), compute
 # 120 ms; user 0.5 s, system 0.1 s over the one timed iteration: 500 and 100 ms per iteration, in the
 # iteration's unit (issue 34); over a wall of 0.16 + 0.04 = 0.2 s: 3.00 cores; RSS 1e9 bytes =
