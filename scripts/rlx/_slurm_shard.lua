@@ -13,7 +13,16 @@ local S = require("rlx._slurm")
 local M = {}
 
 local function task_index(m, task)
-  local t = task or tonumber(os.getenv("SLURM_ARRAY_TASK_ID") or "")
+  local env = os.getenv("SLURM_ARRAY_TASK_ID")
+  local t = task
+  if t == nil and env ~= nil and env ~= "" then
+    t = rlx.options._from_text({type = "integer", min = 0}, env)
+    if not t then
+      rlx.fail(2, string.format("rlx shard run: SLURM_ARRAY_TASK_ID is '%s', not a task number: run inside the " ..
+        "array job rlx submit made (Slurm sets it), or give TASK (0-%d) after the manifest",
+        require("rlx.show").printable(env), #m.tasks - 1))
+    end
+  end
   if not t then
     rlx.fail(2, "rlx shard run: which task? give TASK (0-" .. (#m.tasks - 1) .. ") or run inside the array job " ..
       "(SLURM_ARRAY_TASK_ID)")

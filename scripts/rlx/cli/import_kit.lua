@@ -19,7 +19,7 @@ local cmd = {name = "import-kit", usage = "rlx import-kit DIR --db PATH [--study
   options = {
     {"db", "--db", metavar = "PATH", help = "the study database to add the machine to (it must exist, unless --create)"},
     {"create", "--create", type = "boolean", help = "create --db when it does not exist (a new study database)"},
-    {"study", "--study", metavar = "NAME", default = "p1-roofline", help = "the study the runs join"},
+    {"study", "--study", metavar = "NAME", name = true, default = "p1-roofline", help = "the study the runs join"},
     {"env", "--env", metavar = "LABEL",
       help = "the environment's label (default: the {env}_ prefix of the runs' labels, else the host name)"},
     {"input", "--input", type = "integer", min = 8, default = 224,
