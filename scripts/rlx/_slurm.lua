@@ -96,7 +96,7 @@ local function manifest_problem(m)
   if m.version ~= M.MANIFEST_VERSION then
     return string.format("its version is %s, not %d", tostring(m.version), M.MANIFEST_VERSION)
   end
-  for _, k in ipairs({"dir", "study", "db", "script"}) do
+  for _, k in ipairs({"dir", "study", "db"}) do
     if type(m[k]) ~= "string" or m[k] == "" then return string.format("field '%s' is missing", k) end
   end
   if type(m.tasks) ~= "table" or #m.tasks == 0 then return "field 'tasks' is missing or empty" end

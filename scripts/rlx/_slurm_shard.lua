@@ -38,6 +38,11 @@ function M.task_db(m, t) return string.format("%s/task-%d.db", m.dir, t) end
 
 function M.run(manifest_path, task)
   local m = S.read_manifest(manifest_path)
+  -- The script to run (collect needs none): without it loadfile(nil) would read stdin.
+  if type(m.script) ~= "string" or m.script == "" then
+    rlx.fail(1, string.format("rlx shard run: '%s' names no script (field 'script' is missing): rlx submit writes " ..
+      "it; submit again, or run the script by hand", manifest_path))
+  end
   local t = task_index(m, task)
   local labels = m.tasks[t + 1].labels
   local shard_db = M.task_db(m, t)

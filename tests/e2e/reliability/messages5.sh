@@ -112,4 +112,10 @@ expect 1 "precision = 'fp8' is no precision a run can have (one of amp, bf16, fp
   report "$T/h.db" --out "$T/rep" --hypotheses "$T/fp8.lua"
 echo 'return {{"bf16 is faster", speedup = {precision = "bf16", over = "fp32"}, at_least = math.huge}}' >"$T/inf.lua"
 expect 1 "at_least = inf is no threshold" report "$T/h.db" --out "$T/rep" --hypotheses "$T/inf.lua"
+
+# Item 4's Lua half: a FIFO as --hypotheses or as a manifest is refused at once, not waited on.
+mkfifo "$T/fifo.lua" "$T/fifo.json"
+expect 1 "the hypotheses file '$T/fifo.lua' is a FIFO, not a regular file" \
+  report "$T/h.db" --out "$T/rep" --hypotheses "$T/fifo.lua"
+expect 1 "the submission manifest '$T/fifo.json' is a FIFO, not a regular file" shard run "$T/fifo.json" 0
 echo ok
