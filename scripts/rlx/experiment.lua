@@ -93,11 +93,6 @@ local now_s = require("rlx._study_common").now_s
 local function fail(msg) rlx.fail(2, "experiments/all.lua: " .. msg) end
 local errors = require("rlx.errors")
 
--- The largest batch a user can type (--set batch=, rlx models --batch, rlx train --batch-size): no
--- device trains more in one step (2^20 images at 224 x 224 in fp32 are 631 GB of input), the bound
--- rlx import-kit puts on batch_size.
-M.MAX_BATCH = 1048576
-
 -- The precisions rlx.train takes: rlx.model.PRECISIONS (engine/models, the one list).
 M.PRECISIONS = require("rlx.model").PRECISIONS
 
@@ -219,7 +214,7 @@ function M.scale(matrix, P)
   S.models, S.precision = list_of(P.models, "models", rlx.model.list()), list_of(P.precision, "precision",
     M.PRECISIONS)
   if P.batch then
-    local v, why = options._from_text({type = "int_list", min = 1, max = M.MAX_BATCH}, P.batch)
+    local v, why = options._from_text({type = "int_list", min = 1}, P.batch)
     if why then fail("--set batch= " .. why) end
     S.batch = v
     check_batches(S, matrix)

@@ -29,7 +29,7 @@ local cmd = {name = "train",
     "Method and fields: docs/training.md.",
   options = {
     {"model", "--model", alias = "--arch", help = "built-in model name, or a Lua file returning a model table"},
-    {"batch", "--batch-size", type = "integer", max = 1048576, default = 32, help = "images per iteration"},
+    {"batch", "--batch-size", type = "integer", default = 32, help = "images per iteration"},
     {"warmup", "--warmup-iters", metavar = "N|auto",
       help = "unmeasured iterations first (default 5; auto: until the step time stops falling, an iteration no " ..
         "more than 5 % faster than the one before; the default with --target-ci)"},

@@ -34,7 +34,7 @@ expect 2 "'a.db' is listed twice" run experiments/all.lua --set with=a.db,a.db -
 # Item 6: every size has its bound, in the message.
 expect 2 "--repeats must be an integer from 1 to 100, got '1000000000'" peaks --repeats 1000000000
 expect 2 "--set input= must be an integer from 8 to 4096, got '100000'" run experiments/all.lua --set input=100000 --dry-run
-expect 2 "--batch-size must be an integer <= 1048576" train --model resnet18 --batch-size 2000000
+expect 2 "--max-seconds must be a number <= 31536000" train --model resnet18 --target-ci 0.02 --max-seconds 1e12
 expect 2 "--set iters= must be an integer from 1 to 100000" run experiments/all.lua --set iters=1000000 --dry-run
 expect 2 "--warmup-iters must be a whole number from 0 to 100000, or auto" train --model resnet18 --warmup-iters 1000000
 
