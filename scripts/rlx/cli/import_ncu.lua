@@ -122,29 +122,6 @@ function M.print_unusable(s)
   end
 end
 
--- The first sum of the summary s that is not a finite number ("dram_bytes", inf), or nil. The sums
--- are made in engine/counters/ncu_import (doubles): values near 1e308 add up to inf, which was
--- printed as "inf byte" and stored as a measured point with AI 0 (issue 56 item 6).
-function M.overflowed(s)
-  local function bad(v) return type(v) == "number" and (v ~= v or v == math.huge or v == -math.huge) end
-  for _, k in ipairs({"flops_fp32", "flops_fp16", "flops_fp64", "flops_tensor", "flops", "dram_read_bytes",
-      "dram_write_bytes", "dram_bytes", "l2_bytes", "l1_bytes", "seconds"}) do
-    if bad(s[k]) then return k, s[k] end
-  end
-  for _, t in ipairs({s.derived or {}, s.values or {}}) do
-    local keys = {}
-    for k in pairs(t) do keys[#keys + 1] = tostring(k) end
-    table.sort(keys)
-    for _, k in ipairs(keys) do if bad(t[k]) then return k, t[k] end end
-  end
-  for _, k in ipairs(s.per_kernel or {}) do
-    for _, f in ipairs({"flops", "dram_bytes", "seconds"}) do
-      if bad(k[f]) then return string.format("%s of kernel %s", f, tostring(k.name)), k[f] end
-    end
-  end
-  return nil
-end
-
 function M.main(...)
   local o = args.parse(cmd, {...})
   if not o then return 0 end
@@ -153,12 +130,6 @@ function M.main(...)
   if o.iterations and not o.run then usage("--iterations is only used with --run LABEL") end
   local ok, s = pcall(rlx.counters.import_ncu, o.file)
   if not ok then args.fail("import-ncu", s, {fn = "rlx.counters.import_ncu"}) end
-  local over, value = M.overflowed(s)
-  if over then
-    rlx.fail(1, string.format("rlx import-ncu: %s: the sum of %s is %s: its values are too large to be counts of one " ..
-      "profile (a corrupt or edited CSV); nothing was stored: profile again with ncu --csv, or remove the rows " ..
-      "with the huge values", o.file, over, tostring(value)))
-  end
   local stored, study, placed, points, iterations
   if o.run then stored, study, placed, points, iterations = attach(o, s) end
   if o.json then
