@@ -113,6 +113,18 @@ expect 1 "precision = 'fp8' is no precision a run can have (one of amp, bf16, fp
 echo 'return {{"bf16 is faster", speedup = {precision = "bf16", over = "fp32"}, at_least = math.huge}}' >"$T/inf.lua"
 expect 1 "at_least = inf is no threshold" report "$T/h.db" --out "$T/rep" --hypotheses "$T/inf.lua"
 
+# Item 7: the ETA after a run leaves out a batch the memory check will refuse (it read "~1.4 h
+# left" here for a batch refused a moment later; a stand-in trainer, nothing trains).
+"$RLX" -e "
+local s = rlx.study{name = 'eta', db = '$T/eta.db', label = 'box'}
+s:sweep{models = {'resnet18'}, batch = {2, 100000}, repeats = 1, iters = 1, input = 224,
+  memory_available = function() return {available_bytes = 4e9} end,
+  trainer = function(o) local t = o.batch / 100 return {ok = true, images_per_s = 100, seconds = t, samples = {t},
+    iter_s = {mean = t, sd = 0, median = t, min = t, max = t, p5 = t, p95 = t}} end}" >"$T/out" 2>"$T/err"
+grep -q "^\[1/2\] box_resnet18_fp32_bs2_run1: .*, ~0\.0 s left$" "$T/err" "$T/out" ||
+  fail "the ETA after run 1: $(grep '1/2' "$T/out" "$T/err")"
+grep -qF "not enough memory: resnet18 at batch 100000" "$T/err" || fail "the memory check: $(cat "$T/err")"
+
 # Item 4's Lua half: a FIFO as --hypotheses or as a manifest is refused at once, not waited on.
 mkfifo "$T/fifo.lua" "$T/fifo.json"
 expect 1 "the hypotheses file '$T/fifo.lua' is a FIFO, not a regular file" \
