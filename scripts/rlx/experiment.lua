@@ -564,7 +564,17 @@ local function check_report_options(P)
       fail(string.format("--set with=%s: %s; name another machine's study database (e.g. results/p1-roofline.db " ..
         "copied from it)", path, rlx.errors.message(rlx.errors.pass_exits(conn))))
     end
+    -- The study the report will read from it (rlx.report's rule), checked now rather than after
+    -- the whole study has run: a database with no study, or several and none named as this one.
+    local picked, err = pcall(rlx.report._pick_study, conn, path, P.name, function(message) error(message, 0) end)
     pcall(conn.close, conn)
+    if not picked then
+      -- The report's advice is rlx report's flags; here the study's name is the --set.
+      local message = rlx.errors.message(rlx.errors.pass_exits(err)):gsub(": name one %(%-%-study NAME%), or report " ..
+        "them all %(%-%-all%-studies%)$", ": run this study under one of those names (--set name=NAME), or report " ..
+        "them with rlx report DB OTHER.db --all-studies")
+      fail(string.format("--set with=%s: %s", path, message))
+    end
     if rlx.fs.same_file(path, own) then
       fail(string.format("--set with=%s is this study's own database (%s): name the other machines' databases " ..
         "only", path, own))

@@ -31,6 +31,15 @@ expect 2 "'fp32' is listed twice" run experiments/all.lua --set precision=fp32,f
 expect 2 "'cpu' is listed twice" run experiments/all.lua --set devices=cpu,cpu --dry-run
 expect 2 "'a.db' is listed twice" run experiments/all.lua --set with=a.db,a.db --dry-run
 
+# Item 1: --set with= is checked before the study's database is made: a database with several
+# studies, none named as this one, would have failed only in the report, after the whole study.
+(cd "$T" && "$RLX" -e "rlx.study{name = 'a', db = 'two.db'}:close() rlx.study{name = 'b', db = 'two.db'}:close()") ||
+  fail "making two.db"
+expect 2 "holds several studies (a, b) and none named 'p1-roofline': run this study under one of those names" \
+  run experiments/all.lua --set with="$T/two.db" --set db="$T/never.db" --dry-run
+expect 2 "is this study's own database" run experiments/all.lua --set with="$T/two.db" --set db="$T/two.db" --set name=a
+[ ! -e "$T/never.db" ] || fail "a refused with= made the database"
+
 # Item 6: every size has its bound, in the message.
 expect 2 "--repeats must be an integer from 1 to 100, got '1000000000'" peaks --repeats 1000000000
 expect 2 "--set input= must be an integer from 8 to 4096, got '100000'" run experiments/all.lua --set input=100000 --dry-run
