@@ -89,13 +89,44 @@ function M.write_file(path, text)
   return rlx.fs.write_output("rlx", path, text)
 end
 
---- Reads and checks a submission's manifest.json.
+-- What is wrong with a decoded manifest m, or nil: the fields every reader uses (a manifest
+-- without them printed "submission nil"; issue 56 item 7).
+local function manifest_problem(m)
+  if type(m) ~= "table" then return "it is not a JSON object" end
+  if m.version ~= M.MANIFEST_VERSION then
+    return string.format("its version is %s, not %d", tostring(m.version), M.MANIFEST_VERSION)
+  end
+  for _, k in ipairs({"dir", "study", "db"}) do
+    if type(m[k]) ~= "string" or m[k] == "" then return string.format("field '%s' is missing", k) end
+  end
+  if type(m.tasks) ~= "table" or #m.tasks == 0 then return "field 'tasks' is missing or empty" end
+  for t, task in ipairs(m.tasks) do
+    if type(task) ~= "table" or type(task.slots) ~= "table" then
+      return string.format("task %d has no 'slots' list", t - 1)
+    end
+  end
+  for _, k in ipairs({"array_job", "collect_job"}) do
+    if m[k] ~= nil and not tostring(m[k]):match("^%d+$") then
+      return string.format("field '%s' is not a Slurm job id: %s", k, tostring(m[k]))
+    end
+  end
+  return nil
+end
+
+--- Reads and checks a submission's manifest.json: by rlx's rule for files a user names (a FIFO or
+--- a folder is refused at once, not waited on: rlx.fs.read), with every field its readers use.
+--- Ends the program (exit 1) naming the file, what is wrong and the fix.
 function M.read_manifest(path)
-  local text = read_file(path)
+  local read, text = pcall(rlx.fs.read, path, {what = "the submission manifest", missing_ok = true,
+    max_bytes = 256 * 1048576})
+  if not read then rlx.fail(1, "rlx: " .. rlx.errors.message(rlx.errors.pass_exits(text))) end
   if not text then rlx.fail(1, string.format("rlx: no manifest at '%s' (a submission directory holds manifest.json)", path)) end
   local ok, m = pcall(rlx.json.decode, text)
-  if not ok or type(m) ~= "table" or m.version ~= M.MANIFEST_VERSION or type(m.tasks) ~= "table" then
-    rlx.fail(1, string.format("rlx: '%s' is not an rlx submission manifest (version %d)", path, M.MANIFEST_VERSION))
+  local why = not ok and "it is not valid JSON" or manifest_problem(m)
+  if why then
+    rlx.fail(1, string.format("rlx: '%s' is not a usable rlx submission manifest (version %d): %s; rlx submit wrote " ..
+      "it: restore it from a backup, or move its submission folder away and submit again", path,
+      M.MANIFEST_VERSION, why))
   end
   m.manifest_path = M.abspath(path)
   return m

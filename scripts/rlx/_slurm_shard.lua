@@ -13,7 +13,16 @@ local S = require("rlx._slurm")
 local M = {}
 
 local function task_index(m, task)
-  local t = task or tonumber(os.getenv("SLURM_ARRAY_TASK_ID") or "")
+  local env = os.getenv("SLURM_ARRAY_TASK_ID")
+  local t = task
+  if t == nil and env ~= nil and env ~= "" then
+    t = rlx.options._from_text({type = "integer", min = 0}, env)
+    if not t then
+      rlx.fail(2, string.format("rlx shard run: SLURM_ARRAY_TASK_ID is '%s', not a task number: run inside the " ..
+        "array job rlx submit made (Slurm sets it), or give TASK (0-%d) after the manifest",
+        require("rlx.show").printable(env), #m.tasks - 1))
+    end
+  end
   if not t then
     rlx.fail(2, "rlx shard run: which task? give TASK (0-" .. (#m.tasks - 1) .. ") or run inside the array job " ..
       "(SLURM_ARRAY_TASK_ID)")
@@ -29,6 +38,11 @@ function M.task_db(m, t) return string.format("%s/task-%d.db", m.dir, t) end
 
 function M.run(manifest_path, task)
   local m = S.read_manifest(manifest_path)
+  -- The script to run (collect needs none): without it loadfile(nil) would read stdin.
+  if type(m.script) ~= "string" or m.script == "" then
+    rlx.fail(1, string.format("rlx shard run: '%s' names no script (field 'script' is missing): rlx submit writes " ..
+      "it; submit again, or run the script by hand", manifest_path))
+  end
   local t = task_index(m, task)
   local labels = m.tasks[t + 1].labels
   local shard_db = M.task_db(m, t)

@@ -27,16 +27,22 @@ function M.status(db)
   for _, path in ipairs(S.shard_databases(root)) do dbs[#dbs + 1] = path end
   local stored = S.slot_states(dbs)
   local manifests, jobs = {}, {}
+  local unreadable = {}
   for _, path in ipairs(S.manifests(root)) do
     local ok, m = pcall(S.read_manifest, path)
-    if ok then
+    if not ok then
+      -- Named, not skipped silently (issue 56 item 7); the others are still shown.
+      if not (type(m) == "table" and m.exit_code == 1) then error(m, 0) end  -- Ctrl-C passes
+      unreadable[#unreadable + 1] = (rlx.errors.message(m):gsub("^rlx: ", ""))
+    else
       manifests[#manifests + 1] = m
       if m.array_job then jobs[#jobs + 1] = tostring(m.array_job) end
       if m.collect_job then jobs[#jobs + 1] = tostring(m.collect_job) end
     end
   end
   local queue, err = S.squeue(jobs)
-  local out = {db = db, shards = root, submissions = {}, note = queue == nil and ("squeue: " .. tostring(err)) or nil}
+  local out = {db = db, shards = root, submissions = {}, note = queue == nil and ("squeue: " .. tostring(err)) or nil,
+    unreadable = unreadable}
   queue = queue or {}
   local latest = {}  -- slot -> state in the latest submission that holds it
   local unsubmitted = {}  -- slots only in submissions sbatch refused
@@ -79,6 +85,7 @@ end
 
 --- Prints the status as text.
 function M.print(st)
+  for _, why in ipairs(st.unreadable or {}) do io.stderr:write("rlx status: skipped ", why, "\n") end
   if #st.submissions == 0 then
     print("no Slurm submissions under " .. st.shards .. " (rlx submit)")
     return

@@ -125,16 +125,27 @@ local function in_flight(root)
   local busy, jobs, notes = {}, {}, {}
   local manifests = {}
   for _, path in ipairs(S.manifests(root)) do
+    -- A manifest that cannot be read hides jobs that may still run its slots: submitting them again
+    -- would run them twice (issue 56 item 7: it was skipped silently).
     local ok, m = pcall(S.read_manifest, path)
-    if ok and m.array_job then
+    if not ok then
+      if not (type(m) == "table" and m.exit_code == 1) then error(m, 0) end  -- Ctrl-C passes
+      rlx.fail(1, "rlx submit: cannot tell which slots an earlier submission still runs: " ..
+        (rlx.errors.message(m):gsub("^rlx: ", "")))
+    end
+    if m.array_job then
       manifests[#manifests + 1] = m
       jobs[#jobs + 1] = tostring(m.array_job)
     end
   end
   local queue, err = S.squeue(jobs)
   if not queue then
-    notes[#notes + 1] = "cannot ask squeue about earlier submissions (" .. tostring(err) .. ")"
-    return busy, notes
+    -- Without squeue's answer every slot of those jobs looks pending: submitting them now could run
+    -- them twice (issue 56 item 7: a warning, then a blind resubmission).
+    rlx.fail(1, string.format("rlx submit: cannot ask squeue whether earlier submissions' jobs (%s) still run " ..
+      "their slots (%s); nothing was submitted, since submitting now could run those slots twice: run the same " ..
+      "command again where squeue answers (a login node of the cluster: squeue -j %s must work)",
+      table.concat(jobs, ", "), tostring(err), table.concat(jobs, ",")))
   end
   for _, m in ipairs(manifests) do
     local q_tasks = queue[tostring(m.array_job)]

@@ -122,16 +122,23 @@ function Study:_sweep_slot(o, it, counter, trainer, stats, cache)
   end
   stats.labels[#stats.labels + 1] = it.label
   if result.ok then self:_after_run(it, result, wall) end
-  if not o.quiet then say(self:_run_line(o, it, counter, result, wall, stats)) end
+  if not o.quiet then say(self:_run_line(o, it, counter, result, wall, stats, cache)) end
 end
 
 -- The line after each run, for a log (`> log 2>&1`) as much as a terminal: what it measured, and
 -- how long the study has run and about how long it has left (rlx.plan: the runs still kept).
-function Study:_run_line(o, it, counter, result, wall, stats)
+-- A slot the memory check will refuse is not counted: it takes no time (issue 56 item 7: "~4296 h
+-- left" after run 1, for a batch refused a moment later). The memory available is read once.
+function Study:_run_line(o, it, counter, result, wall, stats, cache)
   local left
   if stats.items and it.position and stats.items[it.position] == it then
+    local mem
+    local checked = setmetatable({memory_available = function()
+      mem = mem or (o.memory_available or rlx.memory.available)()
+      return mem
+    end}, {__index = o})
     left = plan.of(self):time_left(stats.items, it.position, o, stats.deadline,
-      function(x) return self:_will_run(x, o) end)
+      function(x) return self:_will_run(x, o) and not self:_memory_refusal(checked, x, cache or {}) end)
   end
   if left then left = left + (o.after_s or 0) end
   return text.run_line(counter, it.label, result, wall, now_s() - (stats.started_s or now_s()), left)

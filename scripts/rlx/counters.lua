@@ -10,7 +10,39 @@ local M = {}
 --- dram_read_bytes, dram_write_bytes, dram_bytes, l2_bytes, l1_bytes, seconds, values, units,
 --- derived, missing, skipped_metrics, per_kernel = {{name, count, values, flops..., seconds}}}
 function M.import_ncu(path)
-  return core.import_ncu(path)
+  local s = core.import_ncu(path)
+  -- Refused here, for rlx import-ncu and rlx import-kit alike, before anything is stored.
+  local over, value = M._overflowed(s)
+  if over then
+    errors.raise("rlx.counters.import_ncu", string.format("%s: the sum of %s is %s: its values are too large to " ..
+      "be counts of one profile (a corrupt or edited CSV); nothing was stored: profile again with ncu --csv, or " ..
+      "remove the rows with the huge values", tostring(path), over, tostring(value)))
+  end
+  return s
+end
+
+--- The first sum of an import_ncu summary s that is not a finite number ("dram_bytes", inf), and
+--- its value; nil when all are. The sums are made in engine/counters/ncu_import (doubles): values
+--- near 1e308 add up to inf, which was printed as "inf byte" and stored as a measured point with
+--- AI 0 (issue 56 item 6).
+function M._overflowed(s)
+  local function bad(v) return type(v) == "number" and (v ~= v or v == math.huge or v == -math.huge) end
+  for _, k in ipairs({"flops_fp32", "flops_fp16", "flops_fp64", "flops_tensor", "flops", "dram_read_bytes",
+      "dram_write_bytes", "dram_bytes", "l2_bytes", "l1_bytes", "seconds"}) do
+    if bad(s[k]) then return k, s[k] end
+  end
+  for _, t in ipairs({s.derived or {}, s.values or {}}) do
+    local keys = {}
+    for k in pairs(t) do keys[#keys + 1] = tostring(k) end
+    table.sort(keys)
+    for _, k in ipairs(keys) do if bad(t[k]) then return k, t[k] end end
+  end
+  for _, k in ipairs(s.per_kernel or {}) do
+    for _, f in ipairs({"flops", "dram_bytes", "seconds"}) do
+      if bad(k[f]) then return string.format("%s of kernel %s", f, tostring(k.name)), k[f] end
+    end
+  end
+  return nil
 end
 
 --- list{device = "cpu"|"cuda"|"cuda:N", chip = "GH100"} -> {device, source, available, reason,

@@ -42,6 +42,9 @@ local RUN_SPEC = {
   memory_format = {type = "string", one_of = layout.CHOICES, default = "auto"},
   started = {type = "number"},
   figures = {type = "string", default = "figures"},
+  -- The report's (--set with= and title=): carried to x:report, checked by M.open (report_options).
+  with = {type = "string"},
+  title = {type = "string"},
 }
 local FINISH_SPEC = {figures = {type = "string", default = "figures"}, scale = {type = "table", required = true},
   with = {type = "string"}, title = {type = "string"}}
@@ -53,10 +56,10 @@ M.PARAMS = {
   budget = {help = "study time budget, e.g. 30m, 1.5h or none (default: the scale's)"},
   target_ci = {type = "number", help = "time each run until the 95 % CI is within ±this fraction (e.g. 0.02)"},
   warmup = {help = "warm-up iterations, or auto: until steady (overrides the scale)"},
-  iters = {type = "integer", min = 1, help = "a fixed count of measured iterations (instead of target_ci)"},
-  min_iters = {type = "integer", min = 2, help = "with target_ci: timed iterations before judging"},
-  max_iters = {type = "integer", min = 1, help = "with target_ci: at most this many timed iterations"},
-  input = {type = "integer", min = 1, help = "image side in pixels (overrides the scale)"},
+  iters = {type = "integer", min = 1, max = 100000, help = "a fixed count of measured iterations (instead of target_ci)"},
+  min_iters = {type = "integer", min = 2, max = 100000, help = "with target_ci: timed iterations before judging"},
+  max_iters = {type = "integer", min = 1, max = 100000, help = "with target_ci: at most this many timed iterations"},
+  input = {type = "integer", min = 8, max = 4096, help = "image side in pixels (overrides the scale; 8 to 4096)"},
   repeats = {type = "integer", min = 1, help = "repeats per configuration (overrides the scale; at most 50)"},
   models = {help = "comma list of models (default: matrix.lua's)"},
   batch = {help = "comma list of batch sizes (default: the environment script's)"},
@@ -170,8 +173,11 @@ local function apply_protocol(S, P)
     S.min_iters, S.max_iters, S.warmup = S.min_iters or 5, S.max_iters or 100, S.warmup or "auto"
   end
   if P.warmup ~= nil then
-    local w = P.warmup == "auto" and "auto" or options._from_text({type = "integer", min = 0}, tostring(P.warmup))
-    if not w then fail(string.format("--set warmup= must be a whole number >= 0 or auto, got '%s'", tostring(P.warmup))) end
+    local w = P.warmup == "auto" and "auto" or options._from_text({type = "integer", min = 0, max = 100000},
+      tostring(P.warmup))
+    if not w then
+      fail(string.format("--set warmup= must be a whole number from 0 to 100000, or auto, got '%s'", tostring(P.warmup)))
+    end
     S.warmup = w
   end
   for _, k in ipairs({"min_iters", "max_iters"}) do
@@ -536,6 +542,46 @@ local function header_lines(study, data, S)
   return lines
 end
 
+-- --set with= and title=, checked before the study's database is opened (a usage error must leave
+-- nothing behind; issue 56 item 1): the title not blank; each other database named once, an SQLite
+-- database that can be read, and not the study's own (its runs would count twice). Ends the
+-- program with exit 2 on a bad one.
+local function check_report_options(P)
+  if P.title ~= nil and not P.title:find("%S") then
+    fail("--set title= is blank: give the report's title, or leave title= out for the default")
+  end
+  if P.with == nil then return end
+  local paths, why = options.split_list(P.with)
+  if why then fail("--set with= " .. why) end
+  local own, seen = P.db or ("results/" .. tostring(P.name) .. ".db"), {}
+  for _, path in ipairs(paths) do
+    if seen[path] then fail(string.format("--set with=: '%s' is listed twice", path)) end
+    seen[path] = true
+  end
+  for _, path in ipairs(paths) do
+    local ok, conn = pcall(rlx.db.open, path, {readonly = true})
+    if not ok then
+      fail(string.format("--set with=%s: %s; name another machine's study database (e.g. results/p1-roofline.db " ..
+        "copied from it)", path, rlx.errors.message(rlx.errors.pass_exits(conn))))
+    end
+    -- The study the report will read from it (rlx.report's rule), checked now rather than after
+    -- the whole study has run: a database with no study, or several and none named as this one.
+    local picked, err = pcall(rlx.report._pick_study, conn, path, P.name, function(message) error(message, 0) end)
+    pcall(conn.close, conn)
+    if not picked then
+      -- The report's advice is rlx report's flags; here the study's name is the --set.
+      local message = rlx.errors.message(rlx.errors.pass_exits(err)):gsub(": name one %(%-%-study NAME%), or report " ..
+        "them all %(%-%-all%-studies%)$", ": run this study under one of those names (--set name=NAME), or report " ..
+        "them with rlx report DB OTHER.db --all-studies")
+      fail(string.format("--set with=%s: %s", path, message))
+    end
+    if rlx.fs.same_file(path, own) then
+      fail(string.format("--set with=%s is this study's own database (%s): name the other machines' databases " ..
+        "only", path, own))
+    end
+  end
+end
+
 --- The study a script runs, from its parameters (rlx.params.declare(rlx.experiment.PARAMS)) and
 --- the folder of its matrix and environment scripts (default "experiments"): the scale with its
 --- overrides (exit 2 on a bad one), the data (a bad data= exits 2 before anything is opened),
@@ -547,6 +593,7 @@ function M.open(P, dir)
   local S = M.scale(matrix, P)
   local ok, data = pcall(function() return P.data and rlx.train.dataset(P.data) end)
   if not ok then fail("--set data=: " .. rlx.errors.text(rlx.errors.pass_exits(data))) end
+  check_report_options(P)
   local study = M.open_study{name = P.name, db = P.db, label = P.label, zone = P.zone,
     instance_type = P.instance, price_per_hour = P.price_per_hour}
   for _, line in ipairs(header_lines(study, data, S)) do print(line) end

@@ -116,6 +116,27 @@ function M.split_list(text)
   return parts, nil
 end
 
+--- What is wrong with a text a user typed as a flag's value, or nil: a control character (a line
+--- break, a tab, ESC: it would reach the terminal, the database and the report as raw bytes), in
+--- the words `--set` uses for the same (host/set_args.cpp refuses it there); with opts.name (a
+--- label that names files and runs) also an empty text or a path separator, as rlx.study refuses
+--- `--set label=../x`. The end of a sentence about the flag (issue 56 item 6: one rule for the
+--- flags and --set alike).
+function M.text_problem(text, opts)
+  if type(text) ~= "string" then return nil end
+  local term = rlx._core.term
+  if term.has_control(text) then
+    -- Line breaks and tabs shown as \n, \r, \t (printable would show them as blanks), the rest \ddd.
+    local shown = text:gsub("[\n\r\t]", {["\n"] = "\\n", ["\r"] = "\\r", ["\t"] = "\\t"})
+    return string.format("'%s': the value holds a control character (shown as \\ddd; a line break, a tab, ESC): " ..
+      "type it without", term.printable(shown, false))
+  end
+  if opts and opts.name and (text == "" or text == "." or text == ".." or text:find("[/\\]")) then
+    return string.format("must be a non-empty name without '/' or '\\' (it names runs and files), got '%s'", text)
+  end
+  return nil
+end
+
 --- The value of a text given on the command line ("32", "16,32,64", "true") for a spec entry,
 --- checked against its type, range and one_of; or nil and what is wrong, as the end of a
 --- sentence about the flag: "must be an integer >= 1, got '0'". A string_list entry reads one
@@ -131,7 +152,7 @@ function M._from_text(entry, text)
     local element = {type = "integer", min = entry.min, max = entry.max}
     local parts, empty = M.split_list(text)
     if empty then return nil, empty end
-    local list = {}
+    local list, seen = {}, {}
     for _, part in ipairs(parts) do
       local n, why = number_of(element, part, true)
       if not n then
@@ -139,6 +160,11 @@ function M._from_text(entry, text)
         return nil, string.format("must be integers separated by commas (each %s), got '%s'", M._requirement(element),
           text)
       end
+      -- A repeated item (4,4 or 4,04) would plan or print everything twice (issue 56 item 6).
+      if seen[n] then
+        return nil, string.format("lists %d twice in '%s': give each item once", n, text)
+      end
+      seen[n] = true
       list[#list + 1] = n
     end
     return list

@@ -302,24 +302,73 @@ local function check_targets(out, files, inputs)
   end
 end
 
+-- The record of what an export wrote (issue 56 item 5): OUT/.rlx-export, JSON {files = {path =
+-- content hash}}, written after the files. A file there that it does not list with its present
+-- content was not written by rlx (the kit's own logs/metrics.csv, an edited one) and is kept.
+M.MANIFEST = ".rlx-export"
+
+local function content_hash(text) return rlx.db.hash(text) end
+
+-- The manifest's {path = hash}, or {} when there is none or it cannot be read as one.
+local function written_before(out)
+  local ok, text = pcall(rlx.fs.read, out .. "/" .. M.MANIFEST, {missing_ok = true, max_bytes = 1048576})
+  if not ok or not text then return {} end
+  local parsed, m = pcall(rlx.json.decode, text)
+  if not parsed or type(m) ~= "table" or type(m.files) ~= "table" then return {} end
+  return m.files
+end
+
+--- The files of the layout under folder `out` that rlx did not write (present, and not in the
+--- manifest of an earlier export with the same content): their paths, sorted. Overwriting them
+--- would lose data; rlx export refuses them unless --force (seed_layout.write's force).
+function M.foreign_files(out)
+  local before, foreign = written_before(out), {}
+  for _, rel in ipairs(M.FILES) do
+    local path = out .. "/" .. rel
+    -- Only regular files hold data to lose; anything else there (a folder, a FIFO), and a SQLite
+    -- database, is refused by the write's own checks in their words (check_targets).
+    local regular, size = pcall(rlx.fs.check_file, path, {missing_ok = true})
+    if regular and size and not rlx.fs.is_sqlite(path) then
+      local ok, text = pcall(rlx.fs.read, path, {max_bytes = math.max(size, 1)})
+      if not ok or before[rel] ~= content_hash(text) then foreign[#foreign + 1] = path end
+    end
+  end
+  return foreign
+end
+
+--- The refusal for foreign files (M.foreign_files): one line naming them and the two ways on.
+function M.foreign_message(out, foreign)
+  return string.format("%s already holds %d file(s) that rlx did not write: %s; writing seed 000's layout " ..
+    "would replace them: choose an empty folder for --out, move them away, or add --force to replace them",
+    out, #foreign, table.concat(foreign, ", "))
+end
+
 --- Writes the seven files under opts.out (folders made as needed), each atomically (temporary file
 --- and rename). opts: out (required), study (nil: every study), path (the database's path, never
 --- overwritten). Returns {files = {paths}, runs = number of ok runs, points = rows of the points CSV}.
 function M.write(db, opts)
   local o = options.check("rlx.seed_layout.write", opts, {out = {type = "string", required = true},
-    study = {type = "string"}, path = {type = "string"}})
+    study = {type = "string"}, path = {type = "string"}, force = {type = "boolean", default = false}})
   local D = data.load(db, o.study, o.path)
   local files = M.files(D)
   local inputs = o.path and {o.path} or {}
   check_targets(o.out, files, inputs)
+  if not o.force then
+    local foreign = M.foreign_files(o.out)
+    if #foreign > 0 then rlx.errors.raise("rlx.seed_layout.write", M.foreign_message(o.out, foreign)) end
+  end
   check_folders(o.out, files, true)
-  local written = {}
+  local written, record = {}, {}
   for _, f in ipairs(files) do
     local path = o.out .. "/" .. f.path
     local ok, err = pcall(rlx.fs.write_atomic, path, f.text, {not_same_as = inputs})
     if not ok then rlx.errors.raise("rlx.seed_layout.write", rlx.errors.message(rlx.errors.pass_exits(err))) end
     written[#written + 1] = path
+    record[f.path] = content_hash(f.text)
   end
+  local ok, err = pcall(rlx.fs.write_atomic, o.out .. "/" .. M.MANIFEST,
+    rlx.json.encode({written_by = "rlx export --layout seed", files = record}, 2) .. "\n")
+  if not ok then rlx.errors.raise("rlx.seed_layout.write", rlx.errors.message(rlx.errors.pass_exits(err))) end
   local _, points = files[4].text:gsub("\n", "")
   return {files = written, runs = #D.ok, points = points - 1}
 end

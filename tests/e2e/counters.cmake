@@ -77,7 +77,7 @@ rlx_e2e(NAME "counters: import-ncu names seed 000's nvprof-era metrics" ARGS imp
   STDOUT "  dram_bytes +1500 byte\n.*  pcie_bytes +64 byte\n.*  missing metrics \\(counted as 0\\): pcie__write_bytes\\.sum\n  not used, nvprof-era names \\(current ncu rejects them\\x3b collect the current ones in code/metric_names_ncu\\.txt of rlx export --layout seed\\): flop_count_sp \\(now flops_fp32 = fadd \\+ fmul \\+ 2 x ffma\\)\n$")
 # The range is the option spec's (min = 1), worded as every CLI range check.
 rlx_e2e(NAME "counters: import-ncu --iterations 0" ARGS import-ncu ${F}/two_processes.csv --run a --db x.db --iterations 0
-  EXIT 2 STDERR "^rlx import-ncu: --iterations must be an integer >= 1, got '0'\nTry 'rlx import-ncu --help'\\.\n$")
+  EXIT 2 STDERR "^rlx import-ncu: --iterations must be an integer from 1 to 1000000000, got '0'\nTry 'rlx import-ncu --help'\\.\n$")
 rlx_e2e(NAME "counters: import-ncu --db of a missing database" ARGS import-ncu ${F}/two_processes.csv --run x --db /nonexistent/dir/x.db EXIT 1
   STDERR "^rlx import-ncu: ")
 rlx_e2e(NAME "counters: import-ncu without a file" ARGS import-ncu EXIT 2 STDERR "rlx import-ncu: missing FILE")

@@ -5,15 +5,19 @@
 # interrupted_retry (6), report_images (7), checked_first (8), merge_running (9), messages3 (11).
 # Issue 48 (the fourth probe): user_files (item 1), unlabelled_runs (2), calibration_corrupt (7),
 # truncated_jpegs (8), messages4 (10).
+# Issue 56 (the fifth probe): doc_commands (item 1: every command line the docs show runs),
+# export_foreign (5), messages5 (6 and 7: validation and messages).
 foreach(scenario outputs figures store_open overwrite_db typos submit resume_zombie study_params escapes
         interrupted_retry report_images checked_first merge_running messages3 user_files unlabelled_runs
-        calibration_corrupt truncated_jpegs messages4)
+        calibration_corrupt truncated_jpegs messages4 doc_commands messages5 export_foreign)
   add_test(NAME "e2e: reliability: ${scenario}"
     COMMAND bash ${CMAKE_SOURCE_DIR}/tests/e2e/reliability/${scenario}.sh $<TARGET_FILE:rlx>
     WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
   set_tests_properties("e2e: reliability: ${scenario}" PROPERTIES
     ENVIRONMENT "RLX_TEST_TMP=${RLX_TEST_TMP};HOME=${RLX_TEST_TMP}")
 endforeach()
+# Every documented command, each in its dry-run or smoke form: minutes, not seconds.
+set_tests_properties("e2e: reliability: doc_commands" PROPERTIES TIMEOUT 1800)
 
 # Item 13: out of memory at --batch-size 1e12 is one line with the promised advice, not LibTorch's
 # enforce text twice. (1e12 x 3 x 224 x 224 x 4 bytes, refused by the host allocator at once.)

@@ -32,7 +32,7 @@ rlx_e2e(NAME "slurm: rlx submit needs a script" EXIT 2 ARGS submit STDERR "rlx s
 rlx_e2e(NAME "slurm: rlx submit of a missing script" EXIT 2 ARGS submit no/such.lua
   STDERR "rlx submit: no script 'no/such.lua'")
 rlx_e2e(NAME "slurm: rlx submit --tasks 0" EXIT 2 ARGS submit tests/slurm/study.lua --tasks 0
-  STDERR "^rlx submit: --tasks must be an integer >= 1, got '0'\nTry 'rlx submit --help'\\.\n$")
+  STDERR "^rlx submit: --tasks must be an integer from 1 to 10000, got '0'\nTry 'rlx submit --help'\\.\n$")
 rlx_e2e(NAME "slurm: rlx submit --dry-run plans, deals 8 slots into 3 shards, writes the sbatch options"
   ARGS submit tests/slurm/study.lua --set db=${RLX_TEST_TMP}/slurm-dry/study.db --tasks 3 --partition gpu --gres gpu:1 --time 0:10:00 --sbatch-arg=--exclusive --sbatch-arg --account=lab --dry-run
   STDOUT "environment gpu: 8 runs in the matrix.*8 slots planned, 0 stored ok, 0 queued in earlier submissions, 8 to submit\\ntask 0: gpu_resnet18_fp32_bs2_run1 gpu_mobilenet_v2_fp32_bs4_run1 gpu_mobilenet_v2_fp32_bs2_run2\\ntask 1: gpu_resnet18_fp32_bs4_run1 gpu_resnet18_fp32_bs2_run2 gpu_mobilenet_v2_fp32_bs4_run2\\ntask 2: gpu_mobilenet_v2_fp32_bs2_run1 gpu_resnet18_fp32_bs4_run2\\n.*#SBATCH --array=0-2\\n.*#SBATCH --partition=gpu\\n#SBATCH --gres=gpu:1\\n#SBATCH --time=0:10:00\\n#SBATCH --exclusive\\n#SBATCH --account=lab\\nexec .* shard run .*/slurm-dry/shards/study/<submission>/manifest.json'\\nsubmit: dry run, nothing written or submitted")

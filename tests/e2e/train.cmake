@@ -97,8 +97,10 @@ rlx_e2e(NAME "train: cli needs a model" ARGS train --iters 1 EXIT 2 STDERR "--mo
 rlx_e2e(NAME "train: cli --cuda-graphs on the CPU exits 2 with one line, before any probe"
   ARGS train --arch resnet18 --cuda-graphs --device cpu
   EXIT 2 STDERR "^rlx train: --cuda-graphs captures the step's CUDA kernels, and --device cpu runs on the CPU; use --device cuda or drop --cuda-graphs\nTry 'rlx train --help'.\n$")
+# On a machine with a GPU (rlx.devices() stands in for one here: a machine without CUDA refuses
+# --cuda-graphs first, issue 56 item 7, tested in reliability/messages5.sh).
 rlx_e2e(NAME "train: cli --cuda-graphs with --grad-accum-steps 2 is a usage error naming why"
-  ARGS train --model ${T}/tiny_model.lua --cuda-graphs --grad-accum-steps 2 --memory-format contiguous
+  ARGS -e "rlx.devices = function() return {{kind = 'cuda', id = 'cuda:0'}} end os.exit(require('rlx.cli.train').main('--model', '${T}/tiny_model.lua', '--cuda-graphs', '--grad-accum-steps', '2', '--memory-format', 'contiguous'))"
   EXIT 2 STDERR "^rlx train: cuda_graphs captures one step with its optimizer update, and grad_accum=2 makes steps without one; use grad_accum=1 or drop cuda_graphs\nTry")
 rlx_e2e(NAME "train: cuda_graphs refusals, each naming why (issue 46)" ARGS run ${T}/cuda_graphs.lua
   STDOUT "^cuda_graphs refusals ok\n$")

@@ -14,7 +14,8 @@
 --   local o = args.parse(cmd, {...})   -- nil when --help was printed
 -- Each option is an rlx.options spec entry (type, min, max, one_of, default, help: the format of
 -- options.check and rlx.params.declare, with the same range checks and messages) after its name and
--- flag, plus alias and metavar. Types: string (default), number, integer, int_list ("16,32,64"),
+-- flag, plus alias, metavar and name (true: the value names runs or files, so a path separator is
+-- refused; a control character is refused in every value). Types: string (default), number, integer, int_list ("16,32,64"),
 -- boolean (no value), string_list (a repeatable flag, collected into an array).
 -- Errors of a command: args.usage_error(name, msg) for bad arguments (exit 2, "Try 'rlx NAME
 -- --help'."), args.fail(name, err [, opts]) for an error caught from the library (exit 1, or 2 with
@@ -56,7 +57,7 @@ function M.help_text(cmd)
 end
 
 -- A flag's spec entries are checked once per command (a typo in a key would accept anything).
-local FLAG_KEYS = {[1] = true, [2] = true, alias = true, metavar = true}
+local FLAG_KEYS = {[1] = true, [2] = true, alias = true, metavar = true, name = true}
 local checked = setmetatable({}, {__mode = "k"})
 local function check_flags(cmd)
   if checked[cmd] then return end
@@ -66,7 +67,12 @@ local function check_flags(cmd)
   checked[cmd] = true
 end
 
+-- Every value typed (a flag's or a positional) is refused with a control character, and a flag
+-- declared name = true (a label or study name: it names runs and files) with a path separator,
+-- as `--set` refuses them (one rule: options.text_problem; issue 56 item 6).
 local function convert(cmd, o, raw)
+  local bad = options.text_problem(raw, {name = o.name})
+  if bad then usage_error(cmd, o[2] .. " " .. bad) end
   local v, why = options._from_text(o, raw)
   if why then usage_error(cmd, o[2] .. " " .. why) end
   return v
@@ -119,6 +125,10 @@ function M.parse(cmd, argv)
       positionals[#positionals + 1] = a
     end
     i = i + 1
+  end
+  for _, a in ipairs(positionals) do
+    local bad = options.text_problem(a)
+    if bad then usage_error(cmd, "an argument " .. bad) end
   end
   local specs = cmd.positionals or {}
   for _, p in ipairs(specs) do

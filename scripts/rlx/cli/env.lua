@@ -16,7 +16,7 @@ local cmd = {name = "env",
     {"db", "--db", metavar = "PATH", help = "also list the settings a study database chose for this environment"},
     {"markdown", "--markdown", metavar = "FILE", help = "write the Markdown to FILE"},
     {"json", "--json", type = "boolean", help = "print JSON instead of Markdown"},
-    {"label", "--label", metavar = "NAME", help = "environment label (starts every run label)"},
+    {"label", "--label", metavar = "NAME", name = true, help = "environment label (starts every run label)"},
     {"zone", "--zone", help = "cloud region/zone (not exposed locally)"},
     {"instance_type", "--instance-type", metavar = "TYPE", help = "cloud instance type"},
   }}

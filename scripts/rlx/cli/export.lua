@@ -13,7 +13,8 @@ local cmd = {name = "export",
     "--layout seed --out DIR writes seed 000's kit instead: DIR/logs/metrics.csv, logs/model_summaries/\n" ..
     "summary.json, analysis/peaks.json, analysis/roofline_points.csv, code/metric_names_ncu.txt,\n" ..
     "logs/env_info.md and logs/requirements.txt (successful runs; docs/export-seed.md, column by column);\n" ..
-    "a file there that is a SQLite database is refused before anything is written.\n" ..
+    "a file there that is a SQLite database is refused before anything is written, and so are files\n" ..
+    "rlx did not write (the kit's own logs/metrics.csv: exit 2, naming them) unless --force.\n" ..
     "Each FILE is written to a temporary file and renamed when complete; a FILE that is DB (by any\n" ..
     "name: symlink, hard link) is refused, and a write error (full disk) fails with exit status 1.\n" ..
     "CSV follows RFC 4180 (fields with commas, quotes or newlines are quoted); empty = unknown.",
@@ -24,6 +25,8 @@ local cmd = {name = "export",
     {"status", "--status", one_of = {"ok", "failed", "running", "crashed"}, help = "only runs with this status"},
     {"layout", "--layout", one_of = {"seed"}, help = "write seed 000's kit files under --out"},
     {"out", "--out", metavar = "DIR", help = "the folder of --layout seed"},
+    {"force", "--force", type = "boolean",
+      help = "with --layout seed: replace files under --out that rlx did not write (e.g. the kit's own logs)"},
   },
   positionals = {{"db"}}}
 
@@ -102,8 +105,13 @@ local function export_seed(o)
   -- an empty one behind (issue 35 item 11).
   local db = require("rlx.cli.runs").open_readonly("export", o.db)
   require("rlx.cli.runs").require_study("export", db, o.db, o.study)
+  -- Files rlx did not write are named and kept (exit 2) before the folder is made or anything
+  -- written: the kit's own logs/metrics.csv was replaced silently (issue 56 item 5).
+  local layout = require("rlx.seed_layout")
+  local foreign = not o.force and layout.foreign_files(o.out) or {}
+  if #foreign > 0 then args.usage_error("export", layout.foreign_message(o.out, foreign)) end
   rlx.fs.check_outputs("export", {{o.out, "folder", {what = "--out"}}})
-  local ok, res = pcall(require("rlx.seed_layout").write, db, {out = o.out, study = o.study, path = o.db})
+  local ok, res = pcall(layout.write, db, {out = o.out, study = o.study, path = o.db, force = o.force})
   if not ok then args.fail("export", res) end
   io.stderr:write(string.format("rlx export: %d ok runs (%d roofline points) from %s in seed 000's layout under %s/\n",
     res.runs, res.points, o.db, o.out))
@@ -116,6 +124,7 @@ function M.main(...)
   if not o then return 0 end
   if o.layout then return export_seed(o) end
   if o.out then args.usage_error("export", "--out is the folder of --layout seed; for one file use --csv or --json") end
+  if o.force then args.usage_error("export", "--force applies to --layout seed (--csv and --json replace their FILE)") end
   if not o.csv and not o.json then
     args.usage_error("export", "say what to write: --csv FILE and/or --json FILE")
   end

@@ -19,12 +19,13 @@ local cmd = {name = "import-kit", usage = "rlx import-kit DIR --db PATH [--study
   options = {
     {"db", "--db", metavar = "PATH", help = "the study database to add the machine to (it must exist, unless --create)"},
     {"create", "--create", type = "boolean", help = "create --db when it does not exist (a new study database)"},
-    {"study", "--study", metavar = "NAME", default = "p1-roofline", help = "the study the runs join"},
-    {"env", "--env", metavar = "LABEL",
+    {"study", "--study", metavar = "NAME", name = true, default = "p1-roofline", help = "the study the runs join"},
+    {"env", "--env", metavar = "LABEL", name = true,
       help = "the environment's label (default: the {env}_ prefix of the runs' labels, else the host name)"},
-    {"input", "--input", type = "integer", min = 8, default = 224,
+    {"input", "--input", type = "integer", min = 8, max = 4096, default = 224,
       help = "the image side the kit trained at (run_train.py crops 224)"},
-    {"classes", "--classes", type = "integer", min = 2, default = 1000, help = "the classes of its model's head"},
+    {"classes", "--classes", type = "integer", min = 2, max = 1000000, default = 1000,
+      help = "the classes of its model's head"},
     {"synthetic", "--synthetic", type = "boolean", help = "the runs used --synthetic (FakeData), whatever data_root says"},
   },
   positionals = {{"dir"}}}

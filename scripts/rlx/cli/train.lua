@@ -33,18 +33,21 @@ local cmd = {name = "train",
     {"warmup", "--warmup-iters", metavar = "N|auto",
       help = "unmeasured iterations first (default 5; auto: until the step time stops falling, an iteration no " ..
         "more than 5 % faster than the one before; the default with --target-ci)"},
-    {"max_warmup", "--max-warmup", type = "integer", min = 1, help = "cap of --warmup-iters auto (default 10)"},
-    {"iters", "--iters", type = "integer", min = 1, help = "measured iterations (default 20; not with --target-ci)"},
+    {"max_warmup", "--max-warmup", type = "integer", min = 1, max = 100000, help = "cap of --warmup-iters auto (default 10)"},
+    {"iters", "--iters", type = "integer", min = 1, max = 100000,
+      help = "measured iterations (default 20; not with --target-ci)"},
     {"target_ci", "--target-ci", type = "number", metavar = "F",
       help = "measure until the 95 % CI of the mean is within +/-F (e.g. 0.02)"},
-    {"min_iters", "--min-iters", type = "integer", min = 2, help = "--target-ci: samples before judging (default 5)"},
-    {"max_iters", "--max-iters", type = "integer", min = 1, help = "--target-ci: cap on measured iterations (default 100)"},
-    {"max_seconds", "--max-seconds", type = "number", help = "--target-ci: cap on measured wall-clock seconds"},
+    {"min_iters", "--min-iters", type = "integer", min = 2, max = 100000,
+      help = "--target-ci: samples before judging (default 5)"},
+    {"max_iters", "--max-iters", type = "integer", min = 1, max = 100000,
+      help = "--target-ci: cap on measured iterations (default 100)"},
+    {"max_seconds", "--max-seconds", type = "number", max = 31536000, help = "--target-ci: cap on measured wall-clock seconds"},
     {"precision", "--precision", one_of = rlx.model.PRECISIONS, default = "fp32",
       help = "fp32; amp = fp16 autocast + grad scaling (CUDA); bf16 autocast"},
     {"device", "--device", alias = "--backend", default = "auto", help = "auto, cpu, cuda or cuda:N"},
-    {"workers", "--workers", type = "integer", default = 0, help = "data loading threads"},
-    {"prefetch", "--prefetch-factor", type = "integer", default = 2, help = "batches prefetched per worker"},
+    {"workers", "--workers", type = "integer", max = 256, default = 0, help = "data loading threads"},
+    {"prefetch", "--prefetch-factor", type = "integer", max = 64, default = 2, help = "batches prefetched per worker"},
     {"data", "--data", metavar = "PATH", help = "ImageFolder root (train/<class>/*.jpg) or CIFAR-10 folder"},
     {"synthetic", "--synthetic", type = "boolean", help = "synthetic input even when --data is given"},
     {"no_augment", "--no-augment", type = "boolean", help = "resize + center crop instead of random crops"},
@@ -55,7 +58,7 @@ local cmd = {name = "train",
     {"verbose", "--verbose", type = "boolean",
       help = "say every setting that changes a step's speed, as used, and who chose it (stderr)"},
     {"channels_last", "--channels-last", type = "boolean", help = "same as --memory-format channels_last"},
-    {"grad_accum", "--grad-accum-steps", type = "integer", default = 1, help = "optimizer step every N iterations"},
+    {"grad_accum", "--grad-accum-steps", type = "integer", max = 100000, default = 1, help = "optimizer step every N iterations"},
     {"deterministic", "--deterministic", type = "boolean", help = "deterministic algorithms"},
     {"cudnn_benchmark", "--cudnn-benchmark", type = "boolean", help = "let cuDNN pick algorithms by timing"},
     {"nvtx", "--nvtx", type = "boolean", help = "NVTX range around each measured iteration (CUDA)"},
@@ -64,24 +67,24 @@ local cmd = {name = "train",
       help = "capture the whole step as a CUDA graph after the warm-up and time its replays (CUDA, synthetic data)"},
     {"threads", "--threads", type = "integer", default = 0, min = 0,
       help = "intra-op threads (0 = OMP_NUM_THREADS when set, else one per CPU this process may run on)"},
-    {"input", "--input", type = "integer", help = "image side (default 224; 32 for CIFAR-10)"},
-    {"classes", "--classes", type = "integer", help = "classes (default the dataset's; 1000 synthetic)"},
+    {"input", "--input", type = "integer", max = 4096, help = "image side (default 224; 32 for CIFAR-10)"},
+    {"classes", "--classes", type = "integer", max = 1000000, help = "classes (default the dataset's; 1000 synthetic)"},
     {"lr", "--lr", type = "number", default = 0.1, help = "learning rate"},
     {"momentum", "--momentum", type = "number", default = 0.9, help = "SGD momentum"},
     {"weight_decay", "--weight-decay", type = "number", default = 1e-4, help = "SGD weight decay"},
     {"seed", "--seed", type = "integer", default = 0, help = "random seed"},
     {"counters", "--counters", type = "boolean", help = "collect hardware counters (in counted iterations after the timed ones)"},
-    {"counter_iters", "--counter-iters", type = "integer", metavar = "N",
+    {"counter_iters", "--counter-iters", type = "integer", max = 100000, metavar = "N",
       help = "counted iterations after the timed ones (default: what the counters need; 1 under ncu)"},
     {"min_stable", "--min-stable", type = "boolean", help = "extend the timed iterations (up to 2 x --iters more, " ..
       "dropping the oldest) until the last --iters are steady: " .. steady_rule() .. " (docs/training.md " ..
       "\"Steady state\")"},
     {"pin_memory", "--pin-memory", type = "boolean", help = "page-locked batches, asynchronous copies (CUDA with --data)"},
-    {"label", "--label", help = "free text stored with the result"},
+    {"label", "--label", name = true, help = "free text stored with the result (no '/' or control characters)"},
     {"log_dir", "--log-dir", metavar = "DIR",
       help = "append the run to DIR/metrics.csv (seed 000's columns; DIR is made when missing)"},
     {"db", "--db", metavar = "PATH", help = "store the run in this study database (rlx import-ncu --run LABEL attaches to it)"},
-    {"study", "--study", metavar = "NAME", default = "train", help = "the study the run is stored in (with --db)"},
+    {"study", "--study", metavar = "NAME", name = true, default = "train", help = "the study the run is stored in (with --db)"},
     {"replace", "--replace", type = "boolean", help = "with --db: replace the stored run with the same --label (or, " ..
       "without --label, run 1 of this configuration); by default a run with a stored label is refused and an " ..
       "unlabelled run is kept as the next repeat"},
@@ -138,9 +141,10 @@ end
 local function protocol(o)
   local warmup = o.warmup
   if warmup ~= nil and warmup ~= "auto" then
-    warmup = rlx.options._from_text({type = "integer", min = 0}, warmup)
+    warmup = rlx.options._from_text({type = "integer", min = 0, max = 100000}, warmup)
     if not warmup then
-      args.usage_error("train", string.format("--warmup-iters must be a whole number >= 0 or auto, got '%s'", o.warmup))
+      args.usage_error("train", string.format("--warmup-iters must be a whole number from 0 to 100000, or auto, " ..
+        "got '%s'", o.warmup))
     end
   end
   if o.target_ci then
@@ -200,7 +204,15 @@ local function calibrated(o, opts, input)
   local ok, st = pcall(rlx.study, {name = o.db and o.study or "calibrations", db = path})
   if not ok then
     rlx.errors.pass_exits(st)
-    return nil, nil, rlx.errors.message(st)
+    local why = rlx.errors.message(st)
+    -- The store's advice is the Lua API's (readonly=true); here the cache is rlx's own file, and
+    -- the fix is its permissions, or another cache (issue 56 item 7).
+    if not o.db and why:find("open it with readonly=true", 1, true) then
+      why = string.format("the calibration cache %s cannot be written (%s); make it writable (chmod u+w on it and " ..
+        "its folder), or point XDG_CACHE_HOME at a writable folder", path,
+        (why:gsub("; open it with readonly=true to query it", "")))
+    end
+    return nil, nil, why
   end
   -- A stored row the store found unusable is named (escaped) and measured again by the layout rule.
   local _, problems = st.db:calibrations(st.env_id, rlx.calibrate.kind(device))
@@ -275,10 +287,20 @@ function M.main(...)
     counters = o.counters or nil, counter_iters = o.counter_iters, min_stable = o.min_stable or nil,
     pin_memory = o.pin_memory or nil, cuda_graphs = o.cuda_graphs or nil,
   }
-  -- Refused before the calibration's probe would train on the CPU for nothing.
+  -- Refused before the calibration's probe would train on the CPU for nothing, and before any
+  -- other --cuda-graphs rule (--warmup-iters 0): on a machine without CUDA the real refusal came
+  -- second, after a round trip to fix the warm-up (issue 56 item 7).
   if o.cuda_graphs and o.device == "cpu" then
     args.usage_error("train", "--cuda-graphs captures the step's CUDA kernels, and --device cpu runs on the CPU; " ..
       "use --device cuda or drop --cuda-graphs")
+  end
+  if o.cuda_graphs and (o.device == "auto" or tostring(o.device):match("^cuda")) then
+    local has_cuda = false
+    for _, d in ipairs(rlx.devices()) do if d.kind == "cuda" then has_cuda = true end end
+    if not has_cuda then
+      args.usage_error("train", "--cuda-graphs captures the step's CUDA kernels, and this machine has no CUDA " ..
+        "device (rlx env lists the devices): drop --cuda-graphs, or run on a machine with an NVIDIA GPU")
+    end
   end
   -- Every output is checked before the training (issue 25): --log-dir is made when missing, as
   -- the seed's kit does; an unwritable one, or a --db in a missing directory, fails in a second.
@@ -311,7 +333,13 @@ function M.main(...)
   end
   if o.verbose and r.ok then io.stderr:write(settings_lines(o, r, cal, no_cal)) end
   if o.json then
-    print(rlx.json.encode(r, 2))
+    -- startup.restarts is a list: an empty one was written {} (an object; issue 56 item 7), since
+    -- an empty Lua table encodes as {}.
+    local text = rlx.json.encode(r, 2)
+    if type(r.startup) == "table" and type(r.startup.restarts) == "table" and next(r.startup.restarts) == nil then
+      text = text:gsub('("restarts": ){}', "%1[]")
+    end
+    print(text)
   elseif r.ok then
     print(rlx.train.summary_line(r))
   else

@@ -73,6 +73,25 @@ function M.check(fname, h)
   end
   local kind = kinds[1]
   local test = options.check(fname .. ": option '" .. kind .. "'", o[kind], M.KINDS[kind].spec)
+  -- A precision no run can have (fp8, a typo) was judged "untested"; a threshold of inf, which no
+  -- ratio reaches, was accepted where NaN was refused (issue 56 item 7).
+  local known = require("rlx.kit").PRECISIONS  -- what a database can hold: rlx's and the kit's fp16
+  for _, k in ipairs({"precision", "over"}) do
+    local p = test[k]
+    if (k == "precision" or kind == "speedup") and p ~= nil and not known[p] then
+      local names = {}
+      for n in pairs(known) do names[#names + 1] = n end
+      table.sort(names)
+      errors.raise(fname, string.format("option '%s': %s = '%s' is no precision a run can have (one of %s)", kind, k,
+        tostring(p), table.concat(names, ", ")))
+    end
+  end
+  for _, k in ipairs({"at_least", "at_most"}) do
+    if o[k] == math.huge then
+      errors.raise(fname, string.format("%s = inf is no threshold: no measured ratio reaches it; give a finite " ..
+        "number such as 2", k))
+    end
+  end
   if kind == "bound" then
     if o.at_least or o.at_most then errors.raise(fname, "a bound has no threshold: leave out at_least and at_most") end
   else

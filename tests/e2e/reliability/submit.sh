@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # submit.sh RLX: hostile input to `rlx submit` (issue 25 finding 9), no cluster needed. A line
-# break in --sbatch-arg (or any value that becomes a line of the sbatch script) and a job name with
+# break in --sbatch-arg (or any value that becomes a line of the sbatch script: refused as every
+# flag's control characters are, issue 56) and a job name with
 # a quote are usage errors (one added `echo INJECTED` to the job script); --set declare=1 is the
 # usage error rlx run gives (it exited 1); SIGTERM while the script is being planned stops the
 # planning child too and removes its plan file (both were left behind, the child at 100 % CPU).
@@ -21,9 +22,9 @@ usage() {
   [ "$(head -1 "$T/err")" = "$want" ] || fail "for $*: '$(head -1 "$T/err")', expected '$want'"
   ! grep -q INJECTED "$T/out" || fail "the injected line reached the script: $(cat "$T/out")"
 }
-usage "rlx submit: --sbatch-arg '--account=lab\\necho INJECTED' holds a line break or NUL: each value is one line of the sbatch script (one option per --sbatch-arg)" \
+usage "rlx submit: --sbatch-arg '--account=lab\\necho INJECTED': the value holds a control character (shown as \\ddd; a line break, a tab, ESC): type it without" \
   --sbatch-arg=$'--account=lab\necho INJECTED'
-usage "rlx submit: --partition 'gpu\\necho INJECTED' holds a line break or NUL: each value is one line of the sbatch script (one option per --sbatch-arg)" \
+usage "rlx submit: --partition 'gpu\\necho INJECTED': the value holds a control character (shown as \\ddd; a line break, a tab, ESC): type it without" \
   --partition $'gpu\necho INJECTED'
 usage "rlx submit: --job-name 'a\"b': a job name may hold letters, digits, '.', '_' and '-' only" --job-name 'a"b'
 usage "rlx submit: --set declare=...: 'declare' is reserved (rlx.params.declare); give the parameter another name" \
