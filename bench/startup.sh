@@ -26,7 +26,8 @@ unset RLX_SCRIPTS_DIR
 
 # The commands: the three of issue 47's bar, `rlx version` (which loads LibTorch to list the GPUs
 # and the BLAS) and the first use of a tensor from a script.
-names=("--help" "runs DB" "-e print(1)" "version" "-e rlx.devices()")
+# Issue 51 adds a whole training command on a tiny model (start-up, LibTorch loaded, one step).
+names=("--help" "runs DB" "-e print(1)" "version" "-e rlx.devices()" "train tiny")
 run_one() { # RLX INDEX
   case $2 in
     0) "$1" --help ;;
@@ -34,6 +35,8 @@ run_one() { # RLX INDEX
     2) "$1" -e 'print(1)' ;;
     3) "$1" version ;;
     4) "$1" -e 'rlx.devices()' ;;
+    5) "$1" train --model resnet18 --input 32 --batch-size 2 --classes 10 --iters 1 --warmup-iters 0 \
+         --memory-format contiguous --device cpu ;;
   esac >/dev/null 2>&1
 }
 

@@ -36,42 +36,7 @@ find_package(fmt REQUIRED)
 find_package(Catch2 REQUIRED)
 find_package(nlohmann_json REQUIRED)
 find_package(Threads REQUIRED)
-# LibTorch: the pinned PyPI wheel's (scripts/setup.sh passes its CMake prefix), or RLX_TORCH_DIR's.
-# TorchConfig.cmake looks for its libraries on the default paths before its own folder, so a second
-# LibTorch on the system (Debian's libtorch-dev in /usr/lib) would win for some of them and rlx would
-# link two versions: the folder beside the CMake package goes first, and the result is checked.
-# A build folder configured against another LibTorch before keeps that one's library paths in its
-# cache (TORCH_LIBRARY, c10_LIBRARY, ...): a new Torch_DIR clears them, so the new one is linked whole.
-if(DEFINED RLX_TORCH_CONFIGURED_WITH AND NOT "${Torch_DIR}" STREQUAL "${RLX_TORCH_CONFIGURED_WITH}")
-  foreach(v RLX_TORCH_CMAKE_DIR TORCH_LIBRARY c10_LIBRARY C10_CUDA_LIBRARY Caffe2_DIR kineto_LIBRARY)
-    unset(${v} CACHE)
-  endforeach()
-  message(STATUS "rlx: LibTorch changed (${RLX_TORCH_CONFIGURED_WITH} -> ${Torch_DIR}): its cached paths cleared")
-endif()
-find_path(RLX_TORCH_CMAKE_DIR TorchConfig.cmake PATH_SUFFIXES Torch share/cmake/Torch HINTS ${Torch_DIR})
-if(RLX_TORCH_CMAKE_DIR)
-  get_filename_component(RLX_TORCH_ROOT "${RLX_TORCH_CMAKE_DIR}/../../.." ABSOLUTE)
-  list(PREPEND CMAKE_PREFIX_PATH "${RLX_TORCH_ROOT}")
-endif()
-# The wheel's CMake files compile a CUDA probe to pick GPU architectures unless told them; rlx
-# compiles no CUDA kernels of its own (only LibTorch's and PTX through the driver), so any list does.
-if(NOT DEFINED ENV{TORCH_CUDA_ARCH_LIST})
-  set(ENV{TORCH_CUDA_ARCH_LIST} "8.0;9.0")
-endif()
-find_package(Torch REQUIRED)
-get_filename_component(RLX_TORCH_LIBRARY_DIR "${TORCH_LIBRARY}" DIRECTORY)
-set(RLX_TORCH_CONFIGURED_WITH "${Torch_DIR}" CACHE INTERNAL "the Torch_DIR this build folder was configured with")
-# A wheel's libtorch_cuda.so finds CUDA, cuDNN and NCCL in NVIDIA's wheels beside it (its RPATH
-# names $ORIGIN/../../nvidia/*/lib). The linker must look there first too: another NCCL or cuBLAS on
-# the default paths (the toolkit's, in /usr/local/cuda/lib64) is older and lacks symbols LibTorch needs.
-file(GLOB RLX_TORCH_NVIDIA_LIB_DIRS LIST_DIRECTORIES true "${RLX_TORCH_LIBRARY_DIR}/../../nvidia/*/lib")
-foreach(lib ${TORCH_LIBRARIES})
-  if(lib MATCHES "/lib(torch|c10)[^/]*\\.so" AND NOT lib MATCHES "^${RLX_TORCH_LIBRARY_DIR}/")
-    message(FATAL_ERROR "rlx: two LibTorch builds met: ${TORCH_LIBRARY} and ${lib}. "
-      "Build against one: remove the other from the search paths (Debian's libtorch-dev: "
-      "apt-get remove libtorch-dev) or set RLX_TORCH_DIR to the one you want, then run scripts/setup.sh")
-  endif()
-endforeach()
+include(${CMAKE_CURRENT_LIST_DIR}/TorchPackage.cmake)
 
 # Torch's exported flags carry include paths and the ABI define; an INTERFACE target keeps them in
 # one place so only the libraries that really include LibTorch headers pay for them.
@@ -118,12 +83,22 @@ if(TORCH_CUDA_LIBRARIES OR TARGET torch_cuda)
   target_compile_definitions(rlx_torch_deps INTERFACE RLX_HAVE_TORCH_CUDA=1)
 endif()
 
-set(RLX_CUDA_ROOT "/usr/local/cuda" CACHE PATH "CUDA toolkit root (for CUPTI)")
+# CUPTI and the driver's header: the CUDA toolkit's, else those NVIDIA's wheels put beside a PyPI
+# torch (nvidia/cu13: include/ and lib/, libraries with their major version only).
+set(RLX_CUDA_ROOT_DEFAULT "/usr/local/cuda")
+if(NOT EXISTS "${RLX_CUDA_ROOT_DEFAULT}/include/cuda.h")
+  file(GLOB RLX_WHEEL_CUDA_ROOTS LIST_DIRECTORIES true "${RLX_TORCH_ROOT}/../nvidia/cu[0-9]*")
+  if(RLX_WHEEL_CUDA_ROOTS)
+    list(GET RLX_WHEEL_CUDA_ROOTS 0 RLX_CUDA_ROOT_DEFAULT)
+  endif()
+endif()
+set(RLX_CUDA_ROOT "${RLX_CUDA_ROOT_DEFAULT}" CACHE PATH "CUDA toolkit root (for CUPTI)")
 set(RLX_HAVE_CUPTI OFF)
 find_path(CUPTI_INCLUDE_DIR cupti_range_profiler.h
   HINTS ${RLX_CUDA_ROOT}/include ${RLX_CUDA_ROOT}/extras/CUPTI/include)
-find_library(CUPTI_LIBRARY cupti HINTS ${RLX_CUDA_ROOT}/lib64 ${RLX_CUDA_ROOT}/extras/CUPTI/lib64)
-find_library(CUPTI_CHECKPOINT_LIBRARY checkpoint HINTS ${RLX_CUDA_ROOT}/lib64)
+find_library(CUPTI_LIBRARY NAMES cupti libcupti.so.13 libcupti.so.12
+  HINTS ${RLX_CUDA_ROOT}/lib64 ${RLX_CUDA_ROOT}/lib ${RLX_CUDA_ROOT}/extras/CUPTI/lib64)
+find_library(CUPTI_CHECKPOINT_LIBRARY checkpoint HINTS ${RLX_CUDA_ROOT}/lib64 ${RLX_CUDA_ROOT}/lib)
 # No libcuda here: engine/counters loads the driver with dlopen at run time (a linked libcuda would
 # keep rlx from starting on machines without the NVIDIA driver), so only the headers are needed.
 find_path(CUDA_DRIVER_INCLUDE_DIR cuda.h HINTS ${RLX_CUDA_ROOT}/include)

@@ -79,15 +79,20 @@ fi
 echo "setup: LibTorch: $RLX_TORCH_WHY${RLX_TORCH_PREFIX:+ ($RLX_TORCH_PREFIX)}"
 TORCH_ARGS=(-DCMAKE_PREFIX_PATH="$RLX_TORCH_PREFIX" -DTorch_DIR="$RLX_TORCH_CMAKE_DIR")
 if [ "$RLX_TORCH_KIND" = cuda ]; then
-  # A CUDA LibTorch's CMake files need the CUDA toolkit (nvcc) to configure.
+  # A CUDA LibTorch's own CMake files want the CUDA toolkit (nvcc). Without one, a wheel's LibTorch
+  # is declared from its files and NVIDIA's wheels beside it (cmake/TorchPackage.cmake); another
+  # CUDA LibTorch (RLX_TORCH_DIR) has no such wheels beside it and needs the toolkit.
   NVCC=$(command -v nvcc || true)
   [ -z "$NVCC" ] && [ -x /usr/local/cuda/bin/nvcc ] && NVCC=/usr/local/cuda/bin/nvcc
-  if [ -z "$NVCC" ]; then
-    echo "setup: the CUDA-enabled LibTorch needs the CUDA toolkit to build against (no nvcc on PATH or in" \
-      "/usr/local/cuda/bin): install NVIDIA's cuda-toolkit (CUDA 13, with CUPTI), or set RLX_TORCH_DIR to a CPU-only LibTorch" >&2
+  if [ -n "$NVCC" ]; then
+    TORCH_ARGS+=(-DCMAKE_CUDA_COMPILER="$NVCC")
+  elif [ -n "${RLX_TORCH_DIR:-}" ]; then
+    echo "setup: the CUDA LibTorch in RLX_TORCH_DIR needs the CUDA toolkit to build against (no nvcc on PATH or" \
+      "in /usr/local/cuda/bin): install NVIDIA's cuda-toolkit for its CUDA version, or unset RLX_TORCH_DIR to use the pinned wheel" >&2
     exit 1
+  else
+    echo "setup: no CUDA toolkit (nvcc): building against the wheel's own CUDA headers and libraries"
   fi
-  TORCH_ARGS+=(-DCMAKE_CUDA_COMPILER="$NVCC")
 fi
 
 BUILD_DIR=${RLX_BUILD_DIR:-build}

@@ -16,6 +16,7 @@
 
 #include "peaks/cuda_l2.h"
 #include "peaks/measure.h"
+#include "train/devices.h"
 #include "util/interrupt.h"
 #include "util/process_tuning.h"
 
@@ -34,6 +35,19 @@ struct ThreadsGuard {
   explicit ThreadsGuard(int n) { at::set_num_threads(n); }
   ~ThreadsGuard() { at::set_num_threads(previous); }
 };
+
+// The BLAS an fp32 product ran on, as the framework record names it (train::framework(): MKL in
+// PyPI's x86-64 wheels, with the version and the branch MKL dispatches to), when OpenBLAS's own
+// record (util::blas_info) does not know it.
+std::string blas_text() {
+  const nlohmann::json fw = train::framework();
+  const nlohmann::json b = fw.value("blas", nlohmann::json::object());
+  if (!b.is_object() || !b.contains("name")) return util::blas_info().name;
+  std::string text = b.value("name", std::string());
+  if (b.contains("version")) text += " " + b.value("version", std::string());
+  if (b.contains("isa")) text += ", " + b.value("isa", std::string());
+  return text;
+}
 
 }  // namespace
 
@@ -68,7 +82,7 @@ GemmTiming torch_cpu_gemm(const std::string& dtype, int n, int threads, int repe
     out.library = blas.name + " (" + blas.threading + " build" + (core.empty() ? "" : ", " + core + " kernels") + ")";
   } else {
     out.threads_used = at::get_num_threads();
-    out.library = dtype == "fp32" ? "the BLAS (" + blas.name + ")" : "LibTorch (oneDNN)";
+    out.library = dtype == "fp32" ? "the BLAS (" + blas_text() + ")" : "LibTorch (oneDNN)";
   }
   return out;
 }
