@@ -397,7 +397,7 @@ end
 -- arithmetic roof and each datasheet figure a measured roof was chosen over, as grey dashed
 -- references. The memory roof: the level the points are placed at (issue 45: cache roofs drawn with
 -- no point at a cache level, an L1 measured below L2, their labels over each other).
-local function chart_roofs(pk, roofs, level)
+local function chart_roofs(pk, roofs, level, gemm)
   local ceilings, at = {}, {}
   local function add(label, gflops, secondary)
     local key = string.format("%.6g", gflops) .. (secondary and "s" or "")
@@ -411,7 +411,11 @@ local function chart_roofs(pk, roofs, level)
   end
   for _, r in ipairs(roofs) do add(r.label, r.gflops) end
   for _, r in ipairs(roofs) do
-    if r.gemm_gflops and r.kind ~= "gemm" then add(r.gemm_label .. " (2nd ceiling)", r.gemm_gflops, true) end
+    -- A GEMM ceiling names the BLAS and kernel it ran, and one the points exceed is a reference.
+    if r.gemm_gflops and r.kind ~= "gemm" then
+      add(gemm and compute.gemm_ceiling_label(r, gemm.info, gemm.top, gemm.kind) or (r.gemm_label .. " (2nd ceiling)"),
+        r.gemm_gflops, true)
+    end
     if r.datasheet_gflops then add(r.datasheet_label .. " (datasheet)", r.datasheet_gflops, true) end
   end
   for _, c in ipairs(ceilings) do
@@ -491,7 +495,7 @@ end
 --- The roofs of a roofline in its subtitle, each with where it comes from (issue 45: "roofs (measured
 --- peaks)" over datasheet roofs): "roofs: GEMM FP32, DRAM measured; dashed: GEMM FP32 measured (2nd
 --- ceiling), FP32 datasheet (reference)".
-local function roofs_subtitle(roof_list, level, memory_origin)
+local function roofs_subtitle(roof_list, level, memory_origin, top)
   local by_origin, order = {}, {}
   local function add(origin, text)
     if not by_origin[origin] then by_origin[origin] = {}; order[#order + 1] = origin end
@@ -506,7 +510,10 @@ local function roofs_subtitle(roof_list, level, memory_origin)
   for _, o in ipairs(order) do parts[#parts + 1] = table.concat(by_origin[o], ", ") .. " " .. o end
   local refs = {}
   for _, r in ipairs(roof_list) do
-    if r.gemm_gflops and r.kind ~= "gemm" then refs[#refs + 1] = r.gemm_label .. " measured (2nd ceiling)" end
+    if r.gemm_gflops and r.kind ~= "gemm" then
+      refs[#refs + 1] = r.gemm_label .. " measured" .. ((top and top > r.gemm_gflops) and
+        " (a reference: training points exceed it)" or " (2nd ceiling)")
+    end
     if r.datasheet_gflops then refs[#refs + 1] = r.datasheet_label .. " datasheet (reference)" end
   end
   return "roofs: " .. table.concat(parts, "; ") .. (#refs > 0 and ("; dashed: " .. table.concat(refs, ", ")) or "")
@@ -602,9 +609,14 @@ local function roofline_figures(D, points, dir, out, opts, warnings, varying)
       local src = {}
       for s in pairs(sources) do src[#src + 1] = s end
       table.sort(src)
-      local mem, ceilings, noisy = chart_roofs(pk, roof_list, opts.level)
+      local top
+      for _, pt in ipairs(pts) do
+        if type(pt.gflops) == "number" and not first.r.emulated then top = math.max(top or 0, pt.gflops) end
+      end
+      local mem, ceilings, noisy = chart_roofs(pk, roof_list, opts.level, {info = compute.env_of(D,
+        first.environment_id).info, top = top, kind = kind_of(first.device)})
       local roofs_words = roofs_subtitle(roof_list, opts.level, pk_source == "datasheet" and "datasheet" or
-        (pk.source or "measured"))
+        (pk.source or "measured"), top)
       local path = dir .. "/roofline_" .. safe(env) .. "." .. opts.format
       local plot = {points = pts, roofs = mem, ceilings = ceilings, arrows = config_arrows(pts), out = path,
         color_by = "model_legend", color_title = "model",

@@ -115,3 +115,8 @@ add_test(NAME "e2e: report: every command it prints is shell-quoted"
 # the report's Table 2, §4.3 and §6.4, rlx export --layout seed and the REPL's frames agree row by row.
 add_test(NAME "e2e: report: one owner: runs --summary, report, seed export and frames agree on each row"
   COMMAND bash ${R}/one_owner.sh $<TARGET_FILE:rlx> ${RLX_TEST_TMP} WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+# Issue 55, point 5 and point 6's Lua side: host/launch-bound GPU rows, the ridge's ±5 % floor, FLOP
+# ratios with a likely cause, and a GEMM line named with its BLAS (a reference when points exceed
+# it), on copies of the H200, EPYC and Zen 5 fixtures; worked by hand in the script.
+add_test(NAME "e2e: report: causes from the data (host/launch-bound, ridge range, FLOP causes, GEMM reference)"
+  COMMAND bash ${R}/causes.sh $<TARGET_FILE:rlx> ${RLX_TEST_TMP} WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})

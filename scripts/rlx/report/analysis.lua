@@ -4,6 +4,7 @@
 local md = require("rlx.report.md")
 local compute = require("rlx.report.compute")
 local data = require("rlx.results.data")
+local stats = require("rlx.stats")
 local configs = require("rlx.results.configs")
 local sections = require("rlx.report.sections")
 local pairing = require("rlx.report.pairs")
@@ -43,8 +44,7 @@ function M.table2(ctx)
     (sources.estimated and "Estimated AI and GFLOP/s: analytic training FLOPs over DRAM bytes and the measured " ..
       "iteration time (docs/complexity.md); an estimated AI is a range, from rlx's upper traffic model (every " ..
       "pass its own kernel, nothing reused between kernels) to its minimum traffic (docs/roofline.md). " or "") ..
-    "Bound: memory when the point's whole AI range lies below the ridge's range (from its peaks' spread), " ..
-    "compute when it lies above, else near the ridge (§5). Stable: runs whose timed iterations reached a " ..
+    "Bound: " .. compute.class_rule() .. ". Stable: runs whose timed iterations reached a " ..
     "steady state / runs with a verdict ('-': none has one: not recorded, or too few timed iterations to judge).")
   if T.marked then sections.mark_legend(ctx) end
 end
@@ -82,6 +82,35 @@ function M.precision(ctx)
   if not has_cuda then
     doc:para("No CUDA environment: no AMP rows.")
     ctx.missing[#ctx.missing + 1] = "no CUDA environment: no AMP rows"
+  end
+  -- Question 2 on a CPU (issue 55): the fp32/bf16 pairs a CPU ran, with the intensity beside the
+  -- throughput, or why a CPU has none (no native bf16: its bf16 would measure the emulation).
+  local cpu_lines, paired_env = {}, {}
+  for _, x in ipairs(pairing.precision(D)) do
+    if x.base.kind == "cpu" and x.precision == "bf16" then
+      paired_env[x.base.runs[1].environment_id] = true
+      local ra, rb = compute.roofline(D, x.base), compute.roofline(D, x.other)
+      local x_text, q = pairing.ratio_parts(x.r)
+      cpu_lines[#cpu_lines + 1] = string.format("%s, %s, batch %d: bf16 trains at %s the images/s of fp32 (%s)%s %s",
+        md.esc(x.base.env_key), md.esc(x.base.model), x.base.batch, x_text, q,
+        (ra and rb and ra.ai and rb.ai) and string.format(", its AI %s against fp32's %s FLOP/byte (%s)",
+          md.sig(rb.ai, 3), md.sig(ra.ai, 3), rb.source == "estimated" and "estimated" or "measured") or "",
+        ctx.ref(x.base) .. " " .. ctx.ref(x.other))
+    end
+  end
+  for _, e in ipairs(D.envs) do
+    if e.kinds and e.kinds.cpu and not paired_env[e.id] and not e.emulated then
+      local info = type(e.info) == "table" and e.info or {}
+      local native = require("rlx.experiment").native_bf16({cpu_flags = info.cpu_flags or e.cpu_flags})
+      cpu_lines[#cpu_lines + 1] = string.format("%s: no fp32/bf16 pair: %s", md.esc(e.label), native and
+        "this CPU has native bf16, but no bf16 run of a configuration run in fp32 is stored (the default plan " ..
+        "keeps one pair per model; --set precision=fp32,bf16 adds them)" or
+        "this CPU has no native bf16 (no avx512_bf16 or AMX), so its bf16 would measure LibTorch's emulation, " ..
+        "not the format")
+    end
+  end
+  if #cpu_lines > 0 then
+    doc:para("Question 2 on a CPU (how precision moves intensity and throughput): " .. table.concat(cpu_lines, "; ") .. ".")
   end
   if #rows == 0 then
     doc:para("No configuration was run in fp32 and in amp or bf16 with the same model and batch: no speedups.")
@@ -206,6 +235,102 @@ local function measured(D, run)
   return m
 end
 
+-- Measured ÷ analytic FLOPs within this range are the counting's own noise (issue 55); outside it,
+-- or where the analytic FLOPs over the step's time exceed the roof, the report states a likely
+-- cause or says the gap is unexplained (docs/report.md, §6.3).
+M.FLOP_RATIO_LO, M.FLOP_RATIO_HI = 0.8, 1.25
+
+-- Models built of convolutions, where cuDNN may pick an algorithm that does fewer FLOPs.
+local CONV_MODELS = {"resnet", "vgg", "mobilenet", "efficientnet", "densenet", "alexnet", "inception",
+  "squeezenet", "convnext", "regnet", "lenet", "shufflenet", "googlenet"}
+local function convolutional(model)
+  model = tostring(model or ""):lower()
+  for _, m in ipairs(CONV_MODELS) do if model:find(m, 1, true) then return true end end
+  return false
+end
+
+--- The likely cause of a measured ÷ analytic FLOP ratio outside [FLOP_RATIO_LO, FLOP_RATIO_HI]
+--- (issue 55): ratio, kind ("cuda", "cpu"), model, tensor (the counted tensor-core ops). Returns a
+--- phrase, "unexplained: ..." where the data holds no cause, or nil for a ratio within the range.
+function M.flop_cause(ratio, kind, model, tensor)
+  if not ratio or (ratio >= M.FLOP_RATIO_LO and ratio <= M.FLOP_RATIO_HI) then return nil end
+  if ratio < M.FLOP_RATIO_LO then
+    if kind == "cuda" and convolutional(model) then
+      return "likely cause: cuDNN ran convolution algorithms that do fewer FLOPs than the direct convolution " ..
+        "rlx counts (Winograd on 3×3 convolutions: 2.25× fewer multiplies for F(2×2, 3×3); FFT); the counters " ..
+        "count the work that ran, the analytic FLOPs the layers' multiply-adds"
+    end
+    return "unexplained: no algorithm known to this report does fewer FLOPs here (check the counted metrics, " ..
+      "docs/counters.md)"
+  end
+  if kind == "cuda" and (tonumber(tensor) or 0) > 0 then
+    return "likely cause: tensor-core paths (sm__ops_path_tensor_*) count the operations of whole tiles, channels " ..
+      "padded to the tile, more than the layers' multiply-adds"
+  end
+  return "unexplained: the counters saw more FLOPs than the layers do (recomputation, or a counting rule; " ..
+    "docs/counters.md)"
+end
+
+-- §6.3's causes: per environment, model and precision, the measured ÷ analytic FLOP ratios outside
+-- the range, and the rows whose analytic FLOPs over their step's time sit above their roof.
+local function flop_causes(ctx)
+  local D = ctx.D
+  local by, order = {}, {}
+  for _, g in ipairs(D.groups) do
+    local ratios, tensor, an = {}, 0, {}
+    for _, r in ipairs((compute.used(g))) do
+      local c = D.complexity[r.id]
+      local m = c and c.train_flops and measured(D, r)
+      local f = m and (m.per_iteration and m.flops or (m.iterations and m.flops and m.flops / m.iterations))
+      if f and c.train_flops > 0 then ratios[#ratios + 1] = f / c.train_flops end
+      for _, t in pairs(data.derived_counters(D, r)) do tensor = tensor + (tonumber(t.flops_tensor) or 0) end
+      if c and c.train_flops and type(r.iter_mean_s) == "number" and r.iter_mean_s > 0 then
+        an[#an + 1] = c.train_flops / r.iter_mean_s / 1e9
+      end
+    end
+    local ratio = stats.mean(ratios)
+    local R = #an > 0 and not g.emulated and compute.roofs_of(D, g.runs[1], g.precision)
+    local gf = stats.mean(an)
+    local above = R and R.roof and gf and gf > R.roof.gflops and {gflops = gf, roof = R.roof} or nil
+    local cause = M.flop_cause(ratio, g.kind, g.model, tensor)
+    if cause or above then
+      local k = g.env_key .. "\0" .. g.model .. "\0" .. g.precision
+      if not by[k] then by[k] = {g = g, rows = {}}; order[#order + 1] = k end
+      table.insert(by[k].rows, {g = g, ratio = ratio, cause = cause, above = above})
+    end
+  end
+  local out = {}
+  for _, k in ipairs(order) do
+    local e, ratios, batches, refs, aboves, cause = by[k], {}, {}, {}, {}, nil
+    for _, x in ipairs(e.rows) do
+      if x.cause then
+        ratios[#ratios + 1] = string.format("%.2f", x.ratio)
+        batches[#batches + 1] = tostring(x.g.batch)
+        cause = cause or x.cause
+      end
+      if x.above then
+        aboves[#aboves + 1] = string.format("batch %d reaches %s GFLOP/s, above its %s roof of %s", x.g.batch,
+          md.sig(x.above.gflops, 4), md.esc(x.above.roof.label or "compute"), md.sig(x.above.roof.gflops, 4))
+      end
+      refs[#refs + 1] = ctx.ref(x.g)
+    end
+    local head = string.format("%s, %s, %s: ", md.esc(e.g.env_key), md.esc(e.g.model), md.esc(e.g.precision))
+    local parts = {}
+    if #ratios > 0 then
+      parts[#parts + 1] = string.format("measured ÷ analytic FLOPs %s at batch %s (outside %.2f-%.2f): %s",
+        table.concat(ratios, ", "), table.concat(batches, ", "), M.FLOP_RATIO_LO, M.FLOP_RATIO_HI, cause)
+    end
+    if #aboves > 0 then
+      parts[#parts + 1] = "counted with rlx's analytic FLOPs, " .. table.concat(aboves, "; ") ..
+        (cause and not cause:find("^unexplained") and ": the analytic count is more work than ran (the cause above)" or
+          ": unexplained by the counters (a roof measured low, or more FLOPs counted than ran; no counters to tell)")
+    end
+    out[#out + 1] = "- " .. head .. table.concat(parts, "; ") .. " " .. table.concat(refs, " ") .. "."
+  end
+  return out
+end
+M.flop_causes = flop_causes
+
 function M.counters(ctx)
   local D, doc = ctx.D, ctx.doc
   doc:para("### 6.3 Estimated vs measured FLOPs and bytes")
@@ -245,6 +370,15 @@ function M.counters(ctx)
   doc:para(string.format("%d run%s carr%s counters beside rlx's estimate (%s)%s.", #rows, #rows == 1 and "" or "s",
     #rows == 1 and "ies" or "y", where, hi > 0 and string.format(": measured AI ÷ estimated AI from %.2f to %.2f " ..
       "(below 1: the hardware moved more bytes per FLOP than the minimum traffic rlx counts)", lo, hi) or ""))
+  local causes = flop_causes(ctx)
+  if #causes > 0 then
+    doc:para(string.format("FLOP counts that do not agree (measured ÷ analytic outside %.2f-%.2f), or an analytic " ..
+      "point above its roof, with their likely cause:", M.FLOP_RATIO_LO, M.FLOP_RATIO_HI) .. "\n\n" ..
+      table.concat(causes, "\n"))
+  else
+    doc:para(string.format("Measured ÷ analytic FLOPs lie within %.2f-%.2f for every configuration with counters, " ..
+      "and no analytic point lies above its roof.", M.FLOP_RATIO_LO, M.FLOP_RATIO_HI))
+  end
 end
 
 function M.memory(ctx)
@@ -280,7 +414,7 @@ end
 
 -- A point's class: "memory-bound", "compute-bound", or "near the ridge" when its AI lies in the
 -- ridge's range (§5, Table 2's Bound column): a series is told in the classes Table 2 shows.
-local function class_of(x) return x.r.near_ridge and "near the ridge" or (x.r.bound .. "-bound") end
+local function class_of(x) return compute.class_of(x.r) end
 
 -- "memory-bound at batch 16 (AI 4.69) → near the ridge at batch 32, 64 (AI 4.73, 4.75); ridge 4.78
 -- FLOP/byte, its range 4.69-5.30": the series' batches in runs of one class, in batch order.
@@ -363,7 +497,7 @@ function M.hypotheses(ctx)
           ctx.ref(p.a) .. " " .. ctx.ref(p.b))
       else
         parts[#parts + 1] = string.format("%s: %s, %s %s", md.esc(ctx.describe(p.g)),
-          md.esc(require("rlx.report.compute").bound_text(p.placed)), p.verdict, ctx.ref(p.g))
+          md.esc(compute.bound_text(p.placed)), p.verdict, ctx.ref(p.g))
       end
     end
     local missing = x.result.missing_envs or {}

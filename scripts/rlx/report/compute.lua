@@ -92,15 +92,169 @@ function M.ridge_band(peaks, ridge, compute_field, memory_field, origin)
   end
   local sf = origin == "datasheet" and 0 or spread(compute_field)
   local sb = spread(memory_field)
-  return ridge * (1 - sf), ridge / (1 - sb)
+  local u = M.RIDGE_MIN_UNCERTAINTY
+  return math.min(ridge * (1 - sf), ridge * (1 - u)), math.max(ridge / (1 - sb), ridge * (1 + u))
 end
 
---- The bound in words: "memory", "compute", or "near the ridge" when the point's AI range meets the
---- ridge's range (M.ridge_band): "near the ridge (memory by 1.8 %)" for a point known to one AI,
---- "near the ridge (AI 3.73-4.75, ridge 4.69-5.30)" for a range.
+-- The mean kernel time of one training step of a run, from its counters: CUPTI's or an imported
+-- ncu `gpu__time_duration.sum` (derived `seconds`) over the iterations it covers. CUPTI's is the
+-- "step" range's GPU time, gaps between kernels included: an upper bound on the kernels' busy time,
+-- so a share below M.HOST_KERNEL_SHARE proves the wait and a share near 1 does not rule it out.
+-- Returns seconds or nil.
+function M.kernel_seconds(D, run)
+  for _, source in ipairs({"ncu", "cupti"}) do
+    local c = data.derived_counters(D, run)[source]
+    local s = c and tonumber(c.seconds)
+    local n = c and (tonumber(c.iterations) or (source == "cupti" and 1 or tonumber(run.counter_iters)))
+    if s and s > 0 and n and n > 0 then return s / n end
+  end
+  return nil
+end
+
+local function step_seconds(g)
+  return stats.mean(values((M.used(g)), "iter_mean_s"))
+end
+
+local function flops_of(D, g)
+  local xs = {}
+  for _, r in ipairs(g.runs) do
+    local c = D.complexity and D.complexity[r.id]
+    if c and tonumber(c.train_flops) then xs[#xs + 1] = c.train_flops end
+  end
+  return stats.mean(xs)
+end
+
+-- The row of the next larger batch with everything else equal (environment, model, precision,
+-- device and the rest of the configuration), or nil.
+local function next_batch(D, g)
+  local best
+  for _, o in ipairs(D.groups or {}) do
+    if o ~= g and o.env_key == g.env_key and o.model == g.model and o.precision == g.precision and
+        o.kind == g.kind and o.device == g.device and tonumber(o.batch) and tonumber(g.batch) and
+        o.batch > g.batch and (not best or o.batch < best.batch) then
+      local same = true
+      for k, v in pairs(g.config or {}) do
+        if k ~= "batch" and type(v) ~= "table" and o.config[k] ~= v then same = false end
+      end
+      if same then best = o end
+    end
+  end
+  return best
+end
+
+--- Whether a GPU row's step waits on the host (M.HOST_KERNEL_SHARE): its kernel time per step below
+--- 60 % of the step's wall time, else, from the next larger batch, the share of the step that grows
+--- with the work below 60 %. Returns {kernel_s, step_s} or {step_s, batch, next_step_s, next_batch,
+--- work (FLOP ratio), share}, or nil.
+function M.host_bound(D, g)
+  if g.kind ~= "cuda" then return nil end
+  local t = step_seconds(g)
+  if not (t and t > 0) then return nil end
+  local ks = {}
+  for _, r in ipairs((M.used(g))) do ks[#ks + 1] = M.kernel_seconds(D, r) end
+  local k = stats.mean(ks)
+  if k and k < M.HOST_KERNEL_SHARE * t then return {kernel_s = k, step_s = t} end
+  local o = next_batch(D, g)
+  local t2 = o and step_seconds(o)
+  if not (t2 and t2 > 0) then return nil end
+  local f1, f2 = flops_of(D, g), flops_of(D, o)
+  local w = (f1 and f2 and f1 > 0) and f2 / f1 or o.batch / g.batch
+  if w <= 1 then return nil end
+  -- t = t0 + c x FLOPs through both rows: the growing part of the smaller step is (t2 - t1) / (w - 1).
+  local share = (t2 - t) / (w - 1) / t
+  if share < M.HOST_KERNEL_SHARE then
+    return {step_s = t, batch = g.batch, next_step_s = t2, next_batch = o.batch, work = w, share = share}
+  end
+  return nil
+end
+
+--- The least uncertainty of a ridge (issue 55): the peaks' spread is that of one sitting, and the
+--- machine's throughput moves more than that over a study (the noise floor drifted 11 % over a
+--- 43-minute study on a Zen 5), so the ridge's range is at least ridge x (1 -/+ 5 %). A point whose AI
+--- range comes within it is "near the ridge", never a class, and a point "changes class" with the
+--- batch only across it (docs/roofline.md, "Near the ridge").
+M.RIDGE_MIN_UNCERTAINTY = 0.05
+
+--- A GPU step is host/launch-bound (issue 55) when the kernels take less than this share of it: the
+--- GPU waits on the host (Python-free here, but the launches, the optimizer's many small kernels,
+--- synchronisations) for the rest, so neither roof sets its time. The same share, from two batches:
+--- the part of the step that grows with the work (the linear fit through the two steps' times
+--- against their FLOPs) below 60 % of the smaller batch's step.
+M.HOST_KERNEL_SHARE = 0.6
+
+--- A GPU step's class (issue 55): "host/launch-bound" (r.host), "near the ridge" (r.near_ridge),
+--- "memory-bound" or "compute-bound" (r.bound); "none (emulated)" for an emulator's point, nil
+--- without a bound. Every bound statement of the report (Table 2, §5's and §6.5's drafts, the
+--- abstract's counts, the hypotheses) goes through it.
+function M.class_of(r)
+  if not r then return nil end
+  if r.emulator then return "none (emulated)" end
+  if not r.bound then return nil end
+  if r.host then return "host/launch-bound" end
+  if r.near_ridge then return "near the ridge" end
+  return r.bound .. "-bound"
+end
+
+--- The BLAS a CPU environment's fp32 GEMMs ran on, in words, from its record (info.blas, written
+--- by engine/env): "OpenBLAS (openmp build, Haswell kernels; OPENBLAS_CORETYPE=Haswell set in the
+--- environment)". The GEMM ceiling is that library's kernel, not the CPU's: a kernel for an older
+--- ISA (Haswell's AVX2 on an AVX-512 CPU) draws it low (issue 55). nil when the record names none.
+function M.blas_words(info)
+  local b = type(info) == "table" and type(info.blas) == "table" and info.blas or nil
+  local function str(v) return type(v) == "string" and v ~= "" and v ~= "unknown" and v or nil end
+  if not (b and str(b.name)) then return nil end
+  local bits = {}
+  if str(b.threading) then bits[#bits + 1] = b.threading .. " build" end
+  if str(b.core) then bits[#bits + 1] = b.core .. " kernels" end
+  if str(b.branch) then bits[#bits + 1] = b.branch end
+  local words = b.name .. (str(b.version) and (" " .. b.version) or "")
+  local paren = table.concat(bits, ", ")
+  if str(b.core) and (b.set_by == "user" or b.set_by == "rlx") then
+    paren = paren .. string.format("; OPENBLAS_CORETYPE=%s set %s", b.core,
+      b.set_by == "user" and "in the environment" or "by rlx after checking it")
+  end
+  return paren ~= "" and (words .. " (" .. paren .. ")") or words
+end
+
+--- A CPU GEMM ceiling that measured training points exceed is a reference, not a ceiling (issue
+--- 55: six Zen 5 points at 256-389 GFLOP/s above a 213 GFLOP/s GEMM run on Haswell kernels). The
+--- label of the GEMM line of roof `roof` (rlx.roofline.roof's) for points reaching `top` GFLOP/s:
+--- "GEMM FP32 on OpenBLAS (...) (reference: training points exceed it)", else "... (2nd ceiling)".
+--- Returns label, exceeded.
+function M.gemm_ceiling_label(roof, info, top, kind)
+  local blas = kind ~= "cuda" and M.blas_words(info) or nil
+  local exceeded = top ~= nil and roof.gemm_gflops ~= nil and top > roof.gemm_gflops
+  return roof.gemm_label .. (blas and (" on " .. blas) or "") ..
+    (exceeded and " (reference: training points exceed it)" or " (2nd ceiling)"), exceeded
+end
+
+--- The rule behind every class, in words (Table 2's legend, Appendix F's roofline points).
+function M.class_rule()
+  local u, h = math.floor(M.RIDGE_MIN_UNCERTAINTY * 100 + 0.5), math.floor(M.HOST_KERNEL_SHARE * 100 + 0.5)
+  return string.format("memory when the point's whole AI range lies below the ridge's range (from its peaks' " ..
+    "spread, at least ±%d %%), compute when it lies above, else near the ridge, which is no class (§5); a GPU step " ..
+    "is host/launch-bound instead when its kernels take under %d %% of its wall time (the counters' " ..
+    "gpu__time_duration.sum), or when under %d %% of it grows with the FLOPs up to the next batch size", u, h, h)
+end
+
+--- The evidence of a host/launch-bound step, both times stated: "kernels 11.2 ms of a 26.7 ms step"
+--- or "26.7 ms a step at batch 64 against 28.0 ms at batch 128 with 2.00x the FLOPs".
+function M.host_text(h)
+  if h.kernel_s then
+    return string.format("kernels %.1f ms of a %.1f ms step", h.kernel_s * 1e3, h.step_s * 1e3)
+  end
+  return string.format("%.1f ms a step at batch %d against %.1f ms at batch %d with %.2fx the FLOPs", h.step_s * 1e3,
+    h.batch, h.next_step_s * 1e3, h.next_batch, h.work)
+end
+
+--- The bound in words: "memory", "compute", "host/launch-bound (kernels 11.2 ms of a 26.7 ms
+--- step)", or "near the ridge" when the point's AI range meets the ridge's range (M.ridge_band):
+--- "near the ridge (memory by 1.8 %)" for a point known to one AI, "near the ridge (AI 3.73-4.75,
+--- ridge 4.69-5.30)" for a range.
 function M.bound_text(r)
   if r and r.emulator then return "none (emulated)" end
   if not r or not r.bound then return "-" end
+  if r.host then return "host/launch-bound (" .. M.host_text(r.host) .. ")" end
   if not r.near_ridge then return r.bound end
   if r.ai_lo and r.ai_hi and r.ai_hi > r.ai_lo then
     return string.format("near the ridge (AI %.3g-%.3g, ridge %.3g-%.3g)", r.ai_lo, r.ai_hi, r.ridge_lo, r.ridge_hi)
@@ -213,6 +367,7 @@ function M.roofline(D, g)
       -- A bound is stated only when the point's whole AI range lies on one side of the ridge's range.
       local lo, hi = r.ai_lo or r.ai, r.ai_hi or r.ai
       r.near_ridge = not (lo > r.ridge_hi or hi < r.ridge_lo)
+      r.host = M.host_bound(D, g)
       r.eff_roof = placed.efficiency
       r.eff_peak = r.gflops / r.peak_gflops
       local s = rlx.roofline.suspect({ai = r.ai, gflops = r.gflops, peak_gflops = r.peak_gflops,
@@ -222,7 +377,7 @@ function M.roofline(D, g)
       -- An emulated environment's numbers are the emulator's (issue 55): its point is drawn and
       -- tabled, but never a finding: no bound class, no efficiency, nothing to suspect.
       if g.emulated or g.runs[1].emulated then
-        r.emulator, r.bound, r.near_ridge, r.eff_roof, r.eff_peak = true, nil, nil, nil, nil
+        r.emulator, r.bound, r.near_ridge, r.eff_roof, r.eff_peak, r.host = true, nil, nil, nil, nil, nil
         r.above_roof, r.suspect = false, nil
       end
     else

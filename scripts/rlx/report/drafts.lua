@@ -68,11 +68,8 @@ local function precisions(rows)
   return out
 end
 
--- A point's class as Table 2 says it.
-local function class_of(r)
-  if r.near_ridge then return "near the ridge" end
-  return r.bound .. "-bound"
-end
+-- A point's class as Table 2 says it (one rule: compute.class_of).
+local function class_of(r) return compute.class_of(r) end
 
 -- §5: per environment and model, the bound of each precision across its batches, the share of the
 -- roof it reaches, and what would move it. rows: the environment's rows of one model.
@@ -119,8 +116,9 @@ local function roofline_paragraph(ctx, env, model, rows)
           parts[#parts + 1] = string.format("%s at batch %d (AI %s)", class_of(x.r), x.g.batch,
             md.sig(x.r.ai, 3))
         end
-        sentences[#sentences + 1] = string.format("On %s, %s in %s changes class with the batch: %s, against %s %s.",
-          esc(env), esc(model), esc(prec), table.concat(parts, ", "), ridge, refs(ctx, group_rows))
+        sentences[#sentences + 1] = string.format("On %s, %s in %s changes class with the batch: %s, against %s " ..
+          "(its range %s-%s: a class is stated only outside it) %s.", esc(env), esc(model), esc(prec),
+          table.concat(parts, ", "), ridge, md.sig(r0.ridge_lo, 3), md.sig(r0.ridge_hi, 3), refs(ctx, group_rows))
       end
       if eff_hi > 0 then
         sentences[#sentences + 1] = string.format("It reaches %s GFLOP/s, %s of the roof at its AI (%s).",
@@ -128,9 +126,20 @@ local function roofline_paragraph(ctx, env, model, rows)
           ctx.points_where or "§5")
       end
       -- What would move it.
+      if classes["host/launch-bound"] then
+        local ev = {}
+        for _, x in ipairs(placed) do
+          if x.r.host then ev[#ev + 1] = compute.host_text(x.r.host) end
+        end
+        sentences[#sentences + 1] = "Where host/launch-bound the GPU waits on the host (" .. table.concat(ev, "; ") ..
+          "): the step's time is not the kernels' work, so neither more bandwidth nor more FLOP/s would move it; " ..
+          "fewer launches (CUDA graphs, fused kernels) or a larger batch would, and its roofline position is not " ..
+          "a cause."
+      end
       local main = classes["near the ridge"] and "near the ridge" or (classes["memory-bound"] and "memory-bound") or
-        "compute-bound"
-      if main == "near the ridge" then
+        (classes["compute-bound"] and "compute-bound") or nil
+      if not main then -- luacheck: ignore 542
+      elseif main == "near the ridge" then
         sentences[#sentences + 1] = "Near the ridge either roof may bind: neither more intensity nor more " ..
           "bandwidth alone is sure to move it; " .. (estimated and "measured DRAM bytes (counters) would place it."
           or "more repeats and a re-measured peak would narrow the ridge's range.")
@@ -459,7 +468,7 @@ local function class_counts(ctx)
     if r and r.bound then n[class_of(r)] = (n[class_of(r)] or 0) + 1 end
   end
   local parts = {}
-  for _, c in ipairs({"memory-bound", "compute-bound", "near the ridge"}) do
+  for _, c in ipairs({"memory-bound", "compute-bound", "host/launch-bound", "near the ridge"}) do
     if n[c] then parts[#parts + 1] = string.format("%d %s", n[c], c) end
   end
   return #parts > 0 and join(parts) or nil

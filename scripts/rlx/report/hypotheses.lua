@@ -194,7 +194,8 @@ function M.judge(D, h)
     for _, g in ipairs(D.groups) do
       local r = matches(g, h.test) and compute.roofline(D, g)
       if r and r.bound then
-        local v = r.near_ridge and "undecided" or (r.bound == h.test.is and "supported" or "rejected")
+        local c = compute.class_of(r)
+        local v = c == "near the ridge" and "undecided" or (c == h.test.is .. "-bound" and "supported" or "rejected")
         parts[#parts + 1] = {g = g, placed = r, verdict = v}
       end
     end

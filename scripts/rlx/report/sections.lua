@@ -163,12 +163,14 @@ end
 -- The abstract's roofline fact: how many points are bound by which roof, said as estimated or
 -- measured, with those near the ridge (compute.ridge_band) counted apart.
 local function bound_fact(ctx)
-  local n, mem, comp, near, est, meas = 0, 0, 0, 0, 0, 0
+  local n, mem, comp, near, host, est, meas = 0, 0, 0, 0, 0, 0, 0
   for _, g in ipairs(ctx.D.groups) do
     local r = compute.roofline(ctx.D, g)
     if r and r.bound then
       n = n + 1
-      if r.near_ridge then near = near + 1 elseif r.bound == "memory" then mem = mem + 1 else comp = comp + 1 end
+      local c = compute.class_of(r)
+      if c == "host/launch-bound" then host = host + 1 elseif c == "near the ridge" then near = near + 1
+      elseif c == "memory-bound" then mem = mem + 1 else comp = comp + 1 end
       if r.source == "measured" then meas = meas + 1 else est = est + 1 end
     end
   end
@@ -177,9 +179,15 @@ local function bound_fact(ctx)
     est == 0 and "all measured by hardware counters" or string.format("%d measured by counters, %d estimated", meas, est)
   local text = string.format("Of %d roofline points judged against a roof (%s), %d %s %smemory-bound and %d " ..
     "compute-bound", n, how, mem, mem == 1 and "is" or "are", meas == 0 and "estimated " or "", comp)
+  if host > 0 then
+    text = text .. string.format("; %d %s host/launch-bound (the GPU's kernels take under %d %% of the step, or " ..
+      "the step hardly grows with the work), where neither roof sets the time", host, host == 1 and "is" or "are",
+      math.floor(compute.HOST_KERNEL_SHARE * 100 + 0.5))
+  end
   if near > 0 then
     text = text .. string.format("; %d lie%s within the ridge's uncertainty (the spread of the peaks it is made " ..
-      "of), where either roof may bind", near, near == 1 and "s" or "")
+      "of, at least ±%d %%), where either roof may bind", near, near == 1 and "s" or "",
+      math.floor(compute.RIDGE_MIN_UNCERTAINTY * 100 + 0.5))
   end
   return text .. " (§5)."
 end

@@ -107,7 +107,9 @@ end
 --- (runs averaged), n_all (ok runs), left_out (unsteady, imprecise or contended runs left out), all_flagged,
 --- images_per_s_mean, images_per_s_sd, images_per_s_ci_low, images_per_s_ci_high, gflops_mean,
 --- gflops_sd, ai_mean, ai_sd, ai_lo and ai_hi (the AI's range: rlx.report.compute.ai_range), source,
---- ridge_ai, attainable_gflops, bound, near_ridge,
+--- ridge_ai, attainable_gflops, bound (the roofline's side of the ridge), near_ridge, class (what the
+--- report says: rlx.report.compute.class_of, "host/launch-bound" included), kernel_s and step_s (a
+--- host/launch-bound GPU row's kernel and wall time per step, when the counters give the kernel time),
 --- peak_memory_bytes (and peak_memory_as) and labels (the runs).
 function M.records(D)
   local out = {}
@@ -122,7 +124,8 @@ function M.records(D)
       images_per_s_ci_high = t.ci_high, gflops_mean = r.gflops, gflops_sd = r.gflops_sd, ai_mean = r.ai,
       ai_sd = r.ai_sd, ai_lo = r.ai_lo, ai_hi = r.ai_hi, source = r.source, ridge_ai = r.ridge_ai,
       attainable_gflops = r.attainable_gflops,
-      bound = r.bound, near_ridge = r.near_ridge, peak_memory_bytes = mem, peak_memory_as = mem_as,
+      bound = r.bound, near_ridge = r.near_ridge, class = compute.class_of(r),
+      kernel_s = r.host and r.host.kernel_s, step_s = r.host and r.host.step_s, peak_memory_bytes = mem, peak_memory_as = mem_as,
       labels = table.concat(g.labels, " ")}
   end
   return out
@@ -132,7 +135,7 @@ end
 M.COLUMNS = {"env", "model", "precision", "batch", "n", "n_all", "left_out", "images_per_s_mean", "images_per_s_sd",
   "images_per_s_ci_low", "images_per_s_ci_high", "gflops_mean", "gflops_sd", "ai_mean", "ai_sd", "ai_lo", "ai_hi",
   "bound", "source",
-  "ridge_ai", "attainable_gflops", "near_ridge", "peak_memory_bytes", "peak_memory_as", "all_flagged", "config",
-  "labels"}
+  "ridge_ai", "attainable_gflops", "near_ridge", "class", "kernel_s", "step_s", "peak_memory_bytes", "peak_memory_as",
+  "all_flagged", "config", "labels"}
 
 return M
