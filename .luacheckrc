@@ -24,6 +24,6 @@ exclude_files = {"tests/e2e/host/syntax_error.lua"}
 -- Tests stand in for natives (rlx.peaks.measure, rlx._core.env.capture) and set the --set values and
 -- the script arguments a run would have: in these files rlx and arg are theirs to write.
 for _, f in ipairs({"tests/e2e/store/api.lua", "tests/e2e/trust/calibrate.lua", "tests/setup/gpu_unusable.lua",
-  "tests/slurm/collect.lua", "tests/e2e/trust/pinned_plan.lua"}) do
+  "tests/slurm/collect.lua", "tests/e2e/trust/pinned_plan.lua", "tests/e2e/trust/bf16_pair.lua"}) do
   files[f] = {globals = {"rlx", "arg"}}
 end

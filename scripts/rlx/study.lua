@@ -153,6 +153,9 @@ local SWEEP_SPEC = {
   order = {type = "string", one_of = {"interleaved", "random", "grouped"}, default = "interleaved"},
   order_seed = {type = "integer", min = 0},
   cuda_graphs = {type = "any"},  -- true, false or {false, true}: a dimension like precision
+  -- {precision = {batch, ...}}: a precision named here runs at those batches only (issue 55: the
+  -- default plan keeps bf16 at one batch per model on a CPU with native bf16, an fp32/bf16 pair).
+  precision_batch = {type = "table"},
   -- The repeats every configuration gets before any gets more, when the budget holds them all
   -- (rlx.plan.fit.select: repeats first).
   min_repeats = {type = "integer", min = 1, default = 2},
@@ -288,11 +291,19 @@ function Study:_plan(o)
   -- Without a memory_format or a calibration from the study's plan, this machine's stored
   -- calibrations (rlx.plan.layout: the one rule of every entry point; a sweep probes nothing).
   if o.memory_format == nil and o.calibration == nil then o.calibration = self:_stored_layouts(o) end
+  local only_at = {}
+  for p, bs in pairs(o.precision_batch or {}) do
+    if type(p) ~= "string" or type(bs) ~= "table" then
+      errors.raise("study:sweep", "option 'precision_batch' must map a precision to a list of batch sizes")
+    end
+    only_at[p] = {}
+    for _, b in ipairs(bs) do only_at[p][b] = true end
+  end
   local configs = {}
   for _, model in ipairs(as_list(o.models)) do
     for _, precision in ipairs(as_list(o.precision)) do
       for _, batch in ipairs(as_list(o.batch)) do
-        for _, graphed in ipairs(graphs) do
+        for _, graphed in ipairs((not only_at[precision] or only_at[precision][batch]) and graphs or {}) do
           local config, legacy_key = run_config(o, model, precision, batch)
           -- An eager run's configuration has no cuda_graphs, so it keeps the resume key it had before.
           if graphed then config.cuda_graphs, legacy_key = true, nil end

@@ -12,6 +12,10 @@ rlx_e2e(NAME "trust: calibration on this machine, the layouts it picks, the plan
 # for line: tests/e2e/trust/pinned_plan.expected (issue 47: planning has one owner, same plan).
 rlx_e2e(NAME "trust: the default study's plan on a fixture machine is pinned"
   ARGS run ${TR}/pinned_plan.lua STDOUT "pinned plan ok\n$")
+# Issue 55: on the same fixture machine with native bf16, the plan keeps one fp32/bf16 pair per model
+# (bf16 at batch 16 only) before any third repeat.
+rlx_e2e(NAME "trust: a CPU with native bf16 keeps an fp32/bf16 pair per model in the default plan"
+  ARGS run ${TR}/bf16_pair.lua STDOUT "bf16 pair ok\n$")
 # Issue 45: repeats first, the calibration's spread, the counters' cost (the H200 study's), budget
 # never left unused while a left-out run fits, one line after each run.
 rlx_e2e(NAME "trust: repeats first, measured spread and counters, left-out runs that fit, a line per run"

@@ -61,23 +61,48 @@ local function cost(study, devs, S, left)
   return need, total, unknown, out_s
 end
 
+-- Whether the study's CPU has native bf16 (its flags: avx512_bf16 or AMX; rlx.experiment.native_bf16).
+local function native_bf16(study)
+  return require("rlx.experiment").native_bf16(study.env or {})
+end
+
 --- When the whole matrix does not fit `left_s` seconds, every CPU device's precisions beyond its
 --- first (bf16: the seed's CPU matrix is fp32) are left out first, with a note saying so; what
---- still does not fit is then trimmed run by run (rlx.plan.fit.trim). Returns the new minimum,
---- total, unestimated count and left-out seconds.
+--- still does not fit is then trimmed run by run (rlx.plan.fit.trim). On a CPU with native bf16
+--- (issue 55, question 2 on a CPU) bf16 stays at one batch per model, the smallest of the sweep
+--- (`precision_batch`): one fp32/bf16 pair per model, whose first run rlx.plan.fit.select keeps with
+--- every configuration's first, before any third repeat. Returns the new minimum, total,
+--- unestimated count and left-out seconds.
 function M.drop_optional(study, devs, S, left)
   local before = 0
   for _, d in ipairs(devs) do before = before + (d.estimate.need_s or 0) + (d.estimate.left_out_s or 0) end
-  local kept = {}
+  local kept, paired = {}, {}
   for i, d in ipairs(devs) do
     kept[i] = d.sweep.precision
-    if d.kind == "cpu" and #d.sweep.precision > 1 then d.sweep.precision = {d.sweep.precision[1]} end
+    if d.kind == "cpu" and #d.sweep.precision > 1 then
+      local keep = {d.sweep.precision[1]}
+      if native_bf16(study) and d.sweep.precision[1] ~= "bf16" then
+        for _, p in ipairs(d.sweep.precision) do
+          if p == "bf16" then
+            local smallest = math.huge
+            for _, b in ipairs(d.sweep.batch) do smallest = math.min(smallest, b) end
+            keep[2], paired[i] = "bf16", smallest
+            d.sweep.precision_batch = {bf16 = {smallest}}
+          end
+        end
+      end
+      d.sweep.precision = keep
+    end
   end
   local need, total, unknown, out_s = cost(study, devs, S, left)
   for i, d in ipairs(devs) do
+    if paired[i] then
+      d.notes[#d.notes + 1] = text.paired("bf16", paired[i], d.sweep.models, S, before, need + out_s)
+    end
     if #kept[i] > #d.sweep.precision then
-      local dropped = {}
-      for j = 2, #kept[i] do dropped[#dropped + 1] = kept[i][j] end
+      local dropped, is_kept = {}, {}
+      for _, p in ipairs(d.sweep.precision) do is_kept[p] = true end
+      for j = 2, #kept[i] do if not is_kept[kept[i][j]] then dropped[#dropped + 1] = kept[i][j] end end
       d.notes[#d.notes + 1] = text.dropped(dropped, kept[i], S, before, need + out_s)
     end
   end

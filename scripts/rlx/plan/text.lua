@@ -118,6 +118,17 @@ function M.dropped(dropped, kept, S, before_s, after_s)
     table.concat(dropped, ", "), duration_text(before_s), duration_text(after_s), table.concat(kept, ","))
 end
 
+--- The note of a precision kept at one batch per model to fit the budget (issue 55): "bf16 kept at
+--- batch 16 only: one fp32/bf16 pair per model (resnet50, vgg16, mobilenet_v2) answers question 2 on
+--- this CPU's native bf16; its other batches are left out to fit the budget of 30.0 min (...)".
+function M.paired(precision, batch, models, S, before_s, after_s)
+  return string.format("%s kept at batch %d only: one fp32/%s pair per model (%s) answers how precision moves " ..
+    "intensity and throughput (question 2) on this CPU's native %s, before any run gets a third repeat; its other " ..
+    "batches are left out to fit the budget of %s (with them the study needs at least %s; %s without)", precision,
+    batch, precision, table.concat(type(models) == "table" and models or {tostring(models)}, ", "), precision,
+    duration_text(S.budget_s), duration_text(before_s), duration_text(after_s))
+end
+
 --- The plan's lines before the first run (rlx.plan.study's plan p): the devices' notes, the
 --- budget raise, the one estimate, the spread assumed, what a dry run did not calibrate and what
 --- was left out with the command that adds it.
