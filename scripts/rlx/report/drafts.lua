@@ -147,6 +147,17 @@ local function roofline_paragraph(ctx, env, model, rows)
         sentences[#sentences + 1] = "Left of the ridge it rises with arithmetic intensity (fewer bytes per FLOP: " ..
           "a larger batch where the AI grows with it, lower-precision activations, fused layers) or with the " ..
           "bandwidth it attains; more FLOP/s alone would not move it."
+        -- Far below the roof the roof is not what sets the time (issue 55: H200 AMP at 20.7-52.6 %
+        -- of its DRAM roof was told only "memory-bound").
+        local top
+        for _, x in ipairs(placed) do
+          if class_of(x.r) == "memory-bound" and x.r.eff_roof then top = math.max(top or 0, x.r.eff_roof) end
+        end
+        if top and top < compute.HOST_KERNEL_SHARE then
+          sentences[#sentences + 1] = string.format("But it reaches at most %s of the DRAM roof at its AI: the " ..
+            "bandwidth roof bounds it without setting its time, and what does (kernels that do not stream at " ..
+            "full bandwidth, the host between them) the roofline does not show.", md.share(top))
+        end
       else
         local up = ""
         for _, p in ipairs(speedups) do

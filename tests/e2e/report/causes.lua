@@ -79,6 +79,9 @@ check("table 2 cell", md:find("| host/launch-bound (26.7 ms a step at batch 64 a
   "2.00x the FLOPs) |", 1, true))
 check("abstract count", md:find("2 are memory-bound and 6 compute-bound; 1 is host/launch-bound", 1, true))
 check("draft", md:find("Where host/launch-bound the GPU waits on the host (26.7 ms a step at batch 64", 1, true))
+-- AMP at batch 128 and 256 stays memory-bound, at 52.6 % of its DRAM roof at most (the report's
+-- % of roof, Appendix F.7): under 60 %, so its draft says the roof does not set its time.
+check("far below the roof", md:find("But it reaches at most 52.6 % of the DRAM roof at its AI", 1, true))
 -- 2. VGG-16's FLOPs: the cause, and the analytic point above its roof.
 check("flop cause", md:find("- h200, vgg16, fp32: measured ÷ analytic FLOPs 0.51, 0.51, 0.51 at batch 64, 128, 256 " ..
   "(outside 0.80-1.25): likely cause: cuDNN ran convolution algorithms that do fewer FLOPs", 1, true))
