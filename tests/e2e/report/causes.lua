@@ -99,6 +99,12 @@ check("ridge range", near(m.ridge_ai, 4.78, 0.005) and near(m.ridge_lo, m.ridge_
   near(m.ridge_hi, 5.30, 0.005) and compute.class_of(m) == "near the ridge",
   string.format("%s %s %s", m.ridge_ai, m.ridge_lo, m.ridge_hi))
 
+-- Batch 16 (AI 3.69-4.6883, estimated) was memory-bound by 0.06 % against the spread-only range's
+-- bottom, 4.6909; against 4.54 it is near the ridge, like batches 32 and 64: no "change of class".
+local m16 = compute.roofline(E, row(E, "mobilenet_v2", "fp32", 16))
+check("batch 16 near the ridge", compute.class_of(m16) == "near the ridge" and m16.ai_hi < 4.6909 and
+  m16.ai_hi > m16.ridge_lo, string.format("%s %s %s", compute.class_of(m16), m16.ai_hi, m16.ridge_lo))
+
 -- 4. The Zen 5's GEMM line.
 local Z = load(P.zen5)
 local env = Z.envs[1]

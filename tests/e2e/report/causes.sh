@@ -11,5 +11,5 @@ out=$(RLX_TEST_TMP="$d" "$rlx" run tests/e2e/report/causes.lua --set h200="$d/h2
   --set epyc="$d/epyc-2c-study.db" --set zen5="$d/epyc-zen5-study.db") || { echo "$out"; exit 1; }
 echo "$out"
 n=$(grep -c '^ok' <<< "$out")
-[ "$n" -eq 18 ] || { echo "FAIL: $n of 18 checks ok"; exit 1; }
+[ "$n" -eq 19 ] || { echo "FAIL: $n of 19 checks ok"; exit 1; }
 echo "causes ok"
