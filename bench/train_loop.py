@@ -111,7 +111,7 @@ def main():
                       "user_s": ru1.ru_utime - ru0.ru_utime, "sys_s": ru1.ru_stime - ru0.ru_stime,
                       "page_faults": (ru1.ru_minflt + ru1.ru_majflt) - (ru0.ru_minflt + ru0.ru_majflt),
                       "threads": torch.get_num_threads(), "memory_format": a.memory_format,
-                      "precision": a.precision, "malloc": a.malloc, "mkldnn": a.mkldnn, "loss_last": float(loss),
+                      "precision": a.precision, "malloc": a.malloc, "mkldnn": a.mkldnn, "loss_last": loss.item(),
                       "compiled": a.compile, "compile_s": compile_s, "torch": torch.__version__,
                       "samples": samples}))
 

@@ -43,10 +43,9 @@ std::string blas_text() {
   const nlohmann::json fw = train::framework();
   const nlohmann::json b = fw.value("blas", nlohmann::json::object());
   if (!b.is_object() || !b.contains("name")) return util::blas_info().name;
-  std::string text = b.value("name", std::string());
-  if (b.contains("version")) text += " " + b.value("version", std::string());
-  if (b.contains("isa")) text += ", " + b.value("isa", std::string());
-  return text;
+  const std::string version = b.value("version", std::string()), isa = b.value("isa", std::string());
+  return fmt::format("{}{}{}{}{}", b.value("name", std::string()), version.empty() ? "" : " ", version,
+                     isa.empty() ? "" : ", ", isa);
 }
 
 }  // namespace

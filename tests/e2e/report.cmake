@@ -120,3 +120,7 @@ add_test(NAME "e2e: report: one owner: runs --summary, report, seed export and f
 # it), on copies of the H200, EPYC and Zen 5 fixtures; worked by hand in the script.
 add_test(NAME "e2e: report: causes from the data (host/launch-bound, ridge range, FLOP causes, GEMM reference)"
   COMMAND bash ${R}/causes.sh $<TARGET_FILE:rlx> ${RLX_TEST_TMP} WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+# Issue 51: two databases of one machine that differ only in their LibTorch (2.15 wheel, Debian's
+# 1.13) are two environments in one report, named by the torch version, each framework in its cell.
+add_test(NAME "e2e: report: two LibTorch builds on one machine compare like two machines"
+  COMMAND bash ${R}/framework_pair.sh $<TARGET_FILE:rlx> ${RLX_TEST_TMP} WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})

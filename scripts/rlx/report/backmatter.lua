@@ -56,6 +56,14 @@ local function cuda_cell(e)
   local versions = join({e.gpu_driver, e.cuda, e.cudnn})
   if e.gpu_name or (e.kinds or {}).cuda or (e.kinds or {}).mps then return versions end
   if versions == "-" then return "n/a (no GPU)" end
+  -- Since issue 51 LibTorch brings its own CUDA and cuDNN (the environment's cudnn is LibTorch's, the
+  -- machine's is cudnn_installed): both unused without a GPU, and told apart.
+  local fw = type(e.info) == "table" and type(e.info.framework) == "table" and e.info.framework or {}
+  if fw.cudnn and fw.cudnn == e.cudnn then
+    local installed = e.info.cudnn_installed and (", cuDNN " .. tostring(e.info.cudnn_installed)) or ""
+    return "n/a (no GPU; installed, unused: CUDA " .. tostring(e.cuda or "-") .. installed .. "; LibTorch's CUDA " ..
+      tostring(fw.cuda_runtime or fw.cuda_build or "-") .. " and cuDNN " .. tostring(fw.cudnn) .. ", unused)"
+  end
   return "n/a (no GPU; installed, unused: CUDA " .. tostring(e.cuda or "-") ..
     (e.cudnn and (", cuDNN " .. tostring(e.cudnn)) or "") .. ")"
 end
