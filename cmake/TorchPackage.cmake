@@ -44,6 +44,10 @@ function(rlx_torch_from_wheel root)
     endif()
     list(APPEND libs "${root}/lib/lib${name}.so")
   endforeach()
+  # The CUDA runtime itself: rlx's CUDA code calls it directly (streams, events), as the package's
+  # own Caffe2 targets would link it (CUDA::cudart).
+  file(GLOB cudart "${root}/../nvidia/cu[0-9]*/lib/libcudart.so.[0-9]*")
+  list(APPEND libs ${cudart})
   add_library(rlx_torch_wheel INTERFACE IMPORTED)
   set_target_properties(rlx_torch_wheel PROPERTIES
     INTERFACE_INCLUDE_DIRECTORIES "${includes};${nvidia_includes}"

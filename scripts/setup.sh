@@ -91,6 +91,16 @@ if [ "$RLX_TORCH_KIND" = cuda ]; then
       "in /usr/local/cuda/bin): install NVIDIA's cuda-toolkit for its CUDA version, or unset RLX_TORCH_DIR to use the pinned wheel" >&2
     exit 1
   else
+    # The CUDA runtime's headers include crt/host_defines.h, which NVIDIA ships in the compiler's
+    # wheel (nvidia-cuda-crt, headers only, a few MB), not in the runtime's that torch depends on.
+    runtime=$("$RLX_VENV/bin/python" -m pip show nvidia-cuda-runtime 2>/dev/null | sed -n 's/^Version: //p')
+    if [ -n "$runtime" ] && ! compgen -G "$RLX_VENV/lib/python3*/site-packages/nvidia/cu*/include/crt/host_defines.h" >/dev/null; then
+      (umask 022 && "$RLX_VENV/bin/python" -m pip install -q --progress-bar off --only-binary=:all: "nvidia-cuda-crt==$runtime") || {
+        echo "setup: no CUDA toolkit, and pip could not add the CUDA headers (nvidia-cuda-crt==$runtime) to $RLX_VENV:" \
+          "check that PyPI is reachable, or install NVIDIA's cuda-toolkit" >&2
+        exit 1
+      }
+    fi
     echo "setup: no CUDA toolkit (nvcc): building against the wheel's own CUDA headers and libraries"
   fi
 fi

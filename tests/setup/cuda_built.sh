@@ -11,7 +11,9 @@ set -u
 BUILD=$(cd "${1:?usage: cuda_built.sh BUILD_DIR}" && pwd)
 cd "$(dirname "$0")/../.."
 cache=$BUILD/CMakeCache.txt
-if ! grep -q 'TORCH_CUDA_LIBRARIES\|torch_cuda' "$cache" && ! ls "$(sed -n 's/^TORCH_LIBRARY:[A-Z]*=//p' "$cache" | xargs dirname)"/libtorch_cuda.so >/dev/null 2>&1; then
+# The folder of the LibTorch the library loads: a CUDA LibTorch has libtorch_cuda.so in it.
+torch_lib=$(ldd "$BUILD/librlx_torch.so" | awk '$1 ~ /^libtorch_cpu\.so/ {print $3; exit}')
+if [ -n "$torch_lib" ] && [ ! -e "$(dirname "$torch_lib")/libtorch_cuda.so" ]; then
   echo "SKIP: this build's LibTorch has no CUDA (RLX_TORCH_DIR named a CPU-only one)"; exit 77
 fi
 fails=0
