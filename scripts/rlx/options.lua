@@ -122,7 +122,7 @@ end
 --- label that names files and runs) also an empty text or a path separator, as rlx.study refuses
 --- `--set label=../x`. The end of a sentence about the flag (issue 56 item 6: one rule for the
 --- flags and --set alike).
-function M.text_problem(text, opts)
+function M._text_problem(text, opts)
   if type(text) ~= "string" then return nil end
   local term = rlx._core.term
   if term.has_control(text) then

@@ -321,7 +321,7 @@ end
 --- The files of the layout under folder `out` that rlx did not write (present, and not in the
 --- manifest of an earlier export with the same content): their paths, sorted. Overwriting them
 --- would lose data; rlx export refuses them unless --force (seed_layout.write's force).
-function M.foreign_files(out)
+function M._foreign_files(out)
   local before, foreign = written_before(out), {}
   for _, rel in ipairs(M.FILES) do
     local path = out .. "/" .. rel
@@ -336,8 +336,8 @@ function M.foreign_files(out)
   return foreign
 end
 
---- The refusal for foreign files (M.foreign_files): one line naming them and the two ways on.
-function M.foreign_message(out, foreign)
+--- The refusal for foreign files (M._foreign_files): one line naming them and the two ways on.
+function M._foreign_message(out, foreign)
   return string.format("%s already holds %d file(s) that rlx did not write: %s; writing seed 000's layout " ..
     "would replace them: choose an empty folder for --out, move them away, or add --force to replace them",
     out, #foreign, table.concat(foreign, ", "))
@@ -354,8 +354,8 @@ function M.write(db, opts)
   local inputs = o.path and {o.path} or {}
   check_targets(o.out, files, inputs)
   if not o.force then
-    local foreign = M.foreign_files(o.out)
-    if #foreign > 0 then rlx.errors.raise("rlx.seed_layout.write", M.foreign_message(o.out, foreign)) end
+    local foreign = M._foreign_files(o.out)
+    if #foreign > 0 then rlx.errors.raise("rlx.seed_layout.write", M._foreign_message(o.out, foreign)) end
   end
   check_folders(o.out, files, true)
   local written, record = {}, {}

@@ -32,7 +32,7 @@ function M.run(opts)
   -- The progress line redraws itself with '\r' and ESC[K; a terminal that says it understands no
   -- escapes (TERM=dumb, TERM unset: Emacs shells, CI logs) gets none (issue 56 item 7). The
   -- engine's default is "stderr is a terminal"; an explicit progress = true still draws.
-  if opts.progress == nil and M.dumb_terminal() then
+  if opts.progress == nil and M._dumb_terminal() then
     if run == opts then
       run = {}
       for k, v in pairs(opts) do run[k] = v end
@@ -43,7 +43,7 @@ function M.run(opts)
 end
 
 --- Whether the terminal understands no cursor escapes: TERM is "dumb" or unset/empty.
-function M.dumb_terminal()
+function M._dumb_terminal()
   local term = os.getenv("TERM")
   return term == nil or term == "" or term == "dumb"
 end

@@ -69,9 +69,9 @@ end
 
 -- Every value typed (a flag's or a positional) is refused with a control character, and a flag
 -- declared name = true (a label or study name: it names runs and files) with a path separator,
--- as `--set` refuses them (one rule: options.text_problem; issue 56 item 6).
+-- as `--set` refuses them (one rule: options._text_problem; issue 56 item 6).
 local function convert(cmd, o, raw)
-  local bad = options.text_problem(raw, {name = o.name})
+  local bad = options._text_problem(raw, {name = o.name})
   if bad then usage_error(cmd, o[2] .. " " .. bad) end
   local v, why = options._from_text(o, raw)
   if why then usage_error(cmd, o[2] .. " " .. why) end
@@ -127,7 +127,7 @@ function M.parse(cmd, argv)
     i = i + 1
   end
   for _, a in ipairs(positionals) do
-    local bad = options.text_problem(a)
+    local bad = options._text_problem(a)
     if bad then usage_error(cmd, "an argument " .. bad) end
   end
   local specs = cmd.positionals or {}

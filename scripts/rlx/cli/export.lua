@@ -108,8 +108,8 @@ local function export_seed(o)
   -- Files rlx did not write are named and kept (exit 2) before the folder is made or anything
   -- written: the kit's own logs/metrics.csv was replaced silently (issue 56 item 5).
   local layout = require("rlx.seed_layout")
-  local foreign = not o.force and layout.foreign_files(o.out) or {}
-  if #foreign > 0 then args.usage_error("export", layout.foreign_message(o.out, foreign)) end
+  local foreign = not o.force and layout._foreign_files(o.out) or {}
+  if #foreign > 0 then args.usage_error("export", layout._foreign_message(o.out, foreign)) end
   rlx.fs.check_outputs("export", {{o.out, "folder", {what = "--out"}}})
   local ok, res = pcall(layout.write, db, {out = o.out, study = o.study, path = o.db, force = o.force})
   if not ok then args.fail("export", res) end

@@ -51,7 +51,10 @@ printf 'not sqlite\n' >"$T/junk.db"
 env_err "$T/junk.db" "rlx env: '$T/junk.db' is not a usable SQLite database (file is not a database); is it the right file, or was it damaged? Restore it or start a new database"
 [ ! -e "$T/none.db" ] || fail "env --db made the missing database"
 # A real database still lists its calibrations section.
-"$RLX" env --db "$T/study.db" | grep -q "^## Training settings chosen on this machine" || fail "env --db of a study"
+# (Into a file first: grep -q leaves the pipe at its first match, and rlx, still writing, would die of
+# SIGPIPE, which pipefail counts.)
+"$RLX" env --db "$T/study.db" >"$T/env-study.md" || fail "env --db of a study: exit $?"
+grep -q "^## Training settings chosen on this machine" "$T/env-study.md" || fail "env --db of a study"
 
 [ "$(sha256sum tests/fixtures/studies/epyc-2c-study.db | cut -d' ' -f1)" = "$sum" ] || fail "the fixture changed"
 echo "cli commands ok"
