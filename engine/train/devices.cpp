@@ -19,6 +19,7 @@
 #include "env/env.h"
 #include "env/framework.h"
 #include "train/precisions.h"
+#include "util/process_tuning.h"
 
 namespace rlx::train {
 namespace {
@@ -116,20 +117,13 @@ void add_blas_runtime(nlohmann::json& fw) {
     }
     return;
   }
-  // OpenBLAS: Debian's LibTorch reaches it through libblas.so.3; aarch64 wheels bundle their own.
-  auto* corename = reinterpret_cast<char* (*)()>(dlsym(RTLD_DEFAULT, "openblas_get_corename"));
-  auto* config = reinterpret_cast<char* (*)()>(dlsym(RTLD_DEFAULT, "openblas_get_config"));
-  for (const char* so : {"libopenblas.so.0", "libblas.so.3"}) {  // Debian's libblas.so.3 may be OpenBLAS itself
-    if (corename == nullptr) corename = reinterpret_cast<char* (*)()>(loaded_symbol(so, "openblas_get_corename"));
-    if (config == nullptr) config = reinterpret_cast<char* (*)()>(loaded_symbol(so, "openblas_get_config"));
-  }
-  if (corename != nullptr) {
-    blas["name"] = "OpenBLAS";
-    blas["isa"] = std::string(corename());
-    if (config != nullptr) {
-      const std::string c = config();  // "OpenBLAS 0.3.21 DYNAMIC_ARCH NO_AFFINITY Haswell MAX_THREADS=64"
-      if (c.rfind("OpenBLAS ", 0) == 0) blas["version"] = c.substr(9, c.find(' ', 9) - 9);
-    }
+  // OpenBLAS (Debian's LibTorch through libblas.so.3; aarch64 wheels bundle their own): its one
+  // reader, util::blas_info().
+  const util::BlasInfo ob = util::blas_info();
+  if (ob.name == "OpenBLAS") {
+    blas["name"] = ob.name;
+    if (!ob.core.empty()) blas["isa"] = ob.core;
+    if (!ob.version.empty()) blas["version"] = ob.version;
   }
 }
 
