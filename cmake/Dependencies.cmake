@@ -83,6 +83,27 @@ if(TORCH_CUDA_LIBRARIES OR TARGET torch_cuda)
   target_compile_definitions(rlx_torch_deps INTERFACE RLX_HAVE_TORCH_CUDA=1)
 endif()
 
+# c10d, LibTorch's distributed package (data-parallel runs: engine/train/data_parallel.h): its
+# headers come with LibTorch 2.x; ProcessGroupGloo.hpp also includes Gloo's, which the PyPI wheel
+# leaves out (Debian's libgloo-dev gives them; only types are used from them, the code is LibTorch's).
+# The NCCL process group needs nccl.h (NVIDIA's wheel beside torch, or the toolkit's).
+set(RLX_HAVE_C10D OFF)
+set(RLX_HAVE_C10D_NCCL OFF)
+find_path(RLX_GLOO_INCLUDE_DIR gloo/context.h)
+if(RLX_TORCH_VERSION VERSION_GREATER_EQUAL 2.10 AND RLX_GLOO_INCLUDE_DIR)
+  set(RLX_HAVE_C10D ON)
+  target_compile_definitions(rlx_torch_deps INTERFACE RLX_HAVE_C10D=1 USE_C10D_GLOO=1)
+  if(RLX_HAVE_TORCH_CUDA)
+    find_path(RLX_NCCL_INCLUDE_DIR nccl.h HINTS "${RLX_TORCH_ROOT}/../nvidia/nccl/include" /usr/local/cuda/include)
+    if(RLX_NCCL_INCLUDE_DIR)
+      set(RLX_HAVE_C10D_NCCL ON)
+      target_compile_definitions(rlx_torch_deps INTERFACE RLX_HAVE_C10D_NCCL=1 USE_C10D_NCCL=1)
+      target_include_directories(rlx_torch_deps INTERFACE ${RLX_NCCL_INCLUDE_DIR})
+    endif()
+  endif()
+endif()
+message(STATUS "rlx: c10d data-parallel: ${RLX_HAVE_C10D} (Gloo headers: ${RLX_GLOO_INCLUDE_DIR}), NCCL: ${RLX_HAVE_C10D_NCCL}")
+
 # CUPTI and the driver's header: the CUDA toolkit's, else those NVIDIA's wheels put beside a PyPI
 # torch (nvidia/cu13: include/ and lib/, libraries with their major version only).
 set(RLX_CUDA_ROOT_DEFAULT "/usr/local/cuda")

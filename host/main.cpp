@@ -16,6 +16,7 @@
 #include "repl.h"
 #include "set_args.h"
 #include "startup/startup.h"
+#include "startup/tensor_library.h"
 #include "supervise.h"
 #include "util/interrupt.h"
 #include "util/printable.h"
@@ -265,6 +266,8 @@ int main(int argc, char** argv) {
       return kExitOk;
     }
     if (cmd == "run") return cmd_run(rest);
+    // A rank of a data-parallel run, started by rlx itself (engine/train/data_parallel.h): no Lua.
+    if (cmd == "_rank") return rlx::startup::tensor_library().run_rank();
     if (cmd == "-e") return cmd_eval(args);
     if (cmd == "repl") return cmd_repl(rest);
     if (cmd == "--version") return LuaHost().run_module_main("rlx.cli.version", {});

@@ -21,6 +21,9 @@ PACKAGES=(
   libcairo2-dev libfontconfig-dev fonts-dejavu-core
   libfmt-dev catch2 nlohmann-json3-dev libcli11-dev
   libturbojpeg0-dev libedit-dev
+  # Gloo's headers: LibTorch's c10d names Gloo's types in its ProcessGroupGloo.hpp, and the PyPI
+  # wheel carries c10d's headers but not Gloo's (Gloo itself is compiled into libtorch_cpu.so).
+  libgloo-dev
   # The REPL tests drive a real terminal (tests/e2e/frame/repl_tmux.sh).
   tmux
   libcmark-gfm-dev libcmark-gfm-extensions-dev

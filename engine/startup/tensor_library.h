@@ -27,7 +27,7 @@ namespace rlx::startup {
 
 // What librlx_torch.so offers the rest of rlx. kTensorLibraryAbi changes whenever this struct
 // does, so a library from another build is refused rather than called wrongly.
-inline constexpr int kTensorLibraryAbi = 3;
+inline constexpr int kTensorLibraryAbi = 4;
 struct TensorLibrary {
   int abi = kTensorLibraryAbi;
   train::TrainResult (*train)(const train::TrainConfig&, train::IterationObserver*) = nullptr;
@@ -42,6 +42,8 @@ struct TensorLibrary {
                                 double target_s) = nullptr;
   bool (*cuda_available)() = nullptr;
   nlohmann::json (*measure_cuda)(const peaks::MeasureOptions&) = nullptr;
+  // `rlx _rank`: one rank of a data-parallel run (train/data_parallel.h); the exit status.
+  int (*run_rank)() = nullptr;
 };
 
 // The library, loaded on the first call (the start-up's choices for it applied first). Throws

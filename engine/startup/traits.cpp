@@ -17,6 +17,8 @@ struct Row {
 constexpr std::array kTable = {
     Row{"run", {true, true, true}},    Row{"-e", {true, true, true}},     Row{"shard", {true, true, true}},
     Row{"train", {true, false, true}}, Row{"peaks", {true, false, true}}, Row{"repl", {true, false, true}},
+    // One rank of a data-parallel run (train/data_parallel.h), started by the rlx that launched it.
+    Row{"_rank", {true, false, true}},
 };
 
 }  // namespace

@@ -34,7 +34,7 @@ const std::vector<RunColumn>& run_columns() {
       {"ci_rel", T::Real},         {"warmup_used", T::Integer},  {"floor_gflops", T::Real},
       {"other_cpu", T::Real},      {"steal_cpu", T::Real},       {"cpu_share", T::Real},
       {"contended", T::Integer},   {"deaths", T::Text},
-      {"cuda_graphs", T::Integer},
+      {"cuda_graphs", T::Integer}, {"ranks", T::Integer},       {"global_batch", T::Integer},
   };
   return cols;
 }
@@ -83,7 +83,8 @@ const std::pair<const char*, const char*> kFromResult[] = {
     {"warmup_used", "/warmup_used"},     {"floor_gflops", "/floor_gflops"},
     {"other_cpu", "/other_cpu"},         {"steal_cpu", "/steal_cpu"},
     {"cpu_share", "/cpu_share"},         {"contended", "/contended"},
-    {"cuda_graphs", "/cuda_graphs"},
+    {"cuda_graphs", "/cuda_graphs"},     {"ranks", "/ranks"},
+    {"global_batch", "/global_batch"},
 };
 
 Json at(const Json& j, const char* pointer) {

@@ -262,10 +262,19 @@ const char* kV8 = R"sql(
 ALTER TABLE runs ADD COLUMN cuda_graphs INTEGER;
 )sql";
 
+// Version 9 (issue 52): data-parallel runs. `ranks` is the number of data-parallel processes
+// (1 for one process; NULL for older rows, which were all one process), `global_batch` the images
+// one step trains over all ranks (ranks x batch; `batch` stays per rank). The per-rank figures are
+// in the result JSON's `data_parallel` object: one row per run, whatever its ranks.
+const char* kV9 = R"sql(
+ALTER TABLE runs ADD COLUMN ranks INTEGER;
+ALTER TABLE runs ADD COLUMN global_batch INTEGER;
+)sql";
+
 }  // namespace
 
 const std::vector<std::string>& migrations() {
-  static const std::vector<std::string> steps = {kV1, kV2, kV3, kV4, kV5, kV6, kV7, kV8};
+  static const std::vector<std::string> steps = {kV1, kV2, kV3, kV4, kV5, kV6, kV7, kV8, kV9};
   return steps;
 }
 

@@ -87,6 +87,27 @@ void check_cuda_graphs(const TrainConfig& c) {
       "the allocator");
 }
 
+// What data-parallel runs cannot do, refused from the options alone (the devices and cores are
+// counted when the run starts: rank_launch.cpp).
+void check_ranks(const TrainConfig& c) {
+  require(c.ranks >= 1 && c.ranks <= 1024,
+          fmt::format("ranks must be 1..1024 (data-parallel processes), got {}", c.ranks));
+  require(c.rendezvous_port >= 0 && c.rendezvous_port <= 65535,
+          fmt::format("rendezvous_port must be 0..65535 (0: a free port), got {}", c.rendezvous_port));
+  if (c.ranks == 1) return;
+  static const std::regex one_gpu("^cuda:[0-9]+$");
+  require(!std::regex_match(c.device, one_gpu),
+          fmt::format("device \"{}\" names one GPU, and ranks={} needs one GPU per rank: use device=\"cuda\" "
+                      "(rank k trains on cuda:k)",
+                      c.device, c.ranks));
+  require(!c.min_stable,
+          "min_stable extends each rank's timed section on its own, and data-parallel ranks must take the same "
+          "steps: use target_ci (rank 0 decides for all) or drop min_stable");
+  require(!c.cuda_graphs,
+          "cuda_graphs with ranks > 1 is not supported (rlx does not capture collectives): drop cuda_graphs or "
+          "use ranks=1");
+}
+
 }  // namespace
 
 void validate(const TrainConfig& c) {
@@ -135,6 +156,7 @@ void validate(const TrainConfig& c) {
   }
   require(!c.warmup_auto || c.max_warmup >= 1, fmt::format("max_warmup must be >= 1, got {}", c.max_warmup));
   check_cuda_graphs(c);
+  check_ranks(c);
   // The model itself: a bad name or layer fails here, before anything is built or loaded.
   try {
     (void)models::from_option(c.model, c.classes > 0 ? c.classes : 1000, c.input > 0 ? c.input : 224);
@@ -171,6 +193,9 @@ nlohmann::json to_json(const TrainConfig& c, const TrainResult& r) {
   j["tf32"] = c.tf32;  // as asked; `note` says when it had nothing to pin
   j["cuda_graphs"] = c.cuda_graphs;  // an ok run with it timed replays of the captured step
   j["min_stable"] = c.min_stable;
+  // Data-parallel: batch is per rank; the global batch is what one step trains over all ranks.
+  j["ranks"] = c.ranks;
+  j["global_batch"] = c.ranks * c.batch;
   j["lr"] = c.lr;
   j["momentum"] = c.momentum;
   j["weight_decay"] = c.weight_decay;
@@ -218,6 +243,7 @@ nlohmann::json to_json(const TrainConfig& c, const TrainResult& r) {
   if (r.device_max_bytes >= 0) j["device_max_bytes"] = r.device_max_bytes;
   j["loss_first"] = r.loss_first;
   j["loss_last"] = r.loss_last;
+  if (!r.data_parallel.is_null()) j["data_parallel"] = r.data_parallel;
   return j;
 }
 

@@ -309,7 +309,8 @@ HostBatch Loader::build(uint64_t batch_index) {
   const size_t per_image = static_cast<size_t>(3) * opt_.side * opt_.side;
   b.images.resize(per_image * static_cast<size_t>(opt_.batch));
   b.labels.resize(static_cast<size_t>(opt_.batch));
-  const uint64_t first = batch_index * static_cast<uint64_t>(opt_.batch);
+  const uint64_t first = (batch_index * static_cast<uint64_t>(opt_.shards) + static_cast<uint64_t>(opt_.shard)) *
+                         static_cast<uint64_t>(opt_.batch);
   for (int64_t i = 0; i < opt_.batch; ++i)
     load_sample(first + static_cast<uint64_t>(i), &b.images[per_image * static_cast<size_t>(i)],
                 &b.labels[static_cast<size_t>(i)]);

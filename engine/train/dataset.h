@@ -56,6 +56,10 @@ struct LoaderOptions {
   int64_t workers = 0;   // 0: next() decodes on the calling thread
   int64_t prefetch = 2;  // batches decoded ahead, per worker
   uint64_t seed = 0;
+  // Data-parallel sharding: rank `shard` of `shards` reads, of the stream's batch k of
+  // shards x batch samples, the slice [shard x batch, (shard + 1) x batch), so the ranks together
+  // read exactly the stream one process with the global batch reads (as DistributedSampler).
+  int64_t shard = 0, shards = 1;
 };
 
 // An endless, reshuffled-every-epoch stream of batches, identical for any number of workers

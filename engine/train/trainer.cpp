@@ -27,7 +27,9 @@
 
 #include "models/torch_model.h"
 #include "train/cuda_graph.h"
+#include "train/data_parallel.h"
 #include "train/dataset.h"
+#include "train/gradient_sync.h"
 #include "train/memory_format.h"
 #include "train/precisions.h"
 #include "train/process_usage.h"
@@ -85,12 +87,13 @@ bool cuda_available() {
 #endif
 }
 
-ResolvedDevice resolve_device(const std::string& requested) {
+// A rank of a data-parallel run takes the GPU of its local rank (device "cuda" or "auto").
+ResolvedDevice resolve_device(const std::string& requested, int local_rank) {
   ResolvedDevice r;
   const bool have_cuda = cuda_available();
   if (requested == "cpu" || (requested == "auto" && !have_cuda)) return r;
   if (requested.rfind("cuda", 0) == 0 && !have_cuda) no_cuda(requested);
-  int index = 0;
+  int index = local_rank;
   if (requested.size() > 5) index = std::stoi(requested.substr(5));
   const auto count = static_cast<int>(torch::cuda::device_count());
   if (index >= count)
@@ -220,6 +223,21 @@ std::unique_ptr<Loader> make_loader(const TrainConfig& c, const DataPlan& d) {
   return std::make_unique<Loader>(d.source, lo);
 }
 
+// A data-parallel rank reads its slice of each global batch (LoaderOptions shard/shards).
+std::unique_ptr<Loader> make_loader(const TrainConfig& c, const DataPlan& d, const GradientSync* sync) {
+  if (!d.source || !sync) return make_loader(c, d);
+  LoaderOptions lo;
+  lo.batch = c.batch;
+  lo.side = static_cast<int>(d.input);
+  lo.augment = c.augment;
+  lo.workers = c.workers;
+  lo.prefetch = c.prefetch;
+  lo.seed = static_cast<uint64_t>(c.seed);
+  lo.shard = sync->rank();
+  lo.shards = sync->ranks();
+  return std::make_unique<Loader>(d.source, lo);
+}
+
 // An NVTX range around one training step, emitted twice: as a push/pop range (nested, per thread:
 // what Nsight Systems draws and seed 002's `--nvtx-include "train_step/"` filters on) and as a
 // start/end range of the same name (process-wide). The second is the one that covers the whole
@@ -258,6 +276,20 @@ class NvtxRange {
 #endif
 };
 
+// A 1x1 convolution's weight is contiguous in both layouts, so channels_last leaves its strides
+// as they were, while its gradient comes back with channels_last's strides (equal where it
+// matters: every size-1 dimension). c10d::Reducer compares all strides and warns for each such
+// weight; giving the weight channels_last's own strides (same values, same memory order) before
+// the reducer lays out its buckets makes them agree.
+void canonical_channels_last(std::vector<torch::Tensor>& params) {
+  torch::NoGradGuard no_grad;
+  for (auto& p : params) {
+    if (p.dim() != 4 || !p.is_contiguous(torch::MemoryFormat::ChannelsLast)) continue;
+    auto canonical = torch::empty(p.sizes(), p.options().memory_format(torch::MemoryFormat::ChannelsLast));
+    if (canonical.strides() != p.strides()) p.set_data(canonical.copy_(p));
+  }
+}
+
 // One iteration's input on the device, and how long getting it took.
 struct Batch {
   torch::Tensor x, y;
@@ -269,8 +301,8 @@ struct Batch {
 class Stepper {
  public:
   Stepper(const TrainConfig& c, const ResolvedDevice& dev, const models::ModelSpec& spec,
-          const DataPlan& data)
-      : c_(c), dev_(dev), input_(data.input), loader_(make_loader(c, data)) {
+          const DataPlan& data, GradientSync* sync)
+      : c_(c), dev_(dev), input_(data.input), loader_(make_loader(c, data, sync)), sync_(sync) {
     net_ = models::build_module(spec);
     net_->to(dev.device);
     memory_format_name_ = resolve_memory_format(c.memory_format, *net_);
@@ -278,6 +310,10 @@ class Stepper {
     net_->train();
     for (auto& p : net_->parameters())
       if (p.requires_grad()) params_.push_back(p);
+    if (sync_) {
+      if (memory_format_ == torch::MemoryFormat::ChannelsLast) canonical_channels_last(params_);
+      sync_->attach(params_, net_->buffers());
+    }
     // CPU: the one-pass update (train/sgd.h) where the parameters suit it; CUDA: the multi-tensor
     // update (_fused_sgd_ where this LibTorch has it, else _foreach_), which reads the gradient
     // scaler's found_inf on the device.
@@ -288,11 +324,17 @@ class Stepper {
       multi_sgd_.emplace(params_, sgd, dev.cuda ? cuda_sgd_kernel() : SgdKernel::foreach);
     if (c.precision == "amp") scaler_.emplace(dev.device);
     // Synthetic data (FakeData's equivalent) is made once, on the device: a step pays nothing for it.
+    // A data-parallel rank draws the whole global batch and keeps its slice: the ranks together
+    // train on exactly the batch one process with the global batch would draw.
     if (!loader_) {
-      syn_x_ = torch::randn({c.batch, spec.channels, input_, input_},
+      const int64_t ranks = sync_ ? sync_->ranks() : 1, first = sync_ ? sync_->rank() * c.batch : 0;
+      syn_x_ = torch::randn({ranks * c.batch, spec.channels, input_, input_},
                             torch::dtype(torch::kFloat).device(dev.device))
+                   .narrow(0, first, c.batch)
                    .contiguous(memory_format_);
-      syn_y_ = torch::randint(0, data.classes, {c.batch}, torch::dtype(torch::kLong).device(dev.device));
+      syn_y_ = torch::randint(0, data.classes, {ranks * c.batch}, torch::dtype(torch::kLong).device(dev.device))
+                   .narrow(0, first, c.batch)
+                   .contiguous();
     }
     zero_grad();
   }
@@ -390,13 +432,16 @@ class Stepper {
   void forward_backward(const Batch& b) {
     const bool autocast = c_.precision != "fp32";
     const at::ScalarType dtype = c_.precision == "amp" ? at::kHalf : at::kBFloat16;
+    if (sync_) sync_->before_forward();
     {
       AutocastScope scope(autocast, dev_.cuda, dtype);
       loss_ = torch::nn::functional::cross_entropy(net_->forward(b.x), b.y);
     }
     torch::Tensor to_backward = c_.grad_accum > 1 ? loss_ / static_cast<double>(c_.grad_accum) : loss_;
     if (scaler_) to_backward = scaler_->scale(to_backward);
+    if (sync_) sync_->before_backward(to_backward);
     to_backward.backward();
+    if (sync_) sync_->after_backward();
   }
 
   // Whether the step ran as a replay of the captured one (cuda_graphs after the warm-up).
@@ -453,6 +498,7 @@ class Stepper {
   torch::Tensor syn_x_, syn_y_, loss_;
   HostBatch host_;  // keeps the current real batch alive while its tensor is in use on the CPU
   int64_t iteration_ = 0;
+  GradientSync* sync_ = nullptr;  // data-parallel: the group's gradient averaging; null for one process
 };
 
 // Process usage at the start of the timed section (CPU time, wall clock, peak-RSS reset).
@@ -499,7 +545,7 @@ void end_timed(const ResolvedDevice& dev, const SectionStart& s, TrainResult& r)
 // (stats.h WarmupRule, bounded by max_warmup; a warm-up cut at the bound leaves the run unsteady).
 // Each one's time is kept (warmup_samples) so the result shows how the run settled; the first
 // loss is read here.
-void warmup_section(Stepper& s, const TrainConfig& c, ProgressBar& bar, TrainResult& r) {
+void warmup_section(Stepper& s, const TrainConfig& c, GradientSync* sync, ProgressBar& bar, TrainResult& r) {
   const WarmupRule rule{0.05, 2, c.max_warmup};
   const int64_t planned = c.warmup_auto ? c.max_warmup : c.warmup;
   if (planned == 0) return;
@@ -510,7 +556,9 @@ void warmup_section(Stepper& s, const TrainConfig& c, ProgressBar& bar, TrainRes
     r.warmup_samples.push_back(b.wait_s + s.step(b, ""));
     if (i == 0) r.loss_first = s.loss();
     bar.update(i + 1);
-    if (c.warmup_auto && warmup_done(r.warmup_samples, rule)) break;
+    bool done = c.warmup_auto && warmup_done(r.warmup_samples, rule);
+    if (c.warmup_auto && sync) done = sync->agree(done);
+    if (done) break;
   }
   if (c.warmup_auto) r.warmup_settled = warmup_settled(r.warmup_samples, rule);
 }
@@ -572,7 +620,7 @@ std::vector<double> fixed_samples(TimedStep& next, const TrainConfig& c, Progres
 
 // Precision-targeted: samples until stats.h's stop_reason says stop (CI within target_ci and
 // steady, or a cap). Every sample taken is kept: nothing measured is dropped.
-std::vector<double> targeted_samples(TimedStep& next, const TrainConfig& c, ProgressBar& bar,
+std::vector<double> targeted_samples(TimedStep& next, const TrainConfig& c, GradientSync* sync, ProgressBar& bar,
                                      TrainResult& r) {
   const TargetRule rule{c.target_ci, c.min_iters, c.max_iters, c.max_seconds, c.stability};
   std::vector<double> samples;
@@ -582,18 +630,23 @@ std::vector<double> targeted_samples(TimedStep& next, const TrainConfig& c, Prog
     samples.push_back(next());
     bar.update(static_cast<int64_t>(samples.size()));
     r.stop_reason = stop_reason(samples, seconds_between(t0, Clock::now()), rule);
+    // Data-parallel: rank 0's rule decides for every rank (its samples are the run's).
+    if (sync && sync->agree(!r.stop_reason.empty()) != !r.stop_reason.empty())
+      r.stop_reason = r.stop_reason.empty() ? "rank 0" : "";
   }
   r.stability = steady_state(samples, c.stability);
   return samples;
 }
 
 void timed_section(Stepper& s, const TrainConfig& c, const ResolvedDevice& dev, IterationObserver* observer,
-                   ProgressBar& bar, TrainResult& r) {
+                   GradientSync* sync, ProgressBar& bar, TrainResult& r) {
   const SystemCpu system0 = system_cpu();
   const SectionStart start = begin_timed(dev);
+  if (sync) sync->count_from_here();
   TimedStep next(s, c, observer, r);
-  r.samples = c.target_ci > 0 ? targeted_samples(next, c, bar, r) : fixed_samples(next, c, bar, r);
+  r.samples = c.target_ci > 0 ? targeted_samples(next, c, sync, bar, r) : fixed_samples(next, c, bar, r);
   end_timed(dev, start, r);
+  if (sync) r.comm = sync->figures();
   const Contention load = contention_of(r.wall_s, r.user_s + r.sys_s, system0, system_cpu(), r.threads);
   if (load.known) {
     r.other_cpu = load.other_cpu;
@@ -641,8 +694,9 @@ int64_t counted_iterations(const TrainConfig& c, const IterationObserver* observ
 }
 
 // Builds everything a run needs; throws RunFailure for what makes the run impossible.
-void run(const TrainConfig& c, IterationObserver* observer, TrainResult& r) {
-  const ResolvedDevice dev = resolve_device(c.device);
+void run(const TrainConfig& c, IterationObserver* observer, GradientSync* sync, int local_rank, TrainResult& r) {
+  const ResolvedDevice dev = resolve_device(c.device, local_rank);
+  if (sync) r.ranks = sync->ranks();
   r.device = dev.id;
   r.precision = c.precision;
   check_precision(c, dev);
@@ -670,12 +724,12 @@ void run(const TrainConfig& c, IterationObserver* observer, TrainResult& r) {
   if (data.source && spec.channels != 3)
     throw RunFailure(
         fmt::format("the model takes {} input channels but the dataset gives RGB images (3)", spec.channels));
-  Stepper stepper(c, dev, spec, data);
+  Stepper stepper(c, dev, spec, data, sync);
   r.memory_format = stepper.memory_format();
   ProgressBar bar(c.progress, c.batch);
-  warmup_section(stepper, c, bar, r);
+  warmup_section(stepper, c, sync, bar, r);
   if (c.cuda_graphs) stepper.capture();  // the timed samples are replays
-  timed_section(stepper, c, dev, observer, bar, r);
+  timed_section(stepper, c, dev, observer, sync, bar, r);
   r.loss_last = stepper.loss();
   counted_section(stepper, counted_iterations(c, observer), observer, bar, r);
   bar.finish();
@@ -694,12 +748,13 @@ std::string torch_error(const c10::Error& e) {
 
 }  // namespace
 
-TrainResult train(const TrainConfig& config, IterationObserver* observer) {
-  validate(config);
+namespace {
+
+TrainResult train_here(const TrainConfig& config, IterationObserver* observer, GradientSync* sync, int local_rank) {
   TrainResult r;
   util::release_free_memory();  // the previous run's freed memory must not count in this run's RSS
   try {
-    run(config, observer, r);
+    run(config, observer, sync, local_rank, r);
   } catch (const util::Interrupted&) {
     throw;
   } catch (const std::invalid_argument&) {
@@ -719,6 +774,24 @@ TrainResult train(const TrainConfig& config, IterationObserver* observer) {
     r.counted_samples.clear();
   }
   return r;
+}
+
+}  // namespace
+
+TrainResult train(const TrainConfig& config, IterationObserver* observer) {
+  validate(config);
+  if (config.ranks > 1) {
+    if (observer)
+      throw std::invalid_argument(
+          "counters are collected in one process, and ranks > 1 trains in several: count in a run with ranks=1");
+    return train_ranks(config);
+  }
+  return train_here(config, observer, nullptr, 0);
+}
+
+TrainResult train_in_group(const TrainConfig& config, GradientSync& sync, int local_rank) {
+  validate(config);
+  return train_here(config, nullptr, &sync, local_rank);
 }
 
 }  // namespace rlx::train

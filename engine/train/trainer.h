@@ -65,6 +65,26 @@ struct TrainConfig {
   double max_seconds = 0;                  // target_ci's cap on the timed section's wall clock; 0 = none
   bool tf32 = false;                       // CUDA: cuBLAS/cuDNN may use TF32 for fp32 (pinned either way)
   bool cuda_graphs = false;  // CUDA: capture the whole step once after warm-up, replay it (trainer.cpp)
+  // Data-parallel (train/data_parallel.h): processes that train the model together on c10d, each
+  // on `batch` images (global batch ranks x batch); 1 = one process, no c10d.
+  int64_t ranks = 1;
+  int64_t rendezvous_port = 0;  // the run's TCPStore port; 0 = a free port the system picks
+};
+
+// What one rank measured of its communication (data-parallel runs; all zero for one process).
+// Seconds are means over the timed steps.
+struct CommFigures {
+  std::string backend;                  // "gloo" (CPU) or "nccl" (CUDA)
+  int64_t rank = 0;
+  std::string host;
+  int64_t pid = 0;
+  double allreduce_s = 0;               // wall time some gradient bucket's all-reduce was in flight
+  double exposed_comm_s = 0;            // backward's end minus the last bucket's launch (not overlapped)
+  double buffer_broadcast_s = 0;        // rank 0's buffers (BatchNorm statistics) to all, before forward
+  int64_t grad_bytes_per_step = 0;      // bytes of gradient buckets this rank all-reduced per step
+  int64_t buckets = 0;                  // gradient buckets (c10d::Reducer's, after its rebuild)
+  int64_t bucket_cap_bytes = 0;
+  int64_t param_bytes = 0;              // the model's parameters, one replica
 };
 
 struct TrainResult {
@@ -108,6 +128,9 @@ struct TrainResult {
   std::string note;                // e.g. nvtx requested without CUDA
   std::string model_name;          // the model's name
   int64_t input = 0, classes = 0;  // the values the model was built with
+  int64_t ranks = 1;               // data-parallel processes (images_per_s is then over all of them)
+  CommFigures comm;                // this rank's communication (a rank's own result)
+  nlohmann::json data_parallel;    // the run's per-rank figures and totals (ranks > 1; else null)
 };
 
 // Checks the values of a config (ranges, known device/precision names); throws

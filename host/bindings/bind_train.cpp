@@ -121,6 +121,8 @@ train::TrainConfig read_config(lua_State* L, const lua::Options& o, bool& want_c
   c.nvtx = o.boolean("nvtx", c.nvtx);
   c.tf32 = o.boolean("tf32", c.tf32);
   c.cuda_graphs = o.boolean("cuda_graphs", c.cuda_graphs);
+  c.ranks = o.integer("ranks", c.ranks, 1);
+  c.rendezvous_port = o.integer("rendezvous_port", c.rendezvous_port, 0);
   c.lr = non_negative(o, "lr", c.lr, false);
   c.momentum = non_negative(o, "momentum", c.momentum, true);
   c.weight_decay = non_negative(o, "weight_decay", c.weight_decay, true);
@@ -163,7 +165,8 @@ nlohmann::json run_train(lua_State* L) {
              "grad_accum",   "deterministic", "cudnn_benchmark", "nvtx",       "lr",         "momentum",
              "weight_decay", "seed",          "input",           "classes",    "label",      "counters",
              "progress",     "counter_iters", "pin_memory",      "min_stable", "target_ci",  "min_iters",
-             "max_iters",    "max_seconds",   "max_warmup",      "tf32",       "cuda_graphs"});
+             "max_iters",    "max_seconds",   "max_warmup",      "tf32",       "cuda_graphs",
+             "ranks",        "rendezvous_port"});
   bool want_counters = false;
   std::vector<std::string> groups;
   train::TrainConfig config = read_config(L, o, want_counters, groups);
@@ -171,6 +174,8 @@ nlohmann::json run_train(lua_State* L) {
     o.fail("counters",
            "cannot be combined with cuda_graphs: rlx has not verified that its counters see the kernels of a "
            "replayed graph; count in a run without cuda_graphs");
+  if (want_counters && config.ranks > 1)
+    o.fail("counters", "are collected in one process, and ranks > 1 trains in several: count in a run with ranks=1");
   const std::string dev = config.device == "auto" ? (any_cuda_device() ? "cuda:0" : "cpu") : config.device;
   std::unique_ptr<counters::Collector> collector;
   if (want_counters) {
@@ -193,7 +198,7 @@ nlohmann::json run_train(lua_State* L) {
   if (!collector && config.counter_iters < 0)
     config.counter_iters = cuda && !config.cuda_graphs && counters::cuda_tool_attached() ? 1 : 0;
   train::TrainResult result =
-      startup::tensor_library().train(config, observers.empty() ? nullptr : &observers);
+      startup::tensor_library().train(config, observers.empty() || config.ranks > 1 ? nullptr : &observers);
   nlohmann::json out = train::to_json(config, result);
   if (collector && result.ok) out["counters"] = collector->result();
   if (cuda && result.ok && result.counter_iters > 0)

@@ -12,7 +12,7 @@ PACKAGES=(
   libxcb-shm0 libxcb-render0 libxcb1 libxrender1 libx11-6 libx11-data libxext6 libxau6 libxdmcp6
   libbrotli1 libexpat1 libbsd0 libmd0 fonts-dejavu-core
   libfmt9 libfmt-dev catch2 nlohmann-json3-dev
-  libturbojpeg0 libturbojpeg0-dev libedit2 libedit-dev
+  libturbojpeg0 libturbojpeg0-dev libedit2 libedit-dev libgloo-dev
   # report.html (engine/report): CMake requires both libraries.
   libcmark-gfm0.29.0.gfm.6 libcmark-gfm-dev libcmark-gfm-extensions0.29.0.gfm.6 libcmark-gfm-extensions-dev
   # CMake's find_package(PkgConfig REQUIRED): the GPU image need not have pkg-config.

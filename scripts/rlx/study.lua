@@ -117,7 +117,7 @@ end
 
 -- Options of a sweep beyond the matrix that go to rlx.train unchanged (issue 4's list).
 local PASS_THROUGH = {"workers", "threads", "memory_format", "grad_accum", "deterministic", "cudnn_benchmark",
-  "nvtx", "lr", "momentum", "weight_decay", "seed", "tf32"}
+  "nvtx", "lr", "momentum", "weight_decay", "seed", "tf32", "rendezvous_port"}
 
 local SWEEP_SPEC = {
   models = {type = "string_list", required = true},
@@ -153,6 +153,9 @@ local SWEEP_SPEC = {
   order = {type = "string", one_of = {"interleaved", "random", "grouped"}, default = "interleaved"},
   order_seed = {type = "integer", min = 0},
   cuda_graphs = {type = "any"},  -- true, false or {false, true}: a dimension like precision
+  -- Data-parallel processes (rlx.train's ranks): N or {1, 2}, a dimension like precision; batch
+  -- stays per rank.
+  ranks = {type = "any"},
   -- {precision = {batch, ...}}: a precision named here runs at those batches only (issue 55: the
   -- default plan keeps bf16 at one batch per model on a CPU with native bf16, an fp32/bf16 pair).
   precision_batch = {type = "table"},
@@ -288,6 +291,12 @@ function Study:_plan(o)
       errors.raise("study:sweep", "option 'cuda_graphs' must be true, false or a list of them, got " .. type(g))
     end
   end
+  local rank_counts = o.ranks == nil and {1} or as_list(o.ranks)
+  for _, r in ipairs(rank_counts) do
+    if type(r) ~= "number" or r < 1 or r ~= math.floor(r) then
+      errors.raise("study:sweep", "option 'ranks' must be a whole number >= 1 or a list of them, got " .. tostring(r))
+    end
+  end
   -- Without a memory_format or a calibration from the study's plan, this machine's stored
   -- calibrations (rlx.plan.layout: the one rule of every entry point; a sweep probes nothing).
   if o.memory_format == nil and o.calibration == nil then o.calibration = self:_stored_layouts(o) end
@@ -304,17 +313,23 @@ function Study:_plan(o)
     for _, precision in ipairs(as_list(o.precision)) do
       for _, batch in ipairs(as_list(o.batch)) do
         for _, graphed in ipairs((not only_at[precision] or only_at[precision][batch]) and graphs or {}) do
-          local config, legacy_key = run_config(o, model, precision, batch)
-          -- An eager run's configuration has no cuda_graphs, so it keeps the resume key it had before.
-          if graphed then config.cuda_graphs, legacy_key = true, nil end
-          configs[#configs + 1] = {config = config, key = rlx.db.hash(config), legacy_key = legacy_key,
-            layout = layout_of(o, model, precision),
-            -- A memory_format given to the sweep shows after the precision (the default layout does
-            -- not), then "graphs" for a graphed run.
-            label = function(n)
-              local tag = o.memory_format and (precision .. "_" .. tostring(o.memory_format)) or precision
-              return make_label(env_label, model, graphed and (tag .. "_graphs") or tag, batch, n)
-            end}
+          for _, ranks in ipairs(rank_counts) do
+            local config, legacy_key = run_config(o, model, precision, batch)
+            -- An eager one-process run's configuration has neither cuda_graphs nor ranks, so it keeps
+            -- the resume key it had before either existed.
+            if graphed then config.cuda_graphs, legacy_key = true, nil end
+            if ranks > 1 then config.ranks, legacy_key = ranks, nil end
+            configs[#configs + 1] = {config = config, key = rlx.db.hash(config), legacy_key = legacy_key,
+              layout = layout_of(o, model, precision),
+              -- A memory_format given to the sweep shows after the precision (the default layout does
+              -- not), then "graphs" for a graphed run, then the ranks of a data-parallel one.
+              label = function(n)
+                local tag = o.memory_format and (precision .. "_" .. tostring(o.memory_format)) or precision
+                if graphed then tag = tag .. "_graphs" end
+                if ranks > 1 then tag = tag .. "_" .. ranks .. "ranks" end
+                return make_label(env_label, model, tag, batch, n)
+              end}
+          end
         end
       end
     end

@@ -88,10 +88,19 @@ function M.summary_line(r)
     string.format(", %d file(s) skipped%s", r.skipped_files, r.skipped_first and (", the first " .. r.skipped_first)
       or "") or ""
   local layout = type(r.memory_format) == "string" and (r.memory_format .. ", ") or ""
+  -- Data-parallel: batch is per rank, the rate is over all ranks (docs/training.md "Data-parallel").
+  local dp = type(r.ranks) == "number" and r.ranks > 1 and type(r.data_parallel) == "table" and r.data_parallel
+  local batch = dp and string.format("batch %d x %d ranks (global %d)", r.batch, r.ranks, r.batch * r.ranks) or
+    string.format("batch %d", r.batch)
+  local threads = dp and string.format("%d threads per rank", r.threads) or string.format("%d threads", r.threads)
+  local comm = dp and string.format("; %s all-reduce %.4f s/step: %.0f %% of the step, %.0f %% exposed; " ..
+    "%.1f MB of gradients per step", tostring(dp.backend), dp.allreduce_s or 0, (dp.comm_share or 0) * 100,
+    (dp.exposed_share or 0) * 100, (dp.grad_bytes_per_step or 0) / 1e6) or ""
   return printable(string.format(
-    "%s %s %s batch %d: %.1f img/s (median %.4f s/iter, data wait %.3f s, %d threads, %sloss %.3f -> %.3f%s)%s%s",
-    r.model, r.device, r.precision, r.batch, r.images_per_s, r.iter_s.median, r.data_wait_s,
-    r.threads, layout, r.loss_first, r.loss_last, skipped, M.protocol_note(r), r.label and (" [" .. r.label .. "]") or ""))
+    "%s %s %s %s: %.1f img/s%s (median %.4f s/iter, data wait %.3f s, %s, %sloss %.3f -> %.3f%s%s)%s%s",
+    r.model, r.device, r.precision, batch, r.images_per_s, dp and " over all ranks" or "", r.iter_s.median,
+    r.data_wait_s, threads, layout, r.loss_first, r.loss_last, skipped, comm, M.protocol_note(r),
+    r.label and (" [" .. r.label .. "]") or ""))
 end
 
 --- How a result was measured, for a summary line: "" for a fixed run that was steady and had its

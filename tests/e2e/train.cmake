@@ -237,3 +237,11 @@ set_tests_properties("e2e: train: a cgroup CPU quota caps the default threads, t
 rlx_e2e(NAME "train: a contended run's note names a cgroup quota below its threads" ARGS -e
   "print(rlx.train.protocol_note{contended = true, other_cpu = 0, cpu_share = 0.5, cpu_quota = 1.5, threads = 2}) print(rlx.train.protocol_note{contended = true, other_cpu = 1.2, cpu_share = 0.6, cpu_quota = 2, threads = 2})"
   STDOUT "^\\x3b contended \\(0\\.0 other cores, CPU share 50 %\\x3b the cgroup's CPU quota allows 1\\.5 CPUs for 2 threads\\)\n\\x3b contended \\(1\\.2 other cores, CPU share 60 %\\)\n$")
+
+# Issue 52: data-parallel runs on c10d (Gloo, 2 ranks on this CPU): the figures against their
+# formulas, a study's rows, and every fault (ranks above the CPUs, the port in use, kill -9,
+# Ctrl-C, a rank that cannot start, refused options) ending within seconds with no rank left.
+add_test(NAME "e2e: train: data-parallel, 2 Gloo ranks on the CPU, and its faults"
+  COMMAND bash ${T}/data_parallel.sh $<TARGET_FILE:rlx> ${RLX_TEST_TMP} WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+set_tests_properties("e2e: train: data-parallel, 2 Gloo ranks on the CPU, and its faults"
+  PROPERTIES PASS_REGULAR_EXPRESSION "^ok\n$" RUN_SERIAL TRUE TIMEOUT 240)

@@ -65,6 +65,10 @@ local cmd = {name = "train",
     {"tf32", "--tf32", type = "boolean", help = "let cuBLAS/cuDNN use TF32 for fp32 (CUDA; off by default)"},
     {"cuda_graphs", "--cuda-graphs", type = "boolean",
       help = "capture the whole step as a CUDA graph after the warm-up and time its replays (CUDA, synthetic data)"},
+    {"ranks", "--ranks", type = "integer", default = 1, min = 1, max = 1024,
+      help = "data-parallel processes on c10d (Gloo on CPUs, NCCL on GPUs); --batch-size is per rank"},
+    {"rendezvous_port", "--rendezvous-port", type = "integer", min = 0, max = 65535, metavar = "PORT",
+      help = "--ranks: the port of the run's c10d TCPStore (default: a free one)"},
     {"threads", "--threads", type = "integer", default = 0, min = 0,
       help = "intra-op threads (0 = OMP_NUM_THREADS when set, else one per CPU this process may run on)"},
     {"input", "--input", type = "integer", max = 4096, help = "image side (default 224; 32 for CIFAR-10)"},
@@ -286,6 +290,7 @@ function M.main(...)
     momentum = o.momentum, weight_decay = o.weight_decay, seed = o.seed, label = o.label,
     counters = o.counters or nil, counter_iters = o.counter_iters, min_stable = o.min_stable or nil,
     pin_memory = o.pin_memory or nil, cuda_graphs = o.cuda_graphs or nil,
+    ranks = o.ranks, rendezvous_port = o.rendezvous_port,
   }
   -- Refused before the calibration's probe would train on the CPU for nothing, and before any
   -- other --cuda-graphs rule (--warmup-iters 0): on a machine without CUDA the real refusal came
