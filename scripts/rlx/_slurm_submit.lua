@@ -32,7 +32,9 @@ function M._plan_child(script, out, ...)
     -- dry run exactly as `rlx run --dry-run` does.
     s.sweep = function(self, sopts)
       for _, it in ipairs(self:plan(sopts)) do
-        entry.items[#entry.items + 1] = {label = it.label, key = it.key, run = it.run}
+        -- ranks: a data-parallel run needs as many Slurm tasks (the array asks for the most).
+        entry.items[#entry.items + 1] = {label = it.label, key = it.key, run = it.run,
+          ranks = it.config and it.config.ranks or 1}
       end
       return getmetatable(self).sweep(self, sopts)
     end
@@ -179,6 +181,9 @@ local function task_script(m, o)
   if o.partition then L[#L + 1] = "#SBATCH --partition=" .. o.partition end
   if o.gres then L[#L + 1] = "#SBATCH --gres=" .. o.gres end
   if o.time then L[#L + 1] = "#SBATCH --time=" .. o.time end
+  -- Data-parallel runs: each array task is an allocation of that many tasks; the shard's rlx runs
+  -- in the batch step and starts a run's ranks as one srun step inside it (docs/scale-out.md).
+  if (m.ranks or 1) > 1 then L[#L + 1] = "#SBATCH --ntasks=" .. m.ranks end
   for _, a in ipairs(o.sbatch_arg) do L[#L + 1] = "#SBATCH " .. a end
   L[#L + 1] = "exec " .. q(m.rlx) .. " shard run " .. q(m.dir .. "/manifest.json")
   return table.concat(L, "\n") .. "\n"
@@ -259,7 +264,8 @@ function M.submit(o)
         elseif busy[slot] then
           queued = queued + 1
         else
-          pending[#pending + 1] = {slot = slot, study = s.name, env = s.label, label = it.label, key = it.key, run = it.run}
+          pending[#pending + 1] = {slot = slot, study = s.name, env = s.label, label = it.label, key = it.key, run = it.run,
+            ranks = it.ranks or 1}
         end
       end
     end
@@ -277,6 +283,8 @@ function M.submit(o)
     sbatch = {partition = o.partition, gres = o.gres, time = o.time, args = o.sbatch_arg}}
   for _, s in ipairs(p.studies) do m.studies[#m.studies + 1] = {name = s.name, label = s.label} end
   for t = 1, ntasks do m.tasks[t] = {labels = {}, slots = {}} end
+  m.ranks = 1
+  for _, item in ipairs(pending) do m.ranks = math.max(m.ranks, item.ranks) end
   for i, item in ipairs(pending) do
     local task = m.tasks[(i - 1) % ntasks + 1]
     task.slots[#task.slots + 1] = item

@@ -13,11 +13,12 @@ rlx_script_test("setup: librlx_torch.so resolves exactly one LibTorch" tests/set
 rlx_script_test("slurm: single-node cluster runs a job array" tests/slurm/cluster_smoke.sh)
 set_tests_properties("slurm: single-node cluster runs a job array" PROPERTIES TIMEOUT 120)
 # A small study through rlx submit on the real cluster; then one array task cancelled midway and
-# the same command submitted again (each ~20-60 s on 2 cores).
+# the same command submitted again (each ~20-60 s on 2 cores); and a study sweeping ranks {1, 2}
+# whose 2-rank run starts its ranks as an srun step inside the array task (issue 52).
 # Each reads an empty calibration cache of its own: a calibration another test stored in the shared
 # one (LibTorch 2.15 chose contiguous for ResNet-18 at 32x32 on a Zen 5) gave the shards' runs another
 # layout than the slots the plan dealt, and the runs counted as missing.
-foreach(t submit_study cancel_resubmit)
+foreach(t submit_study cancel_resubmit data_parallel)
   rlx_script_test("slurm: ${t}" tests/slurm/${t}.sh $<TARGET_FILE:rlx>)
   set_tests_properties("slurm: ${t}" PROPERTIES TIMEOUT 600 RUN_SERIAL TRUE ENVIRONMENT
     "RLX_TEST_TMP=${RLX_TEST_TMP};HOME=${RLX_TEST_TMP};XDG_CACHE_HOME=${RLX_TEST_TMP}/cache-slurm-${t}")
