@@ -91,6 +91,41 @@ set(RLX_HAVE_C10D OFF)
 set(RLX_HAVE_C10D_NCCL OFF)
 find_path(RLX_GLOO_INCLUDE_DIR gloo/context.h)
 if(RLX_TORCH_VERSION VERSION_GREATER_EQUAL 2.10 AND RLX_GLOO_INCLUDE_DIR)
+  # c10d's C++ API is not stable between LibTorch releases (c10d::Reducer's constructor changes):
+  # the calls rlx makes must compile against this LibTorch, or data-parallel is left out (ranks > 1
+  # then fails with the reason) rather than the whole build failing (a GPU machine's own torch).
+  include(CheckCXXSourceCompiles)
+  set(CMAKE_TRY_COMPILE_TARGET_TYPE STATIC_LIBRARY)
+  set(CMAKE_REQUIRED_FLAGS "-std=c++20 ${TORCH_CXX_FLAGS}")
+  set(CMAKE_REQUIRED_INCLUDES ${TORCH_INCLUDE_DIRS} ${RLX_GLOO_INCLUDE_DIR})
+  set(CMAKE_REQUIRED_DEFINITIONS -DUSE_C10D_GLOO=1)
+  check_cxx_source_compiles([=[
+#include <torch/csrc/distributed/c10d/ProcessGroupGloo.hpp>
+#include <torch/csrc/distributed/c10d/TCPStore.hpp>
+#include <torch/csrc/distributed/c10d/reducer.hpp>
+void f(std::vector<at::Tensor> p, c10::intrusive_ptr<c10d::ProcessGroup> g, c10::intrusive_ptr<c10d::Store> s) {
+  auto o = c10d::ProcessGroupGloo::Options::create(std::chrono::seconds(1));
+  o->devices.push_back(c10d::ProcessGroupGloo::createDeviceForHostname("127.0.0.1"));
+  auto gloo = c10::make_intrusive<c10d::ProcessGroupGloo>(s, 0, 1, o);
+  g->setBackend(c10::DeviceType::CPU, c10d::ProcessGroup::BackendType::GLOO, gloo);
+  c10d::TCPStoreOptions t;
+  t.isServer = true;
+  t.waitWorkers = false;
+  auto [idx, lim] = c10d::compute_bucket_assignment_by_size(p, std::vector<size_t>{1}, std::vector<bool>{});
+  c10d::Reducer r(p, idx, g, std::vector<bool>{}, 1, false, false, std::unordered_map<size_t, std::string>{}, 1, false,
+                  false, std::vector<int64_t>{});
+  r.prepare_for_forward();
+  r.rebuild_buckets();
+  r.prepare_for_backward({});
+}
+int main() { return 0; }
+]=] RLX_C10D_API_COMPILES)
+  unset(CMAKE_TRY_COMPILE_TARGET_TYPE)
+  unset(CMAKE_REQUIRED_FLAGS)
+  unset(CMAKE_REQUIRED_INCLUDES)
+  unset(CMAKE_REQUIRED_DEFINITIONS)
+endif()
+if(RLX_C10D_API_COMPILES)
   set(RLX_HAVE_C10D ON)
   target_compile_definitions(rlx_torch_deps INTERFACE RLX_HAVE_C10D=1 USE_C10D_GLOO=1)
   if(RLX_HAVE_TORCH_CUDA)

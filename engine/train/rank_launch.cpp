@@ -79,6 +79,10 @@ LaunchPlan plan_launch(const TrainConfig& c) {
   const auto slurm_tasks = std::getenv("SLURM_JOB_ID") ? env_long("SLURM_NTASKS") : std::nullopt;
   p.launcher = slurm_tasks && *slurm_tasks >= c.ranks ? "slurm" : "local";
   p.store_host = p.launcher == "local" ? "127.0.0.1" : host_name();
+  if (c.device.rfind("cuda", 0) == 0 && !cuda_run(c))
+    throw RunFailure(fmt::format("device '{}' is not available: no CUDA GPU is visible to this rlx (rlx env lists "
+                                 "the devices); use device=\"cpu\"",
+                                 c.device));
   if (cuda_run(c)) {
 #ifdef RLX_HAVE_TORCH_CUDA
     const auto gpus = static_cast<int64_t>(torch::cuda::device_count());

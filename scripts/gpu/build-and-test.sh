@@ -166,7 +166,7 @@ start_ctest() { # $1: the CPUs, $2: jobs
 [ "$CTEST_MODE" = during ] && start_ctest "$BG_CPUS" $(($(nproc) - GPU_CORES))
 
 # 3a. Foreground: the GPU checks, each bounded by what is left before the deadline.
-TESTS=${RLX_GPU_TESTS:-train_cuda sgd_cuda graphs_cuda counters_vs_ncu study_cuda default_study layout_cuda}
+TESTS=${RLX_GPU_TESTS:-train_cuda sgd_cuda graphs_cuda data_parallel_cuda counters_vs_ncu study_cuda default_study layout_cuda}
 for t in $TESTS; do
   budget=$(($(left) - 30))
   if [ "$budget" -lt 30 ]; then say "SKIPPED $t: ${budget}s left"; continue; fi
