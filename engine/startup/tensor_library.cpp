@@ -6,6 +6,7 @@
 
 #include <cerrno>
 #include <climits>
+#include <cstdio>
 #include <cstring>
 #include <stdexcept>
 #include <string>
@@ -23,19 +24,27 @@ constexpr const char* kLibraryName = "librlx_torch.so";
 constexpr const char* kEntry = "rlx_tensor_library";
 const TensorLibrary* g_loaded = nullptr;
 
-// Why loading failed, with the fix: the library missing or from another build (copy it beside the
-// binary, or rebuild), or present but unable to load LibTorch itself (the folder the build was
-// configured against, RLX_TORCH_LIBRARY_DIR: gone, or unreadable by this user).
-std::string load_failure(const std::string& path, const std::string& error) {
-  const std::string head = "cannot load rlx's LibTorch part " + path + ": " + error;
-  if (access(path.c_str(), R_OK) == 0 && error.find(kLibraryName) == std::string::npos &&
-      error.find("not the library of this build") == std::string::npos) {
-    return head + " (LibTorch itself did not load: this build links the one in " RLX_TORCH_LIBRARY_DIR
-                  ", which must exist and be readable by this user; run scripts/setup.sh again as the user "
-                  "who runs rlx, or rebuild against a LibTorch every user can read: docs/getting-started.md)";
+// Why loading failed, from what was found (never from dlerror's wording), each with its fix.
+enum class Failure { missing, libtorch, other_build };
+
+std::string load_failure(const std::string& path, Failure kind, const std::string& detail) {
+  const std::string head = "cannot load rlx's LibTorch part " + path + ": ";
+  switch (kind) {
+    case Failure::missing:
+      return head + detail +
+             " (it is built beside the rlx binary: copy it next to the binary you run, or rebuild with cmake "
+             "--build build)";
+    case Failure::other_build:
+      return head + detail +
+             ": it is from another build of rlx; rebuild both with cmake --build build, or copy the "
+             "librlx_torch.so built with this rlx beside it";
+    case Failure::libtorch:
+      break;
   }
-  return head + " (it is built beside the rlx binary: copy it next to the binary you run, or rebuild with "
-                "cmake --build build)";
+  return head + detail +
+         " (LibTorch itself did not load: this build links the one in " RLX_TORCH_LIBRARY_DIR
+         ", which must exist and be readable by this user; run scripts/setup.sh again as the user "
+         "who runs rlx, or rebuild against a LibTorch every user can read: docs/getting-started.md)";
 }
 
 const TensorLibrary* load() {
@@ -44,25 +53,37 @@ const TensorLibrary* load() {
     return rlx_tensor_library();
   }
   const std::string path = tensor_library_path();
+  if (access(path.c_str(), R_OK) != 0) throw std::runtime_error(load_failure(path, Failure::missing, std::strerror(errno)));
   const TensorLibrary* lib = nullptr;
-  std::string error;
+  Failure kind = Failure::libtorch;
+  std::string detail;
   load_tensor_libraries([&] {
     // RTLD_GLOBAL: LibTorch's libraries (OpenBLAS, libgomp, the CUDA runtime) are then found by
     // name as if rlx had linked them, which the start-up's BLAS record and the counters rely on.
+    // The file is there (checked above): a failure here is one of the libraries it needs.
     void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_GLOBAL);
     if (handle == nullptr) {
       const char* why = dlerror();
-      error = why != nullptr ? why : "unknown error";
+      detail = why != nullptr ? why : "unknown error";
       return;
     }
     auto* entry = reinterpret_cast<const TensorLibrary* (*)()>(dlsym(handle, kEntry));
-    if (entry == nullptr || entry() == nullptr || entry()->abi != kTensorLibraryAbi) {
-      error = "it is not the library of this build of rlx (no matching " + std::string(kEntry) + ")";
+    if (entry == nullptr || entry() == nullptr) {
+      kind = Failure::other_build;
+      detail = std::string("it has no ") + kEntry;
+      return;
+    }
+    if (entry()->abi != kTensorLibraryAbi) {
+      kind = Failure::other_build;
+      char stamps[96];
+      std::snprintf(stamps, sizeof stamps, "its ABI stamp is %016llx, this rlx's %016llx",
+                    static_cast<unsigned long long>(entry()->abi), static_cast<unsigned long long>(kTensorLibraryAbi));
+      detail = stamps;
       return;
     }
     lib = entry();
   });
-  if (lib == nullptr) throw std::runtime_error(load_failure(path, error));
+  if (lib == nullptr) throw std::runtime_error(load_failure(path, kind, detail));
   return lib;
 }
 

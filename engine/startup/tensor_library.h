@@ -4,8 +4,8 @@
 // LibTorch's static initializers take about 0.8 s on a 2-core EPYC, before main() could do
 // anything, and a command that never touches a tensor (`rlx --help`, `rlx runs DB`, a report, a
 // script that only reads a database) has no use for them. So the trainer, the device list, the
-// module builder and the GEMM and CUDA peaks (engine/train/trainer.cpp, devices.cpp,
-// memory_format.cpp, sgd.cpp, engine/models/torch_model.cpp, engine/peaks/torch_peaks.cpp) are
+// module builder, the data-parallel ranks and the GEMM and CUDA peaks (the one list of those files:
+// rlx_tensor_objects in engine/CMakeLists.txt) are
 // built into a shared library of their own, librlx_torch.so, which rlx loads (dlopen) the first
 // time one of the functions below is called. It is found next to the executable: the directory of
 // /proc/self/exe, so build/rlx finds build/librlx_torch.so and a copy of the binary elsewhere needs
@@ -17,19 +17,23 @@
 // (OpenBLAS reads OPENBLAS_CORETYPE), so neither needs a restart (startup.h).
 #pragma once
 
+#include <cstdint>
 #include <nlohmann/json.hpp>
 #include <string>
 
 #include "peaks/measure.h"
+#include "startup/tensor_abi.h"
 #include "train/trainer.h"
 
 namespace rlx::startup {
 
-// What librlx_torch.so offers the rest of rlx. kTensorLibraryAbi changes whenever this struct
-// does, so a library from another build is refused rather than called wrongly.
-inline constexpr int kTensorLibraryAbi = 4;
+// What librlx_torch.so offers the rest of rlx. kTensorLibraryAbi (startup/tensor_abi.h, generated
+// by cmake/tensor_abi_gen.cmake) is a hash of this header and of every header whose types cross
+// the boundary (engine/CMakeLists.txt, RLX_TENSOR_ABI_HEADERS): it changes whenever one of them
+// does, so a library from another build is refused rather than called wrongly. It stays the first
+// member, so any library's stamp can be read.
 struct TensorLibrary {
-  int abi = kTensorLibraryAbi;
+  std::uint64_t abi = kTensorLibraryAbi;
   train::TrainResult (*train)(const train::TrainConfig&, train::IterationObserver*) = nullptr;
   nlohmann::json (*devices)() = nullptr;
   std::string (*cudnn_version)() = nullptr;

@@ -41,6 +41,19 @@ got=$("$tmp/bin/rlx" -e 'rlx.devices()' 2>&1); rc=$?
   fail "a copy without the library: $got"
 cp "$(dirname "$RLX")/librlx_torch.so" "$tmp/bin/"
 [ "$("$tmp/bin/rlx" -e 'print(#rlx.devices() >= 1)')" = true ] || fail "a copy with the library beside it"
+# A library from another build (issue 53: the ABI stamp is a hash of the boundary's headers): refused
+# in one line naming both stamps and the fix, before anything of it is called.
+if command -v cc >/dev/null; then
+  mkdir -p "$tmp/stale"
+  cp "$RLX" "$tmp/stale/rlx"
+  printf 'struct lib { unsigned long long abi; } stale = {1};\nconst struct lib* rlx_tensor_library(void) { return &stale; }\n' \
+    >"$tmp/stale/stale.c"
+  cc -shared -fPIC -o "$tmp/stale/librlx_torch.so" "$tmp/stale/stale.c" || fail "cannot build the stale library"
+  got=$("$tmp/stale/rlx" -e 'rlx.devices()' 2>&1); rc=$?
+  [ "$rc" = 1 ] || fail "a stale library: exit $rc"
+  [[ "$got" =~ "rlx.train.devices: cannot load rlx's LibTorch part $tmp/stale/librlx_torch.so: its ABI stamp is 0000000000000001, this rlx's "[0-9a-f]{16}": it is from another build of rlx; rebuild both with cmake --build build, or copy the librlx_torch.so built with this rlx beside it"$ ]] ||
+    fail "a stale library: $got"
+fi
 # A symbolic link finds the library beside the file it points to (/proc/self/exe).
 ln -s "$RLX" "$tmp/link/rlx"
 [ "$("$tmp/link/rlx" -e 'print(#rlx.devices() >= 1)')" = true ] || fail "through a symbolic link"

@@ -190,14 +190,14 @@ TEST_CASE("data-parallel: the configuration and result cross the wire unchanged"
   c.ranks = 3;
   c.target_ci = 0.02;
   c.stability.max_cv = 0.3;
-  c.label = "x";
+  c.label = "a label";
   const TrainConfig back = config_from_wire(nlohmann::json::parse(config_to_wire(c).dump()));
   CHECK(back.model == c.model);
   CHECK(back.batch == 7);
   CHECK(back.ranks == 3);
   CHECK(back.target_ci == 0.02);
   CHECK(back.stability.max_cv == 0.3);
-  CHECK(back.label == "x");
+  CHECK(back.label == "a label");
 
   TrainResult r;
   r.ok = true;
@@ -205,14 +205,14 @@ TEST_CASE("data-parallel: the configuration and result cross the wire unchanged"
   r.iter_s.mean = 0.375;
   r.ci_rel = std::nan("");
   r.comm.allreduce_s = 0.125;
-  r.comm.host = "h";
+  r.comm.host = "node-7";
   const TrainResult rb = result_from_wire(nlohmann::json::parse(result_to_wire(r).dump()));
   CHECK(rb.ok);
   CHECK(rb.samples == r.samples);
   CHECK(rb.iter_s.mean == 0.375);
   CHECK(std::isnan(rb.ci_rel));
   CHECK(rb.comm.allreduce_s == 0.125);
-  CHECK(rb.comm.host == "h");
+  CHECK(rb.comm.host == "node-7");
 }
 
 TEST_CASE("data-parallel: the run's summary, worked out by hand") {
