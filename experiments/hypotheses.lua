@@ -17,4 +17,9 @@ return {
   -- 3. What is the effect of the environment (GPU type, virtualization) vs. bare metal?
   {"A GPU trains ResNet-50 fp32 at least 50x faster than a CPU at the same batch",
     env = {env = "cuda", over = "cpu", model = "resnet50", precision = "fp32"}, at_least = 50},
+  -- Seed 004's hypothesis 4 ("I am not sure if 2 GPU will necessarily outperform 1 GPU"), as data-parallel
+  -- ranks (issue 52): the same batch per rank, so 2 ranks train twice the images per step; untested
+  -- on a study without runs of ranks > 1 (the default study has none).
+  {"2 ranks train ResNet-50 at least 1.6x faster than 1 (the same batch per rank)",
+    ranks = {ranks = 2, over = 1, model = "resnet50"}, at_least = 1.6},
 }

@@ -183,13 +183,16 @@ void GradientSync::after_backward() {
   const auto intervals = clock_->take();
   if (!counting_) return;
   ++steps_;
-  Clock::time_point last_launch{};
+  // Exposed: from the last bucket's launch (the backward pass's last gradient) to the last
+  // all-reduce's completion (a bucket whose completion was not yet seen counts until backward's end).
+  Clock::time_point last_launch{}, last_done{};
   int64_t bytes = 0;
   for (const auto& i : intervals) {
     last_launch = std::max(last_launch, i.launched);
+    last_done = std::max(last_done, i.finished ? std::min(i.done, end) : end);
     bytes += i.bytes;
   }
-  if (!intervals.empty()) exposed_s_ += seconds_between(last_launch, end);
+  if (!intervals.empty()) exposed_s_ += std::max(0.0, seconds_between(last_launch, last_done));
   allreduce_s_ += union_seconds(intervals, end);
   grad_bytes_ = bytes;
   buckets_ = static_cast<int64_t>(intervals.size());

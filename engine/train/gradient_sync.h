@@ -13,7 +13,8 @@
 // built-in one does, SUM then divide by the ranks, and takes the time of each bucket: from its
 // launch to its completion (the Future's callback). Per step that gives the time communication was
 // in flight (the union of the buckets' intervals), the exposed part (from the last bucket's launch,
-// which the backward pass's last gradient triggers, to backward's end), and the bytes reduced.
+// which the backward pass's last gradient triggers, to the last bucket's completion: what the
+// backward pass did not hide), and the bytes reduced.
 #pragma once
 
 #include <torch/torch.h>

@@ -79,7 +79,7 @@ struct CommFigures {
   std::string host;
   int64_t pid = 0;
   double allreduce_s = 0;               // wall time some gradient bucket's all-reduce was in flight
-  double exposed_comm_s = 0;            // backward's end minus the last bucket's launch (not overlapped)
+  double exposed_comm_s = 0;            // last bucket's completion minus its launch (not overlapped)
   double buffer_broadcast_s = 0;        // rank 0's buffers (BatchNorm statistics) to all, before forward
   int64_t grad_bytes_per_step = 0;      // bytes of gradient buckets this rank all-reduced per step
   int64_t buckets = 0;                  // gradient buckets (c10d::Reducer's, after its rebuild)

@@ -9,6 +9,8 @@
 --   figures/variance_fixed_config.png  B: per-repeat images/s of one config across environments
 --   figures/roofline_E.png         C: roofline with the environment's peaks and the runs' points
 --   figures/ai_vs_batch_M.png      D: arithmetic intensity vs batch per precision and environment
+--   figures/scaling_env-E.png      E: data-parallel images/s vs ranks, labelled with the efficiency
+--                                     against 1 rank (only for a study with a run of ranks > 1)
 -- Everything is read from study.db by rlx.results.data (the report's reads too), so figures can be
 -- redrawn at any time from a stored (or merged) database without rerunning anything; the report draws
 -- them from the data it loaded (_draw_loaded). Like the report, figures never mix configurations
@@ -26,6 +28,7 @@ local M = {}
 local data = require("rlx.results.data")
 local configs = require("rlx.results.configs")
 local compute = require("rlx.report.compute")
+local pairing = require("rlx.report.pairs")
 local stats = require("rlx.stats")
 local kind_of = data.kind_of
 local function safe(name) return (tostring(name):gsub("[^%w%._%-]", "_")) end
@@ -751,6 +754,81 @@ local function ai_figures(D, points, dir, out, opts, warnings, varying)
   end
 end
 
+-- E: data-parallel scaling per environment (issue 52), only where a row has ranks > 1: global
+-- images/s against ranks, one solid series per family and batch per rank, each point its row's
+-- Table 2 mean ± 1 SD (rlx.report.compute.throughput), labelled with its efficiency against 1 rank
+-- (rlx.report.pairs.scaling: §6.8's numbers; weak: the same batch per rank, strong: the same global
+-- batch), and beside each series with a 1-rank point a dashed ideal line, ranks x that point (the
+-- gap between the two is the weak-scaling efficiency).
+local function scaling_figures(D, dir, out, opts, warnings, varying)
+  local families = pairing.scaling(D)
+  -- A family's legend names the fields other families differ in, not those it varies itself.
+  local named = {}
+  for _, f in ipairs(varying) do
+    if f.name ~= "ranks" and f.name ~= "threads" then named[#named + 1] = f end
+  end
+  local envs, by_env = {}, {}
+  for _, f in ipairs(families) do
+    local env = f.first.env_key
+    if not by_env[env] then by_env[env] = {}; envs[#envs + 1] = env end
+    table.insert(by_env[env], f)
+  end
+  local function label_of(e)
+    local parts = {}
+    if e.weak and e.weak.efficiency then parts[#parts + 1] = string.format("weak %.1f %%", e.weak.efficiency * 100) end
+    if e.strong and e.strong.efficiency then
+      parts[#parts + 1] = string.format("strong %.1f %%", e.strong.efficiency * 100)
+    end
+    return table.concat(parts, ", ")
+  end
+  for _, env in ipairs(envs) do
+    local series, runs, k, ranks = {}, {}, 0, {}
+    for _, f in ipairs(by_env[env]) do
+      local g0 = f.first
+      local extra = configs.short(named, g0.runs[1])
+      local name = g0.model .. " " .. g0.precision .. (extra ~= "" and (" " .. extra) or "")
+      local by_batch, batches = {}, {}
+      for _, e in ipairs(f.entries) do
+        for _, r in ipairs(e.row.runs) do runs[#runs + 1] = r end
+        ranks[e.ranks] = true
+        if not by_batch[e.batch] then by_batch[e.batch] = {}; batches[#batches + 1] = e.batch end
+        table.insert(by_batch[e.batch], e)  -- f.entries come by ranks
+      end
+      table.sort(batches)
+      for _, b in ipairs(batches) do
+        k = k + 1
+        local x, y, sd, labels, rows = {}, {}, {}, {}, {}
+        for i, e in ipairs(by_batch[b]) do
+          x[i], y[i], sd[i], labels[i], rows[i] = e.ranks, e.t.mean, e.t.sd or 0, label_of(e), e.row.key
+        end
+        series[#series + 1] = {label = name .. " batch " .. b .. "/rank", x = x, y = y, sd = sd, labels = labels,
+          rows = rows, color = k, marker = k}
+        local one = by_batch[b][1]
+        if one.ranks == 1 and #x > 1 and one.t.mean then
+          local iy = {}
+          for i, n in ipairs(x) do iy[i] = n * one.t.mean end
+          series[#series + 1] = {label = "batch " .. b .. "/rank ideal (ranks × 1 rank)", x = x, y = iy, color = k,
+            dashed = true, markers = false}
+        end
+      end
+    end
+    local ticks = {}
+    for n in pairs(ranks) do ticks[#ticks + 1] = n end
+    table.sort(ticks)
+    -- rlx.plot.line (the throughput chart's x is a batch axis): ticks at the ranks run, room for the
+    -- labels either side, the y axis from 0 as Figure A's.
+    local path = dir .. "/scaling_env-" .. safe(env) .. "." .. opts.format
+    local plot = {series = series, out = path, title = "Data-parallel scaling: " .. env, xticks = ticks,
+      xmin = ticks[1] - 0.5, xmax = ticks[#ticks] + 0.5, ymin = 0,
+      subtitle = subtitle("global images/s (all ranks), mean ± 1 SD over the repeats per point; dashed: ideal " ..
+        "(ranks × the 1-rank point); labels: efficiency against 1 rank (weak: same batch per rank; strong: same " ..
+        "global batch)", runs, opts),
+      xlabel = "Ranks (data-parallel processes)", ylabel = "Throughput (images/s, all ranks)",
+      width = opts.width, height = opts.height}
+    if draw_one("line", plot, warnings) then out[#out + 1] = {figure = "E", env = env, path = path, plot = plot} end
+  end
+end
+
 -- The configuration fields that take several values inside one environment (issue 34: a merged
 -- study's H100 points were labelled "bs64 3 / 8" because another machine ran another protocol):
 -- a figure's legend and labels name only those; each environment's protocol is in its subtitle.
@@ -794,6 +872,7 @@ function M._draw_loaded(D, opts)
   else
     throughput_figures(D, runs, o.dir, files, o, warnings, varying)
     variance_figure(runs, o.dir, files, o, warnings, not_drawn)
+    scaling_figures(D, o.dir, files, o, warnings, varying)
   end
   if #points > 0 then
     roofline_figures(D, points, o.dir, files, o, warnings, varying)

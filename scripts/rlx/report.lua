@@ -87,9 +87,10 @@ local function make_ref(ctx)
       if g.runs[1].env_shared then
         words[#words + 1] = {"--env-id", tostring(g.runs[1].environment_id):sub(1, 8)}
       end
-      -- Two input sizes of one configuration: the command lists this row's only.
+      -- Two input sizes (or rank counts) of one configuration: the command lists this row's only.
       for _, f in ipairs(ctx.D.varying or {}) do
         if f.name == "input" then words[#words + 1] = {"--input", tostring(g.config.input)} end
+        if f.name == "ranks" then words[#words + 1] = {"--ranks", tostring(g.config.ranks)} end
       end
       if src.study then words[#words + 1] = {"--study", src.study} end
       local cmd = md.shell(words)

@@ -58,6 +58,20 @@ rlx_e2e(NAME "report: a hypothesis's unknown key" ARGS -e
 rlx_e2e(NAME "report: a hypothesis without its statement" ARGS -e
   "local s = rlx.study{name = 'x', db = os.getenv('RLX_TEST_TMP') .. '/report_hyp.db'} s:hypothesis{bound = {is = 'memory'}}"
   EXIT 1 STDERR "study:hypothesis: the statement is missing: give it first")
+# Issue 52: the data-parallel scaling section (§6.8) on a hand-made 1- and 2-rank study
+# (tests/fixtures/studies/dp-handmade.db, to be replaced by a real one), every number worked by hand in
+# scaling.lua; and a study without ranks > 1, which has none.
+add_test(NAME "e2e: report: data-parallel scaling section, efficiencies and memory table (hand-made fixture)"
+  COMMAND bash ${R}/scaling.sh $<TARGET_FILE:rlx> ${RLX_TEST_TMP} dp WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+add_test(NAME "e2e: report: data-parallel scaling section of a real 1- and 2-rank study (dp-cpu-smoke.db)"
+  COMMAND bash ${R}/scaling_real.sh $<TARGET_FILE:rlx> ${RLX_TEST_TMP} WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+set_tests_properties("e2e: report: data-parallel scaling section of a real 1- and 2-rank study (dp-cpu-smoke.db)"
+  PROPERTIES PASS_REGULAR_EXPRESSION "^ok\n$")
+add_test(NAME "e2e: report: no scaling section without a run of ranks > 1"
+  COMMAND bash ${R}/scaling.sh $<TARGET_FILE:rlx> ${RLX_TEST_TMP} plain WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+rlx_e2e(NAME "report: a ranks hypothesis with an unknown scaling" ARGS -e
+  "local s = rlx.study{name = 'x', db = os.getenv('RLX_TEST_TMP') .. '/report_hyp.db'} s:hypothesis{'2 ranks', ranks = {ranks = 2, over = 1, scaling = 'linear'}, at_least = 1.6}"
+  EXIT 1 STDERR "^\\(command line\\):1: study:hypothesis: option 'ranks': option 'scaling' must be one of strong, weak, got \"linear\"\n$")
 rlx_e2e(NAME "report: with= names a missing database" ARGS -e
   "local s = rlx.study{name = 'x', db = os.getenv('RLX_TEST_TMP') .. '/report_hyp.db'} s:report{dir = os.getenv('RLX_TEST_TMP') .. '/report_hyp', with = os.getenv('RLX_TEST_TMP') .. '/none.db'}"
   EXIT 1 STDERR "rlx\\.report\\.write: option 'with': no database at '.*none\\.db' \\(check the path\\)")

@@ -41,7 +41,7 @@ M.RLX_COLUMNS = {
   {"max_rss_bytes", "max_rss_bytes"}, {"device_max_bytes", "device_max_bytes"}, {"loss_first", "loss_first"},
   {"loss_last", "loss_last"}, {"threads", "threads"}, {"params", "params"}, {"forward_flops", "forward_flops"},
   {"train_flops", "train_flops"}, {"cpu_model", "cpu_model"}, {"gpu_name", "gpu_name"}, {"cuda", "cuda"},
-  {"cuda_graphs", "cuda_graphs"},
+  {"cuda_graphs", "cuda_graphs"}, {"ranks", "ranks"}, {"global_batch", "global_batch"},
 }
 
 --- The column names of the CSV, in order.

@@ -21,6 +21,8 @@ local cmd = {name = "runs", usage = "rlx runs DB [options]",
     {"env_id", "--env-id", metavar = "ID",
       help = "only the environment whose id starts with ID (two machines can share a label)"},
     {"input", "--input", type = "integer", help = "only runs at this input size (image side in pixels)"},
+    {"ranks", "--ranks", type = "integer", min = 1,
+      help = "only runs with this many data-parallel ranks (1: one process, as every run before them)"},
     {"summary", "--summary", type = "boolean",
       help = "print seed 001's Table 2 as the report prints it (mean ± SD, 95 % CI of the mean, a row per " ..
         "configuration) as Markdown, then the precision the runs reached"},
@@ -100,6 +102,12 @@ function M.main(...)
     -- The input size a run used (rlx.results.configs: column, result, config, else 224).
     local kept = {}
     for _, r in ipairs(rows) do if configs.of(r).input == tostring(o.input) then kept[#kept + 1] = r end end
+    rows = kept
+  end
+  if o.ranks then
+    -- The ranks a run trained with (rlx.results.configs: column, result, config, else 1).
+    local kept = {}
+    for _, r in ipairs(rows) do if configs.ranks_of(r) == o.ranks then kept[#kept + 1] = r end end
     rows = kept
   end
   if o.json and o.summary then

@@ -126,9 +126,9 @@ function M.precision(ctx)
     extend(a, {"l", "r", "r", "r", "r", "r", "l"})))
 end
 
--- Workload columns of §6.2: model, precision, batch, then input and data where the study's rows
--- differ in them.
-local WORKLOAD_VARYING = {input = true, data = true}
+-- Workload columns of §6.2: model, precision, batch, then input, data and ranks where the study's
+-- rows differ in them (rlx.results.configs.workload_key).
+local WORKLOAD_VARYING = {input = true, data = true, ranks = true}
 local function workload_fields(D)
   local out = {}
   for _, f in ipairs(D.varying or {}) do if WORKLOAD_VARYING[f.name] then out[#out + 1] = f end end
@@ -491,6 +491,8 @@ function M.hypotheses(ctx)
       if p.ratio then
         local what = x.h.kind == "speedup" and string.format("%s, batch %d", p.a.env_key, p.a.batch) or
           x.h.kind == "batch" and string.format("%s, %s %s", p.a.env_key, p.a.model, p.a.precision) or
+          x.h.kind == "ranks" and string.format("%s, %s, %d ranks × batch %d against %d × batch %d", p.a.env_key,
+            p.a.precision, x.h.test.ranks, p.a.batch, x.h.test.over, p.b.batch) or
           string.format("%s %s batch %d", p.a.model, p.a.precision, p.a.batch)
         if x.h.kind ~= "batch" and not x.h.test.model then what = p.a.model .. ", " .. what end
         parts[#parts + 1] = string.format("%s: %s, %s %s", md.esc(what), pairing.ratio_words(p.ratio), p.verdict,
@@ -506,7 +508,9 @@ function M.hypotheses(ctx)
       or ""
     lines[#lines + 1] = string.format("- **H%d. %s** — **%s** (%s). %s%s", i, md.esc(x.h.text), x.result.verdict,
       md.esc(H.test_text(x.h)), #parts > 0 and (table.concat(parts, "; ") .. ".") or
-      "No rows of this study match it: run the configurations it names.", subset)
+      (x.result.why and (md.esc(x.result.why) .. ": train with ranks > 1 (`rlx train --ranks 2`, or " ..
+        "`ranks = {1, 2}` in study:sweep{}; docs/training.md, \"Data-parallel\").") or
+      "No rows of this study match it: run the configurations it names."), subset)
   end
   ctx.doc:para(lines)
 end
@@ -527,6 +531,7 @@ function M.section(ctx)
   M.transitions(ctx)
   M.hypotheses(ctx)
   require("rlx.report.knobs").section(ctx)
+  require("rlx.report.scaling").section(ctx)
   doc:para("### Takeaways")
   local t = require("rlx.report.drafts").takeaways(ctx)
   doc:para(t or "No ratio between two measured configurations: no takeaway rests on a number here.")

@@ -101,7 +101,7 @@ local FLAGS = {{"model", "--model"}, {"batch", "--batch-size"}, {"warmup", "--wa
   {"grad_accum", "--grad-accum-steps"}, {"deterministic", "--deterministic"}, {"cudnn_benchmark", "--cudnn-benchmark"},
   {"nvtx", "--nvtx"}, {"lr", "--lr"}, {"momentum", "--momentum"}, {"weight_decay", "--weight-decay"},
   {"seed", "--seed"}, {"tf32", "--tf32"}, {"pin_memory", "--pin-memory"}, {"counters", "--counters"},
-  {"counter_iters", "--counter-iters"}}
+  {"counter_iters", "--counter-iters"}, {"ranks", "--ranks"}}
 
 -- Every value shell-quoted (md.shell): a --data path with a space broke the line, a backtick ran.
 -- caps: the per-run caps a time budget gave a precision-targeted run ({max_iters=, max_seconds=}),
@@ -444,7 +444,8 @@ function M.limitations(ctx)
   doc:para("---")
 end
 
-local FIGURE_NAMES = {A = "Throughput vs batch", B = "Variability", C = "Roofline", D = "AI vs batch"}
+local FIGURE_NAMES = {A = "Throughput vs batch", B = "Variability", C = "Roofline", D = "AI vs batch",
+  E = "Data-parallel scaling vs ranks"}
 
 function M.figures(ctx)
   local doc = ctx.doc

@@ -76,6 +76,95 @@ function M.peak_memory(g)
   return nil
 end
 
+-- The mean of f(run) over runs, counting only finite values above zero (a rank's -1 "not measured"
+-- and a missing field drop out); returns the mean (nil for none) and how many values it took.
+local function positive_mean(runs, f)
+  local xs = {}
+  for _, r in ipairs(runs) do
+    local v = f(r)
+    if type(v) == "number" and v == v and v > 0 and v < math.huge then xs[#xs + 1] = v end
+  end
+  return stats.mean(xs), #xs
+end
+
+local function dp_of(r)
+  local res = type(r.result) == "table" and r.result or {}
+  return type(res.data_parallel) == "table" and res.data_parallel or nil
+end
+
+--- A row's data-parallel figures (issue 52; docs/report.md, "Scaling"). Rank 0 stores the run, with
+--- every rank's figures in result.data_parallel. Returns {ranks, global_batch, memory_what ("device
+--- allocator peak" on CUDA, else "process peak RSS"), rank_bytes (each rank's peak, mean over the
+--- row's ok runs; index 1 is rank 0), total_bytes (the ranks' peaks summed, as stored:
+--- total_device_max_bytes / total_max_rss_bytes, mean over the ok runs), n_memory, param_bytes (one
+--- replica's parameters: data_parallel.param_bytes, else the stored complexity's param_bytes, Table
+--- 1b's), param_from ("data_parallel" | "complexity"), and for ranks > 1: backend, launcher,
+--- threads_per_rank, buckets, bucket_cap_bytes, grad_bytes_per_step, allreduce_s, exposed_comm_s,
+--- comm_share, exposed_share (rank 0's, mean over the runs Table 2 averages: M.used), n_timing}.
+--- A 1-rank row's rank_bytes and total_bytes are M.peak_memory's; it has no communication.
+function M.data_parallel(D, g)
+  local c = configs.of(g.runs[1])
+  local out = {ranks = c.dp.ranks, global_batch = c.dp.global_batch}
+  for _, r in ipairs(g.runs) do
+    local info = D.complexity and D.complexity[r.id]
+    local p = info and (tonumber(info.param_bytes) or (tonumber(info.params) and info.params * 4))
+    if p then out.param_bytes, out.param_from = p, "complexity"; break end
+  end
+  if out.ranks == 1 then
+    local m, what, n = M.peak_memory(g)
+    out.rank_bytes, out.total_bytes, out.memory_what, out.n_memory = {m}, m, what, n
+    return out
+  end
+  local first
+  for _, r in ipairs(g.runs) do first = first or dp_of(r) end
+  first = first or {}
+  out.backend, out.launcher, out.threads_per_rank = first.backend, first.launcher, first.threads_per_rank
+  out.buckets, out.bucket_cap_bytes = first.buckets, first.bucket_cap_bytes
+  local p = positive_mean(g.runs, function(r) return (dp_of(r) or {}).param_bytes end)
+  if p then out.param_bytes, out.param_from = p, "data_parallel" end
+  -- Communication: over the runs the row's images/s averages, so the share and the throughput
+  -- describe the same runs.
+  local used = (M.used(g))
+  local function timing(field)
+    local xs = {}
+    for _, r in ipairs(used) do
+      local v = (dp_of(r) or {})[field]
+      if type(v) == "number" and v == v and v >= 0 then xs[#xs + 1] = v end
+    end
+    return stats.mean(xs), #xs
+  end
+  out.allreduce_s, out.n_timing = timing("allreduce_s")
+  out.exposed_comm_s = timing("exposed_comm_s")
+  out.comm_share, out.exposed_share = timing("comm_share"), timing("exposed_share")
+  out.grad_bytes_per_step = timing("grad_bytes_per_step")
+  -- Memory: over every ok run, as M.peak_memory (the peak does not depend on the timing). On CUDA
+  -- the allocator's peak where the ranks measured one, else (a CPU) each process's peak RSS.
+  local function memory(rank_field, total_field)
+    local bytes = {}
+    for i = 1, out.ranks do
+      bytes[i] = positive_mean(g.runs, function(r)
+        for j, x in ipairs((dp_of(r) or {}).per_rank or {}) do
+          if type(x) == "table" and (tonumber(x.rank) or (j - 1)) == i - 1 then return x[rank_field] end
+        end
+        return nil
+      end)
+    end
+    local total, n = positive_mean(g.runs, function(r) return (dp_of(r) or {})[total_field] end)
+    return bytes, total, n
+  end
+  local bytes, total, n
+  if g.kind == "cuda" then
+    bytes, total, n = memory("device_max_bytes", "total_device_max_bytes")
+    if total then out.memory_what = "device allocator peak" end
+  end
+  if not out.memory_what then
+    bytes, total, n = memory("max_rss_bytes", "total_max_rss_bytes")
+    out.memory_what = "process peak RSS"
+  end
+  out.rank_bytes, out.total_bytes, out.n_memory = bytes, total, n
+  return out
+end
+
 --- The ridge's range from its peaks' spread (issue 34: MobileNetV2's AI sat within 2 % of the
 --- ridge and was called memory-bound without a caveat). A measured peak is the best of its repeats
 --- and its worst repeat was best x (1 - spread) (spread = (best - worst) / best, stored with the

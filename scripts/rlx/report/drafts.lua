@@ -216,6 +216,13 @@ local function runs_words(r, left)
   return n
 end
 
+-- A series' precision as a draft names it, with its ranks when it trained data-parallel (issue 52:
+-- the 1-rank and the 2-rank series of one model read alike): "fp32", "fp32 on 2 ranks".
+local function series_precision(g)
+  local n = pairing.ranks_of(g)
+  return esc(g.precision) .. (n > 1 and (" on " .. n .. " ranks") or "")
+end
+
 local function trend_words(ctx, s)
   local words = string.format("from %s images/s at batch %d to %s at batch %d: %s", md.sig(s.ta.mean, 3),
     s.first.batch, md.sig(s.tb.mean, 3), s.last.batch, pairing.ratio_words(s.r))
@@ -238,7 +245,7 @@ function M.trends(ctx)
   for _, s in ipairs(pairing.batch_series(ctx.D)) do
     if s.r then
       sentences[#sentences + 1] = string.format("On %s, %s in %s goes %s.", esc(s.first.env_key), esc(s.first.model),
-        esc(s.first.precision), trend_words(ctx, s))
+        series_precision(s.first), trend_words(ctx, s))
     end
   end
   local up = {}
@@ -339,12 +346,12 @@ function M.models(ctx)
     end
     if fast and slow and fast ~= slow then
       sentences[#sentences + 1] = string.format("%s runs fastest on %s in %s at batch %d (%s images/s %s) and " ..
-        "slowest on %s in %s at batch %d (%s %s).", esc(model), esc(fast.env_key), esc(fast.precision), fast.batch,
-        md.sig(compute.throughput(fast).mean, 3), ctx.ref(fast), esc(slow.env_key), esc(slow.precision), slow.batch,
+        "slowest on %s in %s at batch %d (%s %s).", esc(model), esc(fast.env_key), series_precision(fast), fast.batch,
+        md.sig(compute.throughput(fast).mean, 3), ctx.ref(fast), esc(slow.env_key), series_precision(slow), slow.batch,
         md.sig(compute.throughput(slow).mean, 3), ctx.ref(slow))
     elseif fast then
       sentences[#sentences + 1] = string.format("%s ran in one configuration: %s images/s on %s in %s at batch %d %s.",
-        esc(model), md.sig(compute.throughput(fast).mean, 3), esc(fast.env_key), esc(fast.precision), fast.batch,
+        esc(model), md.sig(compute.throughput(fast).mean, 3), esc(fast.env_key), series_precision(fast), fast.batch,
         ctx.ref(fast))
     end
     local best
@@ -361,7 +368,7 @@ function M.models(ctx)
     for _, s in ipairs(series) do
       if s.first.model == model and s.r then
         sentences[#sentences + 1] = string.format("On %s in %s it goes %s.", esc(s.first.env_key),
-          esc(s.first.precision), trend_words(ctx, s))
+          series_precision(s.first), trend_words(ctx, s))
       end
     end
     local far
@@ -436,7 +443,7 @@ function M.findings(ctx)
     if r and not s.first.emulated then
       add("batch|" .. s.first.model .. "|" .. s.first.env_key, r, left, string.format("a larger batch moves %s on %s " ..
         "in %s from %s images/s at batch %d to %s at batch %d: %s", esc(s.first.model), esc(s.first.env_key),
-        esc(s.first.precision), md.sig(r.mean_b, 3), s.first.batch, md.sig(r.mean_a, 3), s.last.batch,
+        series_precision(s.first), md.sig(r.mean_b, 3), s.first.batch, md.sig(r.mean_a, 3), s.last.batch,
         pairing.ratio_words(r)), s.first, s.last)
     end
   end

@@ -4,14 +4,18 @@
 --   study:hypothesis{"AMP at least 2x over fp32 for ResNet-50 on cuda",
 --     speedup = {precision = "amp", over = "fp32", model = "resnet50", device = "cuda"}, at_least = 2.0}
 --   study:hypothesis{"VGG-16 is compute-bound everywhere", bound = {is = "compute", model = "vgg16"}}
+--   study:hypothesis{"2 ranks train ResNet-50 at least 1.6x faster than 1",
+--     ranks = {ranks = 2, over = 1, model = "resnet50"}, at_least = 1.6}
 --
 -- A hypothesis is one comparison the report's tables already make: a precision's speedup over
 -- another (§6.1), a batch size's images/s over another's (§4.1), an environment's over another's
--- (§6.2), or a roofline bound (§5). Ratios are judged by their 95 % CI (rlx.stats.ratio_ci95, the
--- tables' own): supported when every pair's CI lies on the claimed side of the threshold, rejected
--- when some pair's CI lies wholly on the other side, else undecided (a CI across the threshold, or
--- no CI: a side with one run). A bound is supported when every point matching it has that bound,
--- rejected when one has the other, undecided when one is near the ridge.
+-- (§6.2), data-parallel ranks' images/s over fewer ranks' (§6.8: at the same batch per rank, or
+-- with scaling = "strong" at the same global batch), or a roofline bound (§5). Ratios are judged by
+-- their 95 % CI (rlx.stats.ratio_ci95, the tables' own): supported when every pair's CI lies on the
+-- claimed side of the threshold, rejected when some pair's CI lies wholly on the other side, else
+-- undecided (a CI across the threshold, or no CI: a side with one run). A bound is supported when
+-- every point matching it has that bound, rejected when one has the other, undecided when one is
+-- near the ridge.
 local options = require("rlx.options")
 local errors = require("rlx.errors")
 local compute = require("rlx.report.compute")
@@ -38,11 +42,16 @@ M.KINDS = {
     over = {type = "integer", min = 1, required = true}}},
   env = {field = "env", spec = with_filter{env = {type = "string", required = true},
     over = {type = "string", required = true}}},
+  -- Global images/s at `ranks` data-parallel ranks over `over` ranks (issue 52): at the same batch
+  -- per rank (scaling = "weak", the default) or the same global batch ("strong"); `batch` filters
+  -- the `ranks` side's batch per rank.
+  ranks = {field = "ranks", spec = with_filter{ranks = {type = "integer", min = 1, required = true},
+    over = {type = "integer", min = 1, required = true}, scaling = {type = "string", one_of = {"weak", "strong"}}}},
   bound = {spec = with_filter{is = {type = "string", one_of = {"memory", "compute"}, required = true}}},
 }
 
 local SPEC = {text = {type = "string", required = true}, speedup = {type = "table"}, batch = {type = "table"},
-  env = {type = "table"}, bound = {type = "table"}, at_least = {type = "number", min = 0},
+  env = {type = "table"}, ranks = {type = "table"}, bound = {type = "table"}, at_least = {type = "number", min = 0},
   at_most = {type = "number", min = 0}}
 
 --- Checks a hypothesis table ({"statement", <kind> = {...}, at_least =, at_most =}: the statement
@@ -69,7 +78,7 @@ function M.check(fname, h)
   if #kinds ~= 1 then
     errors.raise(fname, (#kinds == 0 and "say what to test: one of " or "test one thing, not " ..
       table.concat(kinds, " and ") .. ": one of ") .. "speedup = {precision =, over =}, batch = {batch =, over =}, " ..
-      "env = {env =, over =}, bound = {is =}")
+      "env = {env =, over =}, bound = {is =}, ranks = {ranks =, over =}")
   end
   local kind = kinds[1]
   local test = options.check(fname .. ": option '" .. kind .. "'", o[kind], M.KINDS[kind].spec)
@@ -96,7 +105,8 @@ function M.check(fname, h)
     if o.at_least or o.at_most then errors.raise(fname, "a bound has no threshold: leave out at_least and at_most") end
   else
     if not (o.at_least or o.at_most) then
-      errors.raise(fname, "a " .. kind .. " needs a threshold: at_least = x (the ratio's CI above x), at_most = x, or both")
+      errors.raise(fname, "a " .. (kind == "ranks" and "ranks comparison" or kind) .. " needs a threshold: at_least = " ..
+        "x (the ratio's CI above x), at_most = x, or both")
     end
     if o.at_least and o.at_most and o.at_least > o.at_most then
       errors.raise(fname, string.format("at_least (%g) is above at_most (%g)", o.at_least, o.at_most))
@@ -142,10 +152,21 @@ end
 local function env_is(g, name) return g.env_key == name or g.env == name or g.env_label == name or g.kind == name end
 
 -- The pairs of rows a ratio test compares: {a, b} with a the test's side, b the `over` side, equal in
--- every other configuration field (the workload across environments, as §6.2 pairs them).
+-- every other configuration field (the workload across environments, as §6.2 pairs them; for ranks
+-- all but the threads, and the batch per rank with strong scaling: rlx.report.pairs.ranks_partner,
+-- §6.8's rule).
 local function pairs_of(D, h)
   local t, field = h.test, M.KINDS[h.kind].field
   local out = {}
+  if field == "ranks" then
+    for _, a in ipairs(D.groups) do
+      if pairing.ranks_of(a) == t.ranks and matches(a, t, "ranks") then
+        local b = pairing.ranks_partner(D, a, t.over, t.scaling or "weak")
+        if b then out[#out + 1] = {a = a, b = b} end
+      end
+    end
+    return out
+  end
   for _, a in ipairs(D.groups) do
     local a_side = field == "env" and env_is(a, t.env) or (field ~= "env" and a[field] == t[field])
     if a_side and matches(a, t, field) then
@@ -220,7 +241,14 @@ function M.judge(D, h)
     end
     table.sort(missing)
   end
-  return {verdict = overall(parts), parts = parts, missing_envs = missing}
+  -- A ranks test on a study without data-parallel runs says so (the default study has none).
+  local why
+  if #parts == 0 and h.kind == "ranks" then
+    local dp = false
+    for _, g in ipairs(D.groups) do dp = dp or pairing.ranks_of(g) > 1 end
+    if not dp then why = "The study has no data-parallel run (ranks > 1)" end
+  end
+  return {verdict = overall(parts), parts = parts, missing_envs = missing, why = why}
 end
 
 --- "at least 2" / "at most 1.5" / "between 1.2 and 2": a ratio test's threshold in words.
@@ -238,12 +266,16 @@ function M.test_text(h)
   if h.kind == "speedup" then what = string.format("images/s in %s ÷ in %s", t.precision, t.over)
   elseif h.kind == "batch" then what = string.format("images/s at batch %d ÷ at batch %d", t.batch, t.over)
   elseif h.kind == "env" then what = string.format("images/s on %s ÷ on %s", t.env, t.over)
+  elseif h.kind == "ranks" then
+    what = string.format("global images/s on %d rank%s ÷ on %d rank%s at the same %s", t.ranks, t.ranks == 1 and "" or "s",
+      t.over, t.over == 1 and "" or "s", t.scaling == "strong" and "global batch" or "batch per rank")
   else what = "the roofline bound is " .. t.is end
   local where = {}
   for _, k in ipairs({"model", "precision", "batch", "env", "device"}) do
     local varied = (h.kind == "speedup" and k == "precision") or (h.kind == "batch" and k == "batch") or
       (h.kind == "env" and k == "env")
-    if t[k] ~= nil and not varied then where[#where + 1] = k .. " " .. tostring(t[k]) end
+    local key = (h.kind == "ranks" and k == "batch") and "batch per rank" or k
+    if t[k] ~= nil and not varied then where[#where + 1] = key .. " " .. tostring(t[k]) end
   end
   return what .. (#where > 0 and (" (" .. table.concat(where, ", ") .. ")") or "") ..
     (h.kind ~= "bound" and (", " .. M.threshold_text(h)) or "")

@@ -101,6 +101,107 @@ function M.batch_series(D)
   return out
 end
 
+-- Data-parallel scaling (issue 52) ------------------------------------------------------------
+
+--- The number of data-parallel ranks of a row (rlx.results.configs.ranks_of: 1 for one process).
+function M.ranks_of(g) return configs.of(g.runs[1]).dp.ranks end
+
+--- The images one step of a row trains over all its ranks (ranks x batch per rank).
+function M.global_batch_of(g) return configs.of(g.runs[1]).dp.global_batch end
+
+-- A row's configuration without the fields a scaling comparison varies: the ranks, the threads (the
+-- cores are split between the ranks: 2 ranks x 1 thread against 1 rank x 2 threads, issue 52) and,
+-- with no_batch, the batch per rank (strong scaling keeps the global batch instead).
+local function family_key(g, no_batch)
+  return configs.key(g.runs[1], {ranks = true, threads = true, batch = no_batch or nil})
+end
+M.family_key = family_key
+
+--- The row a row g is compared with at `over` ranks: with scaling "weak" the one at the same batch
+--- per rank, with "strong" the one at the same global batch (ranks x batch / over per rank), equal
+--- in every other configuration field but the threads. Returns the row (nil when the study has
+--- none) and the batch per rank it has or would have (nil when the global batch does not divide).
+function M.ranks_partner(D, g, over, scaling)
+  local batch = g.batch
+  if scaling == "strong" then
+    local global = M.global_batch_of(g)
+    if not (global and global % over == 0) then return nil, nil end
+    batch = math.floor(global / over)
+  end
+  local key = family_key(g, true)
+  for _, o in ipairs(D.groups) do
+    if o ~= g and o.batch == batch and M.ranks_of(o) == over and family_key(o, true) == key then return o, batch end
+  end
+  return nil, batch
+end
+
+--- The compute a row trains on, in the unit its ranks divide: GPUs on CUDA (one per rank), else
+--- CPU threads (ranks x threads per rank: 2 ranks x 1 thread and 1 rank x 2 threads are the same
+--- two cores).
+function M.resources_of(g)
+  local r = g.runs[1]
+  local n = M.ranks_of(g)
+  if tostring(r.device or ""):match("^cuda") then return n end
+  return n * math.max(1, math.floor(tonumber(r.threads) or 1))
+end
+
+--- Speedup and efficiency of a row of N ranks over its 1-rank baseline (docs/report.md,
+--- "Scaling"): speedup = mean images/s of the N ranks ÷ mean images/s of the baseline, efficiency =
+--- speedup ÷ the ratio of their resources (M.resources_of: N on GPUs, one per rank; on a CPU the
+--- threads, so 2 ranks x 1 thread against 1 rank x 2 threads divides by 1: the same cores), each
+--- with the ratio's 95 % CI (rlx.stats.ratio_ci95 over the repeats Table 2 averages). Weak scaling:
+--- the baseline has the same batch per rank, speedup = images/s(N, B) ÷ images/s(1, B); strong
+--- scaling: the same global batch G, speedup = images/s(N, G/N) ÷ images/s(1, G). Returns {base, tb
+--- (its throughput), r, speedup, resources (the divisor), efficiency, low, high (the efficiency's
+--- CI, nil without one)}, or {missing = {ranks = 1, batch = B}} naming the baseline run the study
+--- lacks (batch nil: the global batch does not divide), or {missing = ..., no_values = true} when a
+--- side has no images/s.
+function M.scaling_vs_one(D, g, scaling)
+  local base, batch = M.ranks_partner(D, g, 1, scaling)
+  if not base then return {missing = {ranks = 1, batch = batch}} end
+  local ta, tb = compute.throughput(g), compute.throughput(base)
+  local r = M.ratio(ta.values, tb.values)
+  if not r then return {missing = {ranks = 1, batch = batch}, no_values = true, base = base} end
+  local k = M.resources_of(g) / M.resources_of(base)
+  return {base = base, tb = tb, r = r, speedup = r.ratio, resources = k, efficiency = r.ratio / k,
+    low = r.low and r.low / k, high = r.high and r.high / k}
+end
+
+--- The study's data-parallel families: rows equal in every configuration field but the ranks, the
+--- threads and the batch (family_key), of which at least one row has ranks > 1, in D.groups'
+--- order. Each is {key, rows (by ranks, then batch per rank), first (its first row), entries = {{row,
+--- ranks, batch, global_batch, t (throughput), weak, strong (M.scaling_vs_one; nil for 1 rank)}}}.
+--- Empty when no row has ranks > 1 (the report then has no scaling section).
+function M.scaling(D)
+  local families, order, dp = {}, {}, {}
+  for _, g in ipairs(D.groups) do
+    local k = family_key(g, true)
+    if not families[k] then families[k] = {key = k, rows = {}}; order[#order + 1] = k end
+    table.insert(families[k].rows, g)
+    if M.ranks_of(g) > 1 then dp[k] = true end
+  end
+  local out = {}
+  for _, k in ipairs(order) do
+    if dp[k] then
+      local f = families[k]
+      table.sort(f.rows, function(a, b)
+        local x, y = M.ranks_of(a), M.ranks_of(b)
+        if x ~= y then return x < y end
+        return (a.batch or 0) < (b.batch or 0)
+      end)
+      f.first, f.entries = f.rows[1], {}
+      for _, g in ipairs(f.rows) do
+        local e = {row = g, ranks = M.ranks_of(g), batch = g.batch, global_batch = M.global_batch_of(g),
+          t = compute.throughput(g)}
+        if e.ranks > 1 then e.weak, e.strong = M.scaling_vs_one(D, g, "weak"), M.scaling_vs_one(D, g, "strong") end
+        f.entries[#f.entries + 1] = e
+      end
+      out[#out + 1] = f
+    end
+  end
+  return out
+end
+
 --- A ratio and its qualifier as drafts cite them: "2.86×", "95 % CI [2.51, 3.21]" (or "one run per
 --- side: no CI").
 function M.ratio_parts(r)

@@ -458,15 +458,19 @@ function M.design(ctx)
   local D, doc = ctx.D, ctx.doc
   doc:para("## 2. Experiment Design")
   M.hypotheses(ctx)
+  -- Data-parallel runs (issue 52) add the ranks run, and the batch sizes are per rank.
+  local dp = false
+  for _, r in ipairs(D.runs) do dp = dp or configs.ranks_of(r) > 1 end
   local rows = {}
   for _, key in ipairs(env_keys(D)) do
     for _, sc in ipairs(scales(D, key)) do
-      local models, precs, batches, repeats, orders = {}, {}, {}, {}, {}
+      local models, precs, batches, repeats, orders, ranks = {}, {}, {}, {}, {}, {}
       local ok, failed, backend = 0, 0, nil
       for _, r in ipairs(sc.runs) do
         models[r.model] = true
         precs[r.precision or "?"] = true
         if r.batch then batches[r.batch] = true end
+        ranks[configs.ranks_of(r)] = true
         repeats[r.run] = true
         if r.sweep_order then orders[r.sweep_order] = true end
         backend = backend or r.kind
@@ -481,12 +485,18 @@ function M.design(ctx)
         list_join(sorted_keys(batches, num_sort)), md.esc(configs.protocol_cell(sc.runs)),
         p and md.esc(M.reached_cell(p)) or "not recorded", tostring(nrep),
         next(orders) and md.esc(list_join(sorted_keys(orders))) or "-", string.format("%d / %d", ok, failed)}
+      if dp then table.insert(rows[#rows], 7, list_join(sorted_keys(ranks, num_sort))) end
     end
   end
   doc:para("**Run matrix** (as stored):")
-  doc:para(md.table({"Env", "Backend", "Input", "Models", "Precision", "Batch sizes",
-    "Iters (warm-up / timed)", "95 % CI reached", "Repeats", "Order", "Runs ok / failed"}, rows,
-    {"l", "l", "l", "l", "l", "l", "l", "l", "r", "l", "r"}))
+  local headers = {"Env", "Backend", "Input", "Models", "Precision", dp and "Batch sizes (per rank)" or "Batch sizes",
+    "Iters (warm-up / timed)", "95 % CI reached", "Repeats", "Order", "Runs ok / failed"}
+  local aligns = {"l", "l", "l", "l", "l", "l", "l", "l", "r", "l", "r"}
+  if dp then
+    table.insert(headers, 7, "Ranks")
+    table.insert(aligns, 7, "l")
+  end
+  doc:para(md.table(headers, rows, aligns))
   doc:para("Iters: fixed counts as warm-up / timed iterations; \"until 95 % CI ≤ x %\" = timed until the 95 % " ..
     "confidence interval of the mean iteration time was within ±x % or a cap stopped it, with the warm-up and " ..
     "timed counts the runs used in brackets (docs/training.md). 95 % CI reached: the half-width of each ok run's " ..
@@ -567,8 +577,13 @@ function M.design(ctx)
     entries[#entries + 1] = string.format("%s, input %s", k, list_join(list))
   end
   doc:para("**Dataset.** " .. (#entries > 0 and table.concat(entries, "; ") or "no runs") .. ".")
+  -- A data-parallel run's images/s is over all its ranks (issue 52): said where a row has them (§6.8).
+  local dp_rows = false
+  for _, r in ipairs(D.ok) do dp_rows = dp_rows or configs.ranks_of(r) > 1 end
   doc:para("**Timing & profiling.** rlx times every measured iteration on a monotonic clock (CUDA: synchronized " ..
-    "events), after the warm-up iterations; images/s = batch / mean iteration time (docs/training.md). " ..
+    "events), after the warm-up iterations; images/s = batch / mean iteration time (docs/training.md)" ..
+    (dp_rows and "; a data-parallel run's (ranks > 1) is global: ranks × batch per rank × timed iterations ÷ the " ..
+      "slowest rank's summed step seconds, and its iteration time is rank 0's (§6.8)" or "") .. ". " ..
     "Protocol: " .. md.esc(#D.runs > 0 and configs.protocol_text(D.runs) or "no runs") .. ". " ..
     "Counters: " .. ctx.counter_summary .. "." .. M.seed_protocol_text(ctx))
   doc:para("---")

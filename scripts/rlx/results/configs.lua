@@ -81,9 +81,28 @@ local function protocol_short(p)
   return string.format("%s / %s", tostring(p.warmup or "?"), tostring(p.iters or "?"))
 end
 
+--- The number of data-parallel processes a run trained with (issue 52): the runs column, else the
+--- result's or the config's `ranks`, else 1 (a run from before data-parallel training was one
+--- process, and a 1-rank run's config leaves `ranks` out so its resume key is unchanged).
+function M.ranks_of(r)
+  local n = num(r.ranks) or num(res(r).ranks) or num(cfg(r).ranks)
+  return (n and n >= 1) and math.floor(n) or 1
+end
+
+--- The images one step of a run trains over all its ranks: the runs column `global_batch`, else
+--- ranks x batch (`batch` is per rank).
+function M.global_batch(r)
+  local g = num(r.global_batch) or num(res(r).global_batch)
+  if g then return g end
+  local b = num(r.batch)
+  return b and b * M.ranks_of(r) or nil
+end
+
 --- The configuration of a run beyond env, model, precision and batch, each field a string:
 --- {device, input, data, memory_format, threads, protocol, tf32 ("on" or "off": a CUDA fp32 run
---- with TF32 is judged against another roof), key}.
+--- with TF32 is judged against another roof), ranks (data-parallel processes, "1" for one), key}.
+--- dp = {ranks = n, global_batch = images per step over all ranks} (numbers, a table so that code
+--- comparing a row's string fields skips it).
 -- Cache per run row, weak-keyed so rows stay plain (rlx runs --json prints them as they are).
 local cache = setmetatable({}, {__mode = "k"})
 
@@ -102,18 +121,31 @@ function M.of(r)
   local c = {device = tostring(r.device or "cpu"), input = tostring(input_of(r)), data = data_of(r),
     memory_format = memory_format_of(r), threads = threads_of(r), protocol = protocol_key(p), p = p,
     tf32 = switch_of(r, "tf32"), cuda_graphs = switch_of(r, "cuda_graphs"),
-    cudnn_benchmark = switch_of(r, "cudnn_benchmark")}
+    cudnn_benchmark = switch_of(r, "cudnn_benchmark"), ranks = tostring(M.ranks_of(r)),
+    dp = {ranks = M.ranks_of(r), global_batch = M.global_batch(r)}}
   c.key = table.concat({c.device, c.input, c.data, c.memory_format, c.threads, c.protocol, c.tf32}, "|")
-  -- The settings added later join the key only when on, so a row's key is what it was before them.
+  -- The settings added later join the key only when on (or, for ranks, above 1), so a row's key is
+  -- what it was before them.
   if c.cuda_graphs == "on" then c.key = c.key .. "|graphs" end
   if c.cudnn_benchmark == "on" then c.key = c.key .. "|cudnn_benchmark" end
+  if c.dp.ranks > 1 then c.key = c.key .. "|ranks " .. c.ranks end
   cache[r] = c
   return c
+end
+
+-- "2 (global batch 8)": the ranks of a data-parallel row with the images a step trains over all of
+-- them (`batch` is per rank); "1" for one process.
+local function ranks_cell(c)
+  if c.dp.ranks == 1 then return "1" end
+  return string.format("%d (global batch %s)", c.dp.ranks, c.dp.global_batch and tostring(c.dp.global_batch) or "?")
 end
 
 -- The fields a row may differ in, in column order, with the header and the cell of each.
 -- cell: a table cell; text: in a sentence; short: in a figure's legend or point label.
 M.FIELDS = {
+  {name = "ranks", header = "Ranks", cell = ranks_cell,
+    text = function(c) return c.dp.ranks == 1 and "1 rank" or (c.dp.ranks .. " ranks") end,
+    short = function(c) return c.dp.ranks == 1 and "1 rank" or (c.dp.ranks .. " ranks") end},
   {name = "device", header = "Device", cell = function(c) return c.device end,
     text = function(c) return "device " .. c.device end, short = function(c) return c.device end},
   {name = "input", header = "Input", cell = function(c) return c.input end,
@@ -154,12 +186,14 @@ function M.key(r, skip)
 end
 
 --- The workload of a run (issue 34): model, precision, batch, input and data, the fields two
---- environments are compared on. The rest of a configuration (device, memory format, threads,
+--- environments are compared on, and the ranks when above 1 (a data-parallel run trains ranks x
+--- batch images a step: issue 52). The rest of a configuration (device, memory format, threads,
 --- TF32, protocol) belongs to how each environment ran it, and is stated beside the comparison.
-M.WORKLOAD = {"model", "precision", "batch", "input", "data"}
+M.WORKLOAD = {"model", "precision", "batch", "input", "data", "ranks"}
 function M.workload_key(r)
   local c = M.of(r)
-  return table.concat({tostring(r.model), tostring(r.precision), tostring(r.batch), c.input, c.data}, "|")
+  local key = table.concat({tostring(r.model), tostring(r.precision), tostring(r.batch), c.input, c.data}, "|")
+  return c.dp.ranks > 1 and (key .. "|ranks " .. c.ranks) or key
 end
 
 --- The fields (entries of M.FIELDS) that take more than one value among runs: the columns a table

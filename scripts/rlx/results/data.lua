@@ -428,8 +428,8 @@ function M.env_source(D, env_id)
 end
 
 --- Groups rows by their full configuration (in the rows' order): env key, model, precision, batch,
---- device, input, data, memory format, threads and protocol (rlx.results.configs), so runs of two
---- scales never share a group. {key, env_key, env, kind, model, precision, batch, device, config
+--- ranks, device, input, data, memory format, threads and protocol (rlx.results.configs), so runs of
+--- two scales, or of two rank counts, never share a group. {key, env_key, env, kind, model, precision, batch, device, config
 --- (rlx.results.configs.of), runs = {...}, labels = {...}}.
 function M.group(rows)
   local groups, index = {}, {}

@@ -60,7 +60,8 @@ local want = {arch = "mobilenet_v2", batch_size = "16", measured_iters = "3", el
   started_at = "2026-11-26T13:50:34Z", finished_at = "2026-11-26T13:50:41Z", max_rss_bytes = "2172047360",
   device_max_bytes = "", loss_first = "6.9310016632080078", loss_last = "5.3531913757324219", threads = "2",
   params = "3504872", cpu_model = "AMD EPYC", gpu_name = "",
-  cuda_graphs = ""}  -- a study stored before schema version 8 has no such column: unknown
+  cuda_graphs = "",  -- a study stored before schema version 8 has no such column: unknown
+  ranks = "", global_batch = ""}  -- nor one before version 9 these
 for name, v in pairs(want) do
   assert(col[name], "no column " .. name)
   assert(row[col[name]] == v, string.format("%s: '%s', expected '%s'", name, row[col[name]], v))
