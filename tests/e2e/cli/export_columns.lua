@@ -38,7 +38,7 @@ end
 assert(#rec == 0 and #field == 0, "the text does not end with a line break")
 
 local header = records[1]
-assert(#header == 54, "header: " .. #header .. " columns, expected 22 of seed 000 + 32 of rlx")
+assert(#header == 56, "header: " .. #header .. " columns, expected 22 of seed 000 + 34 of rlx")
 assert(#records == 28, "expected a header and 27 runs, got " .. #records .. " records")
 for k = 2, #records do
   assert(#records[k] == #header, string.format("row %d has %d cells, the header %d", k - 1, #records[k], #header))

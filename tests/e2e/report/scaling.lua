@@ -77,10 +77,11 @@ end
 local out = rlx.report.write(rlx.db.open(P.fixture, {readonly = true}), {dir = P.out, quiet = true, hypotheses = HYP})
 local md = read(out.markdown)
 has("section", md, "### 6.8 Scaling (data-parallel)")
-has("weak defined", md, "**Weak scaling** compares a row with the 1-rank row of the same batch per rank B: efficiency " ..
-  "= images/s(N ranks, batch B) ÷ (N × images/s(1 rank, batch B)).")
+has("weak defined", md, "**Weak scaling** compares a row with the 1-rank row of the same batch per rank B: speedup " ..
+  "= images/s(N ranks, batch B) ÷ images/s(1 rank, batch B).")
 has("strong defined", md, "**Strong scaling** compares it with the 1-rank row of the same global batch G: speedup = " ..
-  "images/s(N ranks, batch G/N) ÷ images/s(1 rank, batch G), efficiency = speedup ÷ N.")
+  "images/s(N ranks, batch G/N) ÷ images/s(1 rank, batch G). Efficiency = speedup ÷ the ratio of the two rows' " ..
+  "resources: GPUs on a GPU (N: one per rank), CPU threads on a CPU (ranks × threads per rank")
 has("family", md, "**epyc-2c, resnet18, fp32** (2 ranks: gloo, launched locally, 2 threads per rank; 1 rank: 2 threads):")
 has("header", md, "| Ranks | Batch per rank | Global batch | Images/s (global) | n | Weak: efficiency (same batch " ..
   "per rank) | Strong: speedup (same global batch) | Strong: efficiency | All-reduce ms/step (share) | Exposed comm. " ..
