@@ -23,6 +23,7 @@ inline constexpr const char* kRankStoreEnv = "RLX_RANK_STORE";        // host:po
 inline constexpr const char* kRanksEnv = "RLX_RANKS";                 // world size
 inline constexpr const char* kRankEnv = "RLX_RANK";                   // this rank (local launch)
 inline constexpr const char* kRankLauncherEnv = "RLX_RANK_LAUNCHER";  // "local" or "slurm"
+inline constexpr const char* kRankCpusEnv = "RLX_RANK_CPUS";          // local: the CPUs this rank is pinned to
 
 // The seconds a collective (or the rendezvous) may wait for a peer before it fails: the backstop
 // for a peer that hangs without dying (one that dies is ended by the launcher at once).

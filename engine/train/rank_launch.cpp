@@ -186,9 +186,25 @@ std::vector<Child> start_ranks(const TrainConfig& c, const LaunchPlan& plan, int
     children.push_back({spawn(argv, rank_environment(vars), true), -1});
     return children;
   }
+  // Each rank pinned to CPUs of its own (its share of this process's, in order), as Slurm binds a
+  // task to its CPUs: ranks left to float shared cores with each other's communication threads
+  // (docs/benchmarks.md, "Data-parallel").
+  const std::vector<int> cpus = util::allowed_cpus();
+  // RLX_RANK_PIN=0 leaves them to the scheduler (the comparison in bench/data_parallel.sh).
+  const char* pin_env = std::getenv("RLX_RANK_PIN");
+  const bool pin = static_cast<int64_t>(cpus.size()) >= c.ranks * plan.threads &&
+                   !(pin_env && std::string(pin_env) == "0");
   for (int rank = 0; rank < c.ranks; ++rank) {
     auto with_rank = vars;
     with_rank.emplace_back(kRankEnv, std::to_string(rank));
+    if (pin) {
+      std::string list;
+      for (int64_t k = 0; k < plan.threads; ++k) {
+        if (k > 0) list += ',';
+        list += std::to_string(cpus[static_cast<size_t>(rank * plan.threads + k)]);
+      }
+      with_rank.emplace_back(kRankCpusEnv, list);
+    }
     try {
       children.push_back({spawn({exe, "_rank"}, rank_environment(with_rank), false), rank});
     } catch (...) {

@@ -3,6 +3,7 @@
 // (Gloo for the CPU's tensors; NCCL for a CUDA device's where LibTorch has it), trains its slice
 // (trainer.cpp train_in_group) and posts its result; an error it can name is posted too, so the
 // launcher reports the rank's own words rather than its exit status.
+#include <sched.h>
 #include <signal.h>
 #include <unistd.h>
 
@@ -95,11 +96,31 @@ void post(c10d::Store& store, const std::string& key, const std::string& text) {
 
 }  // namespace
 
+// Local ranks: the CPUs the launcher gave this rank (RLX_RANK_CPUS), before any thread starts, so
+// every thread LibTorch and Gloo make inherits them. Returns the list as given ("" when none).
+std::string pin_to_given_cpus() {
+  const char* list = std::getenv(kRankCpusEnv);
+  if (!list || !*list) return "";
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  const std::string text = list;
+  size_t at = 0;
+  while (at < text.size()) {
+    const size_t comma = text.find(',', at);
+    const int cpu = std::atoi(text.substr(at, comma == std::string::npos ? std::string::npos : comma - at).c_str());
+    if (cpu >= 0 && cpu < CPU_SETSIZE) CPU_SET(cpu, &set);
+    if (comma == std::string::npos) break;
+    at = comma + 1;
+  }
+  return sched_setaffinity(0, sizeof set, &set) == 0 ? text : "";
+}
+
 int run_rank_process() {
   // The launcher ends a rank with SIGTERM (or SIGKILL): a rank has nothing to save, and one
   // waiting in a collective would never look at rlx's interrupt flag.
   signal(SIGTERM, SIG_DFL);
   signal(SIGINT, SIG_DFL);
+  const std::string pinned = pin_to_given_cpus();
   std::optional<RankContext> ctx;
   try {
     ctx = rank_context_from_env();
@@ -133,6 +154,7 @@ int run_rank_process() {
     r.comm.rank = ctx->rank;
     r.comm.host = host_name();
     r.comm.pid = getpid();
+    r.comm.cpus = pinned;
     post(*store, fmt::format("result/{}", ctx->rank), result_to_wire(r).dump());
     return r.ok ? 0 : 1;
   } catch (const std::exception& e) {

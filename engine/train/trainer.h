@@ -78,6 +78,7 @@ struct CommFigures {
   int64_t rank = 0;
   std::string host;
   int64_t pid = 0;
+  std::string cpus;                     // the CPUs the rank was pinned to ("0", "2,3"); "" = not pinned
   double allreduce_s = 0;               // wall time some gradient bucket's all-reduce was in flight
   double exposed_comm_s = 0;            // last bucket's completion minus its launch (not overlapped)
   double buffer_broadcast_s = 0;        // rank 0's buffers (BatchNorm statistics) to all, before forward

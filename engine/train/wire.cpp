@@ -18,7 +18,7 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(StabilityRule, max_drift, max_cv
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Summary, mean, sd, median, min, max, p5, p95)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Stability, drift, cv, stable, judged, drift_t, drift_significant,
                                                 extended_iters)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(CommFigures, backend, rank, host, pid, allreduce_s, exposed_comm_s,
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(CommFigures, backend, rank, host, pid, cpus, allreduce_s, exposed_comm_s,
                                                 buffer_broadcast_s, grad_bytes_per_step, buckets, bucket_cap_bytes,
                                                 param_bytes)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(
@@ -77,6 +77,7 @@ nlohmann::json rank_row(const TrainResult& r) {
   return {{"rank", r.comm.rank},
           {"host", r.comm.host},
           {"pid", r.comm.pid},
+          {"cpus", r.comm.cpus},
           {"device", r.device},
           {"threads", r.threads},
           {"images_per_s", r.images_per_s},

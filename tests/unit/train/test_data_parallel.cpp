@@ -226,8 +226,8 @@ TEST_CASE("data-parallel: the run's summary, worked out by hand") {
   a.max_rss_bytes = 1000;
   b.max_rss_bytes = 600;
   a.device_max_bytes = b.device_max_bytes = -1;
-  a.comm = {"gloo", 0, "h", 10, 0.2, 0.05, 0.01, 4000, 2, 26214400, 4000};
-  b.comm = {"gloo", 1, "h", 11, 0.19, 0.04, 0.01, 4000, 2, 26214400, 4000};
+  a.comm = {"gloo", 0, "host-a", 10, "0,1", 0.2, 0.05, 0.01, 4000, 2, 26214400, 4000};
+  b.comm = {"gloo", 1, "host-a", 11, "2,3", 0.19, 0.04, 0.01, 4000, 2, 26214400, 4000};
   const auto s = data_parallel_summary({a, b}, "local");
   CHECK(s["ranks"] == 2);
   CHECK(s["comm_share"].get<double>() == Approx(0.4));      // 0.2 / 0.5
