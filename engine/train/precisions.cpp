@@ -10,6 +10,7 @@
 #include <ATen/cuda/CUDAContext.h>
 #endif
 
+#include "models/complexity.h"
 #include "platform/platform.h"
 
 namespace rlx::train {
@@ -103,7 +104,7 @@ std::string precision_refusal(const std::string& precision, const std::string& d
 
 nlohmann::json refused_precisions(const std::string& device_id) {
   nlohmann::json out = nlohmann::json::object();
-  for (const char* p : {"fp32", "amp", "bf16"}) {
+  for (const std::string& p : models::precision_names()) {  // the vocabulary's one owner
     std::string why = precision_refusal(p, device_id);
     if (!why.empty()) out[p] = std::move(why);
   }
