@@ -758,8 +758,9 @@ end
 -- images/s against ranks, one solid series per family and batch per rank, each point its row's
 -- Table 2 mean ± 1 SD (rlx.report.compute.throughput), labelled with its efficiency against 1 rank
 -- (rlx.report.pairs.scaling: §6.8's numbers; weak: the same batch per rank, strong: the same global
--- batch), and beside each series with a 1-rank point a dashed ideal line, ranks x that point (the
--- gap between the two is the weak-scaling efficiency).
+-- batch), and beside each series with a 1-rank point a dashed ideal line: that point times the
+-- ratio of resources (rlx.report.pairs.resources_of: N on GPUs; on a CPU the threads, so 2 ranks x 1
+-- thread against 1 rank x 2 threads is flat); the gap between the two is the weak-scaling efficiency.
 local function scaling_figures(D, dir, out, opts, warnings, varying)
   local families = pairing.scaling(D)
   -- A family's legend names the fields other families differ in, not those it varies itself.
@@ -806,9 +807,11 @@ local function scaling_figures(D, dir, out, opts, warnings, varying)
         local one = by_batch[b][1]
         if one.ranks == 1 and #x > 1 and one.t.mean then
           local iy = {}
-          for i, n in ipairs(x) do iy[i] = n * one.t.mean end
-          series[#series + 1] = {label = "batch " .. b .. "/rank ideal (ranks × 1 rank)", x = x, y = iy, color = k,
-            dashed = true, markers = false}
+          for i, e in ipairs(by_batch[b]) do
+            iy[i] = one.t.mean * pairing.resources_of(e.row) / pairing.resources_of(one.row)
+          end
+          series[#series + 1] = {label = "batch " .. b .. "/rank ideal (1 rank × resources)", x = x, y = iy,
+            color = k, dashed = true, markers = false}
         end
       end
     end
@@ -821,8 +824,8 @@ local function scaling_figures(D, dir, out, opts, warnings, varying)
     local plot = {series = series, out = path, title = "Data-parallel scaling: " .. env, xticks = ticks,
       xmin = ticks[1] - 0.5, xmax = ticks[#ticks] + 0.5, ymin = 0,
       subtitle = subtitle("global images/s (all ranks), mean ± 1 SD over the repeats per point; dashed: ideal " ..
-        "(ranks × the 1-rank point); labels: efficiency against 1 rank (weak: same batch per rank; strong: same " ..
-        "global batch)", runs, opts),
+        "(the 1-rank point × the resources' ratio: GPUs, or CPU threads); labels: efficiency against 1 rank " ..
+        "(weak: same batch per rank; strong: same global batch)", runs, opts),
       xlabel = "Ranks (data-parallel processes)", ylabel = "Throughput (images/s, all ranks)",
       width = opts.width, height = opts.height}
     if draw_one("line", plot, warnings) then out[#out + 1] = {figure = "E", env = env, path = path, plot = plot} end

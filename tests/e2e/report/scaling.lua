@@ -138,7 +138,7 @@ else
   local text = table.concat(got, "\n")
   has("figure E batch 2", text, "resnet18 fp32 batch 2/rank = 2:125.00 [strong 46.0 %]")
   has("figure E batch 4", text, "resnet18 fp32 batch 4/rank = 1:135.89, 2:245.00 [|weak 90.1 %, strong 51.7 %]")
-  has("figure E ideal", text, "batch 4/rank ideal (ranks × 1 rank) = 1:135.89, 2:271.78")
+  has("figure E ideal", text, "batch 4/rank ideal (1 rank × resources) = 1:135.89, 2:271.78")
   has("figure E batch 8", text, "resnet18 fp32 batch 8/rank = 1:236.76 [")
   has("figure E checklist", md, "- E: Data-parallel scaling vs ranks — `figures/scaling_env-epyc-2c.png`")
 end
