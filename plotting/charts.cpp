@@ -1,6 +1,8 @@
 // charts.cpp: throughput-vs-batch and variability charts (see charts.h; the roofline is in roofline.cpp).
 #include "charts.h"
 
+#include "train/stats.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -165,12 +167,10 @@ void annotate(Canvas& c, double cx, double y, size_t n, double mean, double sd) 
 }  // namespace
 
 double quantile(std::vector<double> v, double q) {
+  // The statistic is its owner's (engine/train/stats.cpp, the same type-7 interpolation); a chart
+  // only adds that an empty group has no quartile.
   if (v.empty()) return NAN;
-  std::sort(v.begin(), v.end());
-  const double h = (v.size() - 1) * q;
-  const size_t lo = static_cast<size_t>(std::floor(h));
-  const size_t hi = std::min(lo + 1, v.size() - 1);
-  return v[lo] + (h - lo) * (v[hi] - v[lo]);
+  return train::percentile(std::move(v), q * 100.0);
 }
 
 Layout variability_chart(ChartSpec spec, const std::vector<Group>& groups, const std::string& path) {
