@@ -14,13 +14,11 @@
 #include "charts.h"
 #include "label_obstacles.h"
 #include "peaks/roofline.h"
+#include "roofline_draw.h"
 
 namespace rlx::plot {
 
-namespace {
-const Color kRoof{0.13, 0.13, 0.13, 1};
-const Color kSecondary{0.5, 0.5, 0.5, 1};
-const Color kLabel{0.13, 0.13, 0.13, 1};
+namespace roofline_parts {
 
 std::string num3(double v) {
   char buf[64];
@@ -28,6 +26,11 @@ std::string num3(double v) {
   std::snprintf(buf, sizeof buf, a >= 100 ? "%.0f" : a >= 10 ? "%.1f" : a >= 1 ? "%.2f" : "%.3g", v);
   return buf;
 }
+
+}  // namespace roofline_parts
+
+namespace {
+using namespace roofline_parts;
 
 std::map<std::string, size_t> first_seen(const std::vector<std::string>& keys,
                                          std::vector<std::string>& order) {
@@ -86,11 +89,6 @@ void validate(const RooflineSpec& s) {
       throw std::invalid_argument("an arrow refers to point " + std::to_string(std::max(a.from, a.to) + 1) +
                                   " but there are " + std::to_string(s.points.size()) + " points");
 }
-
-struct Ridge {
-  double ai, gflops;
-  std::string label;  // "DRAM ridge ", "FP32 FMA ridge ", "ridge "
-};
 
 // A roof's name without its parenthetical ("L2 (noisy, 28 %)" -> "L2"): the roof's own label says
 // it, and the ridge label beside the drop line has little room (the L1-L3 ridges crowd one decade).
@@ -160,16 +158,12 @@ double ridge_ai(const RooflineSpec& s) {
   return peaks::ridge_ai(max_ceiling(s), max_roof(s));
 }
 
-Layout roofline_chart(const RooflineSpec& spec_in, const std::string& path) {
-  validate(spec_in);
-  RooflineSpec spec = spec_in;
-  ChartSpec& cs = spec.chart;
-  cs.xscale = cs.yscale = Scale::Log10;
-  if (cs.xlabel.empty()) cs.xlabel = "Arithmetic intensity (FLOP/byte)";
-  if (cs.ylabel.empty()) cs.ylabel = "Attained performance (GFLOP/s)";
-  const double pmax = max_ceiling(spec), bmax = max_roof(spec), ridge = peaks::ridge_ai(pmax, bmax);
+namespace {
 
-  // Ranges: every point, every ridge, every ceiling, with room for the labels.
+// The axes: every point, every ridge, every ceiling, with room for the labels.
+std::pair<Axis, Axis> axes_of(const RooflineSpec& spec, double pmax, double bmax) {
+  const ChartSpec& cs = spec.chart;
+  const double ridge = peaks::ridge_ai(pmax, bmax);
   double pmin = pmax, bmin = bmax;
   for (const auto& c : spec.ceilings) pmin = std::min(pmin, c.gflops);
   for (const auto& r : spec.roofs) bmin = std::min(bmin, r.gbytes_per_s);
@@ -184,19 +178,15 @@ Layout roofline_chart(const RooflineSpec& spec_in, const std::string& path) {
     ys.push_back(p.gflops / 2);
     ys.push_back(p.gflops * 2);
   }
-  Axis x = snapped_log_axis(xs, cs.xmin, cs.xmax);
-  Axis y = snapped_log_axis(ys, cs.ymin, cs.ymax);
+  return {snapped_log_axis(xs, cs.xmin, cs.xmax), snapped_log_axis(ys, cs.ymin, cs.ymax)};
+}
 
-  std::vector<std::string> ckeys, skeys, corder, sorder;
-  for (const auto& p : spec.points) {
-    ckeys.push_back(p.color_key);
-    skeys.push_back(p.shape_key);
-  }
-  auto cidx = first_seen(ckeys, corder);
-  auto sidx = first_seen(skeys, sorder);
+// The legend: colours (with their title), shapes (with theirs), and the marks for a point above
+// its roof and for the precision arrows when the chart has them.
+std::vector<LegendEntry> legend_of(const RooflineSpec& spec, const std::vector<std::string>& corder,
+                                   const std::vector<std::string>& sorder) {
   bool any_above = false;
   for (const auto& p : spec.points) any_above = any_above || above_roof(spec, p);
-
   std::vector<LegendEntry> legend;
   if (!corder.empty() && !(corder.size() == 1 && corder[0].empty())) {
     if (!spec.color_title.empty()) legend.push_back({spec.color_title, {}, {}, false, false, false, true});
@@ -211,268 +201,133 @@ Layout roofline_chart(const RooflineSpec& spec_in, const std::string& path) {
     legend.push_back({"above its roof", Color{0.45, 0.45, 0.45, 1}, Marker::Circle, false, false, true});
   if (!spec.arrows.empty())
     legend.push_back({"fp32 \xE2\x86\x92 other precision", Color{0.4, 0.4, 0.4, 1}, std::nullopt, true});
+  return legend;
+}
+
+// Memory roofs, slowest (DRAM) solid and faster levels dashed, from the left edge to the highest
+// ceiling.
+void draw_roofs(Draw& d) {
+  const auto& spec = d.spec;
+  d.roof_order.resize(spec.roofs.size());
+  for (size_t i = 0; i < d.roof_order.size(); ++i) d.roof_order[i] = i;
+  std::sort(d.roof_order.begin(), d.roof_order.end(),
+            [&](size_t a, size_t b) { return spec.roofs[a].gbytes_per_s < spec.roofs[b].gbytes_per_s; });
+  for (size_t k = 0; k < d.roof_order.size(); ++k) {
+    const auto& r = spec.roofs[d.roof_order[k]];
+    const double x0 = std::max(d.x.lo(), d.y.lo() / r.gbytes_per_s), xe = peaks::ridge_ai(d.pmax, r.gbytes_per_s);
+    d.c.set_color(kRoof);
+    d.c.set_line(2.0, k > 0);
+    d.c.line(d.f.px(d.x.lo()), d.f.py(r.gbytes_per_s * d.x.lo()), d.f.px(xe), d.f.py(d.pmax));
+    d.obs.segment(d.f.px(x0), d.f.py(r.gbytes_per_s * x0), d.f.px(xe), d.f.py(d.pmax), 2 * d.pt);
+  }
+}
+
+// Compute ceilings, highest solid and lower precisions dashed, from the fastest roof rightwards.
+void draw_ceilings(Draw& d) {
+  const auto& spec = d.spec;
+  std::vector<size_t> order(spec.ceilings.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::sort(order.begin(), order.end(),
+            [&](size_t a, size_t b) { return spec.ceilings[a].gflops > spec.ceilings[b].gflops; });
+  for (size_t k : order) {
+    const auto& cl = spec.ceilings[k];
+    d.c.set_color(cl.secondary ? kSecondary : kRoof);
+    d.c.set_line(cl.secondary ? 1.5 : 2.0, cl.gflops < d.pmax || cl.secondary);
+    d.c.line(d.f.px(cl.gflops / d.bmax), d.f.py(cl.gflops), d.L.plot_x1, d.f.py(cl.gflops));
+    d.obs.segment(d.f.px(cl.gflops / d.bmax), d.f.py(cl.gflops), d.L.plot_x1, d.f.py(cl.gflops), 2 * d.pt);
+  }
+}
+
+// Ridges: dotted drop line and open diamond where each memory roof meets the highest ceiling, and
+// where the slowest memory roof meets each lower primary ceiling (the ridge a point of that
+// precision is judged by).
+void draw_ridges(Draw& d) {
+  d.ridges = ridges_of(d.spec, d.roof_order);
+  const double pt = d.pt;
+  for (const auto& rd : d.ridges) {
+    const double rx = d.f.px(rd.ai), ry = d.f.py(rd.gflops);
+    d.c.set_color(Color{0.35, 0.35, 0.35, 1});
+    d.c.set_line(1.1, false, true);
+    d.c.line(rx, ry, rx, d.L.plot_y1);
+    d.c.draw_marker(Marker::Diamond, rx, ry, 7, Color{1, 1, 1, 1}, kRoof, false);
+    d.obs.add({rx - 5 * pt, ry - 5 * pt, rx + 5 * pt, ry + 5 * pt}, kMarkerWeight);
+    d.obs.add({rx - 1, ry + 5 * pt, rx + 1, d.L.plot_y1}, kLineWeight);
+  }
+}
+
+// The precision arrows, then each point's AI range (a bar from the lowest to the highest AI it may
+// have, with end caps, in its colour): both under the points.
+void draw_arrows_and_ranges(Draw& d) {
+  d.c.set_color(Color{0.4, 0.4, 0.4, 1});
+  d.c.set_line(1.2);
+  for (const auto& a : d.spec.arrows) {
+    const auto &p = d.spec.points[a.from], &q = d.spec.points[a.to];
+    arrow(d.c, d.f.px(p.ai), d.f.py(p.gflops), d.f.px(q.ai), d.f.py(q.gflops), 6 * d.pt);
+    d.obs.segment(d.f.px(p.ai), d.f.py(p.gflops), d.f.px(q.ai), d.f.py(q.gflops), 1.5 * d.pt);
+  }
+  for (const auto& p : d.spec.points) {
+    if (!has_range(p)) continue;
+    const double x0 = d.f.px(p.ai_lo), x1 = d.f.px(p.ai_hi), py = d.f.py(p.gflops), cap = 0.6 * d.r;
+    d.c.set_color(palette(d.cidx[p.color_key]));
+    d.c.set_line(1.6);
+    d.c.line(x0, py, x1, py);
+    d.c.line(x0, py - cap, x0, py + cap);
+    d.c.line(x1, py - cap, x1, py + cap);
+    d.obs.add({x0, py - cap, x1, py + cap}, kMarkerWeight);
+  }
+}
+
+// Points: filled and edged in white; above the roof hollow with a thick coloured edge.
+void draw_points(Draw& d) {
+  const double r = d.r;
+  for (const auto& p : d.spec.points) {
+    const Color col = palette(d.cidx[p.color_key]);
+    const Marker m = marker(d.sidx[p.shape_key]);
+    const double px = d.f.px(p.ai), py = d.f.py(p.gflops);
+    if (above_roof(d.spec, p))
+      d.c.draw_marker(m, px, py, 9, col, col, false);
+    else
+      d.c.draw_marker(m, px, py, 9, col, Color{1, 1, 1, 1}, true);
+    d.obs.add({px - r, py - r, px + r, py + r}, kMarkerWeight);
+    d.point_boxes.push_back({px - r, py - r, px + r, py + r});
+  }
+}
+
+}  // namespace
+
+Layout roofline_chart(const RooflineSpec& spec_in, const std::string& path) {
+  validate(spec_in);
+  RooflineSpec spec = spec_in;
+  ChartSpec& cs = spec.chart;
+  cs.xscale = cs.yscale = Scale::Log10;
+  if (cs.xlabel.empty()) cs.xlabel = "Arithmetic intensity (FLOP/byte)";
+  if (cs.ylabel.empty()) cs.ylabel = "Attained performance (GFLOP/s)";
+  const double pmax = max_ceiling(spec), bmax = max_roof(spec);
+  const auto [x, y] = axes_of(spec, pmax, bmax);
+
+  std::vector<std::string> ckeys, skeys, corder, sorder;
+  for (const auto& p : spec.points) {
+    ckeys.push_back(p.color_key);
+    skeys.push_back(p.shape_key);
+  }
+  auto cidx = first_seen(ckeys, corder);
+  auto sidx = first_seen(skeys, sorder);
 
   Canvas c(path, cs.width, cs.height, cs.dpi);
-  Frame f(c, cs, x, y, legend);
+  Frame f(c, cs, x, y, legend_of(spec, corder, sorder));
   const Layout& L = f.layout();
-  const double pt = c.pt();
   Obstacles obs{{L.plot_x0, L.plot_y0, L.plot_x1, L.plot_y1}, {}, {}};
+  Draw d{spec, c, f, L, obs, x, y, pmax, bmax, c.pt(), 5.5 * c.pt(), std::move(cidx), std::move(sidx), {}, {}, {}};
   f.begin_data();
-
-  // Memory roofs, slowest (DRAM) solid and faster levels dashed, from the left edge to the
-  // highest ceiling.
-  std::vector<size_t> roof_order(spec.roofs.size());
-  for (size_t i = 0; i < roof_order.size(); ++i) roof_order[i] = i;
-  std::sort(roof_order.begin(), roof_order.end(),
-            [&](size_t a, size_t b) { return spec.roofs[a].gbytes_per_s < spec.roofs[b].gbytes_per_s; });
-  for (size_t k = 0; k < roof_order.size(); ++k) {
-    const auto& r = spec.roofs[roof_order[k]];
-    const double x0 = std::max(x.lo(), y.lo() / r.gbytes_per_s), xe = peaks::ridge_ai(pmax, r.gbytes_per_s);
-    c.set_color(kRoof);
-    c.set_line(2.0, k > 0);
-    c.line(f.px(x.lo()), f.py(r.gbytes_per_s * x.lo()), f.px(xe), f.py(pmax));
-    obs.segment(f.px(x0), f.py(r.gbytes_per_s * x0), f.px(xe), f.py(pmax), 2 * pt);
-  }
-  // Compute ceilings, highest solid and lower precisions dashed, from the fastest roof rightwards.
-  std::vector<size_t> ceil_order(spec.ceilings.size());
-  for (size_t i = 0; i < ceil_order.size(); ++i) ceil_order[i] = i;
-  std::sort(ceil_order.begin(), ceil_order.end(),
-            [&](size_t a, size_t b) { return spec.ceilings[a].gflops > spec.ceilings[b].gflops; });
-  for (size_t k = 0; k < ceil_order.size(); ++k) {
-    const auto& cl = spec.ceilings[ceil_order[k]];
-    c.set_color(cl.secondary ? kSecondary : kRoof);
-    c.set_line(cl.secondary ? 1.5 : 2.0, cl.gflops < pmax || cl.secondary);
-    c.line(f.px(cl.gflops / bmax), f.py(cl.gflops), L.plot_x1, f.py(cl.gflops));
-    obs.segment(f.px(cl.gflops / bmax), f.py(cl.gflops), L.plot_x1, f.py(cl.gflops), 2 * pt);
-  }
-  // Ridges: dotted drop line and open diamond where each memory roof meets the highest ceiling,
-  // and where the slowest memory roof meets each lower primary ceiling (the ridge a point of that
-  // precision is judged by).
-  const std::vector<Ridge> ridges = ridges_of(spec, roof_order);
-  for (const auto& rd : ridges) {
-    c.set_color(Color{0.35, 0.35, 0.35, 1});
-    c.set_line(1.1, false, true);
-    c.line(f.px(rd.ai), f.py(rd.gflops), f.px(rd.ai), L.plot_y1);
-    c.draw_marker(Marker::Diamond, f.px(rd.ai), f.py(rd.gflops), 7, Color{1, 1, 1, 1}, kRoof, false);
-    obs.add({f.px(rd.ai) - 5 * pt, f.py(rd.gflops) - 5 * pt, f.px(rd.ai) + 5 * pt, f.py(rd.gflops) + 5 * pt},
-            kMarkerWeight);
-    obs.add({f.px(rd.ai) - 1, f.py(rd.gflops) + 5 * pt, f.px(rd.ai) + 1, L.plot_y1}, kLineWeight);
-  }
-  // Arrows under the points.
-  c.set_color(Color{0.4, 0.4, 0.4, 1});
-  c.set_line(1.2);
-  for (const auto& a : spec.arrows) {
-    const auto &p = spec.points[a.from], &q = spec.points[a.to];
-    arrow(c, f.px(p.ai), f.py(p.gflops), f.px(q.ai), f.py(q.gflops), 6 * pt);
-    obs.segment(f.px(p.ai), f.py(p.gflops), f.px(q.ai), f.py(q.gflops), 1.5 * pt);
-  }
-  // AI ranges under the points: a bar from the lowest to the highest AI the point may have, with
-  // end caps, in the point's colour.
-  const double r = 5.5 * pt;
-  for (const auto& p : spec.points) {
-    if (!has_range(p)) continue;
-    const double x0 = f.px(p.ai_lo), x1 = f.px(p.ai_hi), py = f.py(p.gflops);
-    c.set_color(palette(cidx[p.color_key]));
-    c.set_line(1.6);
-    c.line(x0, py, x1, py);
-    c.line(x0, py - 0.6 * r, x0, py + 0.6 * r);
-    c.line(x1, py - 0.6 * r, x1, py + 0.6 * r);
-    obs.add({x0, py - 0.6 * r, x1, py + 0.6 * r}, kMarkerWeight);
-  }
-  // Points: filled and edged in white; above the roof hollow with a thick coloured edge.
-  std::vector<Box> point_boxes;
-  for (const auto& p : spec.points) {
-    const Color col = palette(cidx[p.color_key]);
-    const Marker m = marker(sidx[p.shape_key]);
-    const double px = f.px(p.ai), py = f.py(p.gflops);
-    if (above_roof(spec, p))
-      c.draw_marker(m, px, py, 9, col, col, false);
-    else
-      c.draw_marker(m, px, py, 9, col, Color{1, 1, 1, 1}, true);
-    obs.add({px - r, py - r, px + r, py + r}, kMarkerWeight);
-    point_boxes.push_back({px - r, py - r, px + r, py + r});
-  }
-
-  const double th = c.text_height(9) * 0.85, gap = 3 * pt;
-  std::vector<Box> ridge_labels;
-  // Ridge labels, vertical beside their drop lines near the bottom; the slowest level's first, and
-  // a label that would overlap another is left out (its diamond and drop line still mark it).
-  for (size_t k = 0; k < ridges.size(); ++k) {
-    const double ra = ridges[k].ai;
-    const std::string s = ridges[k].label + num3(ra) + " FLOP/B";
-    const double w = c.text_width(s, 8.5);
-    // Right or left of the drop line, from the bottom or from just under the diamond: the first
-    // that covers nothing (issue 34: points at the ridge sat under its label), else the least.
-    // Vertical candidates first, then horizontal ones along the bottom.
-    const double xr = f.px(ra) + 2 * pt, xl = f.px(ra) - 3 * pt - th, top = f.py(ridges[k].gflops) + 8 * pt;
-    const double yb = L.plot_y1 - 5 * pt, above = f.py(ridges[k].gflops) - 8 * pt;
-    const struct {
-      Box b;
-      bool vertical;
-    } cand[] = {{{xr, yb - w, xr + pt + th, yb}, true},
-                {{xl, yb - w, xl + pt + th, yb}, true},
-                {{xr, top, xr + pt + th, top + w}, true},
-                {{xl, top, xl + pt + th, top + w}, true},
-                {{xr, above - w, xr + pt + th, above}, true},  // above the diamond, in the headroom
-                {{xl, above - w, xl + pt + th, above}, true},
-                {{xr + 2 * pt, yb - th, xr + 2 * pt + w, yb}, false},
-                {{xl - w, yb - th, xl, yb}, false}};
-    // Of the places that cover no point and no earlier ridge's label, the one crossing the fewest
-    // lines (the first on a tie): the L3 ridge's label once ran through the DRAM roof where the
-    // other side of its drop line was clear. Where every place covers a point or a label, a later
-    // ridge's label is left out (its diamond and drop line still mark it).
-    size_t pick = std::size(cand);
-    int pick_cost = 0;
-    for (size_t i = 0; i < std::size(cand); ++i) {
-      bool clash = (k > 0 && cand[i].b.x1 > L.plot_x1) || cand[i].b.y0 < L.plot_y0;
-      for (const auto& o : ridge_labels) clash = clash || cand[i].b.hits(o);
-      for (const auto& o : point_boxes) clash = clash || cand[i].b.hits(o);
-      if (clash) continue;
-      const int cost = obs.cost(cand[i].b);
-      if (pick == std::size(cand) || cost < pick_cost) {
-        pick = i;
-        pick_cost = cost;
-      }
-    }
-    if (pick == std::size(cand)) {
-      if (k > 0) continue;
-      pick = 0;
-    }
-    const Box b = cand[pick].b;
-    ridge_labels.push_back(b);
-    obs.add(b, kTextWeight);
-    if (cand[pick].vertical)
-      c.haloed_text(s, b.x0 + pt, b.y1, 8.5, HAlign::Left, VAlign::Top, 90, false, Color{0.3, 0.3, 0.3, 1});
-    else
-      c.haloed_text(s, b.x0, b.y1, 8.5, HAlign::Left, VAlign::Bottom, 0, false, Color{0.3, 0.3, 0.3, 1});
-  }
-  // Ceiling labels with their values: right end above the line, else below it, else near the ridge.
-  for (const auto& cl : spec.ceilings) {
-    const std::string s = cl.label + ": " + num3(cl.gflops) + " GFLOP/s";
-    const double w = c.text_width(s, 9), yl = f.py(cl.gflops), xr = L.plot_x1 - 5 * pt,
-                 xl = f.px(cl.gflops / bmax) + 8 * pt;
-    // Slide from the right end towards the ridge, above the line first, then below it.
-    Box best{xr - w, yl - gap - th, xr, yl - gap};
-    int best_cost = obs.cost(best);
-    for (double side : {-1.0, 1.0}) {
-      for (double right = xr; right - w >= std::min(xl, xr - w) - 1e-9 && best_cost > 0; right -= 4 * pt) {
-        const Box b = side < 0 ? Box{right - w, yl - gap - th, right, yl - gap}
-                               : Box{right - w, yl + gap, right, yl + gap + th};
-        const int cst = obs.cost(b);
-        if (cst < best_cost) {
-          best = b;
-          best_cost = cst;
-        }
-      }
-    }
-    obs.add(best, kTextWeight);
-    c.haloed_text(s, best.x0, best.y1, 9, HAlign::Left, VAlign::Baseline, 0, false, kLabel);
-  }
-  // Roof labels along their slope, at the first free place going up the roof.
-  for (size_t k = 0; k < roof_order.size(); ++k) {
-    const auto& rf = spec.roofs[roof_order[k]];
-    const std::string s = rf.label + ": " + num3(rf.gbytes_per_s) + " GB/s";
-    const double x0 = std::max(x.lo(), y.lo() / rf.gbytes_per_s), x1 = pmax / rf.gbytes_per_s;
-    const double ang =
-        std::atan2(-(f.py(rf.gbytes_per_s * x1) - f.py(rf.gbytes_per_s * x0)), f.px(x1) - f.px(x0));
-    const double w = c.text_width(s, 9), off = 4 * pt;
-    double bx = 0, by = 0;
-    int best_cost = -1;
-    for (double frac : {0.06, 0.2, 0.35, 0.5, 0.65}) {
-      for (double side : {1.0, -1.0}) {
-        const double ax = std::pow(10.0, std::log10(x0) + frac * (std::log10(x1) - std::log10(x0)));
-        double lx = f.px(ax) - std::sin(ang) * off * side,
-               ly = f.py(rf.gbytes_per_s * ax) - std::cos(ang) * off * side;
-        if (side < 0) {
-          lx += std::sin(ang) * th;
-          ly += std::cos(ang) * th;
-        }  // below: shift by the text height
-        const int cst = obs.cost(obs.rotated(lx, ly, ang, w, th));
-        if (best_cost < 0 || cst < best_cost) {
-          bx = lx;
-          by = ly;
-          best_cost = cst;
-        }
-        if (best_cost == 0) break;
-      }
-      if (best_cost == 0) break;
-    }
-    for (const auto& b : obs.rotated(bx, by, ang, w, th)) obs.add(b, kTextWeight);
-    c.haloed_text(s, bx, by, 9, HAlign::Left, VAlign::Baseline, ang * 180 / M_PI, false, kLabel);
-  }
-  // Point labels (batch size): the first free one of eight positions around the point, then of
-  // two rings further out (drawn with a thin leader line back to the point); in a cluster where
-  // none is free, the position that covers least. A place nearer another point than its own reads
-  // as that point's label (issue 45: ResNet-50's "bs16" sat beside its batch-32 point), so it costs
-  // as much as covering a marker.
-  for (size_t i = 0; i < spec.points.size(); ++i) {
-    const auto& p = spec.points[i];
-    if (p.label.empty()) continue;
-    const double px = f.px(p.ai), py = f.py(p.gflops), w = c.text_width(p.label, 8),
-                 h = c.text_height(8) * 0.8;
-    auto ambiguous = [&](const Box& b) {
-      auto dist = [&](double x, double y) {
-        return std::hypot(std::clamp(x, b.x0, b.x1) - x, std::clamp(y, b.y0, b.y1) - y);
-      };
-      const double own = dist(px, py);
-      for (size_t j = 0; j < spec.points.size(); ++j) {
-        if (j != i && dist(f.px(spec.points[j].ai), f.py(spec.points[j].gflops)) < own - 0.5 * pt)
-          return kMarkerWeight;
-      }
-      return 0;
-    };
-    Box best{};
-    int best_cost = -1;
-    bool far = false;
-    // A far label's leader line must not run through text or a marker either (MobileNetV2's
-    // leaders once crossed the DRAM ridge label): the heaviest such obstacle it meets is added.
-    auto leader_cost = [&](const Box& b) {
-      const double nx = std::clamp(px, b.x0, b.x1), ny = std::clamp(py, b.y0, b.y1);
-      const double d = std::hypot(nx - px, ny - py);
-      int worst = 0;
-      for (double t = r + 2 * pt; t < d; t += 2 * pt) {
-        const double x = px + (nx - px) * t / d, y = py + (ny - py) * t / d;
-        const Box dot{x - 0.5 * pt, y - 0.5 * pt, x + 0.5 * pt, y + 0.5 * pt};
-        for (size_t i = 0; i < obs.boxes.size(); ++i)
-          if (obs.weights[i] >= kMarkerWeight && dot.hits(obs.boxes[i])) {
-            worst = std::max(worst, obs.weights[i]);
-          }
-      }
-      return worst;
-    };
-    for (double g : {1.5 * pt, 9 * pt, 18 * pt, 28 * pt, 40 * pt, 52 * pt}) {
-      const double cand[][2] = {{px + r + g, py - r - h / 2},     {px + r + g, py + r - h / 2},
-                                {px - r - g - w, py - r - h / 2}, {px - r - g - w, py + r - h / 2},
-                                {px - w / 2, py - r - g - h},     {px - w / 2, py + r + g},
-                                {px + r + g, py - h / 2},         {px - r - g - w, py - h / 2}};
-      for (const auto& cd : cand) {
-        const Box b{cd[0], cd[1], cd[0] + w, cd[1] + h};
-        int cst = obs.cost(b) + ambiguous(b);
-        // The leader is sampled only for a place that could still win (it walks every obstacle).
-        if (g > 2 * pt && (best_cost < 0 || cst < best_cost)) cst += leader_cost(b);
-        if (best_cost < 0 || cst < best_cost) {
-          best = b;
-          best_cost = cst;
-          far = g > 2 * pt;
-        }
-        if (best_cost == 0) break;
-      }
-      if (best_cost == 0) break;
-    }
-    obs.add(best, kTextWeight);
-    if (far) {
-      // From the marker's edge to the nearest point of the label's box.
-      const double nx = std::clamp(px, best.x0, best.x1), ny = std::clamp(py, best.y0, best.y1);
-      const double d = std::hypot(nx - px, ny - py);
-      if (d > r + pt) {
-        c.set_line(0.6);
-        c.set_color(Color{0.45, 0.45, 0.45, 1});
-        c.line(px + (nx - px) * (r + 0.5 * pt) / d, py + (ny - py) * (r + 0.5 * pt) / d, nx, ny);
-      }
-    }
-    c.haloed_text(p.label, best.x0, best.y1, 8, HAlign::Left, VAlign::Bottom, 0, false,
-                  Color{0.2, 0.2, 0.2, 1});
-  }
+  draw_roofs(d);
+  draw_ceilings(d);
+  draw_ridges(d);
+  draw_arrows_and_ranges(d);
+  draw_points(d);
+  label_ridges(d);
+  label_ceilings(d);
+  label_roofs(d);
+  label_points(d);
   f.end_data();
   f.finish();
   c.finish();
