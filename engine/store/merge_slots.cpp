@@ -4,7 +4,8 @@
 // machines with the same environment, or one database merged with an older copy of itself plus
 // new runs, can hold different runs in the same slot. They used to vanish silently ("+0 runs");
 // now each is reported, and:
-//   - an input run that is ok replaces a failed, running or crashed attempt (as a rerun would);
+//   - an input run that is ok replaces a failed, running or crashed attempt (as a rerun would; a
+//     failed one is kept in run_attempts);
 //   - with MergeOptions::as_repeats, an ok input run whose slot holds another ok run is stored as
 //     the configuration's next free repeat (its label's _runN renumbered), so both measurements
 //     count; it keeps its id, so merging the same file again adds nothing;
@@ -36,7 +37,7 @@ void Store::resolve_slot_conflicts(const MergeOptions& options, MergeStats& stat
       "m.label AS held_label, m.status AS held_status FROM src.runs s JOIN main.runs m ON "
       "m.study = s.study AND m.environment_id = s.environment_id AND m.config_key = s.config_key AND "
       "m.\"repeat\" = s.\"repeat\" WHERE m.id <> s.id AND s.id NOT IN (SELECT id FROM main.runs) AND "
-      "s.status <> 'running' ORDER BY s.study, s.label");
+      "s.status <> 'running' AND s.id NOT IN (SELECT id FROM main.run_attempts) ORDER BY s.study, s.label");
   std::vector<std::string> cols;
   for (const auto& c : query("SELECT name FROM main.pragma_table_info('runs')")) cols.push_back(c["name"]);
   for (const auto& r : rows) {
@@ -49,7 +50,9 @@ void Store::resolve_slot_conflicts(const MergeOptions& options, MergeStats& stat
     c.held_label = r["held_label"];
     c.held_status = r["held_status"];
     if (c.status == "ok" && c.held_status != "ok") {
-      exec("DELETE FROM main.runs WHERE id = ?", Json::array({c.held_id}));  // children cascade
+      // A failed attempt stays, as a rerun's would (issue 55); children cascade.
+      keep_attempts("id = ?", Json::array({c.held_id}), c.id, "");
+      exec("DELETE FROM main.runs WHERE id = ?", Json::array({c.held_id}));
       c.action = "replaced";
     } else if (c.status == "ok" && options.as_repeats) {
       Json key = Json::array({c.study, r["environment_id"], r["config_key"]});

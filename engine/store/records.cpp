@@ -190,6 +190,8 @@ RunRecord run_record(const Json& config, const Json& result) {
     for (const auto& s : result.value("samples", Json::array()))
       if (s.is_number()) r.samples.push_back(s.get<double>());
     r.counters = counters_from(result.value("counters", Json()), "");
+    const Json because = at(result, "/rerun_because");
+    if (because.is_string()) r.rerun_because = because.get<std::string>();
   }
   return r;
 }

@@ -61,6 +61,9 @@ struct RunRecord {
   Json complexity;                // rlx.model.summary's table (per-layer list dropped), or null
   Json roofline = Json::array();  // roofline_points rows: level, precision, flops, ..., source
   IfStored if_stored = IfStored::replace;
+  // Why the slot's earlier finished run is superseded by this one (result.rerun_because: the
+  // sweep's rerun of an unsteady, contended or imprecise run); empty: "redone", or "failed".
+  std::string rerun_because;
 };
 
 // A record from a training result (rlx.train's table as json) and the configuration it ran:

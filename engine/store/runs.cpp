@@ -5,6 +5,7 @@
 // here never lists them by hand and a new column needs no edit in this file.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "startup/legacy_notes.h"
@@ -39,6 +40,26 @@ std::string peak_unit(const std::string& name) {
 }
 
 const char* kIterFields[] = {"mean", "sd", "median", "min", "max", "p5", "p95"};
+
+// The highest attempt number run_attempts keeps of a slot (study, environment, config key,
+// repeat), 0 when none.
+int last_attempt_kept(Store& s, const Json& slot) {
+  const Json rows = s.query(
+      "SELECT COALESCE(MAX(attempt), 0) AS n FROM run_attempts WHERE study = ? AND environment_id = ? AND "
+      "config_key = ? AND repeat = ?",
+      slot);
+  return rows.at(0).at("n").get<int>();
+}
+
+// A runs row as query() returns it, with its JSON text columns parsed.
+Json parsed_row(Json row) {
+  for (const char* k : {"config", "result", "deaths"})
+    if (row.contains(k) && row[k].is_string()) {
+      Json j = Json::parse(row[k].get<std::string>(), nullptr, false);
+      if (!j.is_discarded()) row[k] = j;
+    }
+  return row;
+}
 
 }  // namespace
 
@@ -111,11 +132,39 @@ void Store::place_run(RunRecord& run, const std::string& key) {
                         run.study, held[0].value("label", ""), held[0].value("repeat", 0)));
       return;
     }
-    case IfStored::replace_label:
-      exec("DELETE FROM runs WHERE study = ? AND label = ? AND id != ?",
-           Json::array({run.study, run.label, run.id}));
+    case IfStored::replace_label: {
+      const Json same_label = Json::array({run.study, run.label, run.id});
+      keep_attempts("study = ? AND label = ? AND id != ?", same_label, run.id, run.rerun_because);
+      exec("DELETE FROM runs WHERE study = ? AND label = ? AND id != ?", same_label);
       return;
+    }
   }
+}
+
+int Store::keep_attempts(const std::string& where, const Json& params, const std::string& by,
+                         const std::string& why) {
+  int highest = 0;
+  if (schema_version() < 10) return 0;  // a file made at an older version on purpose (migrate_to)
+  const std::string now = utc_now();
+  for (const auto& row :
+       query("SELECT * FROM runs WHERE status IN ('ok', 'failed') AND " + where + " ORDER BY finished_at", params)) {
+    const Json slot = Json::array({row["study"], row["environment_id"], row["config_key"], row["repeat"]});
+    const int own = row["attempt"].is_number_integer() ? row["attempt"].get<int>() : 1;
+    const int attempt = std::max(own, last_attempt_kept(*this, slot) + 1);
+    Json samples = Json::array();
+    for (const auto& x : query("SELECT seconds FROM samples WHERE run_id = ? ORDER BY iter", Json::array({row["id"]})))
+      samples.push_back(x["seconds"]);
+    const std::string reason = row["status"] == "failed" ? "failed" : (why.empty() ? "redone" : why);
+    exec("INSERT OR REPLACE INTO run_attempts (id, study, environment_id, config_key, repeat, label, attempt, status, "
+         "images_per_s, started_at, finished_at, floor_gflops, superseded_by, why, superseded_at, row, samples) "
+         "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+         Json::array({row["id"], row["study"], row["environment_id"], row["config_key"], row["repeat"], row["label"],
+                      attempt, row["status"], row["images_per_s"], row["started_at"], row["finished_at"],
+                      row["floor_gflops"], by, reason, now,
+                      parsed_row(row).dump(-1, ' ', false, Json::error_handler_t::replace), samples.dump()}));
+    highest = std::max(highest, attempt);
+  }
+  return highest;
 }
 
 void Store::prepare_run(RunRecord& run) {
@@ -148,6 +197,17 @@ void Store::insert_run(const RunRecord& given) {
       if (!run.columns.contains(k) || run.columns[k].is_null()) run.columns[k] = claim[k];
   std::string key = content_hash(run.config);
   place_run(run, key);
+  // The slot's earlier finished row stays, as an attempt (issue 55), and the new run counts on from
+  // the attempts kept: a rerun is attempt 2 of its slot, whatever its claim said.
+  const Json slot = Json::array({run.study, run.environment_id, key, run.repeat});
+  Json other = slot;
+  other.push_back(run.id);
+  keep_attempts("study = ? AND environment_id = ? AND config_key = ? AND repeat = ? AND id != ?", other, run.id,
+                run.rerun_because);
+  const int prior = schema_version() < 10 ? 0 : last_attempt_kept(*this, slot);
+  const Json attempt = run.columns.value("attempt", Json());
+  if (prior > 0 && !(attempt.is_number_integer() && attempt.get<long long>() > prior))
+    run.columns["attempt"] = prior + 1;
   std::string cols = "id, study, environment_id, label, config_key, config, repeat, status, result";
   std::string marks = "?, ?, ?, ?, ?, ?, ?, ?, ?";
   Json p = Json::array({run.id, run.study, run.environment_id, run.label, key,

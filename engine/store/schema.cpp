@@ -271,10 +271,40 @@ ALTER TABLE runs ADD COLUMN ranks INTEGER;
 ALTER TABLE runs ADD COLUMN global_batch INTEGER;
 )sql";
 
+// Version 10 (issue 55): every attempt of a slot stays. A rerun (a run that ended unsteady,
+// contended or above its CI target, trained again within the budget), a forced redo and the retry
+// of a failed run replace the slot's row in `runs`, as before, so everything that reads `runs`
+// (the means, export, merge's slot rule) is unchanged; the row they replace is kept here, in the
+// same transaction: its runs columns and result as one JSON object (`row`, so a later runs column
+// needs no step here), its timed iterations' seconds (`samples`), its attempt number, the run
+// that superseded it, why and when. The few columns the drift analysis orders and groups by are
+// columns of their own.
+const char* kV10 = R"sql(
+CREATE TABLE run_attempts (
+  id TEXT PRIMARY KEY,              -- the superseded run's id, as it was in runs
+  study TEXT NOT NULL REFERENCES studies(name),
+  environment_id TEXT NOT NULL REFERENCES environments(id),
+  config_key TEXT NOT NULL,
+  repeat INTEGER NOT NULL,
+  label TEXT NOT NULL,
+  attempt INTEGER NOT NULL,         -- 1 for the slot's first try, +1 per try after it
+  status TEXT NOT NULL,             -- ok or failed
+  images_per_s REAL,
+  started_at TEXT, finished_at TEXT,
+  floor_gflops REAL,                -- the noise floor timed just before it
+  superseded_by TEXT NOT NULL,      -- the id of the run that took its place in runs
+  why TEXT NOT NULL,                -- unsteady, contended, CI above the accepted, failed, redone
+  superseded_at TEXT NOT NULL,
+  row TEXT NOT NULL,                -- every runs column of it as JSON (result parsed)
+  samples TEXT NOT NULL             -- its timed iterations' seconds, a JSON array
+);
+CREATE INDEX run_attempts_slot ON run_attempts(study, environment_id, config_key, repeat);
+)sql";
+
 }  // namespace
 
 const std::vector<std::string>& migrations() {
-  static const std::vector<std::string> steps = {kV1, kV2, kV3, kV4, kV5, kV6, kV7, kV8, kV9};
+  static const std::vector<std::string> steps = {kV1, kV2, kV3, kV4, kV5, kV6, kV7, kV8, kV9, kV10};
   return steps;
 }
 

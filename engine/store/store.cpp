@@ -53,7 +53,8 @@ std::vector<std::string> missing_tables(SQLite::Database& db) {
 }
 
 const char* kMergeTables[] = {"environments", "studies",    "runs",  "samples",         "counters",
-                              "complexity",   "peaks",      "roofline_points", "calibrations", "plans"};
+                              "complexity",   "peaks",      "roofline_points", "calibrations", "plans",
+                              "run_attempts"};
 
 }  // namespace
 
@@ -352,7 +353,7 @@ MergeStats Store::merge_from(const std::string& other_path, const MergeOptions& 
   MergeStats stats;
   long long* counts[] = {&stats.environments,    &stats.studies,      &stats.runs,  &stats.samples,
                          &stats.counters,        &stats.complexity,   &stats.peaks, &stats.roofline_points,
-                         &stats.calibrations,    &stats.plans};
+                         &stats.calibrations,    &stats.plans,        &stats.run_attempts};
   try {
     begin();
     for (size_t t = 0; t < std::size(kMergeTables); ++t) {
@@ -369,8 +370,12 @@ MergeStats Store::merge_from(const std::string& other_path, const MergeOptions& 
         resolve_slot_conflicts(options, stats);
         for (const auto& r : query("SELECT label FROM src.runs WHERE status = 'running' ORDER BY label"))
           stats.running_skipped.push_back(r["label"].is_string() ? r["label"].get<std::string>() : "?");
-        where = " WHERE status <> 'running'";
+        // A run the output keeps as a superseded attempt (an older copy of this database) is that
+        // attempt: it does not come back as a run.
+        where = " WHERE status <> 'running' AND id NOT IN (SELECT id FROM main.run_attempts)";
       }
+      // An attempt is kept once, and never beside the same run kept as a run.
+      if (table == "run_attempts") where = " WHERE id NOT IN (SELECT id FROM main.runs)";
       if (table == "samples" || table == "counters" || table == "complexity" || table == "roofline_points")
         where = " WHERE run_id IN (SELECT id FROM main.runs)";
       *counts[t] += exec(fmt::format("INSERT OR IGNORE INTO main.{0} ({1}) SELECT {1} FROM src.{0}{2}", table, cols, where));

@@ -143,6 +143,7 @@ struct MergeStats {
   long long roofline_points = 0;
   long long calibrations = 0;
   long long plans = 0;
+  long long run_attempts = 0;  // superseded attempts (schema 10), never counted as runs
   std::vector<MergeConflict> conflicts;  // one per input run whose slot was held
   // Labels of the input's `running` claims, not copied: a claim is a process's promise to store a
   // run in the input, not a result, and copied it would read as that process's death in the output
@@ -301,6 +302,13 @@ class Store {
   // The run's place by its if_stored rule (its repeat and label for next_repeat; Error for
   // refuse; the same label's rows deleted for replace_label); inside the write transaction.
   void place_run(RunRecord& run, const std::string& config_key);
+  // Keeps every finished row (ok or failed) of `runs` that `where` selects (bound to params) in
+  // run_attempts before the caller deletes it (issue 55: a rerun adds an attempt, it does not
+  // erase one): its columns and result as JSON, its samples, its attempt number (at least one
+  // more than any attempt of its slot kept before), the run superseding it (by) and why (the
+  // rerun's reason; "failed" for a failed row; "redone" when none is given). Inside the write
+  // transaction. Returns the highest attempt number kept, 0 when none.
+  int keep_attempts(const std::string& where, const Json& params, const std::string& by, const std::string& why);
   // merge_from's handling of input runs whose slot is held (merge_slots.cpp); inside its
   // transaction, before the runs are copied.
   void resolve_slot_conflicts(const MergeOptions& options, MergeStats& stats);

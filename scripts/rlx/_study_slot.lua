@@ -3,9 +3,10 @@
 -- transaction (or skip it: done, busy in another process, crashed too often or by the OOM killer),
 -- refuse it when its memory estimate does not fit, time the noise floor, train it under the budget's
 -- caps, and store the result over the claim. Anything that stops the process's Lua between the claim
--- and the stored row withdraws the claim, so the same command trains the slot again. After the
--- matrix, runs that were unsteady, shared their cores or missed their precision are trained once
--- more while the budget allows. Split from study.lua so each file reads in one sitting.
+-- and the stored row withdraws the claim, so the same command trains the slot again. Runs that
+-- were unsteady, shared their cores or missed their precision are trained once more while the
+-- budget allows: in the sweep's order, one slot after their first attempt (issue 55), else after
+-- the matrix. Split from study.lua so each file reads in one sitting.
 local errors = require("rlx.errors")
 local plan = require("rlx.plan")
 local text = require("rlx.plan.text")
@@ -115,6 +116,7 @@ function Study:_sweep_slot(o, it, counter, trainer, stats, cache)
     error(err, 0)
   end
   local result = err
+  it.trained_now = true
   stats.ran = stats.ran + 1
   if result.ok then stats.ok = stats.ok + 1 else
     stats.failed = stats.failed + 1
@@ -131,14 +133,17 @@ end
 -- left" after run 1, for a batch refused a moment later). The memory available is read once.
 function Study:_run_line(o, it, counter, result, wall, stats, cache)
   local left
-  if stats.items and it.position and stats.items[it.position] == it then
+  -- A rerun during the matrix stands where the sweep is (stats.at), not at its first attempt's place.
+  local at = stats.at or (stats.items and it.position and stats.items[it.position] == it and it.position)
+  if at then
     local mem
     local checked = setmetatable({memory_available = function()
       mem = mem or (o.memory_available or rlx.memory.available)()
       return mem
     end}, {__index = o})
-    left = plan.of(self):time_left(stats.items, it.position, o, stats.deadline,
-      function(x) return self:_will_run(x, o) and not self:_memory_refusal(checked, x, cache or {}) end)
+    left = plan.of(self):time_left(stats.items, at, o, stats.deadline,
+      function(x) return self:_will_run(x, o) and not self:_memory_refusal(checked, x, cache or {}) end,
+      stats.rerun_spent_s)
   end
   if left then left = left + (o.after_s or 0) end
   return text.run_line(counter, it.label, result, wall, now_s() - (stats.started_s or now_s()), left)
@@ -226,6 +231,9 @@ function Study:_train_slot(o, it, trainer, cache)
   if result.ok then
     result.floor_gflops = result.floor_gflops or floor
     result.earlier_runs = it.earlier
+    -- Why the attempt this run replaces was trained again: the store keeps that attempt in
+    -- run_attempts with this reason (issue 55; docs/storage.md).
+    result.rerun_because = it.earlier and it.rerun_because or nil
     result.plan_notes = o.notes
   end
   return result
@@ -252,22 +260,72 @@ end
 local function flag_text(e)
   if e.stable == 0 then return "unsteady" end
   if e.contended == 1 then return "contended" end
-  return string.format("CI ±%.1f %%", (e.ci_rel or 0) * 100)
+  local accept = type(e.config) == "table" and type(e.config.accept_ci) == "number" and e.config.accept_ci
+  return string.format("CI ±%.1f %%%s", (e.ci_rel or 0) * 100,
+    accept and string.format(" above ±%.1f %%", accept * 100) or "")
+end
+
+-- Whether the item's stored run is to be trained once more (ok but flagged, and not a rerun
+-- itself: each slot is rerun at most once); when it is, it.earlier (the run it replaces, kept in
+-- the rerun's earlier_runs) and it.rerun_because (why, kept with that attempt in run_attempts).
+function Study:_flag_for_rerun(it)
+  local r = not it.not_in_shard and self.db:runs{study = self.name, label = it.label}[1]
+  local earlier = r and type(r.result) == "table" and r.result.earlier_runs
+  if not (r and r.status == "ok" and flagged_run(r) and not earlier) then return false end
+  it.earlier = {{images_per_s = r.images_per_s, stable = r.stable, drift = r.drift, cv = r.cv, ci_rel = r.ci_rel,
+    contended = r.contended, other_cpu = r.other_cpu, stop_reason = r.stop_reason, finished_at = r.finished_at}}
+  it.rerun_because = flag_text(r)
+  return true
+end
+
+-- Issue 55: a flagged run is trained again in the sweep's order, not saved for the end, where the
+-- machine's drift (a noise floor 11 % higher after 43 minutes) made every rerun read faster. Called
+-- after slot i of the matrix: the reruns queued before slot i (so one other slot ran since their
+-- first attempt) are trained now when they fit the time kept for reruns (fit.RERUN_RESERVE of the
+-- budget, less what reruns spent: the runs the plan kept keep theirs); a rerun that does not fit
+-- now waits for the end (_rerun_flagged). Then slot i's own run is queued when it was trained now
+-- and is flagged. queue holds {it, at}; stats.rerun_spent_s counts the reruns' wall seconds.
+function Study:_interleave_reruns(o, items, i, queue, deadline, trainer, stats, cache)
+  local planner, waiting = plan.of(self), {}
+  for _, q in ipairs(queue) do
+    if q.at < i then
+      local it = q.it
+      planner:by_cost({it}, o)
+      local room = math.min(planner:reserve_left(o, stats.rerun_spent_s), deadline - now_s())
+      if it.min_s and it.min_s <= room then
+        it.caps = planner:caps_among({it}, 1, o, room)
+        if not o.quiet then
+          say(string.format("rerun %s (%s before), %s", it.label, it.rerun_because,
+            items[i] and ("after " .. items[i].label) or "after the matrix's last slot"))
+        end
+        stats.reruns = (stats.reruns or 0) + 1
+        stats.at = i
+        local t0 = now_s()
+        self:_sweep_slot(setmetatable({force = true}, {__index = o}), it, string.format("[rerun after %d/%d]", i,
+          #items), trainer, stats, cache)
+        stats.rerun_spent_s = (stats.rerun_spent_s or 0) + (now_s() - t0)
+        stats.at = nil
+        stats.rerun_order[#stats.rerun_order + 1] = it.label
+      end
+    else
+      waiting[#waiting + 1] = q
+    end
+  end
+  for k = #queue, 1, -1 do queue[k] = nil end
+  for _, q in ipairs(waiting) do queue[#queue + 1] = q end
+  local it = items[i]
+  if it and it.trained_now and self:_flag_for_rerun(it) then queue[#queue + 1] = {it = it, at = i} end
 end
 
 -- Runs of this sweep that failed the steady-state verdict, shared their cores or missed their
--- precision are trained once more while the budget allows (each at most once: the replaced run is
--- kept in earlier_runs); the rest stay flagged and the report leaves them out of the means.
+-- precision and were not trained again during the matrix (_interleave_reruns) are trained once
+-- more while the budget allows, cheapest first (each at most once: the replaced run is kept in
+-- earlier_runs and in run_attempts); the rest stay flagged and the report leaves them out of the
+-- means.
 function Study:_rerun_flagged(o, items, deadline, trainer, stats, cache)
   local flagged = {}
   for _, it in ipairs(items) do
-    local r = not it.not_in_shard and self.db:runs{study = self.name, label = it.label}[1]
-    local earlier = r and type(r.result) == "table" and r.result.earlier_runs
-    if r and r.status == "ok" and flagged_run(r) and not earlier then
-      it.earlier = {{images_per_s = r.images_per_s, stable = r.stable, drift = r.drift, cv = r.cv, ci_rel = r.ci_rel,
-        contended = r.contended, other_cpu = r.other_cpu, stop_reason = r.stop_reason, finished_at = r.finished_at}}
-      flagged[#flagged + 1] = it
-    end
+    if self:_flag_for_rerun(it) then flagged[#flagged + 1] = it end
   end
   local planner = plan.of(self)
   planner:by_cost(flagged, o)
@@ -276,9 +334,10 @@ function Study:_rerun_flagged(o, items, deadline, trainer, stats, cache)
     local left = deadline - now_s()
     if it.min_s and it.min_s <= left then
       it.caps = planner:caps_among(flagged, k, o, left)
-      if not o.quiet then say(string.format("rerun %s (%s before)", it.label, flag_text(it.earlier[1]))) end
+      if not o.quiet then say(string.format("rerun %s (%s before)", it.label, it.rerun_because)) end
       stats.reruns = (stats.reruns or 0) + 1
       self:_sweep_slot(again, it, string.format("[rerun %d/%d]", k, #flagged), trainer, stats, cache)
+      stats.rerun_order[#stats.rerun_order + 1] = it.label
     elseif not o.quiet then
       say(string.format("not rerun %s: it needs about %s and %s is left; it stays flagged", it.label,
         it.min_s and duration_text(it.min_s) or "an unknown time", duration_text(math.max(0, left))))

@@ -532,6 +532,10 @@ function Study:sweep(opts)
   local deadline = o.budget_s and now_s() + o.budget_s
   -- What each run's line after it says of the study (its start, the time left: rlx._study_slot).
   stats.items, stats.deadline, stats.started_s = items, deadline, o.started or now_s()
+  -- Flagged runs waiting to be trained again one slot later (rlx._study_slot: _interleave_reruns),
+  -- and every rerun's label in the order it ran.
+  local reruns = {}
+  stats.rerun_order = {}
   for i, it in ipairs(items) do
     if it.not_in_shard then
       stats.not_in_shard = stats.not_in_shard + 1
@@ -540,7 +544,8 @@ function Study:sweep(opts)
     else
       local fits = true
       if deadline and targeted(o) then
-        fits, it.caps = plan.of(self):slot(items, i, o, deadline, function(x) return self:_will_run(x, o) end)
+        fits, it.caps = plan.of(self):slot(items, i, o, deadline, function(x) return self:_will_run(x, o) end,
+          stats.rerun_spent_s)
       end
       if fits then
         self:_sweep_slot(o, it, string.format("[%d/%d]", i, #items), trainer, stats, cache)
@@ -551,7 +556,10 @@ function Study:sweep(opts)
         end
       end
     end
+    if deadline then self:_interleave_reruns(o, items, i, reruns, deadline, trainer, stats, cache) end
   end
+  -- The last slot's own rerun, when it fits the time kept for reruns, before anything else.
+  if deadline then self:_interleave_reruns(o, items, #items + 1, reruns, deadline, trainer, stats, cache) end
   self:_after_busy(o, items, trainer, stats, cache)
   if deadline then
     self:_rerun_flagged(o, items, deadline, trainer, stats, cache)

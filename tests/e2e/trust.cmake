@@ -6,6 +6,10 @@ rlx_e2e(NAME "trust: rlx.train target_ci, its caps, warm-up until steady and its
   ARGS run ${TR}/target_ci.lua STDOUT "target_ci ok\n$")
 rlx_e2e(NAME "trust: budgets, estimates, caps, reruns and unique labels"
   ARGS run ${TR}/budget.lua STDOUT "budget ok\n$")
+# Issue 55 point 4: a real tiny-model study whose faked contended first attempt is rerun one slot
+# later and kept in run_attempts; export counts runs only, merge carries the attempt.
+rlx_e2e(NAME "trust: a rerun runs in the sweep's order and keeps the first attempt in run_attempts"
+  ARGS run ${TR}/rerun_attempts.lua STDOUT "rerun attempts ok\n$")
 rlx_e2e(NAME "trust: calibration on this machine, the layouts it picks, the plan that leaves runs out whole"
   ARGS run ${TR}/calibrate.lua STDOUT "calibrate ok\n$")
 # The default study's plan on a fixture machine (stored calibrations and peaks, frozen clock), line

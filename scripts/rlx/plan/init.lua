@@ -144,13 +144,13 @@ end
 --- item that does not fit is left out whole, never cut below its precision: it.need_s is what it
 --- would need, it.left_s the time left, it.room_s what the runs ranked before it leave for it.
 --- will_run(it): whether a later item will be trained.
-function Planner:slot(items, i, o, deadline, will_run)
+function Planner:slot(items, i, o, deadline, will_run, rerun_spent_s)
   local S = protocol(o)
   local todo = {}
   for j = i, #items do
     if will_run(items[j]) then todo[#todo + 1] = items[j] end
   end
-  local left = deadline - now_s() - (o.budget_s or 0) * fit.RERUN_RESERVE
+  local left = deadline - now_s() - self:reserve_left(o, rerun_spent_s)
   -- The estimator after the time left: a first one may measure quick peaks (Planner:_probe_peaks).
   local est = self:estimator(kind_of(o.device))
   local sel = select_runs(est, todo, left, S, o)
@@ -161,7 +161,13 @@ function Planner:slot(items, i, o, deadline, will_run)
   return true, (fit.next_caps(est, kept, left, S))
 end
 
---- Runs a sweep may still train after its matrix (flagged runs to train again, left-out runs that
+--- Seconds of the budget still kept for reruns: fit.RERUN_RESERVE of it, less what reruns during
+--- the matrix have spent (rerun_spent_s), so that the runs the plan kept never pay for them twice.
+function Planner:reserve_left(o, rerun_spent_s)
+  return math.max(0, (o.budget_s or 0) * fit.RERUN_RESERVE - (rerun_spent_s or 0))
+end
+
+--- Runs a sweep may still train (flagged runs to train again, during or after its matrix; left-out runs that
 --- now fit), cheapest first, so that one long run that does not fit never keeps the short ones
 --- from the time: each gets it.min_s, its estimate at the least iterations that keep it.
 function Planner:by_cost(list, o)
@@ -189,7 +195,7 @@ end
 
 --- Seconds the runs of `items` after the i-th are expected to take (those that fit now: fit.select
 --- with a deadline), at the iterations each is expected to stop at; nil when none can be estimated.
-function Planner:time_left(items, i, o, deadline, will_run)
+function Planner:time_left(items, i, o, deadline, will_run, rerun_spent_s)
   local todo = {}
   for j = i + 1, #items do
     if will_run(items[j]) then todo[#todo + 1] = items[j] end
@@ -198,7 +204,7 @@ function Planner:time_left(items, i, o, deadline, will_run)
   if #todo == 0 then return 0 end
   local est = self:estimator(kind_of(o.device))
   if deadline and targeted(o) then
-    local sel = select_runs(est, todo, deadline - now_s() - (o.budget_s or 0) * fit.RERUN_RESERVE, S, o)
+    local sel = select_runs(est, todo, deadline - now_s() - self:reserve_left(o, rerun_spent_s), S, o)
     local kept = {}
     for _, k in ipairs(sel.keep) do kept[#kept + 1] = todo[k] end
     todo = kept

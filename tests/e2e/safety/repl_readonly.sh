@@ -39,7 +39,7 @@ $err"
 # --write opens it for writing, as rlx.study does: the schema is migrated, this machine recorded.
 got=$(printf 'study.name\n' | "$RLX" repl --write --db "$T/copy.db" 2>/dev/null)
 [ "$got" = '"p1-roofline"' ] || fail "--write printed: $got"
-[ "$(envs | cut -f1)" = 9 ] || fail "--write did not migrate: $(envs)"
+[ "$(envs | cut -f1)" = 10 ] || fail "--write did not migrate: $(envs)"
 
 # --write without a database is a usage error.
 set +e

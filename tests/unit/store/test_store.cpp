@@ -46,7 +46,7 @@ long long count(Store& s, const std::string& table) {
 TEST_CASE("a new database has the current schema, WAL and foreign keys") {
   Store s(tmp_db("new.db"));
   CHECK(s.schema_version() == rlx::store::current_schema_version());
-  CHECK(rlx::store::current_schema_version() == 9);
+  CHECK(rlx::store::current_schema_version() == 10);
   CHECK(s.query("PRAGMA journal_mode")[0]["journal_mode"] == "wal");
   CHECK(s.query("PRAGMA foreign_keys")[0]["foreign_keys"] == 1);
   for (const char* t :
