@@ -204,9 +204,23 @@ int traceback_handler(lua_State* L) {
 // The one lua_State of the process, for the SIGINT callback (see lua_host.h).
 std::atomic<lua_State*> g_state{nullptr};
 
-// Debug hook set by the SIGINT handler: stops running Lua code with the Ctrl-C exit error.
-void interrupt_hook(lua_State* L, lua_Debug*) {
-  lua_sethook(L, nullptr, 0, 0);
+// Whether the interrupt that must end the process (SIGTERM, SIGHUP) has been raised once.
+std::atomic<bool> g_end_raised{false};
+
+// Debug hook set by the signal handler: stops running Lua code with the interrupt's exit error.
+// A Ctrl-C is raised once, where Lua is, and the hook removed: a script may catch it with pcall.
+// SIGTERM and SIGHUP must end the process (util/interrupt.h): raised once where Lua is, then at
+// every instruction of code that is not rlx's own, so a user's pcall loop is stopped again at
+// once while rlx's modules finish their cleanup (withdrawing a claim) and pass the error on.
+void interrupt_hook(lua_State* L, lua_Debug* ar) {
+  if (!util::interrupt_must_end()) {
+    lua_sethook(L, nullptr, 0, 0);
+  } else if (!g_end_raised.exchange(true)) {
+    // Counts only: a call hook would stop rlx's own calls of C functions (string.format) too.
+    lua_sethook(L, interrupt_hook, LUA_MASKCOUNT, 1);
+  } else if (lua_getinfo(L, "S", ar) != 0 && lua::is_builtin_source(ar->source)) {
+    return;
+  }
   const util::Interrupted why(util::interrupt_signal() == 0 ? SIGINT : util::interrupt_signal());
   lua::push_error(L, "", lua::interrupt_message(why), util::interrupt_exit_code(), "");
   lua_error(L);
@@ -268,6 +282,7 @@ LuaHost::LuaHost() : L_(luaL_newstate()) {
 
 LuaHost::~LuaHost() {
   g_state.store(nullptr);
+  lua_sethook(L_, nullptr, 0, 0);  // finalizers that are Lua functions run to their end
   lua_close(L_);
 }
 

@@ -102,7 +102,8 @@ Environment:
   never touch a tensor start without it (docs/training.md, "Start-up").
 
 Exit status: 0 success, 1 script error, 2 usage error, 128 + N after signal N (130 Ctrl-C,
-143 SIGTERM, 129 SIGHUP: the run being trained is discarded and its claim withdrawn).
+143 SIGTERM, 129 SIGHUP: the run being trained is discarded and its claim withdrawn; SIGTERM
+and SIGHUP end rlx within 2 s, a second Ctrl-C at once: docs/cli.md, "Signals").
 Documentation: docs/getting-started.md, docs/cli.md, docs/lua-api.md
 )";
 }

@@ -149,6 +149,10 @@ int run_repl(LuaHost& host, bool write_db) {
       }
       line = raw;
       free(raw);
+      if (util::interrupt_must_end()) {  // SIGTERM, SIGHUP at the prompt: the REPL ends (below)
+        std::cerr << "\nrlx: stopped by " << util::interrupt_signal_text(util::interrupt_signal()) << "\n";
+        break;
+      }
       if (g_prompt_interrupted) {  // Ctrl-C at the prompt clears the line (and any continuation)
         g_prompt_interrupted = false;
         forget_interrupt(host.state());
@@ -164,6 +168,7 @@ int run_repl(LuaHost& host, bool write_db) {
       continue;
     }
     std::string status = call_repl(host, "eval", buffer);
+    if (util::interrupt_must_end()) break;  // SIGTERM, SIGHUP end the REPL, not the evaluation only
     const bool interrupted = util::interrupted();
     forget_interrupt(host.state());  // Ctrl-C during evaluation ends it, back at the prompt
     if (status == "incomplete") continue;
@@ -180,6 +185,10 @@ int run_repl(LuaHost& host, bool write_db) {
     if (status != "ok") any_error = true;
     buffer.clear();
     std::cout.flush();
+  }
+  if (util::interrupt_must_end()) {  // the evaluation printed why, or the prompt did
+    g_host = nullptr;
+    return util::interrupt_exit_code();
   }
   if (!buffer.empty()) {
     // Input ended inside an unfinished statement: report it as the compiler does.

@@ -10,16 +10,11 @@
 
 namespace rlx::lua {
 
-namespace {
-
-// True for chunks that are rlx's own Lua modules, embedded or loaded from RLX_SCRIPTS_DIR.
 bool is_builtin_source(const char* source) {
   if (!source || source[0] != '@') return false;
-  std::string s(source + 1);
-  return s.rfind("scripts/rlx/", 0) == 0 || s.find("/scripts/rlx/") != std::string::npos;
+  const std::string_view s(source + 1);
+  return s.rfind("scripts/rlx/", 0) == 0 || s.find("/scripts/rlx/") != std::string_view::npos;
 }
-
-}  // namespace
 
 std::string caller_where(lua_State* L) {
   lua_Debug ar;

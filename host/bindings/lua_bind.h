@@ -52,6 +52,10 @@ struct Rethrow : std::exception {
   const char* what() const noexcept override { return "(a Lua error value is on the stack)"; }
 };
 
+// True for a chunk name (lua_Debug's source) of rlx's own Lua modules, embedded or loaded from
+// RLX_SCRIPTS_DIR: "@scripts/rlx/...". Allocates nothing (the interrupt hook calls it).
+bool is_builtin_source(const char* source);
+
 // "file:line: " of the first Lua frame that is not one of rlx's embedded modules, or "" if none.
 // The one caller-position helper: Lua code reaches it as rlx._core.host.where().
 std::string caller_where(lua_State* L);

@@ -6,10 +6,11 @@
 # Issue 48 (the fourth probe): user_files (item 1), unlabelled_runs (2), calibration_corrupt (7),
 # truncated_jpegs (8), messages4 (10).
 # Issue 56 (the fifth probe): doc_commands (item 1: every command line the docs show runs),
-# export_foreign (5), messages5 (6 and 7: validation and messages).
+# export_foreign (5), messages5 (6 and 7: validation and messages), signals5 (3: a pcall loop ends on
+# SIGTERM and on a second SIGINT).
 foreach(scenario outputs figures store_open overwrite_db typos submit resume_zombie study_params escapes
         interrupted_retry report_images checked_first merge_running messages3 user_files unlabelled_runs
-        calibration_corrupt truncated_jpegs messages4 doc_commands messages5 export_foreign)
+        calibration_corrupt truncated_jpegs messages4 doc_commands messages5 export_foreign signals5)
   add_test(NAME "e2e: reliability: ${scenario}"
     COMMAND bash ${CMAKE_SOURCE_DIR}/tests/e2e/reliability/${scenario}.sh $<TARGET_FILE:rlx>
     WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
