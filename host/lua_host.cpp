@@ -47,11 +47,20 @@ const EmbeddedScript* find_embedded(const std::string& module) {
 
 // Loads the source of embedded module s from RLX_SCRIPTS_DIR when set, else from the embedded copy;
 // the chunk name is the file's path in the source tree. Pushes the chunk or the load error.
+// Under RLX_SCRIPTS_DIR the file is read by the one rule for a user's files (util/text_file.h):
+// luaL_loadfile waited forever on a FIFO (issue 56 item 4); a file that is not a regular one is a
+// lua::Error of one line.
 int load_source(lua_State* L, const EmbeddedScript& s) {
   if (const char* dir = scripts_dir()) {
     // RLX_SCRIPTS_DIR is the scripts/ directory of a source tree; chunk names stay real paths.
     const std::string path = std::string(dir) + "/" + (s.path + std::strlen("scripts/"));
-    return luaL_loadfile(L, path.c_str());
+    std::string source;
+    try {
+      source = util::read_user_file(path, "the module file", kMaxScriptBytes);
+    } catch (const util::UserFileError& e) {
+      throw lua::Error(std::string("RLX_SCRIPTS_DIR: ") + e.what());
+    }
+    return luaL_loadbuffer(L, source.data(), source.size(), ("@" + path).c_str());
   }
   const std::string chunk = std::string("@") + s.path;
   return luaL_loadbuffer(L, s.source, s.size, chunk.c_str());
@@ -73,8 +82,15 @@ std::string scripts_dir_problem(const std::string& dir, const std::string& rel) 
     why = "it is a file, not a directory";
   else if (!std::filesystem::exists(path, ec))
     why = "no file " + path;
-  else
-    return "";
+  else {
+    // A FIFO or a device there would block the loader or never end: refused by the user-file rule.
+    try {
+      util::check_user_file(path, "the module file");
+      return "";
+    } catch (const util::UserFileError& e) {
+      return "RLX_SCRIPTS_DIR='" + dir + "': " + e.what() + "; " + kScriptsDirFix;
+    }
+  }
   return "RLX_SCRIPTS_DIR='" + dir + "' has no " + rel + " (" + why + "): " + kScriptsDirFix;
 }
 

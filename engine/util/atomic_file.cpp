@@ -88,8 +88,16 @@ AtomicFile::AtomicFile(const std::string& target, const std::vector<std::string>
   // are written in place: renaming over them is impossible or would detach the shell's file.
   direct_ = exists && (!S_ISREG(st.st_mode) || starts_with(target, "/dev/") || starts_with(target, "/proc/"));
   if (direct_) {
-    fd_ = ::open(target.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+    // Opened without blocking: opening a FIFO no process reads would wait for a reader forever
+    // (issue 56 item 4). With a reader (`--csv >(gzip > x.gz)`) the writes block as usual.
+    fd_ = ::open(target.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NONBLOCK, 0666);
+    if (fd_ < 0 && errno == ENXIO && S_ISFIFO(st.st_mode))
+      throw std::runtime_error("cannot write '" + target +
+                               "': it is a FIFO that no process reads (writing it would wait for one "
+                               "forever); start its reader first, or give a regular file");
     if (fd_ < 0) fail("", errno);
+    const int flags = ::fcntl(fd_, F_GETFL);
+    if (flags >= 0) ::fcntl(fd_, F_SETFL, flags & ~O_NONBLOCK);
     return;
   }
   final_ = resolve_link(target);

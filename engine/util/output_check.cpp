@@ -68,7 +68,9 @@ void make_folder(const std::string& dir) {
 void check_directory(const std::string& dir, bool create, const char* missing_advice) {
   struct stat st {};
   if (stat_of(dir, &st)) {
-    if (!S_ISDIR(st.st_mode)) fail(fmt::format("'{}' is a file, not a directory: give a directory", dir));
+    if (!S_ISDIR(st.st_mode))
+      fail(fmt::format("'{}' is {}, not a directory: give a directory", dir,
+                       S_ISREG(st.st_mode) ? std::string("a file") : file_kind_text(st.st_mode)));
     probe_writable(dir);
     return;
   }

@@ -7,10 +7,12 @@
 # truncated_jpegs (8), messages4 (10).
 # Issue 56 (the fifth probe): doc_commands (item 1: every command line the docs show runs),
 # export_foreign (5), messages5 (6 and 7: validation and messages), signals5 (3: a pcall loop ends on
-# SIGTERM and on a second SIGINT).
+# SIGTERM and on a second SIGINT), path_slots (4: a FIFO, a folder or a device in every path slot the CLI
+# declares is refused in under 2 s).
 foreach(scenario outputs figures store_open overwrite_db typos submit resume_zombie study_params escapes
         interrupted_retry report_images checked_first merge_running messages3 user_files unlabelled_runs
-        calibration_corrupt truncated_jpegs messages4 doc_commands messages5 export_foreign signals5)
+        calibration_corrupt truncated_jpegs messages4 doc_commands messages5 export_foreign signals5
+        path_slots)
   add_test(NAME "e2e: reliability: ${scenario}"
     COMMAND bash ${CMAKE_SOURCE_DIR}/tests/e2e/reliability/${scenario}.sh $<TARGET_FILE:rlx>
     WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})

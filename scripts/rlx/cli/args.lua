@@ -14,8 +14,11 @@
 --   local o = args.parse(cmd, {...})   -- nil when --help was printed
 -- Each option is an rlx.options spec entry (type, min, max, one_of, default, help: the format of
 -- options.check and rlx.params.declare, with the same range checks and messages) after its name and
--- flag, plus alias, metavar and name (true: the value names runs or files, so a path separator is
--- refused; a control character is refused in every value). Types: string (default), number, integer, int_list ("16,32,64"),
+-- flag, plus alias, metavar, name (true: the value names runs or files, so a path separator is
+-- refused; a control character is refused in every value) and path (the value is a path rlx opens:
+-- "file" it reads, "dir" it reads, "database", "output" it writes, "output_dir" it writes in; a
+-- positional declares it too). `path` is how tests/e2e/reliability/path_slots.sh finds every path a
+-- user can name and puts a FIFO there (issue 56 item 4: none may block). Types: string (default), number, integer, int_list ("16,32,64"),
 -- boolean (no value), string_list (a repeatable flag, collected into an array).
 -- Errors of a command: args.usage_error(name, msg) for bad arguments (exit 2, "Try 'rlx NAME
 -- --help'."), args.fail(name, err [, opts]) for an error caught from the library (exit 1, or 2 with
@@ -57,13 +60,20 @@ function M.help_text(cmd)
 end
 
 -- A flag's spec entries are checked once per command (a typo in a key would accept anything).
-local FLAG_KEYS = {[1] = true, [2] = true, alias = true, metavar = true, name = true}
+local FLAG_KEYS = {[1] = true, [2] = true, alias = true, metavar = true, name = true, path = true}
+local PATH_KINDS = {file = true, dir = true, database = true, output = true, output_dir = true}
 local checked = setmetatable({}, {__mode = "k"})
 local function check_flags(cmd)
   if checked[cmd] then return end
   local spec = {}
   for _, o in ipairs(cmd.options or {}) do spec[o[2]] = o end
   options._check_spec("rlx.cli.args", spec, {entry = "flag", keys = FLAG_KEYS})
+  for _, o in ipairs(cmd.options or {}) do
+    if o.path ~= nil and not PATH_KINDS[o.path] then
+      errors.raise("rlx.cli.args", string.format("flag %s: path = %s is not file, dir, database, output or " ..
+        "output_dir", o[2], tostring(o.path)))
+    end
+  end
   checked[cmd] = true
 end
 

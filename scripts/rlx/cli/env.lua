@@ -13,8 +13,8 @@ local cmd = {name = "env",
     "each model's memory layout and its measured margin, from --db and from rlx train's cache\n" ..
     "(in JSON: calibrations), and the settings each training process decides when it starts.",
   options = {
-    {"db", "--db", metavar = "PATH", help = "also list the settings a study database chose for this environment"},
-    {"markdown", "--markdown", metavar = "FILE", help = "write the Markdown to FILE"},
+    {"db", "--db", metavar = "PATH", path = "database", help = "also list the settings a study database chose for this environment"},
+    {"markdown", "--markdown", metavar = "FILE", path = "output", help = "write the Markdown to FILE"},
     {"json", "--json", type = "boolean", help = "print JSON instead of Markdown"},
     {"label", "--label", metavar = "NAME", name = true, help = "environment label (starts every run label)"},
     {"zone", "--zone", help = "cloud region/zone (not exposed locally)"},
@@ -123,4 +123,5 @@ function M.main(...)
   return 0
 end
 
+M._cmd = cmd  -- its flags and positionals, for tests that walk every command (path_slots.sh)
 return M

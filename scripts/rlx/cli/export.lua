@@ -19,16 +19,16 @@ local cmd = {name = "export",
     "name: symlink, hard link) is refused, and a write error (full disk) fails with exit status 1.\n" ..
     "CSV follows RFC 4180 (fields with commas, quotes or newlines are quoted); empty = unknown.",
   options = {
-    {"csv", "--csv", metavar = "FILE", help = "write one CSV row per run"},
-    {"json", "--json", metavar = "FILE", help = "write every run with its details as JSON"},
+    {"csv", "--csv", metavar = "FILE", path = "output", help = "write one CSV row per run"},
+    {"json", "--json", metavar = "FILE", path = "output", help = "write every run with its details as JSON"},
     {"study", "--study", help = "only this study"},
     {"status", "--status", one_of = {"ok", "failed", "running", "crashed"}, help = "only runs with this status"},
     {"layout", "--layout", one_of = {"seed"}, help = "write seed 000's kit files under --out"},
-    {"out", "--out", metavar = "DIR", help = "the folder of --layout seed"},
+    {"out", "--out", metavar = "DIR", path = "output_dir", help = "the folder of --layout seed"},
     {"force", "--force", type = "boolean",
       help = "with --layout seed: replace files under --out that rlx did not write (e.g. the kit's own logs)"},
   },
-  positionals = {{"db"}}}
+  positionals = {{"db", path = "database"}}}
 
 -- The columns after seed 000's metrics.csv ones (rlx.seed_layout.METRICS_COLUMNS, which pandas
 -- and the kit's analysis/roofline.py read by name): column name -> run field, what rlx adds.
@@ -144,4 +144,5 @@ function M.main(...)
   return 0
 end
 
+M._cmd = cmd  -- its flags and positionals, for tests that walk every command (path_slots.sh)
 return M

@@ -17,7 +17,7 @@ local cmd = {name = "import-kit", usage = "rlx import-kit DIR --db PATH [--study
     "Bounds (docs/cli.md): at most 1,000,000 rows; batch_size <= 2^20; images_per_sec must agree with\n" ..
     "batch_size x measured_iters / elapsed_sec within 1 %. Only regular files are read (a FIFO is refused).",
   options = {
-    {"db", "--db", metavar = "PATH", help = "the study database to add the machine to (it must exist, unless --create)"},
+    {"db", "--db", metavar = "PATH", path = "database", help = "the study database to add the machine to (it must exist, unless --create)"},
     {"create", "--create", type = "boolean", help = "create --db when it does not exist (a new study database)"},
     {"study", "--study", metavar = "NAME", name = true, default = "p1-roofline", help = "the study the runs join"},
     {"env", "--env", metavar = "LABEL", name = true,
@@ -28,7 +28,7 @@ local cmd = {name = "import-kit", usage = "rlx import-kit DIR --db PATH [--study
       help = "the classes of its model's head"},
     {"synthetic", "--synthetic", type = "boolean", help = "the runs used --synthetic (FakeData), whatever data_root says"},
   },
-  positionals = {{"dir"}}}
+  positionals = {{"dir", path = "dir"}}}
 
 -- DIR must be a kit folder: a missing one, or one without logs/metrics.csv, is named with the
 -- layout the command expects (rlx.kit's "cannot read DIR/logs/metrics.csv: <the OS's words>" says
@@ -47,8 +47,10 @@ local function check_kit_dir(dir)
     rlx.fail(1, string.format("rlx import-kit: %s; DIR must be the folder seed 000's kit ran in (%s)", what, LAYOUT))
   end
   if not pcall(rlx.fs.list, dir) then
-    if pcall(rlx.fs.check_file, dir) then fail(string.format("'%s' is a file, not a kit folder", dir)) end
-    fail(string.format("no folder at '%s'", dir))
+    local ok, size = pcall(rlx.fs.check_file, dir, {what = "DIR", missing_ok = true})
+    if ok and size == nil then fail(string.format("no folder at '%s'", dir)) end
+    if ok then fail(string.format("'%s' is a file, not a kit folder", dir)) end
+    fail("not a kit folder: " .. rlx.errors.message(rlx.errors.pass_exits(size)))  -- a FIFO, a device
   end
   if not listed then fail(string.format("cannot read %s: %s has no logs/ folder", metrics, dir)) end
   fail(string.format("cannot read %s: there is no such file (run_train.py appends a row per run to it)", metrics))
@@ -72,4 +74,5 @@ function M.main(...)
   return 0
 end
 
+M._cmd = cmd  -- its flags and positionals, for tests that walk every command (path_slots.sh)
 return M

@@ -16,14 +16,14 @@ local cmd = {name = "import-ncu",
     "the run's mean timed iteration.",
   options = {
     {"run", "--run", metavar = "LABEL", help = "attach the totals to the run with this label"},
-    {"db", "--db", metavar = "PATH", help = "the study database holding the run (with --run)"},
+    {"db", "--db", metavar = "PATH", path = "database", help = "the study database holding the run (with --run)"},
     {"study", "--study", metavar = "NAME", help = "the study of the run, when several studies use the label"},
     {"iterations", "--iterations", type = "integer", min = 1, max = 1000000000, metavar = "N",
       help = "training iterations the CSV covers (default: the run's counter_iters)"},
     {"kernels", "--kernels", type = "boolean", help = "also print one line per kernel"},
     {"json", "--json", type = "boolean", help = "print the whole summary as JSON"},
   },
-  positionals = {{"file"}}}
+  positionals = {{"file", path = "file"}}}
 
 local function usage(msg) args.usage_error("import-ncu", msg) end
 
@@ -165,4 +165,5 @@ function M.main(...)
   return 0
 end
 
+M._cmd = cmd  -- its flags and positionals, for tests that walk every command (path_slots.sh)
 return M

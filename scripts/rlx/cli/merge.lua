@@ -15,7 +15,7 @@ local cmd = {name = "merge", usage = "rlx merge OUT.db IN.db...",
   options = {{"quiet", "--quiet", type = "boolean", help = "print nothing on success but skipped runs"},
     {"as_repeats", "--as-repeats", type = "boolean",
       help = "keep an ok run whose slot holds another ok run as a further repeat"}},
-  positionals = {{"files", rest = true}}}
+  positionals = {{"files", rest = true, path = "database"}}}
 
 
 --- One line for an input run whose slot OUT already held (conn:merge_from's conflicts): skipped
@@ -171,4 +171,5 @@ function M.main(...)
   return 0
 end
 
+M._cmd = cmd  -- its flags and positionals, for tests that walk every command (path_slots.sh)
 return M

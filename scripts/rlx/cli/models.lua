@@ -27,7 +27,7 @@ local cmd = {name = "models",
     {"layers", "--layers", type = "boolean", help = "print NAME's per-layer table"},
     {"json", "--json", type = "boolean", help = "print one JSON object"},
   },
-  positionals = {{"name", optional = true}}}
+  positionals = {{"name", optional = true, path = "file"}}}
 
 local function giga(n) return string.format("%.3f", n / 1e9) end
 local function mega(n) return string.format("%.3f", n / 1e6) end
@@ -281,4 +281,5 @@ function M.main(...)
   return 0
 end
 
+M._cmd = cmd  -- its flags and positionals, for tests that walk every command (path_slots.sh)
 return M

@@ -28,7 +28,7 @@ local cmd = {name = "peaks", usage = "rlx peaks [--device cpu|cuda] [--json] [--
     {"only", "--only", metavar = "LIST", help = "comma-separated figures, e.g. dram,fp64 (cpu: dram fp32 " ..
       "fp64 bf16 bf16_amx gemm_fp32 gemm_bf16 l1 l2 l3; cuda: dram l2 gemm_fp32 gemm_tf32 gemm_fp16 gemm_bf16)"},
     {"json", "--json", type = "boolean", help = "print one JSON object"},
-    {"db", "--db", metavar = "PATH", help = "also store the peaks with this environment in a study database"},
+    {"db", "--db", metavar = "PATH", path = "database", help = "also store the peaks with this environment in a study database"},
     {"datasheet", "--datasheet", metavar = "NAME", help = "print the datasheet entry for a device name"},
     {"list", "--list", type = "boolean", help = "list the datasheet entries"},
   }}
@@ -159,4 +159,5 @@ function M.main(...)
   return 0
 end
 
+M._cmd = cmd  -- its flags and positionals, for tests that walk every command (path_slots.sh)
 return M

@@ -14,19 +14,19 @@ local cmd = {name = "report", usage = "rlx report DB... [--out DIR] [--study NAM
     "merged with rlx merge: every environment in the tables, Figure B and §6.2 across them. Every\n" ..
     "DB is only read. Given a .md file instead, renders it (after your edits) to HTML beside it.",
   options = {
-    {"out", "--out", metavar = "DIR", help = "output folder (default: report); with FILE.md the HTML file"},
+    {"out", "--out", metavar = "DIR", path = "output_dir", help = "output folder (default: report); with FILE.md the HTML file"},
     {"study", "--study", metavar = "NAME",
       help = "the study to report from each DB that holds it (needed when one holds several)"},
     {"all_studies", "--all-studies", type = "boolean",
       help = "report every study of every DB as one (machines that ran the matrix under different study names)"},
     {"title", "--title", help = "the report's title (default: seed 001's, with the environments named)"},
-    {"hypotheses", "--hypotheses", metavar = "FILE.lua",
+    {"hypotheses", "--hypotheses", metavar = "FILE.lua", path = "file",
       help = "judge the hypotheses this Lua file returns (a list of study:hypothesis tables, e.g. " ..
         "experiments/hypotheses.lua)"},
     {"no_html", "--no-html", type = "boolean", help = "write report.md and the figures only"},
     {"quiet", "--quiet", type = "boolean", help = "print nothing on success"},
   },
-  positionals = {{"dbs", rest = true}},
+  positionals = {{"dbs", rest = true, path = "database"}},
   epilog = "Look at it: open DIR/report.html in a browser, or without a display:\n" ..
     "  chromium --headless --screenshot=report.png --window-size=1200,4000 DIR/report.html\n" ..
     "Find what is left to write: grep -n 'TO WRITE' DIR/report.md (docs/report.md)."}
@@ -133,4 +133,5 @@ function M.main(...)
   return 0
 end
 
+M._cmd = cmd  -- its flags and positionals, for tests that walk every command (path_slots.sh)
 return M

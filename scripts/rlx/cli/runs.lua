@@ -29,7 +29,7 @@ local cmd = {name = "runs", usage = "rlx runs DB [options]",
     {"json", "--json", type = "boolean",
       help = "print JSON: the runs; with --summary, Table 2's numbers (one record per configuration)"},
   },
-  positionals = {{"db"}}}
+  positionals = {{"db", path = "database"}}}
 
 --- Opens a database for reading, turning an error into a one-line exit naming the file.
 function M.open_readonly(name, path)
@@ -143,4 +143,5 @@ function M.main(...)
   return 0
 end
 
+M._cmd = cmd  -- its flags and positionals, for tests that walk every command (path_slots.sh)
 return M

@@ -9,7 +9,7 @@ local cmd = {name = "shard", usage = "rlx shard run MANIFEST [TASK] | rlx shard 
     "  run: runs the slots of array task TASK (default $SLURM_ARRAY_TASK_ID) into task-TASK.db beside it.\n" ..
     "  collect: merges every shard database of the study into the study database (an ok run replaces\n" ..
     "  failed or interrupted attempts of its slot), draws the figures and writes the report.",
-  positionals = {{"action"}, {"manifest"}, {"task", optional = true}}}
+  positionals = {{"action"}, {"manifest", path = "file"}, {"task", optional = true}}}
 
 function M.main(...)
   local o = args.parse(cmd, {...})
@@ -26,4 +26,5 @@ function M.main(...)
   args.usage_error("shard", "unknown action '" .. o.action .. "' (run or collect)")
 end
 
+M._cmd = cmd  -- its flags and positionals, for tests that walk every command (path_slots.sh)
 return M

@@ -13,7 +13,7 @@ local cmd = {name = "status", usage = "rlx status DB [--json]",
     "slots are done (an ok run is stored), running, pending, failed or missing (the task ended without\n" ..
     "storing the slot: resubmit with the same rlx submit command). 'rlx runs' lists runs.",
   options = {{"json", "--json", type = "boolean", help = "print JSON"}},
-  positionals = {{"db"}}}
+  positionals = {{"db", path = "database"}}}
 
 -- What the next sweep does with an unfinished slot (a crashed or running row), as study:sweep's
 -- claim would decide with the default max_attempts.
@@ -80,4 +80,5 @@ function M.main(...)
   return 0
 end
 
+M._cmd = cmd  -- its flags and positionals, for tests that walk every command (path_slots.sh)
 return M

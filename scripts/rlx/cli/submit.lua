@@ -22,13 +22,13 @@ local cmd = {name = "submit", usage = "rlx submit FILE.lua [--set key=value]... 
     {"sbatch_arg", "--sbatch-arg", type = "string_list", metavar = "ARG",
       help = "one more sbatch option for both jobs, e.g. --sbatch-arg=--account=lab (repeatable)"},
     {"job_name", "--job-name", metavar = "NAME", help = "Slurm job name (default rlx-<study>)"},
-    {"figures", "--figures", metavar = "DIR", default = "figures", help = "where the collect job draws the figures"},
-    {"report", "--report", metavar = "DIR", default = "report", help = "where the collect job writes the report"},
+    {"figures", "--figures", metavar = "DIR", path = "output_dir", default = "figures", help = "where the collect job draws the figures"},
+    {"report", "--report", metavar = "DIR", path = "output_dir", default = "report", help = "where the collect job writes the report"},
     {"plan_on_node", "--plan-on-node", type = "boolean",
       help = "plan on a node of the partition (srun), so the plan sees the nodes' devices, not this machine's"},
     {"dry_run", "--dry-run", type = "boolean", help = "plan and print the shards and the sbatch script; submit nothing"},
   },
-  positionals = {{"script"}, {"script_args", rest = true, optional = true}},
+  positionals = {{"script", path = "file"}, {"script_args", rest = true, optional = true}},
   epilog = "Each run records its Slurm job id, array task id and node. Environment: RLX_BIN (the rlx the\n" ..
     "tasks run; default this one, which must be on storage the nodes share), SLURM_CONF."}
 
@@ -70,10 +70,15 @@ function M.main(...)
   local present, why = pcall(rlx.fs.check_file, o.script, {what = "the script", missing_ok = true})
   if not present then rlx.fail(2, "rlx submit: " .. rlx.errors.message(rlx.errors.pass_exits(why))) end
   if why == nil then rlx.fail(2, "rlx submit: no script '" .. o.script .. "'") end
+  -- The collect job draws and writes there: a file or a FIFO in their place is refused now, not on
+  -- the cluster at the end (made by the job, never here).
+  rlx.fs.check_outputs("submit", {{o.figures, "folder", {create = false, what = "--figures"}},
+    {o.report, "folder", {create = false, what = "--report"}}})
   local words = {"rlx", "submit"}
   for _, a in ipairs(argv) do words[#words + 1] = require("rlx._slurm").quote(a) end
   o.command = table.concat(words, " ")
   return require("rlx._slurm_submit").submit(o)
 end
 
+M._cmd = cmd  -- its flags and positionals, for tests that walk every command (path_slots.sh)
 return M

@@ -28,7 +28,7 @@ local cmd = {name = "train",
     "--max-iters / --max-seconds). Without --data the input is synthetic (made once on the device).\n" ..
     "Method and fields: docs/training.md.",
   options = {
-    {"model", "--model", alias = "--arch", help = "built-in model name, or a Lua file returning a model table"},
+    {"model", "--model", alias = "--arch", path = "file", help = "built-in model name, or a Lua file returning a model table"},
     {"batch", "--batch-size", type = "integer", default = 32, help = "images per iteration"},
     {"warmup", "--warmup-iters", metavar = "N|auto",
       help = "unmeasured iterations first (default 5; auto: until the step time stops falling, an iteration no " ..
@@ -48,7 +48,7 @@ local cmd = {name = "train",
     {"device", "--device", alias = "--backend", default = "auto", help = "auto, cpu, cuda or cuda:N"},
     {"workers", "--workers", type = "integer", max = 256, default = 0, help = "data loading threads"},
     {"prefetch", "--prefetch-factor", type = "integer", max = 64, default = 2, help = "batches prefetched per worker"},
-    {"data", "--data", metavar = "PATH", help = "ImageFolder root (train/<class>/*.jpg) or CIFAR-10 folder"},
+    {"data", "--data", metavar = "PATH", path = "dir", help = "ImageFolder root (train/<class>/*.jpg) or CIFAR-10 folder"},
     {"synthetic", "--synthetic", type = "boolean", help = "synthetic input even when --data is given"},
     {"no_augment", "--no-augment", type = "boolean", help = "resize + center crop instead of random crops"},
     {"memory_format", "--memory-format", metavar = "auto|channels_last|contiguous",
@@ -85,9 +85,9 @@ local cmd = {name = "train",
       "\"Steady state\")"},
     {"pin_memory", "--pin-memory", type = "boolean", help = "page-locked batches, asynchronous copies (CUDA with --data)"},
     {"label", "--label", name = true, help = "free text stored with the result (no '/' or control characters)"},
-    {"log_dir", "--log-dir", metavar = "DIR",
+    {"log_dir", "--log-dir", metavar = "DIR", path = "output_dir",
       help = "append the run to DIR/metrics.csv (seed 000's columns; DIR is made when missing)"},
-    {"db", "--db", metavar = "PATH", help = "store the run in this study database (rlx import-ncu --run LABEL attaches to it)"},
+    {"db", "--db", metavar = "PATH", path = "database", help = "store the run in this study database (rlx import-ncu --run LABEL attaches to it)"},
     {"study", "--study", metavar = "NAME", name = true, default = "train", help = "the study the run is stored in (with --db)"},
     {"replace", "--replace", type = "boolean", help = "with --db: replace the stored run with the same --label (or, " ..
       "without --label, run 1 of this configuration); by default a run with a stored label is refused and an " ..
@@ -361,4 +361,5 @@ function M.main(...)
   return 0
 end
 
+M._cmd = cmd  -- its flags and positionals, for tests that walk every command (path_slots.sh)
 return M

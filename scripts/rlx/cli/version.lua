@@ -49,4 +49,5 @@ function M.main(...)
   return 0
 end
 
+M._cmd = cmd  -- its flags and positionals, for tests that walk every command (path_slots.sh)
 return M
