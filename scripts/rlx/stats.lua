@@ -136,6 +136,49 @@ function M.ratio_ci95(a, b)
   return out
 end
 
+--- The least-squares slope of ys on xs with its 95 % confidence interval (docs/lua-api/stats.md).
+--- With groups (an array of keys, one per point), each group keeps its own level and the slope is
+--- the one they share (the within, or fixed-effects, estimator): x and y are taken about their
+--- group's means. slope = Sxy / Sxx, residual variance s2 = SSR / df with df = n - groups - 1, half =
+--- t975(df) x sqrt(s2 / Sxx). Returns {slope, low, high, half, df, n, groups, ssw (the sum of squares
+--- of y about its group means), ssr (about the fitted lines), r2 = 1 - ssr / ssw}; low/high nil when
+--- df < 1; nil when the xs do not vary within any group.
+function M.slope_ci95(xs, ys, groups)
+  local fname = "rlx.stats.slope_ci95"
+  numbers(fname, xs)
+  numbers(fname, ys)
+  if #xs ~= #ys or (groups ~= nil and (type(groups) ~= "table" or #groups ~= #xs)) then
+    errors.raise(fname, string.format("xs, ys (and groups) must have one entry per point, got %d, %d%s", #xs, #ys,
+      type(groups) == "table" and (" and " .. #groups) or ""))
+  end
+  local members, order = {}, {}
+  for i = 1, #xs do
+    local g = groups and groups[i] or 1
+    if not members[g] then members[g] = {}; order[#order + 1] = g end
+    table.insert(members[g], i)
+  end
+  local sxx, sxy, ssw, dx, dy = 0, 0, 0, {}, {}
+  for _, g in ipairs(order) do
+    local gx, gy = {}, {}
+    for k, i in ipairs(members[g]) do gx[k], gy[k] = xs[i], ys[i] end
+    local mx, my = M.mean(gx), M.mean(gy)
+    for _, i in ipairs(members[g]) do
+      dx[i], dy[i] = xs[i] - mx, ys[i] - my
+      sxx, sxy, ssw = sxx + dx[i] ^ 2, sxy + dx[i] * dy[i], ssw + dy[i] ^ 2
+    end
+  end
+  if #xs < 2 or sxx == 0 then return nil end
+  local slope, ssr = sxy / sxx, 0
+  for i = 1, #xs do ssr = ssr + (dy[i] - slope * dx[i]) ^ 2 end
+  local out = {slope = slope, n = #xs, groups = #order, df = #xs - #order - 1, ssw = ssw, ssr = ssr,
+    r2 = ssw > 0 and 1 - ssr / ssw or nil}
+  if out.df >= 1 then
+    out.half = M.t975(out.df) * math.sqrt(ssr / out.df / sxx)
+    out.low, out.high = slope - out.half, slope + out.half
+  end
+  return out
+end
+
 --- All of the above for one array, as a table {n, mean, sd, median, min, max, p5, p95, cv, ci95_low, ci95_high}.
 function M.summary(xs)
   numbers("rlx.stats.summary", xs)

@@ -138,3 +138,8 @@ add_test(NAME "e2e: report: causes from the data (host/launch-bound, ridge range
 # 1.13) are two environments in one report, named by the torch version, each framework in its cell.
 add_test(NAME "e2e: report: two LibTorch builds on one machine compare like two machines"
   COMMAND bash ${R}/framework_pair.sh $<TARGET_FILE:rlx> ${RLX_TEST_TMP} WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+
+# Issue 55 point 4: §4.2's drift verdicts (the noise floor's trend, the configurations' common trend,
+# reruns against their kept attempts) on a fixture worked out by hand.
+rlx_e2e(NAME "report: drift over the study: the noise floor's and the configurations' trends with their CIs"
+  ARGS run tests/e2e/report/drift.lua STDOUT "drift ok\n$")

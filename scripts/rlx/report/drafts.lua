@@ -313,8 +313,9 @@ function M.variability(ctx)
     if #cvs > 0 then
       table.sort(cvs)
       sentences[#sentences + 1] = string.format("On %s the rows' images/s vary by a median CV of %s across repeats " ..
-        "(%s to %s over %d rows, Appendix F.3)%s.", esc(env), md.pct(stats.median(cvs), 1), md.pct(cvs[1], 1),
-        md.pct(cvs[#cvs], 1), #cvs, singles > 0 and string.format("; %d row%s rest%s on one run", singles,
+        "(%s to %s over %d rows, %s)%s.", esc(env), md.pct(stats.median(cvs), 1), md.pct(cvs[1], 1),
+        md.pct(cvs[#cvs], 1), #cvs, ctx.variability_appendix or "Appendix F.3",
+        singles > 0 and string.format("; %d row%s rest%s on one run", singles,
           singles == 1 and "" or "s", singles == 1 and "s" or "") or "")
     elseif singles > 0 then
       sentences[#sentences + 1] = string.format("On %s every row rests on one run (n=1): its run-to-run " ..

@@ -9,6 +9,7 @@ local configs = require("rlx.results.configs")
 local lead = require("rlx.report.lead")
 local measured = require("rlx.report.measured")
 local noise = require("rlx.report.noise")
+local drift = require("rlx.report.drift")
 local calibrate = require("rlx.calibrate")
 local drafts = require("rlx.report.drafts")
 local startup_text = require("rlx._startup_text")
@@ -881,6 +882,7 @@ function M.variability(ctx)
   local unstable = M.unstable_text(ctx)
   if unstable then paragraphs[#paragraphs + 1] = unstable end
   local where = ctx.to_appendix("Variability per configuration", paragraphs)
+  ctx.variability_appendix = where  -- the draft's citation of the table (drafts.variability)
   doc:para(string.format("Every configuration's CV across repeats and within runs, with the reason of each above " ..
     "%s, is in %s.%s", md.pct(noise.CV_LIMIT, 0), where, M.unstable_count(ctx, where)))
   if #ranked == 0 then
@@ -890,6 +892,7 @@ function M.variability(ctx)
     M.noisiest(ctx, ranked)
   end
   noise.section(ctx)
+  drift.section(ctx)
   local draft = drafts.variability(ctx)
   if draft then doc:para(draft) end
 end

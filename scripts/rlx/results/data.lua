@@ -261,6 +261,19 @@ local function rejudge_old_verdicts(db, name, runs)
   end
 end
 
+-- The superseded attempts of the study (run_attempts, schema 10; issue 55): what the report's §4.2
+-- plots beside the runs to show the machine's drift, never a run. The store has no read of its own
+-- for them yet (a binding belongs to host/bindings), so this one bound query reads the table.
+local ATTEMPT_COLUMNS = "id, study, environment_id, config_key, \"repeat\" AS run, label, attempt, status, " ..
+  "images_per_s, started_at, finished_at, floor_gflops, superseded_by, why"
+local function attempts(db, name)
+  if db:schema_version() < 10 then return {} end
+  if name then
+    return db:query("SELECT " .. ATTEMPT_COLUMNS .. " FROM run_attempts WHERE study = ? ORDER BY finished_at", name)
+  end
+  return db:query("SELECT " .. ATTEMPT_COLUMNS .. " FROM run_attempts ORDER BY finished_at")
+end
+
 --- Reads the study `name` of the open database `db` (any study when name is nil) through the
 --- store's reads (conn:runs, conn:points, conn:peaks, conn:study_environments, ...).
 function M.load(db, name, path)
@@ -303,6 +316,7 @@ function M.load(db, name, path)
   end
   D.groups = M.group(D.ok)
   D.varying = configs.varying(D.ok)
+  D.attempts = attempts(db, name)
   return D
 end
 
@@ -393,6 +407,17 @@ function M.combine(Ds)
       if not seen_cal[k] then seen_cal[k] = true; D.calibrations[#D.calibrations + 1] = c end
     end
     for _, p in ipairs(d.plans or {}) do D.plans[#D.plans + 1] = p end
+  end
+  -- Attempts as rlx merge copies them: once by id, never beside the same run kept as a run.
+  D.attempts = {}
+  local seen_attempt = {}
+  for _, d in ipairs(Ds) do
+    for _, a in ipairs(d.attempts or {}) do
+      if not seen_attempt[a.id] and not seen_run[a.id] then
+        seen_attempt[a.id] = true
+        D.attempts[#D.attempts + 1] = a
+      end
+    end
   end
   if next(dropped) then
     local kept = {}
