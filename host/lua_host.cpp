@@ -220,9 +220,6 @@ int traceback_handler(lua_State* L) {
 // The one lua_State of the process, for the SIGINT callback (see lua_host.h).
 std::atomic<lua_State*> g_state{nullptr};
 
-// Whether the interrupt that must end the process (SIGTERM, SIGHUP) has been raised once.
-std::atomic<bool> g_end_raised{false};
-
 // Debug hook set by the signal handler: stops running Lua code with the interrupt's exit error.
 // A Ctrl-C is raised once, where Lua is, and the hook removed: a script may catch it with pcall.
 // SIGTERM and SIGHUP must end the process (util/interrupt.h): raised once where Lua is, then at
@@ -231,7 +228,7 @@ std::atomic<bool> g_end_raised{false};
 void interrupt_hook(lua_State* L, lua_Debug* ar) {
   if (!util::interrupt_must_end()) {
     lua_sethook(L, nullptr, 0, 0);
-  } else if (!g_end_raised.exchange(true)) {
+  } else if (!util::note_end_raised()) {
     // Counts only: a call hook would stop rlx's own calls of C functions (string.format) too.
     lua_sethook(L, interrupt_hook, LUA_MASKCOUNT, 1);
   } else if (lua_getinfo(L, "S", ar) != 0 && lua::is_builtin_source(ar->source)) {

@@ -18,6 +18,7 @@ namespace {
 std::atomic<bool> g_interrupted{false};
 std::atomic<int> g_signal{0};
 std::atomic<bool> g_must_end{false};
+std::atomic<bool> g_end_raised{false};
 std::atomic<long long> g_first_ns{0};
 std::atomic<SignalCallback> g_callback{nullptr};
 std::atomic<pid_t> g_forwarder{0};
@@ -152,6 +153,9 @@ int interrupt_signal() {
 bool interrupt_must_end() {
   return g_must_end.load();
 }
+bool note_end_raised() {
+  return g_end_raised.exchange(true);
+}
 bool interrupt_from_terminal() {
   return g_from_terminal.load();
 }
@@ -162,6 +166,7 @@ int interrupt_exit_code() {
 void clear_interrupt() {
   alarm(0);
   g_must_end.store(false);
+  g_end_raised.store(false);
   g_interrupted.store(false);
   g_signal.store(0);
   g_from_terminal.store(false);

@@ -60,6 +60,10 @@ int interrupt_signal();
 // True once a SIGTERM or SIGHUP came: the process must end (running Lua is stopped at every
 // instruction, and the deadline is armed); never true after a Ctrl-C alone.
 bool interrupt_must_end();
+// Records that the interrupt that must end the process has been raised once (by the Lua hook, or
+// as a C++ Interrupted turned into a Lua error); returns whether it already had been. After the
+// first, the hook stops only code that is not rlx's own (host/lua_host.cpp).
+bool note_end_raised();
 // Whether that signal came from the terminal (Ctrl-C: the kernel sends it to the whole foreground
 // process group, so a child in it has its own), not from another process.
 bool interrupt_from_terminal();

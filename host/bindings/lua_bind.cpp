@@ -129,8 +129,18 @@ CaughtError describe_exception(const std::exception& e) {
 
 void push_caught(lua_State* L, const CaughtError& caught) {
   if (caught.rethrow) return;
-  // Ctrl-C ended the C++ work: the Lua-side interrupt hook must not fire a second time.
-  if (caught.interrupted) lua_sethook(L, nullptr, 0, 0);
+  // Ctrl-C ended the C++ work: the Lua-side interrupt hook must not fire a second time. SIGTERM
+  // and SIGHUP keep it, counting only (util/interrupt.h): this error is their first raise, and
+  // the hook goes on stopping a user's code that catches it.
+  if (caught.interrupted) {
+    const lua_Hook hook = lua_gethook(L);
+    if (util::interrupt_must_end() && hook != nullptr) {
+      util::note_end_raised();
+      lua_sethook(L, hook, LUA_MASKCOUNT, 1);
+    } else {
+      lua_sethook(L, nullptr, 0, 0);
+    }
+  }
   std::string where = caller_where(L);
   if (where.size() >= 2) where.resize(where.size() - 2);  // "file:line" without ": "
   // A deliberate exit (Ctrl-C) is no function's failure: it keeps an empty fn.

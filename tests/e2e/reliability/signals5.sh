@@ -6,6 +6,7 @@
 #     2 s after the signal (kInterruptGraceS), with the same status and a line saying so;
 #   - a second SIGINT ends it at once with 130 (one SIGINT may still be caught by a script:
 #     tests/e2e/host/interrupt.sh);
+#   - a pcall around C++ work that SIGTERM stopped (a child program) does not keep the loop going;
 #   - supervised (rlx's parent forwards the signal) or not (RLX_SUPERVISE=0), alike;
 #   - a sweep stopped that way withdraws its claim (rlx's own cleanup runs, or the supervising
 #     parent does it after the deadline) and the database passes PRAGMA integrity_check;
@@ -73,6 +74,12 @@ for sup in 1 0; do
 
   stop "intterm$sup" "INT TERM" "$LOOP" RLX_SUPERVISE=$sup
   [ $rc = 143 ] || fail "pcall loop, SIGINT then SIGTERM (supervised=$sup): exit $rc: $(cat "$T/intterm$sup.err")"
+
+  # SIGTERM stops C++ work (a child program) and the pcall around it catches the interrupt: the
+  # hook goes on and stops the loop at once, without waiting for the deadline.
+  stop "child$sup" TERM "while true do pcall(rlx._core.host.run, {'sleep', '5'}) end" RLX_SUPERVISE=$sup
+  [ $rc = 143 ] || fail "pcall loop around a child, SIGTERM (supervised=$sup): exit $rc: $(cat "$T/child$sup.err")"
+  grep -q 'still running' "$T/child$sup.err" && fail "pcall loop around a child: ended by the deadline, not at once"
 
   # A compiled loop runs no hook: the deadline ends it, 2 s after the signal.
   stop "jit$sup" TERM "$JIT" RLX_SUPERVISE=$sup
