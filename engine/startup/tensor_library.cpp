@@ -25,7 +25,7 @@ constexpr const char* kEntry = "rlx_tensor_library";
 const TensorLibrary* g_loaded = nullptr;
 
 // Why loading failed, from what was found (never from dlerror's wording), each with its fix.
-enum class Failure { missing, libtorch, other_build };
+enum class Failure { missing, not_library, libtorch, other_build };
 
 std::string load_failure(const std::string& path, Failure kind, const std::string& detail) {
   const std::string head = "cannot load rlx's LibTorch part " + path + ": ";
@@ -34,6 +34,10 @@ std::string load_failure(const std::string& path, Failure kind, const std::strin
       return head + detail +
              " (it is built beside the rlx binary: copy it next to the binary you run, or rebuild with cmake "
              "--build build)";
+    case Failure::not_library:
+      return head + detail +
+             " (empty or damaged): rebuild with cmake --build build, or copy the librlx_torch.so built with "
+             "this rlx beside it";
     case Failure::other_build:
       return head + detail +
              ": it is from another build of rlx; rebuild both with cmake --build build, or copy the "
@@ -47,6 +51,17 @@ std::string load_failure(const std::string& path, Failure kind, const std::strin
          "who runs rlx, or rebuild against a LibTorch every user can read: docs/getting-started.md)";
 }
 
+// Whether the file starts with the ELF magic (every shared library does).
+bool is_elf(const std::string& path) {
+  FILE* f = std::fopen(path.c_str(), "rb");
+  if (f == nullptr) return false;
+  unsigned char magic[4] = {};
+  const bool ok = std::fread(magic, 1, 4, f) == 4 && magic[0] == 0x7f && magic[1] == 'E' && magic[2] == 'L' &&
+                  magic[3] == 'F';
+  std::fclose(f);
+  return ok;
+}
+
 const TensorLibrary* load() {
   if (rlx_tensor_library != nullptr) {
     load_tensor_libraries(nullptr);
@@ -54,6 +69,8 @@ const TensorLibrary* load() {
   }
   const std::string path = tensor_library_path();
   if (access(path.c_str(), R_OK) != 0) throw std::runtime_error(load_failure(path, Failure::missing, std::strerror(errno)));
+  // Not a shared library at all (empty, truncated, a copy gone wrong): no LibTorch was tried.
+  if (!is_elf(path)) throw std::runtime_error(load_failure(path, Failure::not_library, "it is not a shared library"));
   const TensorLibrary* lib = nullptr;
   Failure kind = Failure::libtorch;
   std::string detail;

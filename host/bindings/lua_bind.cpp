@@ -121,8 +121,10 @@ CaughtError describe_exception(const std::exception& e) {
     c.fn = err->fn;
     c.message = err->message;
     c.exit_code = err->exit_code;
+    c.usage = err->exit_code == 0;
   } else {
     c.message = e.what();
+    c.usage = dynamic_cast<const std::invalid_argument*>(&e) != nullptr;
   }
   return c;
 }
@@ -146,6 +148,10 @@ void push_caught(lua_State* L, const CaughtError& caught) {
   // A deliberate exit (Ctrl-C) is no function's failure: it keeps an empty fn.
   std::string fn = caught.fn.empty() && caught.exit_code == 0 ? fn_name(L) : caught.fn;
   push_error(L, fn, caught.message, caught.exit_code, where);
+  if (caught.usage) {
+    lua_pushboolean(L, 1);
+    lua_setfield(L, -2, "usage");
+  }
 }
 
 const char* type_name(lua_State* L, int idx) { return lua_typename(L, lua_type(L, idx)); }

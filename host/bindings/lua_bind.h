@@ -84,6 +84,10 @@ struct CaughtError {
   int exit_code = 0;
   bool rethrow = false;      // the value to raise is already on the stack
   bool interrupted = false;  // Ctrl-C, SIGTERM or SIGHUP (util::Interrupted)
+  // The arguments were wrong (lua::Error, std::invalid_argument), as opposed to the run or the
+  // installation failing (a LibTorch that does not load): the error table's `usage`, which a CLI
+  // command maps to exit 2 against 1, never by reading the message.
+  bool usage = false;
 };
 // The one line an interrupt exits with: "rlx: interrupted" (Ctrl-C), "rlx: stopped by SIGTERM".
 std::string interrupt_message(const util::Interrupted& e);

@@ -17,7 +17,11 @@ local startup_text = require("rlx._startup_text")
 --- fields; `openmp_wait`: its OpenMP waiting in words.
 function rlx.version()
   local v = rlx._core.host.versions()
-  for k, x in pairs(rlx._core.host.runtime()) do v[k] = x end
+  -- A LibTorch part that does not load is rlx.version's failure, said at the caller's line, not
+  -- at this file's (issue 56 item 7); Ctrl-C passes through.
+  local loaded, runtime = pcall(rlx._core.host.runtime)
+  if not loaded then errors.raise("rlx.version", errors.message(errors.pass_exits(runtime))) end
+  for k, x in pairs(runtime) do v[k] = x end
   v.openmp_wait = startup_text.openmp(v.startup.openmp_wait)
   v.gpus = {}
   for _, d in ipairs(rlx.devices()) do

@@ -330,8 +330,9 @@ function M.main(...)
       {rule = "default", why = no_cal and ("no calibration: " .. no_cal) or "rlx.train's default"}
   end
   local ok, r = pcall(rlx.train, opts)
-  -- An invalid value is a usage error (Ctrl-C passes through with its own exit code).
-  if not ok then args.fail("train", r, {usage = true}) end
+  -- An invalid value is a usage error (exit 2, the error table's `usage`); a LibTorch that does not
+  -- load is a failure (exit 1); Ctrl-C passes through with its own exit code.
+  if not ok then args.fail("train", r, {usage = type(r) == "table" and r.usage == true}) end
   if type(r) == "table" and cal then r.memory_format_choice = rlx.calibrate.text(cal) end
   if no_cal and r.ok then
     io.stderr:write("rlx train: no calibration (" .. no_cal .. "); the model's default layout\n")

@@ -24,7 +24,9 @@ end
 function M.main(...)
   local o = args.parse(cmd, {...})
   if not o then return 0 end
-  local v = rlx.version()
+  -- A LibTorch part that does not load: one line, "rlx version: ...", exit 1 (issue 56 item 7).
+  local ok, v = pcall(rlx.version)
+  if not ok then args.fail("version", v) end
   if o.json then
     print(rlx.json.encode(v, 2))
     return 0

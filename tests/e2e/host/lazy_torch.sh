@@ -39,6 +39,20 @@ got=$("$tmp/bin/rlx" -e 'rlx.devices()' 2>&1); rc=$?
 [ "$rc" = 1 ] || fail "a copy without the library: exit $rc"
 [[ "$got" == *"rlx.train.devices: cannot load rlx's LibTorch part $tmp/bin/librlx_torch.so: "*"(it is built beside the rlx binary: copy it next to the binary you run, or rebuild with cmake --build build)"* ]] ||
   fail "a copy without the library: $got"
+# The commands say it in one line and exit 1, a failure, not 2, a usage error (issue 56 item 7).
+got=$("$tmp/bin/rlx" train --model resnet18 --iters 1 2>&1); rc=$?
+[ "$rc" = 1 ] || fail "rlx train without the library: exit $rc"
+[ "$(printf '%s\n' "$got" | wc -l)" = 1 ] || fail "rlx train without the library: more than one line: $got"
+got=$("$tmp/bin/rlx" version 2>&1); rc=$?
+[ "$rc" = 1 ] || fail "rlx version without the library: exit $rc"
+[[ "$got" == "rlx version: cannot load rlx's LibTorch part $tmp/bin/librlx_torch.so: "* ]] ||
+  fail "rlx version without the library: $got"
+# An empty file in its place is no shared library: said so, not blamed on LibTorch.
+: >"$tmp/bin/librlx_torch.so"
+got=$("$tmp/bin/rlx" train --model resnet18 --iters 1 2>&1); rc=$?
+[ "$rc" = 1 ] || fail "an empty library: exit $rc"
+[ "$got" = "rlx train: cannot load rlx's LibTorch part $tmp/bin/librlx_torch.so: it is not a shared library (empty or damaged): rebuild with cmake --build build, or copy the librlx_torch.so built with this rlx beside it" ] ||
+  fail "an empty library: $got"
 cp "$(dirname "$RLX")/librlx_torch.so" "$tmp/bin/"
 [ "$("$tmp/bin/rlx" -e 'print(#rlx.devices() >= 1)')" = true ] || fail "a copy with the library beside it"
 # A library from another build (issue 53: the ABI stamp is a hash of the boundary's headers): refused
