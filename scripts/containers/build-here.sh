@@ -62,6 +62,15 @@ if [ "${RLX_CONTAINER_SPEEDUPS:-1}" = 1 ]; then
   fi
 fi
 
+# A host behind a TLS-inspecting proxy trusts its CA through PIP_CERT / SSL_CERT_FILE (this
+# sandbox does); the image's Debian CA bundle does not know it, so pip inside the build could not
+# reach PyPI. That CA file and a pip.conf naming it are mounted for the build's RUN steps only.
+host_ca=${PIP_CERT:-${SSL_CERT_FILE:-}}
+if [ -n "$host_ca" ] && [ -f "$host_ca" ]; then
+  printf '[global]\ncert = /etc/rlx-host-ca.crt\n' >"$CACHE/pip.conf"
+  speedups+=(--volume "$host_ca:/etc/rlx-host-ca.crt:ro" --volume "$CACHE/pip.conf:/etc/pip.conf:ro")
+fi
+
 if wants image; then
   t=$(date +%s)
   nice -n 10 buildah bud --isolation chroot --layers=false --build-arg BASE="$BASE" "${speedups[@]}" \
