@@ -67,6 +67,7 @@ list(TRANSFORM LUAJIT_INCLUDE_DIRS PREPEND -I OUTPUT_VARIABLE RLX_FUZZ_LUAJIT_IN
 # bindings, no LibTorch) with LuaJIT running scripts/rlx/params.lua and its modules from the tree.
 rlx_fuzz_target(NAME set_params
   SOURCES tests/fuzz/set_params_fuzz.cpp host/set_args.cpp engine/util/printable.cpp host/bindings/lua_bind.cpp
+    engine/util/interrupt.cpp engine/util/supervisor.cpp
     host/bindings/lua_options.cpp host/bindings/lua_json.cpp
   FLAGS -I${CMAKE_SOURCE_DIR}/host -I${CMAKE_SOURCE_DIR}/host/bindings ${RLX_FUZZ_LUAJIT_INCLUDES}
     -DRLX_SOURCE_DIR="${CMAKE_SOURCE_DIR}"
