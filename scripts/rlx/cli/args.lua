@@ -18,8 +18,8 @@
 -- refused; a control character is refused in every value) and path (the value is a path rlx opens:
 -- "file" it reads, "dir" it reads, "database", "output" it writes, "output_dir" it writes in; a
 -- positional declares it too). `path` is how tests/e2e/reliability/path_slots.sh finds every path a
--- user can name and puts a FIFO there (issue 56 item 4: none may block). Types: string (default), number, integer, int_list ("16,32,64"),
--- boolean (no value), string_list (a repeatable flag, collected into an array).
+-- user can name and puts a FIFO there (issue 56 item 4: none may block). Types: string (default), number, integer,
+-- int_list ("16,32,64"), boolean (no value), string_list (a repeatable flag, collected into an array).
 -- Errors of a command: args.usage_error(name, msg) for bad arguments (exit 2, "Try 'rlx NAME
 -- --help'."), args.fail(name, err [, opts]) for an error caught from the library (exit 1, or 2 with
 -- opts.usage; the library function's name is left out of the text: the command is what failed).

@@ -13,7 +13,8 @@ local cmd = {name = "env",
     "each model's memory layout and its measured margin, from --db and from rlx train's cache\n" ..
     "(in JSON: calibrations), and the settings each training process decides when it starts.",
   options = {
-    {"db", "--db", metavar = "PATH", path = "database", help = "also list the settings a study database chose for this environment"},
+    {"db", "--db", metavar = "PATH", path = "database",
+      help = "also list the settings a study database chose for this environment"},
     {"markdown", "--markdown", metavar = "FILE", path = "output", help = "write the Markdown to FILE"},
     {"json", "--json", type = "boolean", help = "print JSON instead of Markdown"},
     {"label", "--label", metavar = "NAME", name = true, help = "environment label (starts every run label)"},

@@ -17,7 +17,8 @@ local cmd = {name = "import-kit", usage = "rlx import-kit DIR --db PATH [--study
     "Bounds (docs/cli.md): at most 1,000,000 rows; batch_size <= 2^20; images_per_sec must agree with\n" ..
     "batch_size x measured_iters / elapsed_sec within 1 %. Only regular files are read (a FIFO is refused).",
   options = {
-    {"db", "--db", metavar = "PATH", path = "database", help = "the study database to add the machine to (it must exist, unless --create)"},
+    {"db", "--db", metavar = "PATH", path = "database",
+      help = "the study database to add the machine to (it must exist, unless --create)"},
     {"create", "--create", type = "boolean", help = "create --db when it does not exist (a new study database)"},
     {"study", "--study", metavar = "NAME", name = true, default = "p1-roofline", help = "the study the runs join"},
     {"env", "--env", metavar = "LABEL", name = true,

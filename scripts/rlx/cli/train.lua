@@ -87,7 +87,8 @@ local cmd = {name = "train",
     {"label", "--label", name = true, help = "free text stored with the result (no '/' or control characters)"},
     {"log_dir", "--log-dir", metavar = "DIR", path = "output_dir",
       help = "append the run to DIR/metrics.csv (seed 000's columns; DIR is made when missing)"},
-    {"db", "--db", metavar = "PATH", path = "database", help = "store the run in this study database (rlx import-ncu --run LABEL attaches to it)"},
+    {"db", "--db", metavar = "PATH", path = "database",
+      help = "store the run in this study database (rlx import-ncu --run LABEL attaches to it)"},
     {"study", "--study", metavar = "NAME", name = true, default = "train", help = "the study the run is stored in (with --db)"},
     {"replace", "--replace", type = "boolean", help = "with --db: replace the stored run with the same --label (or, " ..
       "without --label, run 1 of this configuration); by default a run with a stored label is refused and an " ..
