@@ -4,11 +4,21 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <cstdlib>
+#include <string_view>
+
 #include <cstdio>
 
 namespace rlx::train {
 
-bool ProgressBar::stderr_is_terminal() { return isatty(STDERR_FILENO) == 1; }
+// The progress line redraws itself with '\r' and ESC[K: only a terminal that understands cursor
+// escapes gets it; TERM=dumb or unset (Emacs shells, CI logs) gets none (issue 56 item 7), whoever
+// calls rlx.train.
+bool ProgressBar::stderr_is_terminal() {
+  if (isatty(STDERR_FILENO) != 1) return false;
+  const char* term = std::getenv("TERM");
+  return term != nullptr && *term != '\0' && std::string_view(term) != "dumb";
+}
 
 std::string ProgressBar::line(const std::string& phase, int64_t done, int64_t total, double images_per_s,
                               double eta_s) {

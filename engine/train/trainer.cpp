@@ -727,14 +727,24 @@ void run(const TrainConfig& c, IterationObserver* observer, GradientSync* sync, 
   Stepper stepper(c, dev, spec, data, sync);
   r.memory_format = stepper.memory_format();
   ProgressBar bar(c.progress, c.batch);
-  warmup_section(stepper, c, sync, bar, r);
-  if (c.cuda_graphs) stepper.capture();  // the timed samples are replays
-  timed_section(stepper, c, dev, observer, sync, bar, r);
-  r.loss_last = stepper.loss();
-  counted_section(stepper, counted_iterations(c, observer), observer, bar, r);
+  // The files a folder skipped are counted on failure too: a run that failed because every file
+  // was unreadable says how many it met (issue 56).
+  auto count_skipped = [&] {
+    r.skipped_files = r.data_kind == "imagefolder" ? stepper.skipped() : -1;
+    r.skipped_first = stepper.first_skipped();
+  };
+  try {
+    warmup_section(stepper, c, sync, bar, r);
+    if (c.cuda_graphs) stepper.capture();  // the timed samples are replays
+    timed_section(stepper, c, dev, observer, sync, bar, r);
+    r.loss_last = stepper.loss();
+    counted_section(stepper, counted_iterations(c, observer), observer, bar, r);
+  } catch (...) {
+    count_skipped();
+    throw;
+  }
   bar.finish();
-  r.skipped_files = r.data_kind == "imagefolder" ? stepper.skipped() : -1;
-  r.skipped_first = stepper.first_skipped();
+  count_skipped();
   if (!std::isfinite(r.loss_last))
     throw RunFailure(
         fmt::format("the loss became {} (training diverged); lower lr (now {})", r.loss_last, c.lr));

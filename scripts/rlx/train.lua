@@ -29,23 +29,9 @@ function M.run(opts)
   else
     choice = {rule = "given", memory_format = opts.memory_format}
   end
-  -- The progress line redraws itself with '\r' and ESC[K; a terminal that says it understands no
-  -- escapes (TERM=dumb, TERM unset: Emacs shells, CI logs) gets none (issue 56 item 7). The
-  -- engine's default is "stderr is a terminal"; an explicit progress = true still draws.
-  if opts.progress == nil and M._dumb_terminal() then
-    if run == opts then
-      run = {}
-      for k, v in pairs(opts) do run[k] = v end
-    end
-    run.progress = false
-  end
+  -- The progress line's default (a terminal that understands cursor escapes, TERM not dumb) is the
+  -- engine's (train::ProgressBar::stderr_is_terminal); an explicit progress = true still draws.
   return layout_rule.stamp(core.train(run), choice)
-end
-
---- Whether the terminal understands no cursor escapes: TERM is "dumb" or unset/empty.
-function M._dumb_terminal()
-  local term = os.getenv("TERM")
-  return term == nil or term == "" or term == "dumb"
 end
 
 --- What a data source holds: {kind = "imagefolder" | "cifar10", root, classes, images}, opened

@@ -17,6 +17,14 @@ for seed in 0 1 2 3; do
   got=$(printf '%s' "$out" | "$RLX" -e 'local r = rlx.json.decode(io.read("*a")) print(r.ok, r.skipped_files)')
   [ "$got" = "$(printf 'true\t2')" ] || fail "seed $seed: ok and skipped_files: $got"
 done
+# Every file unreadable: the run fails, and still says how many it skipped (issue 56: skipped_files
+# was set on success only, so this read 0).
+mkdir -p "$T/bad/train/a"
+for i in 1 2 3; do echo junk >"$T/bad/train/a/$i.jpg"; done
+out=$("$RLX" train --model "$MODEL" --data "$T/bad" --batch-size 2 --iters 1 --warmup-iters 1 --input 16 --threads 1 \
+  --json 2>/dev/null)
+got=$(printf '%s' "$out" | "$RLX" -e 'local r = rlx.json.decode(io.read("*a")) print(r.ok, r.skipped_files)')
+[ "$got" = "$(printf 'false\t3')" ] || fail "all files bad: ok and skipped_files: $got"
 chmod 755 "$T" "$T/d" "$T/d/train"
 chmod 000 "$T/d/train/b"
 as_user "$RLX" "${args[@]}" >"$T/out" 2>"$T/err" && fail "an unreadable class folder trained"
