@@ -108,7 +108,12 @@ double checked_value(const Lines& lines, const std::string& column, const std::s
     fail(lines.path(), lines.number(),
          fmt::format("{}: value \"{}\" is negative; a sum of {} cannot be", cell(column, metric), raw,
                      ncu::kind_name(ncu::expected_kind(metric))));
-  return v * parse_unit(unit).factor;
+  const double scaled = v * parse_unit(unit).factor;
+  if (!std::isfinite(scaled))
+    fail(lines.path(), lines.number(),
+         fmt::format("{}: value \"{}\" {} is beyond what a double holds; this is no count ncu measured",
+                     cell(column, metric), raw, unit));
+  return scaled;
 }
 
 // Refuses a unit that is unknown or of another kind than the metric counts.
@@ -154,10 +159,16 @@ class Aggregator {
     ++current_->count;
   }
 
-  void add(size_t slot, double v) {
+  // A sum that overflows is refused at the row that made it (issue 56: it was stored as inf, a
+  // "measured" DRAM point with AI 0).
+  void add(size_t slot, double v, const Lines& lines) {
     ++values_;
     add_to(total_, slot, v);
     add_to(current_->values, slot, v);
+    if (!std::isfinite(total_[slot]))
+      fail(lines.path(), lines.number(),
+           fmt::format("the sum of {} overflows here (beyond what a double holds); nothing was imported",
+                       names_[slot]));
   }
   // A cell of a summed metric that ncu wrote as n/a (or left empty): it could not collect it.
   void not_available() { ++not_available_; }
@@ -320,7 +331,7 @@ nlohmann::json read_raw(Lines& lines, const std::vector<std::string>& header, in
         agg.not_available();
         continue;
       }
-      agg.add(slot, checked_value(lines, header[c], header[c], units[c], fields[c]));
+      agg.add(slot, checked_value(lines, header[c], header[c], units[c], fields[c]), lines);
     }
   }
   return agg.result(lines, pid_col >= 0, "raw");
@@ -366,7 +377,7 @@ nlohmann::json read_details(Lines& lines, const std::vector<std::string>& header
                        "writes each metric once per launch",
                        metric, id_col >= 0 ? f[id_col] : "?", it->second.first, lines.number(), it->second.second,
                        f[unit_col]));
-    agg.add(slot, checked_value(lines, "Metric Value", metric, f[unit_col], f[value_col]));
+    agg.add(slot, checked_value(lines, "Metric Value", metric, f[unit_col], f[value_col]), lines);
   }
   return agg.result(lines, pid_col >= 0, "details");
 }
