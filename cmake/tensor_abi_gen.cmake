@@ -1,6 +1,6 @@
 # tensor_abi_gen.cmake: writes OUT, a header whose kTensorLibraryAbi is a 64-bit value of the SHA-256
 # of HEADERS (a ;-list): the headers that define what rlx and librlx_torch.so pass each other
-# (engine/startup/tensor_library.h). Any change to one of them changes the value, so a library from
+# (engine/libtorch/tensor_library.h). Any change to one of them changes the value, so a library from
 # another build is refused instead of being called with another layout. Run with cmake -P; rewrites
 # OUT only when the value changes (no needless rebuilds).
 set(all "")

@@ -16,7 +16,7 @@
 #include "repl.h"
 #include "set_args.h"
 #include "startup/startup.h"
-#include "startup/tensor_library.h"
+#include "libtorch/tensor_library.h"
 #include "supervise.h"
 #include "util/interrupt.h"
 #include "util/printable.h"

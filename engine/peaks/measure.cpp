@@ -15,7 +15,7 @@
 #include "peaks/cpu.h"
 #include "peaks/measure.h"
 #include "peaks/measure_parts.h"
-#include "startup/tensor_library.h"
+#include "libtorch/tensor_library.h"
 #include "platform/platform.h"
 #include "util/cpu_stat.h"
 #include "util/interrupt.h"

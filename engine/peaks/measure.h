@@ -86,7 +86,7 @@ void drop_cache_levels_not_above_dram(nlohmann::json& peaks);
 
 // Implemented in torch_peaks.cpp (the one file of this library that includes LibTorch), which is
 // built into librlx_torch.so: the rest of rlx calls them through startup::tensor_library()
-// (engine/startup/tensor_library.h), which loads it on first use.
+// (engine/libtorch/tensor_library.h), which loads it on first use.
 // Seconds per n x n x n matrix product in dtype "fp32" or "bf16" on the CPU, for each of `repeats`
 // repeats; a repeat runs products back to back for about target_s and reports their mean.
 // LibTorch's intra-op threads are set to `threads`, as a training run sets them; the products run

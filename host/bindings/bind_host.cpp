@@ -26,7 +26,7 @@ extern "C" {
 #include "platform/platform.h"
 #include "set_args.h"
 #include "startup/startup.h"
-#include "startup/tensor_library.h"
+#include "libtorch/tensor_library.h"
 #include "train/trainer.h"
 #include "util/child_process.h"
 #include "util/interrupt.h"
@@ -63,7 +63,7 @@ int versions(lua_State* L) {
 }
 
 // runtime() -> {startup, tuning, blas, cudnn, framework}: what the training libraries run with in this
-// process. Loads them first (engine/startup/tensor_library.h), so the start-up's choices for them
+// process. Loads them first (engine/libtorch/tensor_library.h), so the start-up's choices for them
 // are made and the BLAS is there to describe.
 int runtime(lua_State* L) {
   const startup::TensorLibrary& lib = startup::tensor_library();

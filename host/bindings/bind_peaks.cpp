@@ -7,7 +7,7 @@
 #include "peaks/cpu.h"
 #include "peaks/measure.h"
 #include "registry.h"
-#include "startup/tensor_library.h"
+#include "libtorch/tensor_library.h"
 
 namespace rlx::bindings {
 namespace {

@@ -14,7 +14,7 @@
 #include "lua_bind.h"
 #include "models/complexity.h"
 #include "registry.h"
-#include "startup/tensor_library.h"
+#include "libtorch/tensor_library.h"
 #include "train/dataset.h"
 #include "train/progress.h"
 #include "train/trainer.h"

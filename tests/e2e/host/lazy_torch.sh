@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# lazy_torch.sh RLX: LibTorch is loaded on first use (issue 47; engine/startup/tensor_library.h).
+# lazy_torch.sh RLX: LibTorch is loaded on first use (issue 47; engine/libtorch/tensor_library.h).
 # Commands and scripts that never touch a tensor do not load it (the dynamic loader's own trace,
 # LD_DEBUG=files, names every library a process loads); the first tensor does, from
 # librlx_torch.so beside the executable, also for a copy of the binary elsewhere (with the library

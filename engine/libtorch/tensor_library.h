@@ -22,12 +22,12 @@
 #include <string>
 
 #include "peaks/measure.h"
-#include "startup/tensor_abi.h"
+#include "libtorch/tensor_abi.h"
 #include "train/trainer.h"
 
 namespace rlx::startup {
 
-// What librlx_torch.so offers the rest of rlx. kTensorLibraryAbi (startup/tensor_abi.h, generated
+// What librlx_torch.so offers the rest of rlx. kTensorLibraryAbi (libtorch/tensor_abi.h, generated
 // by cmake/tensor_abi_gen.cmake) is a hash of this header and of every header whose types cross
 // the boundary (engine/CMakeLists.txt, RLX_TENSOR_ABI_HEADERS): it changes whenever one of them
 // does, so a library from another build is refused rather than called wrongly. It stays the first
@@ -63,5 +63,5 @@ std::string tensor_library_path();
 
 }  // namespace rlx::startup
 
-// Defined in librlx_torch.so (engine/startup/tensor_entry.cpp): the table above.
+// Defined in librlx_torch.so (engine/libtorch/tensor_entry.cpp): the table above.
 extern "C" const rlx::startup::TensorLibrary* rlx_tensor_library();

@@ -1,6 +1,6 @@
 // tensor_entry.cpp: the one symbol librlx_torch.so exports for rlx (tensor_library.h). Compiled into
 // the library with the parts that use LibTorch, and linked into the unit tests beside them.
-#include "startup/tensor_library.h"
+#include "libtorch/tensor_library.h"
 #include "train/data_parallel.h"
 #include "train/devices.h"
 

@@ -1,5 +1,5 @@
 // tensor_library.cpp: finds and loads librlx_torch.so on first use (tensor_library.h).
-#include "startup/tensor_library.h"
+#include "libtorch/tensor_library.h"
 
 #include <dlfcn.h>
 #include <unistd.h>
