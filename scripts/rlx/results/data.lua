@@ -11,6 +11,7 @@
 -- D.peaks[env_id][kind], D.points[run_id], D.complexity[run_id], D.counters[run_id],
 -- D.calibrations (each model's layout chosen per environment), D.plans (each rlx run's plan).
 local configs = require("rlx.results.configs")
+local errors = require("rlx.errors")
 local M = {}
 
 -- The device kind of a run: cuda, mps (an Apple GPU, in runs imported from the seed's kit: rlx
@@ -276,7 +277,20 @@ end
 
 --- Reads the study `name` of the open database `db` (any study when name is nil) through the
 --- store's reads (conn:runs, conn:points, conn:peaks, conn:study_environments, ...).
+--- The most runs a report reads (issue 56 item 6: a report of 100,000 runs took 22 s and 2.5 GB);
+--- far beyond any study rlx plans (the default: about 30), a few seconds and a few hundred MB.
+M.MAX_RUNS = 20000
+
 function M.load(db, name, path)
+  -- Counted before anything is read: a database beyond the bound is refused in a second.
+  local counted = name and db:query("SELECT count(*) AS n FROM runs WHERE study = ?", name) or
+    db:query("SELECT count(*) AS n FROM runs")
+  local n = counted[1] and counted[1].n or 0
+  if n > M.MAX_RUNS then
+    errors.raise("rlx.report", string.format("%s holds %d runs%s, more than the %d one report reads (a few seconds " ..
+      "and a few hundred MB); keep the study's runs in databases of fewer runs and report each", tostring(path or
+      "the database"), n, name and (" of study " .. name) or "", M.MAX_RUNS))
+  end
   local runs = db:runs{study = name}
   rejudge_old_verdicts(db, name, runs)
   assign_env_keys(runs)

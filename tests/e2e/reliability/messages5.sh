@@ -61,6 +61,15 @@ sed -E '9s/"byte","512"/"byte","1.7e308"/; 27s/"byte","488"/"byte","1.7e308"/' \
 expect 1 "huge.csv:27: the sum of dram__bytes_write.sum overflows here (beyond what a double holds); nothing was imported" \
   import-ncu "$T/huge.csv"
 
+# Item 6: a report of more runs than it reads is refused at once, before anything is loaded.
+cp "$SRC/tests/fixtures/studies/torch-2.15-smoke.db" "$T/big.db"
+sqlite3 "$T/big.db" "WITH RECURSIVE cnt(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM cnt WHERE n < 20001)
+  INSERT INTO runs (id, study, environment_id, label, config_key, config, repeat, status)
+  SELECT lower(hex(randomblob(16))), r.study, r.environment_id, r.label || '_x' || cnt.n, r.config_key, r.config,
+  100 + cnt.n, 'ok' FROM cnt, (SELECT * FROM runs LIMIT 1) r"
+expect 1 "big.db holds 20005 runs of study framework-pair, more than the 20000 one report reads" report "$T/big.db" \
+  --out "$T/bigrep"
+
 # Item 7: Slurm. A manifest without its fields, a corrupt one, SLURM_ARRAY_TASK_ID=abc, squeue failing.
 mkdir -p "$T/shards/s/20260101T000000Z" "$T/shards/s/20260102T000000Z" "$T/bin"
 echo '{"version": 1, "tasks": [{"slots": []}]}' >"$T/bare.json"
