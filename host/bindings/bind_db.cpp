@@ -168,7 +168,7 @@ int merge_from(lua_State* L) {
                      {"samples", st.samples}, {"counters", st.counters}, {"complexity", st.complexity},
                      {"peaks", st.peaks}, {"roofline_points", st.roofline_points},
                      {"calibrations", st.calibrations}, {"plans", st.plans}, {"conflicts", conflicts},
-                     {"running_skipped", st.running_skipped}});
+                     {"running_skipped", st.running_skipped}, {"run_attempts", st.run_attempts}});
   return 1;
 }
 

@@ -93,9 +93,11 @@ local function merge_all(o, target, fail_open)
       M.report_conflict(path, o.out, c, o.quiet)
     end
     if not o.quiet then
+      -- Superseded attempts (issue 55) are kept beside the runs, never as runs: said when there are any.
+      local attempts = (st.run_attempts or 0) > 0 and string.format(", +%d superseded attempts", st.run_attempts) or ""
       print(string.format("%s: +%d runs, +%d environments, +%d studies, +%d samples, +%d counters, +%d peaks, " ..
-        "+%d roofline points", path, st.runs, st.environments, st.studies, st.samples, st.counters, st.peaks,
-        st.roofline_points))
+        "+%d roofline points%s", path, st.runs, st.environments, st.studies, st.samples, st.counters, st.peaks,
+        st.roofline_points, attempts))
     end
   end
   local n = out:count_runs().n
