@@ -8,7 +8,6 @@
 #include <stdexcept>
 
 #include "models/complexity.h"
-#include "startup/startup.h"
 #include "train/trainer.h"
 
 namespace rlx::train {
@@ -182,9 +181,6 @@ nlohmann::json to_json(const TrainConfig& c, const TrainResult& r) {
   j["prefetch"] = c.prefetch;
   if (!r.memory_format.empty() || !c.memory_format.empty())
     j["memory_format"] = r.memory_format.empty() ? c.memory_format : r.memory_format;
-  // What this process chose when it started (OpenMP waiting, huge pages, BLAS kernel, malloc),
-  // as fields (engine/startup/startup.h).
-  j["startup"] = startup::to_json(startup::current());
   j["grad_accum"] = c.grad_accum;
   j["deterministic"] = c.deterministic;
   j["cudnn_benchmark"] = c.cudnn_benchmark;

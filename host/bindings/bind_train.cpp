@@ -11,10 +11,11 @@
 
 #include "counters/collector.h"
 #include "counters/profiler_range.h"
+#include "libtorch/tensor_library.h"
 #include "lua_bind.h"
 #include "models/complexity.h"
 #include "registry.h"
-#include "libtorch/tensor_library.h"
+#include "startup/startup.h"
 #include "train/dataset.h"
 #include "train/progress.h"
 #include "train/trainer.h"
@@ -200,6 +201,9 @@ nlohmann::json run_train(lua_State* L) {
   train::TrainResult result =
       startup::tensor_library().train(config, observers.empty() || config.ranks > 1 ? nullptr : &observers);
   nlohmann::json out = train::to_json(config, result);
+  // What this process chose when it started (OpenMP waiting, huge pages, BLAS kernel, malloc), as
+  // fields (engine/startup/startup.h): added here, so engine/train does not reach up into start-up.
+  out["startup"] = startup::to_json(startup::current());
   if (collector && result.ok) out["counters"] = collector->result();
   if (cuda && result.ok && result.counter_iters > 0)
     out["profiler_range"] = profiler.why().empty() ? "cuProfilerStart/Stop around the counted iterations" : profiler.why();
