@@ -8,7 +8,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "startup/legacy_notes.h"
+#include "store/legacy_notes.h"
 #include "store/store.h"
 #include "store/transaction.h"
 
@@ -358,7 +358,7 @@ Json Store::runs(const RunFilter& f) {
         r[k] = j.is_discarded() ? Json() : j;
       }
     }
-    startup::complete_from_notes(r["result"]);  // a run stored before its start-up was fields
+    complete_from_notes(r["result"]);  // a run stored before its start-up was fields
     if (f.samples) {
       Json s = Json::array();
       for (const auto& row : query("SELECT seconds FROM samples WHERE run_id = ? ORDER BY iter", Json::array({r["id"]})))

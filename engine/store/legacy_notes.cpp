@@ -1,12 +1,12 @@
 // legacy_notes.cpp: the frozen notes of engine/util/openmp_wait.cpp and huge_pages.cpp as rlx
 // wrote them until issue 47 (legacy_notes.h). A text none of these matches keeps choice "unknown"
 // and is kept as it was (`text`).
-#include "startup/legacy_notes.h"
+#include "store/legacy_notes.h"
 
 #include <regex>
 #include <string>
 
-namespace rlx::startup {
+namespace rlx::store {
 namespace {
 
 using nlohmann::json;
@@ -92,4 +92,4 @@ void complete_from_notes(json& result) {
   result["startup"] = s;
 }
 
-}  // namespace rlx::startup
+}  // namespace rlx::store

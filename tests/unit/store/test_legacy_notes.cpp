@@ -1,12 +1,12 @@
-// test_legacy_notes.cpp: engine/startup/legacy_notes: the notes rlx wrote in results until issue 47
+// test_legacy_notes.cpp: engine/store/legacy_notes: the notes rlx wrote in results until issue 47
 // become the fields the report counts. Each text below is one rlx wrote (tests/e2e/trust and the
 // databases of /work/shared/data hold them).
 #include <catch2/catch.hpp>
 
-#include "startup/legacy_notes.h"
+#include "store/legacy_notes.h"
 
 using nlohmann::json;
-using rlx::startup::complete_from_notes;
+using rlx::store::complete_from_notes;
 
 namespace {
 json complete(json r) {
