@@ -15,7 +15,6 @@
 #include "peaks/cpu.h"
 #include "peaks/measure.h"
 #include "peaks/measure_parts.h"
-#include "libtorch/tensor_library.h"
 #include "platform/platform.h"
 #include "util/cpu_stat.h"
 #include "util/interrupt.h"
@@ -289,7 +288,7 @@ void measure_gemm_figure(nlohmann::json& out, const ComputeContext& c, const std
     const double cpu0 = process_cpu_s();
     const auto threads0 = util::thread_cpu_seconds();
     const auto t0 = Clock::now();
-    const GemmTiming g = startup::tensor_library().cpu_gemm(dtype, n, c.threads, c.runs, c.target_s);
+    const GemmTiming g = c.opts.cpu_gemm(dtype, n, c.threads, c.runs, c.target_s);
     const double wall = std::chrono::duration<double>(Clock::now() - t0).count();
     const int busy = util::busy_threads(threads0, util::thread_cpu_seconds(), wall);
     threads_used = busy > 0 ? std::min(busy, std::max(1, g.threads_used)) : g.threads_used;
@@ -313,6 +312,10 @@ void measure_gemm_figure(nlohmann::json& out, const ComputeContext& c, const std
 // has no kernel for it ("could not create a primitive descriptor iterator", under qemu's max CPU).
 void measure_gemm(nlohmann::json& out, const ComputeContext& c, const std::string& dtype) {
   const std::string field = "gemm_" + dtype + "_gflops";
+  if (!c.opts.cpu_gemm) {
+    out["missing"][field] = "no LibTorch GEMM was given to this measurement (MeasureOptions::cpu_gemm)";
+    return;
+  }
   try {
     measure_gemm_figure(out, c, dtype, field);
   } catch (const util::Interrupted&) {

@@ -13,6 +13,7 @@
 // `spread_limit_pct`; units are decimal GB/s and GFLOP/s.
 #pragma once
 
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -33,6 +34,19 @@ struct Stat {
 Stat summarize(const std::vector<double>& rates);
 nlohmann::json to_json(const Stat& s);
 
+// Seconds per n x n x n matrix product in dtype "fp32" or "bf16" on the CPU, for each of `repeats`
+// repeats; a repeat runs products back to back for about target_s and reports their mean.
+// LibTorch's intra-op threads are set to `threads`, as a training run sets them; the products run
+// on what LibTorch chooses for them (fp32: the BLAS, bf16: oneDNN).
+struct GemmTiming {
+  std::vector<double> seconds;
+  int threads_used = 0;  // threads the library ran the products on (the BLAS's own count for fp32)
+  std::string library;   // "OpenBLAS (openmp build)", "LibTorch/oneDNN", ...
+};
+// The LibTorch GEMM the gemm_* figures time (torch_cpu_gemm below, through the library loader:
+// its caller hands it in, so this library never reaches up to the loader).
+using CpuGemm = std::function<GemmTiming(const std::string& dtype, int n, int threads, int repeats, double target_s)>;
+
 struct MeasureOptions {
   int repeats = 5;                // timed runs per figure (plus one warm-up)
   bool quick = false;             // smaller sizes and shorter runs (tests, smoke checks); noisier figures
@@ -51,6 +65,7 @@ struct MeasureOptions {
   // the limit carries a warning.
   double spread_limit_pct = 10;
   int remeasure = 2;
+  CpuGemm cpu_gemm;  // empty: the gemm_* figures are missing, with that reason
 };
 
 // A wall-clock figure whose threads got less than kContendedShare of their cores' time (CPU time
@@ -87,15 +102,6 @@ void drop_cache_levels_not_above_dram(nlohmann::json& peaks);
 // Implemented in torch_peaks.cpp (the one file of this library that includes LibTorch), which is
 // built into librlx_torch.so: the rest of rlx calls them through startup::tensor_library()
 // (engine/libtorch/tensor_library.h), which loads it on first use.
-// Seconds per n x n x n matrix product in dtype "fp32" or "bf16" on the CPU, for each of `repeats`
-// repeats; a repeat runs products back to back for about target_s and reports their mean.
-// LibTorch's intra-op threads are set to `threads`, as a training run sets them; the products run
-// on what LibTorch chooses for them (fp32: the BLAS, bf16: oneDNN).
-struct GemmTiming {
-  std::vector<double> seconds;
-  int threads_used = 0;  // threads the library ran the products on (the BLAS's own count for fp32)
-  std::string library;   // "OpenBLAS (openmp build)", "LibTorch/oneDNN", ...
-};
 GemmTiming torch_cpu_gemm(const std::string& dtype, int n, int threads, int repeats, double target_s);
 // True when LibTorch was built with CUDA and sees a device.
 bool torch_cuda_available();

@@ -44,6 +44,10 @@ int measure(lua_State* L) {
   if (device == "cuda" && (o.has("remeasure") || o.has("spread_limit_pct"))) {
     o.fail(o.has("remeasure") ? "remeasure" : "spread_limit_pct", "applies to device 'cpu' only");
   }
+  // The GEMM figures time LibTorch's mm through the library loader, loaded only if one is asked for.
+  m.cpu_gemm = [](const std::string& dtype, int n, int threads, int repeats, double target_s) {
+    return startup::tensor_library().cpu_gemm(dtype, n, threads, repeats, target_s);
+  };
   lua::push_json(L, device == "cpu" ? peaks::measure_cpu(m) : startup::tensor_library().measure_cuda(m));
   return 1;
 }
