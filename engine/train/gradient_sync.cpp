@@ -1,6 +1,26 @@
 // gradient_sync.cpp: see gradient_sync.h.
 #include "train/gradient_sync.h"
 
+#include <unistd.h>
+
+namespace rlx::train {
+
+bool ranks_on_cuda(const TrainConfig& config) {
+  if (config.device == "cpu") return false;
+#ifdef RLX_HAVE_TORCH_CUDA
+  return torch::cuda::is_available();
+#else
+  return false;
+#endif
+}
+
+std::string this_host() {
+  char name[256] = {};
+  return gethostname(name, sizeof name - 1) == 0 ? std::string(name) : std::string("localhost");
+}
+
+}  // namespace rlx::train
+
 #ifdef RLX_HAVE_C10D
 #include <torch/csrc/distributed/c10d/comm.hpp>
 #include <torch/csrc/distributed/c10d/reducer.hpp>

@@ -68,6 +68,12 @@ class GradientSync {
   bool counting_ = false;
 };
 
+// What the launcher and the ranks both need to know of a data-parallel run: whether its ranks
+// train on GPUs (device not "cpu" and a CUDA device visible to this LibTorch), and this machine's
+// name (a rank's `host`; the store's address under Slurm).
+bool ranks_on_cuda(const TrainConfig& config);
+std::string this_host();
+
 // A run as one rank of a data-parallel group (trainer.cpp): train() with the group's gradient
 // averaging, the rank's slice of every batch and its device; ok = false with the error otherwise.
 TrainResult train_in_group(const TrainConfig& config, GradientSync& sync, int local_rank);

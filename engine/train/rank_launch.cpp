@@ -18,6 +18,7 @@
 #include <fmt/format.h>
 
 #include "train/data_parallel.h"
+#include "train/gradient_sync.h"
 #include "train/process_usage.h"
 #include "util/cpu_quota.h"
 #include "util/cpu_stat.h"
@@ -58,32 +59,18 @@ std::optional<long> env_long(const char* name) {
   return *end == '\0' ? std::optional<long>(n) : std::nullopt;
 }
 
-std::string host_name() {
-  char name[256] = {};
-  return gethostname(name, sizeof name - 1) == 0 ? std::string(name) : std::string("localhost");
-}
-
-bool cuda_run(const TrainConfig& c) {
-  if (c.device == "cpu") return false;
-#ifdef RLX_HAVE_TORCH_CUDA
-  return torch::cuda::is_available();
-#else
-  return false;
-#endif
-}
-
 // Refuses ranks this machine (or allocation) cannot hold, with the reason and the fix; sets the
 // threads per rank: the usable CPUs split between the ranks unless `threads` was given.
 LaunchPlan plan_launch(const TrainConfig& c) {
   LaunchPlan p;
   const auto slurm_tasks = std::getenv("SLURM_JOB_ID") ? env_long("SLURM_NTASKS") : std::nullopt;
   p.launcher = slurm_tasks && *slurm_tasks >= c.ranks ? "slurm" : "local";
-  p.store_host = p.launcher == "local" ? "127.0.0.1" : host_name();
-  if (c.device.rfind("cuda", 0) == 0 && !cuda_run(c))
+  p.store_host = p.launcher == "local" ? "127.0.0.1" : this_host();
+  if (c.device.rfind("cuda", 0) == 0 && !ranks_on_cuda(c))
     throw RunFailure(fmt::format("device '{}' is not available: no CUDA GPU is visible to this rlx (rlx env lists "
                                  "the devices); use device=\"cpu\"",
                                  c.device));
-  if (cuda_run(c)) {
+  if (ranks_on_cuda(c)) {
 #ifdef RLX_HAVE_TORCH_CUDA
     const auto gpus = static_cast<int64_t>(torch::cuda::device_count());
     if (p.launcher == "local" && c.ranks > gpus)

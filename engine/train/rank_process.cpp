@@ -32,27 +32,12 @@ namespace rlx::train {
 #ifdef RLX_HAVE_C10D
 namespace {
 
-std::string host_name() {
-  char name[256] = {};
-  if (gethostname(name, sizeof name - 1) != 0) return "unknown";
-  return name;
-}
-
 std::string text_of(const std::vector<uint8_t>& bytes) {
   return {bytes.begin(), bytes.end()};
 }
 
 std::vector<uint8_t> bytes_of(const std::string& text) {
   return {text.begin(), text.end()};
-}
-
-bool wants_cuda(const TrainConfig& c) {
-  if (c.device == "cpu") return false;
-#ifdef RLX_HAVE_TORCH_CUDA
-  return torch::cuda::is_available();
-#else
-  return false;
-#endif
 }
 
 // Gloo carries the CPU's tensors (and the decisions of GradientSync::agree on a CPU run), NCCL a
@@ -71,7 +56,7 @@ std::unique_ptr<GradientSync::Group> form_group(const c10::intrusive_ptr<c10d::S
   group->pg->setBackend(c10::DeviceType::CPU, c10d::ProcessGroup::BackendType::GLOO, gloo);
   group->pg->setDefaultBackend(c10d::ProcessGroup::BackendType::GLOO);
   group->backend = "gloo";
-  if (wants_cuda(c)) {
+  if (ranks_on_cuda(c)) {
 #ifdef RLX_HAVE_C10D_NCCL
     auto nccl_options = c10d::ProcessGroupNCCL::Options::create();
     nccl_options->timeout = timeout;
@@ -152,7 +137,7 @@ int run_rank_process() {
     GradientSync sync(form_group(store, *ctx, config));
     TrainResult r = train_in_group(config, sync, ctx->local_rank);
     r.comm.rank = ctx->rank;
-    r.comm.host = host_name();
+    r.comm.host = this_host();
     r.comm.pid = getpid();
     r.comm.cpus = pinned;
     post(*store, fmt::format("result/{}", ctx->rank), result_to_wire(r).dump());

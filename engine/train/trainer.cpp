@@ -211,7 +211,8 @@ DataPlan open_data(const TrainConfig& c, TrainResult& r) {
   return d;
 }
 
-std::unique_ptr<Loader> make_loader(const TrainConfig& c, const DataPlan& d) {
+// A data-parallel rank reads its slice of each global batch (LoaderOptions shard/shards).
+std::unique_ptr<Loader> make_loader(const TrainConfig& c, const DataPlan& d, const GradientSync* sync) {
   if (!d.source) return nullptr;
   LoaderOptions lo;
   lo.batch = c.batch;
@@ -220,21 +221,10 @@ std::unique_ptr<Loader> make_loader(const TrainConfig& c, const DataPlan& d) {
   lo.workers = c.workers;
   lo.prefetch = c.prefetch;
   lo.seed = static_cast<uint64_t>(c.seed);
-  return std::make_unique<Loader>(d.source, lo);
-}
-
-// A data-parallel rank reads its slice of each global batch (LoaderOptions shard/shards).
-std::unique_ptr<Loader> make_loader(const TrainConfig& c, const DataPlan& d, const GradientSync* sync) {
-  if (!d.source || !sync) return make_loader(c, d);
-  LoaderOptions lo;
-  lo.batch = c.batch;
-  lo.side = static_cast<int>(d.input);
-  lo.augment = c.augment;
-  lo.workers = c.workers;
-  lo.prefetch = c.prefetch;
-  lo.seed = static_cast<uint64_t>(c.seed);
-  lo.shard = sync->rank();
-  lo.shards = sync->ranks();
+  if (sync) {
+    lo.shard = sync->rank();
+    lo.shards = sync->ranks();
+  }
   return std::make_unique<Loader>(d.source, lo);
 }
 
