@@ -29,6 +29,14 @@ print(r.ranks, r.global_batch, dp.backend, dp.launcher, #dp.per_rank, dp.threads
 want=$'2\t16\tgloo\tlocal\t2\t1\tc10d::Reducer\ttrue\ttrue\ttrue\ttrue\ttrue\t0\t1\ttrue'
 [ "$out" = "$want" ] || fail "2-rank run: got '$out', want '$want'"
 
+# Each local rank pinned to a CPU of its own (as srun binds a task); RLX_RANK_PIN=0 leaves them floating.
+pins=$("$RLX" -e "local r = rlx.train{model = $MODEL, batch = 4, input = 32, classes = 3, iters = 2, warmup = 0, ranks = 2,
+  device = 'cpu'} local p = r.data_parallel.per_rank print(p[1].cpus ~= '' and p[2].cpus ~= '' and p[1].cpus ~= p[2].cpus)")
+[ "$pins" = true ] || fail "pinned ranks: $pins"
+pins=$(RLX_RANK_PIN=0 "$RLX" -e "local r = rlx.train{model = $MODEL, batch = 4, input = 32, classes = 3, iters = 2, warmup = 0,
+  ranks = 2, device = 'cpu'} print(r.data_parallel.per_rank[1].cpus .. '|' .. r.data_parallel.per_rank[2].cpus)")
+[ "$pins" = "|" ] || fail "RLX_RANK_PIN=0: $pins"
+
 # 2. The console line says the batch is per rank and the rate global.
 line=$("$RLX" train --model tests/e2e/train/tiny_model.lua --input 32 --classes 3 --batch-size 8 --iters 3 \
   --warmup-iters 1 --ranks 2 --device cpu 2>&1) || fail "rlx train --ranks 2: $line"
@@ -112,4 +120,8 @@ check_refusal "device = 'cuda:0'" 'device "cuda:0" names one GPU, and ranks=2 ne
 check_refusal "min_stable = true" "min_stable extends each rank's timed section on its own"
 check_refusal "counters = true" "option 'counters' are collected in one process, and ranks > 1 trains in several"
 check_refusal "rendezvous_port = 70000" "rendezvous_port must be 0..65535"
+got=$("$RLX" -e "rlx.train{model = $MODEL, ranks = 0}" 2>&1)
+[ "$got" = "(command line):1: rlx.train: option 'ranks' must be an integer >= 1, got 0" ] || fail "ranks = 0: $got"
+got=$("$RLX" train --model resnet18 --ranks 0 2>&1)
+[[ "$got" == "rlx train: --ranks must be an integer from 1 to 1024, got '0'"* ]] || fail "--ranks 0: $got"
 echo ok
