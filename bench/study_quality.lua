@@ -1,5 +1,5 @@
 -- study_quality.lua: how trustworthy a study database's numbers are (issue 21 item 6), for
--- docs/benchmarks.md "Study protocols": per environment and configuration (rlx.results.configs'
+-- docs/benchmarks.md "Study protocols": per environment and configuration (rlx.studydb.configs'
 -- full key, so two scales never share a row), the repeats' images/s, their CV, the 95 % CI
 -- half-width of the row's mean (relative, Student's t) and the minutes of training the row cost
 -- (the runs' total_s); then the study's steady fraction, contended runs, median CV across repeats,
@@ -8,7 +8,7 @@
 --   build/rlx run bench/study_quality.lua --set db=results/p1-roofline.db
 local P = rlx.params.declare{db = {required = true, help = "study database"},
   study = {default = "p1-roofline", help = "study name"}}
-local configs = require("rlx.results.configs")
+local configs = require("rlx.studydb.configs")
 local stats = rlx.stats
 local db = rlx.db.open(P.db, {readonly = true})
 local runs = db:runs{study = P.study, status = "ok"}

@@ -8,7 +8,7 @@ namespace rlx::host {
 
 struct EmbeddedScript {
   const char* module;  // "rlx.study"
-  const char* path;    // "scripts/rlx/study.lua", relative to the source tree
+  const char* path;    // "scripts/rlx/study/init.lua", relative to the source tree
   const char* source;
   std::size_t size;
 };

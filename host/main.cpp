@@ -57,7 +57,7 @@ void print_help(LuaHost& host) {
     local names = {}
     for _, m in ipairs(rlx._core.host.modules()) do
       local n = m:match("^rlx%.cli%.(.+)$")
-      if n and n ~= "args" then names[#names + 1] = n end
+      if n and not n:match("^_") then names[#names + 1] = n end
     end
     table.sort(names)
     for _, n in ipairs(names) do
@@ -277,7 +277,8 @@ int main(int argc, char** argv) {
     for (auto& ch : sub)
       if (ch == '-') ch = '_';
     LuaHost host;
-    if (sub == "args" || !host.has_module("rlx.cli." + sub))
+    // A name that starts with "_" is a private module of cli/ (cli/_args.lua), not a command.
+    if (sub.starts_with("_") || !host.has_module("rlx.cli." + sub))
       return usage_error("unknown command '" + cmd + "'");
     return host.run_module_main("rlx.cli." + sub, rest);
   } catch (const std::exception& e) {

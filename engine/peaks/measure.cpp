@@ -366,7 +366,7 @@ nlohmann::json measure_cpu(const MeasureOptions& o) {
   out["name"] = cpu_model_name();
   out["isa"] = isa_name(isa);
   // A number, so the store keeps it with the figures: an arm64 build's bf16 roofs are BFDOT and
-  // BFMMLA, not VDPBF16PS and AMX (rlx._roof_labels names them by it).
+  // BFMMLA, not VDPBF16PS and AMX (rlx.roofline._labels names them by it).
   if (std::string(platform::arch_name()) == "arm64") out["isa_arm64"] = 1;
   // Under an emulator the figures are the emulator's on its host (not kept by the store: the
   // environment records it).

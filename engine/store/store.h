@@ -6,7 +6,7 @@
 // timeout, foreign keys) and migrates the schema (schema.cpp) to the current version; query/exec
 // always bind parameters (never interpolate); merge_from copies another study file in without
 // duplicating anything. The study API (runs.cpp) writes a whole run with its children in one
-// transaction (put_run) and reads runs, roofline points and peaks back; scripts/rlx/study.lua
+// transaction (put_run) and reads runs, roofline points and peaks back; scripts/rlx/study/init.lua
 // only orchestrates on top of it.
 #pragma once
 

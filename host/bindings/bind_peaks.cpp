@@ -1,5 +1,5 @@
 // bind_peaks.cpp: rlx._core.peaks, the measured machine peaks of engine/peaks (measure.h, cpu.h).
-// The datasheet and the user's own entries live in Lua (scripts/rlx/peaks.lua); this file only
+// The datasheet and the user's own entries live in Lua (scripts/rlx/peaks/init.lua); this file only
 // converts options and results.
 #include <cmath>
 
@@ -85,7 +85,7 @@ int summarize(lua_State* L) {
 }
 
 // contended_share() -> the CPU share below which a peak or a run was contended (one constant,
-// engine/util/thread_cpu.h: rlx._roofline_quality reads it here instead of copying it).
+// engine/util/thread_cpu.h: rlx.roofline._quality reads it here instead of copying it).
 int contended_share(lua_State* L) {
   lua_pushnumber(L, util::kContendedShare);
   return 1;

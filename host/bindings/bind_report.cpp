@@ -1,5 +1,5 @@
 // bind_report.cpp: rlx._core.report, Markdown -> HTML for study reports (engine/report). The
-// report itself is composed in Lua (scripts/rlx/report.lua); this file converts options only.
+// report itself is composed in Lua (scripts/rlx/report/init.lua); this file converts options only.
 #include "lua_bind.h"
 #include "registry.h"
 #include "report/markdown.h"

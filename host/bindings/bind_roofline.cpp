@@ -1,7 +1,7 @@
 // bind_roofline.cpp: rlx._core.roofline, the roofline arithmetic of engine/peaks/roofline.h in
 // base units (FLOP, byte, second, FLOP/s, byte/s): the one owner of a point's attainable rate,
 // ridge, bound and "above the roof" (every Lua module calls it). Resolving roofs from a peaks table by precision
-// and memory level, and the per-run rows, are done in scripts/rlx/roofline.lua.
+// and memory level, and the per-run rows, are done in scripts/rlx/roofline/init.lua.
 #include <cmath>
 
 #include "lua_bind.h"

@@ -71,7 +71,7 @@ local PROBE_SPEC = {
   trainer = {type = "function"},
 }
 
-local now_s = require("rlx._study_common").now_s
+local now_s = require("rlx.study._common").now_s
 
 local function sum(xs)
   local s = 0
@@ -263,8 +263,8 @@ function M.stored(study, kind, threads)
 end
 
 --- The device kind calibrations are kept by: "cuda" for "cuda" or "cuda:N", else "cpu" (rlx trains
---- on no other kind; rlx.results.data.kind_of owns the rule).
-function M.kind(device) return require("rlx.results.data").kind_of(device) == "cuda" and "cuda" or "cpu" end
+--- on no other kind; rlx.studydb.data.kind_of owns the rule).
+function M.kind(device) return require("rlx.studydb.data").kind_of(device) == "cuda" and "cuda" or "cpu" end
 
 --- Whether a stored calibration `c` holds for a run on device kind `kind` with `threads` intra-op
 --- threads (nil: rlx.train's default, one per CPU this process may run on): a CPU layout measured

@@ -88,7 +88,7 @@ M.PARAMS = {
 -- plan's (rlx.plan.study).
 M.PEAKS_S, M.FINISH_S = plan_study.PEAKS_S, plan_study.FINISH_S
 
-local now_s = require("rlx._study_common").now_s
+local now_s = require("rlx.study._common").now_s
 
 local function fail(msg) rlx.fail(2, "experiments/all.lua: " .. msg) end
 local errors = require("rlx.errors")

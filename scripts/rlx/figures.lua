@@ -11,10 +11,10 @@
 --   figures/ai_vs_batch_M.png      D: arithmetic intensity vs batch per precision and environment
 --   figures/scaling_env-E.png      E: data-parallel images/s vs ranks, labelled with the efficiency
 --                                     against 1 rank (only for a study with a run of ranks > 1)
--- Everything is read from study.db by rlx.results.data (the report's reads too), so figures can be
+-- Everything is read from study.db by rlx.studydb.data (the report's reads too), so figures can be
 -- redrawn at any time from a stored (or merged) database without rerunning anything; the report draws
 -- them from the data it loaded (_draw_loaded). Like the report, figures never mix configurations
--- (rlx.results.configs): runs that differ in input size, protocol, data, memory format or threads are
+-- (rlx.studydb.configs): runs that differ in input size, protocol, data, memory format or threads are
 -- separate series (A, D) or points (C), with the differing field in the legend; B shows one full
 -- configuration; every subtitle states the scale and protocol read from the runs. A row's value in
 -- A, C (at DRAM) and D is its aggregate from rlx.report.compute, Table 2's (issue 32): unsteady,
@@ -25,8 +25,8 @@ local options = require("rlx.options")
 local errors = require("rlx.errors")
 local M = {}
 
-local data = require("rlx.results.data")
-local configs = require("rlx.results.configs")
+local data = require("rlx.studydb.data")
+local configs = require("rlx.studydb.configs")
 local compute = require("rlx.report.compute")
 local pairing = require("rlx.report.pairs")
 local stats = require("rlx.stats")
@@ -34,7 +34,7 @@ local kind_of = data.kind_of
 local function safe(name) return (tostring(name):gsub("[^%w%._%-]", "_")) end
 
 
--- Keys in order of first appearance in rows (rows come in rlx.results.data's order).
+-- Keys in order of first appearance in rows (rows come in rlx.studydb.data's order).
 local function ordered(rows, key)
   local seen, out = {}, {}
   for _, r in ipairs(rows) do
@@ -219,7 +219,7 @@ end
 
 -- B: one workload across environments (seed 001's Figure B: one configuration, every environment).
 -- Environments are compared on the workload (model, precision, batch, input, data;
--- rlx.results.configs.workload_key), each under its own protocol, which the subtitle states with the
+-- rlx.studydb.configs.workload_key), each under its own protocol, which the subtitle states with the
 -- precision its runs reached. The workload is the one run in the most environments, then the
 -- nearest to seed 000's fixed configuration (M.SEED_FIXED: ResNet-50, fp32, batch 128: the same
 -- model, then precision, then the batch closest by ratio), then the larger batch, the largest
@@ -857,7 +857,7 @@ local DRAW_SPEC = {
   format = {type = "string", one_of = {"png", "svg", "pdf"}, default = "png"},
 }
 
---- Draws every figure of loaded data D (rlx.results.data.load) into opts.dir (options as draw's).
+--- Draws every figure of loaded data D (rlx.studydb.data.load) into opts.dir (options as draw's).
 function M._draw_loaded(D, opts)
   local o = options.check("rlx.figures.draw", opts, DRAW_SPEC)
   if o.fixed then

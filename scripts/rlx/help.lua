@@ -9,8 +9,8 @@
 -- title is a table ("# rlx.plot") gives that table its introduction and list of sections.
 local M = {}
 
--- Internal names start with "_", as Neovim's vim._core: a module file scripts/rlx/_name.lua
--- (rlx._study_slot, rlx._frame_agg: parts of a public module, documented with it) or a function
+-- Internal names start with "_", as Neovim's vim._core: a module file _name.lua, inside its
+-- concern's folder (rlx.study._slot, rlx.frame._agg: parts of a public module, documented with it) or a function
 -- rlx.table._name (rlx.errors._new, rlx.options._from_text: building blocks of rlx's own modules,
 -- described where they are defined). M.missing() checks every other name; no list to keep.
 

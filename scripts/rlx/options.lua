@@ -6,7 +6,7 @@
 --     reached as rlx._core.host.check_options): an error reads the same whichever layer raised it
 --     and points at the user's script;
 --   * rlx.params.declare(spec): a study script's --set parameters, values given as text;
---   * rlx.cli.args: the flags of the `rlx NAME` commands, values given as text.
+--   * rlx.cli._args: the flags of the `rlx NAME` commands, values given as text.
 -- The text readers use from_text (a value from "32" or "16,32,64", range and one_of checked) and
 -- help_line; the requirement in their messages ("an integer >= 1") is the C++ reader's own words.
 --

@@ -2,12 +2,12 @@
 -- so a student's analysis/roofline.py, plot_roofline.py or notebook reads rlx's results unchanged.
 -- Every file and column is documented against the seed in docs/export-seed.md.
 --
---   local files = rlx.seed_layout.files(D)          -- D: rlx.results.data.load(db, study, path)
+--   local files = rlx.seed_layout.files(D)          -- D: rlx.studydb.data.load(db, study, path)
 --   rlx.seed_layout.write(db, {out = "kit", study = "p1-roofline", path = "results/p1.db"})
 --
--- Everything is read through rlx.results.data (the store's reads); nothing here touches SQL.
+-- Everything is read through rlx.studydb.data (the store's reads); nothing here touches SQL.
 local options = require("rlx.options")
-local data = require("rlx.results.data")
+local data = require("rlx.studydb.data")
 local compute = require("rlx.report.compute")
 local csv = require("rlx.csv")
 
@@ -54,7 +54,7 @@ end
 
 --- One logs/metrics.csv row (values in M.METRICS_COLUMNS' order) from the fields of a run: a
 --- result of rlx.train (with `timestamp`, `hostname`, `device_name` and `torch_version` added by the
---- caller) or a stored run (rlx.results.data's rows). rlx counts one batch per iteration, so
+--- caller) or a stored run (rlx.studydb.data's rows). rlx counts one batch per iteration, so
 --- images_processed = batch x iters; its grad_accum steps the optimizer every N of them.
 function M.metrics_values(f)
   local memory_format = f.memory_format
@@ -83,7 +83,7 @@ M.device_name = device_name
 
 local function result_of(r) return type(r.result) == "table" and r.result or {} end
 
---- The metrics.csv fields of a stored run (a row of rlx.results.data or study._query_runs).
+--- The metrics.csv fields of a stored run (a row of rlx.studydb.data or study._query_runs).
 function M.run_fields(r)
   local res = result_of(r)
   local kind = data.kind_of(r.device)

@@ -7,7 +7,7 @@
 --   rlx.show(study:runs{}, {cols = {"model", "batch", "images_per_s"}, max_rows = 10})
 local errors = require("rlx.errors")
 local options = require("rlx.options")
-local frame_meta = require("rlx._frame_meta")
+local frame_meta = require("rlx.frame._meta")
 local M = {}
 
 -- Units of the few names rlx stores without one; every other name carries its unit
@@ -108,7 +108,7 @@ local function is_record(r)
   return true
 end
 
--- The stored column order and caption of a frame (rlx._frame_meta), nil for other tables.
+-- The stored column order and caption of a frame (rlx.frame._meta), nil for other tables.
 local function frame_info(rows)
   if frame_meta.is(rows) then return frame_meta.info(rows) end
   return nil
@@ -131,7 +131,7 @@ function M.is_records(v)
   return true
 end
 
---- The columns of rows in display order (rlx._frame_meta.columns): the frame's own order first,
+--- The columns of rows in display order (rlx.frame._meta.columns): the frame's own order first,
 --- then the other keys found in the rows, rlx's usual ones first.
 M.columns = frame_meta.columns
 

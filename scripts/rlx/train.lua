@@ -148,7 +148,7 @@ end
 
 -- The name of the device a result ran on, as the kit writes it (torch.cuda.get_device_name, "CPU").
 local function device_name_of(r)
-  local kind, name = require("rlx.results.data").kind_of(r.device), nil
+  local kind, name = require("rlx.studydb.data").kind_of(r.device), nil
   if kind == "cuda" then
     for _, d in ipairs(M.devices()) do
       if d.id == r.device then name = d.name end

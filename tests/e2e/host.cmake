@@ -50,9 +50,9 @@ rlx_e2e(NAME "host: rlx.json.decode error" ARGS -e "rlx.json.decode('{bad')" EXI
 rlx_e2e(NAME "host: rlx.json.encode wrong type" ARGS -e "rlx.json.encode(print)" EXIT 1
   STDERR "^\\(command line\\):1: rlx\\.json\\.encode: cannot convert a function to data")
 
-# rlx.cli.args: a fixed positional followed by a rest positional splits argv between them.
+# rlx.cli._args: a fixed positional followed by a rest positional splits argv between them.
 rlx_e2e(NAME "host: cli args positional then rest" ARGS -e
-  "local o = require('rlx.cli.args').parse({name = 'x', usage = 'x', positionals = {{'first'}, {'more', rest = true}}}, {'a', 'b', 'c'}) print(o.first, table.concat(o.rest, ','))"
+  "local o = require('rlx.cli._args').parse({name = 'x', usage = 'x', positionals = {{'first'}, {'more', rest = true}}}, {'a', 'b', 'c'}) print(o.first, table.concat(o.rest, ','))"
   STDOUT "^a\tb,c\n$")
 
 # Process settings applied at start (engine/util/process_tuning.cpp); setup makes OpenBLAS the BLAS.

@@ -3,7 +3,7 @@
 -- machine ids). Submission 1 (node A) stored slot run1 ok and slot run2 failed, and an earlier
 -- collect already merged both; submission 2 (node B) stored run2 ok. Collecting keeps exactly one
 -- run per slot, both ok, the failed attempt dropped from the study database but kept in its shard.
-local S = require("rlx._slurm")
+local S = require("rlx.slurm._array")
 local dir = (os.getenv("RLX_TEST_TMP") or "/tmp") .. "/slurm-collect"
 assert(os.execute("rm -rf '" .. dir .. "' && mkdir -p '" .. dir .. "'") == 0)
 local main = dir .. "/results/c.db"
@@ -56,7 +56,7 @@ local m = {version = S.MANIFEST_VERSION, study = "c", db = main, dir = root .. "
   figures = dir .. "/figures", report = dir .. "/report", studies = {{name = "c", label = "gpu"}},
   command = "rlx submit c.lua", tasks = {{labels = {items[2].label}, slots = {{slot = slot, label = items[2].label}}}}}
 S.write_manifest(m)
-local rc = require("rlx._slurm_shard").collect(m.dir .. "/manifest.json")
+local rc = require("rlx.slurm._shard").collect(m.dir .. "/manifest.json")
 assert(rc == 0, "collect returned " .. tostring(rc))
 
 db = rlx.db.open(main, {readonly = true})
@@ -70,10 +70,10 @@ local old = rlx.db.open(root .. "/20260101T000000Z/task-0.db", {readonly = true}
 assert(old:first("SELECT count(*) AS n FROM runs WHERE status = 'failed'").n == 1, "the shard keeps its attempt")
 old:close()
 -- Collecting again changes nothing.
-assert(require("rlx._slurm_shard").collect(m.dir .. "/manifest.json") == 0)
+assert(require("rlx.slurm._shard").collect(m.dir .. "/manifest.json") == 0)
 db = rlx.db.open(main, {readonly = true})
 assert(db:first("SELECT count(*) AS n, sum(status = 'ok') AS ok FROM runs").n == 2)
 db:close()
-local st = require("rlx._slurm_status").status(main)
+local st = require("rlx.slurm._status").status(main)
 assert(st.totals.slots == 1 and st.totals.done == 1, rlx.inspect(st.totals))
 print("collect ok")

@@ -1,5 +1,5 @@
 -- rlx counters: which hardware counters this machine can collect, and why the others are missing.
-local args = require("rlx.cli.args")
+local args = require("rlx.cli._args")
 local M = {summary = "hardware counters this device supports (CUPTI on NVIDIA, perf_event on CPU)",
   synopsis = "counters --list [--device D] [--chip C] [--json]"}
 

@@ -1,5 +1,5 @@
 -- rlx env: prints this machine's environment as seed 000's logs/env_info.md (or JSON).
-local args = require("rlx.cli.args")
+local args = require("rlx.cli._args")
 local startup_text = require("rlx._startup_text")
 local M = {summary = "this machine's environment (OS, CPU, caches, GPU, versions) as env_info.md",
   synopsis = "env [--markdown FILE] [--json] [--db PATH]"}

@@ -1,7 +1,7 @@
 -- rlx export: writes a study database as CSV (one row per run: seed 000's logs/metrics.csv
 -- columns, then rlx's; pandas and the kit's analysis/roofline.py read it as is) and/or JSON (every
 -- run with config, result, samples, counters, complexity and roofline points).
-local args = require("rlx.cli.args")
+local args = require("rlx.cli._args")
 local M = {summary = "export runs as CSV (one row per run), JSON, or seed 000's kit files",
   synopsis = "export DB [--csv FILE] [--json FILE] | --layout seed --out DIR"}
 

@@ -1,6 +1,6 @@
 -- rlx import-kit: a machine measured with seed 000's kit (logs/metrics.csv, logs/env_info.md,
 -- logs/ncu/*.csv) stored as an environment of a study, marked imported (rlx.kit).
-local args = require("rlx.cli.args")
+local args = require("rlx.cli._args")
 local M = {summary = "import a machine measured with the seed's kit (logs/metrics.csv, env_info.md, ncu CSVs)",
   synopsis = "import-kit DIR --db PATH"}
 

@@ -1,7 +1,7 @@
 -- rlx import-ncu: sums an Nsight Compute CSV (ncu --csv, or --page raw) per kernel and in total,
 -- prints the summary, and with --run attaches the totals to that run of a study database with a
 -- measured roofline point (counted FLOPs and bytes per iteration over the run's timed iteration).
-local args = require("rlx.cli.args")
+local args = require("rlx.cli._args")
 local M = {summary = "import an Nsight Compute CSV: FLOPs, DRAM bytes, time; attach to a run as a roofline point",
   synopsis = "import-ncu FILE.csv [--run LABEL --db PATH]"}
 
@@ -62,7 +62,7 @@ end
 
 -- The peaks the run's environment measured, else the datasheet of its GPU.
 local function peaks_of(db, run)
-  local kind = require("rlx.results.data").kind_of(run.device)
+  local kind = require("rlx.studydb.data").kind_of(run.device)
   local p = db:peaks(run.environment_id, kind)
   if p then return p end
   if kind == "cuda" and run.gpu_name then

@@ -1,5 +1,5 @@
 -- rlx merge: combines study databases from several machines into one (idempotent).
-local args = require("rlx.cli.args")
+local args = require("rlx.cli._args")
 local M = {summary = "merge study databases (environments deduplicated, runs never duplicated)",
   synopsis = "merge OUT.db IN.db..."}
 

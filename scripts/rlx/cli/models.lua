@@ -1,7 +1,7 @@
 -- rlx models: lists the built-in models, or prints one model's complexity: totals, a table over
 -- batch sizes (training FLOPs, bytes, arithmetic intensity and memory per iteration) and, with
 -- --layers, an aligned per-layer table. NAME may also be a Lua file returning a model table.
-local args = require("rlx.cli.args")
+local args = require("rlx.cli._args")
 local M = {summary = "model zoo: parameters, FLOPs, bytes, training memory per batch",
   synopsis = "models [NAME] [--batch 16,32] [--layers]"}
 

@@ -1,5 +1,5 @@
 -- rlx peaks: measures this machine's peaks (or prints datasheet entries) for the roofline.
-local args = require("rlx.cli.args")
+local args = require("rlx.cli._args")
 local M = {summary = "measure CPU/GPU peaks (bandwidth, FLOP/s) for rooflines; datasheet GPU figures",
   synopsis = "peaks [--device cpu|cuda] [--json] [--db PATH]"}
 

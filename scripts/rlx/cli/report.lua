@@ -1,6 +1,6 @@
 -- rlx report: writes a study's report (report.md, report.html, figures/) from its database, or
--- renders an edited report.md to HTML again. The work is rlx.report (scripts/rlx/report.lua).
-local args = require("rlx.cli.args")
+-- renders an edited report.md to HTML again. The work is rlx.report (scripts/rlx/report/init.lua).
+local args = require("rlx.cli._args")
 local M = {summary = "write a study's report: report.md (seed 001's sections), report.html, figures",
   synopsis = "report DB... [--out DIR] [--study NAME]"}
 

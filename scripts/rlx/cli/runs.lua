@@ -1,7 +1,7 @@
 -- rlx runs: lists the runs stored in a study database as a table (or JSON).
-local args = require("rlx.cli.args")
-local configs = require("rlx.results.configs")
-local data = require("rlx.results.data")
+local args = require("rlx.cli._args")
+local configs = require("rlx.studydb.configs")
+local data = require("rlx.studydb.data")
 local table2 = require("rlx.report.table2")
 local M = {summary = "list the runs stored in a study database", synopsis = "runs DB [--model M] [--status S] [--json]"}
 
@@ -51,7 +51,7 @@ end
 --- Seed 001's Table 2 as Markdown lines, the report's own (rlx.report.table2: one builder, so
 --- `rlx runs --summary` and report.md print every row alike), for the ok runs among `rows` (the
 --- runs the filters kept), then a line with the precision the runs reached. path: the database's.
--- The loaded data (rlx.results.data.load) of the ok runs among `rows`, grouped as Table 2 groups them.
+-- The loaded data (rlx.studydb.data.load) of the ok runs among `rows`, grouped as Table 2 groups them.
 local function table2_data(db, rows, study, path)
   local D = data.load(db, study, path)
   local kept = {}
@@ -99,13 +99,13 @@ function M.main(...)
     rows = kept
   end
   if o.input then
-    -- The input size a run used (rlx.results.configs: column, result, config, else 224).
+    -- The input size a run used (rlx.studydb.configs: column, result, config, else 224).
     local kept = {}
     for _, r in ipairs(rows) do if configs.of(r).input == tostring(o.input) then kept[#kept + 1] = r end end
     rows = kept
   end
   if o.ranks then
-    -- The ranks a run trained with (rlx.results.configs: column, result, config, else 1).
+    -- The ranks a run trained with (rlx.studydb.configs: column, result, config, else 1).
     local kept = {}
     for _, r in ipairs(rows) do if configs.ranks_of(r) == o.ranks then kept[#kept + 1] = r end end
     rows = kept

@@ -1,7 +1,7 @@
 -- rlx status: what a study database holds (slots by status; every crashed or running slot with its
 -- attempts, how its process died and whether the next sweep retries it) and the progress of its
--- Slurm submissions across their shards (scripts/rlx/_slurm_status.lua).
-local args = require("rlx.cli.args")
+-- Slurm submissions across their shards (scripts/rlx/slurm/_status.lua).
+local args = require("rlx.cli._args")
 local M = {summary = "a study's slots: stored, crashed (with attempts and causes), and its Slurm submissions",
   synopsis = "status DB [--json]"}
 
@@ -57,7 +57,7 @@ end
 function M.main(...)
   local o = args.parse(cmd, {...})
   if not o then return 0 end
-  local S = require("rlx._slurm")
+  local S = require("rlx.slurm._array")
   local db = S.abspath(o.db)
   -- Looked at without opening it for reading: a FIFO is refused at once, not waited on.
   local present, size = pcall(rlx.fs.check_file, db, {what = "the database", missing_ok = true})
@@ -69,13 +69,13 @@ function M.main(...)
   end
   -- A file that is not an rlx database fails here, naming it (exit 1), not as "0 slots".
   local stored = have_db and M.stored(require("rlx.cli.runs").open_readonly("status", o.db)) or nil
-  local st = require("rlx._slurm_status").status(db)
+  local st = require("rlx.slurm._status").status(db)
   st.stored = stored
   if o.json then
     print(rlx.json.encode(st, 1))
   else
     if stored then print_stored(o.db, stored) end
-    require("rlx._slurm_status").print(st)
+    require("rlx.slurm._status").print(st)
   end
   return 0
 end

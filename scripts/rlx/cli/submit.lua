@@ -1,6 +1,6 @@
--- rlx submit: runs a study on a Slurm cluster as one job array (scripts/rlx/_slurm_submit.lua,
+-- rlx submit: runs a study on a Slurm cluster as one job array (scripts/rlx/slurm/_submit.lua,
 -- docs/scale-out.md).
-local args = require("rlx.cli.args")
+local args = require("rlx.cli._args")
 local M = {summary = "run a study script on Slurm: one job array of shards, then a collect job",
   synopsis = "submit FILE.lua [--set k=v]... [options]"}
 
@@ -77,9 +77,9 @@ function M.main(...)
   rlx.fs.check_outputs("submit", {{o.figures, "folder", {create = false, what = "--figures"}},
     {o.report, "folder", {create = false, what = "--report"}}})
   local words = {"rlx", "submit"}
-  for _, a in ipairs(argv) do words[#words + 1] = require("rlx._slurm").quote(a) end
+  for _, a in ipairs(argv) do words[#words + 1] = require("rlx.slurm._array").quote(a) end
   o.command = table.concat(words, " ")
-  return require("rlx._slurm_submit").submit(o)
+  return require("rlx.slurm._submit").submit(o)
 end
 
 M._cmd = cmd  -- its flags and positionals, for tests that walk every command (path_slots.sh)

@@ -4,7 +4,7 @@
 -- whole result as JSON with --json; --log-dir DIR appends it to DIR/metrics.csv as run_train.py
 -- does. A run that fails (no such device, missing dataset, out of
 -- memory) prints the reason and exits 1; a bad flag value exits 2.
-local args = require("rlx.cli.args")
+local args = require("rlx.cli._args")
 local startup_text = require("rlx._startup_text")
 local layout = require("rlx.plan.layout")
 local M = {summary = "train a model for N iterations and report images/s (run_train.py's flags)",

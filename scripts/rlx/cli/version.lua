@@ -1,5 +1,5 @@
 -- rlx version: prints what this binary is and what it can use on this machine.
-local args = require("rlx.cli.args")
+local args = require("rlx.cli._args")
 local startup_text = require("rlx._startup_text")
 local M = {summary = "versions of rlx, LibTorch, LuaJIT, SQLite, Cairo, fmt; architecture and ISA; CUDA/CUPTI; GPUs; BLAS kernel",
   synopsis = "version [--json]"}

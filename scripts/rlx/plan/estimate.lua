@@ -26,7 +26,7 @@
 local errors = require("rlx.errors")
 local stats = require("rlx.stats")
 local fit = require("rlx.plan.fit")
-local kind_of = require("rlx.results.data").kind_of
+local kind_of = require("rlx.studydb.data").kind_of
 local M = {}
 
 -- Efficiency (achieved / roofline-attainable time) of the seed's models before any run of them has

@@ -7,8 +7,8 @@
 local errors = require("rlx.errors")
 local estimate = require("rlx.plan.estimate")
 local fit = require("rlx.plan.fit")
-local kind_of = require("rlx.results.data").kind_of
-local now_s = require("rlx._study_common").now_s
+local kind_of = require("rlx.studydb.data").kind_of
+local now_s = require("rlx.study._common").now_s
 
 local M = {}
 local Planner = {}

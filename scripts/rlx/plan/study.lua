@@ -6,7 +6,7 @@
 -- it (rlx.plan.text). Also the budget of each device's sweep as the study goes.
 local fit = require("rlx.plan.fit")
 local text = require("rlx.plan.text")
-local now_s = require("rlx._study_common").now_s
+local now_s = require("rlx.study._common").now_s
 local planner_of = require("rlx.plan").of
 
 local M = {}

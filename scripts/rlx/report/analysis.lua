@@ -3,9 +3,9 @@
 -- FLOPs/bytes and memory, and memory- to compute-bound transitions across batch sizes.
 local md = require("rlx.report.md")
 local compute = require("rlx.report.compute")
-local data = require("rlx.results.data")
+local data = require("rlx.studydb.data")
 local stats = require("rlx.stats")
-local configs = require("rlx.results.configs")
+local configs = require("rlx.studydb.configs")
 local sections = require("rlx.report.sections")
 local pairing = require("rlx.report.pairs")
 local table2 = require("rlx.report.table2")
@@ -127,7 +127,7 @@ function M.precision(ctx)
 end
 
 -- Workload columns of §6.2: model, precision, batch, then input, data and ranks where the study's
--- rows differ in them (rlx.results.configs.workload_key).
+-- rows differ in them (rlx.studydb.configs.workload_key).
 local WORKLOAD_VARYING = {input = true, data = true, ranks = true}
 local function workload_fields(D)
   local out = {}

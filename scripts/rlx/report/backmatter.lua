@@ -3,7 +3,7 @@
 -- checklist and the appendices (runs behind each row, failed runs, formulas, counters).
 local md = require("rlx.report.md")
 local compute = require("rlx.report.compute")
-local configs = require("rlx.results.configs")
+local configs = require("rlx.studydb.configs")
 local lead = require("rlx.report.lead")
 local M = {}
 
@@ -140,7 +140,7 @@ function M.reproducibility(ctx)
     " (its image tag or digest: below).") or "none detected (rlx ran on the host)."))
   M.kit_files(ctx)
   -- One report over every database; the kit's files per database (rlx export reads one).
-  local sources = require("rlx.results.data").sources(D)
+  local sources = require("rlx.studydb.data").sources(D)
   local report, exports, studies = {"rlx", "report"}, {}, {}
   for _, s in ipairs(sources) do
     report[#report + 1] = s.path or "DB"
@@ -320,7 +320,7 @@ function M.scale_lines(D)
   return lines
 end
 
---- The runs the means leave out, by kind (rlx.results.configs.flags: unsteady, unjudged,
+--- The runs the means leave out, by kind (rlx.studydb.configs.flags: unsteady, unjudged,
 --- imprecise, contended), counting a run once in the total and once under each of its flags: "5 of 15 ok
 --- runs flagged, left out of every mean: 4 unsteady, 1 contended (rows whose every run was flagged
 --- keep them, marked †; §4.1)"; nil when no run is flagged.
@@ -484,7 +484,7 @@ function M.appendix(ctx)
         md.esc(r.status == "running" and "running (unfinished)" or r.status), md.esc(tostring(r.error or "-"):sub(1, 160))}
     end
     doc:para(md.table({"Run", "Env", "Model", "Precision", "Batch", "Status", "Error"}, rows))
-    local src = require("rlx.results.data").source_of(D, D.failed[1] or D.running[1])
+    local src = require("rlx.studydb.data").source_of(D, D.failed[1] or D.running[1])
     doc:para("List them with " .. md.code(md.shell({"rlx", "runs", src.path or "DB", {"--status", "failed"}})) .. " (or " ..
       md.code("--status crashed") .. ", " .. md.code("--status running") .. ").")
   end

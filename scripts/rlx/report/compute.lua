@@ -1,11 +1,11 @@
 -- rlx.report.compute: the one owner of a row's aggregate (docs/architecture.md, "Where does my
--- change go"): from the rows rlx.results.data read, per group of repeats, the throughput statistics
+-- change go"): from the rows rlx.studydb.data read, per group of repeats, the throughput statistics
 -- (mean, SD, CI, n, the unsteady, imprecise or contended repeats left out: M.used), the peak memory, and the
 -- roofline placement against the same roofs the figures draw (stored peaks of the environment, else
 -- the GPU's datasheet entry). The report, `rlx runs --summary` and study:table2() read them here.
 local stats = require("rlx.stats")
-local configs = require("rlx.results.configs")
-local data = require("rlx.results.data")
+local configs = require("rlx.studydb.configs")
+local data = require("rlx.studydb.data")
 local M = {}
 
 local function values(runs, field)
@@ -18,7 +18,7 @@ local function values(runs, field)
 end
 M.values = values
 
---- The runs a group's means use: its unflagged runs (rlx.results.configs.flags: unsteady or
+--- The runs a group's means use: its unflagged runs (rlx.studydb.configs.flags: unsteady or
 --- contended runs are left out), or all of them when every run is flagged (then all_flagged).
 --- Returns used, flagged ({run, flags}), all_flagged.
 function M.used(g)

@@ -8,7 +8,7 @@ local compute = require("rlx.report.compute")
 local pairing = require("rlx.report.pairs")
 local lead = require("rlx.report.lead")
 local stats = require("rlx.stats")
-local data = require("rlx.results.data")
+local data = require("rlx.studydb.data")
 local M = {}
 
 local function esc(v) return md.esc(tostring(v)) end

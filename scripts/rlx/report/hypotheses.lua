@@ -19,7 +19,7 @@
 local options = require("rlx.options")
 local errors = require("rlx.errors")
 local compute = require("rlx.report.compute")
-local configs = require("rlx.results.configs")
+local configs = require("rlx.studydb.configs")
 local pairing = require("rlx.report.pairs")
 local M = {}
 
@@ -206,7 +206,7 @@ local function overall(parts)
   return all and "supported" or "undecided"
 end
 
---- Judges one checked hypothesis on loaded data D (rlx.results.data). Returns {verdict =
+--- Judges one checked hypothesis on loaded data D (rlx.studydb.data). Returns {verdict =
 --- "supported" | "rejected" | "undecided" | "untested", parts = {{a, b (rows), ratio (rlx.stats
 --- .ratio_ci95's), verdict} or {g (row), placed (rlx.report.compute.roofline's), verdict}}}.
 function M.judge(D, h)

@@ -1,7 +1,7 @@
 -- rlx.report.knobs: §6.7 of a CUDA study's report (issue 46): for every framework knob the study's
 -- runs varied, the speedup of each setting over the knob's baseline with its 95 % CI, per model and
 -- batch, from the stored runs. A pair is two rows equal in every configuration field but the knob
--- (rlx.results.configs), so no other difference leaks into a knob's speedup.
+-- (rlx.studydb.configs), so no other difference leaks into a knob's speedup.
 --
 -- A knob is one entry of M.KNOBS: its name, its baseline setting and how a row reads it. A study
 -- varies one by listing its settings in its environment script (e.g. memory_format, tf32 or
@@ -10,14 +10,14 @@
 -- is "not varied" and has no rows.
 local md = require("rlx.report.md")
 local compute = require("rlx.report.compute")
-local configs = require("rlx.results.configs")
+local configs = require("rlx.studydb.configs")
 local lead = require("rlx.report.lead")
 local pairing = require("rlx.report.pairs")
 local M = {}
 
 local function setting(field) return function(g) return configs.of(g.runs[1])[field] end end
 
--- One line per knob: name (a configuration field of rlx.results.configs, or precision), baseline,
+-- One line per knob: name (a configuration field of rlx.studydb.configs, or precision), baseline,
 -- and the row's setting.
 M.KNOBS = {
   {name = "precision", over = "fp32", of = function(g) return tostring(g.precision) end},

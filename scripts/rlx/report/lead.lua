@@ -3,7 +3,7 @@
 -- helper. The sections (rlx.report.sections, measured, noise, roofline, analysis, table2) all read
 -- them here, so none of them needs another section's module to build its rows.
 local md = require("rlx.report.md")
-local configs = require("rlx.results.configs")
+local configs = require("rlx.studydb.configs")
 local M = {}
 
 --- Distinct environment keys of the ok runs (else of all runs), in order.

@@ -1,10 +1,10 @@
 -- rlx.report.measured: the measurement tables seed 000 §11 asks for beyond throughput (§4.3-4.6 of
 -- report.md): where each iteration's time goes, achieved bandwidth, CPU counters (IPC, CPI, cache
--- misses), PCIe traffic and cost per 1,000 images. Rows are rlx.results.data's groups (one per full
+-- misses), PCIe traffic and cost per 1,000 images. Rows are rlx.studydb.data's groups (one per full
 -- configuration, with lead.lead_cells' columns), means over the runs compute.used keeps (unsteady
 -- and contended runs left out); every value is a stored run field or counter.
 local md = require("rlx.report.md")
-local data = require("rlx.results.data")
+local data = require("rlx.studydb.data")
 local compute = require("rlx.report.compute")
 local lead = require("rlx.report.lead")
 local stats = require("rlx.stats")

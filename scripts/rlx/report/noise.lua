@@ -6,7 +6,7 @@
 -- record: the section says so instead of guessing.
 local md = require("rlx.report.md")
 local compute = require("rlx.report.compute")
-local configs = require("rlx.results.configs")
+local configs = require("rlx.studydb.configs")
 local lead = require("rlx.report.lead")
 local stats = require("rlx.stats")
 local M = {}

@@ -4,7 +4,7 @@
 -- carries both rows' throughput (rlx.report.compute.throughput) and the ratio of their mean images/s
 -- with its 95 % CI (rlx.stats.ratio_ci95: nil bounds when a side has one run).
 local compute = require("rlx.report.compute")
-local configs = require("rlx.results.configs")
+local configs = require("rlx.studydb.configs")
 local stats = require("rlx.stats")
 local M = {}
 
@@ -103,7 +103,7 @@ end
 
 -- Data-parallel scaling (issue 52) ------------------------------------------------------------
 
---- The number of data-parallel ranks of a row (rlx.results.configs.ranks_of: 1 for one process).
+--- The number of data-parallel ranks of a row (rlx.studydb.configs.ranks_of: 1 for one process).
 function M.ranks_of(g) return configs.of(g.runs[1]).dp.ranks end
 
 --- The images one step of a row trains over all its ranks (ranks x batch per rank).

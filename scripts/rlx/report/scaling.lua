@@ -7,7 +7,7 @@
 -- parameter memory. Every cell comes from the stored runs; the text says which field.
 local md = require("rlx.report.md")
 local compute = require("rlx.report.compute")
-local configs = require("rlx.results.configs")
+local configs = require("rlx.studydb.configs")
 local pairing = require("rlx.report.pairs")
 local M = {}
 

@@ -1,11 +1,11 @@
 -- rlx.report.sections: report.md's front half in seed 001's order: title, abstract, §1 questions,
 -- §2 experiment design, §3 model complexity (Table 1), §4 measurement (throughput, variability),
--- §5 roofline. Each function appends to ctx.doc; numbers come from ctx.D (rlx.results.data) through
+-- §5 roofline. Each function appends to ctx.doc; numbers come from ctx.D (rlx.studydb.data) through
 -- rlx.report.compute; what the data cannot support is a marked placeholder (md.placeholder).
 local md = require("rlx.report.md")
 local compute = require("rlx.report.compute")
 local stats = require("rlx.stats")
-local configs = require("rlx.results.configs")
+local configs = require("rlx.studydb.configs")
 local lead = require("rlx.report.lead")
 local measured = require("rlx.report.measured")
 local noise = require("rlx.report.noise")
@@ -20,7 +20,7 @@ local function list_join(t) return table.concat(t, ", ") end
 local sorted_keys = require("rlx._pretty").sorted_keys
 
 local function num_sort(a, b) return a < b end
-local PRECISION_ORDER = require("rlx.results.data").PRECISION_ORDER
+local PRECISION_ORDER = require("rlx.studydb.data").PRECISION_ORDER
 local function precision_first(a, b)
   local x, y = PRECISION_ORDER[a] or 99, PRECISION_ORDER[b] or 99
   if x ~= y then return x < y end
@@ -29,7 +29,7 @@ end
 
 local env_keys, lead_cells, lead_headers, extend = lead.env_keys, lead.lead_cells, lead.lead_headers, lead.extend
 
--- Whether the ok runs differ in configuration field `name` (rlx.results.configs.varying).
+-- Whether the ok runs differ in configuration field `name` (rlx.studydb.configs.varying).
 local function varies(D, name)
   for _, f in ipairs(D.varying or {}) do if f.name == name then return true end end
   return false
@@ -50,9 +50,9 @@ end
 --- report was read from.
 function M.sources_text(D)
   local parts = {}
-  for _, s in ipairs(require("rlx.results.data").sources(D)) do
+  for _, s in ipairs(require("rlx.studydb.data").sources(D)) do
     parts[#parts + 1] = string.format("%s (%s%s)", md.code(s.path or "?"), s.study and ("study " .. md.esc(s.study))
-      or "every study", #require("rlx.results.data").sources(D) > 1 and string.format(", %d runs", s.runs or 0) or "")
+      or "every study", #require("rlx.studydb.data").sources(D) > 1 and string.format(", %d runs", s.runs or 0) or "")
   end
   if #parts <= 2 then return table.concat(parts, " and ") end
   return table.concat(parts, ", ", 1, #parts - 1) .. " and " .. parts[#parts]
@@ -80,7 +80,7 @@ function M.title(ctx)
         md.esc(e.info.gpu_unusable) .. ".")
     end
   end
-  local several = #require("rlx.results.data").sources(D) > 1
+  local several = #require("rlx.studydb.data").sources(D) > 1
   local counts = string.format("%d runs: %d ok, %d failed", #D.runs, #D.ok, #D.failed)
   local from = M.sources_text(D)
   from = several and (from .. "; " .. counts) or (from:gsub("%)$", "; " .. counts .. ")"))
@@ -273,7 +273,7 @@ function M.hypotheses(ctx)
 end
 
 -- §2: the run matrix actually stored, per environment and scale; the protocol and image size are
--- read from the runs (rlx.results.configs), so an old database still states what it measured.
+-- read from the runs (rlx.studydb.configs), so an old database still states what it measured.
 --- What the study's plan left out of the matrix and why (rlx.experiment: bf16 on a CPU without
 --- native bf16, or to fit the time budget), as stored with the runs (result.plan_notes).
 function M.plan_notes(D)
@@ -761,7 +761,7 @@ function M.measurement(ctx)
   local D, doc = ctx.D, ctx.doc
   doc:para("## 4. Measurement Results")
   local exports = {}
-  for _, s in ipairs(require("rlx.results.data").sources(D)) do
+  for _, s in ipairs(require("rlx.studydb.data").sources(D)) do
     local words = {"rlx", "export", s.path or "DB", {"--status", "ok"}, {"--csv", "logs/metrics.csv"}}
     if s.study then words[#words + 1] = {"--study", s.study} end
     exports[#exports + 1] = md.code(md.shell(words))
@@ -940,7 +940,7 @@ end
 
 -- Runs whose timed iterations never reached a steady state (issue 15: stable = 0), with their drift;
 -- how many had a verdict; how many were too short for one (unjudged); how many an older rlx judged
--- by its own rule (rlx.results.data judged them again), with how many that rule called unsteady.
+-- by its own rule (rlx.studydb.data judged them again), with how many that rule called unsteady.
 local function verdicts(ctx)
   local v = {names = {}, known = 0, unjudged = 0, old = 0, old_unsteady = 0}
   for _, r in ipairs(ctx.D.ok) do

@@ -3,12 +3,12 @@
 -- "0.9 ± 0.0" and as "0.896 ± 0.006"). Every number is a row's aggregate of rlx.report.compute.
 local md = require("rlx.report.md")
 local compute = require("rlx.report.compute")
-local configs = require("rlx.results.configs")
+local configs = require("rlx.studydb.configs")
 local lead = require("rlx.report.lead")
 local M = {}
 
 -- "k/n": runs of a group that reached a steady state, of those with a verdict; "-" when none has
--- one (not recorded, or every run too short to judge: rlx.results.configs.verdict).
+-- one (not recorded, or every run too short to judge: rlx.studydb.configs.verdict).
 function M.stable_cell(g)
   local k, n = 0, 0
   for _, r in ipairs(g.runs) do
@@ -48,7 +48,7 @@ local function append(t, more)
   return t
 end
 
---- Table 2 of loaded data D (rlx.results.data.load; D.groups its rows): {headers, aligns, rows
+--- Table 2 of loaded data D (rlx.studydb.data.load; D.groups its rows): {headers, aligns, rows
 --- (formatted cells), sources ({measured = true, estimated = true}: the roofline points' kinds),
 --- marked (a row whose every run was flagged)}. ref(g), when given, fills a last "Runs" column
 --- (the report's links to Appendix E).
@@ -103,7 +103,7 @@ function M.lines(D)
 end
 
 --- The numbers behind each row of Table 2, one record per configuration (D.groups' order): env,
---- model, precision, batch, config (the rest of the configuration, rlx.results.configs' key), n
+--- model, precision, batch, config (the rest of the configuration, rlx.studydb.configs' key), n
 --- (runs averaged), n_all (ok runs), left_out (unsteady, imprecise or contended runs left out), all_flagged,
 --- images_per_s_mean, images_per_s_sd, images_per_s_ci_low, images_per_s_ci_high, gflops_mean,
 --- gflops_sd, ai_mean, ai_sd, ai_lo and ai_hi (the AI's range: rlx.report.compute.ai_range), source,

@@ -1,4 +1,4 @@
--- api.lua: the frame API (scripts/rlx/frame.lua) on six hand-written runs; every expected value
+-- api.lua: the frame API (scripts/rlx/frame/init.lua) on six hand-written runs; every expected value
 -- below is worked out by hand from these rows. Prints "frame api ok" or fails at the first
 -- mismatch, naming it.
 local function fail(what, got, want)

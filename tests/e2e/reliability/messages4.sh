@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # messages4.sh RLX: issue 48 item 10, one command each. `rlx submit` of a script that raises printed
-# rlx's internal traceback (_slurm_submit.lua's _plan_child); `rlx report` of a hand-edited
+# rlx's internal traceback (slurm/_submit.lua's _plan_child); `rlx report` of a hand-edited
 # report.md passed <script>, onerror= and javascript: links into report.html; import-kit on a full
 # disk said "cannot migrate the schema ... disk I/O error" (a 200 KiB tmpfs in a private mount
 # namespace; that part is skipped where none can be mounted).

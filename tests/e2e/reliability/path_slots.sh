@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # path_slots.sh RLX: issue 56 item 4, no path a user can name blocks. The slots come from the CLI's
 # own declarations: every flag and positional of every `rlx NAME` command (rlx.cli.NAME._cmd) that
-# declares `path = ...` (rlx.cli.args), plus the host's own (rlx run FILE, rlx repl --db,
+# declares `path = ...` (rlx.cli._args), plus the host's own (rlx run FILE, rlx repl --db,
 # RLX_SCRIPTS_DIR). A flag whose metavar or name looks like a path (PATH, FILE, DIR, db, out, ...)
 # and declares no `path` fails the test, and so does a slot without a command line below: a new
 # entry point cannot be forgotten. Each slot gets a FIFO, then a directory where a file is due (a
@@ -27,7 +27,7 @@ local names = {db = true, dbs = true, out = true, dir = true, file = true, files
 local cmds = {}
 for _, m in ipairs(rlx._core.host.modules()) do
   local n = m:match("^rlx%.cli%.(.+)$")
-  if n and n ~= "args" then cmds[#cmds + 1] = n end
+  if n and not n:match("^_") then cmds[#cmds + 1] = n end
 end
 table.sort(cmds)
 for _, n in ipairs(cmds) do

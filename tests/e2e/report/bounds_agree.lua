@@ -4,7 +4,7 @@
 -- Usage: rlx run bounds_agree.lua --set db=PATH; prints "bounds agree: k of n".
 local P = rlx.params.declare{db = {type = "string", required = true, help = "a study database"}}
 local db = rlx.db.open(P.db, {readonly = true})
-local D = require("rlx.results.data").load(db, nil, P.db)
+local D = require("rlx.studydb.data").load(db, nil, P.db)
 local by_label = {}
 for _, rec in ipairs(require("rlx.report.table2").records(D)) do
   for label in rec.labels:gmatch("%S+") do by_label[label] = rec end

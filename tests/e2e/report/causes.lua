@@ -29,7 +29,7 @@ local P = rlx.params.declare{h200 = {type = "string", required = true}, zen5 = {
   epyc = {type = "string", required = true}}
 local compute = require("rlx.report.compute")
 local analysis = require("rlx.report.analysis")
-local data = require("rlx.results.data")
+local data = require("rlx.studydb.data")
 local tmp = os.getenv("RLX_TEST_TMP") or "/tmp"
 local failed = 0
 local function check(what, cond, detail)

@@ -43,7 +43,7 @@ check("the store keeps the contended attempt", db:first("SELECT count(*) AS n FR
 db:close()
 
 local ro = rlx.db.open(path, {readonly = true})
-local D = require("rlx.results.data").load(ro, "d", path)
+local D = require("rlx.studydb.data").load(ro, "d", path)
 local drift = require("rlx.report.drift")
 check("UTC times", drift.utc_seconds("1970-01-02T00:00:01Z") == 86401 and
   drift.utc_seconds("2026-01-01T12:00:00Z") - drift.utc_seconds("2025-12-31T12:00:00Z") == 86400)
@@ -97,7 +97,7 @@ check("the appendix lists every point in time order", has("90.0 (run 1 #1 supers
 -- A copy: opening the fixture itself would leave -wal/-shm files beside it.
 os.execute("cp tests/fixtures/studies/epyc-zen5-study.db '" .. dir .. "/zen5.db'")
 local z = rlx.db.open(dir .. "/zen5.db", {readonly = true})
-local Z = drift.analyse(require("rlx.results.data").load(z, nil, "epyc-zen5-study.db"))[1]
+local Z = drift.analyse(require("rlx.studydb.data").load(z, nil, "epyc-zen5-study.db"))[1]
 z:close()
 check("the Zen 5 study's noise floor drifted", drift.verdict(Z.floor.fit) == "drift" and Z.floor.n == 27 and
   Z.floor.first.floor < Z.floor.last.floor, Z.floor.fit and Z.floor.fit.low)

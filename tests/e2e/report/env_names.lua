@@ -1,6 +1,6 @@
--- rlx.results.data.name_environments (issue 55): environments are identities, not labels. Each case
+-- rlx.studydb.data.name_environments (issue 55): environments are identities, not labels. Each case
 -- is a set of environments as the store reads them; the names follow from the fields by hand.
-local data = require("rlx.results.data")
+local data = require("rlx.studydb.data")
 local function names(envs)
   local runs = {}
   for _, e in ipairs(envs) do

@@ -148,7 +148,7 @@ check("figure subtitle", cfig.files[1].plot.subtitle:find("224x224 synthetic, 3-
 
 -- A row whose every run was flagged says what its runs lack by the kinds of their flags: a fresh
 -- EPYC study's one imprecise (but steady) VGG-16 run was called "none steady".
-local configs = require("rlx.results.configs")
+local configs = require("rlx.studydb.configs")
 local function lacks(...)
   local flagged = {}
   for _, k in ipairs({...}) do flagged[#flagged + 1] = {flags = {{kind = k}}} end

@@ -21,7 +21,7 @@ check() {  # check NAME DB STUDY EXPECTED
   [ "$got" = "$4" ] || fail "$1: $got $(cat "$d/check.err")"
 }
 # The EPYC study: 27 runs in 9 rows, every point estimated, stored by an rlx older than today's
-# steady-state rule; the report judges them again from their samples (rlx.results.data): 26 runs
+# steady-state rule; the report judges them again from their samples (rlx.studydb.data): 26 runs
 # have 3 timed iterations, too few for a verdict, and resnet50 32 run 1 (4 iterations) is steady.
 # So one row leaves runs out (resnet50 32 keeps run 1 alone) and is compared through Table 2 and
 # study:table2() only; the other 8 rows keep all their runs (all flagged, marked), so rows:agg and

@@ -192,7 +192,7 @@ print("seed layout = Table 2", placed)
 -- the left-out ones and both sources with them, while Table 2 kept the used runs' measured ones).
 -- A figure names a row by its key (D.groups'); study:table2()'s records come in D.groups' order.
 local rec_of = {}
-for i, g in ipairs(require("rlx.results.data").load(s.db, study_name, dir .. "/db").groups) do
+for i, g in ipairs(require("rlx.studydb.data").load(s.db, study_name, dir .. "/db").groups) do
   rec_of[g.key] = records[i]
 end
 local function record_for(key) return rec_of[key] or error("no study:table2() row for figure row " .. key, 0) end

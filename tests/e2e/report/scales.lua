@@ -140,7 +140,7 @@ check("report's figures", #out.figures == #fig.files, #out.figures)
 
 -- The footnote's command lists exactly its row's runs (--input), and rlx runs --summary gives one
 -- row per input too.
-local exe = require("rlx._slurm").executable()
+local exe = require("rlx.slurm._array").executable()
 local function run(cmdline)
   local p = assert(io.popen(cmdline .. " 2>&1"))
   local t = p:read("*a")

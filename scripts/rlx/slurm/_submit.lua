@@ -1,8 +1,8 @@
--- rlx._slurm_submit: `rlx submit` (docs/scale-out.md). Plans the script in a child `rlx -e` that
+-- rlx.slurm._submit: `rlx submit` (docs/scale-out.md). Plans the script in a child `rlx -e` that
 -- runs it as --dry-run does (so --set values are converted by the host, exactly as `rlx run` does,
 -- and the script's side effects stay out of this process), keeps the slots not stored ok anywhere
 -- and not already queued, writes the submission directory and calls sbatch twice.
-local S = require("rlx._slurm")
+local S = require("rlx.slurm._array")
 local q = S.quote
 
 local M = {}
@@ -71,7 +71,7 @@ local function plan(o, exe)
   -- Planned on a node, the plan file must be on storage both machines see: the current directory.
   local out = o.plan_on_node and string.format("%s/.rlx-submit-plan-%d.json", S.cwd(), math.random(1, 1e9)) or
     os.tmpname()
-  local code = string.format("require('rlx._slurm_submit')._plan_child(%s)",
+  local code = string.format("require('rlx.slurm._submit')._plan_child(%s)",
     table.concat((function()
       local parts = {string.format("%q", o.script), string.format("%q", out)}
       for _, a in ipairs(o.script_args) do parts[#parts + 1] = string.format("%q", a) end

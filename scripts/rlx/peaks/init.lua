@@ -1,9 +1,9 @@
--- rlx.peaks: the roofs of a roofline. Published figures of common GPUs (rlx._peaks_datasheet, with
+-- rlx.peaks: the roofs of a roofline. Published figures of common GPUs (rlx.peaks._datasheet, with
 -- entries users add or override through define) and the measured peaks of this machine
 -- (rlx.peaks.measure, C++ in engine/peaks). Units are decimal: GFLOP/s and GB/s.
 local options = require("rlx.options")
 local errors = require("rlx.errors")
-local builtin = require("rlx._peaks_datasheet")
+local builtin = require("rlx.peaks._datasheet")
 local core = rlx._core.peaks
 
 local M = {}

@@ -1,7 +1,7 @@
--- rlx.cli.args: declarative parsing of subcommand arguments, so every `rlx NAME` command has
+-- rlx.cli._args: declarative parsing of subcommand arguments, so every `rlx NAME` command has
 -- conventional flags (--flag value, --flag=value, -h/--help) and the same usage errors (exit 2).
 --
---   local args = require("rlx.cli.args")
+--   local args = require("rlx.cli._args")
 --   local cmd = {
 --     name = "models", usage = "rlx models [NAME] [options]", summary = "...",
 --     options = {
@@ -67,10 +67,10 @@ local function check_flags(cmd)
   if checked[cmd] then return end
   local spec = {}
   for _, o in ipairs(cmd.options or {}) do spec[o[2]] = o end
-  options._check_spec("rlx.cli.args", spec, {entry = "flag", keys = FLAG_KEYS})
+  options._check_spec("rlx.cli._args", spec, {entry = "flag", keys = FLAG_KEYS})
   for _, o in ipairs(cmd.options or {}) do
     if o.path ~= nil and not PATH_KINDS[o.path] then
-      errors.raise("rlx.cli.args", string.format("flag %s: path = %s is not file, dir, database, output or " ..
+      errors.raise("rlx.cli._args", string.format("flag %s: path = %s is not file, dir, database, output or " ..
         "output_dir", o[2], tostring(o.path)))
     end
   end

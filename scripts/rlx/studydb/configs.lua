@@ -1,4 +1,4 @@
--- rlx.results.configs: what a stored run's numbers mean, read from the run itself (issue 21):
+-- rlx.studydb.configs: what a stored run's numbers mean, read from the run itself (issue 21):
 --   * its full configuration beyond env, model, precision and batch: device, input size, data,
 --     memory format, threads and measurement protocol. Reports and figures group by all of it, so
 --     two scales of one study in one database never share a row, a series or a CI;
@@ -265,7 +265,7 @@ end
 --- A run's steady-state verdict (docs/training.md "Steady state"): "steady", "unsteady",
 --- "unjudged" (too few timed iterations for the drift test: not stable, and not shown unsteady
 --- either) or nil (not recorded). `judged` is the result's stability.judged, or the report's own
---- verdict on a run an older rlx judged by its rule (rlx.results.data).
+--- verdict on a run an older rlx judged by its rule (rlx.studydb.data).
 function M.verdict(r)
   local stable = field(r, "stable")
   if stable == nil then return nil end

@@ -11,10 +11,10 @@
 -- is an error naming it and the valid columns.
 local errors = require("rlx.errors")
 local show = require("rlx.show")
-local meta = require("rlx._frame_meta")
--- group_by, agg and pivot: rlx._frame_agg adds them to the frame methods (rlx._frame_meta.methods).
-local agg = require("rlx._frame_agg")
-local frame_plot = require("rlx._frame_plot")
+local meta = require("rlx.frame._meta")
+-- group_by, agg and pivot: rlx.frame._agg adds them to the frame methods (rlx.frame._meta.methods).
+local agg = require("rlx.frame._agg")
+local frame_plot = require("rlx.frame._plot")
 local M = {}
 M.grouped_metatable, M.grouped_methods, M.STATISTICS = agg.grouped_metatable, agg.grouped_methods, agg.STATISTICS
 
@@ -230,7 +230,7 @@ function Frame:to_csv(path)
   return path
 end
 
---- rows:plot{x =, y =, by =, out =, logx =, logy =, title =, kind =}: see rlx._frame_plot.
+--- rows:plot{x =, y =, by =, out =, logx =, logy =, title =, kind =}: see rlx.frame._plot.
 function Frame:plot(opts)
   check_self(self, "plot", '{x = "column", y = "column", out = "file.png"}')
   return frame_plot.plot(self, opts)

@@ -42,9 +42,9 @@ local function write_file(fn, path, text, inputs)
 end
 
 -- "env, model, precision, batch N" plus the configuration fields this study's rows differ in
--- (rlx.results.configs: e.g. "input 48x48"), so two scales never read alike.
+-- (rlx.studydb.configs: e.g. "input 48x48"), so two scales never read alike.
 local function describer(D)
-  local configs = require("rlx.results.configs")
+  local configs = require("rlx.studydb.configs")
   return function(g)
     local extra = configs.describe(D.varying or {}, g.runs[1])
     return string.format("%s, %s, %s, batch %s", md.esc(g.env_key), md.esc(g.model), md.esc(g.precision),
@@ -65,7 +65,7 @@ local function make_ref(ctx)
       local used, flagged, all = compute.used(g)
       local labels = {}
       for _, r in ipairs(used) do labels[#labels + 1] = md.code(r.label) end
-      local runs_text = (all and ("averaged, " .. require("rlx.results.configs").none_text(flagged) ..
+      local runs_text = (all and ("averaged, " .. require("rlx.studydb.configs").none_text(flagged) ..
         " (all kept, marked †): ") or "averaged: ") ..
         table.concat(labels, ", ")
       if not all and #flagged > 0 then
@@ -79,7 +79,7 @@ local function make_ref(ctx)
       end
       -- Every value shell-quoted (issue 25 finding 4: a hostile study or model name ran when pasted).
       -- The database and study holding the row's runs (a report over several databases names each).
-      local src = require("rlx.results.data").source_of(ctx.D, g.runs[1])
+      local src = require("rlx.studydb.data").source_of(ctx.D, g.runs[1])
       local words = {"rlx", "runs", src.path or "DB", {"--env", g.env_label or g.env}, {"--model", g.model},
         {"--precision", tostring(g.precision)}, {"--batch", tostring(g.batch)}}
       if g.env_key ~= g.env then words[#words + 1] = {"--device", tostring(g.device)} end
@@ -113,7 +113,7 @@ local function counter_summary(D)
   return "stored from " .. table.concat(list, ", ") .. " (counted iterations are not the timed ones)"
 end
 
---- The report's Markdown for loaded data D (rlx.results.data.load), the figures drawn for it
+--- The report's Markdown for loaded data D (rlx.studydb.data.load), the figures drawn for it
 --- ({figure=, env=, model=, rel=}) and the figures' warnings. Returns text, ctx.
 function M._markdown(D, opts)
   opts = opts or {}
@@ -229,7 +229,7 @@ end
 
 --- Writes dir/report.md, dir/report.html and the figures (dir/<figures>/) for a study (an rlx.study
 --- object) or an open database connection plus opts.study; opts.with: further databases (paths,
---- opened read-only) reported with it as one, as if merged (rlx.results.data.load_many). Returns
+--- opened read-only) reported with it as one, as if merged (rlx.studydb.data.load_many). Returns
 --- {markdown=, html=, figures=, warnings=, missing=}.
 function M.write(source, opts)
   local o = options.check("rlx.report.write", opts, WRITE_SPEC)
@@ -278,7 +278,7 @@ function M.write(source, opts)
   local loaded, D = pcall(function()
     local list = {{db = db, study = name, path = path}}
     for _, x in ipairs(others) do list[#list + 1] = x end
-    return require("rlx.results.data").load_many(list)
+    return require("rlx.studydb.data").load_many(list)
   end)
   for _, c in ipairs(conns) do
     pcall(c.close, c)

@@ -1,4 +1,4 @@
--- rlx._study_common: what rlx.study and its sweep's slots (rlx._study_slot) both use: the warning
+-- rlx.study._common: what rlx.study and its sweep's slots (rlx.study._slot) both use: the warning
 -- line, the clock, the JSON-able part of a value and the roofline rows of a run (the plan's
 -- arithmetic is rlx.plan's). Each file requires it (no module hands its private helpers to another).
 local printable = require("rlx.show").printable

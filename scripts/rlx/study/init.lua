@@ -17,8 +17,8 @@ local duration_text = require("rlx.plan.text").duration_text
 local layout = require("rlx.plan.layout")
 local fit = require("rlx.plan.fit")
 
-local common = require("rlx._study_common")
-local slot_methods = require("rlx._study_slot")
+local common = require("rlx.study._common")
+local slot_methods = require("rlx.study._slot")
 local warn, now_s, plain_data = common.warn, common.now_s, common.plain_data
 local targeted = plan.targeted
 
@@ -397,7 +397,7 @@ function Study:_mark_shard(items, only)
   end
 end
 
-local kind_of = require("rlx.results.data").kind_of
+local kind_of = require("rlx.studydb.data").kind_of
 
 --- What the sweep study:sweep(opts) would run would cost (same options; nothing is trained):
 --- {items (the plan, each to-run item with estimate_s and estimate_source, iters_cap, need_s),
@@ -530,9 +530,9 @@ function Study:sweep(opts)
     crashed = 0, labels = {}, not_retried = {}, left_out = {}}
   local cache = {}
   local deadline = o.budget_s and now_s() + o.budget_s
-  -- What each run's line after it says of the study (its start, the time left: rlx._study_slot).
+  -- What each run's line after it says of the study (its start, the time left: rlx.study._slot).
   stats.items, stats.deadline, stats.started_s = items, deadline, o.started or now_s()
-  -- Flagged runs waiting to be trained again one slot later (rlx._study_slot: _interleave_reruns),
+  -- Flagged runs waiting to be trained again one slot later (rlx.study._slot: _interleave_reruns),
   -- and every rerun's label in the order it ran.
   local reruns = {}
   stats.rerun_order = {}
@@ -639,7 +639,7 @@ end
 --- one per configuration of the study's ok runs, as a frame.
 function Study:table2()
   local table2 = require("rlx.report.table2")
-  local D = require("rlx.results.data").load(self.db, self.name, self.path)
+  local D = require("rlx.studydb.data").load(self.db, self.name, self.path)
   return require("rlx.frame").new(table2.records(D), table2.COLUMNS)
 end
 
@@ -757,7 +757,7 @@ function Study:figures(opts)
   return require("rlx.figures").draw(self, opts)
 end
 
---- Writes the study's report (report.md, report.html, figures; scripts/rlx/report.lua).
+--- Writes the study's report (report.md, report.html, figures; scripts/rlx/report/init.lua).
 function Study:report(opts)
   return require("rlx.report").write(self, opts)
 end
@@ -787,7 +787,7 @@ for name, usage in pairs(METHOD_USAGE) do
   end
 end
 
--- The slot methods of a sweep (rlx._study_slot), and the methods of a study, for help(study.runs).
+-- The slot methods of a sweep (rlx.study._slot), and the methods of a study, for help(study.runs).
 for name, fn in pairs(slot_methods.methods) do Study[name] = fn end
 M.crash_advice = slot_methods.crash_advice
 

@@ -1,9 +1,9 @@
--- rlx._slurm_status: `rlx status DB`: what every Slurm submission of the study database DB has
+-- rlx.slurm._status: `rlx status DB`: what every Slurm submission of the study database DB has
 -- done, from the manifests under <db dir>/shards/<db name>/, the runs stored in DB and in every
 -- shard database, and squeue. A slot is done when an ok run of it is stored anywhere; otherwise it
 -- is running or pending while its array task is, failed when its task ended and stored a failed
 -- run, and missing when its task ended without one (cancelled, killed, timed out).
-local S = require("rlx._slurm")
+local S = require("rlx.slurm._array")
 
 local M = {}
 

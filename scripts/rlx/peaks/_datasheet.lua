@@ -1,4 +1,4 @@
--- rlx._peaks_datasheet: published peak figures of common NVIDIA GPUs, as data. rlx.peaks.datasheet
+-- rlx.peaks._datasheet: published peak figures of common NVIDIA GPUs, as data. rlx.peaks.datasheet
 -- reads this table (embedded in the binary like every module, so it works without the source tree);
 -- users add or override entries with rlx.peaks.define.
 --

@@ -1,8 +1,8 @@
--- rlx._slurm: a study as one Slurm job array (docs/scale-out.md). `rlx submit SCRIPT` plans the
+-- rlx.slurm._array: a study as one Slurm job array (docs/scale-out.md). `rlx submit SCRIPT` plans the
 -- study's matrix as `rlx run SCRIPT --dry-run` does, keeps the slots not yet stored ok (in the study
 -- database or any shard database), splits them round-robin into shards, and submits one array task
 -- per shard plus one job that depends on the array (afterany) and collects the shards into the study
--- database (scripts/rlx/_slurm_shard.lua). Everything a submission needs is in one directory,
+-- database (scripts/rlx/slurm/_shard.lua). Everything a submission needs is in one directory,
 -- results/shards/<db name>/<submission>/: manifest.json, task.sbatch, collect.sbatch, logs/, and
 -- the task-<N>.db each array task writes, so tasks on shared storage never contend for one file.
 --

@@ -1,16 +1,16 @@
--- rlx.results.data: everything a report and the figures show, read from a study database into
+-- rlx.studydb.data: everything a report and the figures show, read from a study database into
 -- plain Lua tables through the store's reads (engine/store: runs.cpp, report_reads.cpp; no SQL
 -- here). All reading is in this file, so the report's sections and rlx.figures never touch the
 -- database and a report can be written from a read-only file (rlx report DB) or an open study
--- (study:report). rlx.results sits below both: it requires neither.
+-- (study:report). rlx.studydb sits below both: it requires neither.
 --
---   local D = require("rlx.results.data").load(db, "p1-roofline", "results/p1-roofline.db")
+--   local D = require("rlx.studydb.data").load(db, "p1-roofline", "results/p1-roofline.db")
 -- D.runs (every run, any status), D.ok, D.failed, D.envs (ordered by label), D.groups (ok runs per
--- full configuration: env x model x precision x batch x the rest of rlx.results.configs, in table
+-- full configuration: env x model x precision x batch x the rest of rlx.studydb.configs, in table
 -- order), D.varying (the configuration fields the ok runs differ in: the columns tables add),
 -- D.peaks[env_id][kind], D.points[run_id], D.complexity[run_id], D.counters[run_id],
 -- D.calibrations (each model's layout chosen per environment), D.plans (each rlx run's plan).
-local configs = require("rlx.results.configs")
+local configs = require("rlx.studydb.configs")
 local errors = require("rlx.errors")
 local M = {}
 
@@ -467,9 +467,9 @@ function M.env_source(D, env_id)
 end
 
 --- Groups rows by their full configuration (in the rows' order): env key, model, precision, batch,
---- ranks, device, input, data, memory format, threads and protocol (rlx.results.configs), so runs of
+--- ranks, device, input, data, memory format, threads and protocol (rlx.studydb.configs), so runs of
 --- two scales, or of two rank counts, never share a group. {key, env_key, env, kind, model, precision, batch, device, config
---- (rlx.results.configs.of), runs = {...}, labels = {...}}.
+--- (rlx.studydb.configs.of), runs = {...}, labels = {...}}.
 function M.group(rows)
   local groups, index = {}, {}
   for _, r in ipairs(rows) do

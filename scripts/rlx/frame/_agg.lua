@@ -1,12 +1,12 @@
--- rlx._frame_agg: group_by, agg and pivot of rlx.frame (added to the frame methods,
--- rlx._frame_meta.methods, when this loads): grouping by column values, the statistics of each group
+-- rlx.frame._agg: group_by, agg and pivot of rlx.frame (added to the frame methods,
+-- rlx.frame._meta.methods, when this loads): grouping by column values, the statistics of each group
 -- (mean, sd, cv, median, min, max, sum, count) and pivot tables. Groups sort by their values
 -- (rlx.frame.less), as dplyr's summarise and pandas' groupby do.
 local errors = require("rlx.errors")
 local options = require("rlx.options")
 local show = require("rlx.show")
 local stats = require("rlx.stats")
-local meta = require("rlx._frame_meta")
+local meta = require("rlx.frame._meta")
 local M = {}
 
 local Frame = meta.methods  -- the frame methods (rlx.frame's): group_by, agg and pivot are added here

@@ -5,7 +5,7 @@
 local errors = require("rlx.errors")
 local options = require("rlx.options")
 local show = require("rlx.show")
-local meta = require("rlx._frame_meta")
+local meta = require("rlx.frame._meta")
 local termimg = require("rlx._termimg")
 local M = {}
 

@@ -1,4 +1,4 @@
--- rlx._slurm_shard: the two halves of a submission that run on the cluster (docs/scale-out.md).
+-- rlx.slurm._shard: the two halves of a submission that run on the cluster (docs/scale-out.md).
 --   run(manifest, task): one array task. Runs the study script with the submission's --set values,
 --     every study it opens redirected into the task's own database (task-<N>.db beside the
 --     manifest) with the planned environment label, and every sweep limited to the task's slots
@@ -8,7 +8,7 @@
 --     replaces failed or interrupted attempts of the same slot, as a rerun does on one machine),
 --     draws the figures and writes the report (rlx.report.write: report.md, report.html and its
 --     own figures/ in the --report folder).
-local S = require("rlx._slurm")
+local S = require("rlx.slurm._array")
 
 local M = {}
 
@@ -89,7 +89,7 @@ function M.run(manifest_path, task)
 end
 
 -- Deletes the runs of db that are not ok in a slot (study, environment label, configuration,
--- repeat) where `ok` (slot -> state, from rlx._slurm.slot_states) has an ok run: a failed or
+-- repeat) where `ok` (slot -> state, from rlx.slurm._array.slot_states) has an ok run: a failed or
 -- interrupted attempt superseded by a later success, as a rerun replaces it on one machine. Done
 -- before merging (the unique slot index would otherwise keep the stale row and skip the ok one) and
 -- after (attempts from another node of the same environment label).

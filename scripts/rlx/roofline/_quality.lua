@@ -1,8 +1,8 @@
--- rlx._roofline_quality: how far a roof can be trusted, and what to suspect when a point lies above
+-- rlx.roofline._quality: how far a roof can be trusted, and what to suspect when a point lies above
 -- its own roof (rlx.roofline.peak_quality, rlx.roofline.suspect; docs/roofline.md, "Points above
 -- their roof"). A peak's quality is read from a table as rlx.peaks.measure returns it or as a study
 -- database gives it back; the suspects are named with that quality, most likely first.
-local labels = require("rlx._roof_labels")
+local labels = require("rlx.roofline._labels")
 local peaks_of = labels.peaks_of
 local M = {}
 

@@ -1,4 +1,4 @@
--- rlx._study_slot: one slot of a sweep, from its claim to its stored row (rlx.study's sweep calls
+-- rlx.study._slot: one slot of a sweep, from its claim to its stored row (rlx.study's sweep calls
 -- these as methods of the study object; docs/lua-api/study.md). Per slot: claim it in its own
 -- transaction (or skip it: done, busy in another process, crashed too often or by the OOM killer),
 -- refuse it when its memory estimate does not fit, time the noise floor, train it under the budget's
@@ -11,7 +11,7 @@ local errors = require("rlx.errors")
 local plan = require("rlx.plan")
 local text = require("rlx.plan.text")
 local duration_text = text.duration_text
-local kind_of = require("rlx.results.data").kind_of
+local kind_of = require("rlx.studydb.data").kind_of
 local printable = require("rlx.show").printable
 
 -- One line on stderr, a user's strings in it (labels, model names) escaped (rlx.show.printable).
@@ -19,7 +19,7 @@ local function say(line) io.stderr:write(printable(line) .. "\n") end
 
 local M = {}
 
-local common = require("rlx._study_common")
+local common = require("rlx.study._common")
 local warn, now_s, plain_data = common.warn, common.now_s, common.plain_data
 local roofline_rows = common.roofline_rows
 

@@ -1,7 +1,7 @@
--- rlx._frame_meta: what makes a table a frame (rlx.frame): the metatable and its method table,
+-- rlx.frame._meta: what makes a table a frame (rlx.frame): the metatable and its method table,
 -- each frame's column order and caption, frame.new and the order frames sort by. It requires no
--- other part of the frame, so rlx.show (which prints frames) and rlx._frame_agg read it at load
--- without a cycle; rlx.frame and rlx._frame_agg add their methods to M.methods.
+-- other part of the frame, so rlx.show (which prints frames) and rlx.frame._agg read it at load
+-- without a cycle; rlx.frame and rlx.frame._agg add their methods to M.methods.
 local errors = require("rlx.errors")
 local M = {}
 

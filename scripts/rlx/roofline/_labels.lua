@@ -1,6 +1,6 @@
--- rlx._roof_labels: the names a chart and a report give compute roofs ("FP32 FMA", "BF16 emulated
+-- rlx.roofline._labels: the names a chart and a report give compute roofs ("FP32 FMA", "BF16 emulated
 -- (FP32 FMA)", "TF32 tensor", "GEMM BF16 (emulated)"), for rlx.roofline and the suspects of
--- rlx._roofline_quality alike.
+-- rlx.roofline._quality alike.
 local M = {}
 
 --- A peaks table, or an environment / run row that carries one under `peaks`.

@@ -3,9 +3,9 @@
 -- precision and memory level) and turns a training run into roofline rows (for_run).
 local options = require("rlx.options")
 local errors = require("rlx.errors")
-local labels = require("rlx._roof_labels")
+local labels = require("rlx.roofline._labels")
 local peaks_of = labels.peaks_of
-local quality = require("rlx._roofline_quality")
+local quality = require("rlx.roofline._quality")
 local core = rlx._core.roofline
 
 local M = {}
@@ -59,7 +59,7 @@ local function positive(t, f)
 end
 
 --- Whether a peaks table says its CPU emulates bf16; the label of a compute roof field as a chart
---- and a report show it (rlx._roof_labels, which rlx.roofline.suspect names its suspects with too).
+--- and a report show it (rlx.roofline._labels, which rlx.roofline.suspect names its suspects with too).
 M.bf16_emulated, M.roof_label = labels.bf16_emulated, labels.roof_label
 
 --- The roof a point of `precision` is judged against, by rlx's one roof policy (docs/roofline.md,
@@ -342,7 +342,7 @@ function M.traffic_range(opts)
   return {min_bytes = t.min_bytes, upper_bytes = t.upper_bytes, flops = t.flops}
 end
 
--- The quality of peaks and the suspects of a point above its roof (rlx._roofline_quality).
+-- The quality of peaks and the suspects of a point above its roof (rlx.roofline._quality).
 M.peak_quality, M.suspect = quality.peak_quality, quality.suspect
 
 return M
