@@ -2,12 +2,12 @@
 // itself is trainer.cpp).
 #include <fmt/format.h>
 
-#include <algorithm>
 #include <cmath>
 #include <regex>
 #include <stdexcept>
 
 #include "models/complexity.h"
+#include "train/options.h"
 #include "train/trainer.h"
 
 namespace rlx::train {
@@ -15,10 +15,6 @@ namespace {
 
 void require(bool ok, const std::string& message) {
   if (!ok) throw std::invalid_argument(message);
-}
-
-bool listed(const std::vector<std::string>& list, const std::string& v) {
-  return std::find(list.begin(), list.end(), v) != list.end();
 }
 
 // The protocol as asked: warm-up (a count or "auto" with its cap), timed iterations (a count, or
@@ -86,13 +82,9 @@ void check_cuda_graphs(const TrainConfig& c) {
       "the allocator");
 }
 
-// What data-parallel runs cannot do, refused from the options alone (the devices and cores are
-// counted when the run starts: rank_launch.cpp).
+// What data-parallel runs cannot do, refused from the options alone (their bounds are declared:
+// options.cpp; the devices and cores are counted when the run starts: rank_launch.cpp).
 void check_ranks(const TrainConfig& c) {
-  require(c.ranks >= 1 && c.ranks <= 1024,
-          fmt::format("ranks must be 1..1024 (data-parallel processes), got {}", c.ranks));
-  require(c.rendezvous_port >= 0 && c.rendezvous_port <= 65535,
-          fmt::format("rendezvous_port must be 0..65535 (0: a free port), got {}", c.rendezvous_port));
   if (c.ranks == 1) return;
   static const std::regex one_gpu("^cuda:[0-9]+$");
   require(!std::regex_match(c.device, one_gpu),
@@ -109,30 +101,11 @@ void check_ranks(const TrainConfig& c) {
 
 }  // namespace
 
+// Each option's bounds, vocabulary and rules with other options are its declaration's
+// (check_declared: options.cpp); what is left here are the rules between values that no one
+// option's declaration says.
 void validate(const TrainConfig& c) {
-  require(c.batch >= 1, fmt::format("batch must be >= 1, got {}", c.batch));
-  require(c.iters >= 1, fmt::format("iters must be >= 1, got {}", c.iters));
-  require(c.warmup >= 0, fmt::format("warmup must be >= 0, got {}", c.warmup));
-  static const std::regex device_re("^(cpu|auto|cuda|cuda:[0-9]+)$");
-  require(std::regex_match(c.device, device_re),
-          fmt::format("device must be \"cpu\", \"cuda\", \"cuda:N\" or \"auto\", got \"{}\"", c.device));
-  require(listed(models::precision_names(), c.precision),
-          fmt::format("precision must be \"fp32\", \"amp\" or \"bf16\", got \"{}\"", c.precision));
-  require(
-      c.memory_format.empty() || listed(models::memory_format_names(), c.memory_format),
-      fmt::format("memory_format must be \"channels_last\" or \"contiguous\", got \"{}\"", c.memory_format));
-  require(!c.data.empty(), "data must be \"synthetic\" or a dataset path, got \"\"");
-  require(c.workers >= 0, fmt::format("workers must be >= 0, got {}", c.workers));
-  require(c.prefetch >= 1, fmt::format("prefetch must be >= 1, got {}", c.prefetch));
-  require(c.threads >= 0, fmt::format("threads must be >= 0 (0 = all cores), got {}", c.threads));
-  require(c.grad_accum >= 1, fmt::format("grad_accum must be >= 1, got {}", c.grad_accum));
-  require(c.lr > 0, fmt::format("lr must be > 0, got {}", c.lr));
-  require(c.momentum >= 0, fmt::format("momentum must be >= 0, got {}", c.momentum));
-  require(c.weight_decay >= 0, fmt::format("weight_decay must be >= 0, got {}", c.weight_decay));
-  require(c.seed >= 0, fmt::format("seed must be >= 0, got {}", c.seed));
-  require(c.input >= 0, fmt::format("input must be >= 1, got {}", c.input));
-  require(c.classes >= 0, fmt::format("classes must be >= 1, got {}", c.classes));
-  require(c.counter_iters >= -1, fmt::format("counter_iters must be >= 0, got {}", c.counter_iters));
+  check_declared(c);
   require(c.max_extra_iters >= 0,
           fmt::format("max_extra_iters must be >= 0 (0 = 2 x iters), got {}", c.max_extra_iters));
   require(!c.min_stable || c.iters >= 2,
@@ -141,19 +114,6 @@ void validate(const TrainConfig& c) {
           fmt::format("min_stable's drift must be a number > 0, got {}", c.stability.max_drift));
   require(c.stability.max_cv > 0 && std::isfinite(c.stability.max_cv),
           fmt::format("min_stable's cv must be a number > 0, got {}", c.stability.max_cv));
-  require(std::isfinite(c.target_ci) && c.target_ci >= 0 && c.target_ci < 1,
-          fmt::format("target_ci must be a fraction in (0, 1), e.g. 0.02 for +/-2 %, got {}", c.target_ci));
-  if (c.target_ci > 0) {
-    require(c.min_iters >= 2,
-            fmt::format("min_iters must be >= 2 (a CI needs two samples), got {}", c.min_iters));
-    require(c.max_iters >= c.min_iters,
-            fmt::format("max_iters must be >= min_iters ({}), got {}", c.min_iters, c.max_iters));
-    require(std::isfinite(c.max_seconds) && c.max_seconds >= 0,
-            fmt::format("max_seconds must be a number >= 0 (0 = no time cap), got {}", c.max_seconds));
-    require(!c.min_stable,
-            "min_stable extends a fixed iters; with target_ci the run measures until steady by itself");
-  }
-  require(!c.warmup_auto || c.max_warmup >= 1, fmt::format("max_warmup must be >= 1, got {}", c.max_warmup));
   check_cuda_graphs(c);
   check_ranks(c);
   // The model itself: a bad name or layer fails here, before anything is built or loaded.
@@ -175,33 +135,18 @@ nlohmann::json to_json(const TrainConfig& c, const TrainResult& r) {
   j["batch"] = c.batch;
   protocol_json(c, r, j);
   j["device_requested"] = c.device;
-  j["data"] = c.data;
-  j["augment"] = c.augment;
-  j["workers"] = c.workers;
-  j["prefetch"] = c.prefetch;
   if (!r.memory_format.empty() || !c.memory_format.empty())
     j["memory_format"] = r.memory_format.empty() ? c.memory_format : r.memory_format;
-  j["grad_accum"] = c.grad_accum;
-  j["deterministic"] = c.deterministic;
-  j["cudnn_benchmark"] = c.cudnn_benchmark;
-  j["nvtx"] = c.nvtx;
-  j["pin_memory"] = c.pin_memory;
-  j["tf32"] = c.tf32;  // as asked; `note` says when it had nothing to pin
-  j["cuda_graphs"] = c.cuda_graphs;  // an ok run with it timed replays of the captured step
-  j["min_stable"] = c.min_stable;
   // Data-parallel: batch is per rank; the global batch is what one step trains over all ranks.
-  j["ranks"] = c.ranks;
   j["global_batch"] = c.ranks * c.batch;
-  j["lr"] = c.lr;
-  j["momentum"] = c.momentum;
-  j["weight_decay"] = c.weight_decay;
-  j["seed"] = c.seed;
   j["input"] = r.input > 0 ? r.input : c.input;
   j["classes"] = r.classes > 0 ? r.classes : c.classes;
-  if (!c.label.empty()) j["label"] = c.label;
   j["device"] = r.device.empty() ? c.device : r.device;
   j["precision"] = r.precision.empty() ? c.precision : r.precision;
   j["threads"] = r.threads;
+  // Every other option as asked (tf32 too: `note` says when it had nothing to pin), by its
+  // declaration: a new option is echoed without a line here.
+  echo_options(c, j);
   if (!r.threads_from.empty()) j["threads_from"] = r.threads_from;
   if (r.cpu_quota > 0) j["cpu_quota"] = r.cpu_quota;
   j["data_kind"] = r.data_kind;

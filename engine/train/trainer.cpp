@@ -119,9 +119,9 @@ void check_precision(const TrainConfig& c, const ResolvedDevice& dev) {
   if (!why.empty()) throw RunFailure(std::move(why));
 }
 
-// What cuda_graphs needs that only the resolved device and this build can say (the options
-// themselves were checked by validate: config.cpp).
-void check_cuda_graphs(const TrainConfig& c, const ResolvedDevice& dev) {
+// What cuda_graphs needs that only the resolved device and this build can say (what the options
+// alone refuse is config.cpp's check_cuda_graphs, run by validate).
+void check_graphs_on_device(const TrainConfig& c, const ResolvedDevice& dev) {
   if (!c.cuda_graphs) return;
   if (!dev.cuda) {
 #ifdef RLX_HAVE_TORCH_CUDA
@@ -690,7 +690,7 @@ void run(const TrainConfig& c, IterationObserver* observer, GradientSync* sync, 
   r.device = dev.id;
   r.precision = c.precision;
   check_precision(c, dev);
-  check_cuda_graphs(c, dev);
+  check_graphs_on_device(c, dev);
 #ifdef RLX_HAVE_TORCH_CUDA
   std::optional<c10::cuda::CUDAGuard> device_guard;
   if (dev.cuda) device_guard.emplace(dev.device.index());

@@ -11,6 +11,7 @@
 #include <optional>
 
 #include "train/data_parallel.h"
+#include "train/options.h"
 
 namespace rlx::train {
 
@@ -29,28 +30,29 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(
     memory_format, skipped_files, skipped_first, dataset_size, dataset_classes, data_kind, note, model_name, input,
     classes, ranks, comm)
 
-// TrainConfig's fields, once. (nlohmann's macro cannot be used for TrainConfig: the stored form's
+// TrainConfig's fields that are no option of rlx.train's (min_stable's table, warm-up "auto");
+// the options' fields cross by their declarations (train/options.h), so a new option needs no
+// line here. (nlohmann's macro cannot be used for TrainConfig: the stored form's
 // to_json(TrainConfig, TrainResult) in this namespace hides the serializer it would define.)
-#define RLX_TRAIN_CONFIG_FIELDS(X)                                                                              \
-  X(model) X(batch) X(iters) X(warmup) X(device) X(precision) X(data) X(augment) X(workers) X(prefetch)         \
-  X(threads) X(memory_format) X(grad_accum) X(deterministic) X(cudnn_benchmark) X(nvtx) X(lr) X(momentum)      \
-  X(weight_decay) X(seed) X(input) X(classes) X(label) X(progress) X(counter_iters) X(pin_memory)              \
-  X(min_stable) X(stability) X(max_extra_iters) X(warmup_auto) X(max_warmup) X(target_ci) X(min_iters)        \
-  X(max_iters) X(max_seconds) X(tf32) X(cuda_graphs) X(ranks) X(rendezvous_port)
+#define RLX_TRAIN_CONFIG_INTERNAL_FIELDS(X) X(stability) X(max_extra_iters) X(warmup_auto)
 
 nlohmann::json config_to_wire(const TrainConfig& config) {
   nlohmann::json j;
+  for (const OptionDecl& d : option_decls())
+    if (d.get) j[d.name] = d.get(config);
 #define RLX_PUT(field) j[#field] = config.field;
-  RLX_TRAIN_CONFIG_FIELDS(RLX_PUT)
+  RLX_TRAIN_CONFIG_INTERNAL_FIELDS(RLX_PUT)
 #undef RLX_PUT
   return j;
 }
 
 TrainConfig config_from_wire(const nlohmann::json& wire) {
   TrainConfig c;
+  for (const OptionDecl& d : option_decls())
+    if (d.set && wire.contains(d.name)) d.set(c, wire.at(d.name));
 #define RLX_TAKE(field) \
   if (wire.contains(#field)) wire.at(#field).get_to(c.field);
-  RLX_TRAIN_CONFIG_FIELDS(RLX_TAKE)
+  RLX_TRAIN_CONFIG_INTERNAL_FIELDS(RLX_TAKE)
 #undef RLX_TAKE
   return c;
 }

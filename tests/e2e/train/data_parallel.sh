@@ -119,7 +119,7 @@ check_refusal() {
 check_refusal "device = 'cuda:0'" 'device "cuda:0" names one GPU, and ranks=2 needs one GPU per rank: use device="cuda"'
 check_refusal "min_stable = true" "min_stable extends each rank's timed section on its own"
 check_refusal "counters = true" "option 'counters' are collected in one process, and ranks > 1 trains in several"
-check_refusal "rendezvous_port = 70000" "rendezvous_port must be 0..65535"
+check_refusal "rendezvous_port = 70000" "option 'rendezvous_port' must be at most 65535, got 70000"
 got=$("$RLX" -e "rlx.train{model = $MODEL, ranks = 0}" 2>&1)
 [ "$got" = "(command line):1: rlx.train: option 'ranks' must be an integer >= 1, got 0" ] || fail "ranks = 0: $got"
 got=$("$RLX" train --model resnet18 --ranks 0 2>&1)
