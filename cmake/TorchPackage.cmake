@@ -33,11 +33,18 @@ endif()
 
 # A wheel's LibTorch declared from its files: headers, the five libraries, and NVIDIA's headers from
 # the wheels beside it (nvidia/*/include: the CUDA runtime, cuBLAS, cuSPARSE, cuSOLVER, CUPTI, NVTX).
+# With RLX_TORCH_CPU_ONLY, the wheel's CPU part alone (libtorch_cpu.so, libc10.so): for an arm64
+# cross-build, whose index lacks NVIDIA's aarch64 wheels (scripts/arm64/torch-wheel.sh says which);
+# rlx is then built as against a CPU-only LibTorch, its CUDA paths left out.
 function(rlx_torch_from_wheel root)
   file(GLOB nvidia_includes LIST_DIRECTORIES true "${root}/../nvidia/*/include")
   set(includes "${root}/include" "${root}/include/torch/csrc/api/include")
   set(libs "")
-  foreach(name torch torch_cpu c10 torch_cuda c10_cuda)
+  set(names torch torch_cpu c10 torch_cuda c10_cuda)
+  if(RLX_TORCH_CPU_ONLY)
+    set(names torch_cpu c10)
+  endif()
+  foreach(name ${names})
     if(NOT EXISTS "${root}/lib/lib${name}.so")
       message(FATAL_ERROR "rlx: ${root}/lib/lib${name}.so is missing: the torch wheel is incomplete; remove its "
         "virtual environment and run scripts/setup.sh again")
@@ -46,8 +53,10 @@ function(rlx_torch_from_wheel root)
   endforeach()
   # The CUDA runtime itself: rlx's CUDA code calls it directly (streams, events), as the package's
   # own Caffe2 targets would link it (CUDA::cudart).
-  file(GLOB cudart "${root}/../nvidia/cu[0-9]*/lib/libcudart.so.[0-9]*")
-  list(APPEND libs ${cudart})
+  if(NOT RLX_TORCH_CPU_ONLY)
+    file(GLOB cudart "${root}/../nvidia/cu[0-9]*/lib/libcudart.so.[0-9]*")
+    list(APPEND libs ${cudart})
+  endif()
   add_library(rlx_torch_wheel INTERFACE IMPORTED)
   set_target_properties(rlx_torch_wheel PROPERTIES
     INTERFACE_INCLUDE_DIRECTORIES "${includes};${nvidia_includes}"
@@ -57,14 +66,21 @@ function(rlx_torch_from_wheel root)
   string(REGEX REPLACE ".*MAJOR ([0-9]+).*MINOR ([0-9]+).*PATCH ([0-9]+).*" "\\1.\\2.\\3" version "${v}")
   set(TORCH_LIBRARIES rlx_torch_wheel PARENT_SCOPE)
   set(TORCH_INCLUDE_DIRS "${includes}" PARENT_SCOPE)
-  set(TORCH_LIBRARY "${root}/lib/libtorch.so" PARENT_SCOPE)
-  set(TORCH_CUDA_LIBRARIES "${root}/lib/libtorch_cuda.so" PARENT_SCOPE)
+  if(RLX_TORCH_CPU_ONLY)
+    set(TORCH_LIBRARY "${root}/lib/libtorch_cpu.so" PARENT_SCOPE)
+  else()
+    set(TORCH_LIBRARY "${root}/lib/libtorch.so" PARENT_SCOPE)
+    set(TORCH_CUDA_LIBRARIES "${root}/lib/libtorch_cuda.so" PARENT_SCOPE)
+  endif()
   set(Torch_VERSION "${version}" PARENT_SCOPE)
-  message(STATUS "rlx: no CUDA toolkit (nvcc): LibTorch ${version} declared from the wheel's files in ${root}")
+  message(STATUS "rlx: LibTorch ${version} declared from the wheel's files in ${root} (CPU part only: ${RLX_TORCH_CPU_ONLY})")
 endfunction()
 
+option(RLX_TORCH_CPU_ONLY "link a CUDA-enabled torch wheel's CPU libraries only (arm64 cross-build)" OFF)
 find_program(RLX_NVCC nvcc HINTS ${CMAKE_CUDA_COMPILER} /usr/local/cuda/bin)
-if(RLX_TORCH_ROOT AND EXISTS "${RLX_TORCH_ROOT}/lib/libtorch_cuda.so" AND EXISTS "${RLX_TORCH_ROOT}/../nvidia"
+if(RLX_TORCH_CPU_ONLY AND RLX_TORCH_ROOT)
+  rlx_torch_from_wheel("${RLX_TORCH_ROOT}")
+elseif(RLX_TORCH_ROOT AND EXISTS "${RLX_TORCH_ROOT}/lib/libtorch_cuda.so" AND EXISTS "${RLX_TORCH_ROOT}/../nvidia"
    AND NOT RLX_NVCC AND NOT CMAKE_CUDA_COMPILER)
   rlx_torch_from_wheel("${RLX_TORCH_ROOT}")
 else()

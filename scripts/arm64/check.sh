@@ -6,7 +6,8 @@
 #
 # 1. installs what it needs when missing (g++-aarch64-linux-gnu, qemu-user-static: root or sudo);
 # 2. makes a sysroot of Debian 12's :arm64 packages (scripts/arm64/sysroot.sh) in
-#    $RLX_ARM64_CACHE (default ~/.cache/rlx-arm64), reused on a rerun;
+#    $RLX_ARM64_CACHE (default ~/.cache/rlx-arm64), reused on a rerun, and unpacks the pinned PyPI
+#    torch's aarch64 wheel into it (scripts/arm64/torch-wheel.sh: its CPU libraries, and why);
 # 3. cross-builds rlx and the unit tests there (cmake/toolchains/aarch64-linux-gnu.cmake), with
 #    ccache when it is installed;
 # 4. runs under qemu-aarch64-static: every unit-test binary (Catch2's summary line each), rlx
@@ -55,12 +56,14 @@ say "$(aarch64-linux-gnu-g++ --version | head -1); $(qemu-aarch64-static --versi
 t=$(date +%s)
 SYSROOT=$(nice -n 10 bash scripts/arm64/sysroot.sh "$CACHE" | tail -1)
 export RLX_SYSROOT=$SYSROOT QEMU_LD_PREFIX=$SYSROOT RLX_EMULATOR=${RLX_EMULATOR:-}
+# The pinned PyPI torch, its aarch64 wheel, inside the sysroot (its CPU part: torch-wheel.sh says why).
+TORCH_CMAKE_DIR=$(nice -n 10 bash scripts/arm64/torch-wheel.sh "$CACHE" "$SYSROOT" | tail -1)
 # An OPENBLAS_CORETYPE of this x86-64 host names no arm64 core: the arm64 OpenBLAS chooses its own.
 unset OPENBLAS_CORETYPE
 # The emulated arm64 rlx keeps its calibrations apart from this host's own rlx (another machine's
 # figures, and perhaps another schema): ${XDG_CACHE_HOME}/rlx/calibrations.db under the cache.
 export XDG_CACHE_HOME=$CACHE/xdg-cache
-say "sysroot $SYSROOT ($(elapsed "$t") s)"
+say "sysroot $SYSROOT with $(grep -E '^torch==' scripts/torch-requirements.txt) for aarch64 ($(elapsed "$t") s)"
 
 # ---- 3. binfmt: arm64 programs run by the kernel through qemu (rlx's restarts, its children) ----
 BINFMT=/proc/sys/fs/binfmt_misc
@@ -93,6 +96,7 @@ if wants build; then
   command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
   nice -n 10 cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release \
     -DCMAKE_TOOLCHAIN_FILE="$ROOT/cmake/toolchains/aarch64-linux-gnu.cmake" -DRLX_ENABLE_CUPTI=OFF \
+    -DTorch_DIR="$TORCH_CMAKE_DIR" -DRLX_TORCH_CPU_ONLY=ON \
     "${launcher[@]}" >"$OUT/configure.log" 2>&1 || { tail -30 "$OUT/configure.log"; exit 1; }
   nice -n 10 cmake --build "$BUILD" -j "${RLX_ARM64_JOBS:-2}" --target rlx "${tests[@]}" >"$OUT/build.log" 2>&1 ||
     { grep -m 20 -B 2 -A 10 'error' "$OUT/build.log"; exit 1; }

@@ -16,10 +16,12 @@ set -euo pipefail
 CACHE=${1:?usage: sysroot.sh CACHE_DIR}
 HERE=$(cd "$(dirname "$0")" && pwd)
 
-# What rlx links and reads at run time: setup.sh's build packages, minus the host tools.
+# What rlx links and reads at run time: setup.sh's build packages, minus the host tools. LibTorch is
+# not among them: it is the pinned PyPI wheel's (scripts/arm64/torch-wheel.sh), as on x86-64;
+# libgloo-dev gives c10d's Gloo headers, as setup.sh installs them there.
 PACKAGES=(
   libc6-dev libstdc++-12-dev libgcc-12-dev
-  libtorch-dev libopenblas0-openmp
+  libgloo-dev
   libluajit-5.1-dev libsqlitecpp-dev libsqlite3-dev
   libcairo2-dev libfontconfig-dev fonts-dejavu-core
   libfmt-dev catch2 nlohmann-json3-dev libcli11-dev
