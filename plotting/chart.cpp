@@ -112,8 +112,9 @@ Frame::Frame(Canvas& c, const ChartSpec& spec, Axis x, Axis y, std::vector<Legen
     top += static_cast<double>(title_.lines.size()) * c.text_height(title_.size_pt) + 0.4 * pad;
   }
   if (!spec.subtitle.empty()) {
-    // A subtitle states the scale, protocol and precision reached: four lines before it is cut.
-    subtitle_ = fit_heading(c, spec.subtitle, kSubtitlePt, false, room, 4);
+    // A subtitle states the scale, protocol and precision reached: four lines (spec.subtitle_lines)
+    // before it is cut.
+    subtitle_ = fit_heading(c, spec.subtitle, kSubtitlePt, false, room, spec.subtitle_lines);
     top += static_cast<double>(subtitle_.lines.size()) * c.text_height(subtitle_.size_pt);
   }
   top += pad;
@@ -359,14 +360,20 @@ void draw_series(Canvas& c, const Frame& f, const Series& s, const Color& color,
   if (s.markers) {
     const std::vector<char> first = first_on_pixel(xs, ys);
     for (size_t i = 0; i < n; ++i)
-      if (first[i]) c.draw_marker(m, xs[i], ys[i], 8, color, Color{1, 1, 1, 1});
+      if (first[i]) {
+        if (s.hollow_at(i))
+          c.draw_marker(m, xs[i], ys[i], 8, Color{1, 1, 1, 1}, color, false);
+        else
+          c.draw_marker(m, xs[i], ys[i], 8, color, Color{1, 1, 1, 1});
+      }
   }
-  // Point labels up and to the right, or to the left where the plot area ends.
+  // Point labels up (or down) and to the right, or to the left where the plot area ends.
+  const double dy = s.labels_below ? 5 * c.pt() + c.text_height(8.5) * 0.8 : -5 * c.pt();
   for (size_t i = 0; i < s.point_labels.size() && i < n; ++i) {
     if (s.point_labels[i].empty() || !std::isfinite(s.y[i])) continue;
     const double w = c.text_width(s.point_labels[i], 8.5);
     const bool left = X(i) + 6 * c.pt() + w > f.layout().plot_x1;
-    c.text(s.point_labels[i], left ? X(i) - 6 * c.pt() - w : X(i) + 6 * c.pt(), f.py(s.y[i]) - 5 * c.pt(),
+    c.text(s.point_labels[i], left ? X(i) - 6 * c.pt() - w : X(i) + 6 * c.pt(), f.py(s.y[i]) + dy,
            8.5, HAlign::Left, VAlign::Baseline, 0, false, Color{0.25, 0.25, 0.25, 1});
   }
 }
@@ -380,6 +387,9 @@ void validate_series(const std::vector<Series>& series, Scale xscale, Scale ysca
     if (s.x.size() != s.y.size())
       throw std::invalid_argument(name + " has " + std::to_string(s.x.size()) + " x values and " +
                                   std::to_string(s.y.size()) + " y values: give one y per x");
+    if (s.hollow.size() > 1 && s.hollow.size() != s.y.size())
+      throw std::invalid_argument(name + " has " + std::to_string(s.hollow.size()) + " hollow flags for " +
+                                  std::to_string(s.y.size()) + " points: give one per point, or one for all");
     if (!s.sd.empty() && s.sd.size() != s.y.size())
       throw std::invalid_argument(name + " has " + std::to_string(s.sd.size()) + " sd values for " +
                                   std::to_string(s.y.size()) + " points: give one sd per point");
@@ -430,9 +440,10 @@ Layout line_chart(const ChartSpec& spec, const std::vector<Series>& series, cons
   for (size_t k = 0; k < series.size(); ++k) {
     const auto& s = series[k];
     if (s.label.empty()) continue;
+    const bool hollow = !s.hollow.empty() && std::all_of(s.hollow.begin(), s.hollow.end(), [](bool b) { return b; });
     legend.push_back({s.label, s.color.value_or(palette(k)),
                       s.markers ? std::optional<Marker>(s.marker.value_or(marker(k))) : std::nullopt, s.line,
-                      s.dashed, false, false});
+                      s.dashed, hollow, false});
   }
   Frame f(c, spec, x, y, legend);
   f.begin_data();

@@ -26,6 +26,7 @@ struct ChartSpec {
   std::vector<double> xticks, yticks;            // override the automatic ticks
   bool grid = true;
   bool legend = true;
+  size_t subtitle_lines = 4;  // wrapped onto at most this many lines, the last cut with "…"
 };
 
 struct LegendEntry {
@@ -53,6 +54,12 @@ struct Series {
   std::optional<Color> color;
   std::optional<Marker> marker;
   bool line = true, markers = true, dashed = false;
+  // Markers drawn hollow (an estimate beside measured points, issue 55): one flag per point, or one
+  // for every point (a legend-only series, which has none); empty: all filled. The legend's sample
+  // is hollow when every flag is set.
+  std::vector<bool> hollow;
+  bool labels_below = false;  // point labels under their points (a line's tag close above another's)
+  bool hollow_at(size_t i) const { return hollow.size() == 1 ? hollow[0] : (i < hollow.size() && hollow[i]); }
 };
 
 // A title or subtitle laid out to fit `room` pixels: one line at the nominal size when it fits,

@@ -133,20 +133,18 @@ double draw_mean_bar(Canvas& c, const Frame& f, double mean, double sd, double c
   return top;
 }
 
-// Mean and sample SD (0 for one value).
+// Mean and sample SD (0 for one value): the statistics' owner's (engine/train/stats.cpp).
 std::pair<double, double> mean_sd(const std::vector<double>& v) {
-  double mean = 0;
-  for (double x : v) mean += x;
-  mean /= static_cast<double>(v.size());
-  double ss = 0;
-  for (double x : v) ss += (x - mean) * (x - mean);
-  return {mean, v.size() > 1 ? std::sqrt(ss / static_cast<double>(v.size() - 1)) : 0};
+  const train::Summary s = train::summarize(v);
+  return {s.mean, s.sd};
 }
 
 // "n=3  CV 1.2%" and "213.0 ± 8.2" above a group, bottom at y (pixels). Both numbers to the decimal
 // of the SD's second significant digit: "213.0 ± 8.2", "92 ± 25". One value has no SD: "n=1: no SD"
 // and the value alone (issue 45: "838 ± 0, CV 0.0%" read as a measured spread).
-void annotate(Canvas& c, double cx, double y, size_t n, double mean, double sd) {
+// With a median (> 0; a chart drawn relative to it) a third line names it, in the values' units:
+// the axis shows only the differences from it.
+void annotate(Canvas& c, double cx, double y, size_t n, double mean, double sd, double median = 0) {
   const Color ink{0.2, 0.2, 0.2, 1};
   char buf[128];
   if (n == 1) {
@@ -154,6 +152,8 @@ void annotate(Canvas& c, double cx, double y, size_t n, double mean, double sd) 
     c.text(num3(mean), cx, y - c.text_height(9), 9, HAlign::Center, VAlign::Bottom, 0, false, ink);
     return;
   }
+  if (median > 0)
+    c.text("median " + num3(median), cx, y - 2 * c.text_height(9), 9, HAlign::Center, VAlign::Bottom, 0, false, ink);
   std::snprintf(buf, sizeof buf, "n=%zu  CV %.1f%%", n, mean != 0 ? 100 * sd / std::fabs(mean) : 0.0);
   c.text(buf, cx, y, 9, HAlign::Center, VAlign::Bottom, 0, false, ink);
   if (sd > 0 && std::isfinite(sd)) {
@@ -173,48 +173,74 @@ double quantile(std::vector<double> v, double q) {
   return train::percentile(std::move(v), q * 100.0);
 }
 
-Layout variability_chart(ChartSpec spec, const std::vector<Group>& groups, const std::string& path) {
+namespace {
+// The values a group is drawn at: as given, or (relative) the % difference from its median.
+std::vector<double> drawn_values(const Group& g, bool relative) {
+  if (!relative) return g.values;
+  const double med = quantile(g.values, 0.5);
+  if (!(med > 0))
+    throw std::invalid_argument("group '" + g.label + "' has median " + si_label(med) +
+                                ": values relative to their median need a positive median");
+  std::vector<double> out;
+  for (double v : g.values) out.push_back(100.0 * (v / med - 1.0));
+  return out;
+}
+
+// The y axis: room above the highest value for the annotations (in ratio terms on a log axis,
+// where groups an order of magnitude apart, a CPU beside a GPU, are drawn; relative, room for a
+// third line, and at least ±1 % when every group is one run at its median).
+Axis variability_axis(const ChartSpec& spec, std::vector<double> all, bool relative) {
+  const double lo = *std::min_element(all.begin(), all.end()), hi = *std::max_element(all.begin(), all.end());
+  if (spec.yscale == Scale::Log10) {
+    if (!(lo > 0)) throw std::invalid_argument("a log axis needs positive values, got " + si_label(lo));
+    const double ratio = hi > lo ? hi / lo : 1.5;
+    return snapped_log_axis({hi * std::pow(ratio, 0.35), lo / std::pow(ratio, 0.15)}, spec.ymin, spec.ymax);
+  }
+  const double span = hi > lo ? hi - lo : std::max(std::fabs(hi) * 0.05, relative ? 2.0 : 1e-9);
+  all.push_back(hi + span * (relative ? 0.5 : 0.35));
+  all.push_back(lo - span * 0.15);
+  return make_axis(spec.yscale, all, spec.ymin, spec.ymax, 0, false);
+}
+}  // namespace
+
+Layout variability_chart(ChartSpec spec, const std::vector<Group>& groups, const std::string& path, bool relative) {
   if (groups.empty()) throw std::invalid_argument("nothing to draw: give at least one group");
   std::vector<double> all, ticks;
   std::vector<std::string> names;
+  std::vector<std::vector<double>> drawn;
   for (size_t g = 0; g < groups.size(); ++g) {
     if (groups[g].values.empty())
       throw std::invalid_argument("group '" + groups[g].label + "' has no values");
-    for (double v : groups[g].values) {
+    for (double v : groups[g].values)
       if (!std::isfinite(v))
         throw std::invalid_argument("group '" + groups[g].label + "' has a value that is not finite");
-      all.push_back(v);
-    }
+    drawn.push_back(drawn_values(groups[g], relative));
+    all.insert(all.end(), drawn.back().begin(), drawn.back().end());
     ticks.push_back(g + 1.0);
     names.push_back(groups[g].label);
   }
-  if (spec.ylabel.empty()) spec.ylabel = "Throughput (images/s)";
+  if (relative) spec.yscale = Scale::Linear;
+  if (spec.ylabel.empty())
+    spec.ylabel = relative ? "Images/s: % from the environment's median" : "Throughput (images/s)";
   spec.legend = false;
+  spec.subtitle_lines = 5;  // it states every environment's protocol (and, relative, each one's spread)
   spec.xscale = Scale::Linear;
   Axis x(Scale::Linear, 0.4, groups.size() + 0.6);
   x.set_ticks(ticks, names);
   spec.xticks.clear();
-  // Room above the highest value for the CV annotations (in ratio terms on a log axis, where groups
-  // an order of magnitude apart, a CPU beside a GPU, are drawn).
-  double lo = *std::min_element(all.begin(), all.end()), hi = *std::max_element(all.begin(), all.end());
-  Axis y;
-  if (spec.yscale == Scale::Log10) {
-    if (!(lo > 0)) throw std::invalid_argument("a log axis needs positive values, got " + si_label(lo));
-    const double ratio = hi > lo ? hi / lo : 1.5;
-    y = snapped_log_axis({hi * std::pow(ratio, 0.35), lo / std::pow(ratio, 0.15)}, spec.ymin, spec.ymax);
-  } else {
-    const double span = hi > lo ? hi - lo : std::max(std::fabs(hi) * 0.05, 1e-9);
-    all.push_back(hi + span * 0.35);
-    all.push_back(lo - span * 0.15);
-    y = make_axis(spec.yscale, all, spec.ymin, spec.ymax, 0, false);
-  }
+  const Axis y = variability_axis(spec, all, relative);
   Canvas c(path, spec.width, spec.height, spec.dpi);
   Frame f(c, spec, x, y, {});
   f.begin_data();
   const double pt = c.pt();
-  const double box_w = std::min(0.5, 0.35 + 0.0 * groups.size()) * (f.px(2) - f.px(1));
+  const double box_w = 0.35 * (f.px(2) - f.px(1));
+  if (relative) {  // every group's median
+    c.set_color(Color{0.55, 0.55, 0.55, 1});
+    c.set_line(0.9, true);
+    c.line(f.px(0.4), f.py(0), f.px(groups.size() + 0.6), f.py(0));
+  }
   for (size_t g = 0; g < groups.size(); ++g) {
-    const auto& v = groups[g].values;
+    const auto& v = drawn[g];
     const Color col = palette(g);
     const double cx = f.px(g + 1.0);
     const auto [mean, sd] = mean_sd(v);
@@ -228,7 +254,8 @@ Layout variability_chart(ChartSpec spec, const std::vector<Group>& groups, const
       const double j = v.size() == 1 ? 0 : (std::fmod(i * 0.6180339887, 1.0) - 0.5) * box_w * 0.6;
       c.draw_marker(Marker::Circle, cx + j, f.py(v[i]), 6.5, col, Color{1, 1, 1, 1});
     }
-    annotate(c, cx, f.py(whi) - 7 * pt, v.size(), mean, sd);
+    const auto [raw_mean, raw_sd] = mean_sd(groups[g].values);
+    annotate(c, cx, f.py(whi) - 7 * pt, v.size(), raw_mean, raw_sd, relative ? quantile(groups[g].values, 0.5) : 0);
   }
   f.end_data();
   f.finish();

@@ -22,6 +22,10 @@ struct ComputeCeiling {
   // A second, practical ceiling (the GEMM peak under the arithmetic peak): drawn grey and dashed,
   // and given no ridge of its own.
   bool secondary = false;
+  // A reference, not a ceiling (a datasheet figure; a GEMM that measured training points exceed,
+  // issue 55): bounds nothing, like a secondary one, and drawn lighter and dash-dotted so it does
+  // not read as a limit.
+  bool reference = false;
 };
 struct RooflinePoint {
   double ai;              // FLOP/byte
@@ -76,9 +80,13 @@ struct Group {
 // Per group every value drawn as a dot, with a box (quartiles, median, whiskers to the furthest
 // value within 1.5 IQR) from kMinBox values, else the mean as a bar with a ± 1 SD whisker (a box of
 // three points says nothing its dots do not), and n, CV, mean ± SD printed above. spec.yscale may
-// be log (groups an order of magnitude apart).
+// be log (groups an order of magnitude apart). relative: each group drawn as the % difference of
+// its values from its own median, on a linear axis whose 0 is every group's median (issue 55: a
+// CPU's 8-11 % spread was a few pixels beside a GPU 70x faster on one log axis); the annotations
+// keep the values' own units and add the median. A group's median must then be positive.
 constexpr size_t kMinBox = 5;
-Layout variability_chart(ChartSpec spec, const std::vector<Group>& groups, const std::string& path);
+Layout variability_chart(ChartSpec spec, const std::vector<Group>& groups, const std::string& path,
+                         bool relative = false);
 
 // Quartiles by linear interpolation between order statistics (type 7, as R and NumPy default).
 double quantile(std::vector<double> v, double q);

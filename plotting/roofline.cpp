@@ -51,7 +51,7 @@ double max_ceiling(const RooflineSpec& s) {
   double m = 0, all = 0;
   for (const auto& c : s.ceilings) {
     all = std::max(all, c.gflops);
-    if (!c.secondary) m = std::max(m, c.gflops);
+    if (!c.secondary && !c.reference) m = std::max(m, c.gflops);
   }
   return m > 0 ? m : all;
 }
@@ -104,7 +104,7 @@ std::vector<Ridge> ridges_of(const RooflineSpec& s, const std::vector<size_t>& r
   const double pmax = max_ceiling(s);
   std::vector<const ComputeCeiling*> lower;
   for (const auto& cl : s.ceilings) {
-    if (!cl.secondary && cl.gflops < pmax) lower.push_back(&cl);
+    if (!cl.secondary && !cl.reference && cl.gflops < pmax) lower.push_back(&cl);
   }
   std::sort(lower.begin(), lower.end(), [](auto* a, auto* b) { return a->gflops > b->gflops; });
   std::string top;
@@ -222,7 +222,16 @@ void draw_roofs(Draw& d) {
   }
 }
 
-// Compute ceilings, highest solid and lower precisions dashed, from the fastest roof rightwards.
+// A reference line's dash-dot (issue 55): neither the dashes of a lower or second ceiling nor the
+// dots of a ridge's drop line, so a reference never reads as a limit.
+void set_reference_line(Canvas& c) {
+  c.set_line(1.4);
+  const double pat[] = {7 * c.pt(), 2.5 * c.pt(), 1.5 * c.pt(), 2.5 * c.pt()};
+  cairo_set_dash(c.cr(), pat, 4, 0);
+}
+
+// Compute ceilings, highest solid and lower precisions dashed, from the fastest roof rightwards;
+// references dash-dotted and lighter.
 void draw_ceilings(Draw& d) {
   const auto& spec = d.spec;
   std::vector<size_t> order(spec.ceilings.size());
@@ -231,8 +240,13 @@ void draw_ceilings(Draw& d) {
             [&](size_t a, size_t b) { return spec.ceilings[a].gflops > spec.ceilings[b].gflops; });
   for (size_t k : order) {
     const auto& cl = spec.ceilings[k];
-    d.c.set_color(cl.secondary ? kSecondary : kRoof);
-    d.c.set_line(cl.secondary ? 1.5 : 2.0, cl.gflops < d.pmax || cl.secondary);
+    if (cl.reference) {
+      d.c.set_color(kReference);
+      set_reference_line(d.c);
+    } else {
+      d.c.set_color(cl.secondary ? kSecondary : kRoof);
+      d.c.set_line(cl.secondary ? 1.5 : 2.0, cl.gflops < d.pmax || cl.secondary);
+    }
     d.c.line(d.f.px(cl.gflops / d.bmax), d.f.py(cl.gflops), d.L.plot_x1, d.f.py(cl.gflops));
     d.obs.segment(d.f.px(cl.gflops / d.bmax), d.f.py(cl.gflops), d.L.plot_x1, d.f.py(cl.gflops), 2 * d.pt);
   }

@@ -14,6 +14,7 @@ namespace rlx::plot::roofline_parts {
 
 inline const Color kRoof{0.13, 0.13, 0.13, 1};
 inline const Color kSecondary{0.5, 0.5, 0.5, 1};
+inline const Color kReference{0.58, 0.58, 0.58, 1};  // a reference line and its label
 inline const Color kLabel{0.13, 0.13, 0.13, 1};
 
 struct Ridge {

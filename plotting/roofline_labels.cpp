@@ -16,6 +16,26 @@ double text_h(const Draw& d) {
   return d.c.text_height(9) * 0.85;
 }
 
+// A ceiling's label with its value, in lines that fit `room` pixels: one line at 9 pt; else the
+// label's last parenthetical on a line of its own ("GEMM FP32 on OpenBLAS Haswell kernels: 213
+// GFLOP/s" over "(reference: training points exceed it)"), made smaller down to 3/4 if need be;
+// else fit_heading's wrapping onto up to three lines. Issue 55: a GEMM named with its BLAS ran off
+// the frame's left edge.
+Heading ceiling_lines(Canvas& c, const ComputeCeiling& cl, double room) {
+  const std::string value = ": " + num3(cl.gflops) + " GFLOP/s", one = cl.label + value;
+  if (c.text_width(one, 9) <= room) return {9, {one}};
+  const size_t open = cl.label.rfind(" (");
+  if (open == std::string::npos || open == 0 || cl.label.back() != ')') return fit_heading(c, one, 9, false, room, 3);
+  Heading h{9, {cl.label.substr(0, open) + value, cl.label.substr(open + 1)}};
+  auto widest = [&](double size) {
+    return std::max(c.text_width(h.lines[0], size), c.text_width(h.lines[1], size));
+  };
+  // Hinted glyph advances do not shrink in proportion to the size: measure again after scaling.
+  for (int attempt = 0; attempt < 6 && widest(h.size_pt) > room && h.size_pt > 6.75; ++attempt)
+    h.size_pt = std::max(6.75, h.size_pt * 0.98 * room / widest(h.size_pt));
+  return widest(h.size_pt) <= room ? h : fit_heading(c, one, 9, false, room, 3);
+}
+
 }  // namespace
 
 // Ridge labels, vertical beside their drop lines near the bottom; the slowest level's first, and
@@ -80,18 +100,21 @@ void label_ridges(Draw& d) {
   }
 }
 
-// Ceiling labels with their values: right end above the line, else below it, else near the ridge.
+// Ceiling labels with their values: right end above the line, else below it, else near the ridge;
+// a label wider than the plot area on two lines (ceiling_lines).
 void label_ceilings(Draw& d) {
   auto& c = d.c;
   auto& f = d.f;
   auto& obs = d.obs;
   const Layout& L = d.L;
-  const double pt = d.pt, th = text_h(d), gap = 3 * pt, bmax = d.bmax;
+  const double pt = d.pt, gap = 3 * pt, bmax = d.bmax;
   const auto& spec = d.spec;
   for (const auto& cl : spec.ceilings) {
-    const std::string s = cl.label + ": " + num3(cl.gflops) + " GFLOP/s";
-    const double w = c.text_width(s, 9), yl = f.py(cl.gflops), xr = L.plot_x1 - 5 * pt,
-                 xl = f.px(cl.gflops / bmax) + 8 * pt;
+    const Heading h = ceiling_lines(c, cl, L.plot_x1 - L.plot_x0 - 10 * pt);
+    double w = 0;
+    for (const auto& line : h.lines) w = std::max(w, c.text_width(line, h.size_pt));
+    const double lh = c.text_height(h.size_pt) * 0.85, th = lh * static_cast<double>(h.lines.size());
+    const double yl = f.py(cl.gflops), xr = L.plot_x1 - 5 * pt, xl = f.px(cl.gflops / bmax) + 8 * pt;
     // Slide from the right end towards the ridge, above the line first, then below it.
     Box best{xr - w, yl - gap - th, xr, yl - gap};
     int best_cost = obs.cost(best);
@@ -107,7 +130,9 @@ void label_ceilings(Draw& d) {
       }
     }
     obs.add(best, kTextWeight);
-    c.haloed_text(s, best.x0, best.y1, 9, HAlign::Left, VAlign::Baseline, 0, false, kLabel);
+    for (size_t i = 0; i < h.lines.size(); ++i)
+      c.haloed_text(h.lines[i], best.x0, best.y0 + lh * static_cast<double>(i + 1), h.size_pt, HAlign::Left,
+                    VAlign::Baseline, 0, false, cl.reference ? kSecondary : kLabel);
   }
 }
 

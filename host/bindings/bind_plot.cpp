@@ -140,6 +140,23 @@ bool flag(const json& item, const char* field, bool def) {
   return item.contains(field) && item[field].is_boolean() ? item[field].get<bool>() : def;
 }
 
+// A series' `hollow`: true / false for every point, or an array of booleans, one per point.
+std::vector<bool> hollow_flags(const lua::Options& o, const json& item, const std::string& where) {
+  if (!item.contains("hollow") || item["hollow"].is_null()) return {};
+  const json& h = item["hollow"];
+  if (h.is_boolean()) return {h.get<bool>()};
+  if (h.is_object() && h.empty()) return {};  // an empty Lua table
+  std::vector<bool> out;
+  if (h.is_array())
+    for (const auto& b : h) {
+      if (!b.is_boolean()) break;
+      out.push_back(b.get<bool>());
+    }
+  if (!h.is_array() || out.size() != h.size())
+    throw lua::Error(o.fname(), where + " field 'hollow' must be a boolean or an array of booleans (one per point)");
+  return out;
+}
+
 std::vector<Series> read_series(const lua::Options& o) {
   const json j = o.json("series");
   if (j.is_null())
@@ -165,6 +182,8 @@ std::vector<Series> read_series(const lua::Options& o) {
     s.line = flag(it, "line", true);
     s.markers = flag(it, "markers", true);
     s.dashed = flag(it, "dashed", false);
+    s.hollow = hollow_flags(o, it, where);
+    s.labels_below = flag(it, "labels_below", false);
     out.push_back(std::move(s));
   }
   return out;
@@ -231,7 +250,7 @@ int roofline(lua_State* L) {
   for (size_t i = 0; i < ca.size(); ++i)
     spec.ceilings.push_back({text(ca[i], "label", "ceilings[" + std::to_string(i + 1) + "]"),
                              num(o, ca[i], "ceilings[" + std::to_string(i + 1) + "]", "gflops", true),
-                             flag(ca[i], "secondary", false)});
+                             flag(ca[i], "secondary", false), flag(ca[i], "reference", false)});
   const json& pa = array_of(o, points, "points", false);
   for (size_t i = 0; i < pa.size(); ++i) {
     const std::string where = "points[" + std::to_string(i + 1) + "]";
@@ -304,9 +323,10 @@ int line(lua_State* L) {
 }
 
 int variability(lua_State* L) {
-  lua::Options o(L, 1, keys({"groups", "yscale"}));
+  lua::Options o(L, 1, keys({"groups", "yscale", "relative"}));
   ChartSpec spec = chart_spec(o);
   spec.yscale = scale_of(o, "yscale");
+  const bool relative = o.boolean("relative", false);
   const std::string out = o.required_str("out");
   const json g = o.json("groups");
   if (g.is_null()) o.fail("groups", "is required (an array of {label=, values={...}})");
@@ -317,7 +337,7 @@ int variability(lua_State* L) {
     if (!ga[i].is_object()) throw lua::Error(o.fname(), where + " must be a table {label=, values={...}}");
     groups.push_back({text(ga[i], "label", where), numbers(o, ga[i], where, "values", true)});
   }
-  return push_layout(L, draw(o.fname(), [&] { return variability_chart(spec, groups, out); }));
+  return push_layout(L, draw(o.fname(), [&] { return variability_chart(spec, groups, out, relative); }));
 }
 
 // pixel(path, x, y) -> "#rrggbb": the colour of one pixel of a PNG (for tests and checks).
