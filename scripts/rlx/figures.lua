@@ -6,9 +6,12 @@
 -- env label, suffixed with the device kind when one machine ran both CPU and CUDA sweeps) and
 -- every model M:
 --   figures/throughput_env-E.png   A: images/s vs batch, one line per model and precision, ± 1 SD
---   figures/variance_fixed_config.png  B: per-repeat images/s of one config across environments
---   figures/roofline_E.png         C: roofline with the environment's peaks and the runs' points
---   figures/ai_vs_batch_M.png      D: arithmetic intensity vs batch per precision and environment
+--   figures/variance_fixed_config.png  B: per-repeat images/s of one config across environments,
+--                                     as % from each environment's median
+--   figures/roofline_E.png         C: roofline with the environment's peaks and the runs' points;
+--                                     references (datasheet, an exceeded GEMM) dash-dotted
+--   figures/ai_vs_batch_M.png      D: arithmetic intensity vs batch per precision and environment,
+--                                     estimated hollow, measured filled, ridges in their env's colour
 --   figures/scaling_env-E.png      E: data-parallel images/s vs ranks, labelled with the efficiency
 --                                     against 1 rank (only for a study with a run of ranks > 1)
 -- Everything is read from study.db by rlx.studydb.data (the report's reads too), so figures can be
@@ -297,6 +300,47 @@ local function per_env_protocols(groups, chosen)
   return table.concat(parts, "; ")
 end
 
+--- Figure B's groups as drawn ({label=, values=} per environment, images/s per repeat): per group its
+--- n, median, mean, SD, CV and each value as % from the median (what the figure plots), and whether
+--- it is drawn as a box (rlx.plot's rule: 5 repeats or more) or as mean ± 1 SD.
+M.MIN_BOX = 5
+function M.spread(groups)
+  local out = {}
+  for _, g in ipairs(groups) do
+    local med, mean, sd = stats.median(g.values), stats.mean(g.values), stats.sd(g.values)
+    local pct, lo, hi = {}, math.huge, -math.huge
+    for i, v in ipairs(g.values) do
+      pct[i] = 100 * (v / med - 1)
+      lo, hi = math.min(lo, pct[i]), math.max(hi, pct[i])
+    end
+    out[#out + 1] = {env = g.label, n = #g.values, median = med, mean = mean, sd = #g.values > 1 and sd or nil,
+      cv = #g.values > 1 and sd / mean or nil, pct = pct, box = #g.values >= M.MIN_BOX, lo_pct = lo, hi_pct = hi}
+  end
+  return out
+end
+
+-- What Figure B draws for each environment, for its subtitle: a box only where there are enough
+-- repeats for one (issue 55: the subtitle promised a box "from 5 repeats" that no group had).
+local function spread_words(spread)
+  local box, bar, one = {}, {}, {}
+  for _, x in ipairs(spread) do
+    table.insert(x.box and box or (x.n > 1 and bar or one), x.env)
+  end
+  -- Environments are named only where the figure draws them differently.
+  local mixed = (#box > 0 and 1 or 0) + (#bar > 0 and 1 or 0) + (#one > 0 and 1 or 0) > 1
+  local function who(list) return mixed and (" for " .. table.concat(list, ", ")) or "" end
+  local parts = {}
+  if #box > 0 then
+    parts[#parts + 1] = string.format("box (quartiles, whiskers to 1.5 IQR)%s (%d or more repeats)", who(box),
+      M.MIN_BOX)
+  end
+  if #bar > 0 then
+    parts[#parts + 1] = string.format("bar: mean ± 1 SD%s (no box: < %d repeats)", who(bar), M.MIN_BOX)
+  end
+  if #one > 0 then parts[#parts + 1] = (mixed and table.concat(one, ", ") or "each") .. ": one run, no spread" end
+  return table.concat(parts, "; ")
+end
+
 -- Figure B is not drawn: a warning ("variance_fixed_config: why") and, for the report, the reason
 -- as data (not_drawn.B).
 local function variance_not_drawn(warnings, not_drawn, why)
@@ -336,26 +380,26 @@ local function variance_figure(runs, dir, out, opts, warnings, not_drawn)
       table.insert(groups[idx[r.env_key]].values, r.images_per_s)
     end
   end
-  local flagged, lo, hi = 0, math.huge, 0
+  local flagged = 0
   for _, r in ipairs(chosen) do
     if #configs.flags(r) > 0 then flagged = flagged + 1 end
-    lo, hi = math.min(lo, r.images_per_s), math.max(hi, r.images_per_s)
   end
-  -- Environments an order of magnitude apart (a CPU beside a GPU) on a log axis, where equal
-  -- relative spreads look alike.
-  local yscale = (lo > 0 and hi / lo > 10) and "log" or "linear"
+  local spread = M.spread(groups)
   local path = dir .. "/variance_fixed_config." .. opts.format
-  local plot = {groups = groups, out = path, xlabel = "Environment", yscale = yscale,
+  -- Each environment relative to its own median (issue 55: on one log axis from 1 to 10k images/s a
+  -- CPU's 8-11 % spread beside a GPU was a few pixels): the figure compares spreads, which a ratio
+  -- to the median keeps; the labels above each keep its images/s (median, mean ± SD).
+  local plot = {groups = groups, out = path, xlabel = "Environment", relative = true,
+    ylabel = "Images/s: % from the environment's median",
     title = string.format("Run-to-run variability: %s, %s, batch %d, %s", fixed.model, fixed.precision, fixed.batch,
       configs.scale_text({fixed.run}, {timing = false})),
-    subtitle = seed_note(fixed, opts.fixed) .. "dots: one per repeat, all kept" ..
-      (flagged > 0 and string.format(" (%d %s)", flagged, configs.left_out_words(chosen)) or "") ..
-      "; bar: mean ± 1 SD, a box (quartiles, whiskers 1.5 IQR) from 5 repeats" ..
-      (yscale == "log" and "; log scale" or "") .. "; " .. per_env_protocols(groups, chosen) ..
-      (opts.note and ("; " .. opts.note) or ""),
+    subtitle = seed_note(fixed, opts.fixed) .. "% from each environment's median images/s; dots: repeats, all " ..
+      "kept" .. (flagged > 0 and string.format(" (%d %s)", flagged, configs.left_out_words(chosen)) or "") ..
+      "; " .. spread_words(spread) .. "; " ..
+      per_env_protocols(groups, chosen) .. (opts.note and ("; " .. opts.note) or ""),
     width = opts.width, height = opts.height}
   if draw_one("variability", plot, warnings) then
-    out[#out + 1] = {figure = "B", path = path, config = seed_config(fixed, opts.fixed), plot = plot}
+    out[#out + 1] = {figure = "B", path = path, config = seed_config(fixed, opts.fixed), plot = plot, spread = spread}
   end
 end
 
@@ -395,6 +439,27 @@ local function config_arrows(pts)
   return arrows
 end
 
+--- The BLAS and kernel of a CPU environment's record (info.blas) in a few words for a chart's line:
+--- "OpenBLAS Haswell kernels", "OpenBLAS"; nil for none (a GPU's, or a record naming no BLAS).
+function M.blas_short(info, kind)
+  local b = kind ~= "cuda" and type(info) == "table" and type(info.blas) == "table" and info.blas or nil
+  local function str(v) return type(v) == "string" and v ~= "" and v ~= "unknown" and v or nil end
+  if not (b and str(b.name)) then return nil end
+  return b.name .. (str(b.core) and (" " .. b.core .. " kernels") or "")
+end
+
+--- The label of the GEMM line under roof r (rlx.roofline.roof's) on a roofline whose points reach
+--- gemm.top GFLOP/s: "GEMM FP32 on OpenBLAS Haswell kernels (reference: training points exceed it)" when they
+--- exceed it (issue 55: six Zen 5 points at 256-389 GFLOP/s above a 213 GFLOP/s GEMM), else "... (2nd
+--- ceiling)"; the subtitle and §5 give the BLAS record in full (OPENBLAS_CORETYPE). Returns label,
+--- exceeded.
+function M.gemm_line_label(r, gemm)
+  local blas = gemm and M.blas_short(gemm.info, gemm.kind)
+  local exceeded = gemm ~= nil and gemm.top ~= nil and gemm.top > r.gemm_gflops
+  return r.gemm_label .. (blas and (" on " .. blas) or "") ..
+    (exceeded and " (reference: training points exceed it)" or " (2nd ceiling)"), exceeded
+end
+
 -- The chart's ceilings from the roofs its points are judged against: one per roof (equal roofs
 -- share a line: an emulated bf16 roof is the FP32 FMA peak), then each GEMM peak under an
 -- arithmetic roof and each datasheet figure a measured roof was chosen over, as grey dashed
@@ -402,13 +467,13 @@ end
 -- no point at a cache level, an L1 measured below L2, their labels over each other).
 local function chart_roofs(pk, roofs, level, gemm)
   local ceilings, at = {}, {}
-  local function add(label, gflops, secondary)
-    local key = string.format("%.6g", gflops) .. (secondary and "s" or "")
+  local function add(label, gflops, secondary, reference)
+    local key = string.format("%.6g", gflops) .. (secondary and "s" or "") .. (reference and "r" or "")
     local c = at[key]
     if c then
       if not (" = " .. c.label .. " = "):find(" = " .. label .. " = ", 1, true) then c.label = c.label .. " = " .. label end
     else
-      ceilings[#ceilings + 1] = {label = label, gflops = gflops, secondary = secondary or nil}
+      ceilings[#ceilings + 1] = {label = label, gflops = gflops, secondary = secondary or nil, reference = reference or nil}
       at[key] = ceilings[#ceilings]
     end
   end
@@ -416,10 +481,10 @@ local function chart_roofs(pk, roofs, level, gemm)
   for _, r in ipairs(roofs) do
     -- A GEMM ceiling names the BLAS and kernel it ran, and one the points exceed is a reference.
     if r.gemm_gflops and r.kind ~= "gemm" then
-      add(gemm and compute.gemm_ceiling_label(r, gemm.info, gemm.top, gemm.kind) or (r.gemm_label .. " (2nd ceiling)"),
-        r.gemm_gflops, true)
+      local label, exceeded = M.gemm_line_label(r, gemm)
+      add(label, r.gemm_gflops, true, exceeded)
     end
-    if r.datasheet_gflops then add(r.datasheet_label .. " (datasheet)", r.datasheet_gflops, true) end
+    if r.datasheet_gflops then add(r.datasheet_label .. " datasheet (reference)", r.datasheet_gflops, true, true) end
   end
   for _, c in ipairs(ceilings) do
     -- "FP32 FMA = BF16 emulated (FP32 FMA)" says the same twice.
@@ -496,9 +561,10 @@ local function split_by_model(varying, runs)
 end
 
 --- The roofs of a roofline in its subtitle, each with where it comes from (issue 45: "roofs (measured
---- peaks)" over datasheet roofs): "roofs: GEMM FP32, DRAM measured; dashed: GEMM FP32 measured (2nd
---- ceiling), FP32 datasheet (reference)".
-local function roofs_subtitle(roof_list, level, memory_origin, top)
+--- peaks)" over datasheet roofs), and its other lines: "roofs: FP32 FMA, DRAM measured; dashed: GEMM
+--- FP32 measured on OpenBLAS (...) (2nd ceiling); dash-dot, references (no bound is judged against
+--- them): FP32 datasheet". blas: the BLAS record in words (rlx.report.compute.blas_words), or nil.
+local function roofs_subtitle(roof_list, level, memory_origin, top, blas)
   local by_origin, order = {}, {}
   local function add(origin, text)
     if not by_origin[origin] then by_origin[origin] = {}; order[#order + 1] = origin end
@@ -511,15 +577,20 @@ local function roofs_subtitle(roof_list, level, memory_origin, top)
   add(memory_origin == "datasheet" and "datasheet" or "measured", level:upper())
   local parts = {}
   for _, o in ipairs(order) do parts[#parts + 1] = table.concat(by_origin[o], ", ") .. " " .. o end
-  local refs = {}
+  local second, refs = {}, {}
   for _, r in ipairs(roof_list) do
     if r.gemm_gflops and r.kind ~= "gemm" then
-      refs[#refs + 1] = r.gemm_label .. " measured" .. ((top and top > r.gemm_gflops) and
-        " (a reference: training points exceed it)" or " (2nd ceiling)")
+      local what = r.gemm_label .. " measured" .. (blas and (" on " .. blas) or "")
+      if top and top > r.gemm_gflops then
+        refs[#refs + 1] = what .. ", which training points exceed: one library's kernel, not the CPU's limit"
+      else
+        second[#second + 1] = what .. " (2nd ceiling)"
+      end
     end
-    if r.datasheet_gflops then refs[#refs + 1] = r.datasheet_label .. " datasheet (reference)" end
+    if r.datasheet_gflops then refs[#refs + 1] = r.datasheet_label .. " datasheet" end
   end
-  return "roofs: " .. table.concat(parts, "; ") .. (#refs > 0 and ("; dashed: " .. table.concat(refs, ", ")) or "")
+  return "roofs: " .. table.concat(parts, "; ") .. (#second > 0 and ("; dashed: " .. table.concat(second, ", ")) or "") ..
+    (#refs > 0 and ("; dash-dot, references (no bound is judged against them): " .. table.concat(refs, ", ")) or "")
 end
 
 -- C: roofline per environment, one point per configuration (mean over the used repeats). Each
@@ -616,10 +687,11 @@ local function roofline_figures(D, points, dir, out, opts, warnings, varying)
       for _, pt in ipairs(pts) do
         if type(pt.gflops) == "number" and not first.r.emulated then top = math.max(top or 0, pt.gflops) end
       end
-      local mem, ceilings, noisy = chart_roofs(pk, roof_list, opts.level, {info = compute.env_of(D,
-        first.environment_id).info, top = top, kind = kind_of(first.device)})
+      local info = compute.env_of(D, first.environment_id).info
+      local mem, ceilings, noisy = chart_roofs(pk, roof_list, opts.level, {info = info, top = top,
+        kind = kind_of(first.device)})
       local roofs_words = roofs_subtitle(roof_list, opts.level, pk_source == "datasheet" and "datasheet" or
-        (pk.source or "measured"), top)
+        (pk.source or "measured"), top, kind_of(first.device) ~= "cuda" and compute.blas_words(info) or nil)
       local path = dir .. "/roofline_" .. safe(env) .. "." .. opts.format
       local plot = {points = pts, roofs = mem, ceilings = ceilings, arrows = config_arrows(pts), out = path,
         color_by = "model_legend", color_title = "model",
@@ -645,7 +717,10 @@ local function roofline_figures(D, points, dir, out, opts, warnings, varying)
 end
 
 -- The ridge of each environment and precision among points (peak GFLOP/s of the precision's roof ÷
--- DRAM GB/s): Figure D's horizontal lines, which the AI is compared against.
+-- DRAM GB/s): Figure D's horizontal lines, which the AI is compared against. Each carries its
+-- environment (key: drawn in that environment's colour) and the words written on it (tag), so two
+-- environments' ridges are told apart on the figure, not only in the legend (issue 55: every ridge
+-- was the same grey dash).
 local function ridges_of(D, points)
   local out, seen = {}, {}
   for _, p in ipairs(points) do
@@ -664,24 +739,31 @@ local function ridges_of(D, points)
         for _, x in ipairs(out) do
           if x.env == p.env_key and string.format("%.4g", x.ai) == string.format("%.4g", ai) then same = x end
         end
-        if same then
-          same.precision = same.precision .. "/" .. prec
-          same.label = string.format("ridge %s %s: %.3g", same.env, same.precision, same.ai)
-        else
-          out[#out + 1] = {env = p.env_key, precision = prec, ai = ai,
-            label = string.format("ridge %s %s: %.3g", p.env_key, prec, ai)}
-        end
+        local x = same or {env = p.env_key, key = p.env_key, ai = ai}
+        x.precision = same and (same.precision .. "/" .. prec) or prec
+        x.label = string.format("ridge %s %s: %.3g", x.env, x.precision, x.ai)
+        -- The line's colour names the environment; the tag, short enough to sit beside another's.
+        x.tag = string.format("%s ridge %.3g", x.precision, x.ai)
+        if not same then out[#out + 1] = x end
       end
     end
   end
   return out
 end
 
--- Where Figure D's AI comes from, in its subtitle.
+-- Where Figure D's AI comes from, in its subtitle. Estimated and measured AIs come from two methods
+-- (issue 55: estimated CPU AIs of 33 and 144 beside measured GPU ones of 16 and 24 read as an
+-- environment effect): an estimate divides by rlx's minimum traffic, so it is the top of the AI's
+-- range, and counters measure every byte that reached DRAM.
+M.MARKS = {filled = "measured (counters)", hollow = "estimated (analytic)"}
 local function ai_source(sources)
-  local est = "analytic FLOPs over rlx's minimum traffic, the top of the AI's range (roofline figure)"
-  if sources.estimated and sources.measured then return " (measured where counters ran, else estimated: " .. est .. ")" end
-  if sources.estimated then return " (estimated: " .. est .. ")" end
+  local est = "analytic FLOPs over rlx's minimum traffic, the top of the AI's range (roofline figure), the same " ..
+    "on every machine"
+  if sources.estimated and sources.measured then
+    return "; filled: measured by counters; hollow: estimated, " .. est .. ": another method (no traffic " ..
+      "beyond the minimum), so an estimated AI above a measured one is no environment's effect"
+  end
+  if sources.estimated then return " (estimated, hollow markers: " .. est .. ")" end
   return " (measured by counters)"
 end
 
@@ -714,7 +796,7 @@ local function ai_figures(D, points, dir, out, opts, warnings, varying)
         sources[v.source or "?"] = true
         pts[#pts + 1] = {model = m, batch = g.batch, ai = v.ai, precision = g.precision, env = g.env_key,
           config = configs.short(varying, r), input = tonumber(configs.of(r).input) or 0, row = g.key,
-          n = compute.throughput(g).n}
+          n = compute.throughput(g).n, source = v.source, hollow = v.source ~= "measured"}
       end
     end
     -- Rows on one run are marked (issue 45): beside the point, or once in the subtitle when all are.
@@ -739,12 +821,16 @@ local function ai_figures(D, points, dir, out, opts, warnings, varying)
     local how = sources.measured and sources.estimated and "estimated and measured" or
       sources.measured and "measured" or "estimated"
     local path = dir .. "/ai_vs_batch_" .. safe(m) .. "." .. opts.format
+    -- Colour says the environment (its lines and its ridges), the marker the precision (and the
+    -- configuration), the fill the method: filled measured, hollow estimated.
     local plot = {points = pts, model = m, by = #varying > 0 and {"env", "precision", "config"} or {"env", "precision"},
+      color_by = "env", marks = M.MARKS,
       out = path, title = "Arithmetic intensity vs batch size: " .. m, ridges = ridges, yscale = yscale,
       ylabel = "AI (FLOP/byte), " .. how,
       subtitle = configs.scale_text(runs, {timing = false}) .. "; DRAM level, each row as Table 2 gives it " ..
         "(mean over the repeats kept); AI = training FLOPs ÷ DRAM bytes per iteration" .. ai_source(sources) ..
-        "; dashed grey: the ridge of each environment and precision (below it memory-bound)" .. n_note ..
+        "; dashed: the ridge of each environment and precision, in the environment's colour (below it " ..
+        "memory-bound)" .. n_note ..
         (yscale == "log" and "; log scale" or "") ..
         (opts.note and ("; " .. opts.note) or ""),
       width = opts.width, height = opts.height}

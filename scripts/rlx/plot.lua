@@ -218,17 +218,77 @@ function M.scatter(opts)
 end
 
 local ai_spec = spec_with({points = {type = "table", required = true}, model = {type = "string"},
-  by = {type = "string_list", default = {"precision"}}, ridges = {type = "table"},
-  yscale = {type = "string", one_of = {"linear", "log"}, default = "linear"}})
+  by = {type = "string_list", default = {"precision"}}, ridges = {type = "table"}, color_by = {type = "string"},
+  marks = {type = "table"}, yscale = {type = "string", one_of = {"linear", "log"}, default = "linear"}})
 
---- Arithmetic intensity vs batch size: points (roofline points with batch, ai and precision, and an
---- optional label drawn beside the point, e.g. "n=1") of one
---- model (model= filters), one line per value of the `by` fields (default precision); ridges =
---- {{label=, ai=}} adds a grey dashed line at each ridge; yscale = "log" for AIs far apart. The
---- layout it returns has series = {{label=, x=, y=}, ...}: the lines drawn (y the mean AI per batch).
+-- Colours and markers of ai_vs_batch's lines (k = a line's key): one colour per value of the
+-- color_by field, in order of first appearance, and one marker per value of the other `by` fields,
+-- so the same precision has the same marker in every environment; without color_by, nil (one
+-- colour and marker per line, rlx.plot.line's).
+local function line_styles(o, order, first_point)
+  if not o.color_by then return nil end
+  local colour, marker, nc, nm, out = {}, {}, 0, 0, {}
+  for _, k in ipairs(order) do
+    local p, rest = first_point[k], {}
+    for _, f in ipairs(o.by) do if f ~= o.color_by then rest[#rest + 1] = tostring(p[f]) end end
+    local ck, mk = tostring(p[o.color_by]), table.concat(rest, " ")
+    if not colour[ck] then nc = nc + 1; colour[ck] = nc end
+    if not marker[mk] then nm = nm + 1; marker[mk] = nm end
+    out[k] = {color = colour[ck], marker = marker[mk]}
+  end
+  out.colour_of = colour
+  return out
+end
+
+-- Where each ridge's tag is written: {end = 1 (left) | 2 (right), below = bool}. At the left end
+-- above its line, unless a ridge lies within a factor of 1.6 of another (the Zen 3's and Zen 5's,
+-- 4.78 and 6.21 FLOP/byte, wrote one tag over the other): then the lower one's tag goes under its
+-- line, and a third close one's to the right end.
+local CLOSE = 1.6
+local function ridge_tags(ridges)
+  local sorted, at, last_left = {}, {}, nil
+  for _, r in ipairs(ridges) do sorted[#sorted + 1] = r end
+  table.sort(sorted, function(a, b) return a.ai < b.ai end)
+  for i, r in ipairs(sorted) do
+    local nxt = sorted[i + 1]
+    if last_left and r.ai / last_left < CLOSE and not at[r] then
+      at[r] = {side = 2}
+    elseif not at[r] then
+      at[r] = {side = 1, below = nxt ~= nil and nxt.ai / r.ai < CLOSE}
+      last_left = r.ai
+      if at[r].below then at[nxt] = {side = 1}; last_left = nxt.ai end
+    end
+  end
+  return at
+end
+
+-- marks = {filled = "measured", hollow = "estimated"}: legend rows saying what a filled and a
+-- hollow marker mean, for the kinds the points hold (a point with hollow = true is drawn hollow).
+local function mark_rows(o, any_hollow, any_filled)
+  local rows = {}
+  if type(o.marks) ~= "table" then return rows end
+  for _, m in ipairs({{"filled", any_filled, false}, {"hollow", any_hollow, true}}) do
+    local text = o.marks[m[1]]
+    if m[2] and type(text) == "string" then
+      rows[#rows + 1] = {label = m[1] .. ": " .. text, x = {}, y = {}, line = false, marker = "circle",
+        color = "#555555", hollow = m[3]}
+    end
+  end
+  return rows
+end
+
+--- Arithmetic intensity vs batch size: points (roofline points with batch, ai and precision, an
+--- optional label drawn beside the point, e.g. "n=1", and hollow = true for a point drawn hollow, an
+--- estimate) of one model (model= filters), one line per value of the `by` fields (default
+--- precision); color_by = a `by` field whose value sets a line's colour (markers then tell the other
+--- fields apart); marks = {filled = text, hollow = text} adds legend rows saying what each marker
+--- means; ridges = {{label=, ai=, key=, tag=}} adds a dashed line at each ridge, grey, or in the
+--- colour of the lines whose color_by value is `key`, with `tag` written on it at its left end;
+--- yscale = "log" for AIs far apart. The layout it returns has series = {{label=, x=, y=, hollow=,
+--- color=}, ...}: the lines drawn (y the mean AI per batch), then the ridges and the legend rows.
 function M.ai_vs_batch(opts)
   local o = options.check("rlx.plot.ai_vs_batch", opts, ai_spec)
-  local groups, order, batches, labels = {}, {}, {}, {}
+  local groups, order, batches, labels, first_point, hollow = {}, {}, {}, {}, {}, {}
   for i, p in ipairs(o.points) do
     if type(p) ~= "table" or type(p.ai) ~= "number" or type(p.batch) ~= "number" then
       errors.raise("rlx.plot.ai_vs_batch", ("points[%d] needs numbers 'ai' and 'batch'"):format(i))
@@ -237,10 +297,12 @@ function M.ai_vs_batch(opts)
       local parts = {}
       for _, f in ipairs(o.by) do parts[#parts + 1] = tostring(p[f]) end
       local k = table.concat(parts, " ")
-      if not groups[k] then groups[k] = {}; order[#order + 1] = k end
+      if not groups[k] then groups[k] = {}; order[#order + 1] = k; first_point[k] = p; hollow[k] = {} end
       local g = groups[k]
       g[p.batch] = g[p.batch] or {}
       table.insert(g[p.batch], p.ai)
+      -- A batch is hollow when every point averaged into it is (an estimate).
+      hollow[k][p.batch] = (hollow[k][p.batch] ~= false) and p.hollow == true
       batches[p.batch] = true
       if type(p.label) == "string" and p.label ~= "" then
         labels[k] = labels[k] or {}
@@ -252,30 +314,40 @@ function M.ai_vs_batch(opts)
     errors.raise("rlx.plot.ai_vs_batch", "no points" .. (o.model and (" for model '" .. o.model .. "'") or "") ..
       ": check the model name and that the study has roofline points")
   end
-  local series = {}
+  local series, styles, any_hollow, any_filled = {}, line_styles(o, order, first_point), false, false
   for _, k in ipairs(order) do
     local xs = {}
     for b in pairs(groups[k]) do xs[#xs + 1] = b end
     table.sort(xs)
-    local ys, marks = {}, {}
+    local ys, marks, hs = {}, {}, {}
     for i, b in ipairs(xs) do
       ys[i] = stats.mean(groups[k][b])
       marks[i] = labels[k] and labels[k][b] or ""
+      hs[i] = hollow[k][b]
+      if hs[i] then any_hollow = true else any_filled = true end
     end
-    series[#series + 1] = {label = k, x = xs, y = ys, labels = labels[k] and marks or nil}
+    series[#series + 1] = {label = k, x = xs, y = ys, labels = labels[k] and marks or nil, hollow = hs,
+      color = styles and styles[k].color, marker = styles and styles[k].marker}
   end
   local ticks = {}
   for b in pairs(batches) do ticks[#ticks + 1] = b end
   table.sort(ticks)
-  -- Each ridge ({label=, ai=}) as a grey dashed line across the batch sizes: a point below it is
-  -- memory-bound.
+  -- Each ridge ({label=, ai=}) as a dashed line across the batch sizes, in its lines' colour (else
+  -- grey): a point below it is memory-bound.
   for i, r in ipairs(o.ridges or {}) do
     if type(r) ~= "table" or type(r.ai) ~= "number" or r.ai ~= r.ai or r.ai <= 0 then
       errors.raise("rlx.plot.ai_vs_batch", ("ridges[%d] needs a positive number 'ai' (FLOP/byte)"):format(i))
     end
-    series[#series + 1] = {label = tostring(r.label or ("ridge " .. r.ai)), x = {ticks[1], ticks[#ticks]},
-      y = {r.ai, r.ai}, markers = false, dashed = true, color = "#888888"}
   end
+  local tag_at = ridge_tags(o.ridges or {})
+  for _, r in ipairs(o.ridges or {}) do
+    local colour = styles and r.key ~= nil and styles.colour_of[tostring(r.key)]
+    local tag, at = type(r.tag) == "string" and r.tag or nil, tag_at[r]
+    series[#series + 1] = {label = tostring(r.label or ("ridge " .. r.ai)), x = {ticks[1], ticks[#ticks]},
+      y = {r.ai, r.ai}, markers = false, dashed = true, color = colour or "#888888",
+      labels = tag and (at.side == 2 and {"", tag} or {tag, ""}) or nil, labels_below = at.below or nil}
+  end
+  for _, row in ipairs(mark_rows(o, any_hollow, any_filled)) do series[#series + 1] = row end
   local n = copy_common(o, {series = series, xticks = ticks, yscale = o.yscale,
     xscale = (#ticks > 1 and ticks[#ticks] / ticks[1] >= 4) and "log" or "linear"})
   n.xlabel = n.xlabel or "Batch size"

@@ -193,8 +193,72 @@ function M.blas_kernels(ctx)
     ctx.doc:para("⚠ **A GEMM line the training points exceed is a reference, not a ceiling**: " ..
       table.concat(refs, "; ") .. ". The GEMM figure is one library's kernel at one size (a kernel for an older " ..
       "ISA, chosen by OPENBLAS_CORETYPE or the library, draws it low); the training step's convolutions run on " ..
-      "other kernels (oneDNN), so no bound is judged against it and the figures draw it dashed as a reference.")
+      "other kernels (oneDNN), so no bound is judged against it and Figure C draws it dash-dotted as a reference.")
   end
+end
+
+-- Figure D's AIs of one source ("measured" | "estimated") per environment, model and precision, as
+-- "epyc-2c: resnet50 fp32 32.2–33.9" (the range over its batches), in the figures' order.
+local function d_ranges(figures, source)
+  local order, range = {}, {}
+  for _, f in ipairs(figures) do
+    if f.figure == "D" then
+      for _, p in ipairs(f.plot.points) do
+        if (p.source == "measured") == (source == "measured") then
+          local k = p.env .. "\0" .. p.model .. " " .. p.precision
+          if not range[k] then range[k] = {env = p.env, what = p.model .. " " .. p.precision}; order[#order + 1] = k end
+          local r = range[k]
+          r.lo, r.hi = math.min(r.lo or p.ai, p.ai), math.max(r.hi or p.ai, p.ai)
+        end
+      end
+    end
+  end
+  local out = {}
+  for _, k in ipairs(order) do
+    local r = range[k]
+    out[#out + 1] = string.format("%s on %s %s", r.what, md.esc(r.env), r.lo == r.hi and md.sig(r.lo, 3) or
+      (md.sig(r.lo, 3) .. "–" .. md.sig(r.hi, 3)))
+  end
+  return out
+end
+
+--- What Figure D marks (issue 55: estimated CPU AIs of 33 and 144 beside measured GPU ones of 16
+--- and 24, and every ridge one grey dash): which AIs were measured and which estimated, that the two
+--- methods differ, and each environment's ridges, drawn in its colour.
+function M.figure_d_note(ctx)
+  local measured, estimated = d_ranges(ctx.figures, "measured"), d_ranges(ctx.figures, "estimated")
+  local ridges, envs, seen = {}, {}, {}
+  for _, f in ipairs(ctx.figures) do
+    for _, r in ipairs(f.figure == "D" and f.plot.ridges or {}) do
+      local k = r.env .. " " .. r.precision
+      if not seen[k] then
+        seen[k] = true
+        if not ridges[r.env] then ridges[r.env] = {}; envs[#envs + 1] = r.env end
+        table.insert(ridges[r.env], r.precision .. " " .. md.sig(r.ai, 3))
+      end
+    end
+  end
+  if #measured + #estimated == 0 then return end
+  local parts = {}
+  if #measured > 0 and #estimated > 0 then
+    parts[#parts + 1] = "**Figure D** marks how each AI was obtained: filled, measured by counters (" ..
+      table.concat(measured, "; ") .. "); hollow, estimated from rlx's analytic FLOPs over its minimum traffic (" ..
+      table.concat(estimated, "; ") .. "), the top of the AI's range and the same on every machine. The two " ..
+      "methods differ (an estimate counts no traffic beyond the minimum), so an estimated AI above a measured " ..
+      "one is not an environment's effect; compare AIs of one method, or the measured and estimated FLOPs and " ..
+      "bytes of §6.3."
+  else
+    parts[#parts + 1] = string.format("**Figure D**'s AIs are all %s (%s markers).",
+      #measured > 0 and "measured by counters" or "estimated, rlx's analytic FLOPs over its minimum traffic",
+      #measured > 0 and "filled" or "hollow")
+  end
+  if #envs > 1 then
+    local words = {}
+    for _, e in ipairs(envs) do words[#words + 1] = md.esc(e) .. " " .. table.concat(ridges[e], ", ") end
+    parts[#parts + 1] = "Each environment's ridges (FLOP/byte) are dashed in its lines' colour and tagged with " ..
+      "their precision: " .. table.concat(words, "; ") .. "."
+  end
+  ctx.doc:para(table.concat(parts, " "))
 end
 
 -- The roof policy in words, with what this study's groups use that departs from it.
@@ -289,6 +353,7 @@ function M.section(ctx)
   for _, f in ipairs(ctx.figures) do
     if f.figure == "D" then doc:para(string.format("![AI vs batch — %s](%s)", md.esc(f.model), f.rel)) end
   end
+  M.figure_d_note(ctx)
   M.points(ctx)
   -- One drafted paragraph per environment and model: its bound, share of the roof, what would move it.
   for _, p in ipairs(require("rlx.report.drafts").roofline(ctx)) do doc:para(p) end

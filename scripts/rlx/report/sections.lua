@@ -860,7 +860,7 @@ function M.variability(ctx)
   local f = figure(ctx, "B")
   if f then
     embed(ctx, f, "Run-to-run variability")
-    M.figure_b_config(ctx, f.config)
+    M.figure_b_config(ctx, f.config, f.spread)
   else
     local why = ctx.figures_not_drawn.B
     if why then doc:para("Figure B is not drawn: " .. md.esc(why) .. ".") end
@@ -921,21 +921,48 @@ function M.noisiest(ctx, ranked)
   doc:para(env_lines)
 end
 
--- Which configuration Figure B shows: seed 000's fixed one, or the nearest the study ran.
-function M.figure_b_config(ctx, c)
-  if type(c) ~= "table" then return end
-  local what = string.format("%s, %s, batch %s", md.esc(c.model), md.esc(c.precision), tostring(c.batch))
-  local envs = c.envs and (" (" .. md.esc(table.concat(c.envs, ", ")) .. ")") or ""
-  if c.seed then
-    ctx.doc:para("Figure B shows seed 000's fixed configuration (" .. what .. ") in every environment that ran it" ..
-      envs .. ".")
-  elseif c.nearest_to then
-    local s = c.nearest_to
-    ctx.doc:para(string.format("Figure B shows %s in %s%s, the workload nearest to seed 000's fixed configuration " ..
-      "(%s, %s, batch %d) among those run in the most environments (then: same model, precision, the batch closest " ..
-      "by ratio); each environment under its own protocol.", what, c.envs and #c.envs > 1 and
-      (#c.envs .. " environments") or "one environment", envs, s.model, s.precision, s.batch))
+-- What Figure B draws for each environment (rlx.figures.spread; issue 55: a CPU's 8-11 % spread hid
+-- on a 1-10k log axis, and a box was promised that no environment had the repeats for): its median,
+-- the repeats' range as % from it and the CV, or one run and no spread; and whether a box is drawn.
+local function figure_b_spread(spread)
+  local parts, boxes = {}, 0
+  for _, x in ipairs(spread) do
+    if x.box then boxes = boxes + 1 end
+    if x.n == 1 then
+      parts[#parts + 1] = string.format("%s one run, %s images/s, no spread", md.esc(x.env), md.sig(x.median, 3))
+    else
+      parts[#parts + 1] = string.format("%s %d repeats around a median of %s images/s, from %+.1f %% to %+.1f %% " ..
+        "(CV %s)", md.esc(x.env), x.n, md.sig(x.median, 3), x.lo_pct, x.hi_pct, md.pct(x.cv, 1))
+    end
   end
+  return string.format("It draws each environment's images/s as the %% difference from its own median, so spreads " ..
+    "compare across machines of any speed: %s; %s.", table.concat(parts, "; "), boxes == #spread and
+    "each as a box (quartiles, whiskers to 1.5 IQR)" or (boxes == 0 and
+    "no box (it needs 5 repeats): mean ± 1 SD as a bar, every repeat as a dot" or
+    "a box where there are 5 repeats or more, else mean ± 1 SD as a bar; every repeat as a dot"))
+end
+
+-- Which configuration Figure B shows: seed 000's fixed one, or the nearest the study ran; and what
+-- it draws (spread: rlx.figures.spread's).
+function M.figure_b_config(ctx, c, spread)
+  local text
+  if type(c) == "table" then
+    local what = string.format("%s, %s, batch %s", md.esc(c.model), md.esc(c.precision), tostring(c.batch))
+    local envs = c.envs and (" (" .. md.esc(table.concat(c.envs, ", ")) .. ")") or ""
+    if c.seed then
+      text = "Figure B shows seed 000's fixed configuration (" .. what .. ") in every environment that ran it" ..
+        envs .. "."
+    elseif c.nearest_to then
+      local s = c.nearest_to
+      text = string.format("Figure B shows %s in %s%s, the workload nearest to seed 000's fixed configuration " ..
+        "(%s, %s, batch %d) among those run in the most environments (then: same model, precision, the batch " ..
+        "closest by ratio); each environment under its own protocol.", what, c.envs and #c.envs > 1 and
+        (#c.envs .. " environments") or "one environment", envs, s.model, s.precision, s.batch)
+    end
+  end
+  local drawn = type(spread) == "table" and #spread > 0 and figure_b_spread(spread) or nil
+  if text and drawn then text = text .. " " .. drawn end
+  if text or drawn then ctx.doc:para(text or drawn) end
 end
 
 -- Runs whose timed iterations never reached a steady state (issue 15: stable = 0), with their drift;

@@ -52,7 +52,7 @@ for _, f in ipairs(figs.files) do
     -- The GEMM lines name this machine's BLAS (issue 55; whatever it is here: printed as "BLAS"), and
     -- the points (23.47 and 11.74 GFLOP/s) exceed both GEMMs (4 and 3): references, not ceilings.
     local labels = {}
-    local blas = require("rlx.report.compute").blas_words(rlx.env.capture())
+    local blas = require("rlx.figures").blas_short(rlx.env.capture(), "cpu")
     for _, c in ipairs(f.plot.ceilings) do
       local label = blas and c.label:gsub(" on " .. blas:gsub("%p", "%%%0"), " on BLAS") or c.label
       labels[#labels + 1] = label .. "=" .. c.gflops .. (c.secondary and "s" or "")
