@@ -99,6 +99,7 @@ class Declare {
   Declare& knob(std::string over) { return set(d_.knob_over, std::move(over)); }
   Declare& check(std::function<std::string(const nlohmann::json&)> c) { return set(d_.check, std::move(c)); }
   Declare& absent(std::function<void(TrainRequest&)> a) { return set(d_.absent, std::move(a)); }
+  Declare& required(std::string what) { return set(d_.required, std::move(what)); }
   // A shape's field as data and back (field() writes both for a plain member).
   template <class T>
   Declare& stored_in(T TrainConfig::*member) {

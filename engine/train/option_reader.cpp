@@ -238,13 +238,17 @@ void check_declared(const TrainConfig& config) {
   }
 }
 
-TrainRequest read_options(const GivenOptions& given) {
+TrainRequest read_options(const GivenOptions& given, bool partial) {
   TrainRequest q;
   const auto& decls = option_decls();
   for (const auto& d : decls)
     if (is_given(given, d.name)) d.read(OptionReading(given, d), q);
-  for (const auto& d : decls)
-    if (!is_given(given, d.name) && d.absent) d.absent(q);
+  // What is absent after every given value is read (a bad batch is named before a missing model).
+  for (const auto& d : decls) {
+    if (is_given(given, d.name)) continue;
+    if (!d.required.empty() && !partial) refuse(d, "is required: " + d.required);
+    if (d.absent) d.absent(q);
+  }
   for (const auto& d : decls) {
     if (is_given(given, d.name)) check_rules(d, q);
     check_at_least(d, q);
@@ -279,6 +283,8 @@ nlohmann::json options_json() {
     text("unit", d.unit);
     text("default_text", d.default_text);
     text("at_least", d.at_least);
+    text("required", d.required);
+    text("max_why", d.max_why);
     text("store_column", d.store_column);
     text("flag", d.flag);
     text("alias", d.alias);
@@ -294,6 +300,7 @@ nlohmann::json options_json() {
     if (d.max_open) j["max_open"] = true;
     if (d.typed_max) j["typed_max"] = *d.typed_max;
     if (d.names_runs) j["names_runs"] = true;
+    if (!d.echoed) j["echoed"] = false;
     if (d.choices) j["one_of"] = d.choices();
     if (!d.unset.is_null()) j["unset"] = d.unset;
     for (const auto* rules : {&d.excludes, &d.needs}) {

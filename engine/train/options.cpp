@@ -104,10 +104,7 @@ std::string min_stable_help() {
 std::vector<OptionDecl> declare() {
   return {
       Declare("model").shape("model", read_model).default_value(nullptr).default_text("required")
-          .absent([](TrainRequest&) -> void {
-            throw std::invalid_argument(
-                "option 'model' is required: a built-in name (rlx.model.list()) or a model table");
-          })
+          .required("a built-in name (rlx.model.list()) or a model table")
           .stored_in(&TrainConfig::model)
           .matrix().column("model").flag("--model", "", "--arch").flag_type("string")
           .help("built-in model name, or a Lua file returning a model table")
@@ -156,21 +153,7 @@ std::vector<OptionDecl> declare() {
           .flag("--max-seconds").help("--target-ci: cap on measured wall-clock seconds")
           .doc("with `target_ci`: stop before a sample would end past this many seconds of timed wall clock "
                "(`min_iters` are always taken)"),
-      Declare("tf32").field(&TrainConfig::tf32).pass().knob("off").flag("--tf32")
-          .help("let cuBLAS/cuDNN use TF32 for fp32 (CUDA; off by default)")
-          .doc("CUDA: let cuBLAS and cuDNN run fp32 products on TF32 tensor cores; pinned either way and "
-               "echoed, so the roofline judges fp32 against the right roof"),
-      Declare("cuda_graphs").field(&TrainConfig::cuda_graphs).dimension("graphs").column("cuda_graphs")
-          .knob("off")
-          .flag("--cuda-graphs")
-          .help("capture the whole step as a CUDA graph after the warm-up and time its replays (CUDA, "
-                "synthetic data)")
-          .doc("CUDA: after the warm-up, capture the whole step (forward, loss, backward, optimizer, "
-               "gradient scaler) once as a CUDA graph and time its replays "
-               "([../training.md](../training.md#cuda-graphs)); refused on the CPU, with a dataset, "
-               "`grad_accum > 1`, counters or `counter_iters`, and `warmup = 0` (an error naming why); with "
-               "`amp` it needs LibTorch's `_fused_sgd_` (else `ok = false`)"),
-      Declare("device").field(&TrainConfig::device).check(device_name).column("device")
+      Declare("device").field(&TrainConfig::device).check(device_name).pass().column("device")
           .flag("--device", "", "--backend").help("auto, cpu, cuda or cuda:N")
           .doc("`\"cpu\"`, `\"cuda\"`, `\"cuda:N\"`, or `\"auto\"` (first GPU if any, else the CPU)"),
       Declare("precision").choice(&TrainConfig::precision, models::precision_names).matrix()
@@ -218,12 +201,26 @@ std::vector<OptionDecl> declare() {
       Declare("grad_accum").field(&TrainConfig::grad_accum).min(1).typed_max(100000).pass()
           .flag("--grad-accum-steps").help("optimizer step every N iterations")
           .doc("optimizer step every N iterations; the loss is divided by N"),
+      Declare("cuda_graphs").field(&TrainConfig::cuda_graphs).dimension("graphs").column("cuda_graphs")
+          .knob("off")
+          .flag("--cuda-graphs")
+          .help("capture the whole step as a CUDA graph after the warm-up and time its replays (CUDA, "
+                "synthetic data)")
+          .doc("CUDA: after the warm-up, capture the whole step (forward, loss, backward, optimizer, "
+               "gradient scaler) once as a CUDA graph and time its replays "
+               "([../training.md](../training.md#cuda-graphs)); refused on the CPU, with a dataset, "
+               "`grad_accum > 1`, counters or `counter_iters`, and `warmup = 0` (an error naming why); with "
+               "`amp` it needs LibTorch's `_fused_sgd_` (else `ok = false`)"),
       Declare("deterministic").field(&TrainConfig::deterministic).pass().flag("--deterministic")
           .help("deterministic algorithms")
           .doc("deterministic algorithms (warn-only for ops without one) and deterministic cuDNN"),
       Declare("cudnn_benchmark").field(&TrainConfig::cudnn_benchmark).pass().knob("off")
           .flag("--cudnn-benchmark").help("let cuDNN pick algorithms by timing")
           .doc("cuDNN picks convolution algorithms by timing them"),
+      Declare("tf32").field(&TrainConfig::tf32).pass().knob("off").flag("--tf32")
+          .help("let cuBLAS/cuDNN use TF32 for fp32 (CUDA; off by default)")
+          .doc("CUDA: let cuBLAS and cuDNN run fp32 products on TF32 tensor cores; pinned either way and "
+               "echoed, so the roofline judges fp32 against the right roof"),
       Declare("nvtx").field(&TrainConfig::nvtx).pass().flag("--nvtx")
           .help("NVTX range around each measured iteration (CUDA)")
           .doc("an NVTX range `rlx.train iteration N` around each timed iteration (CUDA builds); counted "
@@ -237,10 +234,12 @@ std::vector<OptionDecl> declare() {
       Declare("seed").field(&TrainConfig::seed).min(0).pass().flag("--seed").help("random seed")
           .doc("seeds weights, synthetic data, shuffling and augmentation"),
       Declare("input").field(&TrainConfig::input).unset(0).min(1).typed_max(4096).unit("pixels").pass()
-          .column("input").default_text("224 (32 for CIFAR-10)").flag("--input").help("image side")
+          .column("input").default_text("224 (32 for CIFAR-10)").flag("--input")
+          .help("image side (default 224; 32 for CIFAR-10)")
           .doc("image side in pixels"),
       Declare("classes").field(&TrainConfig::classes).unset(0).min(1).typed_max(1000000).pass()
-          .default_text("dataset's; 1000 synthetic").flag("--classes").help("classes")
+          .default_text("dataset's; 1000 synthetic").flag("--classes")
+          .help("classes (default the dataset's; 1000 synthetic)")
           .doc("classes of the model's last layer"),
       Declare("ranks").field(&TrainConfig::ranks).min(1).max(1024).unit("processes").dimension("{}ranks")
           .column("ranks").flag("--ranks")
@@ -252,7 +251,7 @@ std::vector<OptionDecl> declare() {
                "([../training.md](../training.md#data-parallel))"),
       Declare("rendezvous_port").field(&TrainConfig::rendezvous_port).min(0).max(65535).pass().not_echoed()
           .flag("--rendezvous-port", "PORT")
-          .help("--ranks: the port of the run's c10d TCPStore (0: a free one)")
+          .help("--ranks: the port of the run's c10d TCPStore (default: a free one)")
           .doc("with `ranks > 1`: the port of the run's c10d TCPStore; 0 = a free one; in use: `ok = false` "
                "naming it"),
       Declare("label").field(&TrainConfig::label).unset("").default_text("none").names_runs()

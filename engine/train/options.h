@@ -70,8 +70,9 @@ struct OptionDecl {
   // Reads the option (given) into the request; throws naming it.
   std::function<void(const OptionReading&, TrainRequest&)> read;
   // What the request holds when it is not given, where other options or the terminal decide
-  // (warmup "auto" with target_ci, progress); a required option refuses its absence here.
+  // (warmup "auto" with target_ci, progress).
   std::function<void(TrainRequest&)> absent;
+  std::string required;  // "" or what it must be: its absence is refused ("is required: <required>")
   // The config's field as data and back: the bounds of a config built in C++, at_least, the
   // result's echo (to_json) and the wire to a data-parallel rank (wire.cpp).
   std::function<nlohmann::json(const TrainConfig&)> get;
@@ -122,8 +123,9 @@ class OptionReading {
 
 // Reads the options into a request: unknown keys are the caller's to refuse (option_names());
 // every value, bound and rule between options is checked here, then validate(). Throws
-// std::invalid_argument with the message rlx.train raises.
-TrainRequest read_options(const GivenOptions& given);
+// std::invalid_argument with the message rlx.train raises. partial: a part of a run's options (a
+// sweep's protocol, checked before any run): a required option may be absent.
+TrainRequest read_options(const GivenOptions& given, bool partial = false);
 
 // The rules the options' values decide (the declarations' bounds of a config's fields, the
 // refusals of cuda_graphs and ranks), for validate(); throws std::invalid_argument.

@@ -93,6 +93,15 @@ int devices_fn(lua_State* L) {
   return 1;
 }
 
+// check(options) -> true: a part of rlx.train's options (a sweep's protocol, before any run) read
+// and checked as rlx.train would, without a model; raises what rlx.train would raise.
+int check_fn(lua_State* L) {
+  lua::Options o(L, 1, train::option_names());
+  (void)train::read_options(given_options(L, o), /*partial=*/true);
+  lua_pushboolean(L, 1);
+  return 1;
+}
+
 // options() -> {{name =, type =, default =, min =, ...}, ...}: rlx.train's option declarations
 // (engine/train/options.cpp), for rlx.train.OPTIONS.
 int options_fn(lua_State* L) {
@@ -119,6 +128,7 @@ void open_train(lua_State* L) {
                        {{"train", lua::guarded<train_fn>, "rlx.train"},
                         {"devices", lua::guarded<devices_fn>},
                         {"options", lua::guarded<options_fn>},
+                        {"check", lua::guarded<check_fn>},
                         {"dataset", lua::guarded<dataset_fn>}});
 }
 

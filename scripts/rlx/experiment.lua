@@ -28,6 +28,7 @@ local text = require("rlx.plan.text")
 local plan_study = require("rlx.plan.study")
 local plan = require("rlx.plan")
 local layout = require("rlx.plan.layout")
+local train_options = require("rlx._train_options")
 
 local M = {}
 
@@ -49,17 +50,26 @@ local RUN_SPEC = {
 local FINISH_SPEC = {figures = {type = "string", default = "figures"}, scale = {type = "table", required = true},
   with = {type = "string"}, title = {type = "string"}}
 
+-- A parameter that is an option of rlx.train: its type and bounds are the option's declaration
+-- (engine/train/options.cpp); the help says what it does to the study.
+local function train_param(name, help, extra)
+  local e = train_options.spec(name, extra)
+  e.help = help
+  return e
+end
+
 --- The parameters of a study script (experiments/all.lua declares them: rlx.params.declare), as
 --- data: `--set KEY=VALUE` for each, with its type, default and help (`rlx run SCRIPT --help`).
 M.PARAMS = {
   scale = {one_of = {"smoke", "default", "full"}, default = "default", help = "fidelity against time (matrix.lua)"},
   budget = {help = "study time budget, e.g. 30m, 1.5h or none (default: the scale's)"},
-  target_ci = {type = "number", help = "time each run until the 95 % CI is within ±this fraction (e.g. 0.02)"},
+  target_ci = train_param("target_ci", "time each run until the 95 % CI is within ±this fraction (e.g. 0.02)"),
   warmup = {help = "warm-up iterations, or auto: until steady (overrides the scale)"},
-  iters = {type = "integer", min = 1, max = 100000, help = "a fixed count of measured iterations (instead of target_ci)"},
-  min_iters = {type = "integer", min = 2, max = 100000, help = "with target_ci: timed iterations before judging"},
-  max_iters = {type = "integer", min = 1, max = 100000, help = "with target_ci: at most this many timed iterations"},
-  input = {type = "integer", min = 8, max = 4096, help = "image side in pixels (overrides the scale; 8 to 4096)"},
+  iters = train_param("iters", "a fixed count of measured iterations (instead of target_ci)"),
+  min_iters = train_param("min_iters", "with target_ci: timed iterations before judging"),
+  max_iters = train_param("max_iters", "with target_ci: at most this many timed iterations"),
+  -- A study's images are at least 8 pixels a side (the models' smallest feature maps).
+  input = train_param("input", "image side in pixels (overrides the scale; 8 to 4096)", {min = 8}),
   repeats = {type = "integer", min = 1, help = "repeats per configuration (overrides the scale; at most 50)"},
   models = {help = "comma list of models (default: matrix.lua's)"},
   batch = {help = "comma list of batch sizes (default: the environment script's)"},
@@ -170,18 +180,24 @@ local function apply_protocol(S, P)
       fail(string.format("--set target_ci= must be a fraction in (0, 1), e.g. 0.02, got %s", tostring(P.target_ci)))
     end
     S.target_ci, S.iters = P.target_ci, nil
-    S.min_iters, S.max_iters, S.warmup = S.min_iters or 5, S.max_iters or 100, S.warmup or "auto"
+    -- What the scale leaves out is rlx.train's: its declared caps, and warm-up until steady.
+    S.min_iters = S.min_iters or train_options.default("min_iters")
+    S.max_iters = S.max_iters or train_options.default("max_iters")
+    S.warmup = S.warmup or "auto"
   end
   if P.warmup ~= nil then
-    local w = P.warmup == "auto" and "auto" or options._from_text({type = "integer", min = 0, max = 100000},
-      tostring(P.warmup))
+    local count = train_options.OPTIONS.warmup
+    local w = P.warmup == "auto" and "auto" or options._from_text({type = "integer", min = count.min,
+      max = count.typed_max}, tostring(P.warmup))
     if not w then
       fail(string.format("--set warmup= must be a whole number from 0 to 100000, or auto, got '%s'", tostring(P.warmup)))
     end
     S.warmup = w
   end
-  for _, k in ipairs({"min_iters", "max_iters"}) do
-    if P[k] ~= nil then
+  -- The parameters whose option needs target_ci (min_iters, max_iters: their declarations).
+  for _, d in ipairs(train_options.OPTIONS) do
+    local k = d.name
+    if M.PARAMS[k] and P[k] ~= nil and d.needs and d.needs[1].option == "target_ci" then
       if not S.target_ci then fail(string.format("--set %s= applies to a precision target (target_ci=)", k)) end
       S[k] = P[k]
     end

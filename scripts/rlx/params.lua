@@ -75,9 +75,11 @@ local function disarmed(f)
   end
 end
 
--- The natives that act on the world (the others compute or read); and Lua's own actions.
-local ACTIONS = {train = true, db = true, fs = true, plot = true, counters = true, report = true,
-  ["peaks.measure"] = true, ["host.run"] = true}
+-- The natives that act on the world (the others compute or read); and Lua's own actions. Of
+-- rlx.train's, all but the option declarations (rlx._core.train.options: data a script's
+-- parameters are built from).
+local ACTIONS = {["train.train"] = true, ["train.devices"] = true, ["train.dataset"] = true, db = true, fs = true,
+  plot = true, counters = true, report = true, ["peaks.measure"] = true, ["host.run"] = true}
 
 --- Arms `rlx run SCRIPT --help` (the host calls it before the script, then M._help_end after).
 function M._guard_help()

@@ -9,6 +9,11 @@ local core = rlx._core.train
 local layout_rule = require("rlx.plan.layout")
 local M = {}
 
+--- rlx.train's options as the engine declares them (engine/train/options.cpp), in the order it
+--- reads them: {name, type, unit, min, max, default, one_of, excludes, needs, store_column, flag,
+--- help, doc, sweep, ...}; OPTIONS[name] is the same entry.
+M.OPTIONS = require("rlx._train_options").OPTIONS
+
 --- Trains `iters` measured iterations after `warmup` unmeasured ones; returns the result table.
 --- Without memory_format (or with "auto"), the layout is this machine's calibrated one when it has
 --- one (rlx.plan.layout: the one rule of every entry point); the result says which rule chose it.

@@ -7,16 +7,67 @@
 local args = require("rlx.cli._args")
 local startup_text = require("rlx._startup_text")
 local layout = require("rlx.plan.layout")
+local train_options = require("rlx._train_options")
+local options = require("rlx.options")
 local M = {summary = "train a model for N iterations and report images/s (run_train.py's flags)",
   synopsis = "train --model NAME [--batch-size N] [--iters N] [...]"}
 
--- The steady-state rule in words, its thresholds read from the trainer's own (rlx.stats.steady_state
--- echoes StabilityRule's max_drift and max_cv), so the help cannot drift from what a run applies.
-local function steady_rule()
-  local got, s = pcall(rlx.stats.steady_state, {1, 1, 1, 1})
-  if not got or type(s) ~= "table" or not s.max_drift or not s.max_cv then return "no significant drift, low CV" end
-  return string.format("no drift beyond %g %% that exceeds the noise (Welch's t), CV <= %g %%", s.max_drift * 100,
-    s.max_cv * 100)
+-- The flags of rlx.train's options are their declarations' (engine/train/options.cpp, through
+-- rlx._train_options: flag, type, bounds, choices, default, help), in their order; what the
+-- command does beyond a declaration is here: the model is a name or a Lua file, --data a folder,
+-- --memory-format also takes auto (the layout rule), --warmup-iters a count or auto (protocol()).
+local FLAG_EXTRA = {
+  model = {path = "file"},
+  data = {path = "dir"},
+  memory_format = {one_of = layout.CHOICES},
+}
+
+-- The command's own flags, after the option they go with (nil: at the end).
+local OWN_FLAGS = {
+  {after = "data", {"synthetic", "--synthetic", type = "boolean", help = "synthetic input even when --data is given"}},
+  {after = "memory_format", {"verbose", "--verbose", type = "boolean",
+    help = "say every setting that changes a step's speed, as used, and who chose it (stderr)"}},
+  {after = "memory_format", {"channels_last", "--channels-last", type = "boolean",
+    help = "same as --memory-format channels_last"}},
+  {{"log_dir", "--log-dir", metavar = "DIR", path = "output_dir",
+    help = "append the run to DIR/metrics.csv (seed 000's columns; DIR is made when missing)"}},
+  {{"db", "--db", metavar = "PATH", path = "database",
+    help = "store the run in this study database (rlx import-ncu --run LABEL attaches to it)"}},
+  {{"study", "--study", metavar = "NAME", name = true, default = "train", help = "the study the run is stored in (with --db)"}},
+  {{"replace", "--replace", type = "boolean", help = "with --db: replace the stored run with the same --label (or, " ..
+    "without --label, run 1 of this configuration); by default a run with a stored label is refused and an " ..
+    "unlabelled run is kept as the next repeat"}},
+  {{"json", "--json", type = "boolean", help = "print the whole result as one JSON object"}},
+}
+
+-- A boolean option that defaults to true is a flag that turns it off (--no-augment).
+local function negated(d) return (d.flag_type or d.type) == "boolean" and d.default == true end
+
+-- The flag of a declared option: its spec entry (rlx._train_options.spec) with its names; a
+-- default the parse does not fill in (it depends on other flags) is said in the help.
+local function flag_of(d)
+  local e = train_options.spec(d.name, FLAG_EXTRA[d.name])
+  e[1], e[2], e.alias, e.metavar, e.name = negated(d) and ("no_" .. d.name) or d.name, d.flag, d.alias, d.metavar,
+    d.names_runs
+  if e.default == nil and d.default ~= nil and e.type ~= "boolean" and not e.help:find("(default", 1, true) then
+    e.help = string.format("%s (default %s)", e.help, tostring(d.default))
+  end
+  return e
+end
+
+local function flags()
+  local out, after = {}, {}
+  for _, f in ipairs(OWN_FLAGS) do
+    if f.after then after[f.after] = after[f.after] or {}; table.insert(after[f.after], f[1]) end
+  end
+  for _, d in ipairs(train_options.OPTIONS) do
+    if d.flag then
+      out[#out + 1] = flag_of(d)
+      for _, own in ipairs(after[d.name] or {}) do out[#out + 1] = own end
+    end
+  end
+  for _, f in ipairs(OWN_FLAGS) do if not f.after then out[#out + 1] = f[1] end end
+  return out
 end
 
 local cmd = {name = "train",
@@ -27,74 +78,7 @@ local cmd = {name = "train",
     "until steady and measures until the 95 % CI of the mean iteration time is within +/-F (or\n" ..
     "--max-iters / --max-seconds). Without --data the input is synthetic (made once on the device).\n" ..
     "Method and fields: docs/training.md.",
-  options = {
-    {"model", "--model", alias = "--arch", path = "file", help = "built-in model name, or a Lua file returning a model table"},
-    {"batch", "--batch-size", type = "integer", default = 32, help = "images per iteration"},
-    {"warmup", "--warmup-iters", metavar = "N|auto",
-      help = "unmeasured iterations first (default 5; auto: until the step time stops falling, an iteration no " ..
-        "more than 5 % faster than the one before; the default with --target-ci)"},
-    {"max_warmup", "--max-warmup", type = "integer", min = 1, max = 100000, help = "cap of --warmup-iters auto (default 10)"},
-    {"iters", "--iters", type = "integer", min = 1, max = 100000,
-      help = "measured iterations (default 20; not with --target-ci)"},
-    {"target_ci", "--target-ci", type = "number", metavar = "F",
-      help = "measure until the 95 % CI of the mean is within +/-F (e.g. 0.02)"},
-    {"min_iters", "--min-iters", type = "integer", min = 2, max = 100000,
-      help = "--target-ci: samples before judging (default 5)"},
-    {"max_iters", "--max-iters", type = "integer", min = 1, max = 100000,
-      help = "--target-ci: cap on measured iterations (default 100)"},
-    {"max_seconds", "--max-seconds", type = "number", max = 31536000, help = "--target-ci: cap on measured wall-clock seconds"},
-    {"precision", "--precision", one_of = rlx.model.PRECISIONS, default = "fp32",
-      help = "fp32; amp = fp16 autocast + grad scaling (CUDA); bf16 autocast"},
-    {"device", "--device", alias = "--backend", default = "auto", help = "auto, cpu, cuda or cuda:N"},
-    {"workers", "--workers", type = "integer", max = 256, default = 0, help = "data loading threads"},
-    {"prefetch", "--prefetch-factor", type = "integer", max = 64, default = 2, help = "batches prefetched per worker"},
-    {"data", "--data", metavar = "PATH", path = "dir", help = "ImageFolder root (train/<class>/*.jpg) or CIFAR-10 folder"},
-    {"synthetic", "--synthetic", type = "boolean", help = "synthetic input even when --data is given"},
-    {"no_augment", "--no-augment", type = "boolean", help = "resize + center crop instead of random crops"},
-    {"memory_format", "--memory-format", metavar = "auto|channels_last|contiguous",
-      one_of = layout.CHOICES,
-      help = "layout of images and conv weights (default auto: the faster of the two for this model on this " ..
-        "machine, measured once and kept: rlx.calibrate; contiguous = run_train.py's default)"},
-    {"verbose", "--verbose", type = "boolean",
-      help = "say every setting that changes a step's speed, as used, and who chose it (stderr)"},
-    {"channels_last", "--channels-last", type = "boolean", help = "same as --memory-format channels_last"},
-    {"grad_accum", "--grad-accum-steps", type = "integer", max = 100000, default = 1, help = "optimizer step every N iterations"},
-    {"deterministic", "--deterministic", type = "boolean", help = "deterministic algorithms"},
-    {"cudnn_benchmark", "--cudnn-benchmark", type = "boolean", help = "let cuDNN pick algorithms by timing"},
-    {"nvtx", "--nvtx", type = "boolean", help = "NVTX range around each measured iteration (CUDA)"},
-    {"tf32", "--tf32", type = "boolean", help = "let cuBLAS/cuDNN use TF32 for fp32 (CUDA; off by default)"},
-    {"cuda_graphs", "--cuda-graphs", type = "boolean",
-      help = "capture the whole step as a CUDA graph after the warm-up and time its replays (CUDA, synthetic data)"},
-    {"ranks", "--ranks", type = "integer", default = 1, min = 1, max = 1024,
-      help = "data-parallel processes on c10d (Gloo on CPUs, NCCL on GPUs); --batch-size is per rank"},
-    {"rendezvous_port", "--rendezvous-port", type = "integer", min = 0, max = 65535, metavar = "PORT",
-      help = "--ranks: the port of the run's c10d TCPStore (default: a free one)"},
-    {"threads", "--threads", type = "integer", default = 0, min = 0,
-      help = "intra-op threads (0 = OMP_NUM_THREADS when set, else one per CPU this process may run on)"},
-    {"input", "--input", type = "integer", max = 4096, help = "image side (default 224; 32 for CIFAR-10)"},
-    {"classes", "--classes", type = "integer", max = 1000000, help = "classes (default the dataset's; 1000 synthetic)"},
-    {"lr", "--lr", type = "number", default = 0.1, help = "learning rate"},
-    {"momentum", "--momentum", type = "number", default = 0.9, help = "SGD momentum"},
-    {"weight_decay", "--weight-decay", type = "number", default = 1e-4, help = "SGD weight decay"},
-    {"seed", "--seed", type = "integer", default = 0, help = "random seed"},
-    {"counters", "--counters", type = "boolean", help = "collect hardware counters (in counted iterations after the timed ones)"},
-    {"counter_iters", "--counter-iters", type = "integer", max = 100000, metavar = "N",
-      help = "counted iterations after the timed ones (default: what the counters need; 1 under ncu)"},
-    {"min_stable", "--min-stable", type = "boolean", help = "extend the timed iterations (up to 2 x --iters more, " ..
-      "dropping the oldest) until the last --iters are steady: " .. steady_rule() .. " (docs/training.md " ..
-      "\"Steady state\")"},
-    {"pin_memory", "--pin-memory", type = "boolean", help = "page-locked batches, asynchronous copies (CUDA with --data)"},
-    {"label", "--label", name = true, help = "free text stored with the result (no '/' or control characters)"},
-    {"log_dir", "--log-dir", metavar = "DIR", path = "output_dir",
-      help = "append the run to DIR/metrics.csv (seed 000's columns; DIR is made when missing)"},
-    {"db", "--db", metavar = "PATH", path = "database",
-      help = "store the run in this study database (rlx import-ncu --run LABEL attaches to it)"},
-    {"study", "--study", metavar = "NAME", name = true, default = "train", help = "the study the run is stored in (with --db)"},
-    {"replace", "--replace", type = "boolean", help = "with --db: replace the stored run with the same --label (or, " ..
-      "without --label, run 1 of this configuration); by default a run with a stored label is refused and an " ..
-      "unlabelled run is kept as the next repeat"},
-    {"json", "--json", type = "boolean", help = "print the whole result as one JSON object"},
-  },
+  options = flags(),
   epilog = "Examples: rlx train --arch resnet18 --batch-size 16 --warmup-iters 2 --iters 10 --input 64\n" ..
     "          rlx train --arch resnet50 --batch-size 16 --target-ci 0.02 --max-seconds 120"}
 
@@ -142,7 +126,7 @@ local function store(o, opts, r)
   end
 end
 
--- --warmup-iters N or auto; --iters defaults to 20 only without --target-ci (rlx.train refuses both).
+-- --warmup-iters N or auto; --iters has its default only without --target-ci (rlx.train refuses both).
 local function protocol(o)
   local warmup = o.warmup
   if warmup ~= nil and warmup ~= "auto" then
@@ -156,8 +140,12 @@ local function protocol(o)
     if o.iters then args.usage_error("train", "--iters is a fixed count; with --target-ci use --max-iters") end
     return warmup, nil
   end
-  return warmup or 5, o.iters or 20
+  return warmup or train_options.default("warmup"), o.iters or train_options.default("iters")
 end
+
+-- Booleans the command always sent, false when not given (the stored configuration of --db keeps
+-- the key it had); the other booleans are sent only when set.
+local SENT_AS_FALSE = {deterministic = true, cudnn_benchmark = true, nvtx = true}
 
 -- --channels-last is run_train.py's flag; it may not contradict --memory-format.
 local function memory_format(o)
@@ -165,6 +153,27 @@ local function memory_format(o)
     args.usage_error("train", "--channels-last contradicts --memory-format contiguous; give one of them")
   end
   return o.channels_last and "channels_last" or o.memory_format
+end
+
+-- The options rlx.train gets: each declared option with a flag as parsed, and what the command
+-- decides itself: the protocol, the model (a Lua file is loaded), the data, the layout.
+local function train_opts(o)
+  local warmup, iters = protocol(o)
+  local opts = {}
+  for _, d in ipairs(train_options.OPTIONS) do
+    if d.flag then
+      local v = o[d.name]
+      if (d.flag_type or d.type) == "boolean" then
+        if v then v = true elseif SENT_AS_FALSE[d.name] then v = false else v = nil end
+      end
+      opts[d.name] = v
+    end
+  end
+  opts.model, opts.warmup, opts.iters = model_option(o.model), warmup, iters
+  opts.data = (o.data and not o.synthetic) and o.data or "synthetic"
+  opts.augment = not o.no_augment
+  opts.memory_format = memory_format(o)
+  return opts
 end
 
 -- What the outputs hold is checked before the training too (issue 35 item 8): an existing --db
@@ -278,21 +287,7 @@ function M.main(...)
   if not o.model then
     args.usage_error("train", "--model (or --arch) is required, e.g. --model resnet18")
   end
-  local warmup, iters = protocol(o)
-  local opts = {
-    model = model_option(o.model), batch = o.batch, warmup = warmup, iters = iters, max_warmup = o.max_warmup,
-    target_ci = o.target_ci, min_iters = o.min_iters, max_iters = o.max_iters, max_seconds = o.max_seconds,
-    tf32 = o.tf32 or nil,
-    precision = o.precision, device = o.device, workers = o.workers, prefetch = o.prefetch,
-    data = (o.data and not o.synthetic) and o.data or "synthetic", augment = not o.no_augment,
-    memory_format = memory_format(o), grad_accum = o.grad_accum,
-    deterministic = o.deterministic or false, cudnn_benchmark = o.cudnn_benchmark or false,
-    nvtx = o.nvtx or false, threads = o.threads, input = o.input, classes = o.classes, lr = o.lr,
-    momentum = o.momentum, weight_decay = o.weight_decay, seed = o.seed, label = o.label,
-    counters = o.counters or nil, counter_iters = o.counter_iters, min_stable = o.min_stable or nil,
-    pin_memory = o.pin_memory or nil, cuda_graphs = o.cuda_graphs or nil,
-    ranks = o.ranks, rendezvous_port = o.rendezvous_port,
-  }
+  local opts = train_opts(o)
   -- Refused before the calibration's probe would train on the CPU for nothing, and before any
   -- other --cuda-graphs rule (--warmup-iters 0): on a machine without CUDA the real refusal came
   -- second, after a round trip to fix the warm-up (issue 56 item 7).
@@ -361,6 +356,24 @@ function M.main(...)
     if not logged then args.fail("train", err) end
   end
   return 0
+end
+
+--- The flag table of docs/cli.md's "rlx train" section, as Markdown, from the flags the command
+--- parses (the declared options' and its own): what each value must be is the words of its
+--- check (rlx.options), the default the declaration's (tests/e2e/train/options_docs.sh).
+function M._flags_markdown()
+  local lines = {"| flag | option | value | default | meaning |", "| --- | --- | --- | --- | --- |"}
+  for _, f in ipairs(cmd.options) do
+    local d = train_options.OPTIONS[f[1]] or train_options.OPTIONS[f[1]:match("^no_(.*)$") or ""]
+    local flag = "`" .. f[2] .. "`" .. (f.alias and (", `" .. f.alias .. "`") or "")
+    local value = f.type == "boolean" and "(a flag)" or options._requirement(f.type and f or {type = "string"})
+    local default = d and train_options.default_text(d) or (f.default ~= nil and ("`" .. tostring(f.default) .. "`")
+      or "")
+    lines[#lines + 1] = string.format("| %s | %s | %s | %s | %s |", flag, d and ("`" .. d.name .. "`" ..
+      (f[1] ~= d.name and " = false" or "")) or "", train_options.cell(value), train_options.cell(default),
+      train_options.cell(f.help))
+  end
+  return table.concat(lines, "\n") .. "\n"
 end
 
 M._cmd = cmd  -- its flags and positionals, for tests that walk every command (path_slots.sh)

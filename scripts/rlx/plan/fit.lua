@@ -14,6 +14,7 @@
 -- expected_iters). `est` below is an rlx.plan.estimate estimator (step, outside, min_iters,
 -- expected_iters).
 local stats = require("rlx.stats")
+local train_options = require("rlx._train_options")
 local M = {}
 
 M.SECONDS_SLACK = 1.5
@@ -28,7 +29,8 @@ local function num(v) return type(v) == "number" and v == v and v > 0 and v < ma
 --- in [lo, hi] with t975(n - 1) x cv / sqrt(n) <= ci (rlx.stats.iters_for_ci), hi when none is;
 --- lo without a ci.
 function M.iters_for(cv, ci, lo, hi)
-  lo, hi = math.max(2, lo or 2), hi or 100
+  local least = train_options.OPTIONS.min_iters.min  -- a CI needs two samples
+  lo, hi = math.max(least, lo or least), hi or train_options.default("max_iters")
   if not num(ci) then return lo end
   return stats.iters_for_ci(math.max(0, cv), ci, lo, hi)
 end
@@ -208,7 +210,9 @@ function M.next_caps(est, configs, left_s, S)
   local step = est:step(c)
   local caps = {max_iters = plan.n}
   if step then caps.max_seconds = plan.n * step * M.SECONDS_SLACK end
-  if c.warmup == nil or c.warmup == "auto" then caps.max_warmup = math.max(3, math.min(c.max_warmup or 10, plan.n)) end
+  if c.warmup == nil or c.warmup == "auto" then
+    caps.max_warmup = math.max(3, math.min(c.max_warmup or train_options.default("max_warmup"), plan.n))
+  end
   return caps, plan
 end
 

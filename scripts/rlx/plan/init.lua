@@ -7,6 +7,7 @@
 local errors = require("rlx.errors")
 local estimate = require("rlx.plan.estimate")
 local fit = require("rlx.plan.fit")
+local train_options = require("rlx._train_options")
 local kind_of = require("rlx.studydb.data").kind_of
 local now_s = require("rlx.study._common").now_s
 
@@ -35,10 +36,11 @@ M.MAX_REPEATS_WHY = "every repeat is one more run of each configuration, planned
 --- Whether a sweep's options time each run to a CI target.
 function M.targeted(o) return o.target_ci ~= nil and o.target_ci > 0 end
 
---- The protocol the plan's arithmetic needs (caps, trim, expected iterations) from a sweep's options.
+--- The protocol the plan's arithmetic needs (caps, trim, expected iterations) from a sweep's
+--- options; what the sweep leaves out is rlx.train's declared default (engine/train/options.cpp).
 function M.protocol(o)
-  return {min_iters = o.min_iters or 5, max_iters = o.max_iters or 100, accept_ci = o.accept_ci,
-    target_ci = o.target_ci}
+  return {min_iters = o.min_iters or train_options.default("min_iters"),
+    max_iters = o.max_iters or train_options.default("max_iters"), accept_ci = o.accept_ci, target_ci = o.target_ci}
 end
 local targeted, protocol = M.targeted, M.protocol
 
@@ -92,7 +94,7 @@ function Planner:_estimate_items(todo, ns, S)
   for _, it in ipairs(todo) do
     local c = it.config
     local est = self:estimator(kind_of(c.device))
-    local cap = c.target_ci and ((ns or {})[it] or c.max_iters or 100) or nil
+    local cap = c.target_ci and ((ns or {})[it] or c.max_iters or train_options.default("max_iters")) or nil
     local n = cap and est:expected_iters(c, cap, S) or nil
     local est_s, source = est:run(c, n)
     it.iters_cap = c.target_ci and ns and ns[it] or nil

@@ -5,6 +5,7 @@ local md = require("rlx.report.md")
 local compute = require("rlx.report.compute")
 local configs = require("rlx.studydb.configs")
 local lead = require("rlx.report.lead")
+local train_options = require("rlx._train_options")
 local M = {}
 
 local function join(parts, sep)
@@ -373,7 +374,7 @@ function M.budget_lines(D)
             local why = tostring(configs.field(r, "stop_reason") or "unknown")
             stops[why] = (stops[why] or 0) + 1
           end
-          local asked, got = c.max_iters or 100, res.max_iters
+          local asked, got = c.max_iters or train_options.default("max_iters"), res.max_iters
           if type(got) == "number" and got < asked then
             capped = capped + 1
             protocol_cap = asked

@@ -3,29 +3,31 @@
 -- batch, from the stored runs. A pair is two rows equal in every configuration field but the knob
 -- (rlx.studydb.configs), so no other difference leaks into a knob's speedup.
 --
--- A knob is one entry of M.KNOBS: its name, its baseline setting and how a row reads it. A study
--- varies one by listing its settings in its environment script (e.g. memory_format, tf32 or
--- cudnn_benchmark in experiments/cuda.lua, when the sweep takes it as a dimension); a knob whose
--- runs all share one setting (or that no run records, as cuda_graphs in a database from before it)
--- is "not varied" and has no rows.
+-- A knob is one entry of M.KNOBS (from the option declarations): its name, its baseline setting
+-- and how a row reads it. A study varies one by listing its settings in its environment script
+-- (e.g. memory_format, tf32 or cudnn_benchmark in experiments/cuda.lua, when the sweep takes it as
+-- a dimension); a knob whose runs all share one setting (or that no run records, as cuda_graphs in
+-- a database from before it) is "not varied" and has no rows.
 local md = require("rlx.report.md")
 local compute = require("rlx.report.compute")
 local configs = require("rlx.studydb.configs")
 local lead = require("rlx.report.lead")
 local pairing = require("rlx.report.pairs")
+local train_options = require("rlx._train_options")
 local M = {}
 
 local function setting(field) return function(g) return configs.of(g.runs[1])[field] end end
+local function row_field(field) return function(g) return tostring(g[field]) end end
 
--- One line per knob: name (a configuration field of rlx.studydb.configs, or precision), baseline,
--- and the row's setting.
-M.KNOBS = {
-  {name = "precision", over = "fp32", of = function(g) return tostring(g.precision) end},
-  {name = "memory_format", over = "contiguous", of = setting("memory_format")},
-  {name = "cuda_graphs", over = "off", of = setting("cuda_graphs")},
-  {name = "cudnn_benchmark", over = "off", of = setting("cudnn_benchmark")},
-  {name = "tf32", over = "off", of = setting("tf32")},
-}
+-- One line per knob: its name, its baseline and the row's setting. The knobs are the options of
+-- rlx.train declared as knobs (engine/train/options.cpp, with their baselines), in their order: an
+-- option the sweep loops over itself (precision) is a field of the row, the others a configuration
+-- field of rlx.studydb.configs.
+M.KNOBS = {}
+for _, k in ipairs(train_options.knobs()) do
+  local matrix = train_options.OPTIONS[k.name].sweep == "matrix"
+  M.KNOBS[#M.KNOBS + 1] = {name = k.name, over = k.over, of = matrix and row_field(k.name) or setting(k.name)}
+end
 
 -- The CUDA rows keyed by their configuration without the knob, then the knob's setting.
 local function by_setting(D, knob)

@@ -18,6 +18,7 @@ local layout = require("rlx.plan.layout")
 local fit = require("rlx.plan.fit")
 
 local common = require("rlx.study._common")
+local train_options = require("rlx._train_options")
 local slot_methods = require("rlx.study._slot")
 local warn, now_s, plain_data = common.warn, common.now_s, common.plain_data
 local targeted = plan.targeted
@@ -115,31 +116,31 @@ function M.label(env, model, precision, batch, n)
   return make_label(env, model, precision, batch, n)
 end
 
--- Options of a sweep beyond the matrix that go to rlx.train unchanged (issue 4's list).
-local PASS_THROUGH = {"workers", "threads", "memory_format", "grad_accum", "deterministic", "cudnn_benchmark",
-  "nvtx", "lr", "momentum", "weight_decay", "seed", "tf32", "rendezvous_port"}
+-- The options of rlx.train a sweep takes, from their declarations (engine/train/options.cpp):
+-- those it hands every run unchanged ("pass"), and its dimensions, run once per value ("dimension":
+-- cuda_graphs, ranks); model, precision and batch are its own loops (models, precision, batch).
+local PASS = train_options.sweep_role("pass")
+local DIMENSIONS = {}
+for _, name in ipairs(train_options.sweep_role("dimension")) do DIMENSIONS[#DIMENSIONS + 1] = train_options.OPTIONS[name] end
+
+-- What the sweep checks of a value it hands every run before anything is claimed: the option's
+-- type and least value (rlx._core.train.check then reads them as rlx.train would: check_options).
+local function pass_spec(d)
+  if d.type == "integer" or d.type == "number" then return {type = d.type, min = d.min} end
+  if d.type == "string" and not d.one_of then return {type = "string"} end
+  return {type = "any"}
+end
 
 local SWEEP_SPEC = {
   models = {type = "string_list", required = true},
   batch = {type = "int_list", min = 1, default = {32}},
   precision = {type = "string_list", default = {"fp32"}},
   repeats = {type = "integer", min = 1, max = plan.MAX_REPEATS, default = 1},
-  device = {type = "string", default = "cpu"},
-  warmup = {type = "any"},
-  iters = {type = "integer", min = 1},
-  target_ci = {type = "number", min = 0},
   accept_ci = {type = "number", min = 0},
   calibration = {type = "table"},
-  min_iters = {type = "integer", min = 2},
-  max_iters = {type = "integer", min = 1},
-  max_warmup = {type = "integer", min = 1},
   budget_s = {type = "number", min = 0},
   noise_floor = {type = "boolean", default = true},
   notes = {type = "string_list"},
-  data = {type = "string"},
-  input = {type = "integer", min = 1},
-  classes = {type = "integer", min = 1},
-  counters = {type = "any"},
   force = {type = "boolean", default = false},
   label = {type = "string"},
   trainer = {type = "function"},
@@ -152,10 +153,6 @@ local SWEEP_SPEC = {
   memory_available = {type = "function"},
   order = {type = "string", one_of = {"interleaved", "random", "grouped"}, default = "interleaved"},
   order_seed = {type = "integer", min = 0},
-  cuda_graphs = {type = "any"},  -- true, false or {false, true}: a dimension like precision
-  -- Data-parallel processes (rlx.train's ranks): N or {1, 2}, a dimension like precision; batch
-  -- stays per rank.
-  ranks = {type = "any"},
   -- {precision = {batch, ...}}: a precision named here runs at those batches only (issue 55: the
   -- default plan keeps bf16 at one batch per model on a CPU with native bf16, an fp32/bf16 pair).
   precision_batch = {type = "table"},
@@ -167,7 +164,10 @@ local SWEEP_SPEC = {
   started = {type = "number"},
   after_s = {type = "number", min = 0},
 }
-for _, k in ipairs(PASS_THROUGH) do SWEEP_SPEC[k] = {type = "any"} end
+for _, k in ipairs(PASS) do SWEEP_SPEC[k] = pass_spec(train_options.OPTIONS[k]) end
+SWEEP_SPEC.device = {type = "string", default = "cpu"}  -- a sweep trains on the CPU unless told
+-- A dimension is a value or a list of them, like precision (ranks: batch stays per rank).
+for _, d in ipairs(DIMENSIONS) do SWEEP_SPEC[d.name] = {type = "any"} end
 
 -- The configuration of one run: what rlx.train gets, minus the label. Its hash is the resume key.
 -- A model's memory layout: the sweep's memory_format when given (the user's choice wins), else the
@@ -178,11 +178,8 @@ for _, k in ipairs(PASS_THROUGH) do SWEEP_SPEC[k] = {type = "any"} end
 -- calibrations and this rule (memory_format = "channels_last" in its configuration), also looked
 -- up so that those studies resume too; nil where it does not apply.
 local function run_config(o, model, precision, batch)
-  local c = {model = model, precision = precision, batch = batch, device = o.device, warmup = o.warmup,
-    iters = o.iters, data = o.data, input = o.input, classes = o.classes, counters = o.counters,
-    target_ci = o.target_ci, accept_ci = o.accept_ci, min_iters = o.min_iters, max_iters = o.max_iters,
-    max_warmup = o.max_warmup}
-  for _, k in ipairs(PASS_THROUGH) do c[k] = o[k] end
+  local c = {model = model, precision = precision, batch = batch, accept_ci = o.accept_ci}
+  for _, k in ipairs(PASS) do c[k] = o[k] end
   if c.memory_format == nil and o.calibration then
     local chosen = layout.calibrated(o.calibration, model, precision, o.input)
     if chosen ~= "channels_last" then c.memory_format = chosen end
@@ -257,46 +254,64 @@ function Study:_order_seed(o)
   return tonumber(rlx.db.new_id():sub(1, 7), 16)
 end
 
--- warmup is a count or "auto" (until steady), as rlx.train takes it.
-local function check_warmup(w)
-  if w == nil or w == "auto" or (type(w) == "number" and w >= 0 and w == math.floor(w)) then return end
-  errors.raise("study:sweep", string.format("option 'warmup' must be a whole number >= 0 or \"auto\", got %s",
-    type(w) == "string" and string.format("%q", w) or tostring(w)))
+-- What the sweep hands every run is read as rlx.train reads it (the engine's reader, without a
+-- model: rlx._core.train.check), so a bad value or a contradiction in the protocol (iters with
+-- target_ci, min_iters above max_iters) is refused before anything is claimed, in rlx.train's
+-- words (issue 35 item 5): every run would have failed with that error and been stored as failed.
+local function check_options(o)
+  local given = {}
+  for _, k in ipairs(PASS) do given[k] = o[k] end
+  local ok, err = pcall(rlx._core.train.check, given)
+  if not ok then errors.raise("study:sweep", errors.message(errors.pass_exits(err))) end
 end
 
--- Contradictions in the protocol are refused before anything is claimed (issue 35 item 5): every
--- run would have failed with the same rlx.train error and been stored as failed.
-local function check_protocol(o)
-  if o.target_ci ~= nil and not (o.target_ci > 0 and o.target_ci < 1) then
-    errors.raise("study:sweep", string.format("option 'target_ci' must be a fraction in (0, 1), e.g. 0.02 (±2 %%), " ..
-      "got %s", tostring(o.target_ci)))
+local function value_fits(d, v)
+  if d.type == "boolean" then return type(v) == "boolean" end
+  if d.type ~= "integer" and d.type ~= "number" then return type(v) == "string" end
+  return type(v) == "number" and (d.type ~= "integer" or v == math.floor(v)) and (not d.min or v >= d.min) and
+    (not d.max or v <= d.max)
+end
+
+-- A dimension's values: the option's value or a list of them, each of its declared type and
+-- bounds; not given: its default alone.
+local function dimension_values(o, d)
+  if o[d.name] == nil then return {d.default} end
+  local values = as_list(o[d.name])
+  for _, v in ipairs(values) do
+    if not value_fits(d, v) then
+      errors.raise("study:sweep", string.format("option '%s' must be %s, or a list of them, got %s", d.name,
+        options._requirement({type = d.type, min = d.min, max = d.max}), type(v) == "string" and
+        string.format("%q", v) or tostring(v)))
+    end
   end
-  if o.min_iters and o.max_iters and o.min_iters > o.max_iters then
-    errors.raise("study:sweep", string.format("option 'min_iters' (%d) is more than 'max_iters' (%d): lower one or " ..
-      "raise the other", o.min_iters, o.max_iters))
+  return values
+end
+
+-- Every combination of the dimensions' values, the first dimension outermost: {{d, value}, ...}.
+local function combinations(o)
+  local out = {{}}
+  for _, d in ipairs(DIMENSIONS) do
+    local grown = {}
+    for _, combo in ipairs(out) do
+      for _, v in ipairs(dimension_values(o, d)) do
+        local c = {unpack(combo)}
+        c[#c + 1] = {d, v}
+        grown[#grown + 1] = c
+      end
+    end
+    out = grown
   end
+  return out
 end
 
 function Study:_plan(o)
-  check_warmup(o.warmup)
-  check_protocol(o)
+  check_options(o)
   if o.order_seed and o.order ~= "random" then
     errors.raise("study:sweep", string.format("option 'order_seed' applies to order = \"random\" only (order is %q)",
       o.order))
   end
   local env_label = o.label or self.env.label
-  local graphs = o.cuda_graphs == nil and {false} or as_list(o.cuda_graphs)
-  for _, g in ipairs(graphs) do
-    if type(g) ~= "boolean" then
-      errors.raise("study:sweep", "option 'cuda_graphs' must be true, false or a list of them, got " .. type(g))
-    end
-  end
-  local rank_counts = o.ranks == nil and {1} or as_list(o.ranks)
-  for _, r in ipairs(rank_counts) do
-    if type(r) ~= "number" or r < 1 or r ~= math.floor(r) then
-      errors.raise("study:sweep", "option 'ranks' must be a whole number >= 1 or a list of them, got " .. tostring(r))
-    end
-  end
+  local combos = combinations(o)
   -- Without a memory_format or a calibration from the study's plan, this machine's stored
   -- calibrations (rlx.plan.layout: the one rule of every entry point; a sweep probes nothing).
   if o.memory_format == nil and o.calibration == nil then o.calibration = self:_stored_layouts(o) end
@@ -312,24 +327,23 @@ function Study:_plan(o)
   for _, model in ipairs(as_list(o.models)) do
     for _, precision in ipairs(as_list(o.precision)) do
       for _, batch in ipairs(as_list(o.batch)) do
-        for _, graphed in ipairs((not only_at[precision] or only_at[precision][batch]) and graphs or {}) do
-          for _, ranks in ipairs(rank_counts) do
-            local config, legacy_key = run_config(o, model, precision, batch)
-            -- An eager one-process run's configuration has neither cuda_graphs nor ranks, so it keeps
-            -- the resume key it had before either existed.
-            if graphed then config.cuda_graphs, legacy_key = true, nil end
-            if ranks > 1 then config.ranks, legacy_key = ranks, nil end
-            configs[#configs + 1] = {config = config, key = rlx.db.hash(config), legacy_key = legacy_key,
-              layout = layout_of(o, model, precision),
-              -- A memory_format given to the sweep shows after the precision (the default layout does
-              -- not), then "graphs" for a graphed run, then the ranks of a data-parallel one.
-              label = function(n)
-                local tag = o.memory_format and (precision .. "_" .. tostring(o.memory_format)) or precision
-                if graphed then tag = tag .. "_graphs" end
-                if ranks > 1 then tag = tag .. "_" .. ranks .. "ranks" end
-                return make_label(env_label, model, tag, batch, n)
-              end}
+        for _, combo in ipairs((not only_at[precision] or only_at[precision][batch]) and combos or {}) do
+          local config, legacy_key = run_config(o, model, precision, batch)
+          -- A run at a dimension's default leaves it out of its configuration (an eager one-process
+          -- run has neither cuda_graphs nor ranks), so it keeps the resume key it had before the
+          -- dimension existed; at another value the dimension's label tag ("graphs", "2ranks")
+          -- joins its label, after the precision and a memory_format given to the sweep.
+          local tag = o.memory_format and (precision .. "_" .. tostring(o.memory_format)) or precision
+          for _, dv in ipairs(combo) do
+            local d, v = dv[1], dv[2]
+            if v ~= d.default then
+              config[d.name], legacy_key = v, nil
+              tag = tag .. "_" .. d.label_tag:gsub("{}", tostring(v))
+            end
           end
+          configs[#configs + 1] = {config = config, key = rlx.db.hash(config), legacy_key = legacy_key,
+            layout = layout_of(o, model, precision),
+            label = function(n) return make_label(env_label, model, tag, batch, n) end}
         end
       end
     end

@@ -8,6 +8,7 @@
 #include <set>
 #include <sstream>
 
+#include "store/records.h"
 #include "train/data_parallel.h"
 #include "train/options.h"
 
@@ -81,6 +82,11 @@ TEST_CASE("options: each declaration says what the front ends and the docs need"
     for (const auto* rules : {&d.excludes, &d.needs})
       for (const OptionRule& r : *rules) CHECK(find_option(r.option) != nullptr);
     if (!d.at_least.empty()) CHECK(find_option(d.at_least) != nullptr);
+    if (!d.store_column.empty()) {
+      bool stored = false;
+      for (const auto& c : rlx::store::run_columns()) stored = stored || d.store_column == c.name;
+      CHECK(stored);  // a column of the runs table (engine/store/records.cpp)
+    }
   }
 }
 
@@ -169,7 +175,6 @@ TEST_CASE("options: the export holds every declaration") {
   const nlohmann::json all = options_json();
   REQUIRE(all.size() == option_decls().size());
   for (size_t i = 0; i < all.size(); ++i) CHECK(all[i]["name"] == option_decls()[i].name);
-  const nlohmann::json& precision = all[12];
-  CHECK(precision["name"] == "precision");
+  const nlohmann::json& precision = all[find_option("precision") - option_decls().data()];
   CHECK(precision["one_of"] == nlohmann::json::array({"fp32", "amp", "bf16"}));
 }
