@@ -3,7 +3,7 @@
 # `export --layout seed --study nosuch` left an empty folder; a database without its runs table
 # said "bad SQL"; `rlx status` after a submission sbatch refused said "4 slots submitted" beside
 # "not submitted"; an ncu CSV's error line was skipped like ncu's log lines. (One-command cases are
-# rlx_e2e tests in tests/e2e/reliability.cmake.)
+# cases in tests/e2e/reliability.t.)
 set -u
 RLX=$1
 SRC=$PWD
