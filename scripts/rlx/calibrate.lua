@@ -1,60 +1,61 @@
--- rlx.calibrate: what a study measures on this machine before it trains (issues 30 and 33).
+-- rlx.calibrate: what a study measures on this machine before it trains (issues 30, 33 and 55).
 --
--- One probe per model and precision on a device, a few seconds each: the model trains at a small
--- batch in each memory layout (channels_last and contiguous taking turns, twice each), on a CPU one
--- warm-up and one timed iteration a time (a GPU: M.probe_shape). The faster layout (the best of its timed iterations) is the
--- layout every run of that model uses here unless the user chose one: which one wins differs by
--- model and by CPU (VGG-16 runs 1.46x faster contiguous on a 2-core AMD EPYC, where channels_last
--- suits MobileNetV2; docs/benchmarks.md "Training settings"). The margin is the other layout's time
--- over the winner's. A margin counts only beyond the probe's own noise: the gap between a layout's
--- two fastest steps (27 % for ResNet-50 on a noisy EPYC, where the layouts are within 0-4 %). A
--- margin inside it earns more rounds, up to MAX_ROUNDS, and after them the default layout. The
--- winner's seconds per image and the model's set-up time seed the study's plan (rlx.plan), so
--- the plan comes from this machine rather than from constants measured on another. Probes are
--- stored with the environment (the calibrations table): a machine is probed once per model,
--- precision, input size and, on a CPU, thread count (a cgroup quota, a cpuset or --threads gives
--- a run fewer threads, and the faster layout and its speed can change with them); another CPU,
--- LibTorch or BLAS kernel is another environment and is probed again. A probe during which other
--- processes shared the cores (the run's contention check, docs/training.md) is made again; when
--- the second shares them too, its choice serves this study only and is not stored, so the next
--- study probes again.
+-- One probe per model and precision on a device: the model trains in each memory layout
+-- (channels_last and contiguous taking turns, A B A B) at the batch the runs train at (a sweep's
+-- smallest, `rlx train`'s --batch-size: M.probe_shape), one warm-up and two timed iterations a
+-- run on a CPU (two and two on a GPU). The margin is the other layout's mean step over the
+-- faster one's, with its 95 % CI from every timed step of the alternating rounds
+-- (rlx.stats.ratio_ci95). The faster layout is chosen when that CI excludes 1 and the margin is
+-- beyond NEAR; the layouts are a tie when the CI's top is within NEAR (the default layout is then
+-- kept, and costs at most the CI's width); anything between earns more rounds at the same batch,
+-- up to MAX_ROUNDS, and a probe still undecided after them is a tie within its CI, which the text
+-- states (issue 55 item 8: at batch 2 the probe called VGG-16 a tie on a 2-core Zen 5, where at
+-- batch 16 contiguous trained 1.13x faster). Which layout wins differs by model and by CPU (VGG-16
+-- runs 1.46x faster contiguous on a 2-core AMD EPYC, where channels_last suits MobileNetV2;
+-- docs/benchmarks.md "Training settings"). The winner's seconds per image and the model's set-up
+-- time seed the study's plan (rlx.plan), so the plan comes from this machine rather than from
+-- constants measured on another. Probes are stored with the environment (the calibrations table;
+-- the CI and the verdict in its probe JSON): a machine is probed once per model, precision, input
+-- size and, on a CPU, thread count (a cgroup quota, a cpuset or --threads gives a run fewer
+-- threads, and the faster layout and its speed can change with them); another CPU, LibTorch or
+-- BLAS kernel is another environment and is probed again, and so is a probe stored before this
+-- rule (best step at batch 2, no CI: M.current). A run during which other processes shared the
+-- cores (the run's contention check, docs/training.md) is set aside and the probe takes another
+-- round; a probe whose verdict still rests on such runs is made again, and when the second does
+-- too, its choice serves this study only and is not stored, so the next study probes again.
 local errors = require("rlx.errors")
 local options = require("rlx.options")
+local stats = require("rlx.stats")
 local M = {}
 
 -- The layouts a probe times, in turns, the first being rlx.train's default (rlx.plan.layout.LAYOUTS).
 M.LAYOUTS = require("rlx.plan.layout").LAYOUTS
--- The probe's batch (or the sweep's smallest, when smaller): large enough that a step's time is
--- the model's, small enough that the probe of all three seed models takes about half a minute on
--- a 2-core CPU (29-32 s on the EPYC; a close call's extra rounds, or a probe repeated because
--- other processes shared the cores, can double a model's share). Its seconds per image differ
--- from those of the sweep's batches by a factor the plan learns from the first real runs
--- (rlx.plan.estimate, "calibrated" estimates).
-M.PROBE_BATCH = 2
+-- The probe trains at the batch the runs train at: a study's smallest (its runs at larger batches
+-- cost more per step, so the smallest keeps the probe to about two runs' worth of that model's
+-- cheapest configuration), `rlx train`'s own. PROBE_BATCH on a CPU when the caller names none
+-- (the smallest of the CPU sweep, experiments/cpu.lua), GPU_PROBE_BATCH on a GPU.
+M.PROBE_BATCH, M.GPU_PROBE_BATCH = 16, 32
 -- Each layout trains in ROUNDS short runs of WARMUP + ITERS iterations, the layouts taking turns
 -- (A B A B), so a change of the machine's speed during the probe (a neighbour on the host, a clock
--- step) reaches both alike; a layout's time is its best timed iteration over the rounds.
-M.ROUNDS, M.WARMUP, M.ITERS = 2, 1, 1
--- On a GPU a step at batch 2 is a launch-bound few milliseconds that says little of the layouts at
--- the sweep's batches (an H100 probed at batch 2 took 5-17 s per model, the model's set-up, with
--- best steps 14-27 % apart): a GPU probe trains at the sweep's smallest batch (GPU_PROBE_BATCH when
--- none is given), two warm-up iterations (cuDNN and cuBLAS initialise lazily in the first) and two
--- timed ones, still a fraction of a second of training beside the model's set-up.
-M.GPU_PROBE_BATCH, M.GPU_WARMUP, M.GPU_ITERS = 32, 2, 2
+-- step) reaches both alike; two timed steps a run give each layout ROUNDS x ITERS = 4 steps, the
+-- least for a CI of the ratio of two means that separates 13 % at a 3 % step CV. A GPU's first
+-- step initialises cuDNN and cuBLAS lazily: two warm-up iterations there.
+M.ROUNDS, M.WARMUP, M.ITERS = 2, 1, 2
+M.GPU_WARMUP, M.GPU_ITERS = 2, 2
 
---- The probe's batch, warm-up and timed iterations on device kind `kind` ("cpu" or "cuda") for a
---- sweep whose smallest batch is `smallest` (nil: none given): a CPU probes at PROBE_BATCH or
---- the smallest when smaller, a GPU at the smallest or GPU_PROBE_BATCH.
+--- The probe's batch, warm-up and timed iterations on device kind `kind` ("cpu" or "cuda") for runs
+--- whose smallest batch is `smallest` (nil: none given): that batch, else PROBE_BATCH on a CPU and
+--- GPU_PROBE_BATCH on a GPU; WARMUP and ITERS on a CPU, GPU_WARMUP and GPU_ITERS on a GPU.
 function M.probe_shape(kind, smallest)
   if kind == "cuda" then return smallest or M.GPU_PROBE_BATCH, M.GPU_WARMUP, M.GPU_ITERS end
-  return math.min(M.PROBE_BATCH, smallest or M.PROBE_BATCH), M.WARMUP, M.ITERS
+  return smallest or M.PROBE_BATCH, M.WARMUP, M.ITERS
 end
--- Rounds, at most, when the margin is beyond NEAR but within the noise: a close call costs two
--- more rounds of that model (7 s for ResNet-50 on the EPYC) rather than a layout chosen by chance.
+-- Rounds, at most: a probe the first ROUNDS leave undecided takes more, one at a time at the same
+-- batch, and stops as soon as it is decided; at most twice the planned probe of that model.
 M.MAX_ROUNDS = 4
--- Layouts whose best iterations differ by less than this are a tie, settled for the default: on
--- an idle 2-core EPYC ResNet-50 is within 0-4 % either way at batch 2 to 16, while the layouts
--- that matter differ by 13-50 % (docs/benchmarks.md, "Training settings").
+-- A margin that counts is beyond this as well as beyond the noise, and layouts whose CI lies within
+-- it are a tie: on an idle 2-core EPYC ResNet-50 is within 0-4 % either way at batch 2 to 16,
+-- while the layouts that matter differ by 13-50 % (docs/benchmarks.md, "Training settings").
 M.NEAR = 0.05
 
 local PROBE_SPEC = {
@@ -79,30 +80,35 @@ local function sum(xs)
   return s
 end
 
-local function best(xs)
-  local b
-  for _, x in ipairs(xs or {}) do if not b or x < b then b = x end end
-  return b
-end
+local function other_of(layout) return layout == M.LAYOUTS[1] and M.LAYOUTS[2] or M.LAYOUTS[1] end
 
--- The noise of best-of timing: a layout's second-fastest step over its fastest (1 with fewer than
--- two steps), the larger of the layouts'. A margin below it says which step was lucky, not which
--- layout is faster.
-function M.noise(samples)
-  local n = 1
-  for _, xs in pairs(samples or {}) do
-    local sorted = {}
-    for i, x in ipairs(xs) do sorted[i] = x end
-    table.sort(sorted)
-    if #sorted >= 2 and sorted[1] > 0 then n = math.max(n, sorted[2] / sorted[1]) end
+--- The verdict on a probe's timed steps, `samples` = {channels_last = {seconds...}, contiguous =
+--- {...}}: {verdict, memory_format, margin, ci}. margin is the other layout's mean step over the
+--- chosen one's and ci = {low, high, df} its 95 % CI (rlx.stats.ratio_ci95). verdict:
+---   "clear"  the faster layout, its margin's CI above 1 and the margin beyond NEAR;
+---   "tie"    the CI of the slower over the faster within NEAR at its top: the default (channels_last);
+---   "open"   neither (the CI straddles 1 and NEAR): the default, until more rounds decide;
+---   "alone"  one layout has steps (the other failed): it, without a margin.
+--- nil when no layout has any.
+function M.judge(samples)
+  samples = samples or {}
+  local have = {}
+  for _, layout in ipairs(M.LAYOUTS) do have[layout] = type(samples[layout]) == "table" and #samples[layout] > 0 end
+  local a, b = M.LAYOUTS[1], M.LAYOUTS[2]
+  if not have[a] and not have[b] then return nil end
+  if not (have[a] and have[b]) then return {verdict = "alone", memory_format = have[a] and a or b} end
+  local fast = stats.mean(samples[b]) < stats.mean(samples[a]) and b or a
+  local r = stats.ratio_ci95(samples[other_of(fast)], samples[fast])
+  local function ci(x) return x.low and {low = x.low, high = x.high, df = x.df} or nil end
+  if r.low and r.low > 1 and r.ratio > 1 + M.NEAR then
+    return {verdict = "clear", memory_format = fast, margin = r.ratio, ci = ci(r)}
   end
-  return n
+  local d = fast == a and r or stats.ratio_ci95(samples[b], samples[a])
+  return {verdict = (r.high and r.high <= 1 + M.NEAR) and "tie" or "open", memory_format = a, margin = d.ratio,
+    ci = ci(d)}
 end
 
--- Whether a margin says anything: beyond NEAR and beyond the probe's noise.
-local function clear(margin, noise) return margin > 1 + M.NEAR and margin > noise end
-
--- One layout: a short run, its best timed iteration and the set-up time around it.
+-- One layout: a short run, its timed iterations and the set-up time around them.
 local function try(o, layout)
   local t0 = now_s()
   local r = (o.trainer or rlx.train)({model = o.model, precision = o.precision, device = o.device, input = o.input,
@@ -110,96 +116,101 @@ local function try(o, layout)
     threads = o.threads, progress = false})
   local wall = now_s() - t0
   if type(r) ~= "table" or not r.ok then return nil, type(r) == "table" and r.error or tostring(r) end
-  local timed = sum(r.samples)
-  local best_s = best(r.samples) or (type(r.iter_s) == "table" and r.iter_s.median)
-  if type(best_s) ~= "number" or best_s <= 0 then return nil, "the run returned no timed iterations" end
   local samples = {}
-  for i, x in ipairs(r.samples or {}) do samples[i] = x end
-  return {samples = samples, warmup = r.warmup_samples, best_s = best_s, wall_s = wall,
-    setup_s = math.max(0, wall - sum(r.warmup_samples) - timed), contended = r.contended == true,
-    cpu_share = r.cpu_share, threads = r.threads}
+  for _, x in ipairs(type(r.samples) == "table" and r.samples or {}) do
+    if type(x) == "number" and x > 0 then samples[#samples + 1] = x end
+  end
+  if #samples == 0 then return nil, "the run returned no timed iterations" end
+  return {samples = samples, contended = r.contended == true, threads = r.threads,
+    setup_s = math.max(0, wall - sum(r.warmup_samples) - sum(r.samples))}
 end
 
 --- Probes one model: opts {model, precision, device, input, classes, batch, warmup, iters (each
---- defaults to M.probe_shape's for the device), lr, threads}. Returns {model, precision, device (its kind), input,
---- memory_format (the faster layout), per_image_s (its best step / batch), margin (the other
---- layout's best step over the winner's; nil when only one ran), setup_s (model build and the
---- like, seconds), probe = {batch, seconds (the probe's wall time), samples = {layout = {...}},
---- errors = {layout = text}, rounds (2 to MAX_ROUNDS), noise (M.noise of the samples), threads
---- (the intra-op threads it trained with)}}. Raises
---- when no layout could train.
+--- defaults to M.probe_shape's for the device), lr, threads}. Returns {model, precision, device (its
+--- kind), input, memory_format (the chosen layout), per_image_s (its mean step / batch), margin (the
+--- other layout's mean step over the chosen one's; nil when only one trained), setup_s (model build
+--- and the like, seconds), contended (the verdict rests on steps that shared their cores), probe =
+--- {batch, seconds (the probe's wall time), samples = {layout = {...}} (every timed step), errors =
+--- {layout = text}, rounds (ROUNDS to MAX_ROUNDS), verdict and ci (M.judge's), set_aside (runs
+--- whose steps the verdict left out: other processes shared their cores), threads (the intra-op
+--- threads it trained with)}}. A run that shared its cores timed the other processes too: the
+--- verdict is made from the runs that did not while each layout has two steps of them, and a probe
+--- whose verdict is open, or rests on shared runs, takes another round. Raises when no layout could
+--- train.
 function M.probe(opts)
   local o = options.check("rlx.calibrate.probe", opts, PROBE_SPEC)
   local batch, warmup, iters = M.probe_shape(M.kind(o.device))
   o.batch, o.warmup, o.iters = o.batch or batch, o.warmup or warmup, o.iters or iters
   local t0 = now_s()
-  local tried, failed = {}, {}
+  local runs, failed = {}, {}  -- runs[layout]: each run's {samples, contended, setup_s, threads}
   local function round()
     for _, layout in ipairs(M.LAYOUTS) do
       if not failed[layout] then
         local got, why = try(o, layout)
         if not got then
-          failed[layout], tried[layout] = why, nil
-        elseif not tried[layout] then
-          tried[layout] = got
-        else  -- another round: its samples join the first's, the best is over all of them
-          local t = tried[layout]
-          for _, x in ipairs(got.samples or {}) do t.samples[#t.samples + 1] = x end
-          t.best_s, t.contended = math.min(t.best_s, got.best_s), t.contended or got.contended
-          t.setup_s = math.min(t.setup_s, got.setup_s)
+          failed[layout], runs[layout] = why, nil
+        else
+          runs[layout] = runs[layout] or {}
+          table.insert(runs[layout], got)
         end
       end
     end
   end
-  -- The faster layout by best step, the other's best over its best, and the probe's noise.
-  local function standing()
-    local win
-    for _, layout in ipairs(M.LAYOUTS) do
-      if tried[layout] and (not win or tried[layout].best_s < tried[win].best_s) then win = layout end
+  -- Every layout's timed steps, of the runs that did not share their cores (clean) or of all.
+  local function samples(clean)
+    local out = {}
+    for layout, list in pairs(runs) do
+      out[layout] = {}
+      for _, run in ipairs(list) do
+        if not (clean and run.contended) then
+          for _, x in ipairs(run.samples) do table.insert(out[layout], x) end
+        end
+      end
     end
-    local other = win == M.LAYOUTS[1] and M.LAYOUTS[2] or M.LAYOUTS[1]
-    local samples = {}
-    for layout, got in pairs(tried) do samples[layout] = got.samples end
-    return win, tried[other] and win and tried[other].best_s / tried[win].best_s or nil, M.noise(samples)
+    return out
   end
-  -- A close call: a margin beyond NEAR but within the noise, which more rounds may settle.
-  local rounds, win, margin, noise = 0
+  -- The verdict, and whether it rests on runs that shared their cores.
+  local function judged()
+    local clean, enough, shared = samples(true), true, false
+    for layout, list in pairs(runs) do
+      enough = enough and #clean[layout] >= 2
+      for _, run in ipairs(list) do shared = shared or run.contended end
+    end
+    if enough or not shared then return M.judge(clean), false end
+    return M.judge(samples(false)), true
+  end
+  -- Rounds until decided: ROUNDS at least, then one more while the verdict is open or rests on
+  -- shared runs, up to MAX_ROUNDS.
+  local rounds, j, shared = 0
   repeat
     round()
     rounds = rounds + 1
-    win, margin, noise = standing()
-    local close = margin ~= nil and margin > 1 + M.NEAR and not clear(margin, noise)
-  until rounds >= M.MAX_ROUNDS or (rounds >= M.ROUNDS and not close)
-  if not win then
+    j, shared = judged()
+  until not j or rounds >= M.MAX_ROUNDS or (rounds >= M.ROUNDS and j.verdict ~= "open" and not shared)
+  if not j then
     errors.raise("rlx.calibrate.probe", string.format("%s %s on %s trained in no memory layout: %s", o.model,
       o.precision, o.device, tostring(failed.channels_last or failed.contiguous)))
   end
-  -- Within NEAR, or within the noise, the best steps say nothing two lucky samples do not: the
-  -- model's default layout (channels_last, the first tried) is kept.
-  if win ~= M.LAYOUTS[1] and tried[M.LAYOUTS[1]] and not clear(margin, noise) then
-    margin = tried[win].best_s / tried[M.LAYOUTS[1]].best_s
-    win = M.LAYOUTS[1]
+  local win, set_aside = runs[j.memory_format], 0
+  local setup_s, threads = math.huge, nil
+  for _, run in ipairs(win) do setup_s, threads = math.min(setup_s, run.setup_s), threads or run.threads end
+  for _, list in pairs(runs) do
+    for _, run in ipairs(list) do if run.contended and not shared then set_aside = set_aside + 1 end end
   end
-  local samples, contended = {}, false
-  for layout, got in pairs(tried) do samples[layout], contended = got.samples, contended or got.contended end
+  local judged_samples = samples(not shared)
   return {model = o.model, precision = o.precision, device = M.kind(o.device),
-    input = o.input, memory_format = win, per_image_s = tried[win].best_s / o.batch,
-    margin = margin, setup_s = tried[win].setup_s, contended = contended or nil,
-    probe = {batch = o.batch, seconds = now_s() - t0, samples = samples, errors = next(failed) and failed or nil,
-      setup_s = tried[win].setup_s, contended = contended or nil, rounds = rounds, noise = noise,
-      threads = tried[win].threads}}
+    input = o.input, memory_format = j.memory_format, per_image_s = stats.mean(judged_samples[j.memory_format]) / o.batch,
+    margin = j.margin, setup_s = setup_s, contended = shared or nil,
+    probe = {batch = o.batch, seconds = now_s() - t0, samples = samples(false), errors = next(failed) and failed or nil,
+      setup_s = setup_s, contended = shared or nil, rounds = rounds, verdict = j.verdict, ci = j.ci,
+      set_aside = set_aside > 0 and set_aside or nil, threads = threads}}
 end
 
---- What a calibration's margin says, the one wording the plan, `rlx env` and the report use:
---- "1.46x faster than channels_last"; within NEAR, "contiguous within 3 %, a tie: the default"
---- (the other layout may have timed up to NEAR faster); beyond NEAR but within the probe's noise
---- (c.probe.noise, M.noise), "contiguous timed 1.23x faster, within the probe's noise (a layout's
---- best steps 27 % apart): a tie, the default"; "contiguous failed" without a margin.
-function M.margin_text(c)
-  local other = c.memory_format == "channels_last" and "contiguous" or "channels_last"
-  if type(c.margin) ~= "number" then return other .. " failed" end
+-- The margin's words for a probe stored before issue 55 (best steps at batch 2, a noise of
+-- best-of timing, no CI), as they were then: such a row is shown, and measured again before use.
+local function legacy_margin_text(c, other)
   local noise = type(c.probe) == "table" and tonumber(c.probe.noise) or 1
-  if clear(c.margin, noise) then return string.format("%.2fx faster than %s", c.margin, other) end
+  if c.margin > 1 + M.NEAR and c.margin > noise then return string.format("%.2fx faster than %s", c.margin, other) end
   if math.abs(c.margin - 1) <= M.NEAR + 1e-9 then
     return string.format("%s within %.0f %%, a tie: the default", other, math.abs(c.margin - 1) * 100)
   end
@@ -208,11 +219,57 @@ function M.margin_text(c)
     (noise - 1) * 100)
 end
 
---- "vgg16 fp32: contiguous, 1.46x faster than channels_last (0.75 s/image at batch 4; probe 22 s)".
+--- How far a tie's layouts may be apart, in percent: the larger of the CI's top over 1 and 1 over
+--- its bottom (what the kept default may cost either way), rounded up; nil without a CI.
+function M.tie_within(ci)
+  if type(ci) ~= "table" or type(ci.high) ~= "number" then return nil end
+  local x = ci.high - 1
+  if type(ci.low) == "number" and ci.low > 0 then x = math.max(x, 1 / ci.low - 1) end
+  return math.max(1, math.ceil(x * 100 - 1e-9))
+end
+
+--- What a calibration's margin says, the one wording the plan, `rlx env`, `rlx train --verbose` and
+--- the report use, with the batch it was decided at and its 95 % CI (M.judge's verdict):
+---   clear  "1.13x faster than channels_last at batch 16 (95 % CI 1.08-1.18)";
+---   tie    "a tie with contiguous at batch 16 (within ±3 %: 95 % CI 0.98-1.03): the default, which
+---          costs at most 3 %";
+---   open   "a tie with contiguous at batch 16 after 4 rounds (within ±12 %: 95 % CI 0.93-1.12, the
+---          machine's noise): the default, which may cost up to 12 %";
+---   alone  "contiguous failed at batch 16".
+--- A probe stored before issue 55 (no verdict) keeps its words of then: "1.46x faster than
+--- channels_last", "contiguous within 3 %, a tie: the default", "... within the probe's noise ...".
+function M.margin_text(c)
+  local other = other_of(c.memory_format)
+  local probe = type(c.probe) == "table" and c.probe or {}
+  local at = type(probe.batch) == "number" and probe.verdict and string.format(" at batch %d", probe.batch) or ""
+  if type(c.margin) ~= "number" then return other .. " failed" .. at end
+  local ci = type(probe.ci) == "table" and type(probe.ci.low) == "number" and type(probe.ci.high) == "number" and
+    probe.ci or nil
+  if not probe.verdict or not ci then return legacy_margin_text(c, other) end
+  if probe.verdict == "clear" then
+    return string.format("%.2fx faster than %s%s (95 %% CI %.2f-%.2f)", c.margin, other, at, ci.low, ci.high)
+  end
+  local x = M.tie_within(ci)
+  if probe.verdict == "tie" then
+    return string.format("a tie with %s%s (within ±%d %%: 95 %% CI %.2f-%.2f): the default, which costs at most %d %%",
+      other, at, x, ci.low, ci.high, x)
+  end
+  return string.format("a tie with %s%s after %d rounds (within ±%d %%: 95 %% CI %.2f-%.2f, the machine's noise): " ..
+    "the default, which may cost up to %d %%", other, at, tonumber(probe.rounds) or M.MAX_ROUNDS, x, ci.low, ci.high, x)
+end
+
+--- "vgg16 fp32: contiguous, 1.13x faster than channels_last at batch 16 (95 % CI 1.08-1.18); 0.33
+--- s/image, probe 70 s in 2 rounds". A probe stored before issue 55: "vgg16 fp32: contiguous, 1.46x
+--- faster than channels_last (0.75 s/image at batch 2; probe 22 s)".
 function M.text(c)
   local busy = c.contended and "; other processes shared the cores during two probes: not kept, " ..
     "probed again next time" or ""
   local probe = type(c.probe) == "table" and c.probe or {}
+  if probe.verdict then
+    return string.format("%s %s: %s, %s; %.3g s/image%s%s", c.model, c.precision, c.memory_format, M.margin_text(c),
+      c.per_image_s, type(probe.seconds) == "number" and string.format(", probe %.0f s in %s round%s", probe.seconds,
+        tostring(probe.rounds or "?"), probe.rounds == 1 and "" or "s") or "", busy)
+  end
   return string.format("%s %s: %s, %s (%.3g s/image at batch %s%s%s)", c.model, c.precision, c.memory_format,
     M.margin_text(c),
     c.per_image_s, tostring(probe.batch or "?"),
@@ -267,20 +324,25 @@ end
 function M.kind(device) return require("rlx.studydb.data").kind_of(device) == "cuda" and "cuda" or "cpu" end
 
 --- Whether a stored calibration `c` holds for a run on device kind `kind` with `threads` intra-op
---- threads (nil: rlx.train's default, one per CPU this process may run on): a CPU layout measured
---- with another thread count (a run pinned to fewer CPUs, --threads) is measured again, since the
---- faster layout can change with the threads; one from before threads were recorded holds.
+--- threads (nil: rlx.train's default, one per CPU this process may run on). A probe stored before
+--- issue 55 (no verdict: best steps at batch 2, no CI) does not: its choice did not hold (a tie at
+--- batch 2 where contiguous trained 1.13x faster at batch 16), so it is measured again and
+--- replaced. A CPU layout measured with another thread count (a run pinned to fewer CPUs,
+--- --threads) is measured again, since the faster layout can change with the threads; one from
+--- before threads were recorded holds.
 function M.current(c, kind, threads)
-  local probed = type(c) == "table" and type(c.probe) == "table" and c.probe.threads
-  if kind ~= "cpu" or type(probed) ~= "number" then return true end
-  return probed == (threads or rlx.env.default_threads().threads)
+  local probe = type(c) == "table" and type(c.probe) == "table" and c.probe or nil
+  if not (probe and probe.verdict) then return false end
+  if kind ~= "cpu" or type(probe.threads) ~= "number" then return true end
+  return probe.threads == (threads or rlx.env.default_threads().threads)
 end
 
 --- Probes every (model, precision) of `families` ({model, precision, input, batch} tables: batch
---- the smallest the sweep runs) that `study`'s environment has no calibration for on `device`,
---- stores each, and returns all of them keyed by M.key, with the seconds spent probing. A dry run
---- probes nothing: it returns what is stored, 0 seconds, and the families a real run would probe
---- (each with the probe's batch). opts: classes, lr, threads (rlx train's --threads), quiet, trainer.
+--- the smallest the sweep runs, which the probe trains at) that `study`'s environment has no
+--- current calibration for on `device` (M.current), stores each, and returns all of them keyed by
+--- M.key, with the seconds spent probing. A dry run probes nothing: it returns what is stored, 0
+--- seconds, and the families a real run would probe (each with the probe's batch). opts: classes,
+--- lr, threads (rlx train's --threads), quiet, trainer.
 function M.ensure(study, device, families, opts)
   opts = opts or {}
   local kind = M.kind(device)
@@ -303,8 +365,8 @@ function M.ensure(study, device, families, opts)
       local c = M.probe(probe_opts)
       spent = spent + c.probe.seconds
       -- A probe that shared its cores timed the other processes too: once more, and if that one
-      -- shares them as well, its choice (the best iterations are the least disturbed) serves
-      -- this study only and is not kept, so the next study probes again.
+      -- shares them as well, its choice serves this study only and is not kept, so the next
+      -- study probes again.
       if c.contended then
         c = M.probe(probe_opts)
         spent = spent + c.probe.seconds
@@ -323,8 +385,8 @@ end
 --- Seconds the probe of `families` (as M.ensure's dry run returns them) would take, by
 --- `step_s(family)`: seconds of one iteration at the family's batch (nil: counted as nothing).
 --- Both layouts train ROUNDS runs of the family's warm-up + timed iterations (WARMUP + ITERS when
---- it names none); building the model is left out, and so are the rounds a close call adds (up to
---- MAX_ROUNDS), which no estimate can foresee.
+--- it names none); building the model is left out, and so are the rounds an undecided probe adds
+--- (up to MAX_ROUNDS: at most as much again), which no estimate can foresee.
 function M.probe_seconds(families, step_s)
   local s = 0
   for _, f in ipairs(families) do

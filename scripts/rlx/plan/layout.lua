@@ -2,12 +2,15 @@
 -- entry point (rlx.train{}, study:sweep{}, `rlx train` and the study; docs/training.md "Chosen on
 -- the machine that trains", issue 48 item 12):
 --   given       the caller's memory_format (channels_last or contiguous) always wins;
---   calibrated  else this machine's calibration of the model (rlx.calibrate: the faster layout,
+--   calibrated  else this machine's calibration of the model (rlx.calibrate: the faster layout
+--               beyond its 95 % CI at the runs' batch, else a tie that keeps the default,
 --               probed once per model, precision, input and threads), kept in the study's
---               database and in the user's cache (rlx.calibrate.cache_db());
+--               database and in the user's cache (rlx.calibrate.cache_db()); one stored before
+--               issue 55 (best steps at batch 2, no CI) is not used, and measured again;
 --   default     else rlx.train's own default (channels_last for a convolutional model).
--- `rlx train` and the study calibrate what is missing first (a few seconds a model, which they
--- say); rlx.train{} and study:sweep{} use what is stored and train nothing they were not asked to.
+-- `rlx train` and the study calibrate what is missing first (a dozen steps of the model at the
+-- runs' batch, which they say); rlx.train{} and study:sweep{} use what is stored and train nothing
+-- they were not asked to.
 -- The result of every run records the rule (memory_format_rule) and why (memory_format_choice).
 local errors = require("rlx.errors")
 local M = {}
@@ -61,6 +64,7 @@ local function lookup(f, device, threads, o)
   local key = rlx.calibrate.key(f.model, f.precision, f.input)
   local function stored(st)
     local c = rlx.calibrate.stored(st, kind, threads)[key]
+    if c and not (type(c.probe) == "table" and c.probe.verdict) then o.stale = true end
     return c and rlx.calibrate.current(c, kind, threads) and c or nil
   end
   if o.study then
@@ -98,14 +102,18 @@ function M.choose(run, opts)
   local memo_key = table.concat({f.model, f.precision, f.input, device, tostring(threads),
     opts.study and opts.study.path or "", tostring(opts.probe)}, "|")
   if memo[memo_key] then return memo[memo_key] end
-  local ok, cal, where = pcall(lookup, f, device, threads, {study = opts.study, probe = opts.probe,
-    classes = opts.classes or run.classes, lr = opts.lr or run.lr, trainer = opts.trainer})
+  local o = {study = opts.study, probe = opts.probe, classes = opts.classes or run.classes, lr = opts.lr or run.lr,
+    trainer = opts.trainer}
+  local ok, cal, where = pcall(lookup, f, device, threads, o)
   if not ok then
     errors.pass_exits(cal)
     return {rule = "default", why = "no calibration: " .. errors.message(cal), error = errors.message(cal)}
   end
   if not cal then
-    memo[memo_key] = {rule = "default", why = string.format("%s %s at %dx%d is not calibrated on this machine (rlx train " ..
+    -- A calibration stored before issue 55 (best steps at batch 2, no CI) is not used: it did not hold.
+    memo[memo_key] = {rule = "default", why = string.format(o.stale and "%s %s at %dx%d was calibrated on this " ..
+      "machine by the rule before issue 55 (best steps at batch 2, no CI), which did not hold (rlx train --model %s, " ..
+      "or a study, measures it again)" or "%s %s at %dx%d is not calibrated on this machine (rlx train " ..
       "--model %s, or a study, calibrates it)", f.model, f.precision, f.input, f.input, f.model)}
     return memo[memo_key]
   end

@@ -291,9 +291,10 @@ end
 --- model, precision and input the study ran there (the environment may hold calibrations of other
 --- studies' models, and of other thread counts: a CPU calibration counts where runs used its
 --- threads, one from before threads were recorded wherever the model ran): "epyc-2c: vgg16 fp32 at
---- 224x224, contiguous (1.42x faster than channels_last)", with ", 1 thread" where the model ran
---- with several thread counts there; when its runs used another layout (a memory_format the study
---- gave), it says so.
+--- 224x224, contiguous (1.13x faster than channels_last at batch 16 (95 % CI 1.08-1.18))"
+--- (rlx.calibrate.margin_text), with ", 1 thread" where the model ran with several thread counts
+--- there; a probe from before issue 55 says it had no CI; when its runs used another layout (a
+--- memory_format the study gave), it says so. Also returns how many were such older probes.
 function M.calibration_texts(D)
   local function key_of(env, kind, model, precision, input)
     return table.concat({tostring(env), tostring(kind), tostring(model), tostring(precision), tostring(input)}, "|")
@@ -307,7 +308,7 @@ function M.calibration_texts(D)
     if not used[key][threads] then used[key][threads] = {}; counts[key] = (counts[key] or 0) + 1 end
     if r.memory_format then used[key][threads][r.memory_format] = true end
   end
-  local out = {}
+  local out, n_older = {}, 0
   for _, c in ipairs(D.calibrations or {}) do
     local key, t = key_of(c.env, c.device, c.model, c.precision, c.input), tonumber(c.threads) or 0
     local layouts
@@ -322,12 +323,18 @@ function M.calibration_texts(D)
       for l in pairs(layouts) do if l ~= c.memory_format then other[#other + 1] = l end end
       table.sort(other)
       local threads = t > 0 and counts[key] > 1 and string.format(", %d thread%s", t, t == 1 and "" or "s") or ""
-      out[#out + 1] = string.format("%s: %s %s at %dx%d%s, %s (%s)%s", tostring(c.env), c.model, c.precision, c.input,
-        c.input, threads, c.memory_format, calibrate.margin_text(c), #other > 0 and
+      -- A probe from before issue 55 (no verdict) said which best step was faster, at batch 2, with
+      -- no CI: its line says so, since its words cannot state a CI.
+      local probe = type(c.probe) == "table" and c.probe or {}
+      local older = not probe.verdict and string.format("; an older probe: best steps at batch %s, no CI",
+        tostring(probe.batch or "?")) or ""
+      if older ~= "" then n_older = n_older + 1 end
+      out[#out + 1] = string.format("%s: %s %s at %dx%d%s, %s (%s%s)%s", tostring(c.env), c.model, c.precision,
+        c.input, c.input, threads, c.memory_format, calibrate.margin_text(c), older, #other > 0 and
         (", but its runs used " .. table.concat(other, " and ") .. ", as the study gave") or "")
     end
   end
-  return out
+  return out, n_older
 end
 
 -- The kinds of a run's OpenMP waiting and huge pages, from its result's `startup` fields
@@ -532,11 +539,14 @@ function M.design(ctx)
     doc:para("**Chosen by each run's process when it started** (recorded with every run): " ..
       md.esc(chosen_at_start) .. ".")
   end
-  local cals = M.calibration_texts(D)
+  local cals, n_older = M.calibration_texts(D)
   if #cals > 0 then
     doc:para("**Settings chosen on the machine that trained** (rlx.calibrate: each model timed in both memory " ..
-      string.format("layouts before the first run, the faster kept when its margin is beyond %.0f %% and the " ..
-      "probe's noise, else the default): ", calibrate.NEAR * 100) .. md.esc(table.concat(cals, "; ")) .. ".")
+      string.format("layouts, taking turns, at the smallest batch it trains at, before the first run; the faster " ..
+      "kept when the 95 %% CI of the other's mean step over its own excludes 1 and the margin is beyond %.0f %%; " ..
+      "else a tie, settled by more rounds at that batch, that keeps the default and states how far apart the " ..
+      "layouts may be%s): ", calibrate.NEAR * 100, n_older > 0 and "; a probe from before issue 55 timed batch 2 " ..
+      "and kept the faster best step, without a CI" or "") .. md.esc(table.concat(cals, "; ")) .. ".")
   end
   local notes = M.plan_notes(D)
   local plans = M.plan_texts(D)

@@ -2,7 +2,8 @@
 # layout_rule.sh RLX: one layout rule for every entry point (issue 48 item 12; rlx.plan.layout):
 # the layout given wins, else this machine's calibration (the study's database, else the user's
 # cache), else the model's default; rlx.train{} and study:sweep{} use what is stored and probe
-# nothing; every result says which rule chose the layout.
+# nothing; every result says which rule chose the layout. A calibration stored before issue 55
+# (no CI) is not used.
 set -u
 RLX=$1
 fail() { echo "FAIL: $*"; exit 1; }
@@ -18,15 +19,27 @@ out=$("$RLX" -e "local r = rlx.train{$RUN} $show" 2>&1)
   fail "nothing calibrated: $out"
 [ ! -e "$dir/cache/rlx/calibrations.db" ] || fail "a lookup made the cache database"
 
-# This machine's calibration in the user's cache (as `rlx train` or a study keeps it): VGG-16
-# faster contiguous, probed with any thread count (threads = 0).
+# A calibration stored before issue 55 (best steps at batch 2, no CI, no verdict) did not hold: it
+# is not used, and the result says why.
 "$RLX" -e "local st = rlx.study{name = 'calibrations', db = rlx.calibrate.cache_db()}
 st.db:put_calibration(st.env_id, {device = 'cpu', model = 'vgg16', precision = 'fp32', input = 32, threads = 0,
   memory_format = 'contiguous', per_image_s = 0.5, margin = 1.21, probe = {batch = 2, seconds = 3, setup_s = 1,
   noise = 1.01, samples = {contiguous = {1.0, 1.01}, channels_last = {1.21, 1.22}}}}) st:close()" ||
+  fail "storing the older calibration"
+out=$("$RLX" -e "local r = rlx.train{$RUN} $show" 2>&1)
+[ "$out" = "$(printf 'true\tchannels_last\tdefault\tvgg16 fp32 at 32x32 was calibrated on this machine by the rule before issue 55 (best steps at batch 2, no CI), which did not hold (rlx train --model vgg16, or a study, measures it again)')" ] ||
+  fail "an older calibration: $out"
+
+# This machine's calibration in the user's cache (as `rlx train` or a study keeps it): VGG-16
+# faster contiguous at batch 2, by its 95 % CI, probed with any thread count (threads = 0).
+"$RLX" -e "local st = rlx.study{name = 'calibrations', db = rlx.calibrate.cache_db()}
+st.db:put_calibration(st.env_id, {device = 'cpu', model = 'vgg16', precision = 'fp32', input = 32, threads = 0,
+  memory_format = 'contiguous', per_image_s = 0.5, margin = 1.21, probe = {batch = 2, seconds = 3, setup_s = 1,
+  rounds = 2, verdict = 'clear', ci = {low = 1.18, high = 1.24, df = 6},
+  samples = {contiguous = {1.0, 1.01, 0.99, 1.0}, channels_last = {1.21, 1.22, 1.2, 1.21}}}}) st:close()" ||
   fail "storing the calibration"
 out=$("$RLX" -e "local r = rlx.train{$RUN} $show" 2>&1)
-[ "$out" = "$(printf 'true\tcontiguous\tcalibrated\tvgg16 fp32: contiguous, 1.21x faster than channels_last (0.5 s/image at batch 2; probe 3 s)')" ] ||
+[ "$out" = "$(printf 'true\tcontiguous\tcalibrated\tvgg16 fp32: contiguous, 1.21x faster than channels_last at batch 2 (95 %% CI 1.18-1.24); 0.5 s/image, probe 3 s in 2 rounds')" ] ||
   fail "rlx.train{} with a calibration: $out"
 out=$("$RLX" -e "local r = rlx.train{$RUN, memory_format = 'auto'} $show" 2>&1)
 [ "$(cut -f2,3 <<<"$out")" = "$(printf 'contiguous\tcalibrated')" ] || fail "memory_format = 'auto': $out"

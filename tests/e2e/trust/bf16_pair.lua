@@ -20,8 +20,8 @@ rawset(rlx, "devices", function() return {{kind = "cpu", id = "cpu", name = "Fix
 rawset(rlx._core.host, "monotonic", function() return 1000 end)
 
 -- Its database: peaks and one calibration per model (fp32, 224x224), as rlx.calibrate.probe
--- stores them: the faster layout, its seconds per image at the probe's batch, the set-up, and
--- each layout's timed steps (two rounds of one timed iteration at batch 2).
+-- stores them: the faster layout, its seconds per image at the probe's batch, the set-up, each
+-- layout's timed steps (two rounds of one timed iteration at batch 2), and their verdict and CI.
 local study = rlx.study{name = "p1-roofline", db = db, label = "fixture"}
 study:store_peaks({fp32_gflops = 79.6, dram_gbps = 27.5}, {device = "cpu", source = "measured"})
 local CALIBRATIONS = {
@@ -35,7 +35,8 @@ local CALIBRATIONS = {
 for _, c in ipairs(CALIBRATIONS) do
   study.db:put_calibration(study.env_id, {model = c.model, precision = "fp32", device = "cpu", input = 224,
     threads = 0, memory_format = c.memory_format, per_image_s = c.per_image_s, margin = c.margin,
-    probe = {batch = 2, seconds = 12, setup_s = c.setup_s, samples = c.samples, rounds = 2, noise = 1.03}})
+    probe = {batch = 2, seconds = 12, setup_s = c.setup_s, samples = c.samples, rounds = 2,
+      verdict = rlx.calibrate.judge(c.samples).verdict, ci = rlx.calibrate.judge(c.samples).ci}})
 end
 study:close()
 
