@@ -10,6 +10,7 @@
 #include "counters/cupti_backend.h"
 #include "counters/metrics.h"
 #include "counters/perf_collector.h"
+#include "util/coded_error.h"
 
 namespace rlx::counters {
 
@@ -80,7 +81,7 @@ nlohmann::json list_metrics(const std::string& device, const std::string& chip) 
   // CUDA: with a chip (given, or the device's), validate every name and plan one-pass groups.
   std::string use_chip = !chip.empty() ? chip : (j.contains("chip") ? j["chip"].get<std::string>() : "");
   nlohmann::json plan;
-  std::string plan_error;
+  std::string plan_error, plan_code;
   if (!use_chip.empty()) {
     std::vector<std::string> names;
     for (const auto& m : cuda_metrics()) names.push_back(m.name);
@@ -88,9 +89,11 @@ nlohmann::json list_metrics(const std::string& device, const std::string& chip) 
       plan = cupti_host_plan(use_chip, names);
     } catch (const std::exception& e) {
       plan_error = e.what();
+      if (const auto* coded = dynamic_cast<const util::CodedError*>(&e)) plan_code = coded->code;
     }
   }
-  if (!chip.empty() && !plan_error.empty()) throw std::runtime_error(plan_error);
+  // A chip given that CUPTI does not know keeps its code ("unknown_chip") for the caller.
+  if (!chip.empty() && !plan_error.empty()) throw util::CodedError(plan_error, plan_code);
   for (const auto& m : cuda_metrics()) {
     nlohmann::json e{{"name", m.name}, {"group", m.group}};
     if (!plan.is_null()) {

@@ -15,6 +15,7 @@
 #include <stdexcept>
 
 #include "counters/cuda_driver.h"
+#include "util/coded_error.h"
 #include "counters/metrics.h"
 
 #ifdef RLX_HAVE_CUPTI
@@ -119,7 +120,8 @@ class Host {
     p.pCounterAvailabilityImage = availability && !availability->empty() ? availability->data() : nullptr;
     CUptiResult r = cuptiProfilerHostInitialize(&p);
     if (r != CUPTI_SUCCESS) {
-      throw std::runtime_error(fmt::format("CUPTI host API does not know chip '{}': {}", chip, cupti_error(r)));
+      throw util::CodedError(fmt::format("CUPTI host API does not know chip '{}': {}", chip, cupti_error(r)),
+                             "unknown_chip");
     }
     obj_ = p.pHostObject;
   }

@@ -39,6 +39,11 @@ const std::vector<std::string>& memory_format_names() {
   return names;
 }
 
+const std::vector<std::string>& device_kind_names() {
+  static const std::vector<std::string> names = {"cpu", "cuda"};
+  return names;
+}
+
 const char* precision_name(Precision p) {
   switch (p) {
     case Precision::fp32: return "fp32";

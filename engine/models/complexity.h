@@ -27,6 +27,9 @@ const std::vector<std::string>& precision_names();
 // The memory layouts a model trains in ("channels_last", the default of a convolutional model,
 // then "contiguous"): the one list (rlx.train checks against it; Lua reads rlx.model.MEMORY_FORMATS).
 const std::vector<std::string>& memory_format_names();
+// The kinds of device rlx trains and measures on ("cpu", "cuda"; a device id is a kind, or
+// "cuda:N"): the one list (rlx.peaks.measure's device; Lua reads rlx.model.DEVICE_KINDS).
+const std::vector<std::string>& device_kind_names();
 
 struct LayerCost {
   std::string name;  // module path as LibTorch names it ("layer1.0.conv1"); adds end in ".add"

@@ -83,7 +83,7 @@ void prepare_parent(const std::string& path, bool create_directories) {
 }
 
 std::string open_failure(const std::string& path, int sqlite_code, const std::string& sqlite_message,
-                         bool readonly) {
+                         bool readonly, std::string* cause) {
   const int code = sqlite_code & 0xff;
   if (code == SQLITE_NOTADB || code == SQLITE_CORRUPT)
     return fmt::format(
@@ -108,10 +108,11 @@ std::string open_failure(const std::string& path, int sqlite_code, const std::st
   if (readonly)
     return fmt::format("cannot read '{}': {} (the directory '{}' is {}writable)", path, sqlite_message, dir,
                        writable_dir(dir) ? "" : "not ");
-  return fmt::format(
-      "'{}' is read-only for this user (the file or its directory '{}' is not writable: {}); "
-      "open it with readonly=true to query it",
-      path, dir, sqlite_message);
+  const std::string read_only = fmt::format(
+      "'{}' is read-only for this user (the file or its directory '{}' is not writable: {})", path, dir,
+      sqlite_message);
+  if (cause) *cause = read_only;
+  return read_only + "; open it with readonly=true to query it";
 }
 
 std::string not_rlx_database(const std::string& path, long long tables) {
@@ -137,38 +138,48 @@ TempCopy::TempCopy(const std::string& source, const std::string& near) {
                             near, std::strerror(errno)));
   ::close(fd);
   path_ = name;
-  const std::string error = backup(source, path_);
+  int code = SQLITE_OK;
+  const std::string error = backup(source, path_, &code);
   if (!error.empty()) {
     remove_files();
-    throw Error(fmt::format("cannot copy '{}' to upgrade it: {}", source, error));
+    throw Error(fmt::format("cannot copy '{}' to upgrade it: {}", source, error), sqlite_code_name(code));
   }
 }
 
-std::string backup_into(const std::string& source, sqlite3* target) {
+std::string backup_into(const std::string& source, sqlite3* target, int* code) {
   sqlite3* src = nullptr;
   std::string error;
+  int rc = SQLITE_OK;
   if (sqlite3_open_v2(read_only_uri(source).c_str(), &src, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, nullptr) !=
       SQLITE_OK) {
     error = sqlite3_errmsg(src);
+    rc = sqlite3_errcode(src);
   } else if (sqlite3_backup* b = sqlite3_backup_init(target, "main", src, "main"); b == nullptr) {
     error = sqlite3_errmsg(target);
+    rc = sqlite3_errcode(target);
   } else {
-    const int rc = sqlite3_backup_step(b, -1);
+    const int step = sqlite3_backup_step(b, -1);
     sqlite3_backup_finish(b);
-    if (rc != SQLITE_DONE) error = sqlite3_errmsg(target);
+    if (step != SQLITE_DONE) {
+      error = sqlite3_errmsg(target);
+      rc = sqlite3_errcode(target);
+    }
   }
   sqlite3_close(src);
+  if (code) *code = rc;
   return error;
 }
 
 // SQLite's online backup of `source` (read-only) into the empty file `target`; "" or the error.
-std::string TempCopy::backup(const std::string& source, const std::string& target) {
+std::string TempCopy::backup(const std::string& source, const std::string& target, int* code) {
   sqlite3* dst = nullptr;
   std::string error;
-  if (sqlite3_open_v2(target.c_str(), &dst, SQLITE_OPEN_READWRITE, nullptr) != SQLITE_OK)
+  if (sqlite3_open_v2(target.c_str(), &dst, SQLITE_OPEN_READWRITE, nullptr) != SQLITE_OK) {
     error = sqlite3_errmsg(dst);
-  else
-    error = backup_into(source, dst);
+    *code = sqlite3_errcode(dst);
+  } else {
+    error = backup_into(source, dst, code);
+  }
   sqlite3_close(dst);
   return error;
 }

@@ -22,17 +22,19 @@ std::string read_only_uri(const std::string& path);  // also what a merge ATTACH
 void prepare_parent(const std::string& path, bool create_directories);
 
 // Why a file that SQLite could not read or open is unusable, from the SQLite error code: the
-// message for Error, naming the file (and its directory when permissions are the cause).
+// message for Error, naming the file (and its directory when permissions are the cause). Where
+// the message ends in the Lua API's advice (readonly=true), *cause gets it without that advice.
 std::string open_failure(const std::string& path, int sqlite_code, const std::string& sqlite_message,
-                         bool readonly);
+                         bool readonly, std::string* cause = nullptr);
 
 // The message for a file that SQLite reads but that has no rlx schema: zero bytes, an empty
 // SQLite database, or one with other tables (`tables` of them).
 std::string not_rlx_database(const std::string& path, long long tables);
 
 // SQLite's online backup of the database at `source` (opened read-only, so a pending WAL is
-// included and nothing is written to it) into the open connection `target`; "" or the error.
-std::string backup_into(const std::string& source, sqlite3* target);
+// included and nothing is written to it) into the open connection `target`; "" or the error, and
+// SQLite's result code in *code when given.
+std::string backup_into(const std::string& source, sqlite3* target, int* code = nullptr);
 
 // A temporary copy of a database (taken with SQLite's backup API, so a pending WAL is included),
 // created next to `near` and removed with its -wal/-shm files when this object goes away.
@@ -45,7 +47,7 @@ class TempCopy {
   const std::string& path() const { return path_; }
 
  private:
-  static std::string backup(const std::string& source, const std::string& target);
+  static std::string backup(const std::string& source, const std::string& target, int* code);
   void remove_files() noexcept;
   std::string path_;
 };

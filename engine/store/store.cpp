@@ -31,7 +31,30 @@ using detail::open_failure;
 using detail::prepare_parent;
 using detail::read_only_uri;
 
+std::string sqlite_code_name(int code) {
+  static const char* const kNames[] = {
+      "SQLITE_OK",       "SQLITE_ERROR",  "SQLITE_INTERNAL", "SQLITE_PERM",       "SQLITE_ABORT",
+      "SQLITE_BUSY",     "SQLITE_LOCKED", "SQLITE_NOMEM",    "SQLITE_READONLY",   "SQLITE_INTERRUPT",
+      "SQLITE_IOERR",    "SQLITE_CORRUPT", "SQLITE_NOTFOUND", "SQLITE_FULL",      "SQLITE_CANTOPEN",
+      "SQLITE_PROTOCOL", "SQLITE_EMPTY",  "SQLITE_SCHEMA",   "SQLITE_TOOBIG",     "SQLITE_CONSTRAINT",
+      "SQLITE_MISMATCH", "SQLITE_MISUSE", "SQLITE_NOLFS",    "SQLITE_AUTH",       "SQLITE_FORMAT",
+      "SQLITE_RANGE",    "SQLITE_NOTADB", "SQLITE_NOTICE",   "SQLITE_WARNING"};
+  const int primary = code & 0xff;
+  if (primary == SQLITE_OK) return "";
+  if (primary < static_cast<int>(std::size(kNames))) return kNames[primary];
+  return fmt::format("SQLITE_{}", primary);
+}
+
 namespace {
+
+// The store's error for a file SQLite would not open or read: open_failure's message, SQLite's
+// code as data, and the message without its advice where it gives the Lua API's.
+[[noreturn]] void refuse_open(const std::string& path, int sqlite_code, const std::string& sqlite_message,
+                              bool readonly) {
+  std::string cause;
+  const std::string message = open_failure(path, sqlite_code, sqlite_message, readonly, &cause);
+  throw Error(message, sqlite_code_name(sqlite_code), cause);
+}
 
 // Owns a prepared statement of the C API.
 struct Stmt {
@@ -85,7 +108,7 @@ Store::Store(const std::string& path, OpenOptions opts) : path_(path), readonly_
   try {
     db_ = std::make_unique<SQLite::Database>(name, flags, opts.busy_timeout_ms);
   } catch (const SQLite::Exception& e) {
-    throw Error(open_failure(path, e.getExtendedErrorCode(), e.what(), opts.readonly));
+    refuse_open(path, e.getExtendedErrorCode(), e.what(), opts.readonly);
   }
   // The first read of the header is where a file that is not SQLite (or is corrupt) shows up.
   int version = 0;
@@ -99,7 +122,7 @@ Store::Store(const std::string& path, OpenOptions opts) : path_(path), readonly_
     tables = st.getColumn(1).getInt64();
   } catch (const SQLite::Exception& e) {
     db_.reset();
-    throw Error(open_failure(path, e.getExtendedErrorCode(), e.what(), opts.readonly));
+    refuse_open(path, e.getExtendedErrorCode(), e.what(), opts.readonly);
   }
   // Nothing to read in a file without rlx's schema (zero bytes, an empty or foreign SQLite file);
   // a writable open of an empty file is a new database and gets the schema below.
@@ -134,7 +157,7 @@ Store::Store(const std::string& path, OpenOptions opts) : path_(path), readonly_
   if (opts.readonly) return;
   if (sqlite3_db_readonly(db_->getHandle(), "main") == 1) {
     db_.reset();
-    throw Error(open_failure(path, SQLITE_READONLY, "attempt to write a readonly database", false));
+    refuse_open(path, SQLITE_READONLY, "attempt to write a readonly database", false);
   }
   int target = opts.migrate_to < 0 ? current_schema_version() : opts.migrate_to;
   // Switching to WAL and migrating can meet "database is locked" without the busy handler being
@@ -193,8 +216,10 @@ void Store::open_snapshot(const OpenOptions& opts) {
   db_ = std::make_unique<SQLite::Database>(":memory:", SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE,
                                            opts.busy_timeout_ms);
   if (exists) {
-    const std::string error = detail::backup_into(path_, db_->getHandle());
-    if (!error.empty()) throw Error(fmt::format("cannot read '{}' into memory: {}", path_, error));
+    int code = SQLITE_OK;
+    const std::string error = detail::backup_into(path_, db_->getHandle(), &code);
+    if (!error.empty())
+      throw Error(fmt::format("cannot read '{}' into memory: {}", path_, error), sqlite_code_name(code));
   }
   try {
     setup_and_migrate(opts.migrate_to < 0 ? current_schema_version() : opts.migrate_to);
@@ -206,7 +231,10 @@ void Store::open_snapshot(const OpenOptions& opts) {
 Store::~Store() = default;
 
 void Store::fail(const std::string& what, const std::exception& e) const {
-  throw Error(fmt::format("{} database '{}': {}", what, path_, e.what()));
+  std::string code;
+  if (const auto* s = dynamic_cast<const SQLite::Exception*>(&e)) code = sqlite_code_name(s->getErrorCode());
+  if (const auto* c = dynamic_cast<const util::CodedError*>(&e)) code = c->code;
+  throw Error(fmt::format("{} database '{}': {}", what, path_, e.what()), code);
 }
 
 SQLite::Database& Store::db() {
@@ -245,7 +273,8 @@ void bind_all(sqlite3_stmt* s, const Json& params, const std::string& path) {
       }
     }
     if (rc != SQLITE_OK)
-      throw Error(fmt::format("cannot bind parameter {} (database '{}'): {}", idx, path, sqlite3_errstr(rc)));
+      throw Error(fmt::format("cannot bind parameter {} (database '{}'): {}", idx, path, sqlite3_errstr(rc)),
+                  sqlite_code_name(rc));
   }
 }
 
@@ -269,7 +298,8 @@ Json Store::query(const std::string& sql, const Json& params, std::vector<std::s
   Stmt st;
   const char* tail = nullptr;
   if (sqlite3_prepare_v2(h, sql.c_str(), static_cast<int>(sql.size()), &st.s, &tail) != SQLITE_OK)
-    throw Error(fmt::format("bad SQL for database '{}': {}", path_, sqlite3_errmsg(h)));
+    throw Error(fmt::format("bad SQL for database '{}': {}", path_, sqlite3_errmsg(h)),
+                sqlite_code_name(sqlite3_errcode(h)));
   if (!st.s) throw Error(fmt::format("empty SQL statement (database '{}')", path_));
   for (const char* t = tail; t && *t; ++t) {
     if (!std::isspace(static_cast<unsigned char>(*t)) && *t != ';')
@@ -288,7 +318,9 @@ Json Store::query(const std::string& sql, const Json& params, std::vector<std::s
   for (;;) {
     int rc = sqlite3_step(st.s);
     if (rc == SQLITE_DONE) break;
-    if (rc != SQLITE_ROW) throw Error(fmt::format("database '{}': {}", path_, sqlite3_errmsg(h)));
+    if (rc != SQLITE_ROW)
+      throw Error(fmt::format("database '{}': {}", path_, sqlite3_errmsg(h)),
+                  sqlite_code_name(sqlite3_errcode(h)));
     Json row = Json::object();
     for (int c = 0; c < ncol; ++c) row[sqlite3_column_name(st.s, c)] = column_value(st.s, c);
     rows.push_back(std::move(row));
@@ -303,10 +335,10 @@ long long Store::exec(const std::string& sql, const Json& params) {
 
 void Store::exec_script(const std::string& sql) {
   char* err = nullptr;
-  if (sqlite3_exec(db().getHandle(), sql.c_str(), nullptr, nullptr, &err) != SQLITE_OK) {
+  if (const int rc = sqlite3_exec(db().getHandle(), sql.c_str(), nullptr, nullptr, &err); rc != SQLITE_OK) {
     std::string msg = err ? err : "unknown error";
     sqlite3_free(err);
-    throw Error(fmt::format("database '{}': {}", path_, msg));
+    throw Error(fmt::format("database '{}': {}", path_, msg), sqlite_code_name(rc));
   }
 }
 

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "store/records.h"
+#include "util/coded_error.h"
 
 namespace SQLite {
 class Database;
@@ -28,10 +29,17 @@ namespace rlx::store {
 
 using Json = nlohmann::json;
 
-// A store error whose message names the database file and what to do about it.
-struct Error : std::runtime_error {
-  using std::runtime_error::runtime_error;
+// A store error whose message names the database file and what to do about it. Where SQLite's
+// refusal is the cause, `code` is its result code's name (sqlite_code_name: "SQLITE_FULL",
+// "SQLITE_IOERR", "SQLITE_READONLY"), so a caller tells a full disk from a bad file without reading
+// the text; `cause` is the message without its advice where a caller may give its own.
+struct Error : util::CodedError {
+  using util::CodedError::CodedError;
 };
+
+// SQLite's name of a result code, extended codes by their primary one ("SQLITE_IOERR" for
+// SQLITE_IOERR_WRITE); "SQLITE_<n>" for a code this list does not name, "" for SQLITE_OK.
+std::string sqlite_code_name(int code);
 
 // The schema version this build writes (PRAGMA user_version).
 int current_schema_version();

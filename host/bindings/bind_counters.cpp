@@ -8,6 +8,7 @@
 #include "counters/metrics.h"
 #include "counters/ncu_import.h"
 #include "lua_bind.h"
+#include "util/coded_error.h"
 #include "registry.h"
 
 namespace rlx::bindings {
@@ -45,14 +46,17 @@ int list(lua_State* L) {
   auto o = lua::Options::optional(L, 1, {"device", "chip"});
   const std::string device = o.str("device", "cpu");
   const std::string chip = o.str("chip", "");
-  nlohmann::json j = with_option(o, chip.empty() ? "device" : "chip", [&] {
-    try {
-      return counters::list_metrics(device, chip);
-    } catch (const std::runtime_error& e) {
-      if (dynamic_cast<const std::invalid_argument*>(&e)) throw;
-      throw std::invalid_argument(e.what());
-    }
-  });
+  const char* key = chip.empty() ? "device" : "chip";
+  nlohmann::json j;
+  try {
+    j = counters::list_metrics(device, chip);
+  } catch (const util::CodedError& e) {  // "unknown_chip": a chip CUPTI does not know
+    o.fail(key, std::string("is invalid: ") + e.what(), e.code);
+  } catch (const std::invalid_argument& e) {
+    o.fail(key, std::string("is invalid: ") + e.what());
+  } catch (const std::runtime_error& e) {
+    o.fail(key, std::string("is invalid: ") + e.what());
+  }
   lua::push_json(L, j);
   return 1;
 }

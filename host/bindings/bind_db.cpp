@@ -4,8 +4,8 @@
 // query/exec/transaction calls and the study API (put_run, runs, points, peaks, ...) that
 // rlx.study composes. Values cross as json (parameters are always bound, never spliced into the
 // SQL). Also the small pure helpers: random run ids, content hashes, UTC time, JSON text.
+#include <SQLiteCpp/Exception.h>
 #include <fmt/format.h>
-
 
 #include "env/memory.h"
 #include "lua_bind.h"
@@ -540,6 +540,18 @@ int current_version(lua_State* L) {
   return 1;
 }
 
+// Runs F; SQLite's own exception (a statement the store runs through SQLiteCpp) becomes a
+// store::Error with the same message and its result code's name as data, so the error table
+// carries `code` (SQLITE_FULL, SQLITE_IOERR, SQLITE_READONLY, ...) whichever layer met the failure.
+template <int (*F)(lua_State*)>
+int sqlite_coded(lua_State* L) {
+  try {
+    return F(L);
+  } catch (const SQLite::Exception& e) {
+    throw store::Error(e.what(), store::sqlite_code_name(e.getErrorCode()));
+  }
+}
+
 }  // namespace
 
 void open_db(lua_State* L) {
@@ -547,62 +559,62 @@ void open_db(lua_State* L) {
     lua_newtable(L);
     int methods = lua_gettop(L);
     lua::set_functions(L, methods, "conn:",
-                       {{"query", lua::guarded<query>},
-                        {"_query", lua::guarded<query_columns>, "conn:query"},
-                        {"first", lua::guarded<first>},
-                        {"exec", lua::guarded<exec>},
-                        {"begin", lua::guarded<begin>},
-                        {"commit", lua::guarded<commit>},
-                        {"rollback", lua::guarded<rollback>},
-                        {"in_transaction", lua::guarded<in_transaction>},
-                        {"path", lua::guarded<path>},
-                        {"schema_version", lua::guarded<schema_version>},
-                        {"integrity_check", lua::guarded<integrity_check>},
-                        {"readonly", lua::guarded<readonly>},
-                        {"merge_from", lua::guarded<merge_from>},
-                        {"close", lua::guarded<close>},
-                        {"put_environment", lua::guarded<put_environment>},
-                        {"put_study", lua::guarded<put_study>},
-                        {"put_run", lua::guarded<put_run>},
-                        {"put_counters", lua::guarded<put_counters>},
-                        {"put_points", lua::guarded<put_points>},
-                        {"put_peaks", lua::guarded<put_peaks>},
-                        {"peaks", lua::guarded<peaks>},
-                        {"put_calibration", lua::guarded<put_calibration>},
-                        {"calibrations", lua::guarded<calibrations>},
-                        {"put_plan", lua::guarded<put_plan>},
-                        {"finish_plan", lua::guarded<finish_plan>},
-                        {"plans", lua::guarded<plans>},
-                        {"runs", lua::guarded<runs>},
-                        {"points", lua::guarded<points>},
-                        {"slot", lua::guarded<slot>},
-                        {"run_id_by_label", lua::guarded<run_id_by_label>},
-                        {"last_sweep_seed", lua::guarded<last_sweep_seed>},
-                        {"study_environments", lua::guarded<study_environments>},
-                        {"study_counters", lua::guarded<study_counters>},
-                        {"study_complexity", lua::guarded<study_complexity>},
-                        {"slot_statuses", lua::guarded<slot_statuses>},
-                        {"delete_runs", lua::guarded<delete_runs>},
-                        {"count_runs", lua::guarded<count_runs>},
-                        {"environments_except", lua::guarded<environments_except>},
-                        {"run_details", lua::guarded<run_details>},
-                        {"study_names", lua::guarded<study_names>},
-                        {"claim", lua::guarded<claim>},
-                        {"peek_claim", lua::guarded<peek_claim>},
-                        {"release_claim", lua::guarded<release_claim>}});
+                       {{"query", lua::guarded<sqlite_coded<query>>},
+                        {"_query", lua::guarded<sqlite_coded<query_columns>>, "conn:query"},
+                        {"first", lua::guarded<sqlite_coded<first>>},
+                        {"exec", lua::guarded<sqlite_coded<exec>>},
+                        {"begin", lua::guarded<sqlite_coded<begin>>},
+                        {"commit", lua::guarded<sqlite_coded<commit>>},
+                        {"rollback", lua::guarded<sqlite_coded<rollback>>},
+                        {"in_transaction", lua::guarded<sqlite_coded<in_transaction>>},
+                        {"path", lua::guarded<sqlite_coded<path>>},
+                        {"schema_version", lua::guarded<sqlite_coded<schema_version>>},
+                        {"integrity_check", lua::guarded<sqlite_coded<integrity_check>>},
+                        {"readonly", lua::guarded<sqlite_coded<readonly>>},
+                        {"merge_from", lua::guarded<sqlite_coded<merge_from>>},
+                        {"close", lua::guarded<sqlite_coded<close>>},
+                        {"put_environment", lua::guarded<sqlite_coded<put_environment>>},
+                        {"put_study", lua::guarded<sqlite_coded<put_study>>},
+                        {"put_run", lua::guarded<sqlite_coded<put_run>>},
+                        {"put_counters", lua::guarded<sqlite_coded<put_counters>>},
+                        {"put_points", lua::guarded<sqlite_coded<put_points>>},
+                        {"put_peaks", lua::guarded<sqlite_coded<put_peaks>>},
+                        {"peaks", lua::guarded<sqlite_coded<peaks>>},
+                        {"put_calibration", lua::guarded<sqlite_coded<put_calibration>>},
+                        {"calibrations", lua::guarded<sqlite_coded<calibrations>>},
+                        {"put_plan", lua::guarded<sqlite_coded<put_plan>>},
+                        {"finish_plan", lua::guarded<sqlite_coded<finish_plan>>},
+                        {"plans", lua::guarded<sqlite_coded<plans>>},
+                        {"runs", lua::guarded<sqlite_coded<runs>>},
+                        {"points", lua::guarded<sqlite_coded<points>>},
+                        {"slot", lua::guarded<sqlite_coded<slot>>},
+                        {"run_id_by_label", lua::guarded<sqlite_coded<run_id_by_label>>},
+                        {"last_sweep_seed", lua::guarded<sqlite_coded<last_sweep_seed>>},
+                        {"study_environments", lua::guarded<sqlite_coded<study_environments>>},
+                        {"study_counters", lua::guarded<sqlite_coded<study_counters>>},
+                        {"study_complexity", lua::guarded<sqlite_coded<study_complexity>>},
+                        {"slot_statuses", lua::guarded<sqlite_coded<slot_statuses>>},
+                        {"delete_runs", lua::guarded<sqlite_coded<delete_runs>>},
+                        {"count_runs", lua::guarded<sqlite_coded<count_runs>>},
+                        {"environments_except", lua::guarded<sqlite_coded<environments_except>>},
+                        {"run_details", lua::guarded<sqlite_coded<run_details>>},
+                        {"study_names", lua::guarded<sqlite_coded<study_names>>},
+                        {"claim", lua::guarded<sqlite_coded<claim>>},
+                        {"peek_claim", lua::guarded<sqlite_coded<peek_claim>>},
+                        {"release_claim", lua::guarded<sqlite_coded<release_claim>>}});
     lua_setfield(L, -2, "__index");
-    lua_pushcfunction(L, lua::guarded<close>);
+    lua_pushcfunction(L, lua::guarded<sqlite_coded<close>>);
     lua_setfield(L, -2, "__gc");
-    lua_pushcfunction(L, lua::guarded<tostring>);
+    lua_pushcfunction(L, lua::guarded<sqlite_coded<tostring>>);
     lua_setfield(L, -2, "__tostring");
   }
   lua_pop(L, 1);
   lua::register_module(L, "db",
-                       {{"open", lua::guarded<open>},
-                        {"new_id", lua::guarded<new_id>},
-                        {"hash", lua::guarded<hash>},
-                        {"now", lua::guarded<now>},
-                        {"schema_version", lua::guarded<current_version>}});
+                       {{"open", lua::guarded<sqlite_coded<open>>},
+                        {"new_id", lua::guarded<sqlite_coded<new_id>>},
+                        {"hash", lua::guarded<sqlite_coded<hash>>},
+                        {"now", lua::guarded<sqlite_coded<now>>},
+                        {"schema_version", lua::guarded<sqlite_coded<current_version>>}});
 }
 
 }  // namespace rlx::bindings

@@ -37,8 +37,9 @@ int summary(lua_State* L) {
   return 1;
 }
 
-// precisions() -> {"fp32", "amp", "bf16"}; memory_formats() -> {"channels_last", "contiguous"}:
-// every precision and layout rlx knows (models::precision_names, models::memory_format_names).
+// precisions() -> {"fp32", "amp", "bf16"}; memory_formats() -> {"channels_last", "contiguous"};
+// device_kinds() -> {"cpu", "cuda"}: every precision, layout and kind of device rlx knows
+// (models::precision_names, models::memory_format_names, models::device_kind_names).
 int precisions(lua_State* L) {
   lua::push_json(L, models::precision_names());
   return 1;
@@ -49,6 +50,11 @@ int memory_formats(lua_State* L) {
   return 1;
 }
 
+int device_kinds(lua_State* L) {
+  lua::push_json(L, models::device_kind_names());
+  return 1;
+}
+
 }  // namespace
 
 void open_model(lua_State* L) {
@@ -56,7 +62,8 @@ void open_model(lua_State* L) {
                        {{"list", lua::guarded<list>},
                         {"summary", lua::guarded<summary>},
                         {"precisions", lua::guarded<precisions>},
-                        {"memory_formats", lua::guarded<memory_formats>}});
+                        {"memory_formats", lua::guarded<memory_formats>},
+                        {"device_kinds", lua::guarded<device_kinds>}});
 }
 
 }  // namespace rlx::bindings

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "lua_bind.h"
+#include "models/complexity.h"
 #include "peaks/cpu.h"
 #include "peaks/measure.h"
 #include "registry.h"
@@ -17,7 +18,7 @@ namespace {
 int measure(lua_State* L) {
   lua::Options o(L, 1,
                  {"device", "repeats", "quick", "threads", "only", "isa", "clock", "remeasure", "spread_limit_pct"});
-  const std::string device = o.choice("device", "cpu", {"cpu", "cuda"});
+  const std::string device = o.choice("device", "cpu", models::device_kind_names());
   peaks::MeasureOptions m;
   m.repeats = int(o.integer("repeats", 5, 1));
   m.quick = o.boolean("quick", false);

@@ -122,9 +122,14 @@ CaughtError describe_exception(const std::exception& e) {
     c.message = err->message;
     c.exit_code = err->exit_code;
     c.usage = err->exit_code == 0;
+    c.code = err->code;
   } else {
     c.message = e.what();
     c.usage = dynamic_cast<const std::invalid_argument*>(&e) != nullptr;
+    if (const auto* coded = dynamic_cast<const util::CodedError*>(&e)) {
+      c.code = coded->code;
+      c.cause = coded->cause;
+    }
   }
   return c;
 }
@@ -151,6 +156,11 @@ void push_caught(lua_State* L, const CaughtError& caught) {
   if (caught.usage) {
     lua_pushboolean(L, 1);
     lua_setfield(L, -2, "usage");
+  }
+  for (const auto& [field, value] : {std::pair{"code", &caught.code}, std::pair{"cause", &caught.cause}}) {
+    if (value->empty()) continue;
+    lua_pushlstring(L, value->data(), value->size());
+    lua_setfield(L, -2, field);
   }
 }
 

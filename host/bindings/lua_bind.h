@@ -27,6 +27,7 @@ extern "C" {
 #include <string>
 #include <vector>
 
+#include "util/coded_error.h"
 #include "util/interrupt.h"
 
 namespace rlx::lua {
@@ -43,6 +44,7 @@ struct Error : std::runtime_error {
   std::string fn;
   std::string message;
   int exit_code = 0;  // 0: a script error (uncaught, the program exits 1)
+  std::string code;   // what kind of failure, as data: the error table's `code` (util::CodedError)
 };
 
 // Thrown by a binding that has left a Lua error value on top of the stack (for example the error
@@ -88,6 +90,9 @@ struct CaughtError {
   // installation failing (a LibTorch that does not load): the error table's `usage`, which a CLI
   // command maps to exit 2 against 1, never by reading the message.
   bool usage = false;
+  // What kind of failure it was and the message without its advice (util::CodedError): the error
+  // table's `code` and `cause`, absent when empty.
+  std::string code, cause;
 };
 // The one line an interrupt exits with: "rlx: interrupted" (Ctrl-C), "rlx: stopped by SIGTERM".
 std::string interrupt_message(const util::Interrupted& e);
@@ -177,7 +182,8 @@ class Options {
   // Converts any value (tables included) to json; null when absent.
   nlohmann::json json(const char* key) const;
 
-  [[noreturn]] void fail(const char* key, const std::string& what) const;
+  // Raises "<fn>: option 'key' <what>"; `code` is the error table's `code` (what kind of failure).
+  [[noreturn]] void fail(const char* key, const std::string& what, const std::string& code = "") const;
   const std::string& fname() const { return fname_; }
   int index() const { return idx_; }
 

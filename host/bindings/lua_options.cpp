@@ -79,8 +79,10 @@ Options Options::nested(int idx, const char* key, std::vector<std::string> valid
                  fmt::format("{}option '{}': ", prefix_, key));
 }
 
-void Options::fail(const char* key, const std::string& what) const {
-  throw Error(fname_, fmt::format("{}option '{}' {}", prefix_, key, what));
+void Options::fail(const char* key, const std::string& what, const std::string& code) const {
+  Error e(fname_, fmt::format("{}option '{}' {}", prefix_, key, what));
+  e.code = code;
+  throw e;
 }
 
 int Options::push(const char* key) const {

@@ -40,6 +40,16 @@ struct State {
 
 int throws_runtime_error(lua_State*) { throw std::runtime_error("disk on fire: check the cable"); }
 
+// A failure that says its kind as data (util::CodedError), and an option refused with a code.
+int throws_coded(lua_State*) {
+  throw rlx::util::CodedError("database 'x.db' is read-only (not writable); open it with readonly=true",
+                              "SQLITE_READONLY", "database 'x.db' is read-only (not writable)");
+}
+int refuses_chip(lua_State* L) {
+  Options o(L, 1, {"chip"});
+  o.fail("chip", "is invalid: CUPTI host API does not know chip 'XYZ1'", "unknown_chip");
+}
+
 // Options without a name: its errors carry the name the native was registered under.
 int train_like(lua_State* L) {
   Options o(L, 1, {"batch", "model", "iters"});
@@ -113,6 +123,22 @@ TEST_CASE("a binding error is a structured table: fn, message, where, exit_code"
   // A C function registered without a name raises errors without fn.
   CHECK(s.error_field("unnamed()", "fn") == "(nil)");
   CHECK(s.error_field("unnamed()", "message") == "disk on fire: check the cable");
+}
+
+TEST_CASE("a failure's kind crosses as the error table's code and cause, never as text (issue 53)") {
+  State s;
+  reg(s, "open", rlx::lua::guarded<throws_coded>, "rlx.db.open");
+  reg(s, "list", rlx::lua::guarded<refuses_chip>, "rlx.counters.list");
+  reg(s, "boom", rlx::lua::guarded<throws_runtime_error>, "rlx.boom");
+  CHECK(s.error_field("open()", "code") == "SQLITE_READONLY");
+  CHECK(s.error_field("open()", "cause") == "database 'x.db' is read-only (not writable)");
+  CHECK(s.error_field("open()", "message") ==
+        "database 'x.db' is read-only (not writable); open it with readonly=true");
+  CHECK(s.run("local _, e = pcall(open) assert(e.usage == nil)") == "");
+  CHECK(s.error_field("list{chip = 'XYZ1'}", "code") == "unknown_chip");
+  CHECK(s.run("local _, e = pcall(list, {chip = 'XYZ1'}) assert(e.usage == true)") == "");
+  CHECK(s.error_field("boom()", "code") == "(nil)");
+  CHECK(s.error_field("boom()", "cause") == "(nil)");
 }
 
 TEST_CASE("register_module names each native rlx.<module>.<field> unless it names its public name") {

@@ -2,6 +2,7 @@
 // parameters, transactions, concurrent writers, merge idempotence, and the errors for files that
 // are not databases, are missing, or are read-only.
 #include <SQLiteCpp/SQLiteCpp.h>
+#include <sqlite3.h>
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
@@ -372,4 +373,46 @@ TEST_CASE("merging reports runs whose slot is held; as_repeats keeps ok ones as 
   CHECK(again.runs + again.samples == 0);
   CHECK(count(o, "runs") == 4);
   CHECK(o.integrity_check() == "ok");
+}
+
+TEST_CASE("a store error says SQLite's result code as data, and the message without its advice") {
+  using rlx::store::sqlite_code_name;
+  CHECK(sqlite_code_name(SQLITE_OK).empty());
+  CHECK(sqlite_code_name(SQLITE_FULL) == "SQLITE_FULL");
+  CHECK(sqlite_code_name(SQLITE_IOERR_WRITE) == "SQLITE_IOERR");  // an extended code by its primary
+  CHECK(sqlite_code_name(SQLITE_READONLY) == "SQLITE_READONLY");
+  CHECK(sqlite_code_name(200) == "SQLITE_200");
+
+  std::string good = tmp_db("coded.db");
+  {
+    Store s(good);
+    add_run(s, "r", "e", "s", 1, 1);
+  }
+  rlx::store::OpenOptions ro;
+  ro.readonly = true;
+  Store r(good, ro);
+  try {
+    r.exec("DELETE FROM runs");
+    FAIL("a write through a read-only connection was accepted");
+  } catch (const rlx::store::Error& e) {
+    CHECK(e.code == "SQLITE_READONLY");
+    CHECK(e.cause.empty());
+  }
+  try {
+    r.query("SELECT nothing FROM nowhere");
+    FAIL("bad SQL was accepted");
+  } catch (const rlx::store::Error& e) {
+    CHECK(e.code == "SQLITE_ERROR");
+  }
+  if (geteuid() != 0) {  // root ignores file permissions
+    fs::permissions(good, fs::perms::owner_read | fs::perms::group_read | fs::perms::others_read);
+    try {
+      Store w(good);
+      FAIL("a read-only file was opened for writing");
+    } catch (const rlx::store::Error& e) {
+      CHECK(e.code == "SQLITE_READONLY");
+      CHECK(std::string(e.what()) == e.cause + "; open it with readonly=true to query it");
+    }
+    fs::permissions(good, fs::perms::owner_read | fs::perms::owner_write);
+  }
 }
