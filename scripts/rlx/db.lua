@@ -7,6 +7,7 @@
 -- Parameters are always bound ('?'), never spliced into the SQL text. Opening migrates an older
 -- schema; a file that is not an rlx database, or is read-only when writing, fails naming the file.
 local errors = require("rlx.errors")
+local frame = require("rlx.frame")
 local core = rlx._core.db
 
 local M = {}
@@ -27,7 +28,7 @@ local methods = conn_mt.__index
 local native_query = methods._query
 function methods.query(conn, sql, ...)
   local rows, columns = native_query(conn, sql, ...)
-  return require("rlx.frame").new(rows, columns)
+  return frame.new(rows, columns)
 end
 methods.sql = methods.query
 

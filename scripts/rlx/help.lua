@@ -7,6 +7,9 @@
 -- heading (rlx.plot.line, study:runs, conn:query, rows:where) gets that section, every name that
 -- starts a bullet ("- `rlx.plot.pixel(path, x, y)` -> ...") gets the bullet, and a page whose
 -- title is a table ("# rlx.plot") gives that table its introduction and list of sections.
+local study = require("rlx.study")
+local frame = require("rlx.frame")
+local show = require("rlx.show")
 local M = {}
 
 -- Internal names start with "_", as Neovim's vim._core: a module file _name.lua, inside its
@@ -16,10 +19,10 @@ local M = {}
 
 -- The receivers that method names are written with in the docs, and their method tables.
 local RECEIVERS = {
-  study = function() return require("rlx.study").methods end,
+  study = function() return study.methods end,
   conn = function() return debug.getregistry()["rlx.db.connection"].__index end,
-  rows = function() return require("rlx.frame").methods end,
-  grouped = function() return require("rlx.frame").grouped_methods end,
+  rows = function() return frame.methods end,
+  grouped = function() return frame.grouped_methods end,
 }
 
 -- Tables documented on the lua-api.md page itself (the others are in its index table) and the
@@ -286,10 +289,9 @@ local function display_for(x)
     return M.text(name)
   end
   if x == rlx then return overview() end
-  local frame = require("rlx.frame")
   if frame.is(x) then return M.text("rlx.frame") end
   if type(x) == "table" and getmetatable(x) == frame.grouped_metatable then return M.text("grouped:agg") end
-  if type(x) == "table" and getmetatable(x) == require("rlx.study").methods then return M.text("rlx.study") end
+  if type(x) == "table" and getmetatable(x) == study.methods then return M.text("rlx.study") end
   local name = name_of(x)
   if name then return M.text(name) end
   if type(x) == "function" then
@@ -358,7 +360,7 @@ function M.help(...)
   else
     text, err = display_for(x)
   end
-  io.write(text and M.render(text, require("rlx.show").terminal_width() or 100) or err, "\n")
+  io.write(text and M.render(text, show.terminal_width() or 100) or err, "\n")
   io.stdout:flush()
 end
 

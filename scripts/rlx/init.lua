@@ -10,6 +10,8 @@ package.loaded["rlx"] = rlx
 local errors = require("rlx.errors")
 local options = require("rlx.options")
 local startup_text = require("rlx._startup_text")
+local pretty = require("rlx._pretty")
+local params = require("rlx.params")
 
 --- Versions of rlx and the libraries it was built with; cuda/cupti are nil when not compiled in.
 --- With what the training libraries run with here (which loads them): `tuning`, `blas`, `cudnn`,
@@ -54,7 +56,7 @@ local INSPECT_SPEC = {
 
 --- Formats any value for people (tables nested and length-capped); see rlx._pretty.
 function rlx.inspect(value, opts)
-  return require("rlx._pretty").format(value, options.check("rlx.inspect", opts, INSPECT_SPEC))
+  return pretty.format(value, options.check("rlx.inspect", opts, INSPECT_SPEC))
 end
 
 setmetatable(rlx, {
@@ -70,7 +72,7 @@ setmetatable(rlx, {
 
 -- rlx.params holds the --set values; rlx.params.declare (scripts/rlx/params.lua) checks them.
 setmetatable(rlx.params, {__index = function(_, key)
-  if key == "declare" then return require("rlx.params").declare end
+  if key == "declare" then return params.declare end
 end})
 
 rlx.options = options

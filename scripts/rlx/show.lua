@@ -8,6 +8,7 @@
 local errors = require("rlx.errors")
 local options = require("rlx.options")
 local frame_meta = require("rlx.frame._meta")
+local pretty = require("rlx._pretty")
 local M = {}
 
 -- Units of the few names rlx stores without one; every other name carries its unit
@@ -93,7 +94,7 @@ local function fmt_cell(v, max_cell)
   local t = type(v)
   if t == "string" then return cut(M.printable(v), max_cell) end
   if t == "table" then
-    return cut(require("rlx._pretty").format(v, {depth = 1, max_items = 4, width = max_cell}), max_cell)
+    return cut(pretty.format(v, {depth = 1, max_items = 4, width = max_cell}), max_cell)
   end
   return tostring(v)
 end

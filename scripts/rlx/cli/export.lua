@@ -2,6 +2,10 @@
 -- columns, then rlx's; pandas and the kit's analysis/roofline.py read it as is) and/or JSON (every
 -- run with config, result, samples, counters, complexity and roofline points).
 local args = require("rlx.cli._args")
+local csv = require("rlx.csv")
+local runs = require("rlx.cli.runs")
+local study_mod = require("rlx.study")
+local layout = require("rlx.seed_layout")
 local M = {summary = "export runs as CSV (one row per run), JSON, or seed 000's kit files",
   synopsis = "export DB [--csv FILE] [--json FILE] | --layout seed --out DIR"}
 
@@ -47,14 +51,13 @@ M.RLX_COLUMNS = {
 --- The column names of the CSV, in order.
 function M.columns()
   local names = {}
-  for i, c in ipairs(require("rlx.seed_layout").METRICS_COLUMNS) do names[i] = c end
+  for i, c in ipairs(layout.METRICS_COLUMNS) do names[i] = c end
   for _, c in ipairs(M.RLX_COLUMNS) do names[#names + 1] = c[1] end
   return names
 end
 
 -- The CSV text: a header and one line per run.
 function M.csv_text(rows)
-  local layout = require("rlx.seed_layout")
   local lines = {}
   for i, r in ipairs(rows) do
     -- By index, not #values + 1: a nil field (error on an ok run) is a hole, and # would put
@@ -63,7 +66,7 @@ function M.csv_text(rows)
     for j, c in ipairs(M.RLX_COLUMNS) do values[first + j] = r[c[2]] end
     lines[i] = values
   end
-  return require("rlx.csv").text(M.columns(), lines)
+  return csv.text(M.columns(), lines)
 end
 
 --- Writes the CSV to the open file f (kept for scripts that stream to their own file).
@@ -103,11 +106,10 @@ local function export_seed(o)
   end
   -- The input first: the folder is made by the output check, and a refused study must not leave
   -- an empty one behind (issue 35 item 11).
-  local db = require("rlx.cli.runs").open_readonly("export", o.db)
-  require("rlx.cli.runs").require_study("export", db, o.db, o.study)
+  local db = runs.open_readonly("export", o.db)
+  runs.require_study("export", db, o.db, o.study)
   -- Files rlx did not write are named and kept (exit 2) before the folder is made or anything
   -- written: the kit's own logs/metrics.csv was replaced silently (issue 56 item 5).
-  local layout = require("rlx.seed_layout")
   local foreign = not o.force and layout._foreign_files(o.out) or {}
   if #foreign > 0 then args.usage_error("export", layout._foreign_message(o.out, foreign)) end
   rlx.fs.check_outputs("export", {{o.out, "folder", {what = "--out"}}})
@@ -131,9 +133,9 @@ function M.main(...)
   check_outputs(o)
   rlx.fs.check_outputs("export", {{o.csv ~= "-" and o.csv or nil, "file", {what = "--csv"}},
     {o.json ~= "-" and o.json or nil, "file", {what = "--json"}}})
-  local db = require("rlx.cli.runs").open_readonly("export", o.db)
-  require("rlx.cli.runs").require_study("export", db, o.db, o.study)
-  local ok, rows = pcall(require("rlx.study")._query_runs, db, {status = o.status, samples = o.json ~= nil}, o.study)
+  local db = runs.open_readonly("export", o.db)
+  runs.require_study("export", db, o.db, o.study)
+  local ok, rows = pcall(study_mod._query_runs, db, {status = o.status, samples = o.json ~= nil}, o.study)
   if not ok then args.fail("export", rows) end
   local inputs = {not_same_as = {o.db}}
   if o.csv then rlx.fs.write_output("rlx export", o.csv, M.csv_text(rows), inputs) end

@@ -1,6 +1,7 @@
 -- rlx import-kit: a machine measured with seed 000's kit (logs/metrics.csv, logs/env_info.md,
 -- logs/ncu/*.csv) stored as an environment of a study, marked imported (rlx.kit).
 local args = require("rlx.cli._args")
+local merge = require("rlx.cli.merge")
 local M = {summary = "import a machine measured with the seed's kit (logs/metrics.csv, env_info.md, ncu CSVs)",
   synopsis = "import-kit DIR --db PATH"}
 
@@ -70,7 +71,7 @@ function M.main(...)
     res.env, res.env_id:sub(1, 12), res.runs, m.runs or 0, o.db, o.study,
     #res.ncu > 0 and string.format(", ncu counters from %d CSV%s", #res.ncu, #res.ncu == 1 and "" or "s") or ""))
   for _, c in ipairs(m.conflicts or {}) do
-    require("rlx.cli.merge").report_conflict(o.dir, o.db, c, false)
+    merge.report_conflict(o.dir, o.db, c, false)
   end
   return 0
 end

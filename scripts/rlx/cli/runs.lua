@@ -3,6 +3,7 @@ local args = require("rlx.cli._args")
 local configs = require("rlx.studydb.configs")
 local data = require("rlx.studydb.data")
 local table2 = require("rlx.report.table2")
+local study_mod = require("rlx.study")
 local M = {summary = "list the runs stored in a study database", synopsis = "runs DB [--model M] [--status S] [--json]"}
 
 local cmd = {name = "runs", usage = "rlx runs DB [options]",
@@ -89,7 +90,7 @@ function M.main(...)
   if not o then return 0 end
   local db = M.open_readonly("runs", o.db)
   M.require_study("runs", db, o.db, o.study)
-  local ok, rows = pcall(require("rlx.study")._query_runs, db, o, o.study)
+  local ok, rows = pcall(study_mod._query_runs, db, o, o.study)
   if not ok then args.fail("runs", rows) end
   if o.env_id then
     local kept = {}

@@ -1,6 +1,7 @@
 -- rlx shard: the commands a submission's jobs run (scripts/rlx/slurm/_shard.lua); also the way to
 -- redo one shard or the collection by hand (docs/scale-out.md).
 local args = require("rlx.cli._args")
+local shard = require("rlx.slurm._shard")
 local M = {summary = "run one shard of a Slurm submission, or collect the shards (what rlx submit's jobs run)",
   synopsis = "shard run|collect MANIFEST [TASK]"}
 
@@ -14,7 +15,6 @@ local cmd = {name = "shard", usage = "rlx shard run MANIFEST [TASK] | rlx shard 
 function M.main(...)
   local o = args.parse(cmd, {...})
   if not o then return 0 end
-  local shard = require("rlx.slurm._shard")
   if o.action == "run" then
     local task = o.task and rlx.options._from_text({type = "integer", min = 0}, o.task)
     if o.task and not task then rlx.fail(2, "rlx shard run: TASK must be a number, got '" .. o.task .. "'") end

@@ -2,6 +2,11 @@
 -- attempts, how its process died and whether the next sweep retries it) and the progress of its
 -- Slurm submissions across their shards (scripts/rlx/slurm/_status.lua).
 local args = require("rlx.cli._args")
+local S = require("rlx.slurm._array")
+local study_mod = require("rlx.study")
+local show = require("rlx.show")
+local runs = require("rlx.cli.runs")
+local slurm_status = require("rlx.slurm._status")
 local M = {summary = "a study's slots: stored, crashed (with attempts and causes), and its Slurm submissions",
   synopsis = "status DB [--json]"}
 
@@ -26,7 +31,7 @@ local function next_step(db, r)
     return peek, string.format("died %d time(s), last: %s; the next sweep retries it", #(peek.deaths or {}),
       tostring(peek.last_death))
   end
-  return peek, "not retried: " .. require("rlx.study").crash_advice(r.config or {}, peek, {max_attempts = 2}, r.label)
+  return peek, "not retried: " .. study_mod.crash_advice(r.config or {}, peek, {max_attempts = 2}, r.label)
 end
 
 --- The runs of db by status and its unfinished slots: {runs, ok, failed, crashed, running,
@@ -49,7 +54,7 @@ local function print_stored(path, st)
   print(string.format("%s: %d runs stored: %d ok, %d failed, %d crashed, %d running", path, st.runs, st.ok, st.failed,
     st.crashed, st.running))
   for _, u in ipairs(st.unfinished) do
-    print(require("rlx.show").printable(string.format("  %-8s %s: attempt %d; %s", u.status, u.label, u.attempt,
+    print(show.printable(string.format("  %-8s %s: attempt %d; %s", u.status, u.label, u.attempt,
       u.next)))
   end
 end
@@ -57,7 +62,6 @@ end
 function M.main(...)
   local o = args.parse(cmd, {...})
   if not o then return 0 end
-  local S = require("rlx.slurm._array")
   local db = S.abspath(o.db)
   -- Looked at without opening it for reading: a FIFO is refused at once, not waited on.
   local present, size = pcall(rlx.fs.check_file, db, {what = "the database", missing_ok = true})
@@ -68,14 +72,14 @@ function M.main(...)
       S.shards_root(db)))
   end
   -- A file that is not an rlx database fails here, naming it (exit 1), not as "0 slots".
-  local stored = have_db and M.stored(require("rlx.cli.runs").open_readonly("status", o.db)) or nil
-  local st = require("rlx.slurm._status").status(db)
+  local stored = have_db and M.stored(runs.open_readonly("status", o.db)) or nil
+  local st = slurm_status.status(db)
   st.stored = stored
   if o.json then
     print(rlx.json.encode(st, 1))
   else
     if stored then print_stored(o.db, stored) end
-    require("rlx.slurm._status").print(st)
+    slurm_status.print(st)
   end
   return 0
 end

@@ -1,6 +1,8 @@
 -- rlx submit: runs a study on a Slurm cluster as one job array (scripts/rlx/slurm/_submit.lua,
 -- docs/scale-out.md).
 local args = require("rlx.cli._args")
+local S = require("rlx.slurm._array")
+local submit = require("rlx.slurm._submit")
 local M = {summary = "run a study script on Slurm: one job array of shards, then a collect job",
   synopsis = "submit FILE.lua [--set k=v]... [options]"}
 
@@ -77,9 +79,9 @@ function M.main(...)
   rlx.fs.check_outputs("submit", {{o.figures, "folder", {create = false, what = "--figures"}},
     {o.report, "folder", {create = false, what = "--report"}}})
   local words = {"rlx", "submit"}
-  for _, a in ipairs(argv) do words[#words + 1] = require("rlx.slurm._array").quote(a) end
+  for _, a in ipairs(argv) do words[#words + 1] = S.quote(a) end
   o.command = table.concat(words, " ")
-  return require("rlx.slurm._submit").submit(o)
+  return submit.submit(o)
 end
 
 M._cmd = cmd  -- its flags and positionals, for tests that walk every command (path_slots.sh)

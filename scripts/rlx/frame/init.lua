@@ -15,6 +15,7 @@ local meta = require("rlx.frame._meta")
 -- group_by, agg and pivot: rlx.frame._agg adds them to the frame methods (rlx.frame._meta.methods).
 local agg = require("rlx.frame._agg")
 local frame_plot = require("rlx.frame._plot")
+local csv = require("rlx.csv")
 local M = {}
 M.grouped_metatable, M.grouped_methods, M.STATISTICS = agg.grouped_metatable, agg.grouped_methods, agg.STATISTICS
 
@@ -222,7 +223,7 @@ function Frame:to_csv(path)
     for j, c in ipairs(cols) do values[j] = r[c] end
     rows[i] = values
   end
-  local ok, err = pcall(rlx.fs.write_atomic, path, require("rlx.csv").text(cols, rows))
+  local ok, err = pcall(rlx.fs.write_atomic, path, csv.text(cols, rows))
   if not ok then
     errors.pass_exits(err)
     errors.raise("rows:to_csv", (errors.is(err) and tostring(err.message) or errors.text(err)))

@@ -10,6 +10,11 @@ local sections = require("rlx.report.sections")
 local pairing = require("rlx.report.pairs")
 local table2 = require("rlx.report.table2")
 local lead = require("rlx.report.lead")
+local experiment = require("rlx.experiment")
+local H = require("rlx.report.hypotheses")
+local drafts = require("rlx.report.drafts")
+local knobs = require("rlx.report.knobs")
+local scaling = require("rlx.report.scaling")
 local lead_cells, lead_headers, extend = lead.lead_cells, lead.lead_headers, lead.extend
 local M = {}
 
@@ -101,7 +106,7 @@ function M.precision(ctx)
   for _, e in ipairs(D.envs) do
     if e.kinds and e.kinds.cpu and not paired_env[e.id] and not e.emulated then
       local info = type(e.info) == "table" and e.info or {}
-      local native = require("rlx.experiment").native_bf16({cpu_flags = info.cpu_flags or e.cpu_flags})
+      local native = experiment.native_bf16({cpu_flags = info.cpu_flags or e.cpu_flags})
       cpu_lines[#cpu_lines + 1] = string.format("%s: no fp32/bf16 pair: %s", md.esc(e.label), native and
         "this CPU has native bf16, but no bf16 run of a configuration run in fp32 is stored (the default plan " ..
         "keeps one pair per model; --set precision=fp32,bf16 adds them)" or
@@ -477,7 +482,6 @@ end
 function M.hypotheses(ctx)
   local hs = ctx.hypotheses or {}
   if #hs == 0 then return end
-  local H = require("rlx.report.hypotheses")
   ctx.doc:para("### 6.6 Hypotheses")
   ctx.doc:para("Each hypothesis of §2, judged against the rows it names: a ratio " ..
     "is **supported** when every pair's 95 % CI lies on the claimed side of its threshold, **rejected** when a " ..
@@ -520,7 +524,7 @@ function M.section(ctx)
   doc:para("## 6. Analysis & Discussion")
   -- One drafted paragraph per model (its speedups, batch trends, ratios across environments and
   -- roofline classes, each cited), then what only the author can add.
-  for _, p in ipairs(require("rlx.report.drafts").models(ctx)) do doc:para(p.text) end
+  for _, p in ipairs(drafts.models(ctx)) do doc:para(p.text) end
   doc:para(md.placeholder("What surprised you, and your judgement of the causes (framework knobs such as " ..
     "channels-last or AMP, virtualization, data loading, the hardware's ceilings; optional: cost per image)."))
   M.table2(ctx)
@@ -530,10 +534,10 @@ function M.section(ctx)
   M.memory(ctx)
   M.transitions(ctx)
   M.hypotheses(ctx)
-  require("rlx.report.knobs").section(ctx)
-  require("rlx.report.scaling").section(ctx)
+  knobs.section(ctx)
+  scaling.section(ctx)
   doc:para("### Takeaways")
-  local t = require("rlx.report.drafts").takeaways(ctx)
+  local t = drafts.takeaways(ctx)
   doc:para(t or "No ratio between two measured configurations: no takeaway rests on a number here.")
   doc:para("---")
 end
