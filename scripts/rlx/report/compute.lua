@@ -53,6 +53,22 @@ function M.throughput(g)
   return t
 end
 
+--- The variability of an environment's rows across repeats, the one computation §4.2's median per
+--- environment, its draft and the noise table read: {cvs = the CVs across repeats of its rows
+--- (M.throughput's cv: rows of two or more runs used), sorted; median = their median (rlx.stats),
+--- nil when none; singles = the rows that rest on one run}.
+function M.repeat_cvs(D, env_key)
+  local cvs, singles = {}, 0
+  for _, g in ipairs(D.groups) do
+    if g.env_key == env_key then
+      local t = M.throughput(g)
+      if t.cv then cvs[#cvs + 1] = t.cv elseif t.n == 1 then singles = singles + 1 end
+    end
+  end
+  table.sort(cvs)
+  return {cvs = cvs, median = #cvs > 0 and stats.median(cvs) or nil, singles = singles}
+end
+
 --- A group's peak memory, mean over every ok run (the peak allocation does not depend on the
 --- timing, so runs left out of the timing means count here; §6.4 reads the same figure: issue 34
 --- found one row's peak differing between §4.3 and §6.4). CUDA: the allocator's peak; else the

@@ -7,7 +7,6 @@ local md = require("rlx.report.md")
 local compute = require("rlx.report.compute")
 local pairing = require("rlx.report.pairs")
 local lead = require("rlx.report.lead")
-local stats = require("rlx.stats")
 local data = require("rlx.studydb.data")
 local M = {}
 
@@ -303,17 +302,11 @@ end
 function M.variability(ctx)
   local sentences = {}
   for _, env in ipairs(lead.env_keys(ctx.D)) do
-    local cvs, singles = {}, 0
-    for _, g in ipairs(ctx.D.groups) do
-      if g.env_key == env then
-        local t = compute.throughput(g)
-        if t.cv then cvs[#cvs + 1] = t.cv elseif t.n == 1 then singles = singles + 1 end
-      end
-    end
+    local repeats = compute.repeat_cvs(ctx.D, env)
+    local cvs, singles = repeats.cvs, repeats.singles
     if #cvs > 0 then
-      table.sort(cvs)
       sentences[#sentences + 1] = string.format("On %s the rows' images/s vary by a median CV of %s across repeats " ..
-        "(%s to %s over %d rows, %s)%s.", esc(env), md.pct(stats.median(cvs), 1), md.pct(cvs[1], 1),
+        "(%s to %s over %d rows, %s)%s.", esc(env), md.pct(repeats.median, 1), md.pct(cvs[1], 1),
         md.pct(cvs[#cvs], 1), #cvs, ctx.variability_appendix or "Appendix F.3",
         singles > 0 and string.format("; %d row%s rest%s on one run", singles,
           singles == 1 and "" or "s", singles == 1 and "s" or "") or "")

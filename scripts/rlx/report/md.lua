@@ -4,6 +4,7 @@
 -- Every value rlx puts into report.md goes through M.esc (or a number format), so a label, an error
 -- message or a host name can never open a link, a table cell or an HTML tag.
 local printable = require("rlx.show").printable
+local stats = require("rlx.stats")
 local M = {}
 
 -- The placeholder mark: `grep -n "TO WRITE" report.md` lists what is left to write.
@@ -152,8 +153,7 @@ end
 function M.time_unit(seconds)
   local xs = {}
   for _, v in ipairs(seconds) do if type(v) == "number" and v == v then xs[#xs + 1] = v end end
-  table.sort(xs)
-  local median = #xs > 0 and xs[math.floor((#xs + 1) / 2)] or 0
+  local median = #xs > 0 and stats.median(xs) or 0
   if median >= 1 then return "s", 1 end
   return "ms", 1e3
 end

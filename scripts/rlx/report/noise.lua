@@ -82,18 +82,12 @@ end
 
 -- Per environment key: the numbers of the noise table.
 local function summary(D, key)
-  local runs, cvs = {}, {}
+  local runs, repeats = {}, compute.repeat_cvs(D, key)
   for _, r in ipairs(D.ok) do if r.env_key == key then runs[#runs + 1] = r end end
-  for _, g in ipairs(D.groups) do
-    if g.env_key == key then
-      local t = compute.throughput(g)
-      if t.cv and t.n >= 2 then cvs[#cvs + 1] = t.cv end
-    end
-  end
-  local s = {key = key, runs = #runs, floors = numbers(runs, "floor_gflops"), cvs = cvs, cpu = false}
+  local s = {key = key, runs = #runs, floors = numbers(runs, "floor_gflops"), cvs = repeats.cvs, cpu = false}
   for _, r in ipairs(runs) do s.cpu = s.cpu or r.kind == "cpu" end
   s.floor_cv = #s.floors >= 2 and stats.cv(s.floors) or nil
-  s.median_cv = #cvs > 0 and stats.median(cvs) or nil
+  s.median_cv = repeats.median
   local verdicts, steady, unjudged, records, contended = 0, 0, 0, 0, 0
   for _, r in ipairs(runs) do
     local v = configs.verdict(r)

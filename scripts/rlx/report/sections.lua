@@ -13,6 +13,7 @@ local drift = require("rlx.report.drift")
 local calibrate = require("rlx.calibrate")
 local drafts = require("rlx.report.drafts")
 local startup_text = require("rlx._startup_text")
+local hypotheses = require("rlx.report.hypotheses")
 local M = {}
 
 local function list_join(t) return table.concat(t, ", ") end
@@ -20,7 +21,8 @@ local function list_join(t) return table.concat(t, ", ") end
 local sorted_keys = require("rlx._pretty").sorted_keys
 
 local function num_sort(a, b) return a < b end
-local PRECISION_ORDER = require("rlx.studydb.data").PRECISION_ORDER
+local studydata = require("rlx.studydb.data")
+local PRECISION_ORDER = studydata.PRECISION_ORDER
 local function precision_first(a, b)
   local x, y = PRECISION_ORDER[a] or 99, PRECISION_ORDER[b] or 99
   if x ~= y then return x < y end
@@ -50,9 +52,9 @@ end
 --- report was read from.
 function M.sources_text(D)
   local parts = {}
-  for _, s in ipairs(require("rlx.studydb.data").sources(D)) do
+  for _, s in ipairs(studydata.sources(D)) do
     parts[#parts + 1] = string.format("%s (%s%s)", md.code(s.path or "?"), s.study and ("study " .. md.esc(s.study))
-      or "every study", #require("rlx.studydb.data").sources(D) > 1 and string.format(", %d runs", s.runs or 0) or "")
+      or "every study", #studydata.sources(D) > 1 and string.format(", %d runs", s.runs or 0) or "")
   end
   if #parts <= 2 then return table.concat(parts, " and ") end
   return table.concat(parts, ", ", 1, #parts - 1) .. " and " .. parts[#parts]
@@ -80,7 +82,7 @@ function M.title(ctx)
         md.esc(e.info.gpu_unusable) .. ".")
     end
   end
-  local several = #require("rlx.studydb.data").sources(D) > 1
+  local several = #studydata.sources(D) > 1
   local counts = string.format("%d runs: %d ok, %d failed", #D.runs, #D.ok, #D.failed)
   local from = M.sources_text(D)
   from = several and (from .. "; " .. counts) or (from:gsub("%)$", "; " .. counts .. ")"))
@@ -250,11 +252,10 @@ function M.hypotheses(ctx)
       "study:hypothesis{...}, and the report judges it: docs/report.md)."))
     return
   end
-  local H = require("rlx.report.hypotheses")
   local lines = {}
   for i, x in ipairs(hs) do
     lines[#lines + 1] = string.format("%d. **H%d.** %s (tested: %s; verdict in §6.6: %s).", i, i, md.esc(x.h.text),
-      md.esc(H.test_text(x.h)), x.result.verdict)
+      md.esc(hypotheses.test_text(x.h)), x.result.verdict)
   end
   -- Only a study's own hypotheses (study:hypothesis) were declared before its runs; those given to
   -- the report (--hypotheses, opts.hypotheses) came after them (issue 55).
@@ -771,7 +772,7 @@ function M.measurement(ctx)
   local D, doc = ctx.D, ctx.doc
   doc:para("## 4. Measurement Results")
   local exports = {}
-  for _, s in ipairs(require("rlx.studydb.data").sources(D)) do
+  for _, s in ipairs(studydata.sources(D)) do
     local words = {"rlx", "export", s.path or "DB", {"--status", "ok"}, {"--csv", "logs/metrics.csv"}}
     if s.study then words[#words + 1] = {"--study", s.study} end
     exports[#exports + 1] = md.code(md.shell(words))
@@ -916,16 +917,12 @@ function M.noisiest(ctx, ranked)
     names[#names + 1] = string.format("%s (CV %s)", ctx.describe(ranked[i].g), md.pct(ranked[i].cv, 2))
   end
   doc:para("Noisiest: " .. table.concat(names, "; ") .. ".")
-  local per_env = {}
-  for _, x in ipairs(ranked) do
-    per_env[x.g.env_key] = per_env[x.g.env_key] or {}
-    table.insert(per_env[x.g.env_key], x.cv)
-  end
   local env_lines = {}
   for _, k in ipairs(env_keys(D)) do
-    if per_env[k] then
+    local repeats = compute.repeat_cvs(D, k)
+    if repeats.median then
       env_lines[#env_lines + 1] = string.format("- %s: median CV %s over %d configurations.", md.esc(k),
-        md.pct(stats.median(per_env[k]), 2), #per_env[k])
+        md.pct(repeats.median, 2), #repeats.cvs)
     end
   end
   doc:para(env_lines)
