@@ -37,7 +37,7 @@ local function handler(err)
   if errors._is_exit(err) then return err end  -- rlx.fail, Ctrl-C: M.eval decides
   if errors.is(err) then
     local text = errors.text(err)
-    if read_only_path and text:find("attempt to write a readonly database", 1, true) then
+    if read_only_path and err.code == "SQLITE_READONLY" then
       text = text .. string.format(" (rlx repl opened '%s' read-only; to change it start the repl with --write: " ..
         "rlx repl --write --db %s)", read_only_path, read_only_path)
     end
@@ -147,7 +147,12 @@ function M.start(mode)
   local ok, conn = pcall(rlx.db.open, path, write and {create = false} or {readonly = true})
   if not ok then
     errors.pass_exits(conn)
-    local why = errors.message(conn):gsub("open it with readonly=true to query it", "leave out --write to query it")
+    -- The store's advice is the Lua API's (readonly=true); here it is the repl's flag. `cause` is the
+    -- message without that advice, set where the store gives it.
+    local why = errors.message(conn)
+    if type(conn) == "table" and conn.cause then
+      why = conn.cause .. "; leave out --write to query it"
+    end
     io.stderr:write("rlx repl: --db ", tostring(path), ": ", why, "\n")
     return "error"
   end

@@ -99,10 +99,12 @@ function M.show(path)
     io.write(rlx._core.plot.sixel(path, math.min(cols * 8, 1000)), "\n")
     return cached
   end
-  local f = io.open(path, "rb")
-  if not f then return nil end
-  local png = f:read("*a")
-  f:close()
+  -- Read by rlx's rule for a file a user may name (a FIFO at the path is refused, not waited on).
+  local read, png = pcall(rlx.fs.read, path, {what = "the figure"})
+  if not read then
+    rlx.errors.pass_exits(png)
+    return nil
+  end
   io.write(cached == "kitty" and M.kitty(png, cols) or M.iterm2(png, cols))
   return cached
 end

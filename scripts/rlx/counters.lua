@@ -45,6 +45,22 @@ function M._overflowed(s)
   return nil
 end
 
+--- The counters table stored with a run from an import_ncu summary s: the totals in base units,
+--- and the derived quantities; derived.iterations is how many training iterations the CSV covers
+--- (rlx import-ncu and rlx import-kit store this).
+function M._from_ncu(s, iterations)
+  local derived, du = {}, {}
+  for _, k in ipairs({"flops_fp32", "flops_fp16", "flops_fp64", "flops_tensor", "flops", "dram_read_bytes",
+      "dram_write_bytes", "dram_bytes", "l2_bytes", "l1_bytes", "pcie_bytes", "seconds", "kernels"}) do
+    if s.derived[k] ~= nil then derived[k] = s.derived[k] end
+  end
+  derived.iterations = iterations
+  for k in pairs(derived) do
+    du[k] = k:match("bytes$") and "byte" or k:match("^flops") and "flop" or k == "seconds" and "second" or "count"
+  end
+  return {source = "ncu", values = s.values, units = s.units, derived = derived, derived_units = du, iterations = iterations}
+end
+
 --- list{device = "cpu"|"cuda"|"cuda:N", chip = "GH100"} -> {device, source, available, reason,
 --- metrics = {{name, group, unit, supported, reason}}, chip, passes, groups}
 function M.list(opts)

@@ -23,6 +23,7 @@
 -- within IPS_TOLERANCE. A row outside them is refused, naming its cell.
 local options = require("rlx.options")
 local errors = require("rlx.errors")
+local model = require("rlx.model")
 
 local M = {}
 
@@ -30,8 +31,19 @@ local FN = "rlx.kit.import"
 
 -- The columns an import needs (the rest of the kit's header is read when present).
 M.REQUIRED = {"arch", "batch_size", "precision", "warmup_iters", "measured_iters", "elapsed_sec", "images_per_sec"}
-M.PRECISIONS = {fp32 = true, amp = true, bf16 = true, fp16 = true}
-M.BACKENDS = {cpu = true, cuda = true, mps = true}
+-- What a kit's row may say, as sets: rlx's precisions (rlx.model.PRECISIONS) and the kit's fp16;
+-- rlx's device kinds (rlx.model.DEVICE_KINDS) and Apple's mps (seed 001's Mac rows). A database
+-- holds rows of both, so the report's filters take these (DEVICE_KINDS: the backends, sorted).
+M.PRECISIONS, M.BACKENDS = {fp16 = true}, {mps = true}
+for _, p in ipairs(model.PRECISIONS) do M.PRECISIONS[p] = true end
+for _, k in ipairs(model.DEVICE_KINDS) do M.BACKENDS[k] = true end
+local function sorted_names(set)
+  local names = {}
+  for name in pairs(set) do names[#names + 1] = name end
+  table.sort(names)
+  return names
+end
+M.DEVICE_KINDS = sorted_names(M.BACKENDS)
 
 -- A run of the kit takes seconds at least, and a study of the seed's matrix a few hundred of them:
 -- a million rows is far beyond any real kit (and about 2 GB in a database).
@@ -118,12 +130,13 @@ local function row_of(path, header, rec, o)
   local arch = c.raw("arch") or fail(c.where("arch"), "arch is empty; give the model (resnet50, vgg16, mobilenet_v2)")
   local precision = c.raw("precision") or "fp32"
   if not M.PRECISIONS[precision] then
-    fail(c.where("precision"), string.format("precision '%s' is not one of amp, bf16, fp16, fp32", precision))
+    fail(c.where("precision"), string.format("precision '%s' is not one of %s", precision,
+      table.concat(sorted_names(M.PRECISIONS), ", ")))
   end
   local backend = c.raw("backend") or "cpu"
   if not M.BACKENDS[backend] then
-    fail(c.where("backend"), string.format("backend '%s' is not one of cpu, cuda, mps (run_train.py writes the " ..
-      "backend it resolved)", backend))
+    fail(c.where("backend"), string.format("backend '%s' is not one of %s (run_train.py writes the backend it " ..
+      "resolved)", backend, table.concat(M.DEVICE_KINDS, ", ")))
   end
   local batch = c.integer("batch_size", 1, true, M.MAX_BATCH, "no device trains more in one step: 2^20 images " ..
     "at 224 x 224 in fp32 are 631 GB of input")
@@ -327,7 +340,7 @@ local function attach_ncu(files, r)
   if not ok then errors.raise(FN, errors.message(errors.pass_exits(s))) end
   -- The kit's analysis/roofline.py divides a CSV's FLOPs by its run's measured loop (elapsed_sec):
   -- the CSV is taken to cover the measured_iters timed iterations, as there.
-  local c = require("rlx.cli.import_ncu").counters_of(s, r.config.iters)
+  local c = rlx.counters._from_ncu(s, r.config.iters)
   c.file = path
   r.result.counters = c
   return path
@@ -443,14 +456,16 @@ local function stage(path, dir, env, o)
   return ncu
 end
 
+-- SQLite's words for the result codes of a full or failing disk (sqlite3_errstr's).
+local DISK_CODES = {SQLITE_FULL = "database or disk is full", SQLITE_IOERR = "disk I/O error"}
+
 -- What a failure to write the import's temporary database beside db says: the store's message,
--- and plainly when it is SQLite's words for a full or failing disk (as rlx merge says it).
+-- and plainly when SQLite's code says a full or failing disk (as rlx merge says it).
 local function storage_failure(db, err)
   local message = errors.message(err)
-  -- SQLite's own words (its result codes' texts), not the store step that met them: the user's
-  -- problem is the disk, not a schema or a file name of the import's.
-  local full = message:find("database or disk is full", 1, true) and "database or disk is full" or
-    message:find("disk I/O error", 1, true) and "disk I/O error"
+  -- SQLite's own words for its code, not the store step that met it: the user's problem is the
+  -- disk, not a schema or a file name of the import's.
+  local full = type(err) == "table" and DISK_CODES[err.code]
   return string.format("%s: nothing was changed in '%s'%s", full and string.format("the disk that holds '%s' " ..
     "is full (or failing): the import writes a temporary copy of the kit's runs beside it (SQLite: %s)", db, full) or
     string.format("cannot write the import's temporary database beside '%s' (%s)", db, message), db,

@@ -18,6 +18,9 @@ M.PRECISIONS = core.precisions()
 -- The memory layouts a model trains in ({"channels_last", "contiguous"}; the first is a
 -- convolutional model's default): the one list, which rlx.train checks against.
 M.MEMORY_FORMATS = core.memory_formats()
+-- The kinds of device rlx trains and measures on ({"cpu", "cuda"}): the one list (engine/models'
+-- device_kind_names, rlx.peaks.measure's device), read by every flag and loop over device kinds.
+M.DEVICE_KINDS = core.device_kinds()
 
 --- Names of the built-in models.
 function M.list()

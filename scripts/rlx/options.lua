@@ -87,11 +87,12 @@ local function one_of_has(entry, v)
   return false
 end
 
--- The number in text for an integer or number entry, or nil and what is wrong with it.
+-- The number in text for an integer or number entry, or nil, what is wrong with it and, for a
+-- number beyond what an integer holds, "out_of_range" (a list reports that one as it is).
 local function number_of(entry, text, integer)
   local n = decimal(text)
   if n and integer and math.abs(n) > MAX_INT then
-    return nil, string.format("is out of range: %s (at most %d)", text, MAX_INT)
+    return nil, string.format("is out of range: %s (at most %d)", text, MAX_INT), "out_of_range"
   end
   if not n or (integer and n ~= math.floor(n)) or not in_range(entry, n) then
     return nil, string.format("must be %s, got '%s'", M._requirement(entry), text)
@@ -143,7 +144,10 @@ end
 --- element (a repeatable flag gives one per occurrence).
 function M._from_text(entry, text)
   local t = entry.type or "string"
-  if t == "integer" or t == "number" then return number_of(entry, text, t == "integer") end
+  if t == "integer" or t == "number" then
+    local n, why = number_of(entry, text, t == "integer")
+    return n, why
+  end
   if t == "boolean" then
     if text == "true" or text == "false" then return text == "true" end
     return nil, string.format("must be true or false, got '%s'", text)
@@ -154,9 +158,9 @@ function M._from_text(entry, text)
     if empty then return nil, empty end
     local list, seen = {}, {}
     for _, part in ipairs(parts) do
-      local n, why = number_of(element, part, true)
+      local n, why, kind = number_of(element, part, true)
       if not n then
-        if why:match("^is out of range") then return nil, why end
+        if kind == "out_of_range" then return nil, why end
         return nil, string.format("must be integers separated by commas (each %s), got '%s'", M._requirement(element),
           text)
       end

@@ -33,7 +33,7 @@ function M.main(...)
   if not ok then
     rlx.errors.pass_exits(l)
     local text = rlx.errors.message(l)
-    local unknown_chip = text:find("does not know chip", 1, true) ~= nil
+    local unknown_chip = type(l) == "table" and l.code == "unknown_chip"
     if unknown_chip then
       text = text .. "; give the chip's code name as CUPTI spells it (GH100, GA100, AD102, TU104, ...)"
     end

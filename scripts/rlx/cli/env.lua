@@ -1,6 +1,7 @@
 -- rlx env: prints this machine's environment as seed 000's logs/env_info.md (or JSON).
 local args = require("rlx.cli._args")
 local startup_text = require("rlx._startup_text")
+local runs = require("rlx.cli.runs")
 local M = {summary = "this machine's environment (OS, CPU, caches, GPU, versions) as env_info.md",
   synopsis = "env [--markdown FILE] [--json] [--db PATH]"}
 
@@ -27,7 +28,7 @@ local cmd = {name = "env",
 -- exists and opens (it is made by the first calibration, so none is not an error).
 local function open_databases(db_path)
   local dbs = {}
-  if db_path then dbs[1] = {path = db_path, db = require("rlx.cli.runs").open_readonly("env", db_path)} end
+  if db_path then dbs[1] = {path = db_path, db = runs.open_readonly("env", db_path)} end
   local cache = rlx.calibrate.cache_db()
   if pcall(rlx.fs.check_file, cache) then  -- a regular file (a FIFO there is not waited on)
     local ok, db = pcall(rlx.db.open, cache, {readonly = true})
@@ -43,7 +44,7 @@ local function calibrations(env, dbs)
   local rows = {}
   for _, d in ipairs(dbs) do
     local db, path = d.db, d.path
-    for _, kind in ipairs({"cpu", "cuda"}) do
+    for _, kind in ipairs(rlx.model.DEVICE_KINDS) do
       -- A database from before calibrations were stored has no such table: no rows, not an error.
       local got, cals, problems = pcall(db.calibrations, db, env.id, kind)
       -- Rows the store found unusable are left out and named once, escaped (issue 48 item 7).

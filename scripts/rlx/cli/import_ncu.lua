@@ -2,6 +2,7 @@
 -- prints the summary, and with --run attaches the totals to that run of a study database with a
 -- measured roofline point (counted FLOPs and bytes per iteration over the run's timed iteration).
 local args = require("rlx.cli._args")
+local data = require("rlx.studydb.data")
 local M = {summary = "import an Nsight Compute CSV: FLOPs, DRAM bytes, time; attach to a run as a roofline point",
   synopsis = "import-ncu FILE.csv [--run LABEL --db PATH]"}
 
@@ -27,21 +28,6 @@ local cmd = {name = "import-ncu",
 
 local function usage(msg) args.usage_error("import-ncu", msg) end
 
---- The counters table stored with a run: the totals in base units, and the derived quantities;
---- derived.iterations is how many training iterations the CSV covers (rlx import-kit uses it too).
-function M.counters_of(s, iterations)
-  local derived, du = {}, {}
-  for _, k in ipairs({"flops_fp32", "flops_fp16", "flops_fp64", "flops_tensor", "flops", "dram_read_bytes",
-      "dram_write_bytes", "dram_bytes", "l2_bytes", "l1_bytes", "pcie_bytes", "seconds", "kernels"}) do
-    if s.derived[k] ~= nil then derived[k] = s.derived[k] end
-  end
-  derived.iterations = iterations
-  for k in pairs(derived) do
-    du[k] = k:match("bytes$") and "byte" or k:match("^flops") and "flop" or k == "seconds" and "second" or "count"
-  end
-  return {source = "ncu", values = s.values, units = s.units, derived = derived, derived_units = du, iterations = iterations}
-end
-
 -- The one run with the label (in --study when given).
 local function find_run(db, o)
   local rows = db:runs{label = o.run, study = o.study}
@@ -62,7 +48,7 @@ end
 
 -- The peaks the run's environment measured, else the datasheet of its GPU.
 local function peaks_of(db, run)
-  local kind = require("rlx.studydb.data").kind_of(run.device)
+  local kind = data.kind_of(run.device)
   local p = db:peaks(run.environment_id, kind)
   if p then return p end
   if kind == "cuda" and run.gpu_name then
@@ -82,7 +68,7 @@ local function attach(o, s)
   -- counters are stored, but no roofline point (main says how to get one).
   local n = o.iterations or run.counter_iters
   if type(n) ~= "number" or n < 1 then n = nil end
-  local counters = M.counters_of(s, n)
+  local counters = rlx.counters._from_ncu(s, n)
   local points = {}
   if n and run.status == "ok" and type(run.iter_s) == "table" and run.iter_s.mean then
     points = rlx.roofline.for_run({iter_s = {mean = run.iter_s.mean}, precision = run.precision, counters = counters},

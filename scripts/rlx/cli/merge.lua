@@ -1,5 +1,6 @@
 -- rlx merge: combines study databases from several machines into one (idempotent).
 local args = require("rlx.cli._args")
+local show = require("rlx.show")
 local M = {summary = "merge study databases (environments deduplicated, runs never duplicated)",
   synopsis = "merge OUT.db IN.db..."}
 
@@ -49,9 +50,12 @@ local function replace_plain(text, from, to)
   return table.concat(out)
 end
 
--- An SQLite write error that a person fixes outside rlx: the error with what to do about it.
-local function with_fix(message, out)
-  if message:find("database or disk is full", 1, true) or message:find("disk I/O error", 1, true) then
+-- An SQLite write error that a person fixes outside rlx (SQLite's code says it: a full or failing
+-- disk): the error's message with what to do about it.
+local function with_fix(err, out)
+  local message = rlx.errors.message(err)
+  local code = type(err) == "table" and err.code
+  if code == "SQLITE_FULL" or code == "SQLITE_IOERR" then
     return message .. string.format(" (free space on the disk that holds '%s', or give an OUT.db on another disk)",
       out)
   end
@@ -62,7 +66,7 @@ end
 -- built in); `fail(message)` ends the command. Prints what each input added.
 local function merge_all(o, target, fail_open)
   local ok, out = pcall(rlx.db.open, target)
-  if not ok then fail_open(with_fix(rlx.errors.message(rlx.errors.pass_exits(out)), o.out)) end
+  if not ok then fail_open(with_fix(rlx.errors.pass_exits(out), o.out)) end
   local function fail(message)  -- closed first: a new OUT's file is removed next
     out:close()
     fail_open(message)
@@ -71,7 +75,7 @@ local function merge_all(o, target, fail_open)
   for i, path in ipairs(o.rest) do
     local ok2, st = pcall(out.merge_from, out, path, {as_repeats = o.as_repeats})
     if not ok2 then
-      local message = with_fix(rlx.errors.message(rlx.errors.pass_exits(st)), o.out)
+      local message = with_fix(rlx.errors.pass_exits(st), o.out)
       -- Say what OUT holds now: the inputs before this one are in, this one and the rest are not
       -- (a new OUT is not created at all).
       local rest = {}
@@ -84,7 +88,7 @@ local function merge_all(o, target, fail_open)
     total = total + st.runs
     if #st.running_skipped > 0 then
       -- Always said (even with --quiet): those runs are not in OUT yet.
-      io.stderr:write(require("rlx.show").printable(string.format("rlx merge: %s: %d run(s) still being trained " ..
+      io.stderr:write(show.printable(string.format("rlx merge: %s: %d run(s) still being trained " ..
         "there not copied (a claim is no result): %s; merge again once they are stored", path,
         #st.running_skipped, table.concat(st.running_skipped, ", "))) .. "\n")
     end
@@ -114,7 +118,7 @@ local function merge_all(o, target, fail_open)
     -- The new file must hold everything by itself before it is renamed: its write-ahead log is
     -- copied in now (where a full disk still fails loudly), not at close (where it cannot).
     local ok3, ck = pcall(out.first, out, "PRAGMA wal_checkpoint(TRUNCATE)")
-    if not ok3 then fail(with_fix(rlx.errors.message(rlx.errors.pass_exits(ck)), o.out)) end
+    if not ok3 then fail(with_fix(rlx.errors.pass_exits(ck), o.out)) end
     if not (ck and ck.busy == 0) then fail("cannot complete the new database: its write-ahead log was busy") end
   end
   out:close()
@@ -143,8 +147,9 @@ function M.main(...)
   -- A new OUT is built under a temporary name beside it and renamed when every input is in: a
   -- failure (a full disk, a bad input, Ctrl-C) leaves no OUT, not an empty or partial one. An
   -- existing OUT takes each input in one transaction.
-  local existing = io.open(o.out, "rb")
-  if existing then existing:close() end
+  local present, size = pcall(rlx.fs.check_file, o.out, {what = "OUT.db", missing_ok = true})
+  if not present then args.fail("merge", size) end
+  local existing = size ~= nil
   local target = existing and o.out or string.format("%s.merging-%s", o.out, rlx.db.new_id():sub(1, 12))
   local function fail(message)
     message = replace_plain(message, target, o.out)

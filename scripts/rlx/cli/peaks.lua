@@ -16,7 +16,7 @@ local cmd = {name = "peaks", usage = "rlx peaks [--device cpu|cuda] [--json] [--
     "GFLOP/s. The first line says whether the measurement was quick (--quick) or full.\n" ..
     "--datasheet NAME and --list print published GPU figures instead of measuring.",
   options = {
-    {"device", "--device", one_of = {"cpu", "cuda"}, default = "cpu", help = "what to measure"},
+    {"device", "--device", one_of = rlx.model.DEVICE_KINDS, default = "cpu", help = "what to measure"},
     {"repeats", "--repeats", type = "integer", min = 1, max = 100, default = 5,
       help = "timed runs per figure (at most 100: a figure takes seconds per run)"},
     {"quick", "--quick", type = "boolean", help = "small sizes, short runs (smoke test; noisier)"},
@@ -61,9 +61,9 @@ end
 --- it holds several; one named after the file when none), and no other study is added.
 function M.open_db(path)
   rlx.fs.check_outputs("peaks", {{path, "database", {what = "--db"}}})
-  local f = io.open(path, "rb")
-  local size = f and f:seek("end") or 0
-  if f then f:close() end
+  local present, size = pcall(rlx.fs.check_file, path, {what = "--db", missing_ok = true})
+  if not present then args.fail("peaks", size) end
+  size = size or 0
   local names = {}
   if size > 0 then
     local ok, db = pcall(rlx.db.open, path, {readonly = true})

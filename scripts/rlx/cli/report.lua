@@ -1,6 +1,7 @@
 -- rlx report: writes a study's report (report.md, report.html, figures/) from its database, or
 -- renders an edited report.md to HTML again. The work is rlx.report (scripts/rlx/report/init.lua).
 local args = require("rlx.cli._args")
+local dbs = require("rlx.cli.runs")
 local M = {summary = "write a study's report: report.md (seed 001's sections), report.html, figures",
   synopsis = "report DB... [--out DIR] [--study NAME]"}
 
@@ -50,7 +51,8 @@ local function pick_study(db, path, o, others)
     rlx.fail(1, string.format("rlx report: no study '%s' in %s (studies: %s)", o.study, path,
       #names > 0 and table.concat(names, ", ") or "none"))
   end
-  local function fail(message) rlx.fail(message:find("holds no study") and 1 or 2, "rlx report: " .. message) end
+  -- No study to report is the database's state (exit 1); several to choose from, a usage error (2).
+  local function fail(message, why) rlx.fail(why == "no_study" and 1 or 2, "rlx report: " .. message) end
   if o.study or #others == 0 then return rlx.report._pick_study(db, path, o.study, fail) end
   -- The names the single-study databases give, then each database's pick by them.
   local all = {{names = names, path = path}}
@@ -59,14 +61,14 @@ local function pick_study(db, path, o, others)
   for _, x in ipairs(all) do if #x.names == 1 then single[x.names[1]] = true end end
   local picks = {}
   for i, x in ipairs(all) do
-    if #x.names == 0 then fail(x.path .. " holds no study: run one first (docs/study.md)") end
+    if #x.names == 0 then fail(x.path .. " holds no study: run one first (docs/study.md)", "no_study") end
     if #x.names == 1 then picks[i] = x.names[1] else
       local found = {}
       for _, n in ipairs(x.names) do if single[n] then found[#found + 1] = n end end
       if #found ~= 1 then
         fail(string.format("%s holds several studies (%s)%s: name one (--study NAME), or report them all " ..
           "(--all-studies)", x.path, table.concat(x.names, ", "), #found > 1 and
-          (" and the other databases name " .. #found .. " of them") or ""))
+          (" and the other databases name " .. #found .. " of them") or ""), "several")
       end
       picks[i] = found[1]
     end
@@ -86,7 +88,6 @@ function M.main(...)
     return render(o)
   end
   -- Every database is read before anything is written (the library opens the others read-only).
-  local dbs = require("rlx.cli.runs")
   -- Each input is only read: the side files a read-only open makes beside one are removed again.
   local side = {}
   for _, p in ipairs(o.rest) do side[p] = side[p] or rlx.db._side_files(p) end

@@ -21,11 +21,12 @@ local errors = require("rlx.errors")
 local compute = require("rlx.report.compute")
 local configs = require("rlx.studydb.configs")
 local pairing = require("rlx.report.pairs")
+local kit = require("rlx.kit")
 local M = {}
 
 -- The rows a hypothesis is about: each key narrows them (env: an environment label or a device kind).
 local FILTER = {model = {type = "string"}, precision = {type = "string"}, batch = {type = "integer", min = 1},
-  env = {type = "string"}, device = {type = "string", one_of = {"cpu", "cuda", "mps"}}}
+  env = {type = "string"}, device = {type = "string", one_of = kit.DEVICE_KINDS}}
 
 local function with_filter(extra)
   local spec = {}
@@ -84,7 +85,7 @@ function M.check(fname, h)
   local test = options.check(fname .. ": option '" .. kind .. "'", o[kind], M.KINDS[kind].spec)
   -- A precision no run can have (fp8, a typo) was judged "untested"; a threshold of inf, which no
   -- ratio reaches, was accepted where NaN was refused (issue 56 item 7).
-  local known = require("rlx.kit").PRECISIONS  -- what a database can hold: rlx's and the kit's fp16
+  local known = kit.PRECISIONS  -- what a database can hold: rlx's and the kit's fp16
   for _, k in ipairs({"precision", "over"}) do
     local p = test[k]
     if (k == "precision" or kind == "speedup") and p ~= nil and not known[p] then

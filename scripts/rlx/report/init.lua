@@ -12,6 +12,16 @@
 local options = require("rlx.options")
 local errors = require("rlx.errors")
 local md = require("rlx.report.md")
+local configs = require("rlx.studydb.configs")
+local compute = require("rlx.report.compute")
+local data = require("rlx.studydb.data")
+local H = require("rlx.report.hypotheses")
+local sections = require("rlx.report.sections")
+local roofline = require("rlx.report.roofline")
+local analysis = require("rlx.report.analysis")
+local back = require("rlx.report.backmatter")
+local figures_mod = require("rlx.figures")
+local lead = require("rlx.report.lead")
 local core = rlx._core.report
 
 local M = {}
@@ -44,7 +54,6 @@ end
 -- "env, model, precision, batch N" plus the configuration fields this study's rows differ in
 -- (rlx.studydb.configs: e.g. "input 48x48"), so two scales never read alike.
 local function describer(D)
-  local configs = require("rlx.studydb.configs")
   return function(g)
     local extra = configs.describe(D.varying or {}, g.runs[1])
     return string.format("%s, %s, %s, batch %s", md.esc(g.env_key), md.esc(g.model), md.esc(g.precision),
@@ -61,11 +70,10 @@ local function make_ref(ctx)
       ctx.refs[g.key] = id
       -- The runs averaged, then those left out with why (issue 34: the footnote said "averaged into"
       -- and listed the left-out runs with them).
-      local compute = require("rlx.report.compute")
       local used, flagged, all = compute.used(g)
       local labels = {}
       for _, r in ipairs(used) do labels[#labels + 1] = md.code(r.label) end
-      local runs_text = (all and ("averaged, " .. require("rlx.studydb.configs").none_text(flagged) ..
+      local runs_text = (all and ("averaged, " .. configs.none_text(flagged) ..
         " (all kept, marked †): ") or "averaged: ") ..
         table.concat(labels, ", ")
       if not all and #flagged > 0 then
@@ -79,7 +87,7 @@ local function make_ref(ctx)
       end
       -- Every value shell-quoted (issue 25 finding 4: a hostile study or model name ran when pasted).
       -- The database and study holding the row's runs (a report over several databases names each).
-      local src = require("rlx.studydb.data").source_of(ctx.D, g.runs[1])
+      local src = data.source_of(ctx.D, g.runs[1])
       local words = {"rlx", "runs", src.path or "DB", {"--env", g.env_label or g.env}, {"--model", g.model},
         {"--precision", tostring(g.precision)}, {"--batch", tostring(g.batch)}}
       if g.env_key ~= g.env then words[#words + 1] = {"--device", tostring(g.device)} end
@@ -127,7 +135,6 @@ function M._markdown(D, opts)
   -- drafts cite rows before the tables list them.
   for _, g in ipairs(D.groups) do ctx.ref(g) end
   -- Declared hypotheses, judged once: §2 lists them, §6.6 gives the numbers, §9 counts the verdicts.
-  local H = require("rlx.report.hypotheses")
   ctx.hypotheses, ctx.verdicts = {}, {}
   for _, h in ipairs(opts.hypotheses or {}) do
     local result = H.judge(D, h)
@@ -143,16 +150,14 @@ function M._markdown(D, opts)
     return "Appendix " .. id
   end
   if #D.ok == 0 then ctx.missing[1] = "no successful runs: nothing was measured" end
-  local sections = require("rlx.report.sections")
   local body = ctx.doc
   sections.abstract(ctx)
   sections.introduction(ctx)
   sections.design(ctx)
   sections.complexity(ctx)
   sections.measurement(ctx)
-  require("rlx.report.roofline").section(ctx)
-  require("rlx.report.analysis").section(ctx)
-  local back = require("rlx.report.backmatter")
+  roofline.section(ctx)
+  analysis.section(ctx)
   back.reproducibility(ctx)
   back.limitations(ctx)
   back.figures(ctx)
@@ -169,7 +174,7 @@ local function basename(p) return (p:match("([^/]+)$")) end
 -- The figures of loaded data D drawn into dir/figures (PNG, embedded in the HTML), with relative
 -- links.
 local function draw_figures(D, dir, figures_rel, quiet)
-  local fig = require("rlx.figures")._draw_loaded(D, {dir = dir .. "/" .. figures_rel, quiet = true, format = "png"})
+  local fig = figures_mod._draw_loaded(D, {dir = dir .. "/" .. figures_rel, quiet = true, format = "png"})
   local files = {}
   for _, f in ipairs(fig.files) do
     local copy = {}
@@ -195,16 +200,18 @@ local WRITE_SPEC = {
 }
 
 --- The study of database `path` (open as conn) a report over several databases reads: `wanted`
---- when the database holds it, else its only study; nil (every study) when wanted is false. fail
---- (message) ends the caller when the database holds no study, or several and none is `wanted`.
+--- when the database holds it, else its only study; nil (every study) when wanted is false.
+--- fail(message, why) ends the caller when the database holds no study (why = "no_study"), or
+--- several and none is `wanted` (why = "several").
 function M._pick_study(conn, path, wanted, fail)
   if wanted == false then return nil end
   local names = conn:study_names()
   for _, n in ipairs(names) do if n == wanted then return n end end
   if #names == 1 then return names[1] end
-  if #names == 0 then fail(path .. " holds no study: run one first (docs/study.md)") end
+  if #names == 0 then fail(path .. " holds no study: run one first (docs/study.md)", "no_study") end
   fail(string.format("%s holds several studies (%s)%s: name one (--study NAME), or report them all " ..
-    "(--all-studies)", path, table.concat(names, ", "), wanted and (" and none named '" .. wanted .. "'") or ""))
+    "(--all-studies)", path, table.concat(names, ", "), wanted and (" and none named '" .. wanted .. "'") or ""),
+    "several")
 end
 
 -- The other databases of a report (option 'with'), each opened read-only, with its study: the
@@ -267,7 +274,6 @@ function M.write(source, opts)
   end)
   if not usable then errors.raise("rlx.report.write", errors.message(errors.pass_exits(why))) end
   -- The hypotheses to judge: the study's declared ones (study:hypothesis), then opts.hypotheses.
-  local H = require("rlx.report.hypotheses")
   local hyps = type(source) == "table" and H.of(source) or {}
   for i, h in ipairs(o.hypotheses or {}) do
     local checked = H.check("rlx.report.write: hypotheses[" .. i .. "]", h)
@@ -278,7 +284,7 @@ function M.write(source, opts)
   local loaded, D = pcall(function()
     local list = {{db = db, study = name, path = path}}
     for _, x in ipairs(others) do list[#list + 1] = x end
-    return require("rlx.studydb.data").load_many(list)
+    return data.load_many(list)
   end)
   for _, c in ipairs(conns) do
     pcall(c.close, c)
@@ -290,7 +296,7 @@ function M.write(source, opts)
     title = o.title, dir = o.dir,
     rlx_version = rlx._core.host.versions().rlx, hypotheses = hyps})
   local out = {markdown = o.dir .. "/report.md", figures = figures, warnings = warnings,
-    missing = require("rlx.report.sections").missing_lines(ctx), hypotheses = ctx.hypotheses}
+    missing = sections.missing_lines(ctx), hypotheses = ctx.hypotheses}
   local inputs = path and {path} or {}
   for _, p in ipairs(o.with or {}) do inputs[#inputs + 1] = p end
   -- report.md and report.html together, all or none: a full disk left a new report.md beside an
@@ -298,7 +304,7 @@ function M.write(source, opts)
   local files = {{out.markdown, text}}
   if o.html then
     out.html = o.dir .. "/report.html"
-    local page = core.page{markdown = text, title = o.title or require("rlx.report.lead").default_title(D),
+    local page = core.page{markdown = text, title = o.title or lead.default_title(D),
       base_dir = o.dir}
     files[2] = {out.html, page.html}
   end

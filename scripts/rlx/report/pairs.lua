@@ -6,6 +6,9 @@
 local compute = require("rlx.report.compute")
 local configs = require("rlx.studydb.configs")
 local stats = require("rlx.stats")
+local model = require("rlx.model")
+local errors = require("rlx.errors")
+local md = require("rlx.report.md")
 local M = {}
 
 --- rlx.stats.ratio_ci95 of two rows' images/s, or nil where it has none: values whose spread
@@ -13,7 +16,7 @@ local M = {}
 function M.ratio(a, b)
   local ok, r = pcall(stats.ratio_ci95, a, b)
   if not ok then
-    require("rlx.errors").pass_exits(r)
+    errors.pass_exits(r)
     return nil
   end
   return r
@@ -26,8 +29,11 @@ local function index(D, field)
   return idx
 end
 
---- The precisions compared with fp32 (§6.1).
-M.LOWER_PRECISIONS = {"amp", "bf16"}
+--- The precisions compared with fp32 (§6.1): every other of rlx.model.PRECISIONS.
+M.LOWER_PRECISIONS = {}
+for _, p in ipairs(model.PRECISIONS) do
+  if p ~= "fp32" then M.LOWER_PRECISIONS[#M.LOWER_PRECISIONS + 1] = p end
+end
 
 --- Each fp32 row with its amp or bf16 partner: {base (fp32 row), other, precision, tb, ta (their
 --- throughput), r (other ÷ fp32)}, in D.groups' order.
@@ -205,7 +211,6 @@ end
 --- A ratio and its qualifier as drafts cite them: "2.86×", "95 % CI [2.51, 3.21]" (or "one run per
 --- side: no CI").
 function M.ratio_parts(r)
-  local md = require("rlx.report.md")
   local function n(x)
     if (math.abs(x) < 0.1 or math.abs(x) >= 10) and x ~= 0 then return md.sig(x, 3) end
     return string.format("%.2f", x)

@@ -29,7 +29,7 @@ local function n_cell(t, g)
   local text = string.format("%d of %d", t.n, t.n_all)
   if t.n == 1 then
     local kept = compute.used(g)[1]
-    local rank = configs.kept_note(g.runs, 1):match("the one kept is (the [%w ]-) of %d+$")
+    local rank = configs.kept_rank(g.runs)
     if kept and rank then text = text .. " (" .. rank .. ")" end
   end
   return text

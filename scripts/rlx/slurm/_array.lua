@@ -19,14 +19,25 @@ function M.quote(s)
 end
 local q = M.quote
 
+-- The text of a file, nil when it is missing or cannot be read (by rlx's rule for reading a file:
+-- a FIFO there is refused, not waited on).
 local function read_file(path)
-  local f = io.open(path, "rb")
-  if not f then return nil end
-  local text = f:read("*a")
-  f:close()
+  local read, text = pcall(rlx.fs.read, path, {missing_ok = true})
+  if not read then
+    rlx.errors.pass_exits(text)
+    return nil
+  end
   return text
 end
 M.read_file = read_file
+
+-- Whether something is at path: a file, or anything rlx's rule refuses to read (named then as
+-- unreadable, not skipped).
+local function present(path)
+  local ok, size = pcall(rlx.fs.check_file, path, {missing_ok = true})
+  if not ok then rlx.errors.pass_exits(size) end
+  return not ok or size ~= nil
+end
 
 --- Runs a shell command; returns ok, stdout, stderr (the command's output is captured in files).
 function M.sh(cmd)
@@ -115,20 +126,27 @@ end
 
 --- Reads and checks a submission's manifest.json: by rlx's rule for files a user names (a FIFO or
 --- a folder is refused at once, not waited on: rlx.fs.read), with every field its readers use.
---- Ends the program (exit 1) naming the file, what is wrong and the fix.
-function M.read_manifest(path)
+--- Returns the manifest, or nil and one line naming the file, what is wrong and the fix (Ctrl-C
+--- passes through).
+function M.try_manifest(path)
   local read, text = pcall(rlx.fs.read, path, {what = "the submission manifest", missing_ok = true,
     max_bytes = 256 * 1048576})
-  if not read then rlx.fail(1, "rlx: " .. rlx.errors.message(rlx.errors.pass_exits(text))) end
-  if not text then rlx.fail(1, string.format("rlx: no manifest at '%s' (a submission directory holds manifest.json)", path)) end
+  if not read then return nil, rlx.errors.message(rlx.errors.pass_exits(text)) end
+  if not text then return nil, string.format("no manifest at '%s' (a submission directory holds manifest.json)", path) end
   local ok, m = pcall(rlx.json.decode, text)
   local why = not ok and "it is not valid JSON" or manifest_problem(m)
   if why then
-    rlx.fail(1, string.format("rlx: '%s' is not a usable rlx submission manifest (version %d): %s; rlx submit wrote " ..
-      "it: restore it from a backup, or move its submission folder away and submit again", path,
-      M.MANIFEST_VERSION, why))
+    return nil, string.format("'%s' is not a usable rlx submission manifest (version %d): %s; rlx submit wrote it: " ..
+      "restore it from a backup, or move its submission folder away and submit again", path, M.MANIFEST_VERSION, why)
   end
   m.manifest_path = M.abspath(path)
+  return m
+end
+
+--- M.try_manifest, ending the program (exit 1, "rlx: " and the line) when the manifest is unusable.
+function M.read_manifest(path)
+  local m, why = M.try_manifest(path)
+  if not m then rlx.fail(1, "rlx: " .. why) end
   return m
 end
 
@@ -197,7 +215,7 @@ function M.slot_states(paths)
         unreadable[#unreadable + 1] = path .. ": " .. tostring(rows)
       end
       db:close()
-    elseif io.open(path, "rb") then
+    elseif present(path) then
       unreadable[#unreadable + 1] = path .. ": " .. tostring(db)
     end
   end

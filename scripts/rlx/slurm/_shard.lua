@@ -9,6 +9,9 @@
 --     draws the figures and writes the report (rlx.report.write: report.md, report.html and its
 --     own figures/ in the --report folder).
 local S = require("rlx.slurm._array")
+local show = require("rlx.show")
+local study_mod = require("rlx.study")
+local figures = require("rlx.figures")
 
 local M = {}
 
@@ -20,7 +23,7 @@ local function task_index(m, task)
     if not t then
       rlx.fail(2, string.format("rlx shard run: SLURM_ARRAY_TASK_ID is '%s', not a task number: run inside the " ..
         "array job rlx submit made (Slurm sets it), or give TASK (0-%d) after the manifest",
-        require("rlx.show").printable(env), #m.tasks - 1))
+        show.printable(env), #m.tasks - 1))
     end
   end
   if not t then
@@ -38,7 +41,7 @@ function M.task_db(m, t) return string.format("%s/task-%d.db", m.dir, t) end
 
 function M.run(manifest_path, task)
   local m = S.read_manifest(manifest_path)
-  -- The script to run (collect needs none): without it loadfile(nil) would read stdin.
+  -- The script to run (collect needs none).
   if type(m.script) ~= "string" or m.script == "" then
     rlx.fail(1, string.format("rlx shard run: '%s' names no script (field 'script' is missing): rlx submit writes " ..
       "it; submit again, or run the script by hand", manifest_path))
@@ -53,8 +56,6 @@ function M.run(manifest_path, task)
   print(string.format("shard %d of %s: %d slots of study %s into %s (job %s, node %s)", t, m.dir, #labels, m.study,
     shard_db, os.getenv("SLURM_ARRAY_JOB_ID") or os.getenv("SLURM_JOB_ID") or "-",
     os.getenv("SLURMD_NODENAME") or "-"))
-
-  local study_mod = require("rlx.study")
   local open = study_mod.open
   study_mod.open = function(opts)
     local o = {}
@@ -81,7 +82,10 @@ function M.run(manifest_path, task)
   local args = {[0] = m.script}
   for i, a in ipairs(m.args or {}) do args[i] = a end
   _G.arg, rlx.args = args, args
-  local chunk, err = loadfile(m.script)
+  -- Read by rlx's rule for a user's files (a FIFO is refused at once), then compiled under its name.
+  local read, text = pcall(rlx.fs.read, m.script, {what = "the script"})
+  if not read then rlx.fail(1, "rlx shard run: " .. rlx.errors.message(rlx.errors.pass_exits(text))) end
+  local chunk, err = load(text, "@" .. m.script)
   if not chunk then rlx.fail(1, "rlx shard run: " .. tostring(err)) end
   chunk(unpack(args))
   study_mod.open = open
@@ -107,7 +111,7 @@ local function figures_and_report(m, db)
   local failed = false
   for _, s in ipairs(m.studies) do
     local study = {db = db, name = s.name, path = m.db}
-    local ok, fig = pcall(require("rlx.figures").draw, study, {dir = m.figures})
+    local ok, fig = pcall(figures.draw, study, {dir = m.figures})
     if ok then
       print(string.format("collect: %d figures of %s in %s", #fig.files, s.name, m.figures))
     else

@@ -29,11 +29,10 @@ function M.status(db)
   local manifests, jobs = {}, {}
   local unreadable = {}
   for _, path in ipairs(S.manifests(root)) do
-    local ok, m = pcall(S.read_manifest, path)
-    if not ok then
+    local m, why = S.try_manifest(path)
+    if not m then
       -- Named, not skipped silently (issue 56 item 7); the others are still shown.
-      if not (type(m) == "table" and m.exit_code == 1) then error(m, 0) end  -- Ctrl-C passes
-      unreadable[#unreadable + 1] = (rlx.errors.message(m):gsub("^rlx: ", ""))
+      unreadable[#unreadable + 1] = why
     else
       manifests[#manifests + 1] = m
       if m.array_job then jobs[#jobs + 1] = tostring(m.array_job) end

@@ -3,6 +3,8 @@
 -- and the script's side effects stay out of this process), keeps the slots not stored ok anywhere
 -- and not already queued, writes the submission directory and calls sbatch twice.
 local S = require("rlx.slurm._array")
+local study_mod = require("rlx.study")
+local show = require("rlx.show")
 local q = S.quote
 
 local M = {}
@@ -17,7 +19,6 @@ end
 --- writes to OUT the plan of every study:sweep it calls: {params = rlx.params (converted values),
 --- studies = {{name, path, label, items = {{label, key, run}}}}}.
 function M._plan_child(script, out, ...)
-  local study_mod = require("rlx.study")
   local open = study_mod.open
   local studies = {}
   local cache = S.abspath(rlx.calibrate.cache_db())
@@ -102,7 +103,7 @@ local function plan(o, exe)
   local got, planned = pcall(rlx.json.decode, text or "")
   if got and type(planned) == "table" and planned.error then
     rlx.fail(1, string.format("rlx submit: planning %s failed: %s; check it with: rlx run %s --dry-run", o.script,
-      require("rlx.show").printable(planned.error), o.script))
+      show.printable(planned.error), o.script))
   end
   if status ~= 0 or not text or text == "" then
     rlx.fail(1, string.format("rlx submit: planning %s failed (see above); check it with: rlx run %s --dry-run%s",
@@ -129,11 +130,9 @@ local function in_flight(root)
   for _, path in ipairs(S.manifests(root)) do
     -- A manifest that cannot be read hides jobs that may still run its slots: submitting them again
     -- would run them twice (issue 56 item 7: it was skipped silently).
-    local ok, m = pcall(S.read_manifest, path)
-    if not ok then
-      if not (type(m) == "table" and m.exit_code == 1) then error(m, 0) end  -- Ctrl-C passes
-      rlx.fail(1, "rlx submit: cannot tell which slots an earlier submission still runs: " ..
-        (rlx.errors.message(m):gsub("^rlx: ", "")))
+    local m, why = S.try_manifest(path)
+    if not m then
+      rlx.fail(1, "rlx submit: cannot tell which slots an earlier submission still runs: " .. why)
     end
     if m.array_job then
       manifests[#manifests + 1] = m

@@ -8,7 +8,18 @@
 -- Fields are read defensively: the runs column first, then the stored config or result (a database
 -- from an older rlx has neither the column nor the field; then rlx.train's default is stated).
 local stats = require("rlx.stats")
+local train_options = require("rlx._train_options")
 local M = {}
+
+-- The framework knobs of rlx.train named below (their keys and columns are written out, as they
+-- were when each came); every other option declared a knob (engine/train/options.cpp: knob_over)
+-- is a switch read the same way: it joins a row's key only when on and gets a column of its own,
+-- so a new knob tells rows apart without a line here.
+local NAMED_KNOBS = {precision = true, memory_format = true, tf32 = true, cuda_graphs = true, cudnn_benchmark = true}
+local OTHER_KNOBS = {}
+for _, k in ipairs(train_options.knobs()) do
+  if not NAMED_KNOBS[k.name] then OTHER_KNOBS[#OTHER_KNOBS + 1] = k.name end
+end
 
 local function cfg(r) return type(r.config) == "table" and r.config or {} end
 local function res(r) return type(r.result) == "table" and r.result or {} end
@@ -129,6 +140,10 @@ function M.of(r)
   if c.cuda_graphs == "on" then c.key = c.key .. "|graphs" end
   if c.cudnn_benchmark == "on" then c.key = c.key .. "|cudnn_benchmark" end
   if c.dp.ranks > 1 then c.key = c.key .. "|ranks " .. c.ranks end
+  for _, name in ipairs(OTHER_KNOBS) do
+    c[name] = switch_of(r, name)
+    if c[name] == "on" then c.key = c.key .. "|" .. name end
+  end
   cache[r] = c
   return c
 end
@@ -169,6 +184,10 @@ M.FIELDS = {
   {name = "protocol", header = "Protocol", cell = function(c) return protocol_short(c.p) end,
     text = function(c) return "protocol " .. protocol_short(c.p) end, short = function(c) return protocol_short(c.p) end},
 }
+for _, name in ipairs(OTHER_KNOBS) do
+  table.insert(M.FIELDS, #M.FIELDS, {name = name, header = name, cell = function(c) return c[name] end,
+    text = function(c) return name .. " " .. c[name] end, short = function(c) return name .. " " .. c[name] end})
+end
 
 --- The key of a run's configuration with the fields in `skip` (a set of names: env, model,
 --- precision, batch, device, ...) left out: runs with equal keys may be compared or averaged.
@@ -406,6 +425,16 @@ function M.note(runs)
 end
 
 -- "the highest", "the lowest", "the 2nd highest": the place of x among values, highest first.
+-- The images/s of the runs that have one.
+local function values_of(runs)
+  local all = {}
+  for _, r in ipairs(runs) do
+    local v = num(r.images_per_s)
+    if v then all[#all + 1] = v end
+  end
+  return all
+end
+
 local function rank_words(x, values)
   local higher, lower = 0, 0
   for _, v in ipairs(values) do
@@ -423,22 +452,26 @@ end
 --- kept, "; the one kept is the highest of 3". "" when nothing was left out.
 function M.kept_note(runs, kept)
   if kept >= #runs or kept == 0 then return "" end
-  local all, used_values = {}, {}
-  for _, r in ipairs(runs) do
-    local v = num(r.images_per_s)
-    if v then all[#all + 1] = v end
-  end
+  local all = values_of(runs)
   if #all < 2 then return "" end
   local mean = stats.mean(all)
   local digits = math.max(0, 2 - math.floor(math.log10(math.abs(mean))))
   local out = string.format("; all %d runs: %." .. digits .. "f images/s", #all, mean)
-  if kept == 1 then
-    for _, r in ipairs(runs) do
-      if #M.flags(r) == 0 then used_values[#used_values + 1] = num(r.images_per_s) end
-    end
-    if used_values[1] then out = out .. string.format("; the one kept is %s of %d", rank_words(used_values[1], all), #all) end
-  end
+  local rank = kept == 1 and M.kept_rank(runs)
+  if rank then out = out .. string.format("; the one kept is %s of %d", rank, #all) end
   return out
+end
+
+--- Where the one run a row kept stands among all its runs' images/s ("the highest", "the 2nd
+--- highest", "the lowest"), as kept_note says it; nil unless the row kept one run of two or more
+--- with images/s. Table 2's n cell reads it ("1 of 3 (the highest)").
+function M.kept_rank(runs)
+  local all, used_values = values_of(runs), {}
+  if #runs <= 1 or #all < 2 then return nil end
+  for _, r in ipairs(runs) do
+    if #M.flags(r) == 0 then used_values[#used_values + 1] = num(r.images_per_s) end
+  end
+  return used_values[1] and rank_words(used_values[1], all) or nil
 end
 
 -- Scale and protocol ----------------------------------------------------------------------------
