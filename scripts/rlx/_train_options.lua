@@ -89,16 +89,25 @@ end
 function M.cell(text) return (tostring(text):gsub("|", "\\|")) end
 
 -- What study:sweep{} does with an option (its declaration's sweep role), for the table.
-local SWEEP_TEXT = {pass = "every run", dimension = "a dimension", matrix = "its loop"}
+local SWEEP_TEXT = {pass = "study:sweep hands it to every run", dimension = "a dimension of study:sweep",
+  matrix = "a loop of study:sweep"}
 
---- The option table of docs/lua-api/train.md, as Markdown, from the declarations: what each
---- value must be, its default, what study:sweep{} does with it, its runs column and its meaning.
+-- After the doc line: what the value must be, what a sweep does with it, its runs column.
+local function facts(d)
+  local parts = {value_text(d)}
+  if SWEEP_TEXT[d.sweep] then parts[#parts + 1] = SWEEP_TEXT[d.sweep] end
+  if d.store_column then parts[#parts + 1] = "column `runs." .. d.store_column .. "`" end
+  return table.concat(parts, "; ")
+end
+
+--- The option table of docs/lua-api/train.md, as Markdown, from the declarations: each option's
+--- default and its doc line, then what its value must be, what study:sweep{} does with it and its
+--- runs column.
 function M.markdown()
-  local lines = {"| option | value | default | sweep | column | meaning |", "| --- | --- | --- | --- | --- | --- |"}
+  local lines = {"| option | default | meaning |", "| --- | --- | --- |"}
   for _, d in ipairs(M.OPTIONS) do
-    lines[#lines + 1] = string.format("| `%s` | %s | %s | %s | %s | %s |", d.name, M.cell(value_text(d)),
-      M.cell(M.default_text(d)), SWEEP_TEXT[d.sweep] or "", d.store_column and ("`" .. d.store_column .. "`") or "",
-      M.cell(d.doc))
+    lines[#lines + 1] = string.format("| `%s` | %s | %s. *%s* |", d.name, M.cell(M.default_text(d)),
+      M.cell(d.doc), M.cell(facts(d)))
   end
   return table.concat(lines, "\n") .. "\n"
 end

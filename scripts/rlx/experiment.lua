@@ -29,6 +29,7 @@ local plan_study = require("rlx.plan.study")
 local plan = require("rlx.plan")
 local layout = require("rlx.plan.layout")
 local train_options = require("rlx._train_options")
+local show = require("rlx.show")
 
 local M = {}
 
@@ -291,15 +292,8 @@ function M.labels_for(study, dev)
   return labels
 end
 
---- Whether the CPU of an environment computes bf16 natively: AVX-512 BF16 or AMX (x86), or the
---- bf16 feature (Arm). Elsewhere LibTorch emulates it, about 2x slower than fp32.
-function M.native_bf16(env)
-  local flags = " " .. tostring(env.cpu_flags or "") .. " "
-  for _, f in ipairs({"avx512_bf16", "amx_bf16", "bf16"}) do
-    if flags:find(" " .. f .. " ", 1, true) then return true end
-  end
-  return false
-end
+--- Whether an environment's CPU computes bf16 natively (rlx.plan.study.native_bf16, its owner).
+M.native_bf16 = plan_study.native_bf16
 
 -- The precisions a device sweeps and why any of its script's were left out.
 local function wanted_precisions(study, kind, env, S)
@@ -396,7 +390,7 @@ function M.check_outputs(o)
       rlx.fs.check_output(report_dir .. "/" .. f, "file", {create = not dry, create_parent = true, what = "report"})
     end
   end)
-  if not ok then rlx.fail(1, who .. ": " .. require("rlx.errors").message(require("rlx.errors").pass_exits(err))) end
+  if not ok then rlx.fail(1, who .. ": " .. errors.message(errors.pass_exits(err))) end
 end
 
 -- Sweeps device i of plan p (rlx.plan.study's) under run options o: its peaks once per
@@ -487,7 +481,7 @@ function M.check_complete(summary)
     for _, l in ipairs(type(d.stats) == "table" and d.stats.left_to_others or {}) do left[#left + 1] = l end
   end
   if #left == 0 then return end
-  rlx.fail(1, require("rlx.show").printable(string.format("experiments/all.lua: the study is incomplete: %d run(s) " ..
+  rlx.fail(1, show.printable(string.format("experiments/all.lua: the study is incomplete: %d run(s) " ..
     "were still being trained by other processes when it ended: %s; the figures and report leave them out: run " ..
     "the same command again once those processes have finished", #left, table.concat(left, "; "))))
 end

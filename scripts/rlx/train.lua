@@ -7,6 +7,11 @@
 local errors = require("rlx.errors")
 local core = rlx._core.train
 local layout_rule = require("rlx.plan.layout")
+local show = require("rlx.show")
+-- logs/metrics.csv as seed 000's kit writes it (code/run_train.py's header, rlx.seed_layout).
+local seed_layout = require("rlx.seed_layout")
+local studydb_data = require("rlx.studydb.data")
+local csv = require("rlx.csv")
 local M = {}
 
 --- rlx.train's options as the engine declares them (engine/train/options.cpp), in the order it
@@ -70,7 +75,7 @@ function M.summary_line(r)
     for _, f in ipairs({"data_wait_s", "threads", "loss_first", "loss_last"}) do need(f, r[f], "number", "a number") end
   end
   -- The label (free text) and the error are a user's strings: escaped (rlx.show.printable).
-  local printable = require("rlx.show").printable
+  local printable = show.printable
   if not r.ok then
     return printable(string.format("%s %s %s batch %d: FAILED: %s", tostring(r.model), tostring(r.device),
       tostring(r.precision), r.batch or 0, tostring(r.error)))
@@ -118,12 +123,10 @@ function M.protocol_note(r)
   return #parts > 0 and ("; " .. table.concat(parts, "; ")) or ""
 end
 
--- logs/metrics.csv as seed 000's kit writes it (code/run_train.py's header, rlx.seed_layout).
-local function seed_layout() return require("rlx.seed_layout") end
 
 --- The columns of seed 000's logs/metrics.csv, in order (the kit's run_train.py appends one row
 --- per run; rlx.seed_layout.METRICS_COLUMNS).
-M.METRICS_CSV_COLUMNS = seed_layout().METRICS_COLUMNS
+M.METRICS_CSV_COLUMNS = seed_layout.METRICS_COLUMNS
 
 local function host_name()
   local f = io.open("/proc/sys/kernel/hostname", "r")
@@ -153,13 +156,13 @@ end
 
 -- The name of the device a result ran on, as the kit writes it (torch.cuda.get_device_name, "CPU").
 local function device_name_of(r)
-  local kind, name = require("rlx.studydb.data").kind_of(r.device), nil
+  local kind, name = studydb_data.kind_of(r.device), nil
   if kind == "cuda" then
     for _, d in ipairs(M.devices()) do
       if d.id == r.device then name = d.name end
     end
   end
-  return seed_layout().device_name(kind, name), kind
+  return seed_layout.device_name(kind, name), kind
 end
 
 --- Appends a successful result to DIR/metrics.csv with the kit's columns (header first when the
@@ -176,7 +179,7 @@ local function known_header(fname, path)
   for _, c in ipairs(M.METRICS_CSV_COLUMNS) do known[c] = true end
   for _, c in ipairs(columns or {}) do
     if not known[c] then
-      local printable = require("rlx.show").printable
+      local printable = show.printable
       errors.raise(fname, string.format("%s has other columns than seed 000's metrics.csv (column '%s' of its " ..
         "first line '%s'); use another log directory", path, printable(c:sub(1, 40)), printable(line:sub(1, 80))))
     end
@@ -199,7 +202,7 @@ function M.append_metrics_csv(dir, r)
     errors.raise(fname, "argument 2 must be a successful result of rlx.train (ok = true), got " ..
       (type(r) == "table" and "ok = " .. tostring(r.ok) or type(r)))
   end
-  local layout, csv = seed_layout(), require("rlx.csv")
+  local layout = seed_layout
   local path = dir .. "/metrics.csv"
   local usable, uerr = pcall(function()
     rlx.fs.check_output(dir, "folder")

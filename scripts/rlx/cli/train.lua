@@ -9,6 +9,7 @@ local startup_text = require("rlx._startup_text")
 local layout = require("rlx.plan.layout")
 local train_options = require("rlx._train_options")
 local options = require("rlx.options")
+local show = require("rlx.show")
 local M = {summary = "train a model for N iterations and report images/s (run_train.py's flags)",
   synopsis = "train --model NAME [--batch-size N] [--iters N] [...]"}
 
@@ -117,7 +118,7 @@ local function store(o, opts, r)
     if held and held["repeat"] > 1 and not o.label then
       io.stderr:write(string.format("rlx train: %s already held %d run(s) of this configuration; this one is run %d " ..
         "(label %s); --replace replaces run 1 instead\n", o.db, held["repeat"] - 1, held["repeat"],
-        require("rlx.show").printable(held.label)))
+        show.printable(held.label)))
     end
   end)
   if not ok then
@@ -194,7 +195,7 @@ local function check_contents(o)
   if not ok then args.fail("train", rlx.errors.pass_exits(err) and ("--db: " .. rlx.errors.message(err))) end
   if held then
     rlx.fail(1, string.format("rlx train: study '%s' in %s already holds a run labelled '%s' (repeat %d); give another " ..
-      "--label, or add --replace to replace it", o.study, o.db, require("rlx.show").printable(o.label), held["repeat"]))
+      "--label, or add --replace to replace it", o.study, o.db, show.printable(o.label), held["repeat"]))
   end
   if o.log_dir then
     local logged, lerr = pcall(rlx.train.check_metrics_csv, o.log_dir)
@@ -347,7 +348,7 @@ function M.main(...)
   else
     -- The trainer's fix is said in the Lua API's words (use device="cpu"); here it is a flag.
     local why = tostring(r.error):gsub('use device="([^"]*)"', "use --device %1")
-    io.stderr:write("rlx train: ", require("rlx.show").printable(why), "\n")  -- once, on stderr, escaped
+    io.stderr:write("rlx train: ", show.printable(why), "\n")  -- once, on stderr, escaped
   end
   if not r.ok then return 1 end
   if o.db then store(o, opts, r) end

@@ -61,10 +61,18 @@ local function cost(study, devs, S, left)
   return need, total, unknown, out_s
 end
 
--- Whether the study's CPU has native bf16 (its flags: avx512_bf16 or AMX; rlx.experiment.native_bf16).
-local function native_bf16(study)
-  return require("rlx.experiment").native_bf16(study.env or {})
+--- Whether an environment's CPU computes bf16 natively: its flags include avx512_bf16, amx_bf16 or
+--- (Arm) bf16; elsewhere LibTorch emulates it, about 2x slower than fp32. rlx.experiment.native_bf16
+--- is this function (the plan, the study and the report's analysis ask it).
+function M.native_bf16(env)
+  local flags = " " .. tostring(env.cpu_flags or "") .. " "
+  for _, f in ipairs({"avx512_bf16", "amx_bf16", "bf16"}) do
+    if flags:find(" " .. f .. " ", 1, true) then return true end
+  end
+  return false
 end
+
+local function native_bf16(study) return M.native_bf16(study.env or {}) end
 
 --- When the whole matrix does not fit `left_s` seconds, every CPU device's precisions beyond its
 --- first (bf16: the seed's CPU matrix is fp32) are left out first, with a note saying so; what

@@ -6,6 +6,11 @@ local compute = require("rlx.report.compute")
 local configs = require("rlx.studydb.configs")
 local lead = require("rlx.report.lead")
 local train_options = require("rlx._train_options")
+local studydb_data = require("rlx.studydb.data")
+local seed_layout = require("rlx.seed_layout")
+local sections = require("rlx.report.sections")
+local drafts = require("rlx.report.drafts")
+local layers = require("rlx.report.layers")
 local M = {}
 
 local function join(parts, sep)
@@ -141,7 +146,7 @@ function M.reproducibility(ctx)
     " (its image tag or digest: below).") or "none detected (rlx ran on the host)."))
   M.kit_files(ctx)
   -- One report over every database; the kit's files per database (rlx export reads one).
-  local sources = require("rlx.studydb.data").sources(D)
+  local sources = studydb_data.sources(D)
   local report, exports, studies = {"rlx", "report"}, {}, {}
   for _, s in ipairs(sources) do
     report[#report + 1] = s.path or "DB"
@@ -230,7 +235,7 @@ end
 --- The seed kit's analysis/peaks.json and code/metric_names_ncu.txt in §7 (what `rlx export --layout
 --- seed` writes; the requirements in Appendix H): the template asks for them here.
 function M.kit_files(ctx)
-  local layout = require("rlx.seed_layout")
+  local layout = seed_layout
   local peaks = layout.peaks(ctx.D)
   local rows, keys = {}, {}
   for k in pairs(peaks) do keys[#keys + 1] = k end
@@ -305,7 +310,6 @@ function M.scale_lines(D)
   end
   lines[#lines + 1] = "- Protocol: " .. md.esc(configs.protocol_text(runs)) .. "."
   for _, l in ipairs(M.budget_lines(D)) do lines[#lines + 1] = l end
-  local sections = require("rlx.report.sections")
   for _, n in ipairs(sections.plan_notes(D)) do lines[#lines + 1] = "- " .. md.esc(n) .. "." end
   local plans = sections.plan_texts(D)
   for _, plan in ipairs(plans) do
@@ -346,7 +350,7 @@ function M.flag_text(ok_runs)
     counted > flagged and "; a run can be more than one" or "", configs.MARK)
 end
 
-local function iso_seconds(t) return require("rlx.seed_layout").unix_seconds(t) end
+local function iso_seconds(t) return seed_layout.unix_seconds(t) end
 
 --- §8's lines on the time and precision the study had (issue 34: §8 never said the budget was
 --- overrun or the CI target missed), per environment, all read from the runs: how many missed
@@ -424,13 +428,13 @@ function M.limitations(ctx)
       "minimum traffic, and the bound is stated only where the whole range is on one side of the ridge " ..
       "(docs/roofline.md).", est, est == 1 and " is" or "s are")
   end
-  for _, m in ipairs(require("rlx.report.sections").missing_lines(ctx)) do lines[#lines + 1] = "- " .. m .. "." end
+  for _, m in ipairs(sections.missing_lines(ctx)) do lines[#lines + 1] = "- " .. m .. "." end
   if #lines > 0 then doc:para(lines) end
   doc:para(md.placeholder("Future work, and any limit not listed above (a data subset, the seed's " ..
     "TRAIN_FACTOR, what you could not measure)."))
   doc:para("---")
   doc:para("## 9. Conclusion")
-  local draft = require("rlx.report.drafts").conclusion(ctx, ctx.verdicts)
+  local draft = drafts.conclusion(ctx, ctx.verdicts)
   if draft then doc:para(draft) end
   doc:para(md.placeholder("Your conclusion: what the findings mean for someone choosing a machine, a batch " ..
     "size or a precision, in your own words."))
@@ -485,7 +489,7 @@ function M.appendix(ctx)
         md.esc(r.status == "running" and "running (unfinished)" or r.status), md.esc(tostring(r.error or "-"):sub(1, 160))}
     end
     doc:para(md.table({"Run", "Env", "Model", "Precision", "Batch", "Status", "Error"}, rows))
-    local src = require("rlx.studydb.data").source_of(D, D.failed[1] or D.running[1])
+    local src = studydb_data.source_of(D, D.failed[1] or D.running[1])
     doc:para("List them with " .. md.code(md.shell({"rlx", "runs", src.path or "DB", {"--status", "failed"}})) .. " (or " ..
       md.code("--status crashed") .. ", " .. md.code("--status running") .. ").")
   end
@@ -519,7 +523,7 @@ function M.appendix(ctx)
     for _, n in ipairs(names) do lines[#lines + 1] = "- " .. md.code(n) end
     doc:para(lines)
   end
-  require("rlx.report.layers").appendix(ctx)
+  layers.appendix(ctx)
   M.long_tables(ctx)
   M.commands_and_requirements(ctx)
 end
@@ -547,7 +551,7 @@ function M.commands_and_requirements(ctx)
   ctx.doc:para("### H. logs/requirements.txt")
   ctx.doc:para("The software each environment ran with, as " .. md.code("rlx export --layout seed") .. " writes it:")
   local lines = {}
-  for l in (require("rlx.seed_layout").requirements(ctx.D) .. "\n"):gmatch("(.-)\n") do lines[#lines + 1] = l end
+  for l in (seed_layout.requirements(ctx.D) .. "\n"):gmatch("(.-)\n") do lines[#lines + 1] = l end
   while #lines > 0 and lines[#lines] == "" do lines[#lines] = nil end
   ctx.doc:para(md.block(lines, "text"))
 end

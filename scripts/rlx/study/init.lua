@@ -20,6 +20,13 @@ local fit = require("rlx.plan.fit")
 local common = require("rlx.study._common")
 local train_options = require("rlx._train_options")
 local slot_methods = require("rlx.study._slot")
+local show = require("rlx.show")
+local frame = require("rlx.frame")
+local studydb_data = require("rlx.studydb.data")
+local table2 = require("rlx.report.table2")
+local figures = require("rlx.figures")
+local report = require("rlx.report")
+local hypotheses = require("rlx.report.hypotheses")
 local warn, now_s, plain_data = common.warn, common.now_s, common.plain_data
 local targeted = plan.targeted
 
@@ -50,7 +57,7 @@ function M.open(opts)
   for _, k in ipairs({"name", "db", "label", "zone", "instance_type"}) do
     if o[k] and rlx._core.term.has_control(o[k]) then
       errors.raise("rlx.study", string.format("option '%s' holds a control character (a line break, a tab, ESC; " ..
-        "shown as \\ddd): '%s'; give it without", k, require("rlx.show").printable(o[k])))
+        "shown as \\ddd): '%s'; give it without", k, show.printable(o[k])))
     end
   end
   if o.label and (o.label == "" or o.label:find("[/\\]")) then
@@ -438,7 +445,7 @@ end
 
 function Study:_dry_run(items, o)
   local e = self:_estimate(items, o)
-  local printable = require("rlx.show").printable
+  local printable = show.printable
   print(printable(string.format("study %s (%s), environment %s: %d runs in the matrix", self.name, self.path,
     self.env.label, #items)))
   for i, it in ipairs(items) do
@@ -638,7 +645,7 @@ function Study:runs(opts)
     all_studies = {type = "boolean", default = false},
   })
   -- A frame (rlx.frame): prints as a table in the REPL and has where/group_by/plot/...
-  return require("rlx.frame").new(M._query_runs(self.db, o, not o.all_studies and self.name or nil))
+  return frame.new(M._query_runs(self.db, o, not o.all_studies and self.name or nil))
 end
 
 --- Runs of a database (any study unless `study` is given), as study:runs returns them; o may
@@ -652,16 +659,15 @@ end
 --- Table 2's rows (rlx.report.table2.records, the report's and `rlx runs --summary`'s numbers):
 --- one per configuration of the study's ok runs, as a frame.
 function Study:table2()
-  local table2 = require("rlx.report.table2")
-  local D = require("rlx.studydb.data").load(self.db, self.name, self.path)
-  return require("rlx.frame").new(table2.records(D), table2.COLUMNS)
+  local D = studydb_data.load(self.db, self.name, self.path)
+  return frame.new(table2.records(D), table2.COLUMNS)
 end
 
 --- Roofline points of this study joined with their runs (model, precision, batch, env, label).
 function Study:points(opts)
   local o = options.check("study:points", opts, {level = {type = "string"}, env = {type = "string"},
     model = {type = "string"}, source = {type = "string", one_of = {"measured", "estimated"}}})
-  return require("rlx.frame").new(self.db:points{study = self.name, level = o.level, env = o.env, model = o.model,
+  return frame.new(self.db:points{study = self.name, level = o.level, env = o.env, model = o.model,
     source = o.source})
 end
 
@@ -768,17 +774,17 @@ end
 
 --- Draws the study's figures (scripts/rlx/figures.lua).
 function Study:figures(opts)
-  return require("rlx.figures").draw(self, opts)
+  return figures.draw(self, opts)
 end
 
 --- Writes the study's report (report.md, report.html, figures; scripts/rlx/report/init.lua).
 function Study:report(opts)
-  return require("rlx.report").write(self, opts)
+  return report.write(self, opts)
 end
 
 --- Declares a hypothesis the report judges (scripts/rlx/report/hypotheses.lua).
 function Study:hypothesis(h)
-  return require("rlx.report.hypotheses").declare(self, h)
+  return hypotheses.declare(self, h)
 end
 
 function Study:close()
