@@ -4,9 +4,8 @@
 # layouts, is a tie in each of three probes, stated within its CI. No timing threshold; skipped
 # (77) when other processes shared the cores through every round of a probe. Alone: another test
 # beside it would be the contention it sets aside.
-add_test(NAME "e2e: layout: three calibrations in a row agree, and a tie is stated within its CI"
-  COMMAND bash ${CMAKE_SOURCE_DIR}/tests/e2e/train/layout_holds.sh $<TARGET_FILE:rlx>
-  WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
-set_tests_properties("e2e: layout: three calibrations in a row agree, and a tie is stated within its CI"
-  PROPERTIES ENVIRONMENT "RLX_TEST_TMP=${RLX_TEST_TMP};HOME=${RLX_TEST_TMP}" PASS_REGULAR_EXPRESSION "^ok\n$"
-  SKIP_RETURN_CODE 77 RUN_SERIAL TRUE TIMEOUT 300)
+layout: three calibrations in a row agree, and a tie is stated within its CI
+  ctest: SKIP_RETURN_CODE 77 RUN_SERIAL TRUE TIMEOUT 300
+  $ bash tests/e2e/train/layout_holds.sh "$RLX"
+  ok
+  stderr:
