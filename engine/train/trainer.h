@@ -29,6 +29,8 @@ namespace rlx::train {
 // the CUDA kernel, _fused_sgd_ or _foreach_, which this LibTorch decides when rlx is compiled.
 std::string optimizer_note();
 
+// A field that is an option of rlx.train is declared in train/options.cpp (its type, bounds, the
+// rules between options, its flag and doc line); its default is the one written here.
 struct TrainConfig {
   nlohmann::json model = "resnet18";  // a built-in name or a model description (models::from_option)
   int64_t batch = 32;
