@@ -328,7 +328,7 @@ api: rlx.plot.line unknown option
 
 api: rlx.plot.variability unknown option
   $ rlx -e "rlx.plot.variability{groups = {{label = 'a', values = {1}}}, out = 'x.png', bogus = 1}"
-  stderr: (command line):1: rlx.plot.variability: unknown option 'bogus' (valid options: dpi, grid, groups, height, legend, out, subtitle, title, width, xlabel, xmax, xmin, ylabel, ymax, ymin, yscale)
+  stderr: (command line):1: rlx.plot.variability: unknown option 'bogus' (valid options: dpi, grid, groups, height, legend, out, relative, subtitle, title, width, xlabel, xmax, xmin, ylabel, ymax, ymin, yscale)
   [1]
 
 api: rlx.plot.throughput missing out
@@ -348,7 +348,7 @@ api: rlx.plot.ai_vs_batch points of the wrong type
 
 api: rlx.plot.ai_vs_batch unknown option
   $ rlx -e "rlx.plot.ai_vs_batch{points = {}, out = 'x.png', bogus = 1}"
-  stderr: (command line):1: rlx.plot.ai_vs_batch: unknown option 'bogus' (valid options: by, dpi, grid, height, legend, model, out, points, ridges, subtitle, title, width, xlabel, xmax, xmin, ylabel, ymax, ymin, yscale)
+  stderr: (command line):1: rlx.plot.ai_vs_batch: unknown option 'bogus' (valid options: by, color_by, dpi, grid, height, legend, marks, model, out, points, ridges, subtitle, title, width, xlabel, xmax, xmin, ylabel, ymax, ymin, yscale)
   [1]
 
 api: rlx.plot.pixel wrong type

@@ -153,7 +153,7 @@ train: cli --backend cuda fails with status 1
 train: cli bad value is a usage error
   $ rlx train --arch resnet18 --batch-size 0
   stderr starts with:
-  rlx train: option 'batch' must be an integer >= 1, got 0
+  rlx train: --batch-size must be an integer >= 1, got '0'
   Try 'rlx train --help'
   [2]
 
