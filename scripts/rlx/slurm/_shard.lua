@@ -56,29 +56,19 @@ function M.run(manifest_path, task)
   print(string.format("shard %d of %s: %d slots of study %s into %s (job %s, node %s)", t, m.dir, #labels, m.study,
     shard_db, os.getenv("SLURM_ARRAY_JOB_ID") or os.getenv("SLURM_JOB_ID") or "-",
     os.getenv("SLURMD_NODENAME") or "-"))
-  local open = study_mod.open
-  study_mod.open = function(opts)
-    local o = {}
-    for k, v in pairs(opts or {}) do o[k] = v end
-    o.db = shard_db
-    o.label = env_label[o.name] or o.label
-    local s = open(o)
-    -- The task's slots only, for the sweep and for what the study's plan estimates against its
-    -- budget (the budget is each task's: the tasks run side by side).
-    for _, method in ipairs({"sweep", "estimate"}) do
-      s[method] = function(self, sopts)
-        local so = {}
-        for k, v in pairs(sopts or {}) do so[k] = v end
-        so.only = env_label[self.name] and labels or {}
-        return getmetatable(self)[method](self, so)
-      end
-    end
-    -- Figures and the report are the collect job's: a task sees only its shard.
-    local later = "(written by the collect job of the submission)"
-    s.figures = function() return {files = {}, warnings = {later}} end
-    s.report = function() return {markdown = later, html = later, figures = {}, warnings = {}, missing = {}} end
-    return s
-  end
+  -- The task's context (rlx.study's, explicit): its own database and label; its slots only, for
+  -- the sweep and for what the study's plan estimates against its budget (the budget is each
+  -- task's: the tasks run side by side); figures and the report are the collect job's, since a
+  -- task sees only its shard.
+  local ctx = {
+    open = function(o)
+      o.db = shard_db
+      o.label = env_label[o.name] or o.label
+      return o
+    end,
+    only = function(s) return env_label[s.name] and labels or {} end,
+    later = "(written by the collect job of the submission)",
+  }
   local args = {[0] = m.script}
   for i, a in ipairs(m.args or {}) do args[i] = a end
   _G.arg, rlx.args = args, args
@@ -87,8 +77,7 @@ function M.run(manifest_path, task)
   if not read then rlx.fail(1, "rlx shard run: " .. rlx.errors.message(rlx.errors.pass_exits(text))) end
   local chunk, err = load(text, "@" .. m.script)
   if not chunk then rlx.fail(1, "rlx shard run: " .. tostring(err)) end
-  chunk(unpack(args))
-  study_mod.open = open
+  study_mod._with_context(ctx, chunk, unpack(args))
   return 0
 end
 

@@ -19,28 +19,30 @@ end
 --- writes to OUT the plan of every study:sweep it calls: {params = rlx.params (converted values),
 --- studies = {{name, path, label, items = {{label, key, run}}}}}.
 function M._plan_child(script, out, ...)
-  local open = study_mod.open
   local studies = {}
   local cache = S.abspath(rlx.calibrate.cache_db())
-  study_mod.open = function(opts)
-    local s = open(opts)
-    -- rlx's own cache of this machine's calibrations (read by the layout rule, rlx.plan.layout) is
-    -- no study of the script's: it is not submitted.
-    if S.abspath(s.path) == cache then return s end
-    local entry = {name = s.name, path = S.abspath(s.path), label = s.env.label, items = {}}
-    studies[#studies + 1] = entry
-    -- The instance's own sweep shadows the class method: it records the plan, then prints the
-    -- dry run exactly as `rlx run --dry-run` does.
-    s.sweep = function(self, sopts)
-      for _, it in ipairs(self:plan(sopts)) do
+  local entries = {}
+  -- The planning child's context (rlx.study's, explicit): each study opened is recorded, except
+  -- rlx's own cache of this machine's calibrations (read by the layout rule, rlx.plan.layout),
+  -- which is no study of the script's and is not submitted; each sweep's plan is recorded before
+  -- it prints the dry run exactly as `rlx run --dry-run` does.
+  local ctx = {
+    opened = function(s)
+      if S.abspath(s.path) == cache then return end
+      local entry = {name = s.name, path = S.abspath(s.path), label = s.env.label, items = {}}
+      studies[#studies + 1] = entry
+      entries[s] = entry
+    end,
+    planned = function(s, items)
+      local entry = entries[s]
+      if not entry then return end
+      for _, it in ipairs(items) do
         -- ranks: a data-parallel run needs as many Slurm tasks (the array asks for the most).
         entry.items[#entry.items + 1] = {label = it.label, key = it.key, run = it.run,
           ranks = it.config and it.config.ranks or 1}
       end
-      return getmetatable(self).sweep(self, sopts)
-    end
-    return s
-  end
+    end,
+  }
   rlx.flags.dry_run = true
   local args = {[0] = script, ...}
   _G.arg, rlx.args = args, args
@@ -54,12 +56,11 @@ function M._plan_child(script, out, ...)
   if not read then failed(rlx.errors.message(rlx.errors.pass_exits(text))) end
   local chunk, err = load(text, "@" .. script)
   if not chunk then failed(tostring(err)) end
-  local ran, raised = pcall(chunk, ...)
+  local ran, raised = pcall(study_mod._with_context, ctx, chunk, ...)
   if not ran then
     rlx.errors.pass_exits(raised)
     failed(tostring(raised))
   end
-  study_mod.open = open
   local params = {}
   for k, v in pairs(rlx.params or {}) do
     if type(k) == "string" then params[k] = plain(v) end

@@ -34,6 +34,29 @@ local M = {}
 local Study = {}
 Study.__index = Study
 
+-- The run context a Slurm job gives the studies its script opens (issue 53: explicit, instead of
+-- replacing rlx.study.open and the methods at run time). nil when the script runs as written.
+-- Set with M._with_context(ctx, fn) by rlx.slurm._shard (a task) and rlx.slurm._submit (its
+-- planning child); every field is optional:
+--   ctx.open(o) -> o       the options rlx.study{} opens with (a task's own database and label)
+--   ctx.opened(study)      told of each study opened (the planning child records it)
+--   ctx.only(study)        the slot labels this process runs (study:sweep and study:estimate)
+--   ctx.planned(study, items)  told of each sweep's plan before it runs or prints it
+--   ctx.later              a study's figures and report are another job's: this text says whose
+local context = nil
+
+--- Runs fn(...) with the run context ctx (see above), restored afterwards even when fn raises.
+function M._with_context(ctx, fn, ...)
+  local before = context
+  context = ctx
+  local res = {n = 0}
+  local function keep(...) res = {n = select("#", ...), ...} end
+  keep(pcall(fn, ...))
+  context = before
+  if not res[1] then error(res[2], 0) end
+  return unpack(res, 2, res.n)
+end
+
 --- rlx.study{name=, db=, label=, zone=, instance_type=, price_per_hour=}: opens (creating) the
 --- study's database and records the current environment and the study. price_per_hour (what the
 --- machine costs per hour) is stored with each run this object stores (result.price_per_hour), not
@@ -64,6 +87,7 @@ function M.open(opts)
     errors.raise("rlx.study", string.format("option 'label' must be a non-empty name without '/' (it names figure " ..
       "files and run labels), got '%s'", o.label))
   end
+  if context and context.open then o = context.open(o) end
   local path = o.db or ("results/" .. o.name .. ".db")
   local self = setmetatable({name = o.name, path = path, price_per_hour = o.price_per_hour}, Study)
   -- results/ (or the db's directory) is made on first use. A dry run writes nothing: it plans on
@@ -95,6 +119,7 @@ function M.open(opts)
   end
   self.db:put_environment(plain_data(self.env, 0))
   self.db:put_study(o.name)
+  if context and context.opened then context.opened(self) end
   return self
 end
 
@@ -428,6 +453,7 @@ local kind_of = require("rlx.studydb.data").kind_of
 --- with need_s), left_out_s (their minimum)}.
 function Study:estimate(opts)
   local o = options.check("study:estimate", opts, SWEEP_SPEC)
+  if context and context.only then o.only = context.only(self) end
   return self:_estimate(self:_plan(o), o)
 end
 
@@ -541,7 +567,9 @@ end
 --- Runs the matrix (see docs/lua-api/study.md); returns {planned, ran, skipped, failed, ok, labels}.
 function Study:sweep(opts)
   local o = options.check("study:sweep", opts, SWEEP_SPEC)
+  if context and context.only then o.only = context.only(self) end
   local items = self:_plan(o)
+  if context and context.planned then context.planned(self, items) end
   if rlx.flags and rlx.flags.dry_run then return self:_dry_run(items, o) end
   local trainer = o.trainer or rlx.train
   if not is_callable(trainer) then
@@ -774,11 +802,15 @@ end
 
 --- Draws the study's figures (scripts/rlx/figures.lua).
 function Study:figures(opts)
+  if context and context.later then return {files = {}, warnings = {context.later}} end
   return figures.draw(self, opts)
 end
 
 --- Writes the study's report (report.md, report.html, figures; scripts/rlx/report/init.lua).
 function Study:report(opts)
+  if context and context.later then
+    return {markdown = context.later, html = context.later, figures = {}, warnings = {}, missing = {}}
+  end
   return report.write(self, opts)
 end
 
