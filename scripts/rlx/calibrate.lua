@@ -2,15 +2,15 @@
 --
 -- One probe per model and precision on a device: the model trains in each memory layout
 -- (channels_last and contiguous taking turns, A B A B) at the batch the runs train at (a sweep's
--- smallest, `rlx train`'s --batch-size: M.probe_shape), one warm-up and two timed iterations a
+-- smallest, `rlx train`'s --batch-size: M.probe_shape), one warm-up and one timed iteration a
 -- run on a CPU (two and two on a GPU). The margin is the other layout's mean step over the
--- faster one's, with its 95 % CI from every timed step of the alternating rounds
--- (rlx.stats.ratio_ci95). The faster layout is chosen when that CI excludes 1 and the margin is
--- beyond NEAR; the layouts are a tie when the CI's top is within NEAR (the default layout is then
--- kept, and costs at most the CI's width); anything between earns more rounds at the same batch,
--- up to MAX_ROUNDS, and a probe still undecided after them is a tie within its CI, which the text
--- states (issue 55 item 8: at batch 2 the probe called VGG-16 a tie on a 2-core Zen 5, where at
--- batch 16 contiguous trained 1.13x faster). Which layout wins differs by model and by CPU (VGG-16
+-- faster one's, with its 95 % CI over the alternating runs, each run one value (its mean timed
+-- step; rlx.stats.ratio_ci95). The faster layout is chosen when that CI clears 1 by CLEAR and the
+-- margin is beyond NEAR; the layouts are a tie when the CI's top is within NEAR (the default
+-- layout is then kept, and the text says what it may cost by the CI); anything between earns more
+-- rounds at the same batch, up to MAX_ROUNDS, and a probe still undecided after them is a tie
+-- within its CI, which the text states (issue 55 item 8: at batch 2 the probe called VGG-16 a tie
+-- on a 2-core Zen 5, where at batch 16 contiguous trained 1.13x faster). Which layout wins differs by model and by CPU (VGG-16
 -- runs 1.46x faster contiguous on a 2-core AMD EPYC, where channels_last suits MobileNetV2;
 -- docs/benchmarks.md "Training settings"). The winner's seconds per image and the model's set-up
 -- time seed the study's plan (rlx.plan), so the plan comes from this machine rather than from
@@ -36,11 +36,15 @@ M.LAYOUTS = require("rlx.plan.layout").LAYOUTS
 -- (the smallest of the CPU sweep, experiments/cpu.lua), GPU_PROBE_BATCH on a GPU.
 M.PROBE_BATCH, M.GPU_PROBE_BATCH = 16, 32
 -- Each layout trains in ROUNDS short runs of WARMUP + ITERS iterations, the layouts taking turns
--- (A B A B), so a change of the machine's speed during the probe (a neighbour on the host, a clock
--- step) reaches both alike; two timed steps a run give each layout ROUNDS x ITERS = 4 steps, the
--- least for a CI of the ratio of two means that separates 13 % at a 3 % step CV. A GPU's first
--- step initialises cuDNN and cuBLAS lazily: two warm-up iterations there.
-M.ROUNDS, M.WARMUP, M.ITERS = 2, 1, 2
+-- (A B A B A B), so a change of the machine's speed during the probe (a neighbour on the host, a
+-- clock step) reaches both alike. A run is the unit of the CI: steps of one run share its process,
+-- its memory placement and its moment, and on a 2-core Zen 5 two VGG-16 runs of one layout were
+-- 30 % apart where each run's own two steps were within 4 %, so steps pooled as if independent
+-- made the CI several times too narrow (identical work, an MLP in both layouts, then passed for a
+-- 1.07x win). Three runs a layout are the fewest whose CI is of use (t = 2.8 at about 4 degrees of
+-- freedom; two give 4.3 to 12.7); one timed step a run buys them at the cost two steps bought two.
+-- A GPU's first step initialises cuDNN and cuBLAS lazily: two warm-up iterations there.
+M.ROUNDS, M.WARMUP, M.ITERS = 3, 1, 1
 M.GPU_WARMUP, M.GPU_ITERS = 2, 2
 
 --- The probe's batch, warm-up and timed iterations on device kind `kind` ("cpu" or "cuda") for runs
@@ -52,11 +56,19 @@ function M.probe_shape(kind, smallest)
 end
 -- Rounds, at most: a probe the first ROUNDS leave undecided takes more, one at a time at the same
 -- batch, and stops as soon as it is decided; at most twice the planned probe of that model.
-M.MAX_ROUNDS = 4
+M.MAX_ROUNDS = 6
 -- A margin that counts is beyond this as well as beyond the noise, and layouts whose CI lies within
 -- it are a tie: on an idle 2-core EPYC ResNet-50 is within 0-4 % either way at batch 2 to 16,
 -- while the layouts that matter differ by 13-50 % (docs/benchmarks.md, "Training settings").
 M.NEAR = 0.05
+-- How far the CI of a win must clear 1: half of NEAR. The CI of means is no better than the
+-- normality it assumes, and a 2-core VM's runs have tails (a run 50 % slower now and then, its
+-- cores not visibly shared): an MLP, the same work in both layouts, passed for a 1.06x win, CI
+-- 1.00-1.11, once in 17 probes that asked only for a bottom above 1. Resampled from such runs, a
+-- bottom that clears 1 by 2.5 % let identical work win in 1.1-1.5 % of probes instead of 4.1-4.7 %,
+-- while a 1.13x margin among a quiet VGG-16's runs was still found in 99.8 % of them, after 3.5
+-- rounds on average instead of 3.2.
+M.CLEAR = M.NEAR / 2
 
 local PROBE_SPEC = {
   model = {type = "string", required = true},
@@ -82,10 +94,11 @@ end
 
 local function other_of(layout) return layout == M.LAYOUTS[1] and M.LAYOUTS[2] or M.LAYOUTS[1] end
 
---- The verdict on a probe's timed steps, `samples` = {channels_last = {seconds...}, contiguous =
---- {...}}: {verdict, memory_format, margin, ci}. margin is the other layout's mean step over the
---- chosen one's and ci = {low, high, df} its 95 % CI (rlx.stats.ratio_ci95). verdict:
----   "clear"  the faster layout, its margin's CI above 1 and the margin beyond NEAR;
+--- The verdict on a probe's runs, `samples` = {channels_last = {seconds...}, contiguous = {...}},
+--- one value a run (its mean timed step): {verdict, memory_format, margin, ci}. margin is the other
+--- layout's mean over the chosen one's and ci = {low, high, df} its 95 % CI (rlx.stats.ratio_ci95).
+--- verdict:
+---   "clear"  the faster layout, its margin's CI above 1 + CLEAR and the margin beyond 1 + NEAR;
 ---   "tie"    the CI of the slower over the faster within NEAR at its top: the default (channels_last);
 ---   "open"   neither (the CI straddles 1 and NEAR): the default, until more rounds decide;
 ---   "alone"  one layout has steps (the other failed): it, without a margin.
@@ -100,7 +113,7 @@ function M.judge(samples)
   local fast = stats.mean(samples[b]) < stats.mean(samples[a]) and b or a
   local r = stats.ratio_ci95(samples[other_of(fast)], samples[fast])
   local function ci(x) return x.low and {low = x.low, high = x.high, df = x.df} or nil end
-  if r.low and r.low > 1 and r.ratio > 1 + M.NEAR then
+  if r.low and r.low > 1 + M.CLEAR and r.ratio > 1 + M.NEAR then
     return {verdict = "clear", memory_format = fast, margin = r.ratio, ci = ci(r)}
   end
   local d = fast == a and r or stats.ratio_ci95(samples[b], samples[a])
@@ -129,14 +142,14 @@ end
 --- defaults to M.probe_shape's for the device), lr, threads}. Returns {model, precision, device (its
 --- kind), input, memory_format (the chosen layout), per_image_s (its mean step / batch), margin (the
 --- other layout's mean step over the chosen one's; nil when only one trained), setup_s (model build
---- and the like, seconds), contended (the verdict rests on steps that shared their cores), probe =
---- {batch, seconds (the probe's wall time), samples = {layout = {...}} (every timed step), errors =
---- {layout = text}, rounds (ROUNDS to MAX_ROUNDS), verdict and ci (M.judge's), set_aside (runs
---- whose steps the verdict left out: other processes shared their cores), threads (the intra-op
---- threads it trained with)}}. A run that shared its cores timed the other processes too: the
---- verdict is made from the runs that did not while each layout has two steps of them, and a probe
---- whose verdict is open, or rests on shared runs, takes another round. Raises when no layout could
---- train.
+--- and the like, seconds), contended (the verdict rests on runs that shared their cores), probe =
+--- {batch, seconds (the probe's wall time), samples = {layout = {...}} (every timed step), run_s =
+--- {layout = {...}} (each run's mean step, in order), errors = {layout = text}, rounds (ROUNDS to
+--- MAX_ROUNDS), verdict and ci (M.judge's, on the runs), set_aside (runs the verdict left out: other
+--- processes shared their cores), threads (the intra-op threads it trained with)}}. A run that
+--- shared its cores timed the other processes too: the verdict is made from the runs that did not
+--- while each layout has two of them, and a probe whose verdict is open, or rests on shared runs,
+--- takes another round. Raises when no layout could train.
 function M.probe(opts)
   local o = options.check("rlx.calibrate.probe", opts, PROBE_SPEC)
   local batch, warmup, iters = M.probe_shape(M.kind(o.device))
@@ -156,14 +169,19 @@ function M.probe(opts)
       end
     end
   end
-  -- Every layout's timed steps, of the runs that did not share their cores (clean) or of all.
-  local function samples(clean)
+  -- Every layout's runs as one value each (the mean timed step), of those that did not share
+  -- their cores (clean) or of all; `steps` instead: every timed step.
+  local function values(clean, steps)
     local out = {}
     for layout, list in pairs(runs) do
       out[layout] = {}
       for _, run in ipairs(list) do
         if not (clean and run.contended) then
-          for _, x in ipairs(run.samples) do table.insert(out[layout], x) end
+          if steps then
+            for _, x in ipairs(run.samples) do table.insert(out[layout], x) end
+          else
+            table.insert(out[layout], stats.mean(run.samples))
+          end
         end
       end
     end
@@ -171,13 +189,13 @@ function M.probe(opts)
   end
   -- The verdict, and whether it rests on runs that shared their cores.
   local function judged()
-    local clean, enough, shared = samples(true), true, false
+    local clean, enough, shared = values(true), true, false
     for layout, list in pairs(runs) do
       enough = enough and #clean[layout] >= 2
       for _, run in ipairs(list) do shared = shared or run.contended end
     end
     if enough or not shared then return M.judge(clean), false end
-    return M.judge(samples(false)), true
+    return M.judge(values(false)), true
   end
   -- Rounds until decided: ROUNDS at least, then one more while the verdict is open or rests on
   -- shared runs, up to MAX_ROUNDS.
@@ -191,19 +209,18 @@ function M.probe(opts)
     errors.raise("rlx.calibrate.probe", string.format("%s %s on %s trained in no memory layout: %s", o.model,
       o.precision, o.device, tostring(failed.channels_last or failed.contiguous)))
   end
-  local win, set_aside = runs[j.memory_format], 0
-  local setup_s, threads = math.huge, nil
-  for _, run in ipairs(win) do setup_s, threads = math.min(setup_s, run.setup_s), threads or run.threads end
+  local set_aside, setup_s, threads = 0, math.huge, nil
+  for _, run in ipairs(runs[j.memory_format]) do setup_s, threads = math.min(setup_s, run.setup_s), threads or run.threads end
   for _, list in pairs(runs) do
     for _, run in ipairs(list) do if run.contended and not shared then set_aside = set_aside + 1 end end
   end
-  local judged_samples = samples(not shared)
-  return {model = o.model, precision = o.precision, device = M.kind(o.device),
-    input = o.input, memory_format = j.memory_format, per_image_s = stats.mean(judged_samples[j.memory_format]) / o.batch,
+  local judged_runs = values(not shared)
+  return {model = o.model, precision = o.precision, device = M.kind(o.device), input = o.input,
+    memory_format = j.memory_format, per_image_s = stats.mean(judged_runs[j.memory_format]) / o.batch,
     margin = j.margin, setup_s = setup_s, contended = shared or nil,
-    probe = {batch = o.batch, seconds = now_s() - t0, samples = samples(false), errors = next(failed) and failed or nil,
-      setup_s = setup_s, contended = shared or nil, rounds = rounds, verdict = j.verdict, ci = j.ci,
-      set_aside = set_aside > 0 and set_aside or nil, threads = threads}}
+    probe = {batch = o.batch, seconds = now_s() - t0, samples = values(false, true), run_s = values(false),
+      errors = next(failed) and failed or nil, setup_s = setup_s, contended = shared or nil, rounds = rounds,
+      verdict = j.verdict, ci = j.ci, set_aside = set_aside > 0 and set_aside or nil, threads = threads}}
 end
 
 -- The margin's words for a probe stored before issue 55 (best steps at batch 2, a noise of
@@ -220,7 +237,7 @@ local function legacy_margin_text(c, other)
 end
 
 --- How far a tie's layouts may be apart, in percent: the larger of the CI's top over 1 and 1 over
---- its bottom (what the kept default may cost either way), rounded up; nil without a CI.
+--- its bottom, rounded up (at least 1); nil without a CI.
 function M.tie_within(ci)
   if type(ci) ~= "table" or type(ci.high) ~= "number" then return nil end
   local x = ci.high - 1
@@ -228,16 +245,36 @@ function M.tie_within(ci)
   return math.max(1, math.ceil(x * 100 - 1e-9))
 end
 
+--- What keeping the default may cost, in percent, by a tie's CI of the other layout's mean step over
+--- the default's: how much faster the other may be (1 over the CI's bottom, less 1, rounded up);
+--- 0 when the CI's bottom is 1 or more (the other is no faster); nil when it is 0 or less (the CI
+--- says nothing) or there is none.
+function M.default_cost(ci)
+  if type(ci) ~= "table" or type(ci.low) ~= "number" or ci.low <= 0 then return nil end
+  if ci.low >= 1 then return 0 end
+  return math.ceil((1 / ci.low - 1) * 100 - 1e-9)
+end
+
+-- "which costs at most 3 %" of a tie's default, from M.default_cost.
+local function cost_text(ci, open)
+  local y = M.default_cost(ci)
+  if y == nil then return "whose cost the noise hides" end
+  if y == 0 then return "which the CI finds no slower" end
+  return string.format("which %s %d %%", open and "may cost up to" or "costs at most", y)
+end
+
 --- What a calibration's margin says, the one wording the plan, `rlx env`, `rlx train --verbose` and
 --- the report use, with the batch it was decided at and its 95 % CI (M.judge's verdict):
----   clear  "1.13x faster than channels_last at batch 16 (95 % CI 1.08-1.18)";
----   tie    "a tie with contiguous at batch 16 (within ±3 %: 95 % CI 0.98-1.03): the default, which
----          costs at most 3 %";
----   open   "a tie with contiguous at batch 16 after 4 rounds (within ±12 %: 95 % CI 0.93-1.12, the
----          machine's noise): the default, which may cost up to 12 %";
+---   clear  "1.20x faster than contiguous at batch 16 (95 % CI 1.08-1.32)";
+---   tie    "a tie with contiguous at batch 16 (within ±4 %: 95 % CI 0.97-1.02): the default, which
+---          costs at most 4 %";
+---   open   "a tie with contiguous at batch 16 after 6 rounds (within ±14 %: 95 % CI 0.88-1.03, the
+---          machine's noise): the default, which may cost up to 14 %";
 ---   alone  "contiguous failed at batch 16".
---- A probe stored before issue 55 (no verdict) keeps its words of then: "1.46x faster than
---- channels_last", "contiguous within 3 %, a tie: the default", "... within the probe's noise ...".
+--- The default's cost is M.default_cost's: "which the CI finds no slower" when the other layout
+--- cannot be faster by the CI. A probe stored before issue 55 (no verdict) keeps its words of then:
+--- "1.46x faster than channels_last", "contiguous within 3 %, a tie: the default", "... within the
+--- probe's noise ...".
 function M.margin_text(c)
   local other = other_of(c.memory_format)
   local probe = type(c.probe) == "table" and c.probe or {}
@@ -251,16 +288,16 @@ function M.margin_text(c)
   end
   local x = M.tie_within(ci)
   if probe.verdict == "tie" then
-    return string.format("a tie with %s%s (within ±%d %%: 95 %% CI %.2f-%.2f): the default, which costs at most %d %%",
-      other, at, x, ci.low, ci.high, x)
+    return string.format("a tie with %s%s (within ±%d %%: 95 %% CI %.2f-%.2f): the default, %s", other, at, x, ci.low,
+      ci.high, cost_text(ci))
   end
   return string.format("a tie with %s%s after %d rounds (within ±%d %%: 95 %% CI %.2f-%.2f, the machine's noise): " ..
-    "the default, which may cost up to %d %%", other, at, tonumber(probe.rounds) or M.MAX_ROUNDS, x, ci.low, ci.high, x)
+    "the default, %s", other, at, tonumber(probe.rounds) or M.MAX_ROUNDS, x, ci.low, ci.high, cost_text(ci, true))
 end
 
---- "vgg16 fp32: contiguous, 1.13x faster than channels_last at batch 16 (95 % CI 1.08-1.18); 0.33
---- s/image, probe 70 s in 2 rounds". A probe stored before issue 55: "vgg16 fp32: contiguous, 1.46x
---- faster than channels_last (0.75 s/image at batch 2; probe 22 s)".
+--- "resnet50 fp32: channels_last, 1.20x faster than contiguous at batch 16 (95 % CI 1.08-1.32);
+--- 0.106 s/image, probe 29 s in 3 rounds". A probe stored before issue 55: "vgg16 fp32: contiguous,
+--- 1.46x faster than channels_last (0.75 s/image at batch 2; probe 22 s)".
 function M.text(c)
   local busy = c.contended and "; other processes shared the cores during two probes: not kept, " ..
     "probed again next time" or ""

@@ -65,11 +65,11 @@ end
 local function settings_section(rows)
   local out = {"", "## Training settings chosen on this machine", ""}
   if #rows > 0 then
-    out[#out + 1] = "Each model's memory layout, measured here (rlx.calibrate: both layouts timed in turns at the " ..
-      "runs' batch, the faster kept when the 95 % CI of the margin excludes 1 and the margin is beyond " ..
-      string.format("%.0f %%", rlx.calibrate.NEAR * 100) .. ", else a tie keeps the default, channels_last; margin = " ..
-      "the other layout's mean step over the chosen one's; a probe from before issue 55 has no CI and is measured " ..
-      "again before use):"
+    out[#out + 1] = string.format("Each model's memory layout, measured here (rlx.calibrate: both layouts timed " ..
+      "in turns at the runs' batch, the faster kept when the 95 %% CI of the margin clears 1 by %.1f %% and the " ..
+      "margin is beyond %.0f %%, else a tie keeps the default, channels_last; margin = the other layout's mean step " ..
+      "over the chosen one's; a probe from before issue 55 has no CI and is measured again before use):",
+      rlx.calibrate.CLEAR * 100, rlx.calibrate.NEAR * 100)
     out[#out + 1] = ""
     out[#out + 1] = "| Model | Precision | Device | Input | Threads | Layout | Margin | s/image (probe) | Measured | " ..
       "Database |"

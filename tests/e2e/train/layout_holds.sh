@@ -3,13 +3,14 @@
 # probe at batch 2 called VGG-16 a tie (so the default, channels_last) at 00:50 where the same
 # probe had chosen contiguous at 23:00, and at batch 16 contiguous trained 1.13x faster. Now:
 #   1. three calibrations in a row on this machine, each from an empty cache as a fresh machine
-#      would make it (`rlx train --memory-format auto`), choose the same layout for a real CNN,
-#      with the same verdict, and each states its 95 % CI and the batch it was decided at, the
+#      would make it (`rlx train --memory-format auto`), choose the same layout for a real CNN
+#      (a clear win of the default and a tie that keeps it are one choice; the other layout only
+#      by a clear win in each), and each states its 95 % CI and the batch it was decided at, the
 #      batch the run trains at (--batch-size 16), in what it prints and what it stores;
-#   2. a tie: an MLP trained in both layouts does the same work in each (no 4-D weight, an 8x8
-#      input a thousandth of a step), so each of three probes in a row is a tie, the default kept,
-#      and says within how much (`within ±x %`) and at which batch, after the extra rounds at that
-#      batch when the first two left it open.
+#   2. a tie: an MLP trained in both layouts does the same work in each (no 4-D weight, and 1x1
+#      images, whose two layouts are the same bytes), so each of three probes in a row is a tie,
+#      the default kept, and says within how much (`within ±x %`) and at which batch, after the
+#      extra rounds at that batch when the first three left it open.
 # No timing threshold is asserted: only that the choices agree and what the texts and rows say. A
 # calibration whose every round shared its cores with other processes decides nothing that is
 # kept (rlx.calibrate): then the machine was too busy to test agreement on, and the test is
@@ -22,8 +23,11 @@ skip() { echo "SKIP: $*"; exit 77; }
 dir=$RLX_TEST_TMP/layout_holds
 rm -rf "$dir" && mkdir -p "$dir"
 log=$dir/log
-MODEL=${LAYOUT_HOLDS_MODEL:-resnet18}
-INPUT=${LAYOUT_HOLDS_INPUT:-32}
+# MobileNetV2 at 128x128: channels_last 1.30-1.67x faster on a 2-core Zen 5 (5 probes, CI bottoms
+# 1.04-1.36), about 4 s a probe. (ResNet-18 at 32x32 there was 1.13-1.24x with CI bottoms at
+# 1.01-1.10, and a tie at 64x64: too close to call for a test that must not flake.)
+MODEL=${LAYOUT_HOLDS_MODEL:-mobilenet_v2}
+INPUT=${LAYOUT_HOLDS_INPUT:-128}
 
 # 1. Three calibrations in a row of a real CNN at a small input, each in an empty cache.
 lines=()
@@ -46,38 +50,51 @@ for i in 1 2 3; do
   [[ "$stored" =~ ^(channels_last|contiguous)$'\t'16$'\t'(clear|tie|open)$'\t'true$ ]] ||
     fail "calibration $i stored no verdict and CI: $stored"
 done
+# The three choices agree. Their verdicts may differ only where the choice cannot: a tie keeps the
+# default (channels_last), so a clear win of the default and a tie are the same choice, while
+# contiguous is chosen only by a clear win, which all three must then find.
 layout() { sed -E 's/^  memory format: [a-z0-9_]+ fp32: ([a-z_]+), .*/\1/' <<<"$1"; }
-verdict() { [[ "$1" == *" faster than "* ]] && echo clear || echo tie; }
 for i in 1 2; do
   [ "$(layout "${lines[$i]}")" = "$(layout "${lines[0]}")" ] ||
     fail "the layouts differ: 1: ${lines[0]} / $((i + 1)): ${lines[$i]}"
-  [ "$(verdict "${lines[$i]}")" = "$(verdict "${lines[0]}")" ] ||
-    fail "one calls it a tie, another not: 1: ${lines[0]} / $((i + 1)): ${lines[$i]}"
+done
+for i in 0 1 2; do
+  [ "$(layout "${lines[$i]}")" = channels_last ] || [[ "${lines[$i]}" == *" faster than channels_last "* ]] ||
+    fail "contiguous chosen without a clear win: ${lines[$i]}"
 done
 
 # 2. A tie: the same work in both layouts. Three probes in a row, each a tie within its CI, the
-# default kept, the batch named; a probe the first two rounds leave open takes more at that batch.
-out=$(XDG_CACHE_HOME=$dir/cache-mlp "$RLX" -e "
+# default kept, the batch named; a probe the first three rounds leave open takes more at that batch.
+# A "clear" verdict on identical work is the CI's designed error: drawn from this VM's runs, about
+# 1 % of probes (rlx.calibrate.CLEAR). Such a probe is made once more, as rlx.calibrate.ensure makes
+# a contended one again, and two in a row fail.
+max_rounds=$("$RLX" -e 'print(rlx.calibrate.MAX_ROUNDS)')
+mlp_probe() {
+  XDG_CACHE_HOME=$dir/cache-mlp "$RLX" -e "
 local mlp = {name = 'mlp', layers = {{'flatten'}, {'linear', out = 4096}, {'relu'}, {'linear', out = 4096}, {'relu'},
   {'linear', out = 10}}}
 local function trainer(o) o.model = mlp return rlx.train(o) end
-for i = 1, 3 do
-  local c = rlx.calibrate.probe{model = 'mlp', input = 8, classes = 10, batch = 256, trainer = trainer}
-  print(string.format('%d\t%s\t%s\t%d\t%s\t%s', i, c.memory_format, c.probe.verdict, c.probe.rounds,
-    tostring(c.contended == true), rlx.calibrate.margin_text(c)))
-end" 2>&1) || fail "the MLP's probes: $out"
-echo "$out" >>"$log"
-while IFS=$'\t' read -r i format verdict rounds shared text; do
+local c = rlx.calibrate.probe{model = 'mlp', input = 1, classes = 10, batch = 256, trainer = trainer}
+print(string.format('%s\t%s\t%d\t%s\t%s', c.memory_format, c.probe.verdict, c.probe.rounds,
+  tostring(c.contended == true), rlx.calibrate.margin_text(c)))" 2>&1
+}
+for i in 1 2 3; do
+  out=$(mlp_probe) || fail "MLP probe $i: $out"
+  echo "MLP probe $i: $out" >>"$log"
+  if [ "$(cut -f2 <<<"$out")" = clear ]; then
+    out=$(mlp_probe) || fail "MLP probe $i, again: $out"
+    echo "MLP probe $i, again after a chance win: $out" >>"$log"
+  fi
+  IFS=$'\t' read -r format verdict rounds shared text <<<"$out"
   [ "$shared" = false ] || skip "MLP probe $i shared its cores with other processes in every round: $text"
   [ "$format" = channels_last ] || fail "MLP probe $i chose $format: $text"
   case "$verdict" in
-    tie) [[ "$text" =~ ^"a tie with contiguous at batch 256 (within ±"[0-9]+" %: 95 % CI "[0-9.]+-[0-9.]+"): the default, which costs at most "[0-9]+" %"$ ]] ||
+    tie) [[ "$text" =~ ^"a tie with contiguous at batch 256 (within ±"[0-9]+" %: 95 % CI "[0-9.]+-[0-9.]+"): the default, "("which costs at most "[0-9]+" %"|"which the CI finds no slower")$ ]] ||
       fail "MLP probe $i's tie text: $text" ;;
-    open) [ "$rounds" = 4 ] || fail "MLP probe $i left open after $rounds rounds"
-      [[ "$text" =~ ^"a tie with contiguous at batch 256 after 4 rounds (within ±"[0-9]+" %: 95 % CI "[0-9.]+-[0-9.]+", the machine's noise): the default, which may cost up to "[0-9]+" %"$ ]] ||
+    open) [ "$rounds" = "$max_rounds" ] || fail "MLP probe $i left open after $rounds rounds, not $max_rounds"
+      [[ "$text" =~ ^"a tie with contiguous at batch 256 after $max_rounds rounds (within ±"[0-9]+" %: 95 % CI "[0-9.]+-[0-9.]+", the machine's noise): the default, "("which may cost up to "[0-9]+" %"|"which the CI finds no slower"|"whose cost the noise hides")$ ]] ||
       fail "MLP probe $i's text after the extra rounds: $text" ;;
-    *) fail "MLP probe $i: identical work was not a tie: $verdict: $text" ;;
+    *) fail "MLP probe $i: identical work was not a tie, twice: $verdict: $text" ;;
   esac
-done <<<"$out"
-[ "$(wc -l <<<"$out")" = 3 ] || fail "three MLP probes: $out"
+done
 echo ok
