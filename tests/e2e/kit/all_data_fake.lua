@@ -13,7 +13,10 @@ local function fake(o)
     ips = ips * 3
   end
   local it = o.batch / ips
-  return {ok = true, images_per_s = ips, seconds = o.iters * it, wall_s = o.iters * it + 0.04,
+  -- Every timed step the same (the layout probe, rlx.calibrate, reads the steps: a tie).
+  local samples = {}
+  for i = 1, o.iters or 1 do samples[i] = it end
+  return {ok = true, samples = samples, images_per_s = ips, seconds = o.iters * it, wall_s = o.iters * it + 0.04,
     iter_s = {mean = it, sd = 0, median = it}, device = "cpu", precision = o.precision, batch = o.batch,
     iters = o.iters, data_wait_s = o.iters * it / 4, user_s = 0.5, sys_s = 0.1, max_rss_bytes = 1e9,
     data_kind = "imagefolder", dataset_size = 12, dataset_classes = 3}
