@@ -26,6 +26,7 @@
 local errors = require("rlx.errors")
 local options = require("rlx.options")
 local stats = require("rlx.stats")
+local studydb = require("rlx.studydb.data")
 local M = {}
 
 -- The layouts a probe times, in turns, the first being rlx.train's default (rlx.plan.layout.LAYOUTS).
@@ -358,7 +359,7 @@ end
 
 --- The device kind calibrations are kept by: "cuda" for "cuda" or "cuda:N", else "cpu" (rlx trains
 --- on no other kind; rlx.studydb.data.kind_of owns the rule).
-function M.kind(device) return require("rlx.studydb.data").kind_of(device) == "cuda" and "cuda" or "cpu" end
+function M.kind(device) return studydb.kind_of(device) == "cuda" and "cuda" or "cpu" end
 
 --- Whether a stored calibration `c` holds for a run on device kind `kind` with `threads` intra-op
 --- threads (nil: rlx.train's default, one per CPU this process may run on). A probe stored before

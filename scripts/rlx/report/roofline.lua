@@ -7,6 +7,8 @@
 local md = require("rlx.report.md")
 local compute = require("rlx.report.compute")
 local lead = require("rlx.report.lead")
+local drafts = require("rlx.report.drafts")
+local data = require("rlx.studydb.data")
 local M = {}
 
 -- Peaks shown in the peaks table, in order; other numeric fields of a peaks table follow.
@@ -119,7 +121,7 @@ local function peaks_table(ctx)
             "(%s): imported from the seed's kit, on a machine rlx did not run on, so no roofs, bounds or " ..
             "efficiencies (its datasheet figures go in the kit's analysis/peaks.json)", md.esc(e.label), kind) or
             string.format("no peaks for %s (%s): no roofs, bounds or efficiencies (measure them: rlx peaks --db %s)",
-              md.esc(e.label), kind, md.esc(require("rlx.studydb.data").env_source(D, e.id).path or "DB"))
+              md.esc(e.label), kind, md.esc(data.env_source(D, e.id).path or "DB"))
         end
         local roles = roles_of(D, e.id, kind)
         for _, n in ipairs(names) do
@@ -136,7 +138,7 @@ local function peaks_table(ctx)
             if q.quick then what[#what + 1] = "quick" end
             noisy[#noisy + 1] = string.format("%s (%s) `%s`: %s", md.esc(e.label), kind, n, table.concat(what, ", "))
             noisy.dbs = noisy.dbs or {}
-            noisy.dbs[require("rlx.studydb.data").env_source(D, e.id).path or "DB.db"] = true
+            noisy.dbs[data.env_source(D, e.id).path or "DB.db"] = true
           end
           -- Without bf16 arithmetic the stored bf16 peak is the FP32 FMA figure itself, not a run of
           -- its own (engine/peaks/measure.cpp), and the bf16 GEMM converts to fp32: say so in the row.
@@ -356,7 +358,7 @@ function M.section(ctx)
   M.figure_d_note(ctx)
   M.points(ctx)
   -- One drafted paragraph per environment and model: its bound, share of the roof, what would move it.
-  for _, p in ipairs(require("rlx.report.drafts").roofline(ctx)) do doc:para(p) end
+  for _, p in ipairs(drafts.roofline(ctx)) do doc:para(p) end
   doc:para("---")
 end
 

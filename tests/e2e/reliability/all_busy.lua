@@ -13,7 +13,8 @@ rawset(rlx, "train", function(o)
   -- Every timed step the same (the layout probe, rlx.calibrate, reads the steps: a tie).
   local samples = {}
   for i = 1, o.iters or 1 do samples[i] = o.batch / ips end
-  return {ok = true, samples = samples, images_per_s = ips, seconds = o.iters * o.batch / ips, device = "cpu", precision = o.precision,
+  return {ok = true, samples = samples,
+    images_per_s = ips, seconds = o.iters * o.batch / ips, device = "cpu", precision = o.precision,
     batch = o.batch, iters = o.iters, iter_s = {mean = o.batch / ips, sd = 0, median = o.batch / ips}, config = o}
 end)
 dofile("experiments/all.lua")
