@@ -13,14 +13,6 @@
 namespace rlx::plot {
 
 namespace {
-// "cannot write 'x.png': why" from the atomic writer becomes "cannot write figure 'x.png': why".
-std::runtime_error figure_error(const std::exception& e) {
-  std::string msg = e.what();
-  const std::string prefix = "cannot write '";
-  if (msg.rfind(prefix, 0) == 0) msg = "cannot write figure '" + msg.substr(prefix.size());
-  return std::runtime_error(msg);
-}
-
 // Okabe & Ito (2008), ordered so the first colours are the most distinct on white; the yellow,
 // faint on white, comes late.
 constexpr unsigned kPalette[] = {0x0072B2, 0xD55E00, 0x009E73, 0xE69F00, 0xCC79A7, 0x56B4E9, 0xF0E442, 0x000000};
@@ -69,11 +61,7 @@ Canvas::Canvas(const std::string& path, int width, int height, double dpi)
                                 std::to_string(width) + "x" + std::to_string(height));
   if (!(dpi >= 10 && dpi <= 2400)) throw std::invalid_argument("dpi must be between 10 and 2400");
   // Fail on an unwritable path before drawing anything, with the path in the message.
-  try {
-    out_ = std::make_unique<util::AtomicFile>(path);
-  } catch (const std::runtime_error& e) {
-    throw figure_error(e);
-  }
+  out_ = std::make_unique<util::AtomicFile>(path, std::vector<std::string>{}, "figure");
   const double to_points = 72.0 / dpi;
   switch (format_) {
     case Format::Png: surface_ = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, width, height); break;
@@ -125,14 +113,10 @@ void Canvas::finish() {
       st = cairo_surface_status(surface_);
     }
   }
-  if (!write_error_.empty()) throw figure_error(std::runtime_error(write_error_));
+  if (!write_error_.empty()) throw std::runtime_error(write_error_);
   if (st != CAIRO_STATUS_SUCCESS)
     throw std::runtime_error("cannot write figure '" + path_ + "': " + cairo_status_to_string(st));
-  try {
-    out_->commit();
-  } catch (const std::runtime_error& e) {
-    throw figure_error(e);
-  }
+  out_->commit();
 }
 
 void Canvas::set_color(const Color& c) { cairo_set_source_rgba(cr_, c.r, c.g, c.b, c.a); }

@@ -128,6 +128,10 @@ nlohmann::json to_json(const TrainConfig& c, const TrainResult& r) {
   nlohmann::json j;
   j["ok"] = r.ok;
   if (!r.ok) j["error"] = r.error;
+  if (!r.ok && !r.error_fix_option.empty()) {
+    j["error_cause"] = r.error_cause;
+    j["error_fix"] = {{"option", r.error_fix_option}, {"value", r.error_fix_value}};
+  }
   // The echoed configuration (what was asked), then what was used and measured.
   j["model"] = r.model_name.empty()
                    ? (c.model.is_string() ? c.model.get<std::string>() : std::string("custom"))

@@ -20,6 +20,7 @@
 #include "train/data_parallel.h"
 #include "train/gradient_sync.h"
 #include "train/process_usage.h"
+#include "train/run_failure.h"
 #include "util/cpu_quota.h"
 #include "util/cpu_stat.h"
 #include "util/interrupt.h"
@@ -38,10 +39,6 @@ namespace rlx::train {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-struct RunFailure : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
 
 // How the ranks are started: under a Slurm allocation with enough tasks, one srun step whose
 // tasks are the ranks; otherwise this executable, once per rank, on this machine.
@@ -68,8 +65,9 @@ LaunchPlan plan_launch(const TrainConfig& c) {
   p.store_host = p.launcher == "local" ? "127.0.0.1" : this_host();
   if (c.device.rfind("cuda", 0) == 0 && !ranks_on_cuda(c))
     throw RunFailure(fmt::format("device '{}' is not available: no CUDA GPU is visible to this rlx (rlx env lists "
-                                 "the devices); use device=\"cpu\"",
-                                 c.device));
+                                 "the devices)",
+                                 c.device),
+                     "device", "cpu");
   if (ranks_on_cuda(c)) {
 #ifdef RLX_HAVE_TORCH_CUDA
     const auto gpus = static_cast<int64_t>(torch::cuda::device_count());
@@ -273,25 +271,26 @@ std::optional<Child> wait_for_ranks(std::vector<Child>& children) {
 }
 
 // Why the run failed, in the failing rank's own words when it posted them.
-std::string failure_text(c10d::TCPStore& store, const Child& failure, int ranks) {
+RunFailure rank_failure(c10d::TCPStore& store, const Child& failure, int ranks) {
   for (int rank = 0; rank < ranks; ++rank) {
     if (failure.rank >= 0 && rank != failure.rank) continue;
     const std::string error = key_text(store, fmt::format("error/{}", rank));
-    if (!error.empty()) return fmt::format("rank {} of {} failed: {}", rank, ranks, error);
+    if (!error.empty()) return RunFailure(fmt::format("rank {} of {} failed: {}", rank, ranks, error));
     const std::string result = key_text(store, fmt::format("result/{}", rank));
     if (!result.empty()) {
       const TrainResult r = result_from_wire(nlohmann::json::parse(result));
-      if (!r.ok) return fmt::format("rank {} of {} failed: {}", rank, ranks, r.error);
+      if (!r.ok) return RunFailure::of_rank(fmt::format("rank {} of {} failed: ", rank, ranks), r);
       continue;
     }
     const bool started = !key_text(store, fmt::format("started/{}", rank)).empty();
     if (failure.rank >= 0)
-      return fmt::format("rank {} of {} {} {}; the other ranks were stopped", rank, ranks, ending_of(failure.status),
-                         started ? "while training" : "before it reached the run's store");
-    return fmt::format("rank {} of {} ended without a result (srun {}); the other ranks were stopped", rank, ranks,
-                       ending_of(failure.status));
+      return RunFailure(fmt::format("rank {} of {} {} {}; the other ranks were stopped", rank, ranks,
+                                    ending_of(failure.status),
+                                    started ? "while training" : "before it reached the run's store"));
+    return RunFailure(fmt::format("rank {} of {} ended without a result (srun {}); the other ranks were stopped", rank,
+                                  ranks, ending_of(failure.status)));
   }
-  return fmt::format("a rank {}; the other ranks were stopped", ending_of(failure.status));
+  return RunFailure(fmt::format("a rank {}; the other ranks were stopped", ending_of(failure.status)));
 }
 
 // Rank 0 measured the machine's other load as everything but itself, its sibling ranks included:
@@ -334,13 +333,14 @@ TrainResult launch(const TrainConfig& asked) {
     return std::vector<uint8_t>(text.begin(), text.end());
   }());
   std::vector<Child> children = start_ranks(c, plan, store->getPort());
-  if (const auto failure = wait_for_ranks(children)) throw RunFailure(failure_text(*store, *failure, c.ranks));
+  if (const auto failure = wait_for_ranks(children)) throw rank_failure(*store, *failure, c.ranks);
   std::vector<TrainResult> results;
   for (int rank = 0; rank < c.ranks; ++rank) {
     const std::string text = key_text(*store, fmt::format("result/{}", rank));
     if (text.empty()) throw RunFailure(fmt::format("rank {} of {} ended without a result", rank, c.ranks));
     results.push_back(result_from_wire(nlohmann::json::parse(text)));
-    if (!results.back().ok) throw RunFailure(fmt::format("rank {} of {} failed: {}", rank, c.ranks, results.back().error));
+    if (!results.back().ok)
+      throw RunFailure::of_rank(fmt::format("rank {} of {} failed: ", rank, c.ranks), results.back());
   }
   return combine(c, results, plan.launcher);
 }
@@ -352,8 +352,7 @@ TrainResult train_ranks(const TrainConfig& config) {
     return launch(config);
   } catch (const RunFailure& e) {
     TrainResult r;
-    r.ok = false;
-    r.error = e.what();
+    e.fill(r);
     r.ranks = config.ranks;
     r.precision = config.precision;
     return r;

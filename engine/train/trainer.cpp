@@ -34,6 +34,7 @@
 #include "train/precisions.h"
 #include "train/process_usage.h"
 #include "train/progress.h"
+#include "train/run_failure.h"
 #include "train/sgd.h"
 #include "train/torch_errors.h"
 #include "train/torch_scopes.h"
@@ -49,11 +50,6 @@ using Clock = std::chrono::steady_clock;
 double seconds_between(Clock::time_point a, Clock::time_point b) {
   return std::chrono::duration<double>(b - a).count();
 }
-
-// A failure that is reported as ok = false (not an invalid option).
-struct RunFailure : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
 
 // The NVTX range of the counted iterations. Seed 002's `ncu --nvtx --nvtx-include "train_step/"`
 // profiles exactly them; timed iterations (nvtx = true) are named apart so that filter skips them.
@@ -75,15 +71,15 @@ bool cuda_available() {
 
 [[noreturn]] void no_cuda(const std::string& requested) {
 #ifdef RLX_HAVE_TORCH_CUDA
-  throw RunFailure(
-      fmt::format("device '{}' is not available: no CUDA GPU is visible (nvidia-smi lists the GPUs; "
-                  "CUDA_VISIBLE_DEVICES may hide them); use device=\"cpu\"",
-                  requested));
+  throw RunFailure(fmt::format("device '{}' is not available: no CUDA GPU is visible (nvidia-smi lists the GPUs; "
+                               "CUDA_VISIBLE_DEVICES may hide them)",
+                               requested),
+                   "device", "cpu");
 #else
   throw RunFailure(
-      fmt::format("device '{}' is not available: this rlx was built with a CPU-only LibTorch "
-                  "({}); use device=\"cpu\"",
-                  requested, TORCH_VERSION));
+      fmt::format("device '{}' is not available: this rlx was built with a CPU-only LibTorch ({})", requested,
+                  TORCH_VERSION),
+      "device", "cpu");
 #endif
 }
 
@@ -759,6 +755,8 @@ TrainResult train_here(const TrainConfig& config, IterationObserver* observer, G
     throw;
   } catch (const std::invalid_argument&) {
     throw;
+  } catch (const RunFailure& e) {
+    e.fill(r);
   } catch (const c10::Error& e) {
     r.ok = false;
     r.error = torch_error(e);

@@ -93,6 +93,9 @@ struct CommFigures {
 struct TrainResult {
   bool ok = false;
   std::string error;  // why ok is false
+  // Where one option's value fixes the failure (train/run_failure.h): the error without its fix,
+  // and the option and value ("device", "cpu"); all "" otherwise.
+  std::string error_cause, error_fix_option, error_fix_value;
   double images_per_s = 0;
   double seconds = 0;  // sum of the measured samples
   double wall_s = 0;   // wall clock of the whole measured section (samples plus bookkeeping)

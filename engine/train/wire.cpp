@@ -23,7 +23,7 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(CommFigures, backend, rank, host
                                                 buffer_broadcast_s, grad_bytes_per_step, buckets, bucket_cap_bytes,
                                                 param_bytes)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(
-    TrainResult, ok, error, images_per_s, seconds, wall_s, iter_s, samples, stability, warmup_samples, warmup_used,
+    TrainResult, ok, error, error_cause, error_fix_option, error_fix_value, images_per_s, seconds, wall_s, iter_s, samples, stability, warmup_samples, warmup_used,
     warmup_settled, stop_reason, ci_rel, other_cpu, steal_cpu, cpu_share, contended, cpu_quota, threads_from,
     counter_iters, counted_samples, counted_iter_s, pin_memory, data_wait_s, user_s, sys_s, page_faults,
     max_rss_bytes, max_rss_scope, device_max_bytes, loss_first, loss_last, threads, device, precision,

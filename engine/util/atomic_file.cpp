@@ -12,6 +12,7 @@
 #include <climits>
 #include <cstdlib>
 #include <cstring>
+#include <utility>
 #include <fstream>
 #include <stdexcept>
 
@@ -76,14 +77,14 @@ void refuse_same_file(const std::string& output, const std::vector<std::string>&
   }
 }
 
-AtomicFile::AtomicFile(const std::string& target, const std::vector<std::string>& not_same_as)
-    : target_(target) {
-  if (target.empty()) throw std::runtime_error("cannot write '': the output path is empty");
+AtomicFile::AtomicFile(const std::string& target, const std::vector<std::string>& not_same_as, std::string kind)
+    : target_(target), kind_(std::move(kind)) {
+  if (target.empty()) throw std::runtime_error(cannot_write() + ": the output path is empty");
   refuse_same_file(target, not_same_as);
   struct stat st {};
   const bool exists = ::stat(target.c_str(), &st) == 0;
   if (exists && S_ISDIR(st.st_mode))
-    throw std::runtime_error("cannot write '" + target + "': it is a directory");
+    throw std::runtime_error(cannot_write() + ": it is a directory");
   // Devices, FIFOs and /dev/stdout-style names (which may point at the shell's redirection file)
   // are written in place: renaming over them is impossible or would detach the shell's file.
   direct_ = exists && (!S_ISREG(st.st_mode) || starts_with(target, "/dev/") || starts_with(target, "/proc/"));
@@ -92,8 +93,8 @@ AtomicFile::AtomicFile(const std::string& target, const std::vector<std::string>
     // (issue 56 item 4). With a reader (`--csv >(gzip > x.gz)`) the writes block as usual.
     fd_ = ::open(target.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NONBLOCK, 0666);
     if (fd_ < 0 && errno == ENXIO && S_ISFIFO(st.st_mode))
-      throw std::runtime_error("cannot write '" + target +
-                               "': it is a FIFO that no process reads (writing it would wait for one "
+      throw std::runtime_error(cannot_write() +
+                               ": it is a FIFO that no process reads (writing it would wait for one "
                                "forever); start its reader first, or give a regular file");
     if (fd_ < 0) fail("", errno);
     const int flags = ::fcntl(fd_, F_GETFL);
@@ -132,17 +133,21 @@ void AtomicFile::discard() noexcept {
   temp_.clear();
 }
 
+std::string AtomicFile::cannot_write() const {
+  return "cannot write " + (kind_.empty() ? "" : kind_ + " ") + "'" + target_ + "'";
+}
+
 void AtomicFile::fail(const std::string& what, int err) {
   discard();
   committed_ = true;  // nothing left to clean up
-  std::string msg = "cannot write '" + target_ + "'";
+  std::string msg = cannot_write();
   if (!what.empty()) msg += ": " + what;
   if (err != 0) msg += ": " + errno_text(err);
   throw std::runtime_error(msg);
 }
 
 void AtomicFile::write(std::string_view bytes) {
-  if (fd_ < 0) throw std::runtime_error("cannot write '" + target_ + "': the file is already closed");
+  if (fd_ < 0) throw std::runtime_error(cannot_write() + ": the file is already closed");
   while (!bytes.empty()) {
     const ssize_t n = ::write(fd_, bytes.data(), bytes.size());
     if (n < 0 && errno == EINTR) continue;
@@ -153,7 +158,7 @@ void AtomicFile::write(std::string_view bytes) {
 }
 
 void AtomicFile::commit() {
-  if (fd_ < 0) throw std::runtime_error("cannot write '" + target_ + "': the file is already closed");
+  if (fd_ < 0) throw std::runtime_error(cannot_write() + ": the file is already closed");
   // fsync on a terminal or pipe fails with EINVAL: only regular files need to reach the disk.
   if (!direct_ && ::fsync(fd_) != 0) fail("", errno);
   const int fd = fd_;

@@ -36,12 +36,14 @@ void refuse_same_file(const std::string& output, const std::vector<std::string>&
 // what was written and leaves the target untouched.
 class AtomicFile {
  public:
-  explicit AtomicFile(const std::string& target, const std::vector<std::string>& not_same_as = {});
+  // `kind` names what the file is in every message ("figure": "cannot write figure 'x.png': ...").
+  explicit AtomicFile(const std::string& target, const std::vector<std::string>& not_same_as = {},
+                      std::string kind = "");
   ~AtomicFile();
   AtomicFile(const AtomicFile&) = delete;
   AtomicFile& operator=(const AtomicFile&) = delete;
 
-  // Appends bytes; throws std::runtime_error ("cannot write 'PATH': <strerror>") on any error.
+  // Appends bytes; throws std::runtime_error ("cannot write [KIND ]'PATH': <strerror>") on any error.
   void write(std::string_view bytes);
   // Flushes, fsyncs, closes and renames over the target (regular files); closes (special files).
   void commit();
@@ -52,8 +54,10 @@ class AtomicFile {
 
  private:
   [[noreturn]] void fail(const std::string& what, int err);
+  std::string cannot_write() const;  // "cannot write [kind ]'target'"
   void discard() noexcept;
   std::string target_;  // what the user named (for messages)
+  std::string kind_;    // what the file is (for messages); "" = just "file"
   std::string final_;   // where the file ends up (symlinks resolved)
   std::string temp_;    // temporary file in final_'s directory; empty when direct_
   int fd_ = -1;

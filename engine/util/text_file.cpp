@@ -151,6 +151,34 @@ std::istream& UserFile::stream() {
   return *stream_;
 }
 
+std::string UserFile::read_at(uint64_t offset, size_t n) {
+  std::string out(n, '\0');
+  size_t got = 0;
+  while (got < n) {
+    const ssize_t k = ::pread(fd_, out.data() + got, n - got, static_cast<off_t>(offset + got));
+    if (k < 0 && errno == EINTR) continue;
+    if (k < 0) {
+      const std::string why = std::strerror(errno);
+      throw UserFileError(UserFileProblem::unreadable, why,
+                          fmt::format("error while reading {}: {}", named(what_, path_), why));
+    }
+    if (k == 0) break;
+    got += static_cast<size_t>(k);
+  }
+  out.resize(got);
+  return out;
+}
+
+FileEnds read_user_file_ends(const std::string& path, std::string_view what, size_t head_bytes, size_t tail_bytes) {
+  UserFile f(path, what);
+  FileEnds ends;
+  ends.size = f.size();
+  ends.head = f.read_at(0, head_bytes);
+  const uint64_t tail = std::min<uint64_t>(tail_bytes, ends.size);
+  ends.tail = f.read_at(ends.size - tail, static_cast<size_t>(tail));
+  return ends;
+}
+
 std::string read_user_file(const std::string& path, std::string_view what, uint64_t max_bytes) {
   UserFile f(path, what, max_bytes);
   return f.read_all();

@@ -59,6 +59,8 @@ class UserFile {
   size_t read(char* buf, size_t n);
   // The whole (rest of the) file.
   std::string read_all();
+  // Up to n bytes from byte `offset`, leaving the reading position where it was (pread).
+  std::string read_at(uint64_t offset, size_t n);
   // A stream over the file (for parsers that read lines); its errors are the same UserFileErrors.
   std::istream& stream();
   // The size the file had when opened.
@@ -76,6 +78,15 @@ class UserFile {
 
 // The whole file under the rule above.
 std::string read_user_file(const std::string& path, std::string_view what, uint64_t max_bytes);
+
+// The first head_bytes and the last tail_bytes of a user's file under the rule above (they overlap
+// in a short file), and its size: how an appender reads a header, and whether the file ends in a
+// newline, without reading the rows between.
+struct FileEnds {
+  std::string head, tail;
+  uint64_t size = 0;
+};
+FileEnds read_user_file_ends(const std::string& path, std::string_view what, size_t head_bytes, size_t tail_bytes);
 
 // Checks a user's file under the rule above without reading it (a database SQLite will open);
 // returns its size, or nullopt when it does not exist and missing_ok.

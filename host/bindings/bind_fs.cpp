@@ -1,5 +1,7 @@
 // bind_fs.cpp: rlx._core.fs, file outputs that are never lost or half-written
 // (engine/util/atomic_file.h). scripts/rlx/fs.lua publishes it as rlx.fs.
+#include <fmt/format.h>
+
 #include <memory>
 #include <optional>
 #include <string>
@@ -146,6 +148,30 @@ int read(lua_State* L) {
   return 1;
 }
 
+// read_ends(path [, {what =, head_bytes = N, tail_bytes = N, missing_ok =}]) -> head, tail, size in
+// bytes (nil: missing, with missing_ok). head_bytes defaults to 64 KiB, tail_bytes to 1.
+int read_ends(lua_State* L) {
+  const std::string path = lua::check_string(L, 1);
+  const auto o = lua::Options::optional(L, 2, {"what", "head_bytes", "tail_bytes", "missing_ok"});
+  const std::string what = o.str("what", "");
+  const auto bytes = [&](const char* key, long long def) {
+    const long long n = o.integer(key, def, 0);
+    if (n > kDefaultReadBytes)
+      throw lua::Error(fmt::format("option '{}' is at most {} (64 MiB), got {}", key, kDefaultReadBytes, n));
+    return static_cast<size_t>(n);
+  };
+  const size_t head_bytes = bytes("head_bytes", 64 << 10), tail_bytes = bytes("tail_bytes", 1);
+  if (!checked(path, what, o.boolean("missing_ok", false))) {
+    lua_pushnil(L);
+    return 1;
+  }
+  const util::FileEnds ends = util::read_user_file_ends(path, what, head_bytes, tail_bytes);
+  lua_pushlstring(L, ends.head.data(), ends.head.size());
+  lua_pushlstring(L, ends.tail.data(), ends.tail.size());
+  lua_pushnumber(L, static_cast<double>(ends.size));
+  return 3;
+}
+
 // check_file(path [, {what =, missing_ok =}]) -> size in bytes (nil: missing, with missing_ok).
 int check_file(lua_State* L) {
   const std::string path = lua::check_string(L, 1);
@@ -169,6 +195,7 @@ void open_fs(lua_State* L) {
                         {"is_sqlite", lua::guarded<is_sqlite>},
                         {"list", lua::guarded<list>},
                         {"read", lua::guarded<read>},
+                        {"read_ends", lua::guarded<read_ends>},
                         {"check_file", lua::guarded<check_file>}});
 }
 

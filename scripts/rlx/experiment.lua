@@ -150,9 +150,13 @@ local function wanted_kinds(devices)
   if not devices then return nil end
   local kinds, why = options.split_list(devices)
   if why then fail("--set devices= " .. why) end
-  local wanted, valid = {}, {cpu = true, cuda = true}
+  local wanted, valid = {}, {}
+  for _, k in ipairs(rlx.model.DEVICE_KINDS) do valid[k] = true end
   for _, k in ipairs(kinds) do
-    if not valid[k] then fail(string.format("--set devices= takes cpu and/or cuda (e.g. cpu,cuda), got '%s'", k)) end
+    if not valid[k] then
+      fail(string.format("--set devices= takes %s (e.g. %s), got '%s'", table.concat(rlx.model.DEVICE_KINDS, " and/or "),
+        table.concat(rlx.model.DEVICE_KINDS, ","), k))
+    end
     if wanted[k] then fail(string.format("--set devices=: '%s' is listed twice", k)) end
     wanted[k] = true
   end
@@ -254,10 +258,13 @@ function M.protocol_text(S)
   return string.format("%s warm-up + %s measured iterations", tostring(S.warmup), tostring(S.iters))
 end
 
-local function exists(path)
-  local f = io.open(path, "r")
-  if f then f:close() end
-  return f ~= nil
+-- A Lua file of the study's folder (matrix.lua, an environment script), read by the one reader
+-- (rlx.fs.read: a FIFO or a device there is refused, not waited on): what it returns, or raises.
+local function run_file(path, what)
+  local source = rlx.fs.read(path, {what = what})
+  local chunk, err = load(source, "@" .. path)
+  if not chunk then error(err, 0) end
+  return chunk()
 end
 
 --- The environment script for a device of `kind`: the first DIR/<label>.lua among `labels` (nils
@@ -267,8 +274,8 @@ function M.pick(dir, kind, labels)
     local name = labels[i]
     if i > #labels then name = kind end
     local path = name and (dir .. "/" .. name .. ".lua")
-    if path and exists(path) then
-      local ok, env = pcall(dofile, path)
+    if path then
+      local ok, env = pcall(run_file, path, "the environment script")  -- a missing or broken one: the next label's
       if ok and type(env) == "table" and env.kind == kind and env.batch and env.precision then
         return path, name, env
       end
@@ -576,15 +583,17 @@ local function check_report_options(P)
     end
     -- The study the report will read from it (rlx.report's rule), checked now rather than after
     -- the whole study has run: a database with no study, or several and none named as this one.
-    local picked, err = pcall(rlx.report._pick_study, conn, path, P.name, function(message) error(message, 0) end)
-    pcall(conn.close, conn)
-    if not picked then
-      -- The report's advice is rlx report's flags; here the study's name is the --set.
-      local message = rlx.errors.message(rlx.errors.pass_exits(err)):gsub(": name one %(%-%-study NAME%), or report " ..
-        "them all %(%-%-all%-studies%)$", ": run this study under one of those names (--set name=NAME), or report " ..
-        "them with rlx report DB OTHER.db --all-studies")
-      fail(string.format("--set with=%s: %s", path, message))
+    -- The report's advice is rlx report's flags; here the study's name is the --set.
+    local function refuse(message, kind, cause)
+      if kind == "several" then
+        message = cause .. ": run this study under one of those names (--set name=NAME), or report them with " ..
+          "rlx report DB OTHER.db --all-studies"
+      end
+      error(message, 0)
     end
+    local picked, err = pcall(rlx.report._pick_study, conn, path, P.name, refuse)
+    pcall(conn.close, conn)
+    if not picked then fail(string.format("--set with=%s: %s", path, rlx.errors.message(rlx.errors.pass_exits(err)))) end
     if rlx.fs.same_file(path, own) then
       fail(string.format("--set with=%s is this study's own database (%s): name the other machines' databases " ..
         "only", path, own))
@@ -599,7 +608,7 @@ end
 function M.open(P, dir)
   errors.expect("rlx.experiment.open", P, "table", "the parameters (rlx.params.declare's)")
   dir = dir or "experiments"
-  local matrix = dofile(dir .. "/matrix.lua")
+  local matrix = run_file(dir .. "/matrix.lua", "the study's matrix")
   local S = M.scale(matrix, P)
   local ok, data = pcall(function() return P.data and rlx.train.dataset(P.data) end)
   if not ok then fail("--set data=: " .. rlx.errors.text(rlx.errors.pass_exits(data))) end

@@ -70,6 +70,12 @@ M.is_sqlite = core.is_sqlite
 --- text, or nil for a missing file with missing_ok. Errors are one line naming the file and the fix.
 M.read = core.read
 
+--- The ends of a file a user named, by the same rule, without reading what lies between:
+--- rlx.fs.read_ends(path [, {what =, head_bytes = 65536, tail_bytes = 1, missing_ok = true}]) ->
+--- its first head_bytes, its last tail_bytes and its size in bytes (nil for a missing file with
+--- missing_ok). How an appender reads a header and whether the file ends in a newline.
+M.read_ends = core.read_ends
+
 --- Checks a file a user named by the same rule without reading it: its size in bytes, or nil for a
 --- missing file with missing_ok. rlx.fs.check_file(path [, {what =, missing_ok =}]).
 M.check_file = core.check_file

@@ -136,17 +136,14 @@ local function host_name()
 end
 
 -- The header of an existing metrics.csv as a list of names (nil for a missing or empty file), the
--- line, and whether the file ends in a newline. At most 64 KiB are read for the header: a
--- metrics.csv linked to an endless device (/dev/zero) used to be read forever at 100 % CPU.
+-- line, and whether the file ends in a newline. Read by rlx.fs.read_ends (the one reader's rule: a
+-- metrics.csv linked to an endless device such as /dev/zero is refused, not read forever): at most
+-- 64 KiB for the header and the last byte, never the rows between.
 local function header_of(path)
-  local f = io.open(path, "rb")
-  if not f then return nil, nil, true end
-  local head = f:read(65536) or ""
-  local size = f:seek("end")
-  local last = ""
-  if size and size > 0 and f:seek("set", size - 1) then last = f:read(1) or "" end
-  f:close()
-  local ends_in_newline = size == nil or size == 0 or last == "\n"
+  local head, last, size = rlx.fs.read_ends(path, {what = "the metrics.csv", head_bytes = 65536, tail_bytes = 1,
+    missing_ok = true})
+  if not head then return nil, nil, true end
+  local ends_in_newline = size == 0 or last == "\n"
   local line = (head:match("^([^\n]*)") or ""):gsub("\r$", "")
   if line == "" then return nil, nil, ends_in_newline end
   local names = {}
@@ -174,7 +171,8 @@ end
 -- The header of path (header_of's columns, first line, whether it ends in a newline), raising when
 -- it names a column rlx does not write.
 local function known_header(fname, path)
-  local columns, line, ends_in_newline = header_of(path)
+  local read, columns, line, ends_in_newline = pcall(header_of, path)
+  if not read then errors.raise(fname, errors.message(errors.pass_exits(columns))) end
   local known = {}
   for _, c in ipairs(M.METRICS_CSV_COLUMNS) do known[c] = true end
   for _, c in ipairs(columns or {}) do

@@ -297,6 +297,16 @@ train: append_metrics_csv wrong directory type
   stderr contains: rlx.train.append_metrics_csv: the directory \(argument 1\) must be a non-empty string, got number (re)
   [1]
 
+train: check_metrics_csv reads a metrics.csv by the one reader: a link to a device is refused at once
+  $ D=$RLX_TEST_TMP/mcsv_zero; rm -rf $D; mkdir -p $D; ln -s /dev/zero $D/metrics.csv
+  > rlx -e "rlx.train.check_metrics_csv(os.getenv('RLX_TEST_TMP') .. '/mcsv_zero')"
+  stderr: (command line):1: rlx.train.check_metrics_csv: the metrics.csv '$RLX_TEST_TMP/mcsv_zero/metrics.csv' is a device, not a regular file: rlx reads only regular files (this one would block or never end); put the file itself there
+  [1]
+
+train: rlx.fs.read_ends gives a file's first and last bytes and its size
+  $ printf 'a,b\n1,2' > $RLX_TEST_TMP/ends.csv; rlx -e "print(rlx.fs.read_ends(os.getenv('RLX_TEST_TMP') .. '/ends.csv', {head_bytes = 3}))"
+  a,b\t2\t7 (esc)
+
 train: --db stores the run for import-ncu
   $ bash tests/e2e/train/train_db.sh "$RLX" $RLX_SOURCE_DIR/tests/e2e/train/tiny_model.lua $RLX_SOURCE_DIR/tests/fixtures/ncu/two_processes.csv
   ok

@@ -31,12 +31,6 @@ scripts/rlx/_repl.lua |in function| debug.traceback is text only: the repl cuts 
 scripts/rlx/slurm/_array.lua |Invalid job id| squeue own stderr: it exits 1 for every error, and says a finished job only so
 engine/train/torch_errors.cpp  LibTorch exceptions carry no code for a CPU out-of-memory or a batch-norm of one value: their text is made a fact once, at the boundary
 engine/store/legacy_notes.cpp  the one reader of the prose notes stored before issue 47, turned into fields
-# To fix after issue 53 point 1 (helper options): the store error code SQLITE_READONLY says it
-scripts/rlx/cli/train.lua |open it with readonly=true| the store advice read to reword it (the error cause field holds the message without it)
-scripts/rlx/cli/train.lua |use device=| the trainer fix reworded as a flag
-scripts/rlx/experiment.lua |name one %(%-%-study NAME%)| the report advice reworded (rlx.report._pick_study tells why as its second argument)
-# To fix with the figures (helper figures): the atomic writer names the file kind itself
-plotting/canvas.cpp |msg.rfind(prefix| rewords the atomic writer message
 '
 hits=$( { code_lines $(lua_files scripts/rlx) | grep -E -- "$lua_pattern";
           code_lines $(cpp_files engine host plotting) | grep -E -- "$cpp_pattern"; } | allowed "$allow")

@@ -33,11 +33,6 @@ engine/env/memory.cpp             /dev/kmsg, without blocking (the kernel OOM ki
 engine/libtorch/tensor_library.cpp librlx_torch.so ELF magic (rlx own library beside its executable)
 scripts/rlx/train.lua |"/proc/sys/kernel/hostname"| the machine host name
 scripts/rlx/params.lua |local open = io.open| the wrapper that refuses writes while a script lists its parameters (--help); it reads nothing
-# To fix after issue 53 point 1 (the files of the helper that declares each option once):
-scripts/rlx/experiment.lua        exists() and dofile of an environment script and matrix.lua
-scripts/rlx/train.lua |io.open(path, "rb")| the header of a metrics.csv the user names
-# To fix after issue 53 point 1 (helper layout):
-scripts/rlx/plan/layout.lua       exists() of the calibration cache
 '
 hits=$( { code_lines $(lua_files scripts/rlx) | grep -E -- "$lua_pattern" | grep -vE -- "$lua_write";
           code_lines $(cpp_files engine host plotting) | grep -E -- "$cpp_pattern" | grep -vE -- "$cpp_write" |

@@ -21,10 +21,6 @@ allow='
 engine/models/complexity.cpp  the owner
 scripts/rlx/cli/models.lua |{"fp32", "amp"}| the two memory estimates a model summary carries (memory_fp32_bytes, memory_amp_bytes), not the list of precisions
 engine/peaks/measure.cpp |{"fp32", "bf16"}| the GEMM peaks a CPU measures (gemm_fp32, gemm_bf16): the peaks own figures, not training precisions
-# To fix after issue 53 point 1 (helper options): rlx.model.DEVICE_KINDS
-scripts/rlx/experiment.lua |{cpu = true, cuda = true}| the device kinds an environment script may name
-# To fix with the figures (helper figures): rlx.kit.DEVICE_KINDS
-scripts/rlx/report/roofline.lua |{"cpu", "cuda", "mps"}| the peaks table per device kind
 '
 hits=$( { code_lines $(lua_files scripts/rlx); code_lines $(cpp_files engine host plotting); } |
   grep -E -- "$pattern" | grep -vE -- '"([a-z0-9_]+)" *, *"\1"' | allowed "$allow")

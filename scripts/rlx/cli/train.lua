@@ -221,11 +221,11 @@ local function calibrated(o, opts, input)
     rlx.errors.pass_exits(st)
     local why = rlx.errors.message(st)
     -- The store's advice is the Lua API's (readonly=true); here the cache is rlx's own file, and
-    -- the fix is its permissions, or another cache (issue 56 item 7).
-    if not o.db and why:find("open it with readonly=true", 1, true) then
+    -- the fix is its permissions, or another cache (issue 56 item 7). `cause` is the message
+    -- without that advice, set where the store gives it.
+    if not o.db and type(st) == "table" and st.cause then
       why = string.format("the calibration cache %s cannot be written (%s); make it writable (chmod u+w on it and " ..
-        "its folder), or point XDG_CACHE_HOME at a writable folder", path,
-        (why:gsub("; open it with readonly=true to query it", "")))
+        "its folder), or point XDG_CACHE_HOME at a writable folder", path, st.cause)
     end
     return nil, nil, why
   end
@@ -346,8 +346,11 @@ function M.main(...)
   elseif r.ok then
     print(rlx.train.summary_line(r))
   else
-    -- The trainer's fix is said in the Lua API's words (use device="cpu"); here it is a flag.
-    local why = tostring(r.error):gsub('use device="([^"]*)"', "use --device %1")
+    -- The trainer says a fix that is one option's value in the Lua API's words (use device="cpu")
+    -- and as data (error_cause, error_fix); here the fix is that option's flag.
+    local why, fix = tostring(r.error), r.error_fix
+    local option = fix and train_options.OPTIONS[fix.option]
+    if option and option.flag then why = string.format("%s; use %s %s", r.error_cause, option.flag, fix.value) end
     io.stderr:write("rlx train: ", show.printable(why), "\n")  -- once, on stderr, escaped
   end
   if not r.ok then return 1 end

@@ -50,10 +50,11 @@ local function input_of(run)
   return 224
 end
 
-local function exists(path)
-  local f = io.open(path, "rb")
-  if f then f:close() end
-  return f ~= nil
+-- Whether the calibration cache can be read (rlx.fs.check_file, the one reader's rule: a FIFO
+-- there is not waited on); a lookup that only reads treats one that cannot as absent.
+local function cache_readable(path)
+  local ok, size = pcall(rlx.fs.check_file, path, {what = "the calibration cache", missing_ok = true})
+  return ok and size ~= nil
 end
 
 -- This machine's calibration of `f` ({model, precision, input, batch}) on device `device` with
@@ -72,7 +73,7 @@ local function lookup(f, device, threads, o)
     if c then return c, o.study.path end
   end
   local path = rlx.calibrate.cache_db()
-  if not o.probe and not exists(path) then return nil end
+  if not o.probe and not cache_readable(path) then return nil end
   local st = rlx.study{name = "calibrations", db = path}
   local c = stored(st)
   if not c and o.probe then

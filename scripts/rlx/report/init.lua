@@ -201,17 +201,18 @@ local WRITE_SPEC = {
 
 --- The study of database `path` (open as conn) a report over several databases reads: `wanted`
 --- when the database holds it, else its only study; nil (every study) when wanted is false.
---- fail(message, why) ends the caller when the database holds no study (why = "no_study"), or
---- several and none is `wanted` (why = "several").
+--- fail(message, why, cause) ends the caller when the database holds no study (why = "no_study"),
+--- or several and none is `wanted` (why = "several"; cause is the message without its advice, for a
+--- caller whose fix is another flag).
 function M._pick_study(conn, path, wanted, fail)
   if wanted == false then return nil end
   local names = conn:study_names()
   for _, n in ipairs(names) do if n == wanted then return n end end
   if #names == 1 then return names[1] end
   if #names == 0 then fail(path .. " holds no study: run one first (docs/study.md)", "no_study") end
-  fail(string.format("%s holds several studies (%s)%s: name one (--study NAME), or report them all " ..
-    "(--all-studies)", path, table.concat(names, ", "), wanted and (" and none named '" .. wanted .. "'") or ""),
-    "several")
+  local several = string.format("%s holds several studies (%s)%s", path, table.concat(names, ", "),
+    wanted and (" and none named '" .. wanted .. "'") or "")
+  fail(several .. ": name one (--study NAME), or report them all (--all-studies)", "several", several)
 end
 
 -- The other databases of a report (option 'with'), each opened read-only, with its study: the

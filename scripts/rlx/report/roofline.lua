@@ -9,6 +9,7 @@ local compute = require("rlx.report.compute")
 local lead = require("rlx.report.lead")
 local drafts = require("rlx.report.drafts")
 local data = require("rlx.studydb.data")
+local kit = require("rlx.kit")
 local M = {}
 
 -- Peaks shown in the peaks table, in order; other numeric fields of a peaks table follow.
@@ -104,7 +105,7 @@ end
 local function peaks_table(ctx)
   local D, rows, sources, noisy, emulated, used = ctx.D, {}, {}, {}, {}, {}
   for _, e in ipairs(D.envs) do
-    for _, kind in ipairs({"cpu", "cuda", "mps"}) do
+    for _, kind in ipairs(kit.DEVICE_KINDS) do  -- rlx's device kinds and the kit's mps
       if e.kinds[kind] then
         local stored = D.peaks[e.id] and D.peaks[e.id][kind]
         local sheet

@@ -133,3 +133,14 @@ TEST_CASE("a directory as the target is an error") {
   CHECK(error_of([&] { write_file_atomic(d.string(), "x"); }) ==
         "cannot write '" + d.string() + "': it is a directory");
 }
+
+TEST_CASE("a writer told what its file is names it in every message") {
+  const auto d = fresh_dir("kind");
+  CHECK(error_of([&] { AtomicFile f(d.string(), {}, "figure"); }) ==
+        "cannot write figure '" + d.string() + "': it is a directory");
+  CHECK(error_of([] {
+          AtomicFile f("/dev/full", {}, "figure");
+          f.write("x");
+          f.commit();
+        }) == "cannot write figure '/dev/full': No space left on device");
+}

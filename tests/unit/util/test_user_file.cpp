@@ -115,3 +115,23 @@ TEST_CASE("csv reader: an unclosed quote and text after a closing quote name the
   CHECK_THROWS_WITH(after.next(rec),
                     (d / "after.csv").string() + ":1:4: text after a closing quote; quote the whole field");
 }
+
+TEST_CASE("a user's file's ends: the first and last bytes and the size, by the same rule") {
+  const fs::path d = fresh_dir("user_file", "ends");
+  spit(d / "m.csv", "a,b\n1,2\n3,4");
+  auto ends = rlx::util::read_user_file_ends((d / "m.csv").string(), "the metrics.csv", 3, 1);
+  CHECK(ends.head == "a,b");
+  CHECK(ends.tail == "4");
+  CHECK(ends.size == 11);
+  // Shorter than asked: the whole file at both ends.
+  ends = rlx::util::read_user_file_ends((d / "m.csv").string(), "the metrics.csv", 100, 100);
+  CHECK(ends.head == "a,b\n1,2\n3,4");
+  CHECK(ends.tail == ends.head);
+  spit(d / "empty.csv", "");
+  ends = rlx::util::read_user_file_ends((d / "empty.csv").string(), "the metrics.csv", 10, 1);
+  CHECK(ends.head.empty());
+  CHECK(ends.tail.empty());
+  CHECK(ends.size == 0);
+  fs::create_symlink("/dev/zero", d / "zero.csv");
+  CHECK_THROWS_AS(rlx::util::read_user_file_ends((d / "zero.csv").string(), "the metrics.csv", 10, 1), UserFileError);
+}
