@@ -4,6 +4,9 @@
 #include <algorithm>
 #include <cmath>
 #include <iterator>
+#include <optional>
+#include <string>
+#include <vector>
 
 #include "roofline_draw.h"
 
@@ -38,65 +41,80 @@ Heading ceiling_lines(Canvas& c, const ComputeCeiling& cl, double room) {
 
 }  // namespace
 
-// Ridge labels, vertical beside their drop lines near the bottom; the slowest level's first, and
-// a label that would overlap another is left out (its diamond and drop line still mark it).
-void label_ridges(Draw& d) {
-  auto& c = d.c;
-  auto& f = d.f;
-  auto& obs = d.obs;
+namespace {
+
+struct RidgePlace {
+  Box b;
+  bool vertical = false;
+};
+
+// Where ridge label `s` of ridge `k` goes: right or left of the drop line, from the bottom or from
+// just under the diamond, the first that covers nothing (issue 34: points at the ridge sat under
+// its label), else the least; vertical places first, then horizontal ones along the bottom. Of the
+// places inside the plot that cover no point and no earlier ridge's label, the one crossing the
+// fewest lines (the first on a tie): the L3 ridge's label once ran through the DRAM roof where the
+// other side of its drop line was clear. Nothing when every place is taken.
+std::optional<RidgePlace> ridge_place(Draw& d, size_t k, const std::string& s, const std::vector<Box>& taken) {
   const Layout& L = d.L;
   const double pt = d.pt, th = text_h(d);
-  const auto& ridges = d.ridges;
-  const auto& point_boxes = d.point_boxes;
+  const double ra = d.ridges[k].ai, w = d.c.text_width(s, 8.5);
+  const double xr = d.f.px(ra) + 2 * pt, xl = d.f.px(ra) - 3 * pt - th, top = d.f.py(d.ridges[k].gflops) + 8 * pt;
+  const double yb = L.plot_y1 - 5 * pt, above = d.f.py(d.ridges[k].gflops) - 8 * pt;
+  const RidgePlace cand[] = {{{xr, yb - w, xr + pt + th, yb}, true},
+                             {{xl, yb - w, xl + pt + th, yb}, true},
+                             {{xr, top, xr + pt + th, top + w}, true},
+                             {{xl, top, xl + pt + th, top + w}, true},
+                             {{xr, above - w, xr + pt + th, above}, true},  // above the diamond, in the headroom
+                             {{xl, above - w, xl + pt + th, above}, true},
+                             {{xr + 2 * pt, yb - th, xr + 2 * pt + w, yb}, false},
+                             {{xl - w, yb - th, xl, yb}, false}};
+  std::optional<RidgePlace> pick;
+  int pick_cost = 0;
+  for (const auto& c : cand) {
+    // Inside the plot: a label past its left edge was cut off by the frame (an FP32 ridge at 9
+    // FLOP/B beside a BF16 one at 16.7, on a 2-core Zen 5); the first may reach right, into the margin.
+    bool clash = (k > 0 && c.b.x1 > L.plot_x1) || c.b.y0 < L.plot_y0 || c.b.x0 < L.plot_x0;
+    for (const auto& o : taken) clash = clash || c.b.hits(o);
+    for (const auto& o : d.point_boxes) clash = clash || c.b.hits(o);
+    if (clash) continue;
+    const int cost = d.obs.cost(c.b);
+    if (!pick || cost < pick_cost) {
+      pick = c;
+      pick_cost = cost;
+    }
+  }
+  return pick;
+}
+
+}  // namespace
+
+// Ridge labels, vertical beside their drop lines near the bottom; the slowest level's first. A
+// label with no free place is said shorter, by its value alone (its drop line meets the ceiling
+// it belongs to), and left out where that has none either (its diamond and drop line still mark
+// it); the first ridge's label is always drawn.
+void label_ridges(Draw& d) {
   std::vector<Box> ridge_labels;
-  for (size_t k = 0; k < ridges.size(); ++k) {
-    const double ra = ridges[k].ai;
-    const std::string s = ridges[k].label + num3(ra) + " FLOP/B";
-    const double w = c.text_width(s, 8.5);
-    // Right or left of the drop line, from the bottom or from just under the diamond: the first
-    // that covers nothing (issue 34: points at the ridge sat under its label), else the least.
-    // Vertical candidates first, then horizontal ones along the bottom.
-    const double xr = f.px(ra) + 2 * pt, xl = f.px(ra) - 3 * pt - th, top = f.py(ridges[k].gflops) + 8 * pt;
-    const double yb = L.plot_y1 - 5 * pt, above = f.py(ridges[k].gflops) - 8 * pt;
-    const struct {
-      Box b;
-      bool vertical;
-    } cand[] = {{{xr, yb - w, xr + pt + th, yb}, true},
-                {{xl, yb - w, xl + pt + th, yb}, true},
-                {{xr, top, xr + pt + th, top + w}, true},
-                {{xl, top, xl + pt + th, top + w}, true},
-                {{xr, above - w, xr + pt + th, above}, true},  // above the diamond, in the headroom
-                {{xl, above - w, xl + pt + th, above}, true},
-                {{xr + 2 * pt, yb - th, xr + 2 * pt + w, yb}, false},
-                {{xl - w, yb - th, xl, yb}, false}};
-    // Of the places that cover no point and no earlier ridge's label, the one crossing the fewest
-    // lines (the first on a tie): the L3 ridge's label once ran through the DRAM roof where the
-    // other side of its drop line was clear. Where every place covers a point or a label, a later
-    // ridge's label is left out (its diamond and drop line still mark it).
-    size_t pick = std::size(cand);
-    int pick_cost = 0;
-    for (size_t i = 0; i < std::size(cand); ++i) {
-      bool clash = (k > 0 && cand[i].b.x1 > L.plot_x1) || cand[i].b.y0 < L.plot_y0;
-      for (const auto& o : ridge_labels) clash = clash || cand[i].b.hits(o);
-      for (const auto& o : point_boxes) clash = clash || cand[i].b.hits(o);
-      if (clash) continue;
-      const int cost = obs.cost(cand[i].b);
-      if (pick == std::size(cand) || cost < pick_cost) {
-        pick = i;
-        pick_cost = cost;
-      }
+  for (size_t k = 0; k < d.ridges.size(); ++k) {
+    const std::string value = num3(d.ridges[k].ai) + " FLOP/B";
+    std::string s = d.ridges[k].label + value;
+    auto place = ridge_place(d, k, s, ridge_labels);
+    if (!place) {
+      s = "ridge " + value;
+      place = ridge_place(d, k, s, ridge_labels);
     }
-    if (pick == std::size(cand)) {
+    if (!place) {
       if (k > 0) continue;
-      pick = 0;
+      s = d.ridges[k].label + value;
+      const double pt = d.pt, xr = d.f.px(d.ridges[k].ai) + 2 * pt, yb = d.L.plot_y1 - 5 * pt;
+      place = RidgePlace{{xr, yb - d.c.text_width(s, 8.5), xr + pt + text_h(d), yb}, true};
     }
-    const Box b = cand[pick].b;
+    const Box b = place->b;
     ridge_labels.push_back(b);
-    obs.add(b, kTextWeight);
-    if (cand[pick].vertical)
-      c.haloed_text(s, b.x0 + pt, b.y1, 8.5, HAlign::Left, VAlign::Top, 90, false, Color{0.3, 0.3, 0.3, 1});
+    d.obs.add(b, kTextWeight);
+    if (place->vertical)
+      d.c.haloed_text(s, b.x0 + d.pt, b.y1, 8.5, HAlign::Left, VAlign::Top, 90, false, Color{0.3, 0.3, 0.3, 1});
     else
-      c.haloed_text(s, b.x0, b.y1, 8.5, HAlign::Left, VAlign::Bottom, 0, false, Color{0.3, 0.3, 0.3, 1});
+      d.c.haloed_text(s, b.x0, b.y1, 8.5, HAlign::Left, VAlign::Bottom, 0, false, Color{0.3, 0.3, 0.3, 1});
   }
 }
 

@@ -140,3 +140,39 @@ TEST_CASE("variability relative to each group's median: a CPU's spread beside a 
   CHECK_THROWS_WITH(variability_chart(ChartSpec{}, {{"broken", {0, 0, 1}}}, tmp("relative_bad.png"), true),
                     Catch::Contains("group 'broken' has median 0: values relative to their median need a positive"));
 }
+
+// The 2-core Zen 5's fresh-clone study of 2026-12-02 (the figure as drawn): DRAM 52.3 GB/s, BF16
+// VDPBF16PS 870.9 and FP32 FMA 470.3 GFLOP/s, so ridges at 16.65 and 8.992 FLOP/B; MobileNetV2 bf16
+// at 9.1 FLOP/B sits on the FP32 ridge's drop line, and the BF16 ridge's label holds the bottom to
+// its right.
+TEST_CASE("a ridge label with no room keeps inside the plot, said by its value alone", "[plotting]") {
+  RooflineSpec spec;
+  spec.roofs = {{"DRAM", 52.3}};
+  ComputeCeiling gemm_bf16{"GEMM BF16 (2nd ceiling)", 839.1, true};
+  ComputeCeiling gemm_fp32{"GEMM FP32 (reference: training points exceed it)", 190.6, true};
+  gemm_fp32.reference = true;
+  spec.ceilings = {{"BF16 VDPBF16PS", 870.9}, {"FP32 FMA", 470.3}, gemm_bf16, gemm_fp32};
+  spec.points = {{4.8, 96, "bs16", "mobilenet_v2", "fp32"},  {4.7, 97, "bs32", "mobilenet_v2", "fp32"},
+                 {4.6, 95, "bs64", "mobilenet_v2", "fp32"},  {9.1, 90, "bs16*", "mobilenet_v2", "bf16"},
+                 {33, 300, "bs16", "resnet50", "fp32"},      {34, 305, "bs32", "resnet50", "fp32"},
+                 {32, 298, "bs64*", "resnet50", "fp32"},     {60, 510, "bs16", "resnet50", "bf16"},
+                 {110, 370, "bs16*", "vgg16", "fp32"},       {130, 360, "bs32", "vgg16", "fp32"},
+                 {145, 375, "bs64* n=1", "vgg16", "fp32"},   {150, 700, "bs16", "vgg16", "bf16"}};
+  spec.chart.width = 1100;  // the study's plot area, 720 pixels wide beside its wider legend
+  const std::string path = tmp("ridge_label_left.png");
+  const Layout L = roofline_chart(spec, path);
+  Png png(path);
+  // The ridge labels' grey (0x4D4D4D): none at the plot's left edge along the bottom (the FP32
+  // ridge's long label was cut off there by the frame, "32 FMA ridge 8.99 FLOP/B"), and the short
+  // label ("ridge 8.99 FLOP/B") beside the FP32 drop line, short of the BF16 one's label.
+  const auto grey_pixels = [&](double x0, double x1, double y0) {
+    int n = 0;
+    for (double y = y0; y <= L.plot_y1 - 3; y += 1)
+      for (double x = x0; x <= x1; x += 1)
+        if (dist(png.rgb(x, y), 0x4D4D4D) < 30) ++n;
+    return n;
+  };
+  CHECK(grey_pixels(L.plot_x0 + 1, L.plot_x0 + 6, L.plot_y1 - 30) == 0);
+  const double fp32_ridge_px = L.x.to_px(470.3 / 52.3);
+  CHECK(grey_pixels(L.x.to_px(4.5), fp32_ridge_px + 25, L.y.to_px(60)) > 100);
+}
