@@ -68,6 +68,14 @@ LaunchPlan plan_launch(const TrainConfig& c) {
                                  "the devices)",
                                  c.device),
                      "device", "cpu");
+#ifndef RLX_HAVE_C10D_NCCL
+  // Refused before any rank starts, with the fix as data (the CLI says it as --device cpu).
+  if (ranks_on_cuda(c))
+    throw RunFailure(
+        "this rlx was built without c10d's NCCL process group (no nccl.h at build time): a data-parallel run on "
+        "GPUs needs it; rebuild with NVIDIA's NCCL headers",
+        "device", "cpu");
+#endif
   if (ranks_on_cuda(c)) {
 #ifdef RLX_HAVE_TORCH_CUDA
     const auto gpus = static_cast<int64_t>(torch::cuda::device_count());
