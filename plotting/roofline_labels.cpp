@@ -73,7 +73,7 @@ std::optional<RidgePlace> ridge_place(Draw& d, size_t k, const std::string& s, c
   for (const auto& c : cand) {
     // Inside the plot: a label past its left edge was cut off by the frame (an FP32 ridge at 9
     // FLOP/B beside a BF16 one at 16.7, on a 2-core Zen 5); the first may reach right, into the margin.
-    bool clash = (k > 0 && c.b.x1 > L.plot_x1) || c.b.y0 < L.plot_y0 || c.b.x0 < L.plot_x0;
+    bool clash = (k > 0 && c.b.x1 > L.plot_x1) || c.b.y0 < L.plot_y0 || c.b.x0 < L.plot_x0 || c.b.y1 > L.plot_y1;
     for (const auto& o : taken) clash = clash || c.b.hits(o);
     for (const auto& o : d.point_boxes) clash = clash || c.b.hits(o);
     if (clash) continue;

@@ -14,6 +14,7 @@
 
 #include "train/data_parallel.h"
 #include "train/gradient_sync.h"
+#include "train/run_failure.h"
 #include "util/interrupt.h"
 
 #ifdef RLX_HAVE_C10D
@@ -67,9 +68,12 @@ std::unique_ptr<GradientSync::Group> form_group(const c10::intrusive_ptr<c10d::S
     group->backend = "nccl";
     group->device = torch::Device(torch::kCUDA, static_cast<c10::DeviceIndex>(ctx.local_rank));
 #else
-    throw std::runtime_error(
+    // The launcher refuses this first (plan_launch); a rank whose device the launcher could not see
+    // (device "auto" under srun from a machine without a GPU) says it with the same fix, as data.
+    throw RunFailure(
         "this rlx was built without c10d's NCCL process group (no nccl.h at build time): a data-parallel run "
-        "on GPUs needs it; rebuild with NVIDIA's NCCL headers, or use device=\"cpu\"");
+        "on GPUs needs it; rebuild with NVIDIA's NCCL headers",
+        "device", "cpu");
 #endif
   }
   return group;
@@ -142,6 +146,16 @@ int run_rank_process() {
     r.comm.cpus = pinned;
     post(*store, fmt::format("result/{}", ctx->rank), result_to_wire(r).dump());
     return r.ok ? 0 : 1;
+  } catch (const RunFailure& e) {
+    // A failure with its fix as data goes back as a failed result, so the launcher keeps the fix.
+    TrainResult r;
+    e.fill(r);
+    try {
+      post(*store, fmt::format("result/{}", ctx->rank), result_to_wire(r).dump());
+    } catch (const std::exception&) {
+    }
+    std::cerr << fmt::format("rlx rank {}: {}\n", ctx->rank, r.error);
+    return 1;
   } catch (const std::exception& e) {
     const std::string what = e.what();
     const std::string message = what.substr(0, what.find('\n'));

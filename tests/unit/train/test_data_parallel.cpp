@@ -12,6 +12,7 @@
 #include "models/torch_model.h"
 #include "train/data_parallel.h"
 #include "train/gradient_sync.h"
+#include "train/run_failure.h"
 
 #ifdef RLX_HAVE_C10D
 #include <torch/csrc/distributed/c10d/HashStore.hpp>
@@ -257,4 +258,35 @@ TEST_CASE("data-parallel: a rank's context from its environment") {
   ::setenv(kRankStoreEnv, "nohost", 1);
   CHECK_THROWS_WITH(rank_context_from_env(), Catch::Contains("host:port"));
   for (const char* v : {kRankStoreEnv, kRanksEnv, kRankEnv}) ::unsetenv(v);
+}
+
+TEST_CASE("a run failure's fix crosses as data: from a rank's result to the launcher's, and to JSON", "[train]") {
+  const RunFailure plain("rank 1 ended without a result");
+  CHECK(std::string(plain.what()) == "rank 1 ended without a result");
+  CHECK(plain.fix_option.empty());
+  // The message is the Lua API's words; the cause and the fix are fields.
+  const RunFailure f("device 'cuda' is not available: no CUDA GPU is visible", "device", "cpu");
+  CHECK(std::string(f.what()) == "device 'cuda' is not available: no CUDA GPU is visible; use device=\"cpu\"");
+  TrainResult rank;
+  f.fill(rank);
+  CHECK_FALSE(rank.ok);
+  CHECK(rank.error == f.what());
+  // Through the wire a rank's result takes back to the launcher, then said of that rank.
+  const TrainResult back = result_from_wire(nlohmann::json::parse(result_to_wire(rank).dump()));
+  const RunFailure launcher = RunFailure::of_rank("rank 1 of 2 failed: ", back);
+  CHECK(std::string(launcher.what()) ==
+        "rank 1 of 2 failed: device 'cuda' is not available: no CUDA GPU is visible; use device=\"cpu\"");
+  CHECK(launcher.cause == "rank 1 of 2 failed: device 'cuda' is not available: no CUDA GPU is visible");
+  CHECK(launcher.fix_option == "device");
+  CHECK(launcher.fix_value == "cpu");
+  // A rank's failure without a fix keeps its text and gains none.
+  TrainResult oom;
+  oom.error = "out of memory (host): lower batch, input or workers";
+  CHECK(RunFailure::of_rank("rank 0 of 2 failed: ", oom).fix_option.empty());
+  // The stored form (rlx.train's result) says the fix beside the error.
+  TrainResult r;
+  launcher.fill(r);
+  const nlohmann::json j = to_json(TrainConfig{}, r);
+  CHECK(j["error_fix"] == nlohmann::json{{"option", "device"}, {"value", "cpu"}});
+  CHECK(j["error_cause"] == launcher.cause);
 }
