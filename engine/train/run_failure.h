@@ -5,22 +5,22 @@
 
 #include <fmt/format.h>
 
-#include <stdexcept>
 #include <string>
+#include <utility>
 
 #include "train/trainer.h"
+#include "util/coded_error.h"
 
 namespace rlx::train {
 
-struct RunFailure : std::runtime_error {
-  explicit RunFailure(const std::string& message) : std::runtime_error(message) {}
+// The cause (the message without its fix) is util::CodedError's, as a store error's is.
+struct RunFailure : util::CodedError {
+  explicit RunFailure(const std::string& message) : util::CodedError(message) {}
   // The message is the cause and the fix in the Lua API's words: "<cause>; use device=\"cpu\"".
   RunFailure(const std::string& cause_text, std::string option, std::string value)
-      : std::runtime_error(fmt::format("{}; use {}=\"{}\"", cause_text, option, value)),
-        cause(cause_text),
+      : util::CodedError(fmt::format("{}; use {}=\"{}\"", cause_text, option, value), "", cause_text),
         fix_option(std::move(option)),
         fix_value(std::move(value)) {}
-  std::string cause;       // the message without its fix; "" when it has none
   std::string fix_option;  // the option whose value fixes the run ("device"); "" when none does
   std::string fix_value;   // that value ("cpu")
 

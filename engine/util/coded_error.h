@@ -18,7 +18,8 @@ struct CodedError : std::runtime_error {
   // CUPTI does not know; "" when the message is all there is to say.
   std::string code;
   // The message without the advice at its end, where a caller may give its own advice instead
-  // ("'x.db' is read-only for this user (...)" without "; open it with readonly=true to query it");
+  // ("'x.db' is read-only for this user (...)" without "; open it with readonly=true to query it"; a
+  // failed run without its "; use device=\"cpu\"", train/run_failure.h);
   // "" when the message has no advice to replace.
   std::string cause;
 };
