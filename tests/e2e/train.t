@@ -307,6 +307,27 @@ train: rlx.fs.read_ends gives a file's first and last bytes and its size
   $ printf 'a,b\n1,2' > $RLX_TEST_TMP/ends.csv; rlx -e "print(rlx.fs.read_ends(os.getenv('RLX_TEST_TMP') .. '/ends.csv', {head_bytes = 3}))"
   a,b\t2\t7 (esc)
 
+train: rlx.fs.read_ends refuses a byte count above 64 MiB
+  $ rlx -e "rlx.fs.read_ends('README.md', {head_bytes = 67108865})"
+  stderr: (command line):1: rlx.fs.read_ends: option 'head_bytes' is at most 67108864 (64 MiB), got 67108865
+  [1]
+
+train: rlx.fs.read_ends refuses a negative byte count
+  $ rlx -e "rlx.fs.read_ends('README.md', {tail_bytes = -1})"
+  stderr: (command line):1: rlx.fs.read_ends: option 'tail_bytes' must be an integer >= 0, got -1
+  [1]
+
+train: rlx.fs.read_ends refuses an unknown option, naming the valid ones
+  $ rlx -e "rlx.fs.read_ends('README.md', {head = 3})"
+  stderr: (command line):1: rlx.fs.read_ends: unknown option 'head' (valid options: head_bytes, missing_ok, tail_bytes, what)
+  [1]
+
+train: rlx.fs.read_ends of a missing file: an error, or nil with missing_ok
+  $ rlx -e "print(rlx.fs.read_ends('nope.csv', {missing_ok = true})) rlx.fs.read_ends('nope.csv')"
+  nil
+  stderr: (command line):1: rlx.fs.read_ends: 'nope.csv' does not exist (check the path)
+  [1]
+
 train: --db stores the run for import-ncu
   $ bash tests/e2e/train/train_db.sh "$RLX" $RLX_SOURCE_DIR/tests/e2e/train/tiny_model.lua $RLX_SOURCE_DIR/tests/fixtures/ncu/two_processes.csv
   ok
